@@ -1,0 +1,57 @@
+/* ws-cli.h: shared state and helpers of warpscope-cli's subcommands.
+ *
+ * Exit codes: 0 success, 1 failure, 2 bad usage or unknown name.
+ * Machine-readable output goes to stdout only with --json; messages to stderr. */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include "store/ws-store.h"
+
+G_BEGIN_DECLS
+
+enum { WS_EXIT_OK = 0, WS_EXIT_FAILURE = 1, WS_EXIT_USAGE = 2 };
+
+typedef struct {
+  char *db_path;      /* --db PATH, or NULL for the default */
+  gboolean json;      /* --json */
+  gboolean quiet;     /* --quiet */
+  WsStore *store;     /* opened lazily by ws_cli_store() */
+  const char *command;/* the subcommand being run */
+} WsCli;
+
+typedef int (*WsCliFunc) (WsCli *cli, int argc, char **argv);
+
+typedef struct {
+  const char *name;     /* "hw", "occupancy", ... */
+  const char *summary;  /* one line, untranslated key; printed through gettext */
+  WsCliFunc func;       /* argv[0] is the subcommand name */
+} WsCliCommand;
+
+/* The table of subcommands (ws-cli-commands.c), NULL-name terminated. */
+extern const WsCliCommand ws_cli_commands[];
+
+/* Opens the store on first use; on failure prints the error and returns NULL. */
+WsStore *ws_cli_store (WsCli *cli);
+
+/* Prints a JSON node (pretty) to stdout followed by a newline. */
+void ws_cli_print_json (WsCli *cli, JsonNode *node);
+
+/* Prints "warpscope-cli CMD: message" to stderr; returns @code. */
+int ws_cli_fail (WsCli *cli, int code, const char *fmt, ...) G_GNUC_PRINTF (3, 4);
+/* Prints an error (from GError) and maps it to an exit code
+ * (WS_ERROR_NOT_FOUND / WS_ERROR_INVALID on user input -> 2, else 1). */
+int ws_cli_fail_error (WsCli *cli, const GError *error);
+/* Informational message to stderr unless --quiet. */
+void ws_cli_info (WsCli *cli, const char *fmt, ...) G_GNUC_PRINTF (2, 3);
+
+/* Looks a GPU up in the catalogue; unknown name -> message with suggestions,
+ * *exit_code = 2, NULL. */
+WsGpu *ws_cli_lookup_gpu (WsCli *cli, const char *name, int *exit_code);
+
+/* Parses argv with GOptionEntries (after the subcommand); on error prints a
+ * usage message and returns FALSE. */
+gboolean ws_cli_parse_options (WsCli *cli, int *argc, char ***argv, const GOptionEntry *entries,
+                               const char *parameter_string, const char *description);
+
+G_END_DECLS

@@ -1,0 +1,83 @@
+#include "base/ws-base.h"
+
+#include <string.h>
+#include <ctype.h>
+
+G_DEFINE_QUARK (warpscope-error-quark, ws_error)
+
+guint
+ws_edit_distance (const char *a, const char *b)
+{
+  gsize la = strlen (a), lb = strlen (b);
+  g_autofree guint *row = g_new (guint, lb + 1);
+
+  for (gsize j = 0; j <= lb; j++)
+    row[j] = j;
+  for (gsize i = 1; i <= la; i++)
+    {
+      guint diag = row[0];
+      row[0] = i;
+      for (gsize j = 1; j <= lb; j++)
+        {
+          guint up = row[j];
+          guint cost = tolower ((unsigned char) a[i - 1]) == tolower ((unsigned char) b[j - 1]) ? 0 : 1;
+          guint best = MIN (row[j] + 1, row[j - 1] + 1);
+          row[j] = MIN (best, diag + cost);
+          diag = up;
+        }
+    }
+  return row[lb];
+}
+
+typedef struct { const char *name; guint score; } Scored;
+
+static int
+compare_scored (gconstpointer pa, gconstpointer pb)
+{
+  const Scored *a = pa, *b = pb;
+  if (a->score != b->score)
+    return a->score < b->score ? -1 : 1;
+  return g_ascii_strcasecmp (a->name, b->name);
+}
+
+char *
+ws_suggest_names (const char *name, const char *const *candidates, guint max)
+{
+  g_return_val_if_fail (name != NULL, NULL);
+  if (candidates == NULL || max == 0)
+    return NULL;
+
+  g_autoptr(GArray) scored = g_array_new (FALSE, FALSE, sizeof (Scored));
+  g_autofree char *lname = g_ascii_strdown (name, -1);
+  for (guint i = 0; candidates[i] != NULL; i++)
+    {
+      g_autofree char *lc = g_ascii_strdown (candidates[i], -1);
+      guint d = ws_edit_distance (name, candidates[i]);
+      /* A substring match counts as close whatever the length difference. */
+      if (*lname != '\0' && (strstr (lc, lname) != NULL || strstr (lname, lc) != NULL))
+        d = MIN (d, 1);
+      guint limit = MAX (2u, (guint) strlen (candidates[i]) / 3);
+      if (d <= limit)
+        {
+          Scored s = { candidates[i], d };
+          g_array_append_val (scored, s);
+        }
+    }
+  if (scored->len == 0)
+    return NULL;
+  g_array_sort (scored, compare_scored);
+  GString *out = g_string_new (NULL);
+  for (guint i = 0; i < scored->len && i < max; i++)
+    {
+      if (i > 0)
+        g_string_append (out, ", ");
+      g_string_append (out, g_array_index (scored, Scored, i).name);
+    }
+  return g_string_free (out, FALSE);
+}
+
+double
+ws_now_seconds (void)
+{
+  return g_get_monotonic_time () / 1e6;
+}

@@ -1,0 +1,83 @@
+/* ws-emu.h: the PTX functional emulator.
+ *
+ * CONTRACT between the emulator (core/emu, owner) and its users: the
+ * replacement runtime (core/cudart), instrumentation tools and tests.
+ * One WsEmu is one emulated device: memory, loaded modules, a target GPU
+ * description, an optional trace writer. */
+#pragma once
+
+#include "base/ws-base.h"
+#include "hw/ws-hw.h"
+#include "ptx/ws-ptx.h"
+#include "emu/ws-devmem.h"
+
+G_BEGIN_DECLS
+
+typedef struct _WsEmu WsEmu;
+typedef struct _WsEmuModule WsEmuModule;
+typedef struct _WsEmuFunction WsEmuFunction;
+typedef struct _WsTraceWriter WsTraceWriter;
+
+typedef struct {
+  const WsGpu *gpu;          /* target GPU (SM count for %nsmid, limits); borrowed */
+  WsDevMem *mem;             /* device memory; borrowed */
+  WsTraceWriter *trace;      /* NULL: no trace */
+  guint n_threads;           /* worker threads for CTAs (0 = number of CPUs) */
+  gboolean deterministic;    /* run CTAs one at a time in order */
+  guint64 instruction_budget;/* per launch, warp instructions; 0 = unlimited (hang detection) */
+  uint64_t heap_bytes;       /* device malloc heap size (default 8 MiB) */
+  /* vprintf output: called with formatted text (default: stdout) */
+  void (*printf_func) (const char *text, gsize len, gpointer user_data);
+  gpointer printf_data;
+} WsEmuOptions;
+
+WS_EXPORT WsEmu *ws_emu_new (const WsEmuOptions *options, GError **error);
+WS_EXPORT void   ws_emu_free (WsEmu *emu);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsEmu, ws_emu_free)
+
+/* Loads a PTX module: parses, decodes, allocates its __device__/__constant__
+ * variables in device memory with their initialisers. */
+WS_EXPORT WsEmuModule *ws_emu_load_ptx (WsEmu *emu, const char *ptx, gsize len,
+                                        const char *origin, GError **error);
+WS_EXPORT const WsPtxModule *ws_emu_module_get_ptx (WsEmuModule *module);
+WS_EXPORT WsEmuFunction *ws_emu_module_get_function (WsEmuModule *module, const char *name);
+WS_EXPORT gboolean ws_emu_module_get_global (WsEmuModule *module, const char *name,
+                                             uint64_t *dev_addr, uint64_t *size);
+
+typedef struct {
+  const char *name;
+  guint n_params;
+  const uint32_t *param_offsets;  /* byte offset of each parameter in the block */
+  const uint32_t *param_sizes;
+  uint32_t param_bytes;
+  uint32_t static_shared_bytes;
+  uint32_t local_bytes;           /* per thread */
+  uint32_t num_regs;              /* from ptxas -v when available, else estimated */
+  uint32_t max_threads_per_block;
+} WsEmuFunctionInfo;
+
+WS_EXPORT void ws_emu_function_get_info (WsEmuFunction *fn, WsEmuFunctionInfo *info);
+/* Sets resource use measured by ptxas (the runtime calls ptxas when present). */
+WS_EXPORT void ws_emu_function_set_resources (WsEmuFunction *fn, uint32_t regs, uint32_t shared, uint32_t local);
+
+typedef struct {
+  uint32_t grid[3];
+  uint32_t block[3];
+  uint32_t dynamic_shared_bytes;
+} WsLaunchConfig;
+
+typedef struct {
+  guint64 warp_instructions;
+  guint64 thread_instructions;
+  double seconds;
+} WsLaunchStats;
+
+/* Runs a kernel to completion.  @args: one pointer per parameter, as in
+ * cudaLaunchKernel.  A fault (out-of-bounds access, trap, misaligned
+ * address, budget exhausted) returns FALSE with WS_ERROR_FAULT and a message
+ * naming kernel, PTX line, block, thread, address and nearest allocation;
+ * @cuda_error receives the cudaError_t a GPU would report (e.g. 700). */
+WS_EXPORT gboolean ws_emu_launch (WsEmu *emu, WsEmuFunction *fn, const WsLaunchConfig *config,
+                                  void **args, WsLaunchStats *stats, int *cuda_error, GError **error);
+
+G_END_DECLS

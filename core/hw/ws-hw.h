@@ -1,0 +1,137 @@
+/* ws-hw.h: hardware catalogue records (GPU, CPU, link) as plain C structs.
+ *
+ * These structs are the contract between the catalogue (store, JSON
+ * import/export) and every consumer (occupancy calculator, emulator device
+ * properties, predictors, simulator, system model).  Units are in the field
+ * names' comments; sizes in bytes, clocks in MHz, latencies in core cycles
+ * unless stated. */
+#pragma once
+
+#include "base/ws-base.h"
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum {
+  WS_HW_GPU,
+  WS_HW_CPU,
+  WS_HW_LINK,
+} WsHwKind;
+
+/* Instruction classes with their own latency and initiation interval. */
+typedef enum {
+  WS_ICLASS_FP32,
+  WS_ICLASS_INT,
+  WS_ICLASS_SFU,
+  WS_ICLASS_FP64,
+  WS_ICLASS_TENSOR,
+  WS_ICLASS_SHARED,   /* shared-memory load/store */
+  WS_ICLASS_GLOBAL,   /* global-memory load/store issue (latency = unloaded DRAM path) */
+  WS_ICLASS_BRANCH,
+  WS_ICLASS_COUNT
+} WsIClass;
+
+typedef struct {
+  double latency;              /* cycles from issue to result */
+  double initiation_interval;  /* cycles between two warp instructions of this class on one SM sub-partition (gap) */
+} WsPipe;
+
+typedef struct {
+  char *name;                 /* unique catalogue name, e.g. "GTX 970" */
+  char *vendor;               /* "NVIDIA" */
+  char *architecture;         /* "Fermi", "Kepler", "Maxwell", "Pascal", "Volta", "Ampere", "Ada", "Hopper" */
+  int cc_major, cc_minor;     /* compute capability */
+  int sms;                    /* streaming multiprocessors */
+  double core_clock_mhz;      /* boost/typical core clock used for timing */
+  int cuda_cores_per_sm;      /* FP32 lanes per SM */
+  int fp64_units_per_sm;
+  int sfu_units_per_sm;
+  int ldst_units_per_sm;
+  int tensor_cores_per_sm;
+  int warp_schedulers_per_sm;
+  int issue_width;            /* instructions a scheduler can issue per cycle */
+  int warp_size;              /* 32 */
+  int max_warps_per_sm;
+  int max_blocks_per_sm;
+  int max_threads_per_block;
+  int registers_per_sm;       /* 32-bit registers */
+  int max_registers_per_thread;
+  int max_registers_per_block;
+  int register_alloc_unit;    /* registers, per-warp allocation granularity (256) */
+  int shared_per_sm;          /* bytes, max configurable shared memory per SM */
+  int shared_per_block;       /* bytes, default static limit (48 KiB) */
+  int shared_per_block_optin; /* bytes, opt-in limit */
+  int shared_alloc_unit;      /* bytes */
+  int shared_reserved_per_block; /* bytes reserved by the system per block (1 KiB from cc 8.0) */
+  int l1_size;                /* bytes */
+  int l1_line;                /* bytes */
+  int l1_sector;              /* bytes */
+  int l1_assoc;
+  double l1_latency;          /* cycles, hit */
+  int l1_mshrs;               /* per SM */
+  int l2_size;                /* bytes, whole chip */
+  int l2_line;
+  int l2_assoc;
+  double l2_latency;          /* cycles, hit */
+  int l2_slices;
+  char *dram_type;            /* "GDDR5", "HBM2", ... */
+  double dram_clock_mhz;
+  int dram_bus_width_bits;
+  double dram_data_rate;      /* transfers per clock */
+  double dram_bandwidth_gbs;  /* GB/s (1e9 bytes/s) */
+  double dram_latency;        /* cycles, unloaded round trip from SM */
+  int dram_channels;
+  int dram_banks;             /* per channel */
+  WsPipe pipes[WS_ICLASS_COUNT];
+  double tdp_watts;
+  int pcie_gen;
+  int pcie_lanes;
+  double memory_gb;           /* device memory size, GB */
+  char *sources;              /* where the values come from (free text) */
+} WsGpu;
+
+typedef struct {
+  char *name;
+  char *vendor;
+  char *model;
+  int cores;
+  double clock_mhz;
+  double gflops;              /* peak FLOP rate, GFLOP/s */
+  char *sources;
+} WsCpu;
+
+typedef struct {
+  char *name;
+  char *type;                 /* "PCIe", "NVLink", "Network" */
+  /* seed 004 eq. 4.6, per direction: t = startup + bytes / (bandwidth * lambda) */
+  double h2d_bandwidth_gbs;
+  double h2d_startup_us;
+  double h2d_lambda;
+  double d2h_bandwidth_gbs;
+  double d2h_startup_us;
+  double d2h_lambda;
+  char *sources;
+} WsLink;
+
+WS_EXPORT void  ws_gpu_free (WsGpu *gpu);
+WS_EXPORT WsGpu *ws_gpu_copy (const WsGpu *gpu);
+WS_EXPORT void  ws_cpu_free (WsCpu *cpu);
+WS_EXPORT void  ws_link_free (WsLink *link);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsGpu, ws_gpu_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsCpu, ws_cpu_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsLink, ws_link_free)
+
+/* Derived figures. */
+WS_EXPORT double ws_gpu_peak_fp32_gflops (const WsGpu *gpu);
+WS_EXPORT const char *ws_iclass_name (WsIClass c);
+
+/* JSON (the `hw import/export` format); import validates every field and
+ * reports unknown field / missing field / value out of range by name. */
+WS_EXPORT JsonNode *ws_gpu_to_json (const WsGpu *gpu);
+WS_EXPORT WsGpu   *ws_gpu_from_json (JsonNode *node, GError **error);
+WS_EXPORT JsonNode *ws_cpu_to_json (const WsCpu *cpu);
+WS_EXPORT WsCpu   *ws_cpu_from_json (JsonNode *node, GError **error);
+WS_EXPORT JsonNode *ws_link_to_json (const WsLink *link);
+WS_EXPORT WsLink  *ws_link_from_json (JsonNode *node, GError **error);
+
+G_END_DECLS

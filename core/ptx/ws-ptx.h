@@ -1,0 +1,300 @@
+/* ws-ptx.h: PTX parser and the decoded intermediate representation (IR).
+ *
+ * CONTRACT between the parser (core/ptx, which owns this header) and the
+ * emulator (core/emu) / trace writer.  The parser resolves everything it can:
+ * register names -> slots, labels -> instruction indices, immediates -> bit
+ * patterns of the instruction's type, symbols -> indices in the module's
+ * symbol table.  Extend freely (add enum values / fields at the end of a
+ * struct); renaming needs both sides to agree (note it in docs/dev/ir.md). */
+#pragma once
+
+#include "base/ws-base.h"
+
+G_BEGIN_DECLS
+
+/* ---- types ---------------------------------------------------------- */
+typedef enum {
+  WS_T_NONE = 0,
+  WS_T_B8, WS_T_B16, WS_T_B32, WS_T_B64, WS_T_B128,
+  WS_T_U8, WS_T_U16, WS_T_U32, WS_T_U64,
+  WS_T_S8, WS_T_S16, WS_T_S32, WS_T_S64,
+  WS_T_F16, WS_T_F16X2, WS_T_BF16, WS_T_BF16X2, WS_T_F32, WS_T_F64,
+  WS_T_PRED,
+  WS_T_COUNT
+} WsPtxType;
+
+WS_EXPORT int ws_ptx_type_size (WsPtxType t);          /* bytes (pred: 0) */
+WS_EXPORT const char *ws_ptx_type_name (WsPtxType t);  /* "u32" ... */
+
+typedef enum {
+  WS_SPACE_NONE = 0,   /* no state space (register ops) */
+  WS_SPACE_GENERIC,    /* ld/st without a space: generic addressing */
+  WS_SPACE_GLOBAL,
+  WS_SPACE_SHARED,     /* .shared / .shared::cta */
+  WS_SPACE_LOCAL,
+  WS_SPACE_CONST,
+  WS_SPACE_PARAM,      /* kernel .param (ld.param in an .entry) */
+  WS_SPACE_FUNC_PARAM, /* .param of a .func or a call site */
+  WS_SPACE_TEX,
+} WsPtxSpace;
+
+/* ---- opcodes (X-macro: enum name, PTX mnemonic) ---------------------- */
+#define WS_PTX_OPCODES(X) \
+  X(ABS, "abs") X(ACTIVEMASK, "activemask") X(ADD, "add") X(ADDC, "addc") X(AND, "and") \
+  X(ATOM, "atom") X(BAR, "bar") X(BARRIER, "barrier") X(BFE, "bfe") X(BFI, "bfi") X(BFIND, "bfind") \
+  X(BMSK, "bmsk") X(BRA, "bra") X(BREV, "brev") X(BRKPT, "brkpt") X(CALL, "call") X(CLZ, "clz") \
+  X(CNOT, "cnot") X(COPYSIGN, "copysign") X(COS, "cos") X(CVT, "cvt") X(CVTA, "cvta") X(DIV, "div") \
+  X(DP2A, "dp2a") X(DP4A, "dp4a") X(EX2, "ex2") X(EXIT, "exit") X(FENCE, "fence") X(FMA, "fma") \
+  X(FNS, "fns") X(ISSPACEP, "isspacep") X(LD, "ld") X(LDU, "ldu") X(LG2, "lg2") X(LOP3, "lop3") \
+  X(MAD, "mad") X(MADC, "madc") X(MAD24, "mad24") X(MATCH, "match") X(MAX, "max") X(MEMBAR, "membar") \
+  X(MIN, "min") X(MOV, "mov") X(MUL, "mul") X(MUL24, "mul24") X(NANOSLEEP, "nanosleep") X(NEG, "neg") \
+  X(NOT, "not") X(OR, "or") X(POPC, "popc") X(PREFETCH, "prefetch") X(PRMT, "prmt") X(RCP, "rcp") \
+  X(RED, "red") X(REDUX, "redux") X(REM, "rem") X(RET, "ret") X(RSQRT, "rsqrt") X(SAD, "sad") \
+  X(SELP, "selp") X(SET, "set") X(SETP, "setp") X(SHF, "shf") X(SHFL, "shfl") X(SHL, "shl") \
+  X(SHR, "shr") X(SIN, "sin") X(SLCT, "slct") X(SQRT, "sqrt") X(ST, "st") X(SUB, "sub") \
+  X(SUBC, "subc") X(TANH, "tanh") X(TESTP, "testp") X(TRAP, "trap") X(VOTE, "vote") X(XOR, "xor") \
+  X(PMEVENT, "pmevent") X(MAPA, "mapa") X(CP_ASYNC, "cp.async") X(ELECT, "elect")
+
+typedef enum {
+#define WS_PTX_OP_ENUM(name, str) WS_OP_##name,
+  WS_PTX_OPCODES (WS_PTX_OP_ENUM)
+#undef WS_PTX_OP_ENUM
+  WS_OP_COUNT
+} WsPtxOp;
+
+WS_EXPORT const char *ws_ptx_op_name (WsPtxOp op);
+
+/* Coarse class of an instruction, used by traces, tools and models. */
+typedef enum {
+  WS_OPCLASS_ALU,      /* integer / logic / move */
+  WS_OPCLASS_FP32,
+  WS_OPCLASS_FP64,
+  WS_OPCLASS_SFU,      /* sin cos ex2 lg2 rcp rsqrt sqrt(approx) tanh */
+  WS_OPCLASS_LD,       /* loads (any space) */
+  WS_OPCLASS_ST,       /* stores */
+  WS_OPCLASS_ATOM,     /* atom / red */
+  WS_OPCLASS_BRANCH,   /* bra, call, ret, exit */
+  WS_OPCLASS_BARRIER,  /* bar / barrier / membar / fence */
+  WS_OPCLASS_WARP,     /* shfl vote match redux activemask */
+  WS_OPCLASS_OTHER,
+  WS_OPCLASS_COUNT
+} WsOpClass;
+
+/* ---- modifiers -------------------------------------------------------- */
+typedef enum {
+  WS_RND_NONE = 0,
+  WS_RND_RN, WS_RND_RZ, WS_RND_RM, WS_RND_RP,       /* float rounding */
+  WS_RND_RNI, WS_RND_RZI, WS_RND_RMI, WS_RND_RPI,   /* round to integer */
+  WS_RND_RNA,
+} WsPtxRounding;
+
+typedef enum {
+  WS_CMP_NONE = 0,
+  WS_CMP_EQ, WS_CMP_NE, WS_CMP_LT, WS_CMP_LE, WS_CMP_GT, WS_CMP_GE,
+  WS_CMP_LO, WS_CMP_LS, WS_CMP_HI, WS_CMP_HS,
+  WS_CMP_EQU, WS_CMP_NEU, WS_CMP_LTU, WS_CMP_LEU, WS_CMP_GTU, WS_CMP_GEU,
+  WS_CMP_NUM, WS_CMP_NAN,
+} WsPtxCmp;
+
+typedef enum { WS_BOOL_NONE = 0, WS_BOOL_AND, WS_BOOL_OR, WS_BOOL_XOR } WsPtxBoolOp;
+
+/* Sub-operation: atomic/red op, shfl mode, vote mode, bar kind, testp kind... */
+typedef enum {
+  WS_SUB_NONE = 0,
+  /* atom/red/redux */
+  WS_SUB_ADD, WS_SUB_MIN, WS_SUB_MAX, WS_SUB_INC, WS_SUB_DEC, WS_SUB_CAS, WS_SUB_EXCH,
+  WS_SUB_AND, WS_SUB_OR, WS_SUB_XOR,
+  /* shfl */
+  WS_SUB_UP, WS_SUB_DOWN, WS_SUB_BFLY, WS_SUB_IDX,
+  /* vote */
+  WS_SUB_ALL, WS_SUB_ANY, WS_SUB_UNI, WS_SUB_BALLOT,
+  /* bar */
+  WS_SUB_SYNC, WS_SUB_ARRIVE, WS_SUB_RED_POPC, WS_SUB_RED_AND, WS_SUB_RED_OR,
+  /* testp */
+  WS_SUB_FINITE, WS_SUB_INFINITE, WS_SUB_NUMBER, WS_SUB_NOTANUMBER, WS_SUB_NORMAL, WS_SUB_SUBNORMAL,
+  /* shf */
+  WS_SUB_L, WS_SUB_R,
+  /* prmt modes */
+  WS_SUB_F4E, WS_SUB_B4E, WS_SUB_RC8, WS_SUB_ECL, WS_SUB_ECR, WS_SUB_RC16,
+  /* match */
+  WS_SUB_ANYSYNC, WS_SUB_ALLSYNC,
+} WsPtxSub;
+
+enum {
+  WS_MOD_FTZ      = 1u << 0,
+  WS_MOD_SAT      = 1u << 1,
+  WS_MOD_APPROX   = 1u << 2,
+  WS_MOD_FULL     = 1u << 3,
+  WS_MOD_WIDE     = 1u << 4,
+  WS_MOD_HI       = 1u << 5,
+  WS_MOD_LO       = 1u << 6,
+  WS_MOD_CC       = 1u << 7,   /* writes the carry flag (add.cc, sub.cc, mad.cc) */
+  WS_MOD_VOLATILE = 1u << 8,
+  WS_MOD_RELAXED  = 1u << 9,
+  WS_MOD_ACQUIRE  = 1u << 10,
+  WS_MOD_RELEASE  = 1u << 11,
+  WS_MOD_NC       = 1u << 12,  /* ld.global.nc */
+  WS_MOD_UNI      = 1u << 13,  /* bra.uni / call.uni */
+  WS_MOD_SYNC     = 1u << 14,  /* .sync variants (shfl.sync, vote.sync, bar.sync) */
+  WS_MOD_ALIGNED  = 1u << 15,
+  WS_MOD_SHIFTAMT = 1u << 16,  /* bfind.shiftamt */
+  WS_MOD_CLAMP    = 1u << 17,  /* shf.clamp */
+  WS_MOD_WRAP     = 1u << 18,  /* shf.wrap */
+  WS_MOD_TO       = 1u << 19,  /* cvta.to.<space> (specific <- generic) */
+  WS_MOD_NOFTZ_F16= 1u << 20,
+  WS_MOD_RELU     = 1u << 21,
+  WS_MOD_XORSIGN  = 1u << 22,
+  WS_MOD_ABS      = 1u << 23,
+  WS_MOD_NAN      = 1u << 24,  /* min/max .NaN */
+};
+
+/* ---- operands ---------------------------------------------------------- */
+typedef enum {
+  WS_OPND_NONE = 0,
+  WS_OPND_REG,      /* value register: slot in the function's register file */
+  WS_OPND_PRED,     /* predicate register: slot in the predicate file; `neg` for !p */
+  WS_OPND_IMM,      /* immediate: `imm` holds the bits in the instruction's operand type */
+  WS_OPND_ADDR,     /* memory address [base + offset]: base is REG (reg), SYMBOL (symbol) or none (absolute) */
+  WS_OPND_SYMBOL,   /* address of a variable (mov r, sym; or function name in call) */
+  WS_OPND_SPECIAL,  /* special register: `sreg` id, `comp` component (0=x,1=y,2=z) */
+  WS_OPND_VEC,      /* register vector {a,b,c,d}: `vec_regs`, `count`; a slot may be WS_REG_SINK */
+  WS_OPND_LABEL,    /* branch target: `target` instruction index */
+  WS_OPND_SINK,     /* '_' */
+} WsPtxOperandKind;
+
+typedef enum {
+  WS_SREG_TID, WS_SREG_NTID, WS_SREG_CTAID, WS_SREG_NCTAID, WS_SREG_LANEID, WS_SREG_WARPID,
+  WS_SREG_NWARPID, WS_SREG_SMID, WS_SREG_NSMID, WS_SREG_GRIDID, WS_SREG_CLOCK, WS_SREG_CLOCK64,
+  WS_SREG_GLOBALTIMER, WS_SREG_LANEMASK_EQ, WS_SREG_LANEMASK_LE, WS_SREG_LANEMASK_LT,
+  WS_SREG_LANEMASK_GE, WS_SREG_LANEMASK_GT, WS_SREG_DYNAMIC_SMEM_SIZE, WS_SREG_TOTAL_SMEM_SIZE,
+  WS_SREG_CLUSTERID, WS_SREG_NCLUSTERID, WS_SREG_CLUSTER_CTAID, WS_SREG_CLUSTER_NCTAID,
+  WS_SREG_ENVREG, WS_SREG_PM,
+} WsPtxSreg;
+
+#define WS_REG_SINK 0xffffffffu
+
+typedef struct {
+  uint8_t kind;       /* WsPtxOperandKind */
+  uint8_t neg;        /* '!' on a predicate operand */
+  uint8_t count;      /* WS_OPND_VEC: number of elements */
+  uint8_t comp;       /* WS_OPND_SPECIAL component; ADDR: base kind (WS_OPND_REG/WS_OPND_SYMBOL/WS_OPND_NONE) */
+  uint32_t reg;       /* REG/PRED slot; ADDR base register slot */
+  uint32_t symbol;    /* SYMBOL / ADDR-with-symbol: index in module->symbols; or function index for call */
+  uint32_t sreg;      /* WsPtxSreg */
+  uint32_t target;    /* LABEL */
+  int64_t  offset;    /* ADDR offset; SYMBOL+offset */
+  uint64_t imm;       /* IMM bits */
+  uint32_t vec_regs[4]; /* VEC: register slots (or WS_REG_SINK) */
+} WsPtxOperand;
+
+#define WS_PTX_MAX_DST 2
+#define WS_PTX_MAX_SRC 4
+
+typedef struct {
+  uint16_t op;        /* WsPtxOp */
+  uint8_t  type;      /* WsPtxType: the instruction's (destination) type */
+  uint8_t  type2;     /* second type: cvt source, set/slct/shfl... comparison type */
+  uint8_t  space;     /* WsPtxSpace for ld/st/atom/red/cvta/isspacep/prefetch */
+  uint8_t  vec;       /* vector width of ld/st (1, 2, 4) */
+  uint8_t  cmp;       /* WsPtxCmp */
+  uint8_t  boolop;    /* WsPtxBoolOp */
+  uint8_t  rnd;       /* WsPtxRounding */
+  uint8_t  sub;       /* WsPtxSub */
+  uint8_t  opclass;   /* WsOpClass */
+  uint8_t  ndst, nsrc;
+  uint8_t  guard_neg; /* @!p */
+  uint32_t guard;     /* predicate slot guarding the instruction, or WS_REG_SINK when unguarded */
+  uint32_t mods;      /* WS_MOD_* */
+  WsPtxOperand dst[WS_PTX_MAX_DST];
+  WsPtxOperand src[WS_PTX_MAX_SRC];
+  uint32_t call;      /* CALL: index into WsPtxFunction.calls */
+  uint32_t line;      /* line in the PTX text (1-based) */
+  uint32_t column;
+  uint32_t src_file;  /* from .loc: file index (0 = none) */
+  uint32_t src_line;  /* from .loc: source line (0 = none) */
+} WsPtxInst;
+
+/* A call site: call (rets), func, (args); rets/args are .param symbols. */
+typedef struct {
+  uint32_t callee;     /* index in module->functions, or G_MAXUINT32 for an indirect call */
+  uint32_t callee_reg; /* indirect call: register slot holding the function address */
+  uint32_t n_rets, n_args;
+  uint32_t *rets;      /* symbol indices */
+  uint32_t *args;      /* symbol indices */
+  gboolean is_vprintf; /* callee is vprintf */
+  gboolean is_malloc;  /* callee is malloc */
+  gboolean is_free;    /* callee is free */
+} WsPtxCall;
+
+/* A variable declared in a state space (module or function scope). */
+typedef struct {
+  char *name;
+  uint8_t space;      /* WsPtxSpace */
+  uint8_t type;       /* element type */
+  uint32_t align;
+  uint64_t size;      /* bytes (0 for extern dynamic .shared) */
+  gboolean is_extern; /* extern .shared (dynamic) */
+  gboolean is_visible;/* .visible */
+  uint8_t *init;      /* initialiser bytes (size bytes) or NULL */
+  /* initialiser entries that are addresses of other symbols: at byte offset
+   * `init_reloc_offsets[i]` store the address of symbol `init_reloc_symbols[i]` */
+  guint n_init_relocs;
+  uint64_t *init_reloc_offsets;
+  uint32_t *init_reloc_symbols;
+  int32_t function;   /* owning function index, or -1 for module scope */
+  uint64_t param_offset; /* SPACE_PARAM / FUNC_PARAM: byte offset in the parameter block */
+} WsPtxSymbol;
+
+typedef struct {
+  char *name;
+  gboolean is_entry;     /* .entry (kernel) vs .func */
+  gboolean is_extern;    /* declaration only (e.g. vprintf, malloc) */
+  guint n_params;
+  uint32_t *params;      /* symbol indices, in order; .param offsets assigned */
+  uint64_t param_bytes;  /* size of the parameter block */
+  guint n_rets;
+  uint32_t *rets;        /* return .param symbol indices */
+  guint n_regs;          /* value-register slots */
+  guint n_preds;         /* predicate slots */
+  uint8_t *reg_types;    /* WsPtxType per value slot */
+  char **reg_names;      /* slot -> name, for messages */
+  char **pred_names;
+  guint n_insts;
+  WsPtxInst *insts;
+  guint n_calls;
+  WsPtxCall *calls;
+  uint64_t local_bytes;  /* total .local declared in this function */
+  uint64_t shared_bytes; /* function-scope static .shared */
+  uint32_t maxntid[3], reqntid[3], minnctapersm; /* performance directives (0 = absent) */
+  uint32_t first_line;
+} WsPtxFunction;
+
+typedef struct {
+  uint32_t version_major, version_minor;
+  char *target;          /* "sm_80" */
+  uint32_t address_size;
+  guint n_functions;
+  WsPtxFunction *functions;
+  guint n_symbols;
+  WsPtxSymbol *symbols;
+  guint n_files;
+  char **files;          /* .file table (index as declared) */
+  char *text;            /* the PTX text */
+} WsPtxModule;
+
+/* Parses PTX text.  Errors: WS_ERROR_PARSE "origin:LINE:COL: message" or
+ * WS_ERROR_UNSUPPORTED for a valid-but-unimplemented instruction/directive. */
+WS_EXPORT WsPtxModule *ws_ptx_parse (const char *text, gsize len, const char *origin, GError **error);
+WS_EXPORT void ws_ptx_module_free (WsPtxModule *module);
+WS_EXPORT int  ws_ptx_module_find_function (const WsPtxModule *module, const char *name); /* -1 */
+WS_EXPORT int  ws_ptx_module_find_symbol (const WsPtxModule *module, const char *name, int function);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsPtxModule, ws_ptx_module_free)
+
+/* Control flow: immediate post-dominator of each instruction index (used as
+ * the SIMT reconvergence point of a branch); n_insts means "function exit". */
+WS_EXPORT uint32_t *ws_ptx_function_ipdom (const WsPtxFunction *fn);
+
+/* Renders an instruction back to text (messages, tools). */
+WS_EXPORT char *ws_ptx_inst_to_string (const WsPtxModule *module, const WsPtxFunction *fn, const WsPtxInst *inst);
+
+G_END_DECLS

@@ -1,0 +1,69 @@
+/* ws-trace-writer.h: recording a hardware-independent trace.
+ *
+ * CONTRACT between the trace module (core/trace, owner) and the emulator,
+ * which calls these while it runs.  A CTA is recorded into its own
+ * WsTraceCta buffer by whichever worker thread runs it; finished CTAs are
+ * merged in CTA order, so a parallel run writes the same bytes as a serial
+ * one.  The per-instruction calls are on the emulator's hot path: they only
+ * append to a per-warp buffer (no allocation in the common case, no locks). */
+#pragma once
+
+#include "base/ws-base.h"
+
+G_BEGIN_DECLS
+
+typedef struct _WsTraceWriter WsTraceWriter;
+typedef struct _WsTraceCta WsTraceCta;
+
+/* Static description of one instruction of a kernel (hardware independent). */
+typedef struct {
+  uint32_t ptx_line;
+  uint32_t src_line;
+  uint8_t  op;          /* WsPtxOp */
+  uint8_t  opclass;     /* WsOpClass */
+  uint8_t  space;       /* WsPtxSpace of memory instructions (GENERIC resolved per access) */
+  uint8_t  access_size; /* bytes per lane of a memory access (vector included) */
+  uint8_t  n_dst, n_src;
+  uint16_t dst[2];      /* register slots written (0xffff = none) */
+  uint16_t src[4];      /* register slots read */
+  uint8_t  is_conditional_branch;
+  uint8_t  is_barrier;
+} WsTraceStaticInst;
+
+typedef struct {
+  const char *name;           /* mangled kernel name */
+  const char *ptx;            /* PTX text of the module (may be shared by kernels) */
+  guint n_insts;
+  const WsTraceStaticInst *insts;
+  uint32_t regs_per_thread;   /* ptxas -v, or estimated */
+  uint32_t static_shared_bytes;
+  uint32_t local_bytes;
+  gboolean resources_from_ptxas;
+} WsTraceKernelDesc;
+
+WS_EXPORT WsTraceWriter *ws_trace_writer_new (const char *path, GError **error);
+/* Finishes the file (index, footer) and frees the writer. */
+WS_EXPORT gboolean ws_trace_writer_close (WsTraceWriter *writer, GError **error);
+
+/* Returns the kernel's index in the trace (same desc name -> same index). */
+WS_EXPORT uint32_t ws_trace_writer_add_kernel (WsTraceWriter *writer, const WsTraceKernelDesc *desc);
+
+WS_EXPORT void ws_trace_writer_begin_launch (WsTraceWriter *writer, uint32_t kernel,
+                                             const uint32_t grid[3], const uint32_t block[3],
+                                             uint32_t dynamic_shared_bytes);
+/* CTA buffers; thread-safe to call from worker threads. @cta_linear is the
+ * linear block id (x fastest). */
+WS_EXPORT WsTraceCta *ws_trace_cta_begin (WsTraceWriter *writer, uint64_t cta_linear, uint32_t n_warps);
+/* One executed warp instruction (active mask = lanes that executed it). */
+WS_EXPORT void ws_trace_cta_inst (WsTraceCta *cta, uint32_t warp, uint32_t static_id, uint32_t active_mask);
+/* One executed memory instruction with the address of each active lane
+ * (addrs[lane] valid for lanes in active_mask). @space: resolved state space. */
+WS_EXPORT void ws_trace_cta_mem (WsTraceCta *cta, uint32_t warp, uint32_t static_id, uint32_t active_mask,
+                                 uint8_t space, const uint64_t *addrs);
+/* A barrier reached by a warp (bar.sync). */
+WS_EXPORT void ws_trace_cta_barrier (WsTraceCta *cta, uint32_t warp, uint32_t static_id);
+/* Hands the CTA to the writer (compresses its chunk; merges in order). */
+WS_EXPORT void ws_trace_cta_end (WsTraceCta *cta);
+WS_EXPORT gboolean ws_trace_writer_end_launch (WsTraceWriter *writer, GError **error);
+
+G_END_DECLS
