@@ -17,12 +17,21 @@ typedef struct {
   int warps_per_sm;         /* active warps per SM */
   double occupancy;         /* warps_per_sm / max_warps_per_sm */
   WsOccupancyLimiter limiter;
-  int limit_warps, limit_blocks, limit_registers, limit_shared; /* blocks allowed by each rule */
+  unsigned limiters;         /* bit (1 << WsOccupancyLimiter) for every rule that gives the minimum */
+  int limit_warps, limit_blocks, limit_registers, limit_shared; /* blocks allowed by each rule (G_MAXINT: unlimited) */
+  int registers_per_block;  /* registers allocated per block (allocation granularity applied) */
+  int shared_per_block;     /* shared bytes allocated per block (reserved bytes and granularity applied) */
+  int shared_per_sm;        /* shared-memory carveout the driver picks for the launch */
+  const char *reason;       /* when blocks_per_sm == 0: why the block cannot run (static string), else NULL */
 } WsOccupancy;
 
-/* @smem_bytes: static + dynamic shared memory per block.  Returns FALSE with
- * WS_ERROR_INVALID when the launch cannot run at all (block too large, too many
- * registers per thread, shared memory above the per-block limit). */
+/* @smem_bytes: static + dynamic shared memory per block.  A launch that can
+ * never run (block above the thread limit, too many registers per thread,
+ * shared memory above the per-block limit) gives blocks_per_sm = 0 with
+ * @reason set, as NVIDIA's calculator does.  Returns FALSE with
+ * WS_ERROR_INVALID only for meaningless input (non-positive block size,
+ * negative registers or shared memory, a GPU record without the needed
+ * limits or with an unknown compute capability). */
 WS_EXPORT gboolean ws_occupancy_compute (const WsGpu *gpu, int block_size, int regs_per_thread,
                                          int smem_bytes, WsOccupancy *out, GError **error);
 WS_EXPORT const char *ws_occupancy_limiter_name (WsOccupancyLimiter l); /* "warps", "blocks", "registers", "shared_memory" */
