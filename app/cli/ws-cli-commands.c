@@ -3,9 +3,21 @@
 #include <glib/gi18n.h>
 #include "ws-cli.h"
 
+int ws_cli_cmd_build (WsCli *cli, int argc, char **argv);
+int ws_cli_cmd_hw (WsCli *cli, int argc, char **argv);
 int ws_cli_cmd_occupancy (WsCli *cli, int argc, char **argv);
+int ws_cli_cmd_plugins (WsCli *cli, int argc, char **argv);
+int ws_cli_cmd_predict (WsCli *cli, int argc, char **argv);
+int ws_cli_cmd_profile (WsCli *cli, int argc, char **argv);
+int ws_cli_cmd_trace (WsCli *cli, int argc, char **argv);
 
 const WsCliCommand ws_cli_commands[] = {
+  { "build", N_("Build a CUDA program for profiling (nvcc -cudart shared, PTX embedded)"), ws_cli_cmd_build },
+  { "hw", N_("List, show, import and export the hardware catalogue"), ws_cli_cmd_hw },
   { "occupancy", N_("Theoretical occupancy of a launch on a GPU"), ws_cli_cmd_occupancy },
+  { "plugins", N_("List predictor plugins and their status"), ws_cli_cmd_plugins },
+  { "predict", N_("Predict kernel time with a predictor plugin"), ws_cli_cmd_predict },
+  { "profile", N_("Run a CUDA program on the emulator and record a trace"), ws_cli_cmd_profile },
+  { "trace", N_("Inspect a recorded trace (kernels, launches, counters)"), ws_cli_cmd_trace },
   { NULL, NULL, NULL }
 };

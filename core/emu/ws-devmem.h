@@ -58,4 +58,7 @@ WS_EXPORT void *ws_devmem_host_ptr (WsDevMem *mem, uint64_t addr, uint64_t len, 
 /* "0x... is 16 bytes past the end of cudaMalloc #3 (0x...+4096)" */
 WS_EXPORT char *ws_devmem_describe (WsDevMem *mem, uint64_t addr);
 
+/* Whether @addr lies in the reserved device-memory region (allocated or not). */
+WS_EXPORT gboolean ws_devmem_contains (WsDevMem *mem, uint64_t addr);
+
 G_END_DECLS

@@ -125,6 +125,36 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsLink, ws_link_free)
 WS_EXPORT double ws_gpu_peak_fp32_gflops (const WsGpu *gpu);
 WS_EXPORT const char *ws_iclass_name (WsIClass c);
 
+/* Kind names as they appear in JSON ("kind") and on the command line. */
+WS_EXPORT const char *ws_hw_kind_name (WsHwKind kind);              /* "gpu", "cpu", "link" */
+WS_EXPORT gboolean    ws_hw_kind_from_string (const char *s, WsHwKind *out);
+
+/* Field descriptions: one row per scalar field of a record, in display order.
+ * JSON import/export, the store and every "show parameters with units" view
+ * (CLI `hw show`, the GUI Hardware page) walk this table, so a new struct
+ * field needs one row here and nothing else. */
+typedef enum {
+  WS_HW_FIELD_STRING,
+  WS_HW_FIELD_INT,
+  WS_HW_FIELD_DOUBLE,
+} WsHwFieldType;
+
+typedef struct {
+  const char   *name;      /* JSON key, e.g. "core_clock_mhz" */
+  WsHwFieldType type;
+  gsize         offset;    /* into WsGpu / WsCpu / WsLink */
+  double        min, max;  /* allowed range (inclusive) for numbers */
+  gboolean      required;
+  const char   *unit;      /* "MHz", "bytes", "cycles", ... or "" */
+  const char   *group;     /* display group, e.g. "L1 cache" (untranslated; gettext it) */
+  const char   *label;     /* human label, e.g. "Core clock" (untranslated; gettext it) */
+} WsHwField;
+
+WS_EXPORT const WsHwField *ws_hw_fields (WsHwKind kind, guint *n_fields);
+/* Pipe (instruction class) limits used by the JSON validation. */
+#define WS_PIPE_MAX_LATENCY 100000.0
+#define WS_PIPE_MAX_II      10000.0
+
 /* JSON (the `hw import/export` format); import validates every field and
  * reports unknown field / missing field / value out of range by name. */
 WS_EXPORT JsonNode *ws_gpu_to_json (const WsGpu *gpu);
@@ -133,5 +163,13 @@ WS_EXPORT JsonNode *ws_cpu_to_json (const WsCpu *cpu);
 WS_EXPORT WsCpu   *ws_cpu_from_json (JsonNode *node, GError **error);
 WS_EXPORT JsonNode *ws_link_to_json (const WsLink *link);
 WS_EXPORT WsLink  *ws_link_from_json (JsonNode *node, GError **error);
+/* Reads the "kind" member of a record object (default: absent -> FALSE). */
+WS_EXPORT gboolean ws_hw_json_get_kind (JsonNode *node, WsHwKind *out, GError **error);
+WS_EXPORT WsCpu  *ws_cpu_copy (const WsCpu *cpu);
+/* Serialises JSON like json_generator_to_data() but writes each number in
+ * its shortest form that reads back to the same double (15.8, not
+ * 15.800000000000001), so exported files stay readable and hand-editable. */
+WS_EXPORT char *ws_hw_json_to_data (JsonNode *node, gboolean pretty);
+WS_EXPORT WsLink *ws_link_copy (const WsLink *link);
 
 G_END_DECLS

@@ -53,7 +53,8 @@ typedef enum {
   X(SELP, "selp") X(SET, "set") X(SETP, "setp") X(SHF, "shf") X(SHFL, "shfl") X(SHL, "shl") \
   X(SHR, "shr") X(SIN, "sin") X(SLCT, "slct") X(SQRT, "sqrt") X(ST, "st") X(SUB, "sub") \
   X(SUBC, "subc") X(TANH, "tanh") X(TESTP, "testp") X(TRAP, "trap") X(VOTE, "vote") X(XOR, "xor") \
-  X(PMEVENT, "pmevent") X(MAPA, "mapa") X(CP_ASYNC, "cp.async") X(ELECT, "elect")
+  X(PMEVENT, "pmevent") X(MAPA, "mapa") X(CP_ASYNC, "cp.async") X(ELECT, "elect") \
+  X(BRX, "brx")
 
 typedef enum {
 #define WS_PTX_OP_ENUM(name, str) WS_OP_##name,
@@ -118,7 +119,36 @@ typedef enum {
   WS_SUB_F4E, WS_SUB_B4E, WS_SUB_RC8, WS_SUB_ECL, WS_SUB_ECR, WS_SUB_RC16,
   /* match */
   WS_SUB_ANYSYNC, WS_SUB_ALLSYNC,
+  /* bar.warp.sync */
+  WS_SUB_WARP_SYNC,
+  /* cp.async.commit_group / cp.async.wait_group N / cp.async.wait_all
+   * (cp.async itself: WS_SUB_NONE) */
+  WS_SUB_COMMIT_GROUP, WS_SUB_WAIT_GROUP, WS_SUB_WAIT_ALL,
+  /* brx.idx */
+  WS_SUB_IDX_BRX,
+  /* redux.sync min/max use WS_SUB_MIN/MAX; bar.red op in WS_SUB_RED_* */
 } WsPtxSub;
+
+/* Memory scope of atom/red/ld/st/fence/membar (WsPtxInst.scope). */
+typedef enum {
+  WS_SCOPE_NONE = 0, WS_SCOPE_CTA, WS_SCOPE_CLUSTER, WS_SCOPE_GPU, WS_SCOPE_SYS,
+} WsPtxScope;
+
+/* Cache operator of ld/st (WsPtxInst.cache_op); recorded, no semantics. */
+typedef enum {
+  WS_CACHE_NONE = 0, WS_CACHE_CA, WS_CACHE_CG, WS_CACHE_CS, WS_CACHE_LU, WS_CACHE_CV,
+  WS_CACHE_WB, WS_CACHE_WT,
+} WsPtxCacheOp;
+
+/* Role of a .param symbol (WsPtxSymbol.param_role). */
+typedef enum {
+  WS_PARAM_ROLE_NONE = 0,
+  WS_PARAM_ROLE_ENTRY,  /* kernel parameter: offset in the kernel parameter block */
+  WS_PARAM_ROLE_ARG,    /* .func input parameter: offset in the callee's argument block */
+  WS_PARAM_ROLE_RET,    /* .func return parameter: offset in the callee's return block */
+  WS_PARAM_ROLE_CALL,   /* call-site .param declared in a function body: offset in that
+                         * function's per-thread call-parameter area (call_param_bytes) */
+} WsPtxParamRole;
 
 enum {
   WS_MOD_FTZ      = 1u << 0,
@@ -146,6 +176,12 @@ enum {
   WS_MOD_XORSIGN  = 1u << 22,
   WS_MOD_ABS      = 1u << 23,
   WS_MOD_NAN      = 1u << 24,  /* min/max .NaN */
+  WS_MOD_WEAK     = 1u << 25,  /* ld.weak / st.weak (explicit, same as plain) */
+  WS_MOD_MMIO     = 1u << 26,  /* ld/st.mmio */
+  WS_MOD_SC       = 1u << 27,  /* fence.sc */
+  WS_MOD_PROXY    = 1u << 28,  /* fence.proxy.* (no effect in the emulator) */
+  WS_MOD_SATFINITE= 1u << 29,  /* cvt .satfinite */
+  WS_MOD_PACKED   = 1u << 30,  /* cvt.rn.f16x2.f32 d, a, b (two sources packed) */
 };
 
 /* ---- operands ---------------------------------------------------------- */
@@ -160,6 +196,7 @@ typedef enum {
   WS_OPND_VEC,      /* register vector {a,b,c,d}: `vec_regs`, `count`; a slot may be WS_REG_SINK */
   WS_OPND_LABEL,    /* branch target: `target` instruction index */
   WS_OPND_SINK,     /* '_' */
+  WS_OPND_FUNC,     /* address of a function (mov r, func; indirect call): `symbol` = function index */
 } WsPtxOperandKind;
 
 typedef enum {
@@ -212,6 +249,11 @@ typedef struct {
   uint32_t column;
   uint32_t src_file;  /* from .loc: file index (0 = none) */
   uint32_t src_line;  /* from .loc: source line (0 = none) */
+  uint8_t  scope;     /* WsPtxScope */
+  uint8_t  cache_op;  /* WsPtxCacheOp */
+  uint8_t  src_col;   /* from .loc: column (clamped to 255) */
+  uint8_t  reserved0;
+  uint32_t imm2;      /* extra immediate: cp.async copy size / wait_group N; brx.idx table index */
 } WsPtxInst;
 
 /* A call site: call (rets), func, (args); rets/args are .param symbols. */
@@ -243,6 +285,14 @@ typedef struct {
   uint32_t *init_reloc_symbols;
   int32_t function;   /* owning function index, or -1 for module scope */
   uint64_t param_offset; /* SPACE_PARAM / FUNC_PARAM: byte offset in the parameter block */
+  /* --- additions (see docs/dev/contracts.md "PTX IR") --- */
+  uint8_t param_role;    /* WsPtxParamRole for .param symbols */
+  uint64_t offset;       /* LOCAL: offset in the owning function's per-thread local frame;
+                          * SHARED (static): offset in the module's static shared layout;
+                          * PARAM/FUNC_PARAM: same as param_offset */
+  int64_t *init_reloc_addends;   /* byte added to the relocated address (sym+8) */
+  uint8_t *init_reloc_is_function; /* 1: init_reloc_symbols[i] is a function index */
+  uint32_t decl_line;
 } WsPtxSymbol;
 
 typedef struct {
@@ -267,6 +317,17 @@ typedef struct {
   uint64_t shared_bytes; /* function-scope static .shared */
   uint32_t maxntid[3], reqntid[3], minnctapersm; /* performance directives (0 = absent) */
   uint32_t first_line;
+  /* --- additions --- */
+  uint64_t ret_bytes;        /* size of the return-parameter block (.func) */
+  uint64_t call_param_bytes; /* per-thread area holding this function's call-site .params */
+  uint32_t local_align;      /* alignment of the local frame */
+  uint32_t maxnreg;
+  gboolean has_body;
+  gboolean noreturn;
+  guint n_branch_tables;     /* brx.idx targets: table i is branch_tables[i], n_branch_targets[i] entries */
+  uint32_t **branch_tables;  /* instruction indices */
+  uint32_t *n_branch_targets;
+  char **label_names;        /* n_insts + 1 entries: label defined before instruction i, or NULL */
 } WsPtxFunction;
 
 typedef struct {
@@ -280,6 +341,11 @@ typedef struct {
   guint n_files;
   char **files;          /* .file table (index as declared) */
   char *text;            /* the PTX text */
+  /* --- additions --- */
+  uint64_t shared_bytes;   /* static .shared layout size (all module-scope .shared, declaration order) */
+  uint32_t shared_align;   /* max alignment among .shared symbols (dynamic shared starts at
+                            * ALIGN_UP(shared_bytes, max(16, shared_align))) */
+  gboolean debug;          /* .target ..., debug (built with -G) */
 } WsPtxModule;
 
 /* Parses PTX text.  Errors: WS_ERROR_PARSE "origin:LINE:COL: message" or
@@ -293,6 +359,18 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsPtxModule, ws_ptx_module_free)
 /* Control flow: immediate post-dominator of each instruction index (used as
  * the SIMT reconvergence point of a branch); n_insts means "function exit". */
 WS_EXPORT uint32_t *ws_ptx_function_ipdom (const WsPtxFunction *fn);
+
+/* Per-kernel static shared memory: bytes of the module's static .shared
+ * variables that @fn or any function it calls references (layout offsets
+ * stay module-wide; this is the size occupancy calculations should use). */
+WS_EXPORT uint64_t ws_ptx_function_static_shared (const WsPtxModule *module, guint function);
+
+/* Operand type used to convert the immediate at source position @src_index
+ * of @inst (e.g. u32 for shift amounts, type2 for cvt sources). */
+WS_EXPORT WsPtxType ws_ptx_inst_src_type (const WsPtxInst *inst, guint src_index);
+
+WS_EXPORT WsOpClass ws_ptx_op_class (const WsPtxInst *inst);
+WS_EXPORT const char *ws_ptx_opclass_name (WsOpClass c);
 
 /* Renders an instruction back to text (messages, tools). */
 WS_EXPORT char *ws_ptx_inst_to_string (const WsPtxModule *module, const WsPtxFunction *fn, const WsPtxInst *inst);

@@ -19,6 +19,14 @@ G_BEGIN_DECLS
  * float<->float (f16, bf16, f32, f64), float->int (NaN -> 0, clamped). */
 WS_EXPORT uint64_t ws_ptx_cvt (uint64_t bits, WsPtxType from, WsPtxType to, int rnd, gboolean sat, gboolean ftz);
 
+/* cvt with the full modifier set: @mods may hold WS_MOD_SAT, WS_MOD_FTZ and
+ * WS_MOD_RELU (f16/bf16 destinations: negative -> +0, NaN -> canonical NaN).
+ * Integer results come back extended to 64 bits by the destination type's
+ * signedness (cvt.s8.s32 into a wider register holds the sign-extended
+ * byte).  x2 types are converted one half at a time by the caller:
+ * cvt.rn.f16x2.f32 d, a, b puts cvt(a) in the upper half, cvt(b) in the lower. */
+WS_EXPORT uint64_t ws_ptx_cvt_mods (uint64_t bits, WsPtxType from, WsPtxType to, int rnd, uint32_t mods);
+
 /* Binary/ternary float ops for f32/f64 (and f16/bf16 where PTX allows):
  * op is one of WS_OP_ADD, SUB, MUL, DIV, FMA, MAD, MIN, MAX, COPYSIGN; @c is
  * used by FMA/MAD only.  Honors @rnd (RN default), @mods (FTZ, SAT, APPROX,

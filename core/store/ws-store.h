@@ -33,5 +33,9 @@ WS_EXPORT gboolean ws_store_put_gpu (WsStore *store, const WsGpu *gpu, gboolean 
 WS_EXPORT gboolean ws_store_put_cpu (WsStore *store, const WsCpu *cpu, gboolean replace, GError **error);
 WS_EXPORT gboolean ws_store_put_link (WsStore *store, const WsLink *link, gboolean replace, GError **error);
 WS_EXPORT gboolean ws_store_delete_hw (WsStore *store, WsHwKind kind, const char *name, GError **error);
+/* Which kind of component is called @name (case-insensitive)?  Names are
+ * unique across kinds.  Not found: WS_ERROR_NOT_FOUND suggesting close names
+ * of any kind. */
+WS_EXPORT gboolean ws_store_find_hw (WsStore *store, const char *name, WsHwKind *kind, GError **error);
 
 G_END_DECLS

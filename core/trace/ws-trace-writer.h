@@ -54,16 +54,40 @@ WS_EXPORT void ws_trace_writer_begin_launch (WsTraceWriter *writer, uint32_t ker
 /* CTA buffers; thread-safe to call from worker threads. @cta_linear is the
  * linear block id (x fastest). */
 WS_EXPORT WsTraceCta *ws_trace_cta_begin (WsTraceWriter *writer, uint64_t cta_linear, uint32_t n_warps);
-/* One executed warp instruction (active mask = lanes that executed it). */
+/* Exactly one of ws_trace_cta_inst / _mem / _barrier(_mask) per executed
+ * warp instruction, in the warp's program order; @warp < n_warps and
+ * @static_id < the kernel's n_insts (not checked on this hot path).
+ * A CTA buffer is used by one thread at a time.
+ * One executed warp instruction (active mask = lanes that executed it). */
 WS_EXPORT void ws_trace_cta_inst (WsTraceCta *cta, uint32_t warp, uint32_t static_id, uint32_t active_mask);
 /* One executed memory instruction with the address of each active lane
  * (addrs[lane] valid for lanes in active_mask). @space: resolved state space. */
 WS_EXPORT void ws_trace_cta_mem (WsTraceCta *cta, uint32_t warp, uint32_t static_id, uint32_t active_mask,
                                  uint8_t space, const uint64_t *addrs);
-/* A barrier reached by a warp (bar.sync). */
+/* A barrier reached by a warp (bar.sync): records the barrier instruction
+ * itself (call it instead of ws_trace_cta_inst for that instruction) with
+ * the warp's previously recorded active mask.  Prefer
+ * ws_trace_cta_barrier_mask, which takes the mask explicitly. */
 WS_EXPORT void ws_trace_cta_barrier (WsTraceCta *cta, uint32_t warp, uint32_t static_id);
+/* The same with the lanes that executed the barrier instruction. */
+WS_EXPORT void ws_trace_cta_barrier_mask (WsTraceCta *cta, uint32_t warp, uint32_t static_id,
+                                          uint32_t active_mask);
 /* Hands the CTA to the writer (compresses its chunk; merges in order). */
 WS_EXPORT void ws_trace_cta_end (WsTraceCta *cta);
 WS_EXPORT gboolean ws_trace_writer_end_launch (WsTraceWriter *writer, GError **error);
+
+/* Totals so far (for summaries and benchmarks); bytes = bytes written to the
+ * file up to now (the metadata sections are written by close). */
+typedef struct {
+  uint64_t launches;
+  uint64_t thread_blocks;
+  uint64_t warp_instructions;
+  uint64_t thread_instructions;
+  uint64_t bytes;
+} WsTraceWriterStats;
+WS_EXPORT void ws_trace_writer_get_stats (WsTraceWriter *writer, WsTraceWriterStats *stats);
+/* zstd level of the TB chunks (default 1; higher is smaller and slower,
+ * negative levels faster still). */
+WS_EXPORT void ws_trace_writer_set_level (WsTraceWriter *writer, int level);
 
 G_END_DECLS

@@ -1,0 +1,93 @@
+/* warpscope-cli plugins list: the predictor plugins found, usable or not. */
+#include <stdio.h>
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "ws-cli.h"
+#include "predict/ws-predict.h"
+
+int ws_cli_cmd_plugins (WsCli *cli, int argc, char **argv);
+
+int
+ws_cli_cmd_plugins (WsCli *cli, int argc, char **argv)
+{
+  const GOptionEntry entries[] = { { NULL } };
+  if (!ws_cli_parse_options (cli, &argc, &argv, entries, "list",
+                             _("Lists predictor plugins from the plugin search path.")))
+    return WS_EXIT_USAGE;
+  if (argc < 2 || strcmp (argv[1], "list") != 0)
+    return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _("usage: warpscope-cli plugins list [--json]"));
+
+  g_autoptr(GPtrArray) plugins = ws_predictor_scan ();
+  if (cli->json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      json_builder_begin_array (b);
+      for (guint i = 0; i < plugins->len; i++)
+        {
+          WsPredictorPlugin *p = plugins->pdata[i];
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "name");
+          json_builder_add_string_value (b, p->name);
+          json_builder_set_member_name (b, "version");
+          if (p->version) json_builder_add_string_value (b, p->version); else json_builder_add_null_value (b);
+          json_builder_set_member_name (b, "abi");
+          json_builder_add_int_value (b, p->abi);
+          json_builder_set_member_name (b, "path");
+          json_builder_add_string_value (b, p->path);
+          json_builder_set_member_name (b, "status");
+          json_builder_add_string_value (b, p->ok ? "ok" : "error");
+          json_builder_set_member_name (b, "error");
+          if (p->error) json_builder_add_string_value (b, p->error); else json_builder_add_null_value (b);
+          if (p->ok)
+            {
+              json_builder_set_member_name (b, "description");
+              json_builder_add_string_value (b, p->description);
+              json_builder_set_member_name (b, "options");
+              json_builder_begin_array (b);
+              for (guint k = 0; k < p->descriptor->n_options; k++)
+                {
+                  const WsPredictorOption *o = &p->descriptor->options[k];
+                  static const char *types[] = { "string", "int", "double", "bool", "choice" };
+                  json_builder_begin_object (b);
+                  json_builder_set_member_name (b, "name");
+                  json_builder_add_string_value (b, o->name);
+                  json_builder_set_member_name (b, "type");
+                  json_builder_add_string_value (b, types[o->type]);
+                  json_builder_set_member_name (b, "default");
+                  json_builder_add_string_value (b, o->default_value ? o->default_value : "");
+                  if (o->choices)
+                    {
+                      json_builder_set_member_name (b, "choices");
+                      json_builder_add_string_value (b, o->choices);
+                    }
+                  json_builder_set_member_name (b, "help");
+                  json_builder_add_string_value (b, o->help ? o->help : "");
+                  json_builder_end_object (b);
+                }
+              json_builder_end_array (b);
+            }
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+      g_autoptr(JsonNode) root = json_builder_get_root (b);
+      ws_cli_print_json (cli, root);
+      return WS_EXIT_OK;
+    }
+  if (plugins->len == 0)
+    {
+      g_auto(GStrv) dirs = ws_predictor_search_path ();
+      g_autofree char *joined = g_strjoinv (":", dirs);
+      printf (_("No predictor plugins found (searched %s).\n"), joined);
+      return WS_EXIT_OK;
+    }
+  for (guint i = 0; i < plugins->len; i++)
+    {
+      WsPredictorPlugin *p = plugins->pdata[i];
+      if (p->ok)
+        printf ("%-12s %-6s ok     %s\n             %s\n", p->name, p->version, p->description, p->path);
+      else
+        printf ("%-12s %-6s error  %s\n", p->name, "", p->error);
+    }
+  return WS_EXIT_OK;
+}

@@ -1,0 +1,18 @@
+/* ws-window-private.h: shared by the window's files and the GUI tests. */
+#pragma once
+
+#include "ws-window.h"
+#include "ws-hardware-page.h"
+
+G_BEGIN_DECLS
+
+/* Page names in sidebar order; NULL-terminated. */
+extern const char * const ws_window_page_names[];
+
+WsHardwarePage *ws_window_get_hardware_page (WsWindow *self);
+GtkStack       *ws_window_get_stack         (WsWindow *self);
+GtkListBox     *ws_window_get_sidebar       (WsWindow *self);
+/* The store the window opened, or NULL when opening failed. */
+WsStore        *ws_window_get_store         (WsWindow *self);
+
+G_END_DECLS

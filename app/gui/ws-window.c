@@ -1,0 +1,284 @@
+/* ws-window.c: the main window, its navigation and window-level actions. */
+#define G_LOG_DOMAIN "ws-window"
+
+#include <glib/gi18n.h>
+
+#include "ws-window-private.h"
+#include "ws-hardware-page.h"
+
+struct _WsWindow
+{
+  AdwApplicationWindow parent_instance;
+
+  char *db_path;
+  WsStore *store;
+
+  /* Template children */
+  AdwLeaflet *leaflet;
+  GtkListBox *sidebar;
+  GtkStack *stack;
+  AdwWindowTitle *page_title;
+  WsHardwarePage *hardware_page;
+};
+
+G_DEFINE_FINAL_TYPE (WsWindow, ws_window, ADW_TYPE_APPLICATION_WINDOW)
+
+enum {
+  PROP_0,
+  PROP_DB_PATH,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* Sidebar rows and stack pages are in this order (ws-window.ui). */
+const char * const ws_window_page_names[] = {
+  "hardware", "systems", "applications", "profiles", "simulations", "results", NULL
+};
+
+static int
+page_index (const char *name)
+{
+  for (int i = 0; name != NULL && ws_window_page_names[i] != NULL; i++)
+    if (g_str_equal (ws_window_page_names[i], name))
+      return i;
+  return -1;
+}
+
+static void
+on_sidebar_row_selected (WsWindow *self, GtkListBoxRow *row, GtkListBox *sidebar)
+{
+  if (row == NULL)
+    return;
+  gtk_stack_set_visible_child_name (self->stack, ws_window_page_names[gtk_list_box_row_get_index (row)]);
+}
+
+static void
+on_sidebar_row_activated (WsWindow *self, GtkListBoxRow *row, GtkListBox *sidebar)
+{
+  /* On a narrow window only one pane shows; activating a row means "go there". */
+  adw_leaflet_navigate (self->leaflet, ADW_NAVIGATION_DIRECTION_FORWARD);
+}
+
+static void
+on_visible_page_changed (WsWindow *self, GParamSpec *pspec, GtkStack *stack)
+{
+  const char *name = gtk_stack_get_visible_child_name (stack);
+  GtkWidget *child = gtk_stack_get_visible_child (stack);
+  int index = page_index (name);
+  GtkListBoxRow *row;
+
+  if (child == NULL || index < 0)
+    return;
+
+  adw_window_title_set_title (self->page_title, gtk_stack_page_get_title (gtk_stack_get_page (stack, child)));
+  row = gtk_list_box_get_row_at_index (self->sidebar, index);
+  if (row != gtk_list_box_get_selected_row (self->sidebar))
+    gtk_list_box_select_row (self->sidebar, row);
+}
+
+static void
+on_back_clicked (WsWindow *self, GtkButton *button)
+{
+  adw_leaflet_navigate (self->leaflet, ADW_NAVIGATION_DIRECTION_BACK);
+}
+
+static void
+show_page_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  WsWindow *self = WS_WINDOW (widget);
+  const char *name = g_variant_get_string (parameter, NULL);
+
+  if (!ws_window_show_page (self, name))
+    g_warning ("No page called “%s” in the main window", name);
+}
+
+static void
+search_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  WsWindow *self = WS_WINDOW (widget);
+
+  /* Search means catalogue search until later pages bring their own. */
+  ws_window_show_page (self, "hardware");
+  ws_hardware_page_focus_search (self->hardware_page);
+}
+
+static void
+ws_window_constructed (GObject *object)
+{
+  WsWindow *self = WS_WINDOW (object);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *basename = NULL;
+
+  G_OBJECT_CLASS (ws_window_parent_class)->constructed (object);
+
+  if (self->db_path == NULL)
+    self->db_path = ws_store_default_path ();
+
+  basename = g_path_get_basename (self->db_path);
+  adw_window_title_set_subtitle (self->page_title, basename);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->page_title), self->db_path);
+
+  self->store = ws_store_open (self->db_path, &error);
+  if (self->store == NULL)
+    {
+      g_message ("Cannot open the store %s: %s", self->db_path, error->message);
+      ws_hardware_page_show_error (self->hardware_page, error);
+    }
+  else
+    {
+      ws_hardware_page_load (self->hardware_page, self->store);
+    }
+
+  on_visible_page_changed (self, NULL, self->stack);
+}
+
+static void
+ws_window_dispose (GObject *object)
+{
+  WsWindow *self = WS_WINDOW (object);
+
+  /* Pages borrow the store: drop them before closing it. */
+  gtk_widget_dispose_template (GTK_WIDGET (self), WS_TYPE_WINDOW);
+  g_clear_pointer (&self->store, ws_store_close);
+
+  G_OBJECT_CLASS (ws_window_parent_class)->dispose (object);
+}
+
+static void
+ws_window_finalize (GObject *object)
+{
+  WsWindow *self = WS_WINDOW (object);
+
+  g_clear_pointer (&self->db_path, g_free);
+
+  G_OBJECT_CLASS (ws_window_parent_class)->finalize (object);
+}
+
+static void
+ws_window_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  WsWindow *self = WS_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_DB_PATH:
+      g_value_set_string (value, self->db_path);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ws_window_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  WsWindow *self = WS_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_DB_PATH:
+      g_free (self->db_path);
+      self->db_path = g_value_dup_string (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ws_window_class_init (WsWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = ws_window_constructed;
+  object_class->dispose = ws_window_dispose;
+  object_class->finalize = ws_window_finalize;
+  object_class->get_property = ws_window_get_property;
+  object_class->set_property = ws_window_set_property;
+
+  properties[PROP_DB_PATH] =
+    g_param_spec_string ("db-path", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* The page types must exist before the template names them. */
+  g_type_ensure (WS_TYPE_HARDWARE_PAGE);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/warpscope/Warpscope/ui/ws-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, leaflet);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, sidebar);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, page_title);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, hardware_page);
+  gtk_widget_class_bind_template_callback (widget_class, on_sidebar_row_selected);
+  gtk_widget_class_bind_template_callback (widget_class, on_sidebar_row_activated);
+  gtk_widget_class_bind_template_callback (widget_class, on_visible_page_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_back_clicked);
+
+  /* Keyboard shortcuts for these live in the template's shortcut controller. */
+  gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
+  gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
+}
+
+static void
+ws_window_init (WsWindow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+WsWindow *
+ws_window_new (GtkApplication *application, const char *db_path)
+{
+  g_return_val_if_fail (application == NULL || GTK_IS_APPLICATION (application), NULL);
+
+  return g_object_new (WS_TYPE_WINDOW,
+                       "application", application,
+                       "db-path", db_path,
+                       NULL);
+}
+
+const char *
+ws_window_get_db_path (WsWindow *self)
+{
+  g_return_val_if_fail (WS_IS_WINDOW (self), NULL);
+  return self->db_path;
+}
+
+gboolean
+ws_window_show_page (WsWindow *self, const char *name)
+{
+  g_return_val_if_fail (WS_IS_WINDOW (self), FALSE);
+
+  if (page_index (name) < 0)
+    return FALSE;
+  gtk_stack_set_visible_child_name (self->stack, name);
+  /* Coming from a shortcut on a narrow window, show the page, not the sidebar. */
+  adw_leaflet_set_visible_child_name (self->leaflet, "content");
+  return TRUE;
+}
+
+WsHardwarePage *
+ws_window_get_hardware_page (WsWindow *self)
+{
+  return self->hardware_page;
+}
+
+GtkStack *
+ws_window_get_stack (WsWindow *self)
+{
+  return self->stack;
+}
+
+GtkListBox *
+ws_window_get_sidebar (WsWindow *self)
+{
+  return self->sidebar;
+}
+
+WsStore *
+ws_window_get_store (WsWindow *self)
+{
+  return self->store;
+}

@@ -1,0 +1,2127 @@
+/* ws-emu-exec.c: the warp interpreter.
+ *
+ * A warp executes its decoded instructions in lock step: each handler is a
+ * loop over the active lanes of one instruction (a plain counted loop when
+ * all 32 lanes are active, a walk over set bits otherwise).  Divergence is a
+ * SIMT stack of (pc, reconvergence pc, mask) entries; a branch that splits
+ * the warp pushes both sides, which rejoin at the branch's immediate
+ * post-dominator.  Calls push a frame (registers, predicates, local frame)
+ * plus a SIMT entry that ends at the callee's exit. */
+#define G_LOG_DOMAIN "ws-emu"
+
+#include "emu/ws-emu-exec.h"
+#include "ptxmath/ws-ptxmath.h"
+
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#define F32_NAN 0x7fffffffu
+#define F64_NAN G_GUINT64_CONSTANT (0xfff8000000000000)
+
+static inline float u2f (uint64_t u) { uint32_t v = (uint32_t) u; float f; memcpy (&f, &v, 4); return f; }
+static inline uint64_t f2u (float f) { uint32_t u; memcpy (&u, &f, 4); return u; }
+static inline double u2d (uint64_t u) { double d; memcpy (&d, &u, 8); return d; }
+static inline uint64_t d2u (double d) { uint64_t u; memcpy (&u, &d, 8); return u; }
+static inline uint64_t f2u_canon (float f) { return f != f ? F32_NAN : f2u (f); }
+static inline uint64_t d2u_canon (double d) { return d != d ? F64_NAN : d2u (d); }
+
+#define FOR_LANES(mask, ...) do { \
+    uint32_t _m = (mask); \
+    if (_m == WS_EMU_FULL) { for (int l = 0; l < WS_EMU_WARP; l++) { __VA_ARGS__ } } \
+    else { while (_m) { int l = __builtin_ctz (_m); _m &= _m - 1; { __VA_ARGS__ } } } \
+  } while (0)
+
+#define SRC(i) (w->bases[in->s[i] >> WS_SRC_SHIFT] + (size_t) (in->s[i] & 0x0fffffffu) * WS_EMU_WARP)
+#define VSRC(i) (w->bases[in->v[i] >> WS_SRC_SHIFT] + (size_t) (in->v[i] & 0x0fffffffu) * WS_EMU_WARP)
+#define DST(i) (w->regs + (size_t) in->d[i] * WS_EMU_WARP)
+#define PSRC(i) ((in->pneg >> (i) & 1) ? ~w->preds[in->s[i]] : w->preds[in->s[i]])
+
+static const uint8_t type_bits[WS_T_COUNT] = {
+  [WS_T_B8] = 8, [WS_T_B16] = 16, [WS_T_B32] = 32, [WS_T_B64] = 64, [WS_T_B128] = 128,
+  [WS_T_U8] = 8, [WS_T_U16] = 16, [WS_T_U32] = 32, [WS_T_U64] = 64,
+  [WS_T_S8] = 8, [WS_T_S16] = 16, [WS_T_S32] = 32, [WS_T_S64] = 64,
+  [WS_T_F16] = 16, [WS_T_F16X2] = 32, [WS_T_BF16] = 16, [WS_T_BF16X2] = 32, [WS_T_F32] = 32, [WS_T_F64] = 64,
+};
+static inline int tbits (int t) { int b = (unsigned) t < WS_T_COUNT ? type_bits[t] : 0; return b ? b : 32; }
+/* Without -mpopcnt the builtin becomes a libgcc call; this is as fast. */
+static inline uint32_t popc32 (uint32_t v)
+{
+  v = v - ((v >> 1) & 0x55555555u);
+  v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+  return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+static inline gboolean tsigned (int t) { return t == WS_T_S8 || t == WS_T_S16 || t == WS_T_S32 || t == WS_T_S64; }
+static inline gboolean tfloat (int t) { return t == WS_T_F32 || t == WS_T_F64 || t == WS_T_F16 || t == WS_T_BF16 || t == WS_T_F16X2 || t == WS_T_BF16X2; }
+static inline uint64_t zx (uint64_t v, int bits) { return bits >= 64 ? v : v & ((1ull << bits) - 1); }
+static inline int64_t sx (uint64_t v, int bits) { return bits >= 64 ? (int64_t) v : (int64_t) (v << (64 - bits)) >> (64 - bits); }
+
+static inline uint32_t
+pack_bools (const uint8_t *t)
+{
+  uint32_t r = 0;
+  for (int i = 0; i < 4; i++)
+    {
+      uint64_t x;
+      memcpy (&x, t + 8 * i, 8);
+      r |= (uint32_t) ((x * G_GUINT64_CONSTANT (0x0102040810204080)) >> 56) << (8 * i);
+    }
+  return r;
+}
+
+/* ---- frames --------------------------------------------------------------- */
+
+static void
+set_frame_view (Warp *w)
+{
+  Frame *f = &w->frames[w->nframes - 1];
+  w->fn = f->fn;
+  w->code = f->fn->code;
+  w->regs = w->rstack + f->reg_off;
+  w->preds = w->pstack + f->pred_off;
+  w->local_base = f->local_base;
+  w->bases[WS_SRC_REG] = w->regs;
+  w->bases[WS_SRC_IMM] = f->fn->imm;
+  w->bases[WS_SRC_SREG] = w->sregs;
+  w->live = w->valid & ~w->exited & ~f->returned;
+}
+
+static gboolean
+push_frame (Warp *w, const EFunc *fn, uint32_t call, uint32_t mask, uint32_t local_base)
+{
+  Frame *f;
+  size_t reg_off = 0, pred_off = 0;
+  if (w->nframes == w->frames_cap)
+    {
+      w->frames_cap = MAX (8, w->frames_cap * 2);
+      w->frames = g_renew (Frame, w->frames, w->frames_cap);
+    }
+  if (w->nframes > 0)
+    {
+      Frame *top = &w->frames[w->nframes - 1];
+      reg_off = top->reg_off + (size_t) top->fn->n_rows * WS_EMU_WARP;
+      pred_off = top->pred_off + top->fn->n_preds;
+    }
+  if (reg_off + (size_t) fn->n_rows * WS_EMU_WARP > w->rcap)
+    {
+      w->rcap = MAX (reg_off + (size_t) fn->n_rows * WS_EMU_WARP, w->rcap * 2);
+      w->rstack = g_renew (uint64_t, w->rstack, w->rcap);
+    }
+  if (pred_off + fn->n_preds > w->pcap)
+    {
+      w->pcap = MAX (pred_off + fn->n_preds, w->pcap * 2);
+      w->pstack = g_renew (uint32_t, w->pstack, w->pcap);
+    }
+  memset (w->pstack + pred_off, 0, fn->n_preds * sizeof (uint32_t));
+  f = &w->frames[w->nframes++];
+  f->fn = fn;
+  f->simt_base = w->sp;
+  f->call = call;
+  f->mask = mask;
+  f->returned = 0;
+  f->reg_off = reg_off;
+  f->pred_off = pred_off;
+  f->local_base = local_base;
+  set_frame_view (w);
+  return TRUE;
+}
+
+static inline void
+simt_push (Warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
+{
+  if (w->sp == w->simt_cap)
+    {
+      w->simt_cap = MAX (16, w->simt_cap * 2);
+      w->simt = g_renew (Simt, w->simt, w->simt_cap);
+    }
+  w->simt[w->sp].pc = pc;
+  w->simt[w->sp].rpc = rpc;
+  w->simt[w->sp].mask = mask;
+  w->sp++;
+}
+
+/* ---- memory --------------------------------------------------------------- */
+
+enum { FAULT_NONE, FAULT_OOB, FAULT_MISALIGNED };
+
+typedef struct {
+  int kind;
+  int lane;
+  uint64_t addr;
+  int space;
+} MemFault;
+
+static gboolean
+global_ok (Launch *L, Warp *w, uint64_t addr, uint32_t size)
+{
+  const WsDevAlloc *t = L->table;
+  gint lo = 0, hi = (gint) L->ntable - 1, best = -1;
+  if (addr >= w->cache_lo && addr + size <= w->cache_hi)
+    return TRUE;
+  while (lo <= hi)
+    {
+      gint mid = (lo + hi) / 2;
+      if (t[mid].base <= addr)
+        {
+          best = mid;
+          lo = mid + 1;
+        }
+      else
+        hi = mid - 1;
+    }
+  if (best < 0 || addr + size > t[best].base + t[best].size || addr + size < addr)
+    return FALSE;
+  w->cache_lo = t[best].base;
+  w->cache_hi = t[best].base + t[best].size;
+  return TRUE;
+}
+
+/* Translates an address of @space for one lane into a host pointer.
+ * *@tspace / *@taddr receive the resolved space and the address recorded in
+ * traces (device address, shared offset, per-thread local offset). */
+static inline uint8_t *
+xlate (Cta *c, Warp *w, int lane, int space, uint64_t addr, uint32_t size, MemFault *f, int *tspace)
+{
+  Launch *L = c->L;
+  if (G_UNLIKELY (size > 1 && (addr & (size - 1))))
+    {
+      f->kind = FAULT_MISALIGNED;
+      goto fail;
+    }
+  if (space == WS_SPACE_GENERIC)
+    {
+      if (addr - WS_EMU_SHARED_WIN < WS_EMU_WIN_SIZE)
+        {
+          space = WS_SPACE_SHARED;
+          addr -= WS_EMU_SHARED_WIN;
+        }
+      else if (addr - WS_EMU_LOCAL_WIN < WS_EMU_WIN_SIZE)
+        {
+          space = WS_SPACE_LOCAL;
+          addr -= WS_EMU_LOCAL_WIN;
+        }
+      else if (addr - WS_EMU_PARAM_WIN < WS_EMU_WIN_SIZE)
+        {
+          space = WS_SPACE_PARAM;
+          addr -= WS_EMU_PARAM_WIN;
+        }
+      else
+        space = WS_SPACE_GLOBAL;
+    }
+  *tspace = space;
+  switch (space)
+    {
+    case WS_SPACE_GLOBAL:
+    case WS_SPACE_CONST:
+      if (G_LIKELY (global_ok (L, w, addr, size)))
+        return (uint8_t *) (uintptr_t) addr;
+      break;
+    case WS_SPACE_SHARED:
+      if (addr + size <= c->shared_size && addr + size >= addr)
+        return c->shared + addr;
+      break;
+    case WS_SPACE_LOCAL:
+    case WS_SPACE_FUNC_PARAM:
+      if (addr + size <= c->stack && addr + size >= addr)
+        return c->local + ((size_t) w->index * WS_EMU_WARP + lane) * c->stack + addr;
+      break;
+    case WS_SPACE_PARAM:
+      if (addr + size <= L->param_bytes && addr + size >= addr)
+        return L->params + addr;
+      break;
+    default:
+      break;
+    }
+  f->kind = FAULT_OOB;
+fail:
+  f->lane = lane;
+  f->addr = addr;
+  f->space = space;
+  return NULL;
+}
+
+static const char *
+space_name (int space)
+{
+  switch (space)
+    {
+    case WS_SPACE_GLOBAL: return "global";
+    case WS_SPACE_SHARED: return "shared";
+    case WS_SPACE_LOCAL: return "local";
+    case WS_SPACE_CONST: return "constant";
+    case WS_SPACE_PARAM: return "parameter";
+    case WS_SPACE_FUNC_PARAM: return "parameter";
+    case WS_SPACE_GENERIC: return "generic";
+    default: return "unknown";
+    }
+}
+
+static void
+mem_fault (Cta *c, Warp *w, uint32_t pc, const MemFault *f, const char *what, uint32_t size)
+{
+  Launch *L = c->L;
+  g_autofree char *desc = NULL;
+  if (f->space == WS_SPACE_GLOBAL || f->space == WS_SPACE_CONST)
+    desc = ws_devmem_describe (L->emu->opt.mem, f->addr);
+  else if (f->space == WS_SPACE_SHARED)
+    desc = g_strdup_printf ("shared offset 0x%" G_GINT64_MODIFIER "x; the block has %u bytes of shared memory",
+                            f->addr, c->shared_size);
+  else if (f->space == WS_SPACE_LOCAL || f->space == WS_SPACE_FUNC_PARAM)
+    desc = g_strdup_printf ("local offset 0x%" G_GINT64_MODIFIER "x; each thread has %u bytes of local memory",
+                            f->addr, c->stack);
+  else
+    desc = g_strdup_printf ("offset 0x%" G_GINT64_MODIFIER "x; the parameter block has %u bytes",
+                            f->addr, L->param_bytes);
+  if (f->kind == FAULT_MISALIGNED)
+    ws_emu_fault (c, w, pc, f->lane, 716, "misaligned %s %s of %u bytes at address 0x%" G_GINT64_MODIFIER "x (%s)",
+                  space_name (f->space), what, size, f->addr, desc);
+  else
+    ws_emu_fault (c, w, pc, f->lane, 700, "out-of-bounds %s %s of %u bytes at address 0x%" G_GINT64_MODIFIER "x: %s",
+                  space_name (f->space), what, size, f->addr, desc);
+}
+
+static inline uint64_t
+load_val (const uint8_t *p, uint32_t size, gboolean sgn)
+{
+  switch (size)
+    {
+    case 1: return sgn ? (uint64_t) (int64_t) *(const int8_t *) p : *p;
+    case 2: { uint16_t v; memcpy (&v, p, 2); return sgn ? (uint64_t) (int64_t) (int16_t) v : v; }
+    case 4: { uint32_t v; memcpy (&v, p, 4); return sgn ? (uint64_t) (int64_t) (int32_t) v : v; }
+    default: { uint64_t v; memcpy (&v, p, 8); return v; }
+    }
+}
+
+static inline void
+store_val (uint8_t *p, uint32_t size, uint64_t v)
+{
+  switch (size)
+    {
+    case 1: *p = (uint8_t) v; break;
+    case 2: { uint16_t x = (uint16_t) v; memcpy (p, &x, 2); } break;
+    case 4: { uint32_t x = (uint32_t) v; memcpy (p, &x, 4); } break;
+    default: memcpy (p, &v, 8); break;
+    }
+}
+
+/* Whether an access is recorded as a memory access in traces (parameter
+ * reads come from the constant bank and are ordinary instructions). */
+static inline gboolean
+traced_space (int space)
+{
+  return space != WS_SPACE_PARAM && space != WS_SPACE_FUNC_PARAM;
+}
+
+/* ---- integer semantics ---------------------------------------------------- */
+
+static uint64_t
+sat_s32 (int64_t v)
+{
+  if (v > G_MAXINT32)
+    return (uint32_t) G_MAXINT32;
+  if (v < G_MININT32)
+    return (uint32_t) G_MININT32;
+  return (uint32_t) (int32_t) v;
+}
+
+static uint64_t
+prmt (uint32_t a, uint32_t b, uint32_t c, int mode)
+{
+  uint64_t x = ((uint64_t) b << 32) | a;
+  uint8_t bytes[8], r[4];
+  uint32_t sel[4];
+  for (int i = 0; i < 8; i++)
+    bytes[i] = (uint8_t) (x >> (8 * i));
+  switch (mode)
+    {
+    case WS_SUB_F4E: { int s = c & 3; for (int i = 0; i < 4; i++) sel[i] = (s + i) & 7; } break;
+    case WS_SUB_B4E: { int s = c & 3; for (int i = 0; i < 4; i++) sel[i] = (s - i + 8) & 7; } break;
+    case WS_SUB_RC8: { int s = c & 3; for (int i = 0; i < 4; i++) sel[i] = s; } break;
+    case WS_SUB_ECL: { int s = c & 3; sel[0] = s; sel[1] = s > 1 ? s : 1; sel[2] = s > 2 ? s : 2; sel[3] = 3; } break;
+    case WS_SUB_ECR: { int s = c & 3; sel[0] = 0; sel[1] = s < 1 ? s : 1; sel[2] = s < 2 ? s : 2; sel[3] = s; } break;
+    case WS_SUB_RC16: { int s = c & 1; sel[0] = 2 * s; sel[1] = 2 * s + 1; sel[2] = 2 * s; sel[3] = 2 * s + 1; } break;
+    default:
+      for (int i = 0; i < 4; i++)
+        {
+          uint32_t n = (c >> (4 * i)) & 0xf;
+          sel[i] = n;   /* bit 3: replicate the sign of the selected byte */
+        }
+      for (int i = 0; i < 4; i++)
+        {
+          uint8_t v = bytes[sel[i] & 7];
+          r[i] = (sel[i] & 8) ? ((v & 0x80) ? 0xff : 0) : v;
+        }
+      return (uint32_t) r[0] | ((uint32_t) r[1] << 8) | ((uint32_t) r[2] << 16) | ((uint32_t) r[3] << 24);
+    }
+  for (int i = 0; i < 4; i++)
+    r[i] = bytes[sel[i] & 7];
+  return (uint32_t) r[0] | ((uint32_t) r[1] << 8) | ((uint32_t) r[2] << 16) | ((uint32_t) r[3] << 24);
+}
+
+static uint64_t
+brev_n (uint64_t v, int bits)
+{
+  uint64_t r = 0;
+  for (int i = 0; i < bits; i++)
+    if (v >> i & 1)
+      r |= 1ull << (bits - 1 - i);
+  return r;
+}
+
+static uint64_t
+ialu (const EInst *in, uint64_t a, uint64_t b, uint64_t c, uint64_t d4)
+{
+  int t = in->type, n = tbits (t);
+  gboolean s = tsigned (t);
+  switch ((WsPtxOp) in->op)
+    {
+    case WS_OP_ADD:
+      if (in->mods & WS_MOD_SAT)
+        return sat_s32 ((int64_t) (int32_t) a + (int32_t) b);
+      return zx (a + b, n);
+    case WS_OP_SUB:
+      if (in->mods & WS_MOD_SAT)
+        return sat_s32 ((int64_t) (int32_t) a - (int32_t) b);
+      return zx (a - b, n);
+    case WS_OP_MUL:
+    case WS_OP_MAD:
+      {
+        uint64_t r;
+        if (in->mods & WS_MOD_WIDE)
+          r = s ? (uint64_t) (sx (a, n) * sx (b, n)) : zx (a, n) * zx (b, n);
+        else if (in->mods & WS_MOD_HI)
+          {
+            if (n == 64)
+              r = s ? (uint64_t) (((__int128) (int64_t) a * (int64_t) b) >> 64)
+                    : (uint64_t) (((unsigned __int128) a * b) >> 64);
+            else
+              r = s ? (uint64_t) ((sx (a, n) * sx (b, n)) >> n) : (zx (a, n) * zx (b, n)) >> n;
+            if (in->op == WS_OP_MAD && (in->mods & WS_MOD_SAT) && n == 32)
+              return sat_s32 ((int64_t) (int32_t) r + (int32_t) c);
+          }
+        else
+          r = a * b;
+        if (in->op == WS_OP_MAD)
+          r += c;
+        return (in->mods & WS_MOD_WIDE) ? zx (r, 2 * n) : zx (r, n);
+      }
+    case WS_OP_MUL24:
+    case WS_OP_MAD24:
+      {
+        int64_t p = s ? sx (a, 24) * sx (b, 24) : (int64_t) (zx (a, 24) * zx (b, 24));
+        uint64_t r = (in->mods & WS_MOD_HI) ? (uint64_t) (p >> 16) : (uint64_t) p;
+        if (in->op == WS_OP_MAD24)
+          r += c;
+        return zx (r, 32);
+      }
+    case WS_OP_DIV:
+      if (zx (b, n) == 0)
+        return zx (~0ull, n);
+      if (s)
+        {
+          int64_t x = sx (a, n), y = sx (b, n);
+          if (y == -1)
+            return zx ((uint64_t) 0 - (uint64_t) x, n);
+          return zx ((uint64_t) (x / y), n);
+        }
+      return zx (a, n) / zx (b, n);
+    case WS_OP_REM:
+      if (zx (b, n) == 0)
+        return zx (a, n);
+      if (s)
+        {
+          int64_t x = sx (a, n), y = sx (b, n);
+          if (y == -1)
+            return 0;
+          return zx ((uint64_t) (x % y), n);
+        }
+      return zx (a, n) % zx (b, n);
+    case WS_OP_ABS:
+      return zx (sx (a, n) < 0 ? (uint64_t) 0 - a : a, n);
+    case WS_OP_NEG:
+      return zx ((uint64_t) 0 - a, n);
+    case WS_OP_MIN:
+    case WS_OP_MAX:
+      {
+        gboolean lt = s ? sx (a, n) < sx (b, n) : zx (a, n) < zx (b, n);
+        uint64_t r = (in->op == WS_OP_MIN) == lt ? a : b;
+        if ((in->mods & WS_MOD_RELU) && sx (r, n) < 0)
+          r = 0;
+        return zx (r, n);
+      }
+    case WS_OP_CNOT:
+      return zx (a, n) == 0 ? 1 : 0;
+    case WS_OP_POPC:
+      return (uint64_t) __builtin_popcountll (zx (a, n));
+    case WS_OP_CLZ:
+      return zx (a, n) == 0 ? (uint64_t) n : (uint64_t) (__builtin_clzll (zx (a, n)) - (64 - n));
+    case WS_OP_BREV:
+      return brev_n (a, n);
+    case WS_OP_BFIND:
+      {
+        uint64_t v = zx (a, n);
+        int pos;
+        if (s && sx (a, n) < 0)
+          v = zx (~v, n);
+        if (v == 0)
+          return 0xffffffffu;
+        pos = 63 - __builtin_clzll (v);
+        return (in->mods & WS_MOD_SHIFTAMT) ? (uint64_t) (n - 1 - pos) : (uint64_t) pos;
+      }
+    case WS_OP_BFE:
+      {
+        uint32_t pos = b & 0xff, len = c & 0xff;
+        int msb = n - 1;
+        uint64_t sbit = 0, r = 0;
+        if (s && len > 0)
+          sbit = (a >> MIN ((int) (pos + len - 1), msb)) & 1;
+        for (int i = 0; i <= msb; i++)
+          {
+            uint64_t bit = ((uint32_t) i < len && (int) (pos + i) <= msb) ? (a >> (pos + i)) & 1 : sbit;
+            r |= bit << i;
+          }
+        return r;
+      }
+    case WS_OP_BFI:
+      {
+        uint32_t pos = c & 0xff, len = d4 & 0xff;
+        uint64_t r = zx (b, n);
+        for (uint32_t i = 0; i < len && pos + i < (uint32_t) n; i++)
+          r = (r & ~(1ull << (pos + i))) | (((a >> i) & 1) << (pos + i));
+        return r;
+      }
+    case WS_OP_BMSK:
+      {
+        uint32_t pos = (uint32_t) a, len = (uint32_t) b;
+        uint64_t mask;
+        if (in->mods & WS_MOD_WRAP)
+          {
+            pos &= 31;
+            len &= 31;
+          }
+        else
+          {
+            pos = MIN (pos, 32);
+            len = MIN (len, 32);
+          }
+        mask = (len >= 64 ? ~0ull : ((1ull << len) - 1)) << pos;
+        return zx (mask, 32);
+      }
+    case WS_OP_PRMT:
+      return prmt ((uint32_t) a, (uint32_t) b, (uint32_t) c, in->sub);
+    case WS_OP_LOP3:
+      {
+        uint64_t r = 0;
+        uint32_t lut = (uint32_t) d4;
+        for (int i = 0; i < 8; i++)
+          if (lut >> i & 1)
+            r |= ((i & 4) ? a : ~a) & ((i & 2) ? b : ~b) & ((i & 1) ? c : ~c);
+        return zx (r, 32);
+      }
+    case WS_OP_DP4A:
+      {
+        int64_t acc = tsigned (in->type) ? (int64_t) (int32_t) c : (int64_t) (uint32_t) c;
+        gboolean sa = tsigned (in->type), sb = tsigned (in->type2);
+        for (int i = 0; i < 4; i++)
+          {
+            int64_t x = sa ? (int8_t) (a >> (8 * i)) : (uint8_t) (a >> (8 * i));
+            int64_t y = sb ? (int8_t) (b >> (8 * i)) : (uint8_t) (b >> (8 * i));
+            acc += x * y;
+          }
+        return zx ((uint64_t) acc, 32);
+      }
+    case WS_OP_DP2A:
+      {
+        int64_t acc = tsigned (in->type) ? (int64_t) (int32_t) c : (int64_t) (uint32_t) c;
+        gboolean sa = tsigned (in->type), sb = tsigned (in->type2);
+        int base = (in->mods & WS_MOD_HI) ? 2 : 0;
+        for (int i = 0; i < 2; i++)
+          {
+            int64_t x = sa ? (int16_t) (a >> (16 * i)) : (uint16_t) (a >> (16 * i));
+            int64_t y = sb ? (int8_t) (b >> (8 * (base + i))) : (uint8_t) (b >> (8 * (base + i)));
+            acc += x * y;
+          }
+        return zx ((uint64_t) acc, 32);
+      }
+    case WS_OP_SAD:
+      {
+        uint64_t diff = s ? (uint64_t) (sx (a, n) > sx (b, n) ? sx (a, n) - sx (b, n) : sx (b, n) - sx (a, n))
+                          : (zx (a, n) > zx (b, n) ? zx (a, n) - zx (b, n) : zx (b, n) - zx (a, n));
+        return zx (diff + c, n);
+      }
+    case WS_OP_SHF:
+      {
+        uint64_t x = ((uint64_t) (uint32_t) b << 32) | (uint32_t) a;
+        uint32_t sh = (in->mods & WS_MOD_WRAP) ? (c & 31) : MIN ((uint32_t) c, 32u);
+        if (in->sub == WS_SUB_L)
+          return (uint32_t) ((x << sh) >> 32);
+        return (uint32_t) (x >> sh);
+      }
+    case WS_OP_SHL:
+      return b >= (uint64_t) n ? 0 : zx (a << b, n);
+    case WS_OP_SHR:
+      if (s)
+        return zx ((uint64_t) (sx (a, n) >> MIN (b, (uint64_t) n - 1)), n);
+      return b >= (uint64_t) n ? 0 : zx (a, n) >> b;
+    default:
+      return 0;
+    }
+}
+
+/* ---- comparisons ------------------------------------------------------------ */
+
+static inline gboolean
+cmp_int (int cmp, int t, uint64_t a, uint64_t b)
+{
+  int n = tbits (t);
+  gboolean s = tsigned (t);
+  int64_t x = s ? sx (a, n) : (int64_t) zx (a, n), y = s ? sx (b, n) : (int64_t) zx (b, n);
+  uint64_t ux = zx (a, n), uy = zx (b, n);
+  switch (cmp)
+    {
+    case WS_CMP_EQ: return ux == uy;
+    case WS_CMP_NE: return ux != uy;
+    case WS_CMP_LT: return s ? x < y : ux < uy;
+    case WS_CMP_LE: return s ? x <= y : ux <= uy;
+    case WS_CMP_GT: return s ? x > y : ux > uy;
+    case WS_CMP_GE: return s ? x >= y : ux >= uy;
+    case WS_CMP_LO: return ux < uy;
+    case WS_CMP_LS: return ux <= uy;
+    case WS_CMP_HI: return ux > uy;
+    case WS_CMP_HS: return ux >= uy;
+    default: return FALSE;
+    }
+}
+
+static inline gboolean
+cmp_fp (int cmp, double x, double y)
+{
+  gboolean un = x != x || y != y;
+  switch (cmp)
+    {
+    case WS_CMP_EQ: return !un && x == y;
+    case WS_CMP_NE: return !un && x != y;
+    case WS_CMP_LT: return !un && x < y;
+    case WS_CMP_LE: return !un && x <= y;
+    case WS_CMP_GT: return !un && x > y;
+    case WS_CMP_GE: return !un && x >= y;
+    case WS_CMP_EQU: return un || x == y;
+    case WS_CMP_NEU: return un || x != y;
+    case WS_CMP_LTU: return un || x < y;
+    case WS_CMP_LEU: return un || x <= y;
+    case WS_CMP_GTU: return un || x > y;
+    case WS_CMP_GEU: return un || x >= y;
+    case WS_CMP_NUM: return !un;
+    case WS_CMP_NAN: return un;
+    default: return FALSE;
+    }
+}
+
+static inline gboolean
+compare (const EInst *in, int t, uint64_t a, uint64_t b)
+{
+  if (t == WS_T_F32)
+    {
+      if (in->mods & WS_MOD_FTZ)
+        {
+          if ((a & 0x7f800000u) == 0) a &= 0x80000000u;
+          if ((b & 0x7f800000u) == 0) b &= 0x80000000u;
+        }
+      return cmp_fp (in->cmp, u2f (a), u2f (b));
+    }
+  if (t == WS_T_F64)
+    return cmp_fp (in->cmp, u2d (a), u2d (b));
+  if (tfloat (t))
+    return ws_ptx_compare (in->cmp, (WsPtxType) t, a, b, (in->mods & WS_MOD_FTZ) != 0);
+  return cmp_int (in->cmp, t, a, b);
+}
+
+static inline gboolean
+boolop (int op, gboolean x, gboolean c)
+{
+  switch (op)
+    {
+    case WS_BOOL_AND: return x && c;
+    case WS_BOOL_OR: return x || c;
+    case WS_BOOL_XOR: return x != c;
+    default: return x;
+    }
+}
+
+/* ---- float helpers ------------------------------------------------------------- */
+
+__attribute__ ((target_clones ("fma", "default")))
+static void
+fma32_lanes (uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, uint32_t m)
+{
+  FOR_LANES (m, d[l] = f2u_canon (fmaf (u2f (a[l]), u2f (b[l]), u2f (c[l]))););
+}
+
+__attribute__ ((target_clones ("fma", "default")))
+static void
+fma64_lanes (uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, uint32_t m)
+{
+  FOR_LANES (m, d[l] = d2u_canon (fma (u2d (a[l]), u2d (b[l]), u2d (c[l]))););
+}
+
+static uint64_t
+float_op (const EInst *in, uint64_t a, uint64_t b, uint64_t c)
+{
+  gboolean plain = (in->rnd == WS_RND_NONE || in->rnd == WS_RND_RN) && !(in->mods & (WS_MOD_FTZ | WS_MOD_SAT));
+  if (plain && !(in->mods & (WS_MOD_APPROX | WS_MOD_FULL | WS_MOD_NAN | WS_MOD_XORSIGN | WS_MOD_ABS | WS_MOD_RELU)))
+    {
+      if (in->type == WS_T_F32)
+        {
+          float x = u2f (a), y = u2f (b);
+          switch (in->op)
+            {
+            case WS_OP_DIV: return f2u_canon (x / y);
+            case WS_OP_MIN:
+              if (x != x) return y != y ? F32_NAN : f2u (y);
+              if (y != y) return f2u (x);
+              if (x == y) return (a & 0x80000000u) ? a : b;   /* min(-0, +0) = -0 */
+              return f2u (x < y ? x : y);
+            case WS_OP_MAX:
+              if (x != x) return y != y ? F32_NAN : f2u (y);
+              if (y != y) return f2u (x);
+              if (x == y) return (a & 0x80000000u) ? b : a;
+              return f2u (x > y ? x : y);
+            case WS_OP_COPYSIGN: return (b & 0x7fffffffu) | (a & 0x80000000u);
+            default: break;
+            }
+        }
+      else if (in->type == WS_T_F64)
+        {
+          double x = u2d (a), y = u2d (b);
+          switch (in->op)
+            {
+            case WS_OP_DIV: return d2u_canon (x / y);
+            case WS_OP_MIN:
+              if (x != x) return y != y ? F64_NAN : b;
+              if (y != y) return a;
+              if (x == y) return (a >> 63) ? a : b;
+              return x < y ? a : b;
+            case WS_OP_MAX:
+              if (x != x) return y != y ? F64_NAN : b;
+              if (y != y) return a;
+              if (x == y) return (a >> 63) ? b : a;
+              return x > y ? a : b;
+            case WS_OP_COPYSIGN: return (b & ~(1ull << 63)) | (a & (1ull << 63));
+            default: break;
+            }
+        }
+    }
+  return ws_ptx_float_op (in->op == WS_OP_MAD ? WS_OP_FMA : in->op, (WsPtxType) in->type, a, b, c, in->rnd, in->mods);
+}
+
+static uint64_t
+float_unary (const EInst *in, uint64_t a)
+{
+  gboolean plain = !(in->mods & (WS_MOD_FTZ | WS_MOD_SAT));
+  if (plain && in->type == WS_T_F32)
+    {
+      switch (in->op)
+        {
+        case WS_OP_NEG: return zx (a ^ 0x80000000u, 32);
+        case WS_OP_ABS: return a & 0x7fffffffu;
+        case WS_OP_SQRT: if (in->rnd == WS_RND_RN) return f2u_canon (sqrtf (u2f (a))); break;
+        case WS_OP_RCP: if (in->rnd == WS_RND_RN) return f2u_canon (1.0f / u2f (a)); break;
+        default: break;
+        }
+    }
+  else if (plain && in->type == WS_T_F64)
+    {
+      switch (in->op)
+        {
+        case WS_OP_NEG: return a ^ (1ull << 63);
+        case WS_OP_ABS: return a & ~(1ull << 63);
+        case WS_OP_SQRT: if (in->rnd == WS_RND_RN) return d2u_canon (sqrt (u2d (a))); break;
+        case WS_OP_RCP: if (in->rnd == WS_RND_RN) return d2u_canon (1.0 / u2d (a)); break;
+        default: break;
+        }
+    }
+  return ws_ptx_float_unary (in->op, (WsPtxType) in->type, a, in->rnd, in->mods);
+}
+
+static inline uint64_t
+f2i (double x, int to, int rnd)
+{
+  int n = tbits (to);
+  gboolean s = tsigned (to);
+  double lo, hi;
+  if (x != x)
+    return 0;
+  switch (rnd)
+    {
+    case WS_RND_RNI: x = nearbyint (x); break;
+    case WS_RND_RMI: x = floor (x); break;
+    case WS_RND_RPI: x = ceil (x); break;
+    default: x = trunc (x); break;
+    }
+  if (s)
+    {
+      lo = -ldexp (1.0, n - 1);
+      hi = ldexp (1.0, n - 1);
+      if (x < lo) return zx ((uint64_t) 1 << (n - 1), n);
+      if (x >= hi) return zx (((uint64_t) 1 << (n - 1)) - 1, n);
+      return zx ((uint64_t) (int64_t) x, n);
+    }
+  hi = ldexp (1.0, n);
+  if (x <= 0) return 0;
+  if (x >= hi) return zx (~0ull, n);
+  return zx ((uint64_t) x, n);
+}
+
+static uint64_t
+cvt (const EInst *in, uint64_t a)
+{
+  int to = in->type, from = in->type2;
+  gboolean sat = (in->mods & WS_MOD_SAT) != 0, ftz = (in->mods & WS_MOD_FTZ) != 0;
+  if (!tfloat (to) && !tfloat (from) && !sat)
+    {
+      uint64_t v = tsigned (from) ? (uint64_t) sx (a, tbits (from)) : zx (a, tbits (from));
+      return zx (v, tbits (to));
+    }
+  if (!sat && !ftz)
+    {
+      if (from == WS_T_F32 && to == WS_T_F64)
+        return d2u_canon ((double) u2f (a));
+      if (!tfloat (from) && to == WS_T_F64 && tbits (from) <= 32 && (in->rnd == WS_RND_RN || in->rnd == WS_RND_NONE || tbits (from) <= 32))
+        return d2u ((double) (tsigned (from) ? sx (a, tbits (from)) : (int64_t) zx (a, tbits (from))));
+      if (!tfloat (from) && to == WS_T_F32 && (in->rnd == WS_RND_RN || in->rnd == WS_RND_NONE))
+        {
+          if (tsigned (from))
+            return f2u ((float) sx (a, tbits (from)));
+          return f2u ((float) zx (a, tbits (from)));
+        }
+      if (from == WS_T_F64 && to == WS_T_F32 && (in->rnd == WS_RND_RN || in->rnd == WS_RND_NONE))
+        return f2u_canon ((float) u2d (a));
+      if ((from == WS_T_F32 || from == WS_T_F64) && !tfloat (to)
+          && (in->rnd == WS_RND_RZI || in->rnd == WS_RND_RNI || in->rnd == WS_RND_RMI || in->rnd == WS_RND_RPI))
+        return f2i (from == WS_T_F32 ? (double) u2f (a) : u2d (a), to, in->rnd);
+      if (from == to && from == WS_T_F32 && in->rnd >= WS_RND_RNI && in->rnd <= WS_RND_RPI)
+        {
+          float x = u2f (a);
+          switch (in->rnd)
+            {
+            case WS_RND_RNI: return f2u_canon (nearbyintf (x));
+            case WS_RND_RZI: return f2u_canon (truncf (x));
+            case WS_RND_RMI: return f2u_canon (floorf (x));
+            default: return f2u_canon (ceilf (x));
+            }
+        }
+    }
+  return ws_ptx_cvt (a, (WsPtxType) from, (WsPtxType) to, in->rnd, sat, ftz);
+}
+
+/* ---- atomics ---------------------------------------------------------------- */
+
+static uint64_t
+atomic_rmw (uint8_t *p, const EInst *in, uint64_t b, uint64_t c)
+{
+  int t = in->type, size = in->size;
+  int sub = in->sub;
+  if (size == 4)
+    {
+      uint32_t *q = (uint32_t *) p, v = (uint32_t) b;
+      switch (sub)
+        {
+        case WS_SUB_ADD:
+          if (t == WS_T_F32)
+            break;
+          return __atomic_fetch_add (q, v, __ATOMIC_SEQ_CST);
+        case WS_SUB_AND: return __atomic_fetch_and (q, v, __ATOMIC_SEQ_CST);
+        case WS_SUB_OR: return __atomic_fetch_or (q, v, __ATOMIC_SEQ_CST);
+        case WS_SUB_XOR: return __atomic_fetch_xor (q, v, __ATOMIC_SEQ_CST);
+        case WS_SUB_EXCH: return __atomic_exchange_n (q, v, __ATOMIC_SEQ_CST);
+        case WS_SUB_CAS:
+          {
+            uint32_t expected = v;
+            __atomic_compare_exchange_n (q, &expected, (uint32_t) c, FALSE, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+            return expected;
+          }
+        default: break;
+        }
+      {
+        uint32_t old = __atomic_load_n (q, __ATOMIC_SEQ_CST), nv;
+        do
+          {
+            switch (sub)
+              {
+              case WS_SUB_ADD: nv = (uint32_t) f2u (u2f (old) + u2f (v)); break;
+              case WS_SUB_MIN:
+                if (t == WS_T_F32) nv = u2f (v) < u2f (old) ? v : old;
+                else nv = tsigned (t) ? ((int32_t) v < (int32_t) old ? v : old) : (v < old ? v : old);
+                break;
+              case WS_SUB_MAX:
+                if (t == WS_T_F32) nv = u2f (v) > u2f (old) ? v : old;
+                else nv = tsigned (t) ? ((int32_t) v > (int32_t) old ? v : old) : (v > old ? v : old);
+                break;
+              case WS_SUB_INC: nv = old >= v ? 0 : old + 1; break;
+              case WS_SUB_DEC: nv = (old == 0 || old > v) ? v : old - 1; break;
+              default: nv = old; break;
+              }
+          }
+        while (!__atomic_compare_exchange_n (q, &old, nv, TRUE, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
+        return old;
+      }
+    }
+  else
+    {
+      uint64_t *q = (uint64_t *) p, v = b;
+      switch (sub)
+        {
+        case WS_SUB_ADD:
+          if (t == WS_T_F64)
+            break;
+          return __atomic_fetch_add (q, v, __ATOMIC_SEQ_CST);
+        case WS_SUB_AND: return __atomic_fetch_and (q, v, __ATOMIC_SEQ_CST);
+        case WS_SUB_OR: return __atomic_fetch_or (q, v, __ATOMIC_SEQ_CST);
+        case WS_SUB_XOR: return __atomic_fetch_xor (q, v, __ATOMIC_SEQ_CST);
+        case WS_SUB_EXCH: return __atomic_exchange_n (q, v, __ATOMIC_SEQ_CST);
+        case WS_SUB_CAS:
+          {
+            uint64_t expected = v;
+            __atomic_compare_exchange_n (q, &expected, c, FALSE, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+            return expected;
+          }
+        default: break;
+        }
+      {
+        uint64_t old = __atomic_load_n (q, __ATOMIC_SEQ_CST), nv;
+        do
+          {
+            switch (sub)
+              {
+              case WS_SUB_ADD: nv = d2u (u2d (old) + u2d (v)); break;
+              case WS_SUB_MIN:
+                if (t == WS_T_F64) nv = u2d (v) < u2d (old) ? v : old;
+                else nv = tsigned (t) ? ((int64_t) v < (int64_t) old ? v : old) : (v < old ? v : old);
+                break;
+              case WS_SUB_MAX:
+                if (t == WS_T_F64) nv = u2d (v) > u2d (old) ? v : old;
+                else nv = tsigned (t) ? ((int64_t) v > (int64_t) old ? v : old) : (v > old ? v : old);
+                break;
+              case WS_SUB_INC: nv = old >= v ? 0 : old + 1; break;
+              case WS_SUB_DEC: nv = (old == 0 || old > v) ? v : old - 1; break;
+              default: nv = old; break;
+              }
+          }
+        while (!__atomic_compare_exchange_n (q, &old, nv, TRUE, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
+        return old;
+      }
+    }
+}
+
+/* ---- calls -------------------------------------------------------------------- */
+
+static const char *
+read_string_cb (uint64_t addr, gpointer user_data)
+{
+  Cta *c = user_data;
+  Launch *L = c->L;
+  if (addr - WS_EMU_SHARED_WIN < WS_EMU_WIN_SIZE)
+    {
+      uint64_t off = addr - WS_EMU_SHARED_WIN;
+      if (off < c->shared_size && memchr (c->shared + off, 0, c->shared_size - off))
+        return (const char *) c->shared + off;
+      return NULL;
+    }
+  if (addr - WS_EMU_WIN_SIZE < 0x0000400000000000ull)
+    return NULL;   /* local/param strings are not supported as %s arguments */
+  for (guint i = 0; i < L->ntable; i++)
+    {
+      const WsDevAlloc *a = &L->table[i];
+      if (addr >= a->base && addr < a->base + a->size)
+        return memchr ((const void *) (uintptr_t) addr, 0, a->base + a->size - addr) ? (const char *) (uintptr_t) addr
+                                                                                      : NULL;
+    }
+  return NULL;
+}
+
+static uint8_t *
+frame_ptr (Cta *c, Warp *w, int lane, uint32_t off)
+{
+  return c->local + ((size_t) w->index * WS_EMU_WARP + lane) * c->stack + off;
+}
+
+/* Bytes of a generic/global buffer for printf arguments: the longest range
+ * inside the containing object. */
+static const uint8_t *
+generic_span (Cta *c, Warp *w, int lane, uint64_t addr, gsize *avail)
+{
+  Launch *L = c->L;
+  if (addr - WS_EMU_LOCAL_WIN < WS_EMU_WIN_SIZE)
+    {
+      uint64_t off = addr - WS_EMU_LOCAL_WIN;
+      if (off >= c->stack)
+        return NULL;
+      *avail = c->stack - off;
+      return frame_ptr (c, w, lane, (uint32_t) off);
+    }
+  if (addr - WS_EMU_SHARED_WIN < WS_EMU_WIN_SIZE)
+    {
+      uint64_t off = addr - WS_EMU_SHARED_WIN;
+      if (off >= c->shared_size)
+        return NULL;
+      *avail = c->shared_size - off;
+      return c->shared + off;
+    }
+  for (guint i = 0; i < L->ntable; i++)
+    {
+      const WsDevAlloc *a = &L->table[i];
+      if (addr >= a->base && addr < a->base + a->size)
+        {
+          *avail = a->base + a->size - addr;
+          return (const uint8_t *) (uintptr_t) addr;
+        }
+    }
+  return NULL;
+}
+
+static int
+count_conversions (const char *fmt)
+{
+  int n = 0;
+  for (const char *p = fmt; *p; p++)
+    if (*p == '%')
+      {
+        if (p[1] == '%')
+          p++;
+        else
+          n++;
+      }
+  return n;
+}
+
+/* Executes a call to a runtime-provided function (vprintf, malloc, free,
+ * __assertfail).  Returns FALSE when the kernel faulted. */
+static gboolean
+call_builtin (Cta *c, Warp *w, uint32_t pc, const WsPtxCall *call, const char *callee, uint32_t m)
+{
+  const WsPtxModule *p = c->L->k->module->ptx;
+  const uint32_t *sym_off = c->L->k->sym_off;
+  uint32_t arg0 = call->n_args > 0 ? sym_off[call->args[0]] + w->local_base : 0;
+  uint32_t arg1 = call->n_args > 1 ? sym_off[call->args[1]] + w->local_base : 0;
+  uint32_t ret0 = call->n_rets > 0 ? sym_off[call->rets[0]] + w->local_base : 0;
+  gsize ret_size = call->n_rets > 0 ? p->symbols[call->rets[0]].size : 0;
+
+  FOR_LANES (m, {
+    uint64_t a0 = 0, a1 = 0, r = 0;
+    memcpy (&a0, frame_ptr (c, w, l, arg0), call->n_args > 0 ? MIN (8, p->symbols[call->args[0]].size) : 0);
+    if (call->n_args > 1)
+      memcpy (&a1, frame_ptr (c, w, l, arg1), MIN (8, p->symbols[call->args[1]].size));
+    if (call->is_vprintf)
+      {
+        const char *fmt = read_string_cb (a0, c);
+        gsize avail = 0;
+        const uint8_t *args = a1 ? generic_span (c, w, l, a1, &avail) : NULL;
+        if (fmt == NULL)
+          {
+            ws_emu_fault (c, w, pc, l, 700, "printf format string at 0x%" G_GINT64_MODIFIER "x is not readable", a0);
+            return FALSE;
+          }
+        if (c->out == NULL)
+          c->out = g_string_new (NULL);
+        ws_ptx_format_printf (c->out, fmt, args, args ? avail : 0, read_string_cb, c);
+        r = (uint64_t) count_conversions (fmt);
+      }
+    else if (call->is_malloc)
+      r = ws_emu_heap_alloc (c->L->emu, a0);
+    else if (call->is_free)
+      {
+        if (a0)
+          ws_emu_heap_free (c->L->emu, a0);
+      }
+    else if (g_strcmp0 (callee, "__assertfail") == 0)
+      {
+        /* __assertfail(message, file, line, function, charSize) */
+        const char *msg = read_string_cb (a0, c);
+        const char *file = read_string_cb (a1, c);
+        uint32_t line = 0;
+        uint64_t fnaddr = 0;
+        const char *func;
+        if (call->n_args > 2)
+          memcpy (&line, frame_ptr (c, w, l, sym_off[call->args[2]] + w->local_base), 4);
+        if (call->n_args > 3)
+          memcpy (&fnaddr, frame_ptr (c, w, l, sym_off[call->args[3]] + w->local_base), 8);
+        func = read_string_cb (fnaddr, c);
+        {
+          uint32_t tid = w->index * WS_EMU_WARP + l;
+          uint32_t bx = c->L->block[0], by = c->L->block[1];
+          g_autofree char *text = g_strdup_printf ("%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n",
+                                                   file ? file : "?", line, func ? func : "?",
+                                                   c->ctaid[0], c->ctaid[1], c->ctaid[2],
+                                                   tid % bx, (tid / bx) % by, tid / (bx * by), msg ? msg : "?");
+          if (c->out == NULL)
+            c->out = g_string_new (NULL);
+          g_string_append (c->out, text);
+        }
+        ws_emu_fault (c, w, pc, l, 710, "device-side assertion `%s` failed", msg ? msg : "?");
+        return FALSE;
+      }
+    if (ret_size)
+      memcpy (frame_ptr (c, w, l, ret0), &r, MIN (8, ret_size));
+  });
+  return TRUE;
+}
+
+/* ---- the interpreter ------------------------------------------------------------ */
+
+static void
+return_from_call (Cta *c, Warp *w)
+{
+  Frame *callee = &w->frames[w->nframes - 1];
+  Frame *caller = &w->frames[w->nframes - 2];
+  const WsPtxFunction *cfn = caller->fn->ptx;
+  const WsPtxCall *call = &cfn->calls[callee->call];
+  const WsPtxModule *p = c->L->k->module->ptx;
+  uint32_t m = callee->mask & ~w->exited;
+  for (guint i = 0; i < call->n_rets && i < callee->fn->ptx->n_rets; i++)
+    {
+      uint32_t dst = c->L->k->sym_off[call->rets[i]] + caller->local_base;
+      uint32_t src = callee->fn->ret_frame_off[i] + callee->local_base;
+      gsize n = MIN (p->symbols[call->rets[i]].size, p->symbols[callee->fn->ptx->rets[i]].size);
+      FOR_LANES (m, memcpy (frame_ptr (c, w, l, dst), frame_ptr (c, w, l, src), n););
+    }
+  w->nframes--;
+  set_frame_view (w);
+}
+
+static void
+warp_done (Warp *w)
+{
+  w->state = WARP_DONE;
+}
+
+/* Runs a warp until it finishes, blocks on a barrier or faults. */
+static void
+run_warp (Cta *c, Warp *w)
+{
+  Launch *L = c->L;
+  WsTraceCta *trace = c->trace;
+  uint64_t winst = 0, tinst = 0;
+
+  for (;;)
+    {
+      Simt *top;
+      uint32_t pc, active, m;
+      const EInst *in;
+
+      if (G_UNLIKELY (w->sp == 0))
+        {
+          warp_done (w);
+          break;
+        }
+      top = &w->simt[w->sp - 1];
+      pc = top->pc;
+      active = top->mask & w->live;
+      if (G_UNLIKELY (pc == top->rpc || active == 0))
+        {
+          w->sp--;
+          if (w->nframes > 1 && w->sp == w->frames[w->nframes - 1].simt_base)
+            return_from_call (c, w);
+          continue;
+        }
+      in = &w->code[pc];
+      m = active;
+      if (in->guard != WS_REG_SINK)
+        m &= in->guard_neg ? ~w->preds[in->guard] : w->preds[in->guard];
+
+      winst++;
+      tinst += popc32 (m);   /* lanes that execute it: the trace counts the same */
+      if (G_UNLIKELY ((winst & 0xfff) == 0))
+        {
+          if (g_atomic_int_get (&L->abort))
+            break;
+          if (L->budget)
+            {
+              guint64 used = __atomic_add_fetch (&L->budget_used, 0x1000, __ATOMIC_RELAXED);
+              if (used > L->budget)
+                {
+                  ws_emu_fault (c, w, pc, __builtin_ctz (active), 702,
+                                "the kernel did not finish within the instruction budget of %" G_GUINT64_FORMAT
+                                " warp instructions (it probably hangs: an endless loop or a barrier that some threads never reach)",
+                                L->budget);
+                  break;
+                }
+            }
+        }
+      if (trace && !in->trace_self)
+        ws_trace_cta_inst (trace, w->index, w->fn->static_base + pc, m);
+
+      switch ((EmuHandler) in->h)
+        {
+        case H_NOP:
+        case H_FENCE:
+          if (in->h == H_FENCE)
+            __atomic_thread_fence (__ATOMIC_SEQ_CST);
+          break;
+
+        case H_MOV:
+          {
+            const uint64_t *A = SRC (0);
+            uint64_t *D = DST (0);
+            FOR_LANES (m, D[l] = A[l];);
+          }
+          break;
+        case H_MOV_FRAME:
+          {
+            uint64_t *D = DST (0);
+            uint64_t v = (uint64_t) w->local_base + (uint64_t) in->off;
+            FOR_LANES (m, D[l] = v;);
+          }
+          break;
+        case H_MOV_CLOCK:
+          {
+            uint64_t *D = DST (0);
+            uint64_t v;
+            if (in->sreg == WS_SREG_GLOBALTIMER)
+              {
+                struct timespec ts;
+                clock_gettime (CLOCK_REALTIME, &ts);
+                v = (uint64_t) ts.tv_sec * 1000000000ull + (uint64_t) ts.tv_nsec;
+              }
+            else
+              /* Deterministic clocks: four cycles per warp instruction issued. */
+              v = (w->icount + winst) * 4;
+            if (in->sreg == WS_SREG_CLOCK)
+              v = (uint32_t) v;
+            FOR_LANES (m, D[l] = v;);
+          }
+          break;
+        case H_MOV_PRED:
+          {
+            uint32_t v;
+            if ((in->s[0] >> WS_SRC_SHIFT) == WS_SRC_IMM || (in->s[0] >> WS_SRC_SHIFT) == WS_SRC_SREG)
+              v = SRC (0)[0] ? WS_EMU_FULL : 0;
+            else
+              v = PSRC (0);
+            w->preds[in->d[0]] = (w->preds[in->d[0]] & ~m) | (v & m);
+          }
+          break;
+        case H_PACK:
+          {
+            int n = in->vec, bits = tbits (in->type) / n;
+            uint64_t *D = DST (0);
+            const uint64_t *V[4] = { VSRC (0), n > 1 ? VSRC (1) : NULL, n > 2 ? VSRC (2) : NULL, n > 3 ? VSRC (3) : NULL };
+            FOR_LANES (m, {
+              uint64_t r = 0;
+              for (int j = 0; j < n; j++)
+                r |= zx (V[j][l], bits) << (j * bits);
+              D[l] = r;
+            });
+          }
+          break;
+        case H_UNPACK:
+          {
+            int n = in->vec, bits = tbits (in->type) / n;
+            const uint64_t *A = SRC (0);
+            FOR_LANES (m, {
+              uint64_t v = A[l];
+              for (int j = 0; j < n; j++)
+                w->regs[(size_t) in->d[j] * WS_EMU_WARP + l] = zx (v >> (j * bits), bits);
+            });
+          }
+          break;
+
+#define BIN_I(name, expr) \
+        case name: { const uint64_t *A = SRC (0), *B = SRC (1); uint64_t *D = DST (0); \
+          FOR_LANES (m, { uint64_t a = A[l], b = B[l]; D[l] = (expr); }); } break;
+        BIN_I (H_ADD32, (uint32_t) (a + b))
+        BIN_I (H_ADD64, a + b)
+        BIN_I (H_SUB32, (uint32_t) (a - b))
+        BIN_I (H_SUB64, a - b)
+        BIN_I (H_MULLO32, (uint32_t) ((uint32_t) a * (uint32_t) b))
+        BIN_I (H_MULLO64, a * b)
+        BIN_I (H_MULWIDE_S32, (uint64_t) ((int64_t) (int32_t) a * (int64_t) (int32_t) b))
+        BIN_I (H_MULWIDE_U32, (uint64_t) (uint32_t) a * (uint32_t) b)
+        BIN_I (H_SHL32, (uint32_t) b >= 32 ? 0 : (uint32_t) ((uint32_t) a << (uint32_t) b))
+        BIN_I (H_SHL64, (uint32_t) b >= 64 ? 0 : a << (uint32_t) b)
+        BIN_I (H_SHR_U32, (uint32_t) b >= 32 ? 0 : (uint32_t) a >> (uint32_t) b)
+        BIN_I (H_SHR_S32, (uint32_t) ((int32_t) a >> MIN ((uint32_t) b, 31u)))
+        BIN_I (H_SHR_U64, (uint32_t) b >= 64 ? 0 : a >> (uint32_t) b)
+        BIN_I (H_SHR_S64, (uint64_t) ((int64_t) a >> MIN ((uint32_t) b, 63u)))
+        BIN_I (H_AND, a & b)
+        BIN_I (H_OR, a | b)
+        BIN_I (H_XOR, a ^ b)
+        BIN_I (H_FADD32, f2u_canon (u2f (a) + u2f (b)))
+        BIN_I (H_FSUB32, f2u_canon (u2f (a) - u2f (b)))
+        BIN_I (H_FMUL32, f2u_canon (u2f (a) * u2f (b)))
+        BIN_I (H_FADD64, d2u_canon (u2d (a) + u2d (b)))
+        BIN_I (H_FSUB64, d2u_canon (u2d (a) - u2d (b)))
+        BIN_I (H_FMUL64, d2u_canon (u2d (a) * u2d (b)))
+#undef BIN_I
+        case H_NOT:
+          {
+            const uint64_t *A = SRC (0);
+            uint64_t *D = DST (0);
+            int n = tbits (in->type);
+            FOR_LANES (m, D[l] = zx (~A[l], n););
+          }
+          break;
+#define TER_I(name, expr) \
+        case name: { const uint64_t *A = SRC (0), *B = SRC (1), *C = SRC (2); uint64_t *D = DST (0); \
+          FOR_LANES (m, { uint64_t a = A[l], b = B[l], cc = C[l]; D[l] = (expr); }); } break;
+        TER_I (H_MADLO32, (uint32_t) ((uint32_t) a * (uint32_t) b + (uint32_t) cc))
+        TER_I (H_MADLO64, a * b + cc)
+        TER_I (H_MADWIDE_S32, (uint64_t) ((int64_t) (int32_t) a * (int64_t) (int32_t) b) + cc)
+        TER_I (H_MADWIDE_U32, (uint64_t) (uint32_t) a * (uint32_t) b + cc)
+#undef TER_I
+        case H_FFMA32:
+          fma32_lanes (DST (0), SRC (0), SRC (1), SRC (2), m);
+          break;
+        case H_FFMA64:
+          fma64_lanes (DST (0), SRC (0), SRC (1), SRC (2), m);
+          break;
+
+        case H_IALU:
+          {
+            const uint64_t *A = SRC (0);
+            const uint64_t *B = in->nsrc > 1 ? SRC (1) : A;
+            const uint64_t *C = in->nsrc > 2 ? SRC (2) : A;
+            const uint64_t *E = in->nsrc > 3 ? SRC (3) : A;
+            uint64_t *D = DST (0);
+            FOR_LANES (m, D[l] = ialu (in, A[l], B[l], C[l], E[l]););
+          }
+          break;
+        case H_CARRY:
+          {
+            const uint64_t *A = SRC (0), *B = SRC (1);
+            const uint64_t *C = in->nsrc > 2 ? SRC (2) : A;
+            uint64_t *D = DST (0);
+            int n = tbits (in->type);
+            gboolean use_cin = in->op == WS_OP_ADDC || in->op == WS_OP_SUBC || in->op == WS_OP_MADC;
+            gboolean set_cout = (in->mods & WS_MOD_CC) != 0;
+            gboolean is_sub = in->op == WS_OP_SUB || in->op == WS_OP_SUBC;
+            gboolean is_mad = in->op == WS_OP_MAD || in->op == WS_OP_MADC;
+            uint32_t carry = w->carry, out = carry;
+            FOR_LANES (m, {
+              uint64_t a = zx (A[l], n), b = zx (B[l], n), cin = use_cin ? (carry >> l & 1) : 0;
+              unsigned __int128 r;
+              uint64_t mask = n == 64 ? ~0ull : (1ull << n) - 1;
+              gboolean co;
+              if (is_mad)
+                {
+                  uint64_t prod;
+                  gboolean sgn = tsigned (in->type);
+                  if (in->mods & WS_MOD_HI)
+                    prod = n == 64 ? (sgn ? (uint64_t) (((__int128) (int64_t) a * (int64_t) b) >> 64)
+                                          : (uint64_t) (((unsigned __int128) a * b) >> 64))
+                                   : zx ((sgn ? (uint64_t) (sx (a, n) * sx (b, n)) : a * b) >> n, n);
+                  else
+                    prod = zx (a * b, n);
+                  r = (unsigned __int128) prod + zx (C[l], n) + cin;
+                  co = (r >> n) != 0;
+                }
+              else if (is_sub)
+                {
+                  r = (unsigned __int128) a - b - cin;
+                  co = ((unsigned __int128) b + cin) > a;
+                }
+              else
+                {
+                  r = (unsigned __int128) a + b + cin;
+                  co = (r >> n) != 0;
+                }
+              D[l] = (uint64_t) r & mask;
+              if (set_cout)
+                out = co ? (out | (1u << l)) : (out & ~(1u << l));
+            });
+            w->carry = out;
+          }
+          break;
+        case H_FLOAT:
+          {
+            const uint64_t *A = SRC (0), *B = in->nsrc > 1 ? SRC (1) : A, *C = in->nsrc > 2 ? SRC (2) : A;
+            uint64_t *D = DST (0);
+            FOR_LANES (m, D[l] = float_op (in, A[l], B[l], C[l]););
+          }
+          break;
+        case H_FUNARY:
+          {
+            const uint64_t *A = SRC (0);
+            uint64_t *D = DST (0);
+            FOR_LANES (m, D[l] = float_unary (in, A[l]););
+          }
+          break;
+        case H_CVT:
+          {
+            const uint64_t *A = SRC (0);
+            uint64_t *D = DST (0);
+            FOR_LANES (m, D[l] = cvt (in, A[l]););
+          }
+          break;
+
+/* Full warps compute 32 booleans in a loop the compiler vectorises and pack
+ * them eight at a time; partial warps walk their lanes. */
+#define SETP_CASE(cmpv, expr) case cmpv: \
+              if (m == WS_EMU_FULL) \
+                { \
+                  uint8_t t8[WS_EMU_WARP]; \
+                  for (int l = 0; l < WS_EMU_WARP; l++) { CT a = (CT) A[l], b = (CT) B[l]; t8[l] = (uint8_t) (expr); } \
+                  r = pack_bools (t8); \
+                } \
+              else \
+                FOR_LANES (m, { CT a = (CT) A[l], b = (CT) B[l]; r |= (uint32_t) (expr) << l; }); \
+              break;
+#define SETP_FAST(name, CTYPE, CONV) \
+        case name: \
+          { \
+            const uint64_t *A = SRC (0), *B = SRC (1); \
+            uint32_t r = 0; \
+            typedef CTYPE CT; \
+            switch (in->cmp) \
+              { \
+              SETP_CASE (WS_CMP_EQ, CONV (a) == CONV (b)) \
+              SETP_CASE (WS_CMP_NE, CONV (a) != CONV (b) && CONV (a) == CONV (a) && CONV (b) == CONV (b)) \
+              SETP_CASE (WS_CMP_LT, CONV (a) < CONV (b)) \
+              SETP_CASE (WS_CMP_LE, CONV (a) <= CONV (b)) \
+              SETP_CASE (WS_CMP_GT, CONV (a) > CONV (b)) \
+              SETP_CASE (WS_CMP_GE, CONV (a) >= CONV (b)) \
+              default: break; \
+              } \
+            w->preds[in->d[0]] = (w->preds[in->d[0]] & ~m) | r; \
+            w->preds[in->d[1]] = (w->preds[in->d[1]] & ~m) | (~r & m); \
+          } \
+          break;
+#define ID(x) (x)
+        SETP_FAST (H_SETP_S32, int32_t, ID)
+        SETP_FAST (H_SETP_U32, uint32_t, ID)
+        SETP_FAST (H_SETP_S64, int64_t, ID)
+        SETP_FAST (H_SETP_U64, uint64_t, ID)
+        SETP_FAST (H_SETP_F32, uint64_t, u2f)
+        SETP_FAST (H_SETP_F64, uint64_t, u2d)
+#undef ID
+#undef SETP_FAST
+#undef SETP_CASE
+        case H_SETP:
+          {
+            const uint64_t *A = SRC (0), *B = SRC (1);
+            int t = in->type2 ? in->type2 : in->type;
+            uint32_t cpred = in->boolop ? PSRC (2) : 0, p = 0, q = 0;
+            if (t == WS_T_PRED)
+              t = in->type;
+            FOR_LANES (m, {
+              gboolean r = compare (in, t, A[l], B[l]);
+              gboolean cv = cpred >> l & 1;
+              p |= (uint32_t) boolop (in->boolop, r, cv) << l;
+              q |= (uint32_t) boolop (in->boolop, !r, cv) << l;
+            });
+            w->preds[in->d[0]] = (w->preds[in->d[0]] & ~m) | p;
+            w->preds[in->d[1]] = (w->preds[in->d[1]] & ~m) | q;
+          }
+          break;
+        case H_SET:
+          {
+            const uint64_t *A = SRC (0), *B = SRC (1);
+            uint64_t *D = DST (0);
+            uint32_t cpred = in->boolop ? PSRC (2) : 0;
+            uint64_t one = in->type == WS_T_F32 ? 0x3f800000u : zx (~0ull, tbits (in->type));
+            FOR_LANES (m, {
+              gboolean r = boolop (in->boolop, compare (in, in->type2, A[l], B[l]), cpred >> l & 1);
+              D[l] = r ? one : 0;
+            });
+          }
+          break;
+        case H_SELP:
+          {
+            const uint64_t *A = SRC (0), *B = SRC (1);
+            uint64_t *D = DST (0);
+            uint32_t p = PSRC (2);
+            FOR_LANES (m, D[l] = (p >> l & 1) ? A[l] : B[l];);
+          }
+          break;
+        case H_SLCT:
+          {
+            const uint64_t *A = SRC (0), *B = SRC (1), *C = SRC (2);
+            uint64_t *D = DST (0);
+            gboolean fc = in->type2 == WS_T_F32;
+            FOR_LANES (m, {
+              gboolean ge = fc ? u2f (C[l]) >= 0.0f : (int32_t) C[l] >= 0;
+              if (fc && (in->mods & WS_MOD_FTZ) && (C[l] & 0x7f800000u) == 0)
+                ge = TRUE;
+              D[l] = ge ? A[l] : B[l];
+            });
+          }
+          break;
+        case H_PREDLOGIC:
+          {
+            uint32_t a = PSRC (0), r;
+            switch (in->op)
+              {
+              case WS_OP_AND: r = a & PSRC (1); break;
+              case WS_OP_OR: r = a | PSRC (1); break;
+              case WS_OP_XOR: r = a ^ PSRC (1); break;
+              default: r = ~a; break;
+              }
+            w->preds[in->d[0]] = (w->preds[in->d[0]] & ~m) | (r & m);
+          }
+          break;
+        case H_TESTP:
+          {
+            const uint64_t *A = SRC (0);
+            uint32_t r = 0;
+            FOR_LANES (m, r |= (uint32_t) ws_ptx_testp (in->sub, (WsPtxType) in->type, A[l]) << l;);
+            w->preds[in->d[0]] = (w->preds[in->d[0]] & ~m) | r;
+          }
+          break;
+        case H_CVTA:
+          {
+            const uint64_t *A = SRC (0);
+            uint64_t *D = DST (0);
+            uint64_t win = 0;
+            switch (in->space)
+              {
+              case WS_SPACE_SHARED: win = WS_EMU_SHARED_WIN; break;
+              case WS_SPACE_LOCAL: win = WS_EMU_LOCAL_WIN; break;
+              case WS_SPACE_PARAM: win = WS_EMU_PARAM_WIN; break;
+              default: win = 0; break;   /* global/const are identity-mapped */
+              }
+            if (in->mods & WS_MOD_TO)
+              FOR_LANES (m, D[l] = A[l] - win;);
+            else
+              FOR_LANES (m, D[l] = A[l] + win;);
+            if (tbits (in->type) == 32)
+              FOR_LANES (m, D[l] = (uint32_t) D[l];);
+          }
+          break;
+        case H_ISSPACEP:
+          {
+            const uint64_t *A = SRC (0);
+            uint32_t r = 0;
+            FOR_LANES (m, {
+              uint64_t a = A[l];
+              gboolean sh = a - WS_EMU_SHARED_WIN < WS_EMU_WIN_SIZE;
+              gboolean lo = a - WS_EMU_LOCAL_WIN < WS_EMU_WIN_SIZE;
+              gboolean pa = a - WS_EMU_PARAM_WIN < WS_EMU_WIN_SIZE;
+              gboolean v;
+              switch (in->space)
+                {
+                case WS_SPACE_SHARED: v = sh; break;
+                case WS_SPACE_LOCAL: v = lo; break;
+                case WS_SPACE_PARAM: v = pa; break;
+                case WS_SPACE_CONST: v = ws_devmem_lookup (L->emu->opt.mem, a, 1) != NULL
+                                         && ws_devmem_lookup (L->emu->opt.mem, a, 1)->kind == WS_ALLOC_SYMBOL; break;
+                default: v = !sh && !lo && !pa; break;
+                }
+              r |= (uint32_t) v << l;
+            });
+            w->preds[in->d[0]] = (w->preds[in->d[0]] & ~m) | r;
+          }
+          break;
+
+        case H_LD:
+          {
+            const uint64_t *A = in->has_base ? SRC (0) : NULL;
+            uint32_t esz = in->size, n = in->vec, tot = esz * n;
+            int64_t off = in->off + (in->addr_frame ? (int64_t) w->local_base : 0);
+            int space = in->space;
+            gboolean sgn = tsigned (in->type);
+            int tspace = space;
+            MemFault f = { 0 };
+            if ((space == WS_SPACE_PARAM || space == WS_SPACE_FUNC_PARAM) && !in->addr_param
+                && (in->addr_frame || !w->fn->ptx->is_entry))
+              space = WS_SPACE_LOCAL;
+            FOR_LANES (m, {
+              uint64_t addr = (A ? A[l] : 0) + (uint64_t) off;
+              const uint8_t *p = xlate (c, w, l, space, addr, tot, &f, &tspace);
+              if (G_UNLIKELY (p == NULL))
+                {
+                  mem_fault (c, w, pc, &f, "load", tot);
+                  goto stop;
+                }
+              for (uint32_t j = 0; j < n; j++)
+                w->regs[(size_t) in->d[j] * WS_EMU_WARP + l] = load_val (p + j * esz, esz, sgn);
+              c->addrs[l] = tspace == WS_SPACE_LOCAL ? addr - (space == WS_SPACE_GENERIC ? WS_EMU_LOCAL_WIN : 0)
+                          : tspace == WS_SPACE_SHARED && space == WS_SPACE_GENERIC ? addr - WS_EMU_SHARED_WIN : addr;
+            });
+            if (in->mods & WS_MOD_ACQUIRE)
+              __atomic_thread_fence (__ATOMIC_ACQUIRE);
+            if (trace)
+              {
+                if (m && traced_space (tspace))
+                  ws_trace_cta_mem (trace, w->index, w->fn->static_base + pc, m, (uint8_t) tspace, c->addrs);
+                else
+                  ws_trace_cta_inst (trace, w->index, w->fn->static_base + pc, m);
+              }
+          }
+          break;
+        case H_ST:
+          {
+            const uint64_t *A = in->has_base ? SRC (0) : NULL;
+            uint32_t esz = in->size, n = in->vec, tot = esz * n;
+            int64_t off = in->off + (in->addr_frame ? (int64_t) w->local_base : 0);
+            int space = in->space;
+            int tspace = space;
+            const uint64_t *V[4] = { VSRC (0), n > 1 ? VSRC (1) : NULL, n > 2 ? VSRC (2) : NULL, n > 3 ? VSRC (3) : NULL };
+            MemFault f = { 0 };
+            if (in->mods & WS_MOD_RELEASE)
+              __atomic_thread_fence (__ATOMIC_RELEASE);
+            if ((space == WS_SPACE_PARAM || space == WS_SPACE_FUNC_PARAM) && !in->addr_param)
+              space = WS_SPACE_LOCAL;
+            FOR_LANES (m, {
+              uint64_t addr = (A ? A[l] : 0) + (uint64_t) off;
+              uint8_t *p = xlate (c, w, l, space, addr, tot, &f, &tspace);
+              if (G_UNLIKELY (p == NULL))
+                {
+                  mem_fault (c, w, pc, &f, "store", tot);
+                  goto stop;
+                }
+              for (uint32_t j = 0; j < n; j++)
+                store_val (p + j * esz, esz, V[j][l]);
+              c->addrs[l] = tspace == WS_SPACE_LOCAL ? addr - (space == WS_SPACE_GENERIC ? WS_EMU_LOCAL_WIN : 0)
+                          : tspace == WS_SPACE_SHARED && space == WS_SPACE_GENERIC ? addr - WS_EMU_SHARED_WIN : addr;
+            });
+            if (trace)
+              {
+                if (m && traced_space (tspace))
+                  ws_trace_cta_mem (trace, w->index, w->fn->static_base + pc, m, (uint8_t) tspace, c->addrs);
+                else
+                  ws_trace_cta_inst (trace, w->index, w->fn->static_base + pc, m);
+              }
+          }
+          break;
+        case H_ATOM:
+          {
+            const uint64_t *A = in->has_base ? SRC (0) : NULL;
+            const uint64_t *B = SRC (1), *C = in->nsrc > 2 ? SRC (2) : B;
+            uint64_t *D = DST (0);
+            int space = in->space, tspace = space;
+            gboolean is_red = in->op == WS_OP_RED;
+            MemFault f = { 0 };
+            FOR_LANES (m, {
+              uint64_t addr = (A ? A[l] : 0) + (uint64_t) in->off;
+              uint8_t *p = xlate (c, w, l, space, addr, in->size, &f, &tspace);
+              uint64_t old;
+              if (G_UNLIKELY (p == NULL))
+                {
+                  mem_fault (c, w, pc, &f, "atomic", in->size);
+                  goto stop;
+                }
+              old = atomic_rmw (p, in, B[l], C[l]);
+              if (!is_red)
+                D[l] = in->size == 4 ? (uint64_t) (uint32_t) old : old;
+              c->addrs[l] = tspace == WS_SPACE_SHARED && space == WS_SPACE_GENERIC ? addr - WS_EMU_SHARED_WIN : addr;
+            });
+            if (trace)
+              {
+                if (m)
+                  ws_trace_cta_mem (trace, w->index, w->fn->static_base + pc, m, (uint8_t) tspace, c->addrs);
+                else
+                  ws_trace_cta_inst (trace, w->index, w->fn->static_base + pc, m);
+              }
+          }
+          break;
+
+        case H_SHFL:
+          {
+            const uint64_t *A = SRC (0), *B = SRC (1), *C = in->nsrc > 2 ? SRC (2) : NULL;
+            uint64_t *D = DST (0);
+            uint64_t tmp[WS_EMU_WARP];
+            uint32_t pv = 0;
+            FOR_LANES (m, {
+              uint32_t bval = (uint32_t) B[l] & 0x1f;
+              uint32_t cv = C ? (uint32_t) C[l] : (in->sub == WS_SUB_UP ? 0 : 0x1f);
+              uint32_t seg = (cv >> 8) & 0x1f, minl = (uint32_t) l & seg, maxl = minl | ((cv & 0x1f) & ~seg);
+              int j;
+              gboolean ok;
+              switch (in->sub)
+                {
+                case WS_SUB_UP: j = l - (int) bval; ok = j >= (int) maxl; break;
+                case WS_SUB_DOWN: j = l + (int) bval; ok = j <= (int) maxl; break;
+                case WS_SUB_BFLY: j = l ^ (int) bval; ok = j <= (int) maxl; break;
+                default: j = (int) (minl | (bval & ~seg)); ok = j <= (int) maxl; break;
+                }
+              if (!ok)
+                j = l;
+              tmp[l] = A[j];
+              pv |= (uint32_t) ok << l;
+            });
+            FOR_LANES (m, D[l] = tmp[l];);
+            w->preds[in->d[1]] = (w->preds[in->d[1]] & ~m) | pv;
+          }
+          break;
+        case H_VOTE:
+          {
+            uint32_t p = in->nsrc > 0 ? PSRC (0) & m : 0;
+            if (in->sub == WS_SUB_BALLOT)
+              {
+                uint64_t *D = DST (0);
+                FOR_LANES (m, D[l] = p;);
+              }
+            else
+              {
+                gboolean r;
+                if (in->sub == WS_SUB_ALL)
+                  r = p == m;
+                else if (in->sub == WS_SUB_ANY)
+                  r = p != 0;
+                else
+                  r = p == 0 || p == m;
+                w->preds[in->d[0]] = (w->preds[in->d[0]] & ~m) | (r ? m : 0);
+              }
+          }
+          break;
+        case H_MATCH:
+          {
+            const uint64_t *A = SRC (0);
+            uint64_t *D = DST (0);
+            uint64_t tmp[WS_EMU_WARP];
+            int n = tbits (in->type);
+            gboolean all_eq = TRUE;
+            uint64_t first = 0;
+            gboolean have_first = FALSE;
+            FOR_LANES (m, {
+              uint32_t r = 0;
+              uint64_t v = zx (A[l], n);
+              for (uint32_t mm = m; mm; mm &= mm - 1)
+                {
+                  int k = __builtin_ctz (mm);
+                  if (zx (A[k], n) == v)
+                    r |= 1u << k;
+                }
+              tmp[l] = r;
+              if (!have_first)
+                {
+                  first = v;
+                  have_first = TRUE;
+                }
+              else if (v != first)
+                all_eq = FALSE;
+            });
+            if (in->sub == WS_SUB_ALLSYNC)
+              {
+                FOR_LANES (m, D[l] = all_eq ? m : 0;);
+                w->preds[in->d[1]] = (w->preds[in->d[1]] & ~m) | (all_eq ? m : 0);
+              }
+            else
+              FOR_LANES (m, D[l] = tmp[l];);
+          }
+          break;
+        case H_REDUX:
+          {
+            const uint64_t *A = SRC (0);
+            uint64_t *D = DST (0);
+            uint32_t acc = 0;
+            gboolean first = TRUE, sgn = tsigned (in->type);
+            FOR_LANES (m, {
+              uint32_t v = (uint32_t) A[l];
+              if (first) { acc = v; first = FALSE; }
+              else switch (in->sub)
+                {
+                case WS_SUB_ADD: acc += v; break;
+                case WS_SUB_MIN: acc = sgn ? ((int32_t) v < (int32_t) acc ? v : acc) : MIN (v, acc); break;
+                case WS_SUB_MAX: acc = sgn ? ((int32_t) v > (int32_t) acc ? v : acc) : MAX (v, acc); break;
+                case WS_SUB_AND: acc &= v; break;
+                case WS_SUB_OR: acc |= v; break;
+                default: acc ^= v; break;
+                }
+            });
+            FOR_LANES (m, D[l] = acc;);
+          }
+          break;
+        case H_ACTIVEMASK:
+          {
+            uint64_t *D = DST (0);
+            FOR_LANES (m, D[l] = m;);
+          }
+          break;
+
+        case H_BRA:
+          if (m == active)
+            {
+              top->pc = in->target;
+              continue;
+            }
+          if (m == 0)
+            break;
+          {
+            uint32_t r = in->ipdom, nt = active & ~m;
+            if (top->rpc == r)
+              {
+                /* Same reconvergence point as the enclosing entry: reuse it
+                 * for the fall-through side so loops with divergent breaks
+                 * do not grow the stack. */
+                top->pc = pc + 1;
+                top->mask = nt;
+              }
+            else
+              {
+                top->pc = r;
+                simt_push (w, pc + 1, r, nt);
+              }
+            simt_push (w, in->target, r, m);
+          }
+          continue;
+        case H_BRX:
+          if (m)
+            {
+              const WsPtxFunction *pf = w->fn->ptx;
+              const uint32_t *table = pf->branch_tables[in->target];
+              uint32_t ntab = pf->n_branch_targets[in->target];
+              const uint64_t *A = SRC (0);
+              uint32_t left = m, r = in->ipdom, first = 1;
+              gboolean uniform = TRUE;
+              uint32_t t0 = 0;
+              FOR_LANES (m, {
+                uint32_t t = (uint32_t) A[l];
+                if (t >= ntab)
+                  {
+                    ws_emu_fault (c, w, pc, l, 718, "brx.idx index %u is outside its table of %u targets", t, ntab);
+                    goto stop;
+                  }
+                if (first) { t0 = table[t]; first = 0; }
+                else if (table[t] != t0) uniform = FALSE;
+              });
+              if (uniform && m == active)
+                {
+                  top->pc = t0;
+                  continue;
+                }
+              /* Multi-way divergence: one entry per distinct target. */
+              if (m != active)
+                {
+                  top->pc = r;
+                  simt_push (w, pc + 1, r, active & ~m);
+                }
+              else
+                top->pc = r;
+              while (left)
+                {
+                  int l0 = __builtin_ctz (left);
+                  uint32_t tgt = table[(uint32_t) A[l0]], grp = 0;
+                  for (uint32_t mm = left; mm; mm &= mm - 1)
+                    {
+                      int k = __builtin_ctz (mm);
+                      if (table[(uint32_t) A[k]] == tgt)
+                        grp |= 1u << k;
+                    }
+                  left &= ~grp;
+                  simt_push (w, tgt, r, grp);
+                }
+              continue;
+            }
+          break;
+        case H_CP_ASYNC:
+          {
+            const uint64_t *D = SRC (0), *S = VSRC (0);
+            const uint64_t *Z = in->nsrc > 3 ? SRC (3) : NULL;
+            uint32_t size = in->size;
+            MemFault f = { 0 };
+            int ts = 0;
+            FOR_LANES (m, {
+              uint64_t da = D[l] + (uint64_t) in->off, sa = S[l] + (uint64_t) (int32_t) in->target;
+              uint32_t n = Z ? MIN ((uint32_t) Z[l], size) : size;
+              uint8_t *dp = xlate (c, w, l, WS_SPACE_SHARED, da, size, &f, &ts);
+              const uint8_t *sp;
+              if (dp == NULL)
+                {
+                  mem_fault (c, w, pc, &f, "cp.async store", size);
+                  goto stop;
+                }
+              sp = n ? xlate (c, w, l, WS_SPACE_GLOBAL, sa, size, &f, &ts) : NULL;
+              if (n && sp == NULL)
+                {
+                  mem_fault (c, w, pc, &f, "cp.async load", size);
+                  goto stop;
+                }
+              memcpy (dp, sp, n);
+              memset (dp + n, 0, size - n);
+            });
+          }
+          break;
+        case H_ELECT:
+          {
+            uint64_t *D = DST (0);
+            uint32_t mask = in->nsrc > 0 ? (uint32_t) SRC (0)[__builtin_ctz (active | 1)] : WS_EMU_FULL;
+            uint32_t part = m & mask;
+            uint32_t leader = part ? (uint32_t) __builtin_ctz (part) : 0;
+            FOR_LANES (m, D[l] = leader;);
+            w->preds[in->d[1]] = (w->preds[in->d[1]] & ~m) | (part ? (1u << leader) : 0);
+          }
+          break;
+        case H_EXIT:
+          w->exited |= m;
+          w->live &= ~m;
+          break;
+        case H_RET:
+          if (w->nframes == 1)
+            {
+              w->exited |= m;
+              w->live &= ~m;
+            }
+          else
+            {
+              w->frames[w->nframes - 1].returned |= m;
+              w->live &= ~m;
+            }
+          break;
+        case H_TRAP:
+          if (m)
+            {
+              ws_emu_fault (c, w, pc, __builtin_ctz (m), 719, "the kernel executed trap");
+              goto stop;
+            }
+          break;
+        case H_CALL:
+          if (m)
+            {
+              const WsPtxCall *call = &w->fn->ptx->calls[in->target];
+              const WsPtxModule *p = L->k->module->ptx;
+              uint32_t callee = call->callee;
+              const EFunc *cf;
+              uint32_t new_base;
+              if (callee == G_MAXUINT32)
+                {
+                  uint64_t fa = w->regs[(size_t) call->callee_reg * WS_EMU_WARP + __builtin_ctz (m)];
+                  callee = (uint32_t) ((fa - WS_EMU_FUNC_WIN) / 16);
+                  if (fa < WS_EMU_FUNC_WIN || callee >= p->n_functions)
+                    {
+                      ws_emu_fault (c, w, pc, __builtin_ctz (m), 718,
+                                    "indirect call through 0x%" G_GINT64_MODIFIER "x, which is not a function", fa);
+                      goto stop;
+                    }
+                }
+              if (callee >= p->n_functions || p->functions[callee].is_extern)
+                {
+                  const char *name = callee < p->n_functions ? p->functions[callee].name : "?";
+                  top->pc = pc + 1;
+                  if (!call_builtin (c, w, pc, call, name, m))
+                    goto stop;
+                  continue;
+                }
+              cf = L->k->funcs[callee];
+              if (cf == NULL)
+                {
+                  ws_emu_fault (c, w, pc, __builtin_ctz (m), 718, "call to function %s, which was not decoded",
+                                p->functions[callee].name);
+                  goto stop;
+                }
+              new_base = w->local_base + w->fn->frame_bytes;
+              if ((uint64_t) new_base + cf->frame_bytes > c->stack)
+                {
+                  ws_emu_fault (c, w, pc, __builtin_ctz (m), 714,
+                                "stack overflow calling %s: the per-thread stack of %u bytes is exhausted (deep recursion?)",
+                                cf->ptx->name, c->stack);
+                  goto stop;
+                }
+              /* Arguments: caller's call-site .param -> callee's formal .param. */
+              for (guint i = 0; i < call->n_args && i < cf->ptx->n_params; i++)
+                {
+                  uint32_t src = L->k->sym_off[call->args[i]] + w->local_base;
+                  uint32_t dst = cf->param_frame_off[i] + new_base;
+                  gsize n = MIN (p->symbols[call->args[i]].size, p->symbols[cf->ptx->params[i]].size);
+                  FOR_LANES (m, memcpy (frame_ptr (c, w, l, dst), frame_ptr (c, w, l, src), n););
+                }
+              top->pc = pc + 1;
+              push_frame (w, cf, in->target, m, new_base);
+              simt_push (w, 0, cf->n_insts, m);
+              continue;
+            }
+          break;
+        case H_BAR:
+          if (m == 0)
+            {
+              if (trace)
+                ws_trace_cta_inst (trace, w->index, w->fn->static_base + pc, 0);
+              break;
+            }
+          {
+            const uint64_t *A = SRC (0);
+            uint32_t id = (uint32_t) A[__builtin_ctz (active)] & 15;
+            uint32_t cnt = 0;
+            if (in->nsrc > 1 && in->sub != WS_SUB_RED_POPC && in->sub != WS_SUB_RED_AND && in->sub != WS_SUB_RED_OR)
+              cnt = (uint32_t) SRC (1)[__builtin_ctz (active)];
+            else if (in->nsrc > 2 && (in->sub == WS_SUB_RED_POPC || in->sub == WS_SUB_RED_AND || in->sub == WS_SUB_RED_OR))
+              cnt = (uint32_t) SRC (1)[__builtin_ctz (active)];
+            if (trace)
+              ws_trace_cta_barrier_mask (trace, w->index, w->fn->static_base + pc, m);
+            c->bar_arrived[id] += (uint32_t) __builtin_popcount (w->valid & ~w->exited);
+            if (cnt)
+              c->bar_count[id] = cnt;
+            top->pc = pc + 1;
+            if (in->sub == WS_SUB_ARRIVE)
+              continue;
+            w->bar_id = id;
+            w->bar_red = 0;
+            if (in->sub == WS_SUB_RED_POPC || in->sub == WS_SUB_RED_AND || in->sub == WS_SUB_RED_OR)
+              {
+                uint32_t pr = (in->pneg >> (in->nsrc - 1) & 1) ? ~w->preds[in->s[in->nsrc - 1]]
+                                                                 : w->preds[in->s[in->nsrc - 1]];
+                pr &= active;
+                w->bar_red = in->sub;
+                w->bar_dst = in->d[0];
+                w->bar_mask = active;
+                if (in->sub == WS_SUB_RED_POPC)
+                  c->bar_red_acc[id] += (uint32_t) __builtin_popcount (pr);
+                else if (in->sub == WS_SUB_RED_AND)
+                  c->bar_red_acc[id] |= (pr != active) ? 1u : 0u;   /* "someone was false" */
+                else
+                  c->bar_red_acc[id] |= pr ? 1u : 0u;
+              }
+            w->state = WARP_BAR;
+            w->icount += winst;
+            c->winst += winst;
+            c->tinst += tinst;
+            return;
+          }
+        default:
+          break;
+        }
+      top->pc = pc + 1;
+    }
+  w->icount += winst;
+  c->winst += winst;
+  c->tinst += tinst;
+  return;
+
+stop:
+  w->icount += winst;
+  c->winst += winst;
+  c->tinst += tinst;
+  w->state = WARP_DONE;
+  c->faulted = TRUE;
+}
+
+static void
+init_warp (Cta *c, Warp *w, uint32_t index)
+{
+  Launch *L = c->L;
+  uint32_t bx = L->block[0], by = L->block[1];
+  uint32_t first = index * WS_EMU_WARP;
+  uint32_t n = MIN (WS_EMU_WARP, L->nthreads - first);
+  uint64_t *s = w->sregs;
+
+  w->index = index;
+  w->valid = n == 32 ? WS_EMU_FULL : (1u << n) - 1;
+  w->exited = 0;
+  w->carry = 0;
+  w->state = WARP_RUN;
+  w->sp = 0;
+  w->nframes = 0;
+  w->icount = 0;
+  w->cache_lo = w->cache_hi = 0;
+  for (int l = 0; l < WS_EMU_WARP; l++)
+    {
+      uint32_t t = first + (uint32_t) l;
+#define SET(row, v) s[(size_t) (row) * WS_EMU_WARP + l] = (uint64_t) (v)
+      SET (SR_TID + 0, t % bx);
+      SET (SR_TID + 1, (t / bx) % by);
+      SET (SR_TID + 2, t / (bx * by));
+      for (int k = 0; k < 3; k++)
+        {
+          SET (SR_NTID + k, L->block[k]);
+          SET (SR_CTAID + k, c->ctaid[k]);
+          SET (SR_NCTAID + k, L->grid[k]);
+          SET (SR_CLUSTERID + k, c->ctaid[k]);
+          SET (SR_NCLUSTERID + k, L->grid[k]);
+          SET (SR_CLUSTER_CTAID + k, 0);
+          SET (SR_CLUSTER_NCTAID + k, 1);
+        }
+      SET (SR_LANEID, l);
+      SET (SR_WARPID, index);
+      SET (SR_NWARPID, L->nwarps);
+      {
+        uint32_t nsm = L->emu->opt.gpu && L->emu->opt.gpu->sms > 0 ? (uint32_t) L->emu->opt.gpu->sms : 1;
+        SET (SR_SMID, c->linear % nsm);
+        SET (SR_NSMID, nsm);
+      }
+      SET (SR_GRIDID, L->gridid);
+      SET (SR_LANEMASK_EQ, 1u << l);
+      SET (SR_LANEMASK_LE, l == 31 ? WS_EMU_FULL : (2u << l) - 1);
+      SET (SR_LANEMASK_LT, (1u << l) - 1);
+      SET (SR_LANEMASK_GE, ~((1u << l) - 1));
+      SET (SR_LANEMASK_GT, l == 31 ? 0 : ~((2u << l) - 1));
+      SET (SR_DYN_SMEM, L->dyn);
+      SET (SR_TOTAL_SMEM, c->shared_size);
+      SET (SR_ZERO, 0);
+#undef SET
+    }
+  push_frame (w, L->k->funcs[L->k->index], 0, w->valid, 0);
+  simt_push (w, 0, w->fn->n_insts, w->valid);
+}
+
+/* Runs one CTA: warps in order, each until it blocks on a barrier or ends;
+ * a barrier opens when every warp still running has arrived. */
+void
+ws_emu_run_cta (Cta *c)
+{
+  Launch *L = c->L;
+  uint32_t live_warps;
+
+  memset (c->bar_arrived, 0, sizeof c->bar_arrived);
+  memset (c->bar_count, 0, sizeof c->bar_count);
+  memset (c->bar_red_acc, 0, sizeof c->bar_red_acc);
+  c->faulted = FALSE;
+  for (uint32_t i = 0; i < c->nwarps; i++)
+    init_warp (c, &c->warps[i], i);
+
+  for (;;)
+    {
+      gboolean released = FALSE;
+      uint32_t live_threads = 0;
+      for (uint32_t i = 0; i < c->nwarps; i++)
+        {
+          Warp *w = &c->warps[i];
+          if (w->state == WARP_RUN)
+            run_warp (c, w);
+          if (c->faulted || g_atomic_int_get (&L->abort))
+            return;
+        }
+      live_warps = 0;
+      for (uint32_t i = 0; i < c->nwarps; i++)
+        if (c->warps[i].state != WARP_DONE)
+          {
+            live_warps++;
+            live_threads += (uint32_t) __builtin_popcount (c->warps[i].valid & ~c->warps[i].exited);
+          }
+      if (live_warps == 0)
+        break;
+      for (uint32_t id = 0; id < 16; id++)
+        {
+          uint32_t need = c->bar_count[id] ? c->bar_count[id] : live_threads;
+          gboolean any = FALSE;
+          for (uint32_t i = 0; i < c->nwarps; i++)
+            if (c->warps[i].state == WARP_BAR && c->warps[i].bar_id == id)
+              any = TRUE;
+          if (!any || c->bar_arrived[id] < need)
+            continue;
+          for (uint32_t i = 0; i < c->nwarps; i++)
+            {
+              Warp *w = &c->warps[i];
+              if (w->state != WARP_BAR || w->bar_id != id)
+                continue;
+              w->state = WARP_RUN;
+              if (w->bar_red)
+                {
+                  uint64_t *D = w->regs + (size_t) w->bar_dst * WS_EMU_WARP;
+                  uint32_t v = c->bar_red_acc[id];
+                  if (w->bar_red == WS_SUB_RED_AND)
+                    v = !v;
+                  FOR_LANES (w->bar_mask, D[l] = v;);
+                }
+            }
+          c->bar_arrived[id] = 0;
+          c->bar_count[id] = 0;
+          c->bar_red_acc[id] = 0;
+          released = TRUE;
+        }
+      if (!released)
+        {
+          for (uint32_t i = 0; i < c->nwarps; i++)
+            if (c->warps[i].state == WARP_BAR)
+              {
+                Warp *w = &c->warps[i];
+                ws_emu_fault (c, w, w->simt[w->sp - 1].pc - 1, __builtin_ctz (w->valid & ~w->exited), 702,
+                              "barrier %u can never complete: %u threads arrived, %u expected (threads that exited or "
+                              "took another path never reach it)",
+                              w->bar_id, c->bar_arrived[w->bar_id],
+                              c->bar_count[w->bar_id] ? c->bar_count[w->bar_id] : live_threads);
+                c->faulted = TRUE;
+                return;
+              }
+          break;
+        }
+    }
+}

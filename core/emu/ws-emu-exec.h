@@ -1,0 +1,97 @@
+/* ws-emu-exec.h: execution state shared by the launcher and the interpreter. */
+#pragma once
+
+#include "emu/ws-emu-private.h"
+
+typedef struct { uint32_t pc, rpc, mask; } Simt;
+
+typedef struct {
+  const EFunc *fn;
+  uint32_t simt_base;     /* SIMT stack depth below this frame's entries */
+  uint32_t call;          /* call index in the caller (for the return values) */
+  uint32_t mask;          /* lanes that entered */
+  uint32_t returned;      /* lanes that executed ret in this frame */
+  size_t reg_off, pred_off;
+  uint32_t local_base;
+} Frame;
+
+enum { WARP_RUN, WARP_BAR, WARP_DONE };
+
+typedef struct {
+  uint32_t index;
+  uint32_t valid, exited, live, carry;
+  int state;
+  Simt *simt;
+  uint32_t sp, simt_cap;
+  Frame *frames;
+  uint32_t nframes, frames_cap;
+  uint64_t *rstack;
+  size_t rtop, rcap;
+  uint32_t *pstack;
+  size_t ptop, pcap;
+  uint64_t *regs;
+  uint32_t *preds;
+  const EFunc *fn;
+  const EInst *code;
+  const uint64_t *bases[3];
+  uint32_t local_base;
+  uint64_t icount;
+  uint64_t cache_lo, cache_hi;
+  /* barrier wait */
+  uint32_t bar_id, bar_dst, bar_mask;
+  int bar_red;            /* 0 none, else WS_SUB_RED_* */
+  uint64_t sregs[SR_COUNT * WS_EMU_WARP];
+} Warp;
+
+typedef struct _Launch Launch;
+
+typedef struct {
+  Launch *L;
+  uint32_t ctaid[3];
+  uint64_t linear;
+  uint8_t *shared;
+  uint32_t shared_size;
+  uint8_t *local;
+  uint32_t stack;
+  Warp *warps;
+  uint32_t nwarps;
+  WsTraceCta *trace;
+  GString *out;
+  uint64_t winst, tinst, budget_chunk;
+  uint32_t bar_arrived[16];
+  uint32_t bar_count[16];
+  uint32_t bar_red_acc[16];
+  uint64_t addrs[WS_EMU_WARP];
+  /* first fault in this CTA */
+  gboolean faulted;
+} Cta;
+
+struct _Launch {
+  WsEmu *emu;
+  WsEmuFunction *k;
+  uint32_t grid[3], block[3], dyn;
+  uint64_t ncta;
+  uint32_t nthreads, nwarps;
+  uint8_t *params;
+  uint32_t param_bytes;
+  const WsDevAlloc *table;
+  guint ntable;
+  WsTraceWriter *trace;
+  gint64 next_cta;          /* atomic */
+  gint abort;               /* atomic */
+  guint64 budget, budget_used; /* atomic used */
+  GMutex lock;
+  /* fault (lowest CTA wins when several fault) */
+  gboolean faulted;
+  uint64_t fault_cta;
+  char *fault_msg;
+  int cuda_error;
+  GPtrArray *outputs;        /* PrintfOut*, sorted at the end */
+  guint64 winst, tinst;      /* atomic sums */
+  uint64_t gridid;
+};
+
+void ws_emu_run_cta (Cta *c);
+void ws_emu_fault (Cta *c, Warp *w, uint32_t pc, int lane, int cuda_error, const char *fmt, ...) G_GNUC_PRINTF (6, 7);
+uint64_t ws_emu_heap_alloc (WsEmu *emu, uint64_t size);
+void ws_emu_heap_free (WsEmu *emu, uint64_t addr);

@@ -1,0 +1,441 @@
+/* ws-emu.c: the emulated device: options, device heap, launches.
+ *
+ * A launch hands CTAs to worker threads through an atomic counter; each
+ * worker owns the shared memory, local stacks and warp state of the CTA it
+ * runs, so CTAs never share mutable state except device memory (atomics are
+ * real host atomics).  printf output is buffered per CTA and printed at the
+ * end of the launch in CTA order, so it is the same for every thread count. */
+#define G_LOG_DOMAIN "ws-emu"
+
+#include "emu/ws-emu-exec.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void ws_emu_module_free (WsEmuModule *m);
+
+#define WS_EMU_HEAP_ALIGN 16
+
+typedef struct {
+  uint64_t off, size;
+  gboolean used;
+} HeapBlock;
+
+typedef struct {
+  uint64_t cta;
+  GString *text;
+} PrintfOut;
+
+WsEmu *
+ws_emu_new (const WsEmuOptions *options, GError **error)
+{
+  WsEmu *emu;
+  g_return_val_if_fail (options != NULL, NULL);
+  if (options->mem == NULL)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "the emulator needs device memory (WsEmuOptions.mem is NULL)");
+      return NULL;
+    }
+  emu = g_new0 (WsEmu, 1);
+  emu->opt = *options;
+  if (emu->opt.heap_bytes == 0)
+    emu->opt.heap_bytes = 8u << 20;
+  emu->modules = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_emu_module_free);
+  g_mutex_init (&emu->heap_lock);
+  emu->heap_blocks = g_array_new (FALSE, FALSE, sizeof (HeapBlock));
+  return emu;
+}
+
+void
+ws_emu_free (WsEmu *emu)
+{
+  if (emu == NULL)
+    return;
+  g_ptr_array_free (emu->modules, TRUE);
+  g_array_free (emu->heap_blocks, TRUE);
+  g_mutex_clear (&emu->heap_lock);
+  g_free (emu);
+}
+
+/* ---- device heap (malloc/free in kernels) --------------------------------- */
+
+static gboolean
+ensure_heap (WsEmu *emu, GError **error)
+{
+  HeapBlock b;
+  if (emu->heap_base)
+    return TRUE;
+  emu->heap_base = ws_devmem_alloc (emu->opt.mem, emu->opt.heap_bytes, WS_ALLOC_HEAP, "device malloc heap", error);
+  if (emu->heap_base == 0)
+    return FALSE;
+  emu->heap_size = emu->opt.heap_bytes;
+  b.off = 0;
+  b.size = emu->heap_size;
+  b.used = FALSE;
+  g_array_append_val (emu->heap_blocks, b);
+  return TRUE;
+}
+
+/* First fit over address-ordered blocks: deterministic for a given order of
+ * calls (the order between CTAs on different threads is not). */
+uint64_t
+ws_emu_heap_alloc (WsEmu *emu, uint64_t size)
+{
+  uint64_t need = (MAX (size, 1) + WS_EMU_HEAP_ALIGN - 1) / WS_EMU_HEAP_ALIGN * WS_EMU_HEAP_ALIGN;
+  uint64_t result = 0;
+  g_mutex_lock (&emu->heap_lock);
+  for (guint i = 0; i < emu->heap_blocks->len; i++)
+    {
+      HeapBlock *b = &g_array_index (emu->heap_blocks, HeapBlock, i);
+      if (b->used || b->size < need)
+        continue;
+      if (b->size > need)
+        {
+          HeapBlock rest = { b->off + need, b->size - need, FALSE };
+          b->size = need;
+          g_array_insert_val (emu->heap_blocks, i + 1, rest);
+          b = &g_array_index (emu->heap_blocks, HeapBlock, i);
+        }
+      b->used = TRUE;
+      result = emu->heap_base + b->off;
+      memset ((void *) (uintptr_t) result, 0, need);
+      break;
+    }
+  g_mutex_unlock (&emu->heap_lock);
+  return result;
+}
+
+void
+ws_emu_heap_free (WsEmu *emu, uint64_t addr)
+{
+  g_mutex_lock (&emu->heap_lock);
+  for (guint i = 0; i < emu->heap_blocks->len; i++)
+    {
+      HeapBlock *b = &g_array_index (emu->heap_blocks, HeapBlock, i);
+      if (emu->heap_base + b->off != addr || !b->used)
+        continue;
+      b->used = FALSE;
+      if (i + 1 < emu->heap_blocks->len && !g_array_index (emu->heap_blocks, HeapBlock, i + 1).used)
+        {
+          b->size += g_array_index (emu->heap_blocks, HeapBlock, i + 1).size;
+          g_array_remove_index (emu->heap_blocks, i + 1);
+        }
+      if (i > 0 && !g_array_index (emu->heap_blocks, HeapBlock, i - 1).used)
+        {
+          g_array_index (emu->heap_blocks, HeapBlock, i - 1).size += g_array_index (emu->heap_blocks, HeapBlock, i).size;
+          g_array_remove_index (emu->heap_blocks, i);
+        }
+      break;
+    }
+  g_mutex_unlock (&emu->heap_lock);
+}
+
+/* ---- faults ------------------------------------------------------------------ */
+
+void
+ws_emu_fault (Cta *c, Warp *w, uint32_t pc, int lane, int cuda_error, const char *fmt, ...)
+{
+  Launch *L = c->L;
+  va_list ap;
+  g_autofree char *what = NULL;
+  g_autofree char *inst = NULL;
+  char *msg;
+  const WsPtxModule *p = L->k->module->ptx;
+  const WsPtxFunction *fn = w->fn->ptx;
+  uint32_t tid = w->index * WS_EMU_WARP + (uint32_t) lane;
+  uint32_t bx = L->block[0], by = L->block[1];
+  uint32_t line = pc < fn->n_insts ? fn->insts[pc].line : fn->first_line;
+
+  va_start (ap, fmt);
+  what = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  if (pc < fn->n_insts)
+    inst = ws_ptx_inst_to_string (p, fn, &fn->insts[pc]);
+  msg = g_strdup_printf ("%s\n  in kernel %s%s%s at %s:%u%s%s%s\n  block (%u,%u,%u), thread (%u,%u,%u)",
+                         what, L->k->name,
+                         fn->is_entry ? "" : ", function ", fn->is_entry ? "" : fn->name,
+                         L->k->module->origin, line,
+                         inst ? " (" : "", inst ? g_strstrip (inst) : "", inst ? ")" : "",
+                         c->ctaid[0], c->ctaid[1], c->ctaid[2],
+                         tid % bx, (tid / bx) % by, tid / (bx * by));
+  g_mutex_lock (&L->lock);
+  if (!L->faulted || c->linear < L->fault_cta)
+    {
+      g_free (L->fault_msg);
+      L->fault_msg = msg;
+      L->fault_cta = c->linear;
+      L->cuda_error = cuda_error;
+      L->faulted = TRUE;
+    }
+  else
+    g_free (msg);
+  g_mutex_unlock (&L->lock);
+  c->faulted = TRUE;
+  g_atomic_int_set (&L->abort, 1);
+}
+
+/* ---- workers --------------------------------------------------------------------- */
+
+static void
+cta_free (Cta *c)
+{
+  for (uint32_t i = 0; i < c->nwarps; i++)
+    {
+      g_free (c->warps[i].simt);
+      g_free (c->warps[i].frames);
+      g_free (c->warps[i].rstack);
+      g_free (c->warps[i].pstack);
+    }
+  g_free (c->warps);
+  g_free (c->shared);
+  g_free (c->local);
+}
+
+static gpointer
+worker_main (gpointer data)
+{
+  Launch *L = data;
+  Cta c = { 0 };
+  uint64_t winst = 0, tinst = 0;
+
+  c.L = L;
+  c.nwarps = L->nwarps;
+  c.warps = g_new0 (Warp, c.nwarps);
+  c.shared_size = L->k->static_shared + L->dyn + (L->dyn ? 0 : 0);
+  if (L->dyn)
+    c.shared_size = (L->k->static_shared + L->k->dyn_shared_align - 1) / L->k->dyn_shared_align
+                    * L->k->dyn_shared_align + L->dyn;
+  c.shared = g_malloc0 (MAX (c.shared_size, 1));
+  c.stack = L->k->stack_bytes;
+  c.local = g_malloc0 ((gsize) L->nwarps * WS_EMU_WARP * c.stack);
+
+  for (;;)
+    {
+      uint64_t idx;
+      if (g_atomic_int_get (&L->abort))
+        break;
+      idx = (uint64_t) __atomic_fetch_add (&L->next_cta, 1, __ATOMIC_RELAXED);
+      if (idx >= L->ncta)
+        break;
+      c.linear = idx;
+      c.ctaid[0] = (uint32_t) (idx % L->grid[0]);
+      c.ctaid[1] = (uint32_t) ((idx / L->grid[0]) % L->grid[1]);
+      c.ctaid[2] = (uint32_t) (idx / ((uint64_t) L->grid[0] * L->grid[1]));
+      memset (c.shared, 0, c.shared_size);
+      c.winst = c.tinst = 0;
+      c.out = NULL;
+      c.trace = L->trace ? ws_trace_cta_begin (L->trace, idx, c.nwarps) : NULL;
+      ws_emu_run_cta (&c);
+      if (c.trace)
+        ws_trace_cta_end (c.trace);
+      c.trace = NULL;
+      winst += c.winst;
+      tinst += c.tinst;
+      if (c.out)
+        {
+          PrintfOut *o = g_new (PrintfOut, 1);
+          o->cta = idx;
+          o->text = c.out;
+          c.out = NULL;
+          g_mutex_lock (&L->lock);
+          g_ptr_array_add (L->outputs, o);
+          g_mutex_unlock (&L->lock);
+        }
+    }
+  __atomic_add_fetch (&L->winst, winst, __ATOMIC_RELAXED);
+  __atomic_add_fetch (&L->tinst, tinst, __ATOMIC_RELAXED);
+  cta_free (&c);
+  return NULL;
+}
+
+static gint
+cmp_out (gconstpointer a, gconstpointer b)
+{
+  const PrintfOut *x = *(PrintfOut *const *) a, *y = *(PrintfOut *const *) b;
+  return x->cta < y->cta ? -1 : x->cta > y->cta;
+}
+
+static gboolean
+kernel_uses_malloc (WsEmuFunction *k)
+{
+  const WsPtxModule *p = k->module->ptx;
+  for (guint f = 0; f < p->n_functions; f++)
+    if (k->funcs[f])
+      for (guint i = 0; i < p->functions[f].n_calls; i++)
+        if (p->functions[f].calls[i].is_malloc || p->functions[f].calls[i].is_free)
+          return TRUE;
+  return FALSE;
+}
+
+static void
+register_trace_kernel (WsEmu *emu, WsEmuFunction *k)
+{
+  WsTraceKernelDesc desc = { 0 };
+  WsEmuFunctionInfo info;
+  if (k->trace_writer == emu->opt.trace && k->trace_kernel >= 0)
+    return;
+  ws_emu_function_get_info (k, &info);
+  desc.name = k->name;
+  desc.ptx = k->module->ptx->text;
+  desc.n_insts = k->n_static;
+  desc.insts = k->static_insts;
+  desc.regs_per_thread = info.num_regs;
+  desc.static_shared_bytes = info.static_shared_bytes;
+  desc.local_bytes = info.local_bytes;
+  desc.resources_from_ptxas = k->have_resources;
+  k->trace_kernel = (int) ws_trace_writer_add_kernel (emu->opt.trace, &desc);
+  k->trace_writer = emu->opt.trace;
+}
+
+gboolean
+ws_emu_launch (WsEmu *emu, WsEmuFunction *fn, const WsLaunchConfig *config, void **args,
+               WsLaunchStats *stats, int *cuda_error, GError **error)
+{
+  Launch L = { 0 };
+  const WsPtxFunction *pf;
+  uint64_t nthreads;
+  guint nworkers;
+  double t0 = ws_now_seconds ();
+  uint32_t max_shared;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (emu != NULL && fn != NULL && config != NULL, FALSE);
+  if (cuda_error)
+    *cuda_error = 0;
+  if (stats)
+    memset (stats, 0, sizeof *stats);
+  pf = &fn->module->ptx->functions[fn->index];
+
+  if (fn->decode_error)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_UNSUPPORTED, "cannot launch %s: %s", fn->name, fn->decode_error);
+      if (cuda_error)
+        *cuda_error = 98;   /* cudaErrorInvalidDeviceFunction */
+      return FALSE;
+    }
+  nthreads = (uint64_t) config->block[0] * config->block[1] * config->block[2];
+  if (config->grid[0] == 0 || config->grid[1] == 0 || config->grid[2] == 0 || nthreads == 0 || nthreads > 1024
+      || config->grid[1] > 65535 || config->grid[2] > 65535 || config->block[2] > 64)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   "invalid launch configuration for %s: grid (%u,%u,%u), block (%u,%u,%u); a block has 1 to 1024 "
+                   "threads, grid.y and grid.z are at most 65535",
+                   fn->name, config->grid[0], config->grid[1], config->grid[2],
+                   config->block[0], config->block[1], config->block[2]);
+      if (cuda_error)
+        *cuda_error = 9;   /* cudaErrorInvalidConfiguration */
+      return FALSE;
+    }
+  max_shared = emu->opt.gpu && emu->opt.gpu->shared_per_block_optin > 0 ? (uint32_t) emu->opt.gpu->shared_per_block_optin
+                                                                        : 227u * 1024u;
+  if ((uint64_t) fn->static_shared + config->dynamic_shared_bytes > max_shared)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   "launch of %s asks for %u bytes of shared memory (%u static + %u dynamic); the device allows %u",
+                   fn->name, fn->static_shared + config->dynamic_shared_bytes, fn->static_shared,
+                   config->dynamic_shared_bytes, max_shared);
+      if (cuda_error)
+        *cuda_error = 9;
+      return FALSE;
+    }
+  if (kernel_uses_malloc (fn) && !ensure_heap (emu, error))
+    {
+      if (cuda_error)
+        *cuda_error = 2;   /* cudaErrorMemoryAllocation */
+      return FALSE;
+    }
+
+  L.emu = emu;
+  L.k = fn;
+  memcpy (L.grid, config->grid, sizeof L.grid);
+  memcpy (L.block, config->block, sizeof L.block);
+  L.dyn = config->dynamic_shared_bytes;
+  L.ncta = (uint64_t) L.grid[0] * L.grid[1] * L.grid[2];
+  L.nthreads = (uint32_t) nthreads;
+  L.nwarps = (L.nthreads + WS_EMU_WARP - 1) / WS_EMU_WARP;
+  L.param_bytes = (uint32_t) pf->param_bytes;
+  L.params = g_malloc0 (MAX (L.param_bytes, 1));
+  for (guint i = 0; i < pf->n_params; i++)
+    if (args && args[i])
+      memcpy (L.params + fn->param_offsets[i], args[i], fn->param_sizes[i]);
+    else
+      {
+        g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "launch of %s: argument %u is missing", fn->name, i);
+        if (cuda_error)
+          *cuda_error = 1;
+        g_free (L.params);
+        return FALSE;
+      }
+  L.table = ws_devmem_table (emu->opt.mem, &L.ntable);
+  L.trace = emu->opt.trace;
+  L.budget = emu->opt.instruction_budget;
+  L.gridid = ++emu->grid_serial;
+  L.outputs = g_ptr_array_new ();
+  g_mutex_init (&L.lock);
+
+  if (L.trace)
+    {
+      register_trace_kernel (emu, fn);
+      ws_trace_writer_begin_launch (L.trace, (uint32_t) fn->trace_kernel, L.grid, L.block, L.dyn);
+    }
+
+  nworkers = emu->opt.deterministic ? 1 : (emu->opt.n_threads ? emu->opt.n_threads : g_get_num_processors ());
+  if (nworkers > L.ncta)
+    nworkers = (guint) L.ncta;
+  if (nworkers <= 1)
+    worker_main (&L);
+  else
+    {
+      g_autoptr (GPtrArray) threads = g_ptr_array_new ();
+      for (guint i = 0; i < nworkers - 1; i++)
+        g_ptr_array_add (threads, g_thread_new ("ws-emu-cta", worker_main, &L));
+      worker_main (&L);
+      for (guint i = 0; i < threads->len; i++)
+        g_thread_join (g_ptr_array_index (threads, i));
+    }
+
+  /* printf output in CTA order. */
+  g_ptr_array_sort (L.outputs, cmp_out);
+  for (guint i = 0; i < L.outputs->len; i++)
+    {
+      PrintfOut *o = g_ptr_array_index (L.outputs, i);
+      if (emu->opt.printf_func)
+        emu->opt.printf_func (o->text->str, o->text->len, emu->opt.printf_data);
+      else
+        {
+          fwrite (o->text->str, 1, o->text->len, stdout);
+          fflush (stdout);
+        }
+      g_string_free (o->text, TRUE);
+      g_free (o);
+    }
+  g_ptr_array_free (L.outputs, TRUE);
+
+  if (L.trace)
+    {
+      g_autoptr (GError) terr = NULL;
+      if (!ws_trace_writer_end_launch (L.trace, &terr) && !L.faulted)
+        {
+          g_propagate_prefixed_error (error, g_steal_pointer (&terr), "writing the trace of %s: ", fn->name);
+          ok = FALSE;
+        }
+    }
+  if (L.faulted)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_FAULT, "%s", L.fault_msg);
+      if (cuda_error)
+        *cuda_error = L.cuda_error;
+      ok = FALSE;
+    }
+  if (stats)
+    {
+      stats->warp_instructions = L.winst;
+      stats->thread_instructions = L.tinst;
+      stats->seconds = ws_now_seconds () - t0;
+    }
+  g_free (L.fault_msg);
+  g_free (L.params);
+  g_mutex_clear (&L.lock);
+  return ok;
+}

@@ -1,0 +1,803 @@
+/* ws-predict.c: loading predictor plugins and running them. */
+#include "ws-config.h"
+#include "predict/ws-predict.h"
+#include "occupancy/ws-occupancy.h"
+
+#include <math.h>
+#include <string.h>
+#include <gmodule.h>
+
+void
+ws_predictor_plugin_free (WsPredictorPlugin *plugin)
+{
+  if (plugin == NULL)
+    return;
+  g_free (plugin->name);
+  g_free (plugin->version);
+  g_free (plugin->path);
+  g_free (plugin->description);
+  g_free (plugin->error);
+  /* Modules stay loaded: results may still point at plugin strings, and
+   * unloading code that registered anything is unsafe. */
+  g_free (plugin);
+}
+
+static WsPredictorPlugin *
+plugin_error (WsPredictorPlugin *p, const char *fmt, ...) G_GNUC_PRINTF (2, 3);
+
+static WsPredictorPlugin *
+plugin_error (WsPredictorPlugin *p, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  p->error = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  p->ok = FALSE;
+  p->descriptor = NULL;
+  return p;
+}
+
+WsPredictorPlugin *
+ws_predictor_plugin_load (const char *path)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+  WsPredictorPlugin *p = g_new0 (WsPredictorPlugin, 1);
+  p->path = g_strdup (path);
+  g_autofree char *base = g_path_get_basename (path);
+  char *dot = strchr (base, '.');
+  if (dot != NULL)
+    *dot = '\0';
+  p->name = g_strdup (base);
+
+  /* LOCAL: one plugin's symbols never resolve another's. */
+  p->module = g_module_open (path, G_MODULE_BIND_LOCAL | G_MODULE_BIND_LAZY);
+  if (p->module == NULL)
+    return plugin_error (p, "cannot load %s: %s", path, g_module_error ());
+
+  gpointer sym = NULL;
+  if (!g_module_symbol (p->module, WS_PREDICTOR_QUERY_SYMBOL, &sym) || sym == NULL)
+    return plugin_error (p, "%s does not export %s(); it is not a Warpscope predictor plugin", path,
+                         WS_PREDICTOR_QUERY_SYMBOL);
+
+  const WsPredictorDescriptor *d = ((WsPredictorQueryFunc) sym) ();
+  if (d == NULL)
+    return plugin_error (p, "%s: %s() returned no descriptor (the plugin refused to initialise)", path,
+                         WS_PREDICTOR_QUERY_SYMBOL);
+  p->abi = (int) d->abi_version;
+  if (d->abi_version != WS_PREDICTOR_ABI_VERSION)
+    return plugin_error (p, "%s was built for predictor ABI %u, this Warpscope has ABI %u: "
+                         "please rebuild the plugin against this version", path,
+                         d->abi_version, WS_PREDICTOR_ABI_VERSION);
+  p->api = (int) d->api_version;
+  if (d->api_version > WS_PREDICTOR_API_VERSION)
+    return plugin_error (p, "%s needs predictor API %u, this Warpscope provides API %u: "
+                         "please update Warpscope or rebuild the plugin", path,
+                         d->api_version, WS_PREDICTOR_API_VERSION);
+  if (d->name == NULL || *d->name == '\0' || d->predict == NULL)
+    return plugin_error (p, "%s: descriptor without a name or a predict function", path);
+  for (const char *c = d->name; *c; c++)
+    if (!g_ascii_isalnum (*c) && *c != '_' && *c != '-')
+      return plugin_error (p, "%s: plugin name '%s' may only hold letters, digits, '-' and '_'", path, d->name);
+  if (d->n_options > 0 && d->options == NULL)
+    return plugin_error (p, "%s: descriptor announces %u options but gives none", path, d->n_options);
+  for (guint i = 0; i < d->n_options; i++)
+    if (d->options[i].name == NULL || d->options[i].type > WS_PREDICTOR_OPTION_CHOICE ||
+        (d->options[i].type == WS_PREDICTOR_OPTION_CHOICE && d->options[i].choices == NULL))
+      return plugin_error (p, "%s: option %u of the descriptor is malformed", path, i);
+
+  g_free (p->name);
+  p->name = g_strdup (d->name);
+  p->version = g_strdup (d->version ? d->version : "");
+  p->description = g_strdup (d->description ? d->description : "");
+  p->descriptor = d;
+  p->ok = TRUE;
+  return p;
+}
+
+static gboolean
+running_from_build_tree (void)
+{
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  return exe != NULL && g_str_has_prefix (exe, WS_BUILD_DIR "/");
+}
+
+char **
+ws_predictor_search_path (void)
+{
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+  const char *env = g_getenv ("WARPSCOPE_PLUGIN_PATH");
+  if (env != NULL)
+    {
+      g_auto(GStrv) parts = g_strsplit (env, G_SEARCHPATH_SEPARATOR_S, -1);
+      for (guint i = 0; parts[i]; i++)
+        if (*parts[i])
+          g_strv_builder_add (b, parts[i]);
+    }
+  g_autofree char *user = g_build_filename (g_get_user_data_dir (), "warpscope", "plugins", NULL);
+  g_strv_builder_add (b, user);
+  g_strv_builder_add (b, WS_PLUGIN_DIR);
+  if (running_from_build_tree ())
+    {
+      g_autofree char *built = g_build_filename (WS_BUILD_DIR, "plugins", NULL);
+      g_strv_builder_add (b, built);
+    }
+  return g_strv_builder_end (b);
+}
+
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(char * const *) a, *(char * const *) b);
+}
+
+static void
+collect_modules (const char *dir, guint depth, GPtrArray *paths)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  if (d == NULL)
+    return;
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *n;
+  while ((n = g_dir_read_name (d)) != NULL)
+    g_ptr_array_add (names, g_strdup (n));
+  g_ptr_array_sort (names, compare_names);
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *full = g_build_filename (dir, names->pdata[i], NULL);
+      /* The build tree keeps each plugin in a folder of its own. */
+      if (depth > 0 && g_file_test (full, G_FILE_TEST_IS_DIR))
+        collect_modules (full, depth - 1, paths);
+      else if (g_str_has_suffix (names->pdata[i], "." G_MODULE_SUFFIX) &&
+               g_file_test (full, G_FILE_TEST_IS_REGULAR))
+        g_ptr_array_add (paths, g_steal_pointer (&full));
+    }
+}
+
+static int
+compare_plugins (gconstpointer a, gconstpointer b)
+{
+  const WsPredictorPlugin *pa = *(WsPredictorPlugin * const *) a;
+  const WsPredictorPlugin *pb = *(WsPredictorPlugin * const *) b;
+  int c = g_strcmp0 (pa->name, pb->name);
+  return c != 0 ? c : g_strcmp0 (pa->path, pb->path);
+}
+
+GPtrArray *
+ws_predictor_scan (void)
+{
+  GPtrArray *plugins = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_predictor_plugin_free);
+  g_auto(GStrv) dirs = ws_predictor_search_path ();
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; dirs[i]; i++)
+    {
+      g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+      collect_modules (dirs[i], 1, paths);
+      for (guint k = 0; k < paths->len; k++)
+        {
+          WsPredictorPlugin *p = ws_predictor_plugin_load (paths->pdata[k]);
+          if (p->ok)
+            {
+              WsPredictorPlugin *first = g_hash_table_lookup (seen, p->name);
+              if (first != NULL)
+                plugin_error (p, "another plugin named '%s' was found first (%s); this one is ignored",
+                              p->name, first->path);
+              else
+                g_hash_table_insert (seen, p->name, p);
+            }
+          g_ptr_array_add (plugins, p);
+        }
+    }
+  g_ptr_array_sort (plugins, compare_plugins);
+  return plugins;
+}
+
+WsPredictorPlugin *
+ws_predictor_find (GPtrArray *plugins, const char *name, GError **error)
+{
+  WsPredictorPlugin *broken = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  for (guint i = 0; i < plugins->len; i++)
+    {
+      WsPredictorPlugin *p = plugins->pdata[i];
+      if (g_ascii_strcasecmp (p->name, name) == 0)
+        {
+          if (p->ok)
+            return p;
+          broken = p;
+        }
+      if (p->ok)
+        g_ptr_array_add (names, p->name);
+    }
+  if (broken != NULL)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_FAILED, "predictor '%s' cannot be used: %s", name, broken->error);
+      return NULL;
+    }
+  g_ptr_array_add (names, NULL);
+  g_autofree char *close = ws_suggest_names (name, (const char *const *) names->pdata, 3);
+  g_autofree char *all = g_strjoinv (", ", (char **) names->pdata);
+  if (close != NULL)
+    g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, "unknown predictor '%s'; did you mean %s?", name, close);
+  else
+    g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, "unknown predictor '%s' (available: %s)", name,
+                 *all ? all : "none");
+  return NULL;
+}
+
+/* ---- analytic kernels ---------------------------------------------------- */
+
+WsAnalyticKernel *
+ws_analytic_kernel_new (const char *name)
+{
+  WsAnalyticKernel *k = g_new0 (WsAnalyticKernel, 1);
+  k->name = g_strdup (name ? name : "analytic");
+  k->params = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  return k;
+}
+
+void
+ws_analytic_kernel_set (WsAnalyticKernel *k, const char *param, double value)
+{
+  double *v = g_new (double, 1);
+  *v = value;
+  g_hash_table_replace (k->params, g_strdup (param), v);
+}
+
+gboolean
+ws_analytic_kernel_get (const WsAnalyticKernel *k, const char *param, double *value)
+{
+  double *v = g_hash_table_lookup (k->params, param);
+  if (v == NULL)
+    return FALSE;
+  *value = *v;
+  return TRUE;
+}
+
+void
+ws_analytic_kernel_free (WsAnalyticKernel *k)
+{
+  if (k == NULL)
+    return;
+  g_free (k->name);
+  g_hash_table_unref (k->params);
+  g_free (k);
+}
+
+static const struct {
+  const char *name;
+  gboolean required;
+  double min;
+} analytic_fields[] = {
+  { "grid_size", TRUE, 1 },
+  { "block_size", TRUE, 1 },
+  { "cuda_core_instructions", FALSE, 0 },
+  { "issued_instructions", FALSE, 0 },
+  { "gmem_bytes", FALSE, 0 },
+  { "latency_bound", FALSE, 1e-9 },
+  { "occupancy_warps", FALSE, 1e-9 },
+  { "lambda", FALSE, 1e-9 },
+  { "sfu_instructions", FALSE, 0 },
+  { "fp64_instructions", FALSE, 0 },
+  { "shared_bytes", FALSE, 0 },
+  { "registers_per_thread", FALSE, 0 },
+  { "shared_per_block", FALSE, 0 },
+};
+
+WsAnalyticKernel *
+ws_analytic_kernel_load (const char *path, GError **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  if (!json_parser_load_from_file (parser, path, error))
+    {
+      g_prefix_error (error, "%s: ", path);
+      return NULL;
+    }
+  JsonNode *root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: an analytic kernel is a JSON object", path);
+      return NULL;
+    }
+  JsonObject *o = json_node_get_object (root);
+  const char *name = json_object_has_member (o, "name") ? json_object_get_string_member_with_default (o, "name", NULL) : NULL;
+  g_autoptr(WsAnalyticKernel) k = ws_analytic_kernel_new (name ? name : "analytic");
+
+  g_autoptr(GList) members = json_object_get_members (o);
+  for (GList *l = members; l; l = l->next)
+    {
+      const char *m = l->data;
+      if (strcmp (m, "name") == 0)
+        {
+          if (name == NULL)
+            {
+              g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: field 'name' must be a string", path);
+              return NULL;
+            }
+          continue;
+        }
+      guint f;
+      for (f = 0; f < G_N_ELEMENTS (analytic_fields); f++)
+        if (strcmp (analytic_fields[f].name, m) == 0)
+          break;
+      if (f == G_N_ELEMENTS (analytic_fields))
+        {
+          const char *names[G_N_ELEMENTS (analytic_fields) + 2];
+          for (guint i = 0; i < G_N_ELEMENTS (analytic_fields); i++)
+            names[i] = analytic_fields[i].name;
+          names[G_N_ELEMENTS (analytic_fields)] = "name";
+          names[G_N_ELEMENTS (analytic_fields) + 1] = NULL;
+          g_autofree char *close = ws_suggest_names (m, names, 1);
+          g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: unknown field '%s'%s%s%s", path, m,
+                       close ? " (did you mean '" : "", close ? close : "", close ? "'?)" : "");
+          return NULL;
+        }
+      JsonNode *n = json_object_get_member (o, m);
+      if (!JSON_NODE_HOLDS_VALUE (n) || (json_node_get_value_type (n) != G_TYPE_INT64 &&
+                                         json_node_get_value_type (n) != G_TYPE_DOUBLE))
+        {
+          g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: field '%s' must be a number", path, m);
+          return NULL;
+        }
+      double v = json_node_get_double (n);
+      if (!isfinite (v) || v < analytic_fields[f].min)
+        {
+          g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: field '%s' is %g; it must be %s %g", path, m, v,
+                       analytic_fields[f].min > 0 ? "at least" : "not below", analytic_fields[f].min);
+          return NULL;
+        }
+      ws_analytic_kernel_set (k, m, v);
+    }
+  for (guint f = 0; f < G_N_ELEMENTS (analytic_fields); f++)
+    if (analytic_fields[f].required && !g_hash_table_contains (k->params, analytic_fields[f].name))
+      {
+        g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: missing field '%s'", path, analytic_fields[f].name);
+        return NULL;
+      }
+  return g_steal_pointer (&k);
+}
+
+/* ---- results --------------------------------------------------------------- */
+
+static void
+clear_string (gpointer p)
+{
+  g_free (*(char **) p);
+}
+
+static WsPrediction *
+prediction_new (const char *model, const char *gpu, const char *kernel)
+{
+  WsPrediction *p = g_new0 (WsPrediction, 1);
+  p->model = g_strdup (model);
+  p->gpu = g_strdup (gpu);
+  p->kernel = g_strdup (kernel);
+  p->cycles = p->seconds = p->ipc = NAN;
+  p->cpi_names = g_array_new (FALSE, FALSE, sizeof (char *));
+  g_array_set_clear_func (p->cpi_names, clear_string);
+  p->cpi_values = g_array_new (FALSE, FALSE, sizeof (double));
+  p->metric_names = g_array_new (FALSE, FALSE, sizeof (char *));
+  g_array_set_clear_func (p->metric_names, clear_string);
+  p->metric_values = g_array_new (FALSE, FALSE, sizeof (double));
+  p->warnings = g_ptr_array_new_with_free_func (g_free);
+  return p;
+}
+
+void
+ws_prediction_free (WsPrediction *p)
+{
+  if (p == NULL)
+    return;
+  g_free (p->model);
+  g_free (p->gpu);
+  g_free (p->kernel);
+  g_array_unref (p->cpi_names);
+  g_array_unref (p->cpi_values);
+  g_array_unref (p->metric_names);
+  g_array_unref (p->metric_values);
+  g_ptr_array_unref (p->warnings);
+  g_free (p);
+}
+
+double
+ws_prediction_cpi_total (const WsPrediction *p)
+{
+  double sum = 0;
+  for (guint i = 0; i < p->cpi_values->len; i++)
+    sum += g_array_index (p->cpi_values, double, i);
+  return sum;
+}
+
+static void
+add_number (JsonBuilder *b, const char *name, double v)
+{
+  json_builder_set_member_name (b, name);
+  if (isfinite (v))
+    json_builder_add_double_value (b, v);
+  else
+    json_builder_add_null_value (b);
+}
+
+JsonNode *
+ws_prediction_to_json (const WsPrediction *p)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "index");
+  json_builder_add_int_value (b, p->index);
+  json_builder_set_member_name (b, "kernel");
+  json_builder_add_string_value (b, p->kernel);
+  add_number (b, "cycles", p->cycles);
+  add_number (b, "seconds", p->seconds);
+  add_number (b, "ipc", p->ipc);
+  json_builder_set_member_name (b, "cpi_stack");
+  json_builder_begin_object (b);
+  for (guint i = 0; i < p->cpi_names->len; i++)
+    add_number (b, g_array_index (p->cpi_names, char *, i), g_array_index (p->cpi_values, double, i));
+  json_builder_end_object (b);
+  if (p->metric_names->len > 0)
+    {
+      json_builder_set_member_name (b, "metrics");
+      json_builder_begin_object (b);
+      for (guint i = 0; i < p->metric_names->len; i++)
+        add_number (b, g_array_index (p->metric_names, char *, i), g_array_index (p->metric_values, double, i));
+      json_builder_end_object (b);
+    }
+  if (p->warnings->len > 0)
+    {
+      json_builder_set_member_name (b, "warnings");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < p->warnings->len; i++)
+        json_builder_add_string_value (b, p->warnings->pdata[i]);
+      json_builder_end_array (b);
+    }
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+/* ---- options -------------------------------------------------------------- */
+
+static const WsPredictorOption *
+find_option (const WsPredictorDescriptor *d, const char *name)
+{
+  for (guint i = 0; i < d->n_options; i++)
+    if (strcmp (d->options[i].name, name) == 0)
+      return &d->options[i];
+  return NULL;
+}
+
+static gboolean
+option_value_valid (const WsPredictorOption *o, const char *value, GError **error)
+{
+  char *end = NULL;
+  switch (o->type)
+    {
+    case WS_PREDICTOR_OPTION_INT:
+      g_ascii_strtoll (value, &end, 10);
+      break;
+    case WS_PREDICTOR_OPTION_DOUBLE:
+      g_ascii_strtod (value, &end);
+      break;
+    case WS_PREDICTOR_OPTION_BOOL:
+      if (g_strv_contains ((const char *const[]) { "true", "false", "1", "0", "yes", "no", NULL }, value))
+        return TRUE;
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "option '%s' takes true or false, not '%s'", o->name, value);
+      return FALSE;
+    case WS_PREDICTOR_OPTION_CHOICE:
+      {
+        g_auto(GStrv) choices = g_strsplit (o->choices, "|", -1);
+        if (g_strv_contains ((const char *const *) choices, value))
+          return TRUE;
+        g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "option '%s' takes one of %s, not '%s'", o->name,
+                     o->choices, value);
+        return FALSE;
+      }
+    default:
+      return TRUE;
+    }
+  if (end == value || *end != '\0')
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "option '%s' takes a%s number, not '%s'", o->name,
+                   o->type == WS_PREDICTOR_OPTION_INT ? "n integer" : "", value);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+ws_predictor_check_options (const WsPredictorPlugin *plugin, GHashTable *options, GError **error)
+{
+  if (options == NULL)
+    return TRUE;
+  const WsPredictorDescriptor *d = plugin->descriptor;
+  GHashTableIter it;
+  gpointer key, value;
+  g_hash_table_iter_init (&it, options);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      const WsPredictorOption *o = find_option (d, key);
+      if (o == NULL)
+        {
+          g_autoptr(GPtrArray) names = g_ptr_array_new ();
+          for (guint i = 0; i < d->n_options; i++)
+            g_ptr_array_add (names, (gpointer) d->options[i].name);
+          g_ptr_array_add (names, NULL);
+          g_autofree char *all = g_strjoinv (", ", (char **) names->pdata);
+          g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "predictor '%s' has no option '%s' (its options: %s)",
+                       d->name, (char *) key, *all ? all : "none");
+          return FALSE;
+        }
+      if (!option_value_valid (o, value, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- the context and the host table ------------------------------------- */
+
+struct WsPredictorContext {
+  const WsPredictorDescriptor *descriptor;
+  const WsGpu *gpu;
+  JsonObject *gpu_json;
+  JsonNode *gpu_node;
+  const WsAnalyticKernel *analytic;
+  GHashTable *options;
+  WsPrediction *result;
+  char *failure;
+};
+
+static const char *
+host_gpu_name (WsPredictorContext *ctx)
+{
+  return ctx->gpu->name;
+}
+
+static double
+host_gpu_param (WsPredictorContext *ctx, const char *name, double fallback)
+{
+  if (ctx->gpu_node == NULL)
+    {
+      ctx->gpu_node = ws_gpu_to_json (ctx->gpu);
+      ctx->gpu_json = json_node_get_object (ctx->gpu_node);
+    }
+  g_auto(GStrv) parts = g_strsplit (name, ".", -1);
+  JsonObject *o = ctx->gpu_json;
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      if (o == NULL || !json_object_has_member (o, parts[i]))
+        return fallback;
+      JsonNode *n = json_object_get_member (o, parts[i]);
+      if (parts[i + 1] == NULL)
+        {
+          if (!JSON_NODE_HOLDS_VALUE (n))
+            return fallback;
+          GType t = json_node_get_value_type (n);
+          if (t == G_TYPE_INT64 || t == G_TYPE_DOUBLE)
+            return json_node_get_double (n);
+          if (t == G_TYPE_BOOLEAN)
+            return json_node_get_boolean (n);
+          return fallback;
+        }
+      o = JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+    }
+  return fallback;
+}
+
+static const char *
+host_option_string (WsPredictorContext *ctx, const char *name)
+{
+  const char *v = ctx->options ? g_hash_table_lookup (ctx->options, name) : NULL;
+  if (v != NULL)
+    return v;
+  const WsPredictorOption *o = find_option (ctx->descriptor, name);
+  return o ? o->default_value : NULL;
+}
+
+static double
+host_option_double (WsPredictorContext *ctx, const char *name)
+{
+  const char *v = host_option_string (ctx, name);
+  if (v == NULL)
+    return NAN;
+  if (strcmp (v, "true") == 0 || strcmp (v, "yes") == 0)
+    return 1;
+  if (strcmp (v, "false") == 0 || strcmp (v, "no") == 0)
+    return 0;
+  return g_ascii_strtod (v, NULL);
+}
+
+static const char *
+host_kernel_name (WsPredictorContext *ctx)
+{
+  return ctx->analytic ? ctx->analytic->name : "";
+}
+
+static int
+host_is_analytic (WsPredictorContext *ctx)
+{
+  return ctx->analytic != NULL;
+}
+
+static double
+host_analytic_param (WsPredictorContext *ctx, const char *name, double fallback)
+{
+  double v;
+  if (ctx->analytic != NULL && ws_analytic_kernel_get (ctx->analytic, name, &v))
+    return v;
+  return fallback;
+}
+
+static void
+host_launch_dims (WsPredictorContext *ctx, uint32_t grid[3], uint32_t block[3], uint32_t *dynamic_shared)
+{
+  grid[0] = grid[1] = grid[2] = block[0] = block[1] = block[2] = 1;
+  *dynamic_shared = 0;
+  if (ctx->analytic != NULL)
+    {
+      grid[0] = (uint32_t) host_analytic_param (ctx, "grid_size", 1);
+      block[0] = (uint32_t) host_analytic_param (ctx, "block_size", 1);
+      *dynamic_shared = (uint32_t) host_analytic_param (ctx, "shared_per_block", 0);
+    }
+}
+
+static void
+host_launch_resources (WsPredictorContext *ctx, uint32_t *regs, uint32_t *shared)
+{
+  *regs = (uint32_t) host_analytic_param (ctx, "registers_per_thread", 0);
+  *shared = (uint32_t) host_analytic_param (ctx, "shared_per_block", 0);
+}
+
+static void
+host_occupancy (WsPredictorContext *ctx, int *blocks_per_sm, int *warps_per_sm, double *fraction)
+{
+  uint32_t grid[3], block[3], dyn, regs, shared;
+  host_launch_dims (ctx, grid, block, &dyn);
+  host_launch_resources (ctx, &regs, &shared);
+  WsOccupancy occ = { 0 };
+  if (!ws_occupancy_compute (ctx->gpu, (int) (block[0] * block[1] * block[2]), (int) regs, (int) shared, &occ, NULL))
+    memset (&occ, 0, sizeof occ);
+  if (blocks_per_sm)
+    *blocks_per_sm = occ.blocks_per_sm;
+  if (warps_per_sm)
+    *warps_per_sm = occ.warps_per_sm;
+  if (fraction)
+    *fraction = occ.occupancy;
+}
+
+/* Analytic kernels have no instruction table, thread blocks or cache
+ * statistics: these accessors report an empty launch. */
+static uint32_t host_zero_u32 (WsPredictorContext *ctx) { return 0; }
+static uint64_t host_zero_u64 (WsPredictorContext *ctx) { return 0; }
+static int host_inst_int (WsPredictorContext *ctx, uint32_t id) { return -1; }
+static const char *host_inst_str (WsPredictorContext *ctx, uint32_t id) { return NULL; }
+static uint32_t host_inst_u32 (WsPredictorContext *ctx, uint32_t id) { return 0; }
+static uint32_t host_inst_reg (WsPredictorContext *ctx, uint32_t id, uint32_t k) { return UINT32_MAX; }
+static uint64_t host_tb_counter (WsPredictorContext *ctx, uint64_t tb, const char *name) { return 0; }
+static uint64_t host_launch_counter (WsPredictorContext *ctx, const char *name) { return 0; }
+static WsPredictorWarpCursor *host_warp_open (WsPredictorContext *ctx, uint64_t tb, uint32_t warp) { return NULL; }
+static int host_warp_next (WsPredictorWarpCursor *c, WsPredictorWarpRecord *r) { return 0; }
+static void host_warp_close (WsPredictorWarpCursor *c) { }
+static void host_representative_warp (WsPredictorContext *ctx, uint64_t *tb, uint32_t *warp) { *tb = 0; *warp = 0; }
+static int host_inst_cache (WsPredictorContext *ctx, uint32_t id, double *l1, double *l2, double *amat) { return 0; }
+
+static void host_set_cycles (WsPredictorContext *ctx, double v) { ctx->result->cycles = v; }
+static void host_set_seconds (WsPredictorContext *ctx, double v) { ctx->result->seconds = v; }
+static void host_set_ipc (WsPredictorContext *ctx, double v) { ctx->result->ipc = v; }
+
+static void
+host_add_cpi (WsPredictorContext *ctx, const char *category, double cpi)
+{
+  GArray *names = ctx->result->cpi_names;
+  for (guint i = 0; i < names->len; i++)
+    if (strcmp (g_array_index (names, char *, i), category) == 0)
+      {
+        g_array_index (ctx->result->cpi_values, double, i) += cpi;
+        return;
+      }
+  char *copy = g_strdup (category);
+  g_array_append_val (names, copy);
+  g_array_append_val (ctx->result->cpi_values, cpi);
+}
+
+static void
+host_set_metric (WsPredictorContext *ctx, const char *name, double value)
+{
+  char *copy = g_strdup (name);
+  g_array_append_val (ctx->result->metric_names, copy);
+  g_array_append_val (ctx->result->metric_values, value);
+}
+
+static void
+host_warn (WsPredictorContext *ctx, const char *message)
+{
+  g_ptr_array_add (ctx->result->warnings, g_strdup (message));
+}
+
+static void
+host_fail (WsPredictorContext *ctx, const char *message)
+{
+  if (ctx->failure == NULL)
+    ctx->failure = g_strdup (message);
+}
+
+static const WsPredictorHost analytic_host = {
+  .size = sizeof (WsPredictorHost),
+  .api_version = WS_PREDICTOR_API_VERSION,
+  .gpu_name = host_gpu_name,
+  .gpu_param = host_gpu_param,
+  .option_string = host_option_string,
+  .option_double = host_option_double,
+  .kernel_name = host_kernel_name,
+  .is_analytic = host_is_analytic,
+  .analytic_param = host_analytic_param,
+  .launch_dims = host_launch_dims,
+  .launch_resources = host_launch_resources,
+  .occupancy = host_occupancy,
+  .n_insts = host_zero_u32,
+  .inst_class = host_inst_int,
+  .inst_space = host_inst_int,
+  .inst_opcode = host_inst_str,
+  .inst_n_srcs = host_inst_u32,
+  .inst_src = host_inst_reg,
+  .inst_n_dsts = host_inst_u32,
+  .inst_dst = host_inst_reg,
+  .inst_ptx_line = host_inst_u32,
+  .n_tbs = host_zero_u64,
+  .warps_per_tb = host_zero_u32,
+  .tb_counter = host_tb_counter,
+  .launch_counter = host_launch_counter,
+  .warp_open = host_warp_open,
+  .warp_next = host_warp_next,
+  .warp_close = host_warp_close,
+  .representative_warp = host_representative_warp,
+  .inst_cache = host_inst_cache,
+  .set_cycles = host_set_cycles,
+  .set_seconds = host_set_seconds,
+  .set_ipc = host_set_ipc,
+  .add_cpi = host_add_cpi,
+  .set_metric = host_set_metric,
+  .warn = host_warn,
+  .fail = host_fail,
+};
+
+WsPrediction *
+ws_predict_analytic (const WsPredictorPlugin *plugin, const WsGpu *gpu,
+                     const WsAnalyticKernel *kernel, GHashTable *options, GError **error)
+{
+  g_return_val_if_fail (plugin != NULL && plugin->ok && gpu != NULL && kernel != NULL, NULL);
+  const WsPredictorDescriptor *d = plugin->descriptor;
+  if (!d->supports_analytic)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_UNSUPPORTED,
+                   "predictor '%s' works from traces only; it cannot predict the analytic kernel '%s'",
+                   d->name, kernel->name);
+      return NULL;
+    }
+  if (!ws_predictor_check_options (plugin, options, error))
+    return NULL;
+
+  WsPredictorContext ctx = { 0 };
+  ctx.descriptor = d;
+  ctx.gpu = gpu;
+  ctx.analytic = kernel;
+  ctx.options = options;
+  ctx.result = prediction_new (d->name, gpu->name, kernel->name);
+  int rc = d->predict (&analytic_host, &ctx);
+  g_clear_pointer (&ctx.gpu_node, json_node_unref);
+  g_autoptr(WsPrediction) result = ctx.result;
+  g_autofree char *failure = ctx.failure;
+  if (rc != 0 || failure != NULL)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_FAILED, "predictor '%s' failed on kernel '%s' for %s: %s",
+                   d->name, kernel->name, gpu->name, failure ? failure : "it returned an error without a message");
+      return NULL;
+    }
+  if (!isfinite (result->seconds) && isfinite (result->cycles) && gpu->core_clock_mhz > 0)
+    result->seconds = result->cycles / (gpu->core_clock_mhz * 1e6);
+  if (!isfinite (result->seconds) || result->seconds < 0)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_FAILED, "predictor '%s' gave no valid time for kernel '%s' on %s",
+                   d->name, kernel->name, gpu->name);
+      return NULL;
+    }
+  return g_steal_pointer (&result);
+}

@@ -1,0 +1,92 @@
+/* ws-predict.h: the predictor plugin host (loading, checking, running).
+ *
+ * Plugins are found in, in order: the folders of WARPSCOPE_PLUGIN_PATH
+ * (':'-separated), the user's data dir (~/.local/share/warpscope/plugins),
+ * the installed plugin dir, and — when the running program lives in the
+ * build tree — the build tree's plugins/ folder.  A plugin that cannot be
+ * loaded (missing symbol, wrong ABI, failing query, duplicate name) is listed
+ * with status "error" and the reason; it never stops the others. */
+#pragma once
+
+#include "hw/ws-hw.h"
+#include "predict/ws-predictor.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  char *name;            /* descriptor name, or the file's basename when loading failed */
+  char *version;
+  int abi;               /* descriptor ABI version (0 when unknown) */
+  int api;
+  char *path;
+  char *description;
+  gboolean ok;
+  char *error;           /* why it is not usable (ok == FALSE) */
+  const WsPredictorDescriptor *descriptor; /* NULL unless ok */
+  GModule *module;
+} WsPredictorPlugin;
+
+WS_EXPORT void ws_predictor_plugin_free (WsPredictorPlugin *plugin);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsPredictorPlugin, ws_predictor_plugin_free)
+
+/* Loads one shared object; never fails: problems are in ->error. */
+WS_EXPORT WsPredictorPlugin *ws_predictor_plugin_load (const char *path);
+
+/* The folders searched, in order (NULL-terminated, newly allocated). */
+WS_EXPORT char **ws_predictor_search_path (void);
+/* Scans the search path; returns every plugin found (ok or not), ordered by
+ * name.  A later plugin with the name of an earlier one is reported as an
+ * error ("duplicate"). */
+WS_EXPORT GPtrArray *ws_predictor_scan (void);
+/* Finds a usable plugin by name in a scan result; NULL with WS_ERROR_NOT_FOUND
+ * (suggesting close names) or the plugin's load error. */
+WS_EXPORT WsPredictorPlugin *ws_predictor_find (GPtrArray *plugins, const char *name, GError **error);
+
+/* An analytic kernel: explicit parameters (seed 004 Listing 5). */
+typedef struct {
+  char *name;
+  GHashTable *params;    /* char* -> double* */
+} WsAnalyticKernel;
+
+WS_EXPORT WsAnalyticKernel *ws_analytic_kernel_new (const char *name);
+WS_EXPORT void ws_analytic_kernel_set (WsAnalyticKernel *k, const char *param, double value);
+WS_EXPORT gboolean ws_analytic_kernel_get (const WsAnalyticKernel *k, const char *param, double *value);
+WS_EXPORT void ws_analytic_kernel_free (WsAnalyticKernel *k);
+/* Reads {"name":…, "grid_size":…, "block_size":…, "cuda_core_instructions":…,
+ * "issued_instructions":…, "gmem_bytes":…, "latency_bound":…,
+ * "occupancy_warps":…, "lambda":…}; grid_size, block_size and the model
+ * inputs are required, unknown fields are errors naming the field. */
+WS_EXPORT WsAnalyticKernel *ws_analytic_kernel_load (const char *path, GError **error);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsAnalyticKernel, ws_analytic_kernel_free)
+
+/* The result of one prediction. */
+typedef struct {
+  char *model;
+  char *gpu;
+  char *kernel;
+  guint index;           /* launch index */
+  double cycles;
+  double seconds;
+  double ipc;
+  GArray *cpi_names;     /* of char* (owned), in the order the plugin added them */
+  GArray *cpi_values;    /* of double */
+  GArray *metric_names;  /* of char* (owned) */
+  GArray *metric_values; /* of double */
+  GPtrArray *warnings;   /* of char* */
+} WsPrediction;
+
+WS_EXPORT void ws_prediction_free (WsPrediction *p);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsPrediction, ws_prediction_free)
+WS_EXPORT double ws_prediction_cpi_total (const WsPrediction *p);
+WS_EXPORT JsonNode *ws_prediction_to_json (const WsPrediction *p);
+
+/* Option values given by the user ("name" -> "text"); checked against the
+ * descriptor (unknown option, bad number, choice not in the list). */
+WS_EXPORT gboolean ws_predictor_check_options (const WsPredictorPlugin *plugin, GHashTable *options, GError **error);
+
+/* Predicts an analytic kernel on @gpu. */
+WS_EXPORT WsPrediction *ws_predict_analytic (const WsPredictorPlugin *plugin, const WsGpu *gpu,
+                                             const WsAnalyticKernel *kernel, GHashTable *options,
+                                             GError **error);
+
+G_END_DECLS

@@ -1,0 +1,184 @@
+/* ws-predictor.h: the ABI between Warpscope and predictor plugins.
+ *
+ * A predictor is a shared object exporting one symbol,
+ *
+ *     const WsPredictorDescriptor *ws_predictor_query (void);
+ *
+ * that returns a constant descriptor whose FIRST field is the ABI version.
+ * The host reads a kernel launch and the GPU through the function table it
+ * passes to predict(), and the plugin writes its results through the same
+ * table: plugins never allocate or lay out host structures, and no structure
+ * here has a fixed array, so the host can grow the table without breaking
+ * compiled plugins.
+ *
+ * Versions:
+ *  - WS_PREDICTOR_ABI_VERSION changes when the layout of the descriptor or
+ *    the meaning of an existing function changes; the host refuses a plugin
+ *    with another ABI ("please rebuild the plugin against this Warpscope").
+ *  - WS_PREDICTOR_API_VERSION grows when functions are appended to
+ *    WsPredictorHost; a plugin built for API n runs on any host with API >= n.
+ *
+ * Build a plugin out of tree with:
+ *     cc -shared -fPIC $(pkg-config --cflags --libs warpscope-predictor) my-model.c -o my-model.so
+ * and put it in ~/.local/share/warpscope/plugins or a folder listed in
+ * WARPSCOPE_PLUGIN_PATH.  This header needs nothing but the C library. */
+#ifndef WS_PREDICTOR_H
+#define WS_PREDICTOR_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WS_PREDICTOR_ABI_VERSION 1
+#define WS_PREDICTOR_API_VERSION 1
+#define WS_PREDICTOR_QUERY_SYMBOL "ws_predictor_query"
+
+#if defined(__GNUC__)
+#define WS_PREDICTOR_EXPORT __attribute__((visibility("default")))
+#else
+#define WS_PREDICTOR_EXPORT
+#endif
+
+/* The host's per-prediction context; opaque to plugins. */
+typedef struct WsPredictorContext WsPredictorContext;
+
+typedef enum {
+  WS_PREDICTOR_OPTION_STRING = 0,
+  WS_PREDICTOR_OPTION_INT = 1,
+  WS_PREDICTOR_OPTION_DOUBLE = 2,
+  WS_PREDICTOR_OPTION_BOOL = 3,
+  WS_PREDICTOR_OPTION_CHOICE = 4,   /* one of `choices`, '|'-separated */
+} WsPredictorOptionType;
+
+typedef struct {
+  const char *name;           /* "variant" */
+  int type;                   /* WsPredictorOptionType */
+  const char *default_value;  /* as text: "full", "1.0" */
+  const char *choices;        /* CHOICE: "naive|markov|mt|mt_mshr|full"; else NULL */
+  const char *help;
+} WsPredictorOption;
+
+/* Instruction classes as the host reports them. */
+typedef enum {
+  WS_PRED_CLASS_ALU = 0, WS_PRED_CLASS_FP32, WS_PRED_CLASS_FP64, WS_PRED_CLASS_SFU,
+  WS_PRED_CLASS_LD, WS_PRED_CLASS_ST, WS_PRED_CLASS_ATOM, WS_PRED_CLASS_BRANCH,
+  WS_PRED_CLASS_BARRIER, WS_PRED_CLASS_WARP, WS_PRED_CLASS_OTHER,
+} WsPredictorInstClass;
+
+typedef enum {
+  WS_PRED_SPACE_NONE = 0, WS_PRED_SPACE_GLOBAL, WS_PRED_SPACE_SHARED, WS_PRED_SPACE_LOCAL,
+  WS_PRED_SPACE_CONST, WS_PRED_SPACE_PARAM, WS_PRED_SPACE_OTHER,
+} WsPredictorSpace;
+
+/* One record of a warp's dynamic stream. */
+typedef struct {
+  uint32_t static_id;     /* index into the static instruction table */
+  uint32_t active_mask;   /* lanes that executed it */
+  uint32_t sectors;       /* memory instructions: distinct 32-byte sectors touched (coalesced requests) */
+  uint32_t lines;         /* memory instructions: distinct 128-byte lines touched */
+} WsPredictorWarpRecord;
+
+typedef struct WsPredictorWarpCursor WsPredictorWarpCursor;
+
+/* The host's function table.  `size` is sizeof (WsPredictorHost) as the
+ * host compiled it: a plugin may only call functions that lie inside it. */
+typedef struct {
+  uint32_t size;
+  uint32_t api_version;
+
+  /* -- the GPU ---------------------------------------------------------- */
+  const char *(*gpu_name) (WsPredictorContext *ctx);
+  /* A numeric GPU parameter by its catalogue field name ("sms",
+   * "core_clock_mhz", "cuda_cores_per_sm", "warp_schedulers_per_sm",
+   * "dram_clock_mhz", "dram_bus_width_bits", "dram_data_rate", "l1_latency",
+   * "pipes.fp32.latency", "pipes.global.initiation_interval", ...:
+   * the names of `warpscope-cli hw export`).  Returns
+   * `fallback` when the GPU has no such field. */
+  double (*gpu_param) (WsPredictorContext *ctx, const char *name, double fallback);
+
+  /* -- options (validated by the host against the descriptor) ----------- */
+  const char *(*option_string) (WsPredictorContext *ctx, const char *name);
+  double (*option_double) (WsPredictorContext *ctx, const char *name);
+
+  /* -- the launch ---------------------------------------------------------- */
+  const char *(*kernel_name) (WsPredictorContext *ctx);
+  /* 1 when the launch is an analytic kernel (explicit parameters, no trace). */
+  int (*is_analytic) (WsPredictorContext *ctx);
+  /* An analytic kernel's parameter ("grid_size", "block_size",
+   * "cuda_core_instructions", "issued_instructions", "gmem_bytes",
+   * "latency_bound", "occupancy_warps", "lambda"...); `fallback` if absent. */
+  double (*analytic_param) (WsPredictorContext *ctx, const char *name, double fallback);
+  void (*launch_dims) (WsPredictorContext *ctx, uint32_t grid[3], uint32_t block[3], uint32_t *dynamic_shared);
+  /* Resources per thread/block as compiled (ptxas) or estimated. */
+  void (*launch_resources) (WsPredictorContext *ctx, uint32_t *regs_per_thread, uint32_t *shared_per_block);
+  /* Occupancy of this launch on this GPU (NVIDIA's rules). */
+  void (*occupancy) (WsPredictorContext *ctx, int *blocks_per_sm, int *warps_per_sm, double *fraction);
+
+  /* -- the static instruction table (trace launches) ----------------------- */
+  uint32_t (*n_insts) (WsPredictorContext *ctx);
+  int (*inst_class) (WsPredictorContext *ctx, uint32_t id);      /* WsPredictorInstClass */
+  int (*inst_space) (WsPredictorContext *ctx, uint32_t id);      /* WsPredictorSpace */
+  const char *(*inst_opcode) (WsPredictorContext *ctx, uint32_t id); /* PTX mnemonic: "fma" */
+  uint32_t (*inst_n_srcs) (WsPredictorContext *ctx, uint32_t id);
+  uint32_t (*inst_src) (WsPredictorContext *ctx, uint32_t id, uint32_t k);   /* register slot */
+  uint32_t (*inst_n_dsts) (WsPredictorContext *ctx, uint32_t id);
+  uint32_t (*inst_dst) (WsPredictorContext *ctx, uint32_t id, uint32_t k);
+  uint32_t (*inst_ptx_line) (WsPredictorContext *ctx, uint32_t id);
+
+  /* -- thread blocks and warps (trace launches) ---------------------------- */
+  uint64_t (*n_tbs) (WsPredictorContext *ctx);
+  uint32_t (*warps_per_tb) (WsPredictorContext *ctx);
+  /* A per-TB counter: "thread_instructions", "warp_instructions",
+   * "global_requests", "local_requests", "shared_accesses", "barriers". */
+  uint64_t (*tb_counter) (WsPredictorContext *ctx, uint64_t tb, const char *name);
+  /* Totals over the launch: "thread_instructions", "warp_instructions", "memory_requests". */
+  uint64_t (*launch_counter) (WsPredictorContext *ctx, const char *name);
+  /* Reads one warp's dynamic stream record by record. */
+  WsPredictorWarpCursor *(*warp_open) (WsPredictorContext *ctx, uint64_t tb, uint32_t warp);
+  int (*warp_next) (WsPredictorWarpCursor *cursor, WsPredictorWarpRecord *record); /* 1 = record, 0 = end */
+  void (*warp_close) (WsPredictorWarpCursor *cursor);
+  /* The representative warp chosen by the host (GPUMech §4.3: k-means, k=2, on
+   * eq. 14/15 features; closest to the centre of the larger cluster). */
+  void (*representative_warp) (WsPredictorContext *ctx, uint64_t *tb, uint32_t *warp);
+
+  /* -- cache simulation (core's functional L1/L2, per GPU) ------------------ */
+  /* Per static memory instruction: fraction of its requests that hit L1 / L2
+   * and its average memory access time in cycles (seed 001 §4.5). */
+  int (*inst_cache) (WsPredictorContext *ctx, uint32_t id, double *l1_hit_rate, double *l2_hit_rate, double *amat);
+
+  /* -- results ----------------------------------------------------------- */
+  void (*set_cycles) (WsPredictorContext *ctx, double cycles);
+  void (*set_seconds) (WsPredictorContext *ctx, double seconds);
+  void (*set_ipc) (WsPredictorContext *ctx, double ipc);
+  /* One CPI-stack category ("BASE", "DEP", "L1", "L2", "DRAM", "MSHR", "QUEUE"...). */
+  void (*add_cpi) (WsPredictorContext *ctx, const char *category, double cpi);
+  void (*set_metric) (WsPredictorContext *ctx, const char *name, double value);
+  void (*warn) (WsPredictorContext *ctx, const char *message);
+  /* Reports a failure of this prediction; predict() then returns non-zero. */
+  void (*fail) (WsPredictorContext *ctx, const char *message);
+} WsPredictorHost;
+
+typedef struct {
+  uint32_t abi_version;          /* WS_PREDICTOR_ABI_VERSION: always first */
+  uint32_t api_version;          /* WS_PREDICTOR_API_VERSION the plugin was built with */
+  const char *name;              /* unique, e.g. "volkov" */
+  const char *version;           /* the plugin's own version */
+  const char *description;
+  uint32_t n_options;
+  const WsPredictorOption *options;
+  /* Capabilities: 1 if the plugin can predict trace launches / analytic kernels. */
+  uint32_t supports_trace;
+  uint32_t supports_analytic;
+  /* Returns 0 on success; non-zero after host->fail(). */
+  int (*predict) (const WsPredictorHost *host, WsPredictorContext *ctx);
+} WsPredictorDescriptor;
+
+typedef const WsPredictorDescriptor *(*WsPredictorQueryFunc) (void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* WS_PREDICTOR_H */

@@ -1,0 +1,3091 @@
+/* ws-ptx-parse.c: lexer and parser turning PTX text into the decoded IR.
+ *
+ * The lexer tokenises the whole text once into a flat array (no regex, no
+ * allocation per token); the parser walks it with one token of lookahead
+ * and resolves every name while parsing, except forward label references
+ * which are patched at the end of each function. */
+#define G_LOG_DOMAIN "ws-ptx"
+
+#include "ptx/ws-ptx-private.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- tokens ------------------------------------------------------------ */
+
+typedef enum {
+  TK_EOF, TK_IDENT, TK_INT, TK_F32, TK_F64, TK_FLOAT, TK_STRING, TK_PUNCT,
+} TokKind;
+
+typedef struct {
+  uint8_t kind;
+  char punct;
+  uint32_t len;
+  uint32_t line, col;
+  const char *s;
+  uint64_t u;   /* INT value; F32/F64 bits; FLOAT: double bits */
+} Tok;
+
+/* ---- name tables keyed on (pointer, length) ---------------------------- */
+
+typedef struct {
+  const char *s;
+  guint len;
+} NameKey;
+
+static guint
+name_hash (gconstpointer k)
+{
+  const NameKey *n = k;
+  guint h = 2166136261u;
+  for (guint i = 0; i < n->len; i++)
+    h = (h ^ (guchar) n->s[i]) * 16777619u;
+  return h;
+}
+
+static gboolean
+name_equal (gconstpointer a, gconstpointer b)
+{
+  const NameKey *x = a, *y = b;
+  return x->len == y->len && memcmp (x->s, y->s, x->len) == 0;
+}
+
+static GHashTable *
+name_table_new (void)
+{
+  return g_hash_table_new_full (name_hash, name_equal, g_free, NULL);
+}
+
+static void
+name_insert (GHashTable *t, const char *s, guint len, guint value)
+{
+  NameKey *k = g_new (NameKey, 1);
+  k->s = s;
+  k->len = len;
+  g_hash_table_replace (t, k, GUINT_TO_POINTER (value));
+}
+
+static guint
+name_lookup (GHashTable *t, const char *s, guint len)
+{
+  NameKey k = { s, len };
+  return GPOINTER_TO_UINT (g_hash_table_lookup (t, &k));
+}
+
+/* scope entries: kind in the top 4 bits, index below */
+enum { ENT_REG = 1, ENT_PRED = 2, ENT_SYM = 3, ENT_RANGE = 4 };
+#define ENT(kind, idx) (((guint) (kind) << 28) | (guint) (idx))
+#define ENT_KIND(v) ((v) >> 28)
+#define ENT_IDX(v) ((v) & 0x0fffffffu)
+
+typedef struct {
+  uint32_t base, count;
+  gboolean pred;
+} RegRange;
+
+typedef enum { FIX_OPERAND, FIX_TABLE } FixKind;
+
+typedef struct {
+  FixKind kind;
+  uint32_t a, b;       /* OPERAND: inst, src index; TABLE: table, entry */
+  const char *name;
+  uint32_t len, line, col;
+} Fixup;
+
+typedef struct {
+  const char *origin;
+  const char *text;
+  Tok *toks;
+  guint ntoks, pos;
+  GError **error;
+
+  WsPtxModule *mod;
+  GArray *functions;   /* WsPtxFunction */
+  GArray *symbols;     /* WsPtxSymbol */
+  GHashTable *gsyms;   /* module-scope symbols: idx + 1 */
+  GHashTable *fnames;  /* functions: idx + 1 */
+  GPtrArray *files;
+
+  /* current function */
+  int fn;
+  GArray *insts, *calls, *reg_types;
+  GPtrArray *reg_names, *pred_names;
+  GPtrArray *scopes;   /* GHashTable* */
+  GArray *ranges;
+  GHashTable *labels;  /* inst index + 1 */
+  GHashTable *tables;  /* .branchtargets label: table index + 1 */
+  GPtrArray *table_arrays; /* GArray<uint32_t> */
+  GArray *fixups;
+  uint32_t loc_file, loc_line, loc_col;
+  uint64_t local_bytes, call_param_bytes;
+  uint32_t local_align;
+  guint imm_regs;
+} P;
+
+/* ---- errors ------------------------------------------------------------ */
+
+static gboolean G_GNUC_PRINTF (3, 4)
+fail_at (P *p, const Tok *t, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  g_autofree char *msg = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  if (p->error && *p->error == NULL)
+    g_set_error (p->error, WS_ERROR, WS_ERROR_PARSE, "%s:%u:%u: %s", p->origin,
+                 t ? t->line : 0, t ? t->col : 0, msg);
+  return FALSE;
+}
+
+static gboolean G_GNUC_PRINTF (3, 4)
+unsupported_at (P *p, const Tok *t, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  g_autofree char *msg = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  if (p->error && *p->error == NULL)
+    g_set_error (p->error, WS_ERROR, WS_ERROR_UNSUPPORTED,
+                 "%s:%u:%u: %s is not supported by Warpscope's PTX parser",
+                 p->origin, t->line, t->col, msg);
+  return FALSE;
+}
+
+/* Printable rendering of a token for messages (bounded, escapes bytes). */
+static char *
+tok_desc (const Tok *t)
+{
+  if (t->kind == TK_EOF)
+    return g_strdup ("end of input");
+  GString *s = g_string_new ("'");
+  guint n = MIN (t->len, 40u);
+  for (guint i = 0; i < n; i++)
+    {
+      guchar c = t->s[i];
+      if (c >= 32 && c < 127)
+        g_string_append_c (s, c);
+      else
+        g_string_append_printf (s, "\\x%02x", c);
+    }
+  if (t->len > n)
+    g_string_append (s, "...");
+  g_string_append_c (s, '\'');
+  return g_string_free (s, FALSE);
+}
+
+/* ---- lexer ------------------------------------------------------------- */
+
+static inline gboolean
+is_ident_start (guchar c)
+{
+  return g_ascii_isalpha (c) || c == '_' || c == '$' || c == '%' || c == '.';
+}
+
+static inline gboolean
+is_ident_char (guchar c)
+{
+  return g_ascii_isalnum (c) || c == '_' || c == '$' || c == '.';
+}
+
+static gboolean
+lex_fail (P *p, uint32_t line, uint32_t col, const char *what, guchar c)
+{
+  Tok t = { .line = line, .col = col };
+  if (c >= 32 && c < 127)
+    return fail_at (p, &t, "%s '%c'", what, c);
+  return fail_at (p, &t, "%s (byte 0x%02x)", what, c);
+}
+
+static gboolean
+lex (P *p, const char *s, gsize n)
+{
+  GArray *toks = g_array_sized_new (FALSE, FALSE, sizeof (Tok), n / 4 + 16);
+  gsize i = 0;
+  uint32_t line = 1;
+  gsize line_start = 0;
+  gboolean ok = TRUE;
+
+  while (i < n)
+    {
+      guchar c = s[i];
+      if (c == '\n')
+        {
+          line++;
+          line_start = ++i;
+          continue;
+        }
+      if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v')
+        {
+          i++;
+          continue;
+        }
+      Tok t = { 0 };
+      t.line = line;
+      t.col = (uint32_t) (i - line_start + 1);
+      t.s = s + i;
+      if (c == '/' && i + 1 < n && s[i + 1] == '/')
+        {
+          while (i < n && s[i] != '\n')
+            i++;
+          continue;
+        }
+      if (c == '/' && i + 1 < n && s[i + 1] == '*')
+        {
+          i += 2;
+          while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/'))
+            {
+              if (s[i] == '\n')
+                {
+                  line++;
+                  line_start = i + 1;
+                }
+              i++;
+            }
+          if (i + 1 >= n)
+            {
+              ok = fail_at (p, &t, "unterminated comment");
+              break;
+            }
+          i += 2;
+          continue;
+        }
+      if (is_ident_start (c))
+        {
+          gsize j = i + 1;
+          /* a directive or type (".reg") ends at the next dot: inline asm
+           * writes ".reg.b32 f;"; opcodes keep their ".modifiers" */
+          gboolean directive = c == '.';
+          for (;;)
+            {
+              if (j < n && directive && s[j] == '.')
+                break;
+              if (j < n && is_ident_char (s[j]))
+                j++;
+              else if (j + 2 < n && s[j] == ':' && s[j + 1] == ':' && is_ident_char (s[j + 2]))
+                j += 2;
+              else
+                break;
+            }
+          t.kind = TK_IDENT;
+          t.len = (uint32_t) (j - i);
+          i = j;
+          g_array_append_val (toks, t);
+          continue;
+        }
+      if (g_ascii_isdigit (c))
+        {
+          gsize j = i;
+          if (c == '0' && i + 1 < n && (s[i + 1] == 'f' || s[i + 1] == 'F' || s[i + 1] == 'd' || s[i + 1] == 'D'))
+            {
+              gboolean dbl = s[i + 1] == 'd' || s[i + 1] == 'D';
+              guint want = dbl ? 16 : 8;
+              uint64_t v = 0;
+              j = i + 2;
+              guint k = 0;
+              while (j < n && g_ascii_isxdigit (s[j]) && k < want)
+                {
+                  v = (v << 4) | (uint64_t) g_ascii_xdigit_value (s[j]);
+                  j++;
+                  k++;
+                }
+              if (k != want || (j < n && is_ident_char (s[j])))
+                {
+                  ok = fail_at (p, &t, "malformed %s floating-point literal (0%c needs exactly %u hex digits)",
+                                dbl ? "double" : "single", s[i + 1], want);
+                  break;
+                }
+              t.kind = dbl ? TK_F64 : TK_F32;
+              t.u = v;
+            }
+          else if (c == '0' && i + 1 < n && (s[i + 1] == 'x' || s[i + 1] == 'X' || s[i + 1] == 'b' || s[i + 1] == 'B'))
+            {
+              gboolean bin = s[i + 1] == 'b' || s[i + 1] == 'B';
+              uint64_t v = 0;
+              gboolean over = FALSE;
+              j = i + 2;
+              gsize start = j;
+              while (j < n && (bin ? (s[j] == '0' || s[j] == '1') : g_ascii_isxdigit (s[j])))
+                {
+                  guint shift = bin ? 1 : 4;
+                  if (v >> (64 - shift))
+                    over = TRUE;
+                  v = (v << shift) | (uint64_t) (bin ? s[j] - '0' : g_ascii_xdigit_value (s[j]));
+                  j++;
+                }
+              if (j < n && s[j] == 'U')
+                j++;
+              if (j == start || over || (j < n && is_ident_char (s[j])))
+                {
+                  ok = fail_at (p, &t, over ? "integer literal out of range" : "malformed integer literal");
+                  break;
+                }
+              t.kind = TK_INT;
+              t.u = v;
+            }
+          else
+            {
+              j = i;
+              while (j < n && g_ascii_isdigit (s[j]))
+                j++;
+              gboolean is_float = FALSE;
+              if (j < n && s[j] == '.' && j + 1 < n && g_ascii_isdigit (s[j + 1]))
+                {
+                  is_float = TRUE;
+                  j++;
+                  while (j < n && g_ascii_isdigit (s[j]))
+                    j++;
+                }
+              if (j < n && (s[j] == 'e' || s[j] == 'E'))
+                {
+                  gsize k = j + 1;
+                  if (k < n && (s[k] == '+' || s[k] == '-'))
+                    k++;
+                  if (k < n && g_ascii_isdigit (s[k]))
+                    {
+                      is_float = TRUE;
+                      j = k;
+                      while (j < n && g_ascii_isdigit (s[j]))
+                        j++;
+                    }
+                }
+              if (is_float)
+                {
+                  char buf[64];
+                  gsize l = MIN ((gsize) (j - i), sizeof buf - 1);
+                  memcpy (buf, s + i, l);
+                  buf[l] = 0;
+                  double d = g_ascii_strtod (buf, NULL);
+                  memcpy (&t.u, &d, 8);
+                  t.kind = TK_FLOAT;
+                }
+              else
+                {
+                  uint64_t v = 0;
+                  gboolean over = FALSE;
+                  gboolean octal = c == '0' && j - i > 1;
+                  for (gsize k = i; k < j; k++)
+                    {
+                      guint d = (guint) (s[k] - '0');
+                      if (octal)
+                        {
+                          if (d > 7 || (v >> 61))
+                            over = TRUE;
+                          v = (v << 3) | d;
+                        }
+                      else
+                        {
+                          if (v > (G_MAXUINT64 - d) / 10)
+                            over = TRUE;
+                          v = v * 10 + d;
+                        }
+                    }
+                  if (j < n && s[j] == 'U')
+                    j++;
+                  if (over)
+                    {
+                      ok = fail_at (p, &t, "integer literal out of range");
+                      break;
+                    }
+                  t.kind = TK_INT;
+                  t.u = v;
+                }
+              if (j < n && is_ident_char (s[j]) && s[j] != '.')
+                {
+                  ok = fail_at (p, &t, "malformed number");
+                  break;
+                }
+            }
+          t.len = (uint32_t) (j - i);
+          i = j;
+          g_array_append_val (toks, t);
+          continue;
+        }
+      if (c == '"')
+        {
+          gsize j = i + 1;
+          while (j < n && s[j] != '"' && s[j] != '\n')
+            {
+              if (s[j] == '\\' && j + 1 < n && s[j + 1] != '\n')
+                j++;
+              j++;
+            }
+          if (j >= n || s[j] != '"')
+            {
+              ok = fail_at (p, &t, "unterminated string literal");
+              break;
+            }
+          t.kind = TK_STRING;
+          t.len = (uint32_t) (j + 1 - i);
+          i = j + 1;
+          g_array_append_val (toks, t);
+          continue;
+        }
+      if (strchr ("{}()[],;:+-!@|<>=", c) && c != 0)
+        {
+          t.kind = TK_PUNCT;
+          t.punct = (char) c;
+          t.len = 1;
+          i++;
+          g_array_append_val (toks, t);
+          continue;
+        }
+      ok = lex_fail (p, t.line, t.col, "unexpected character", c);
+      break;
+    }
+
+  Tok eof = { 0 };
+  eof.kind = TK_EOF;
+  eof.line = line;
+  eof.col = (uint32_t) (i - line_start + 1);
+  eof.s = s + MIN (i, n);
+  g_array_append_val (toks, eof);
+  p->ntoks = toks->len;
+  p->toks = (Tok *) g_array_free (toks, FALSE);
+  return ok;
+}
+
+/* ---- token helpers ----------------------------------------------------- */
+
+static inline const Tok *
+peek (P *p)
+{
+  return &p->toks[p->pos];
+}
+
+static inline const Tok *
+peek_at (P *p, guint k)
+{
+  guint i = p->pos + k;
+  return &p->toks[MIN (i, p->ntoks - 1)];
+}
+
+static inline const Tok *
+next (P *p)
+{
+  const Tok *t = &p->toks[p->pos];
+  if (p->pos + 1 < p->ntoks)
+    p->pos++;
+  return t;
+}
+
+static inline gboolean
+tok_is (const Tok *t, const char *s)
+{
+  return t->kind == TK_IDENT && t->len == strlen (s) && memcmp (t->s, s, t->len) == 0;
+}
+
+static inline gboolean
+is_punct (const Tok *t, char c)
+{
+  return t->kind == TK_PUNCT && t->punct == c;
+}
+
+static gboolean
+expect_punct (P *p, char c, const char *context)
+{
+  const Tok *t = peek (p);
+  if (!is_punct (t, c))
+    {
+      g_autofree char *d = tok_desc (t);
+      return fail_at (p, t, "expected '%c' %s, found %s", c, context, d);
+    }
+  next (p);
+  return TRUE;
+}
+
+static gboolean
+expect_ident (P *p, const Tok **out, const char *what)
+{
+  const Tok *t = peek (p);
+  if (t->kind != TK_IDENT)
+    {
+      g_autofree char *d = tok_desc (t);
+      return fail_at (p, t, "expected %s, found %s", what, d);
+    }
+  *out = next (p);
+  return TRUE;
+}
+
+static gboolean
+expect_uint (P *p, uint64_t *out, const char *what)
+{
+  const Tok *t = peek (p);
+  if (t->kind != TK_INT)
+    {
+      g_autofree char *d = tok_desc (t);
+      return fail_at (p, t, "expected %s (an integer), found %s", what, d);
+    }
+  *out = next (p)->u;
+  return TRUE;
+}
+
+static char *
+tok_strdup (const Tok *t)
+{
+  return g_strndup (t->s, t->len);
+}
+
+/* Skips tokens up to and including the ';' ending a statement. */
+static gboolean
+skip_statement (P *p, const Tok *start)
+{
+  for (;;)
+    {
+      const Tok *t = peek (p);
+      if (t->kind == TK_EOF)
+        return fail_at (p, start, "statement is missing its terminating ';'");
+      next (p);
+      if (is_punct (t, ';'))
+        return TRUE;
+    }
+}
+
+/* Skips a balanced { ... } block (debug sections). */
+static gboolean
+skip_braces (P *p, const Tok *start)
+{
+  int depth = 0;
+  for (;;)
+    {
+      const Tok *t = next (p);
+      if (t->kind == TK_EOF)
+        return fail_at (p, start, "unterminated '{' block");
+      if (is_punct (t, '{'))
+        depth++;
+      else if (is_punct (t, '}') && --depth == 0)
+        return TRUE;
+    }
+}
+
+/* ---- types and literals ----------------------------------------------- */
+
+WsPtxType
+ws_ptx_type_from_name (const char *s, gsize len)
+{
+  static const struct { const char *n; WsPtxType t; } tab[] = {
+    { "b8", WS_T_B8 }, { "b16", WS_T_B16 }, { "b32", WS_T_B32 }, { "b64", WS_T_B64 }, { "b128", WS_T_B128 },
+    { "u8", WS_T_U8 }, { "u16", WS_T_U16 }, { "u32", WS_T_U32 }, { "u64", WS_T_U64 },
+    { "s8", WS_T_S8 }, { "s16", WS_T_S16 }, { "s32", WS_T_S32 }, { "s64", WS_T_S64 },
+    { "f16", WS_T_F16 }, { "f16x2", WS_T_F16X2 }, { "bf16", WS_T_BF16 }, { "bf16x2", WS_T_BF16X2 },
+    { "f32", WS_T_F32 }, { "f64", WS_T_F64 }, { "pred", WS_T_PRED },
+  };
+  if (len < 2 || len > 6)
+    return WS_T_NONE;
+  for (guint i = 0; i < G_N_ELEMENTS (tab); i++)
+    if (strlen (tab[i].n) == len && memcmp (tab[i].n, s, len) == 0)
+      return tab[i].t;
+  return WS_T_NONE;
+}
+
+static inline gboolean
+type_is_float (WsPtxType t)
+{
+  return t == WS_T_F16 || t == WS_T_F16X2 || t == WS_T_BF16 || t == WS_T_BF16X2 || t == WS_T_F32 || t == WS_T_F64;
+}
+
+static uint16_t
+f32_to_f16_bits (float f)
+{
+  /* round-to-nearest-even conversion, used only for literal operands */
+  uint32_t x;
+  memcpy (&x, &f, 4);
+  uint32_t sign = (x >> 16) & 0x8000u;
+  int32_t exp = (int32_t) ((x >> 23) & 0xff) - 127 + 15;
+  uint32_t mant = x & 0x7fffffu;
+  if (((x >> 23) & 0xff) == 0xff)
+    return (uint16_t) (sign | 0x7c00u | (mant ? 0x200u : 0));
+  if (exp >= 31)
+    return (uint16_t) (sign | 0x7c00u);
+  if (exp <= 0)
+    {
+      if (exp < -10)
+        return (uint16_t) sign;
+      mant |= 0x800000u;
+      uint32_t shift = (uint32_t) (14 - exp);
+      uint32_t h = mant >> shift;
+      uint32_t rem = mant & ((1u << shift) - 1);
+      uint32_t half = 1u << (shift - 1);
+      if (rem > half || (rem == half && (h & 1)))
+        h++;
+      return (uint16_t) (sign | h);
+    }
+  uint32_t h = ((uint32_t) exp << 10) | (mant >> 13);
+  uint32_t rem = mant & 0x1fffu;
+  if (rem > 0x1000u || (rem == 0x1000u && (h & 1)))
+    h++;
+  return (uint16_t) (sign | h);
+}
+
+gboolean
+ws_ptx_convert_literal (int lit_kind, uint64_t raw, WsPtxType type, uint64_t *out)
+{
+  double d = 0;
+  gboolean is_fp = lit_kind != 0;
+  if (lit_kind == 1)
+    memcpy (&d, &raw, 8);
+  else if (lit_kind == 2)
+    {
+      float f;
+      uint32_t b = (uint32_t) raw;
+      memcpy (&f, &b, 4);
+      d = f;
+    }
+  else if (lit_kind == 3)
+    memcpy (&d, &raw, 8);
+  else
+    d = (double) (int64_t) raw;
+
+  switch (type)
+    {
+    case WS_T_F32:
+      if (lit_kind == 2)
+        *out = raw & 0xffffffffu;
+      else
+        {
+          float f = (float) d;
+          uint32_t b;
+          memcpy (&b, &f, 4);
+          *out = b;
+        }
+      return TRUE;
+    case WS_T_F64:
+      if (lit_kind == 3)
+        *out = raw;
+      else
+        memcpy (out, &d, 8);
+      return TRUE;
+    case WS_T_F16:
+    case WS_T_BF16:
+      if (lit_kind == 0)
+        {
+          /* integer literals with 16-bit float types are bit patterns (nvcc
+           * writes f16 constants as b16 hex); keep them as bits */
+          *out = raw & 0xffffu;
+          return TRUE;
+        }
+      if (type == WS_T_F16)
+        *out = f32_to_f16_bits ((float) d);
+      else
+        {
+          float f = (float) d;
+          uint32_t b;
+          memcpy (&b, &f, 4);
+          *out = (b + 0x7fffu + ((b >> 16) & 1)) >> 16;
+        }
+      return TRUE;
+    default:
+      break;
+    }
+  if (lit_kind == 2)
+    {
+      /* 0fXXXXXXXX with a 32-bit bit-type operand: raw bits */
+      *out = raw & 0xffffffffu;
+      return ws_ptx_type_size (type) >= 4 || type == WS_T_NONE;
+    }
+  if (lit_kind == 3)
+    {
+      *out = raw;
+      return ws_ptx_type_size (type) >= 8 || type == WS_T_NONE;
+    }
+  if (is_fp)
+    return FALSE;
+  int size = ws_ptx_type_size (type);
+  if (size > 0 && size < 8)
+    *out = raw & ((UINT64_C (1) << (size * 8)) - 1);
+  else
+    *out = raw;
+  return TRUE;
+}
+
+/* ---- module-level bookkeeping ------------------------------------------ */
+
+static WsPtxSymbol *
+sym_at (P *p, guint i)
+{
+  return &g_array_index (p->symbols, WsPtxSymbol, i);
+}
+
+static WsPtxFunction *
+fn_at (P *p, guint i)
+{
+  return &g_array_index (p->functions, WsPtxFunction, i);
+}
+
+static guint
+add_symbol (P *p, const WsPtxSymbol *s)
+{
+  g_array_append_vals (p->symbols, s, 1);
+  return p->symbols->len - 1;
+}
+
+static inline uint64_t
+align_up (uint64_t v, uint64_t a)
+{
+  return a > 1 ? (v + a - 1) / a * a : v;
+}
+
+/* ---- names in the current function ------------------------------------- */
+
+static gboolean
+lookup_scoped (P *p, const char *s, guint len, guint *kind, guint *idx)
+{
+  if (!p->scopes)
+    return FALSE;
+  /* a trailing decimal suffix may index a %r<N> range */
+  guint dl = 0;
+  while (dl < len && g_ascii_isdigit (s[len - 1 - dl]))
+    dl++;
+  for (int i = (int) p->scopes->len - 1; i >= 0; i--)
+    {
+      GHashTable *t = g_ptr_array_index (p->scopes, i);
+      guint v = name_lookup (t, s, len);
+      if (v && ENT_KIND (v) != ENT_RANGE)
+        {
+          *kind = ENT_KIND (v);
+          *idx = ENT_IDX (v);
+          return TRUE;
+        }
+      if (dl > 0 && dl < len && dl <= 9 && !(dl > 1 && s[len - dl] == '0'))
+        {
+          v = name_lookup (t, s, len - dl);
+          if (v && ENT_KIND (v) == ENT_RANGE)
+            {
+              const RegRange *r = &g_array_index (p->ranges, RegRange, ENT_IDX (v));
+              guint n = 0;
+              for (guint k = len - dl; k < len; k++)
+                n = n * 10 + (guint) (s[k] - '0');
+              if (n < r->count)
+                {
+                  *kind = r->pred ? ENT_PRED : ENT_REG;
+                  *idx = r->base + n;
+                  return TRUE;
+                }
+            }
+        }
+    }
+  return FALSE;
+}
+
+static GHashTable *
+cur_scope (P *p)
+{
+  return g_ptr_array_index (p->scopes, p->scopes->len - 1);
+}
+
+static guint
+new_reg (P *p, WsPtxType type, char *name)
+{
+  if (type == WS_T_PRED)
+    {
+      g_ptr_array_add (p->pred_names, name);
+      return p->pred_names->len - 1;
+    }
+  uint8_t t8 = (uint8_t) type;
+  g_array_append_val (p->reg_types, t8);
+  g_ptr_array_add (p->reg_names, name);
+  return p->reg_types->len - 1;
+}
+
+/* ---- special registers ---------------------------------------------- */
+
+static gboolean
+lookup_sreg (const Tok *t, uint32_t *sreg, uint8_t *comp, gboolean *known)
+{
+  static const struct { const char *n; WsPtxSreg r; gboolean vec; } tab[] = {
+    { "%tid", WS_SREG_TID, TRUE }, { "%ntid", WS_SREG_NTID, TRUE },
+    { "%ctaid", WS_SREG_CTAID, TRUE }, { "%nctaid", WS_SREG_NCTAID, TRUE },
+    { "%laneid", WS_SREG_LANEID, FALSE }, { "%warpid", WS_SREG_WARPID, FALSE },
+    { "%nwarpid", WS_SREG_NWARPID, FALSE }, { "%smid", WS_SREG_SMID, FALSE },
+    { "%nsmid", WS_SREG_NSMID, FALSE }, { "%gridid", WS_SREG_GRIDID, FALSE },
+    { "%clock", WS_SREG_CLOCK, FALSE }, { "%clock64", WS_SREG_CLOCK64, FALSE },
+    { "%globaltimer", WS_SREG_GLOBALTIMER, FALSE },
+    { "%lanemask_eq", WS_SREG_LANEMASK_EQ, FALSE }, { "%lanemask_le", WS_SREG_LANEMASK_LE, FALSE },
+    { "%lanemask_lt", WS_SREG_LANEMASK_LT, FALSE }, { "%lanemask_ge", WS_SREG_LANEMASK_GE, FALSE },
+    { "%lanemask_gt", WS_SREG_LANEMASK_GT, FALSE },
+    { "%dynamic_smem_size", WS_SREG_DYNAMIC_SMEM_SIZE, FALSE },
+    { "%total_smem_size", WS_SREG_TOTAL_SMEM_SIZE, FALSE },
+    { "%clusterid", WS_SREG_CLUSTERID, TRUE }, { "%nclusterid", WS_SREG_NCLUSTERID, TRUE },
+    { "%cluster_ctaid", WS_SREG_CLUSTER_CTAID, TRUE }, { "%cluster_nctaid", WS_SREG_CLUSTER_NCTAID, TRUE },
+  };
+  *known = FALSE;
+  if (t->len < 2 || t->s[0] != '%')
+    return FALSE;
+  guint base = t->len;
+  const char *dot = memchr (t->s, '.', t->len);
+  if (dot)
+    base = (guint) (dot - t->s);
+  for (guint i = 0; i < G_N_ELEMENTS (tab); i++)
+    {
+      if (strlen (tab[i].n) != base || memcmp (tab[i].n, t->s, base) != 0)
+        continue;
+      *known = TRUE;
+      *sreg = tab[i].r;
+      *comp = 0;
+      if (tab[i].vec)
+        {
+          if (!dot || t->len != base + 2)
+            return FALSE;
+          char c = t->s[base + 1];
+          if (c < 'x' || c > 'z')
+            return FALSE;
+          *comp = (uint8_t) (c - 'x');
+          return TRUE;
+        }
+      return dot == NULL;
+    }
+  /* %envreg0..31, %pm0..7 */
+  if (!dot && base > 7 && memcmp (t->s, "%envreg", 7) == 0)
+    {
+      guint n = 0;
+      for (guint k = 7; k < base; k++)
+        {
+          if (!g_ascii_isdigit (t->s[k]))
+            return FALSE;
+          n = n * 10 + (guint) (t->s[k] - '0');
+        }
+      *known = TRUE;
+      *sreg = WS_SREG_ENVREG;
+      *comp = (uint8_t) MIN (n, 255u);
+      return n < 32;
+    }
+  if (!dot && base == 4 && memcmp (t->s, "%pm", 3) == 0 && t->s[3] >= '0' && t->s[3] <= '7')
+    {
+      *known = TRUE;
+      *sreg = WS_SREG_PM;
+      *comp = (uint8_t) (t->s[3] - '0');
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* ---- variable declarations --------------------------------------------- */
+
+typedef struct {
+  WsPtxSymbol *sym;
+  int elem_size;
+  WsPtxType type;
+  guint pos;           /* element index */
+  guint max_elems;
+} InitState;
+
+static gboolean
+init_store (P *p, InitState *st, const Tok *at, uint64_t bits, int lit_kind,
+            int reloc_target, gboolean reloc_fn, int64_t addend)
+{
+  if (st->pos >= st->max_elems)
+    return fail_at (p, at, "too many initialisers for '%s' (%u elements)", st->sym->name, st->max_elems);
+  uint64_t off = (uint64_t) st->pos * (uint64_t) st->elem_size;
+  if (reloc_target >= 0)
+    {
+      if (st->elem_size != 8 && st->elem_size != 4)
+        return fail_at (p, at, "an address initialiser needs a 32- or 64-bit element type");
+      WsPtxSymbol *s = st->sym;
+      guint n = s->n_init_relocs++;
+      s->init_reloc_offsets = g_renew (uint64_t, s->init_reloc_offsets, n + 1);
+      s->init_reloc_symbols = g_renew (uint32_t, s->init_reloc_symbols, n + 1);
+      s->init_reloc_addends = g_renew (int64_t, s->init_reloc_addends, n + 1);
+      s->init_reloc_is_function = g_renew (uint8_t, s->init_reloc_is_function, n + 1);
+      s->init_reloc_offsets[n] = off;
+      s->init_reloc_symbols[n] = (uint32_t) reloc_target;
+      s->init_reloc_addends[n] = addend;
+      s->init_reloc_is_function[n] = reloc_fn;
+      st->pos++;
+      return TRUE;
+    }
+  WsPtxType ct = st->type;
+  if (ct == WS_T_PRED)
+    return fail_at (p, at, "predicate variables cannot be initialised");
+  uint64_t v;
+  if (!ws_ptx_convert_literal (lit_kind, bits, ct, &v))
+    return fail_at (p, at, "floating-point initialiser for the integer variable '%s'", st->sym->name);
+  for (int b = 0; b < st->elem_size && b < 8; b++)
+    st->sym->init[off + b] = (uint8_t) (v >> (8 * b));
+  st->pos++;
+  return TRUE;
+}
+
+static gboolean parse_init_list (P *p, InitState *st, int depth);
+
+static gboolean
+parse_init_value (P *p, InitState *st, int depth)
+{
+  const Tok *t = peek (p);
+  if (is_punct (t, '{'))
+    {
+      if (depth > 16)
+        return fail_at (p, t, "initialiser nested too deeply");
+      return parse_init_list (p, st, depth + 1);
+    }
+  gboolean neg = FALSE;
+  if (is_punct (t, '-'))
+    {
+      neg = TRUE;
+      next (p);
+      t = peek (p);
+    }
+  if (t->kind == TK_INT || t->kind == TK_F32 || t->kind == TK_F64 || t->kind == TK_FLOAT)
+    {
+      next (p);
+      int kind = t->kind == TK_INT ? 0 : t->kind == TK_FLOAT ? 1 : t->kind == TK_F32 ? 2 : 3;
+      uint64_t bits = t->u;
+      if (neg)
+        {
+          if (kind == 0)
+            bits = UINT64_C (0) - bits;
+          else if (kind == 2)
+            bits ^= 0x80000000u;
+          else
+            bits ^= UINT64_C (0x8000000000000000);
+        }
+      return init_store (p, st, t, bits, kind, -1, FALSE, 0);
+    }
+  if (t->kind == TK_IDENT && !neg)
+    {
+      const Tok *name = next (p);
+      gboolean paren = FALSE;
+      if (tok_is (name, "generic"))
+        {
+          if (!expect_punct (p, '(', "after 'generic'"))
+            return FALSE;
+          if (!expect_ident (p, &name, "a variable name inside generic()"))
+            return FALSE;
+          paren = TRUE;
+        }
+      int64_t addend = 0;
+      if (paren && !expect_punct (p, ')', "closing generic("))
+        return FALSE;
+      if (is_punct (peek (p), '+'))
+        {
+          next (p);
+          uint64_t a;
+          if (!expect_uint (p, &a, "an offset after '+'"))
+            return FALSE;
+          addend = (int64_t) a;
+        }
+      guint si = name_lookup (p->gsyms, name->s, name->len);
+      if (si)
+        return init_store (p, st, name, 0, 0, (int) si - 1, FALSE, addend);
+      guint fi = name_lookup (p->fnames, name->s, name->len);
+      if (fi)
+        return init_store (p, st, name, 0, 0, (int) fi - 1, TRUE, addend);
+      g_autofree char *d = tok_desc (name);
+      return fail_at (p, name, "initialiser refers to the undeclared symbol %s", d);
+    }
+  g_autofree char *d = tok_desc (t);
+  return fail_at (p, t, "expected an initialiser value, found %s", d);
+}
+
+static gboolean
+parse_init_list (P *p, InitState *st, int depth)
+{
+  const Tok *open = next (p); /* '{' */
+  if (is_punct (peek (p), '}'))
+    {
+      next (p);
+      return TRUE;
+    }
+  for (;;)
+    {
+      if (!parse_init_value (p, st, depth))
+        return FALSE;
+      const Tok *t = peek (p);
+      if (is_punct (t, ','))
+        {
+          next (p);
+          continue;
+        }
+      if (is_punct (t, '}'))
+        {
+          next (p);
+          return TRUE;
+        }
+      g_autofree char *d = tok_desc (t);
+      (void) open;
+      return fail_at (p, t, "expected ',' or '}' in initialiser list, found %s", d);
+    }
+}
+
+static gboolean
+parse_space_name (const Tok *t, WsPtxSpace *space)
+{
+  if (tok_is (t, ".global"))
+    *space = WS_SPACE_GLOBAL;
+  else if (tok_is (t, ".const"))
+    *space = WS_SPACE_CONST;
+  else if (tok_is (t, ".shared") || tok_is (t, ".shared::cta"))
+    *space = WS_SPACE_SHARED;
+  else if (tok_is (t, ".local"))
+    *space = WS_SPACE_LOCAL;
+  else if (tok_is (t, ".param"))
+    *space = WS_SPACE_PARAM;
+  else if (tok_is (t, ".tex"))
+    *space = WS_SPACE_TEX;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+typedef struct {
+  gboolean is_extern, is_visible;
+} Linkage;
+
+/* Parses ".space [.align N] [.vN] .type name[dims] [= init] {, ...};" with
+ * the space token at the cursor.  @role: param role for .param symbols;
+ * @in_list: function parameter lists (no ';', one declarator, no init). */
+static gboolean
+parse_var_decl (P *p, Linkage link, WsPtxParamRole role, gboolean in_list, GArray *out_syms)
+{
+  const Tok *st = next (p);
+  WsPtxSpace space;
+  if (!parse_space_name (st, &space))
+    {
+      g_autofree char *d = tok_desc (st);
+      return fail_at (p, st, "expected a state space, found %s", d);
+    }
+  if (space == WS_SPACE_TEX)
+    return unsupported_at (p, st, "the .tex state space (texture references)");
+  if (tok_is (st, ".shared::cluster"))
+    return unsupported_at (p, st, ".shared::cluster variables");
+  uint64_t align = 0;
+  int vec = 1;
+  WsPtxType type = WS_T_NONE;
+  for (;;)
+    {
+      const Tok *t = peek (p);
+      if (tok_is (t, ".align"))
+        {
+          next (p);
+          if (!expect_uint (p, &align, "an alignment after .align"))
+            return FALSE;
+          if (align == 0 || (align & (align - 1)) || align > 4096)
+            return fail_at (p, t, "alignment must be a power of two up to 4096");
+          continue;
+        }
+      if (tok_is (t, ".v2") || tok_is (t, ".v4") || tok_is (t, ".v8"))
+        {
+          next (p);
+          vec = t->s[2] - '0';
+          continue;
+        }
+      if (tok_is (t, ".ptr") || tok_is (t, ".global") || tok_is (t, ".const") || tok_is (t, ".shared")
+          || tok_is (t, ".local"))
+        {
+          /* .ptr .space attributes of kernel pointer parameters: hints only */
+          next (p);
+          continue;
+        }
+      if (t->kind == TK_IDENT && t->len > 1 && t->s[0] == '.')
+        {
+          WsPtxType ty = ws_ptx_type_from_name (t->s + 1, t->len - 1);
+          if (ty != WS_T_NONE && type == WS_T_NONE)
+            {
+              next (p);
+              type = ty;
+              continue;
+            }
+          if (tok_is (t, ".texref") || tok_is (t, ".samplerref") || tok_is (t, ".surfref"))
+            return unsupported_at (p, t, "texture/sampler/surface reference variables");
+          if (ty == WS_T_NONE)
+            {
+              g_autofree char *d = tok_desc (t);
+              return fail_at (p, t, "unexpected %s in a variable declaration", d);
+            }
+        }
+      break;
+    }
+  if (type == WS_T_NONE)
+    {
+      g_autofree char *d = tok_desc (peek (p));
+      return fail_at (p, peek (p), "expected a type in the declaration, found %s", d);
+    }
+  int esize = ws_ptx_type_size (type);
+  if (type == WS_T_PRED)
+    return unsupported_at (p, st, "predicate variables in memory");
+
+  for (;;)
+    {
+      const Tok *name;
+      if (!expect_ident (p, &name, "a variable name"))
+        return FALSE;
+      if (name->s[0] == '.')
+        {
+          g_autofree char *d = tok_desc (name);
+          return fail_at (p, name, "expected a variable name, found %s", d);
+        }
+      uint64_t count = 1;
+      gboolean unsized = FALSE, is_array = FALSE;
+      while (is_punct (peek (p), '['))
+        {
+          const Tok *lb = next (p);
+          is_array = TRUE;
+          if (is_punct (peek (p), ']'))
+            {
+              if (unsized)
+                return fail_at (p, lb, "only the first array dimension may be unsized");
+              unsized = TRUE;
+              next (p);
+              continue;
+            }
+          uint64_t dim;
+          if (!expect_uint (p, &dim, "an array size"))
+            return FALSE;
+          if (dim > (G_MAXUINT64 >> 40) || count * dim > (UINT64_C (1) << 40))
+            return fail_at (p, lb, "array too large");
+          count *= dim;
+          if (!expect_punct (p, ']', "after the array size"))
+            return FALSE;
+        }
+      WsPtxSymbol s = { 0 };
+      s.name = tok_strdup (name);
+      s.space = (uint8_t) (space == WS_SPACE_PARAM && role != WS_PARAM_ROLE_ENTRY ? WS_SPACE_FUNC_PARAM : space);
+      s.type = (uint8_t) type;
+      s.align = (uint32_t) (align ? align : (uint64_t) esize * (uint64_t) vec);
+      if (s.align == 0)
+        s.align = 1;
+      s.size = unsized ? 0 : count * (uint64_t) esize * (uint64_t) vec;
+      s.is_extern = link.is_extern;
+      s.is_visible = link.is_visible;
+      s.function = p->fn;
+      s.param_role = (uint8_t) (space == WS_SPACE_PARAM ? role : WS_PARAM_ROLE_NONE);
+      s.decl_line = name->line;
+
+      if (is_punct (peek (p), '='))
+        {
+          const Tok *eq = next (p);
+          if (in_list || space == WS_SPACE_SHARED || space == WS_SPACE_LOCAL || space == WS_SPACE_PARAM)
+            {
+              g_free (s.name);
+              return fail_at (p, eq, "variables in this state space cannot have an initialiser");
+            }
+          if (unsized)
+            {
+              /* size comes from the initialiser: count elements first */
+              guint save = p->pos;
+              guint depth = 0, n = 0;
+              for (;;)
+                {
+                  const Tok *t = next (p);
+                  if (t->kind == TK_EOF || is_punct (t, ';'))
+                    break;
+                  if (is_punct (t, '{'))
+                    depth++;
+                  else if (is_punct (t, '}'))
+                    {
+                      if (depth == 0 || --depth == 0)
+                        break;
+                    }
+                  else if (t->kind == TK_INT || t->kind == TK_F32 || t->kind == TK_F64 || t->kind == TK_FLOAT
+                           || (t->kind == TK_IDENT && !tok_is (t, "generic")))
+                    n++;
+                }
+              p->pos = save;
+              s.size = (uint64_t) n * (uint64_t) esize;
+            }
+          s.init = g_malloc0 (s.size ? s.size : 1);
+          guint idx = add_symbol (p, &s);
+          InitState ist = { sym_at (p, idx), esize, type, 0, (guint) MIN (s.size / (uint64_t) esize, (uint64_t) G_MAXUINT) };
+          if (!parse_init_value (p, &ist, 0))
+            return FALSE;
+          if (out_syms)
+            g_array_append_val (out_syms, idx);
+        }
+      else
+        {
+          if (unsized && !s.is_extern && space != WS_SPACE_PARAM)
+            {
+              /* PTX allows "name[]" only for extern or initialised arrays */
+              g_free (s.name);
+              return fail_at (p, name, "array '%.*s' has no size and no initialiser", (int) name->len, name->s);
+            }
+          guint idx = add_symbol (p, &s);
+          if (out_syms)
+            g_array_append_val (out_syms, idx);
+        }
+      (void) is_array;
+      if (in_list)
+        return TRUE;
+      const Tok *t = peek (p);
+      if (is_punct (t, ','))
+        {
+          next (p);
+          continue;
+        }
+      if (is_punct (t, ';'))
+        {
+          next (p);
+          return TRUE;
+        }
+      g_autofree char *d = tok_desc (t);
+      return fail_at (p, t, "expected ';' after the declaration, found %s", d);
+    }
+}
+
+/* Places a just-declared symbol: layout offsets and name registration. */
+static gboolean
+place_symbol (P *p, guint idx, const Tok *at)
+{
+  WsPtxSymbol *s = sym_at (p, idx);
+  if (p->fn < 0)
+    {
+      guint prev = name_lookup (p->gsyms, s->name, (guint) strlen (s->name));
+      if (prev)
+        {
+          WsPtxSymbol *o = sym_at (p, prev - 1);
+          /* an .extern declaration followed by the definition is fine: the
+           * definition takes over the name */
+          if (!(o->is_extern && o->space == s->space))
+            return fail_at (p, at, "'%s' is already declared at line %u", s->name, o->decl_line);
+        }
+      if (s->space == WS_SPACE_LOCAL)
+        return unsupported_at (p, at, "module-scope .local variables");
+    }
+  if (s->space == WS_SPACE_SHARED)
+    {
+      if (!s->is_extern)
+        {
+          p->mod->shared_bytes = align_up (p->mod->shared_bytes, s->align);
+          s->offset = p->mod->shared_bytes;
+          p->mod->shared_bytes += s->size;
+        }
+      p->mod->shared_align = MAX (p->mod->shared_align, s->align);
+    }
+  else if (s->space == WS_SPACE_LOCAL)
+    {
+      p->local_bytes = align_up (p->local_bytes, s->align);
+      s->offset = p->local_bytes;
+      p->local_bytes += s->size;
+      p->local_align = MAX (p->local_align, s->align);
+    }
+  else if (s->space == WS_SPACE_FUNC_PARAM && s->param_role == WS_PARAM_ROLE_CALL)
+    {
+      p->call_param_bytes = align_up (p->call_param_bytes, s->align);
+      s->offset = s->param_offset = p->call_param_bytes;
+      p->call_param_bytes += s->size;
+    }
+  if (p->fn < 0)
+    name_insert (p->gsyms, s->name, (guint) strlen (s->name), idx + 1);
+  else
+    name_insert (cur_scope (p), s->name, (guint) strlen (s->name), ENT (ENT_SYM, idx));
+  return TRUE;
+}
+
+static gboolean
+parse_and_place_vars (P *p, Linkage link, WsPtxParamRole role)
+{
+  const Tok *at = peek (p);
+  g_autoptr (GArray) idx = g_array_new (FALSE, FALSE, sizeof (guint));
+  if (!parse_var_decl (p, link, role, FALSE, idx))
+    return FALSE;
+  for (guint i = 0; i < idx->len; i++)
+    if (!place_symbol (p, g_array_index (idx, guint, i), at))
+      return FALSE;
+  return TRUE;
+}
+
+/* .reg .type name, name<N>, ...; */
+static gboolean
+parse_reg_decl (P *p)
+{
+  const Tok *kw = next (p);
+  const Tok *tt;
+  if (!expect_ident (p, &tt, "a register type"))
+    return FALSE;
+  if (tok_is (tt, ".v2") || tok_is (tt, ".v4"))
+    return unsupported_at (p, tt, "vector registers (.reg .v2/.v4)");
+  WsPtxType type = tt->len > 1 && tt->s[0] == '.' ? ws_ptx_type_from_name (tt->s + 1, tt->len - 1) : WS_T_NONE;
+  if (type == WS_T_NONE)
+    {
+      g_autofree char *d = tok_desc (tt);
+      return fail_at (p, tt, "expected a register type after .reg, found %s", d);
+    }
+  if (type == WS_T_B128)
+    return unsupported_at (p, tt, ".b128 registers");
+  for (;;)
+    {
+      const Tok *name;
+      if (!expect_ident (p, &name, "a register name"))
+        return FALSE;
+      if (name->s[0] == '.')
+        {
+          g_autofree char *d = tok_desc (name);
+          return fail_at (p, name, "expected a register name, found %s", d);
+        }
+      if (is_punct (peek (p), '<'))
+        {
+          next (p);
+          uint64_t n;
+          if (!expect_uint (p, &n, "a register count"))
+            return FALSE;
+          if (n > 1000000)
+            return fail_at (p, name, "register range too large");
+          if (!expect_punct (p, '>', "after the register count"))
+            return FALSE;
+          RegRange r = { 0, (uint32_t) n, type == WS_T_PRED };
+          for (uint64_t i = 0; i < n; i++)
+            {
+              guint slot = new_reg (p, type, g_strdup_printf ("%.*s%u", (int) name->len, name->s, (guint) i));
+              if (i == 0)
+                r.base = slot;
+            }
+          if (n == 0)
+            r.base = 0;
+          g_array_append_val (p->ranges, r);
+          name_insert (cur_scope (p), name->s, name->len, ENT (ENT_RANGE, p->ranges->len - 1));
+        }
+      else
+        {
+          guint slot = new_reg (p, type, tok_strdup (name));
+          name_insert (cur_scope (p), name->s, name->len, ENT (type == WS_T_PRED ? ENT_PRED : ENT_REG, slot));
+        }
+      const Tok *t = peek (p);
+      if (is_punct (t, ','))
+        {
+          next (p);
+          continue;
+        }
+      if (is_punct (t, ';'))
+        {
+          next (p);
+          return TRUE;
+        }
+      g_autofree char *d = tok_desc (t);
+      (void) kw;
+      return fail_at (p, t, "expected ',' or ';' in the .reg declaration, found %s", d);
+    }
+}
+
+/* ---- instructions ------------------------------------------------------ */
+
+static const char *const op_names[] = {
+#define WS_PTX_OP_STR(name, str) str,
+  WS_PTX_OPCODES (WS_PTX_OP_STR)
+#undef WS_PTX_OP_STR
+};
+
+/* PTX mnemonics that are valid but not implemented: reported as unsupported
+ * instead of as syntax errors. */
+static const char *const known_unsupported[] = {
+  "tex", "tld4", "txq", "suld", "sust", "sured", "suq", "istypep", "mma", "wmma", "ldmatrix",
+  "stmatrix", "movmatrix", "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vmad",
+  "vset", "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2", "vadd4", "vsub4",
+  "vavrg4", "vabsdiff4", "vmin4", "vmax4", "vset4", "stacksave", "stackrestore", "alloca",
+  "mbarrier", "griddepcontrol", "setmaxnreg", "applypriority", "discard", "createpolicy",
+  "getctarank", "multimem", "tensormap", "wgmma", "tcgen05", "clusterlaunchcontrol", "szext",
+  "cp", "st.async", "red.async", "ld.global.nc", "cvt.pack", "fma.rn.oob", "abs.bf16", "mov.v",
+  "ex2.approx.atype", "tanh.approx.type", "prefetchu", "cctl", "ldu.global", "sqrt.approx",
+  NULL,
+};
+
+static int
+lookup_op (const char *s, guint len)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (op_names); i++)
+    if (op_names[i][0] == s[0] && strlen (op_names[i]) == len && memcmp (op_names[i], s, len) == 0)
+      return (int) i;
+  return -1;
+}
+
+static gboolean
+is_known_unsupported (const char *s, guint len)
+{
+  for (guint i = 0; known_unsupported[i]; i++)
+    if (strlen (known_unsupported[i]) == len && memcmp (known_unsupported[i], s, len) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+part_is (const char *s, guint len, const char *w)
+{
+  return strlen (w) == len && memcmp (s, w, len) == 0;
+}
+
+static int
+part_in (const char *s, guint len, const char *const *words)
+{
+  for (int i = 0; words[i]; i++)
+    if (part_is (s, len, words[i]))
+      return i;
+  return -1;
+}
+
+/* Applies one ".part" of the opcode; returns FALSE when it is not valid for
+ * this opcode (caller reports it). */
+static gboolean
+apply_modifier (WsPtxInst *in, const char *s, guint len, gboolean *space_seen)
+{
+  static const char *const rnd[] = { "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "rna", NULL };
+  static const char *const cmp[] = { "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ",
+                                     "neu", "ltu", "leu", "gtu", "geu", "num", "nan", NULL };
+  static const char *const atom_ops[] = { "add", "min", "max", "inc", "dec", "cas", "exch", "and", "or", "xor", NULL };
+  static const char *const testp[] = { "finite", "infinite", "number", "notanumber", "normal", "subnormal", NULL };
+  static const char *const prmt[] = { "f4e", "b4e", "rc8", "ecl", "ecr", "rc16", NULL };
+  static const char *const cache[] = { "ca", "cg", "cs", "lu", "cv", "wb", "wt", NULL };
+  WsPtxOp op = in->op;
+  int k;
+
+  WsPtxType ty = ws_ptx_type_from_name (s, len);
+  if (ty != WS_T_NONE)
+    {
+      if (in->type == WS_T_NONE)
+        in->type = ty;
+      else if (in->type2 == WS_T_NONE)
+        in->type2 = ty;
+      else
+        return FALSE;
+      return TRUE;
+    }
+  if (part_is (s, len, "v2") || part_is (s, len, "v4") || part_is (s, len, "v8"))
+    {
+      in->vec = (uint8_t) (s[1] - '0');
+      return TRUE;
+    }
+  /* state spaces */
+  {
+    WsPtxSpace sp = WS_SPACE_NONE;
+    if (part_is (s, len, "global"))
+      sp = WS_SPACE_GLOBAL;
+    else if (part_is (s, len, "shared") || part_is (s, len, "shared::cta"))
+      sp = WS_SPACE_SHARED;
+    else if (part_is (s, len, "local"))
+      sp = WS_SPACE_LOCAL;
+    else if (part_is (s, len, "const"))
+      sp = WS_SPACE_CONST;
+    else if (part_is (s, len, "param") || part_is (s, len, "param::entry") || part_is (s, len, "param::func"))
+      sp = WS_SPACE_PARAM;
+    if (sp != WS_SPACE_NONE)
+      {
+        if (op == WS_OP_FENCE && (in->mods & WS_MOD_PROXY))
+          return TRUE;
+        if (*space_seen)
+          return op == WS_OP_CP_ASYNC; /* cp.async.ca.shared.global: dst then src space */
+        *space_seen = TRUE;
+        in->space = (uint8_t) sp;
+        return TRUE;
+      }
+  }
+  if ((k = part_in (s, len, rnd)) >= 0)
+    {
+      if (op == WS_OP_SHFL || op == WS_OP_TESTP)
+        return FALSE;
+      in->rnd = (uint8_t) (WS_RND_RN + k);
+      return TRUE;
+    }
+  if (op == WS_OP_SETP || op == WS_OP_SET)
+    {
+      if ((k = part_in (s, len, cmp)) >= 0)
+        {
+          in->cmp = (uint8_t) (WS_CMP_EQ + k);
+          return TRUE;
+        }
+      if (part_is (s, len, "and"))
+        in->boolop = WS_BOOL_AND;
+      else if (part_is (s, len, "or"))
+        in->boolop = WS_BOOL_OR;
+      else if (part_is (s, len, "xor"))
+        in->boolop = WS_BOOL_XOR;
+      else if (part_is (s, len, "ftz"))
+        in->mods |= WS_MOD_FTZ;
+      else
+        return FALSE;
+      return TRUE;
+    }
+  if (op == WS_OP_ATOM || op == WS_OP_RED || op == WS_OP_REDUX)
+    {
+      if ((k = part_in (s, len, atom_ops)) >= 0)
+        {
+          in->sub = (uint8_t) (WS_SUB_ADD + k);
+          return TRUE;
+        }
+      if (part_is (s, len, "noftz"))
+        {
+          in->mods |= WS_MOD_NOFTZ_F16;
+          return TRUE;
+        }
+    }
+  switch (op)
+    {
+    case WS_OP_VOTE:
+      if (part_is (s, len, "all"))
+        in->sub = WS_SUB_ALL;
+      else if (part_is (s, len, "any"))
+        in->sub = WS_SUB_ANY;
+      else if (part_is (s, len, "uni"))
+        in->sub = WS_SUB_UNI;
+      else if (part_is (s, len, "ballot"))
+        in->sub = WS_SUB_BALLOT;
+      else if (part_is (s, len, "sync"))
+        in->mods |= WS_MOD_SYNC;
+      else
+        return FALSE;
+      return TRUE;
+    case WS_OP_SHFL:
+      if (part_is (s, len, "up"))
+        in->sub = WS_SUB_UP;
+      else if (part_is (s, len, "down"))
+        in->sub = WS_SUB_DOWN;
+      else if (part_is (s, len, "bfly"))
+        in->sub = WS_SUB_BFLY;
+      else if (part_is (s, len, "idx"))
+        in->sub = WS_SUB_IDX;
+      else if (part_is (s, len, "sync"))
+        in->mods |= WS_MOD_SYNC;
+      else
+        return FALSE;
+      return TRUE;
+    case WS_OP_BAR:
+    case WS_OP_BARRIER:
+      if (part_is (s, len, "sync"))
+        {
+          in->mods |= WS_MOD_SYNC;
+          if (in->sub != WS_SUB_WARP_SYNC)
+            in->sub = WS_SUB_SYNC;
+        }
+      else if (part_is (s, len, "warp") && op == WS_OP_BAR)
+        in->sub = WS_SUB_WARP_SYNC;
+      else if (part_is (s, len, "arrive"))
+        in->sub = WS_SUB_ARRIVE;
+      else if (part_is (s, len, "red"))
+        in->sub = WS_SUB_RED_POPC;
+      else if (part_is (s, len, "popc") && in->sub == WS_SUB_RED_POPC)
+        in->sub = WS_SUB_RED_POPC;
+      else if (part_is (s, len, "and") && in->sub == WS_SUB_RED_POPC)
+        in->sub = WS_SUB_RED_AND;
+      else if (part_is (s, len, "or") && in->sub == WS_SUB_RED_POPC)
+        in->sub = WS_SUB_RED_OR;
+      else if (part_is (s, len, "aligned"))
+        in->mods |= WS_MOD_ALIGNED;
+      else if (part_is (s, len, "cta"))
+        ; /* bar.cta.* is bar.* */
+      else
+        return FALSE;
+      return TRUE;
+    case WS_OP_TESTP:
+      if ((k = part_in (s, len, testp)) >= 0)
+        {
+          in->sub = (uint8_t) (WS_SUB_FINITE + k);
+          return TRUE;
+        }
+      return FALSE;
+    case WS_OP_SHF:
+      if (part_is (s, len, "l"))
+        in->sub = WS_SUB_L;
+      else if (part_is (s, len, "r"))
+        in->sub = WS_SUB_R;
+      else if (part_is (s, len, "clamp"))
+        in->mods |= WS_MOD_CLAMP;
+      else if (part_is (s, len, "wrap"))
+        in->mods |= WS_MOD_WRAP;
+      else
+        return FALSE;
+      return TRUE;
+    case WS_OP_PRMT:
+      if ((k = part_in (s, len, prmt)) >= 0)
+        {
+          in->sub = (uint8_t) (WS_SUB_F4E + k);
+          return TRUE;
+        }
+      return FALSE;
+    case WS_OP_MATCH:
+      if (part_is (s, len, "any"))
+        in->sub = WS_SUB_ANYSYNC;
+      else if (part_is (s, len, "all"))
+        in->sub = WS_SUB_ALLSYNC;
+      else if (part_is (s, len, "sync"))
+        in->mods |= WS_MOD_SYNC;
+      else
+        return FALSE;
+      return TRUE;
+    case WS_OP_CP_ASYNC:
+      if (part_is (s, len, "commit_group"))
+        in->sub = WS_SUB_COMMIT_GROUP;
+      else if (part_is (s, len, "wait_group"))
+        in->sub = WS_SUB_WAIT_GROUP;
+      else if (part_is (s, len, "wait_all"))
+        in->sub = WS_SUB_WAIT_ALL;
+      else if (part_is (s, len, "ca"))
+        in->cache_op = WS_CACHE_CA;
+      else if (part_is (s, len, "cg"))
+        in->cache_op = WS_CACHE_CG;
+      else if (len > 4 && (memcmp (s, "L2::", 4) == 0 || memcmp (s, "L1::", 4) == 0))
+        ;
+      else
+        return FALSE;
+      return TRUE;
+    case WS_OP_BRX:
+      if (part_is (s, len, "idx"))
+        in->sub = WS_SUB_IDX_BRX;
+      else if (part_is (s, len, "uni"))
+        in->mods |= WS_MOD_UNI;
+      else
+        return FALSE;
+      return TRUE;
+    case WS_OP_FENCE:
+      if (part_is (s, len, "proxy"))
+        {
+          in->mods |= WS_MOD_PROXY;
+          return TRUE;
+        }
+      if (in->mods & WS_MOD_PROXY)
+        return TRUE; /* proxy kinds: no effect in a functional emulator */
+      break;
+    case WS_OP_REDUX:
+      if (part_is (s, len, "sync"))
+        {
+          in->mods |= WS_MOD_SYNC;
+          return TRUE;
+        }
+      break;
+    case WS_OP_ELECT:
+    case WS_OP_ACTIVEMASK:
+      if (part_is (s, len, "sync"))
+        {
+          in->mods |= WS_MOD_SYNC;
+          return TRUE;
+        }
+      break;
+    case WS_OP_MEMBAR:
+      if (part_is (s, len, "gl"))
+        {
+          in->scope = WS_SCOPE_GPU;
+          return TRUE;
+        }
+      break;
+    default:
+      break;
+    }
+  if (op == WS_OP_LD || op == WS_OP_ST || op == WS_OP_LDU || op == WS_OP_PREFETCH)
+    {
+      if ((k = part_in (s, len, cache)) >= 0)
+        {
+          in->cache_op = (uint8_t) (WS_CACHE_CA + k);
+          return TRUE;
+        }
+      if (op == WS_OP_PREFETCH && (part_is (s, len, "L1") || part_is (s, len, "L2")))
+        return TRUE;
+    }
+  if (len > 4 && (memcmp (s, "L2::", 4) == 0 || memcmp (s, "L1::", 4) == 0))
+    return TRUE; /* cache hints / eviction priorities: performance only */
+  static const struct { const char *n; uint32_t bit; } flags[] = {
+    { "ftz", WS_MOD_FTZ }, { "sat", WS_MOD_SAT }, { "approx", WS_MOD_APPROX }, { "full", WS_MOD_FULL },
+    { "wide", WS_MOD_WIDE }, { "hi", WS_MOD_HI }, { "lo", WS_MOD_LO }, { "cc", WS_MOD_CC },
+    { "volatile", WS_MOD_VOLATILE }, { "relaxed", WS_MOD_RELAXED }, { "acquire", WS_MOD_ACQUIRE },
+    { "release", WS_MOD_RELEASE }, { "acq_rel", WS_MOD_ACQUIRE | WS_MOD_RELEASE }, { "nc", WS_MOD_NC },
+    { "uni", WS_MOD_UNI }, { "sync", WS_MOD_SYNC }, { "aligned", WS_MOD_ALIGNED },
+    { "shiftamt", WS_MOD_SHIFTAMT }, { "to", WS_MOD_TO }, { "relu", WS_MOD_RELU },
+    { "xorsign", WS_MOD_XORSIGN }, { "abs", WS_MOD_ABS }, { "NaN", WS_MOD_NAN }, { "weak", WS_MOD_WEAK },
+    { "mmio", WS_MOD_MMIO }, { "sc", WS_MOD_SC }, { "satfinite", WS_MOD_SATFINITE },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (flags); i++)
+    if (part_is (s, len, flags[i].n))
+      {
+        in->mods |= flags[i].bit;
+        return TRUE;
+      }
+  if (part_is (s, len, "cta"))
+    in->scope = WS_SCOPE_CTA;
+  else if (part_is (s, len, "gpu"))
+    in->scope = WS_SCOPE_GPU;
+  else if (part_is (s, len, "sys"))
+    in->scope = WS_SCOPE_SYS;
+  else if (part_is (s, len, "cluster"))
+    in->scope = WS_SCOPE_CLUSTER;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static gboolean
+op_has_dst (const WsPtxInst *in)
+{
+  switch (in->op)
+    {
+    case WS_OP_ST: case WS_OP_RED: case WS_OP_MEMBAR: case WS_OP_FENCE: case WS_OP_BRA:
+    case WS_OP_BRX: case WS_OP_CALL: case WS_OP_RET: case WS_OP_EXIT: case WS_OP_TRAP:
+    case WS_OP_BRKPT: case WS_OP_PREFETCH: case WS_OP_NANOSLEEP: case WS_OP_PMEVENT:
+    case WS_OP_CP_ASYNC:
+      return FALSE;
+    case WS_OP_BAR:
+    case WS_OP_BARRIER:
+      return in->sub == WS_SUB_RED_POPC || in->sub == WS_SUB_RED_AND || in->sub == WS_SUB_RED_OR;
+    default:
+      return TRUE;
+    }
+}
+
+static void
+add_fixup (P *p, FixKind kind, uint32_t a, uint32_t b, const Tok *t)
+{
+  Fixup f = { kind, a, b, t->s, t->len, t->line, t->col };
+  g_array_append_val (p->fixups, f);
+}
+
+/* Resolves a name operand (register, predicate, symbol, function). */
+static gboolean
+resolve_name (P *p, const Tok *t, WsPtxOperand *o, gboolean want_label, uint32_t inst_idx, uint32_t src_idx)
+{
+  guint kind, idx;
+  if (t->len == 1 && t->s[0] == '_')
+    {
+      o->kind = WS_OPND_SINK;
+      o->reg = WS_REG_SINK;
+      return TRUE;
+    }
+  if (want_label)
+    {
+      guint v = name_lookup (p->labels, t->s, t->len);
+      o->kind = WS_OPND_LABEL;
+      if (v)
+        o->target = v - 1;
+      else
+        add_fixup (p, FIX_OPERAND, inst_idx, src_idx, t);
+      return TRUE;
+    }
+  if (t->s[0] == '%')
+    {
+      uint32_t sreg;
+      uint8_t comp;
+      gboolean known;
+      if (lookup_sreg (t, &sreg, &comp, &known))
+        {
+          o->kind = WS_OPND_SPECIAL;
+          o->sreg = sreg;
+          o->comp = comp;
+          return TRUE;
+        }
+      if (known)
+        {
+          g_autofree char *d = tok_desc (t);
+          return fail_at (p, t, "malformed special register %s", d);
+        }
+    }
+  if (lookup_scoped (p, t->s, t->len, &kind, &idx))
+    {
+      if (kind == ENT_REG)
+        {
+          o->kind = WS_OPND_REG;
+          o->reg = idx;
+        }
+      else if (kind == ENT_PRED)
+        {
+          o->kind = WS_OPND_PRED;
+          o->reg = idx;
+        }
+      else
+        {
+          o->kind = WS_OPND_SYMBOL;
+          o->symbol = idx;
+        }
+      return TRUE;
+    }
+  guint v = name_lookup (p->gsyms, t->s, t->len);
+  if (v)
+    {
+      o->kind = WS_OPND_SYMBOL;
+      o->symbol = v - 1;
+      return TRUE;
+    }
+  v = name_lookup (p->fnames, t->s, t->len);
+  if (v)
+    {
+      o->kind = WS_OPND_FUNC;
+      o->symbol = v - 1;
+      return TRUE;
+    }
+  g_autofree char *d = tok_desc (t);
+  if (t->s[0] == '%')
+    {
+      uint32_t sreg;
+      uint8_t comp;
+      gboolean known;
+      lookup_sreg (t, &sreg, &comp, &known);
+      if (!known && (g_str_has_prefix (t->s, "%globaltimer_") || g_str_has_prefix (t->s, "%clock_hi")
+                     || g_str_has_prefix (t->s, "%aggr_smem_size") || g_str_has_prefix (t->s, "%reserved_smem")
+                     || g_str_has_prefix (t->s, "%is_explicit_cluster") || g_str_has_prefix (t->s, "%cluster_ctarank")
+                     || g_str_has_prefix (t->s, "%cluster_nctarank") || g_str_has_prefix (t->s, "%current_graph_exec")))
+        return unsupported_at (p, t, "special register %s", d);
+    }
+  return fail_at (p, t, "%s is not declared", d);
+}
+
+/* Parses one operand at the cursor.  @pre collects synthesised moves for
+ * immediates inside vector operands. */
+static gboolean
+parse_operand (P *p, WsPtxInst *in, WsPtxOperand *o, gboolean is_dst, gboolean want_label,
+               uint32_t inst_idx, uint32_t src_idx, GArray *pre)
+{
+  const Tok *t = peek (p);
+  memset (o, 0, sizeof *o);
+  if (is_punct (t, '{'))
+    {
+      next (p);
+      o->kind = WS_OPND_VEC;
+      for (;;)
+        {
+          const Tok *e = peek (p);
+          if (o->count >= 4)
+            return unsupported_at (p, e, "vector operands with more than 4 elements");
+          gboolean neg = FALSE;
+          if (is_punct (e, '-'))
+            {
+              neg = TRUE;
+              next (p);
+              e = peek (p);
+            }
+          if (e->kind == TK_INT || e->kind == TK_F32 || e->kind == TK_F64 || e->kind == TK_FLOAT)
+            {
+              /* an immediate element: materialise it in a hidden register
+               * with a mov placed before this instruction */
+              if (is_dst)
+                return fail_at (p, e, "an immediate cannot be a destination");
+              next (p);
+              WsPtxType et = in->type;
+              if (in->op == WS_OP_MOV)
+                et = ws_ptx_type_size (in->type) == 8 ? WS_T_B32 : WS_T_B16;
+              int lk = e->kind == TK_INT ? 0 : e->kind == TK_FLOAT ? 1 : e->kind == TK_F32 ? 2 : 3;
+              uint64_t raw = e->u;
+              if (neg)
+                raw = lk == 0 ? UINT64_C (0) - raw : lk == 2 ? raw ^ 0x80000000u : raw ^ (UINT64_C (1) << 63);
+              uint64_t bits;
+              if (!ws_ptx_convert_literal (lk, raw, et, &bits))
+                return fail_at (p, e, "floating-point literal used with an integer operand");
+              WsPtxInst mv = { 0 };
+              mv.op = WS_OP_MOV;
+              mv.type = (uint8_t) et;
+              mv.vec = 1;
+              mv.guard = WS_REG_SINK;
+              mv.ndst = 1;
+              mv.nsrc = 1;
+              mv.dst[0].kind = WS_OPND_REG;
+              mv.dst[0].reg = new_reg (p, et, g_strdup_printf ("%%__imm%u", p->imm_regs++));
+              mv.src[0].kind = WS_OPND_IMM;
+              mv.src[0].imm = bits;
+              mv.line = e->line;
+              mv.column = e->col;
+              g_array_append_val (pre, mv);
+              o->vec_regs[o->count++] = mv.dst[0].reg;
+            }
+          else if (e->kind == TK_IDENT && !neg)
+            {
+              next (p);
+              WsPtxOperand r = { 0 };
+              if (!resolve_name (p, e, &r, FALSE, 0, 0))
+                return FALSE;
+              if (r.kind == WS_OPND_SINK)
+                o->vec_regs[o->count++] = WS_REG_SINK;
+              else if (r.kind == WS_OPND_REG)
+                o->vec_regs[o->count++] = r.reg;
+              else
+                {
+                  g_autofree char *d = tok_desc (e);
+                  return fail_at (p, e, "vector elements must be registers, found %s", d);
+                }
+            }
+          else
+            {
+              g_autofree char *d = tok_desc (e);
+              return fail_at (p, e, "expected a register in the vector operand, found %s", d);
+            }
+          const Tok *s = peek (p);
+          if (is_punct (s, ','))
+            {
+              next (p);
+              continue;
+            }
+          if (is_punct (s, '}'))
+            {
+              next (p);
+              return TRUE;
+            }
+          g_autofree char *d = tok_desc (s);
+          return fail_at (p, s, "expected ',' or '}' in the vector operand, found %s", d);
+        }
+    }
+  if (is_punct (t, '['))
+    {
+      next (p);
+      o->kind = WS_OPND_ADDR;
+      o->comp = WS_OPND_NONE;
+      const Tok *b = peek (p);
+      if (b->kind == TK_IDENT)
+        {
+          next (p);
+          WsPtxOperand r = { 0 };
+          if (!resolve_name (p, b, &r, FALSE, 0, 0))
+            return FALSE;
+          if (r.kind == WS_OPND_REG)
+            {
+              o->comp = WS_OPND_REG;
+              o->reg = r.reg;
+            }
+          else if (r.kind == WS_OPND_SYMBOL)
+            {
+              o->comp = WS_OPND_SYMBOL;
+              o->symbol = r.symbol;
+            }
+          else
+            {
+              g_autofree char *d = tok_desc (b);
+              return fail_at (p, b, "an address must be a register or a variable, found %s", d);
+            }
+          const Tok *s = peek (p);
+          if (is_punct (s, '+') || is_punct (s, '-'))
+            {
+              gboolean neg = is_punct (s, '-');
+              next (p);
+              if (is_punct (peek (p), '-'))
+                {
+                  neg = !neg;
+                  next (p);
+                }
+              uint64_t v;
+              if (!expect_uint (p, &v, "an address offset"))
+                return FALSE;
+              o->offset = (int64_t) (neg ? UINT64_C (0) - v : v);
+            }
+        }
+      else if (b->kind == TK_INT)
+        {
+          next (p);
+          o->offset = (int64_t) b->u;
+        }
+      else
+        {
+          g_autofree char *d = tok_desc (b);
+          return fail_at (p, b, "expected an address inside '[ ]', found %s", d);
+        }
+      return expect_punct (p, ']', "closing the address");
+    }
+  gboolean neg = FALSE, bang = FALSE;
+  if (is_punct (t, '!'))
+    {
+      bang = TRUE;
+      next (p);
+      t = peek (p);
+    }
+  else if (is_punct (t, '-'))
+    {
+      neg = TRUE;
+      next (p);
+      t = peek (p);
+    }
+  if (t->kind == TK_INT || t->kind == TK_F32 || t->kind == TK_F64 || t->kind == TK_FLOAT)
+    {
+      if (bang)
+        return fail_at (p, t, "'!' applies to predicates only");
+      if (is_dst)
+        return fail_at (p, t, "an immediate cannot be a destination");
+      next (p);
+      o->kind = WS_OPND_IMM;
+      o->comp = t->kind == TK_INT ? 0 : t->kind == TK_FLOAT ? 1 : t->kind == TK_F32 ? 2 : 3;
+      o->imm = t->u;
+      if (neg)
+        {
+          if (o->comp == 0)
+            o->imm = UINT64_C (0) - o->imm;
+          else if (o->comp == 2)
+            o->imm ^= 0x80000000u;
+          else
+            o->imm ^= UINT64_C (1) << 63;
+        }
+      return TRUE;
+    }
+  if (t->kind != TK_IDENT || neg)
+    {
+      g_autofree char *d = tok_desc (t);
+      return fail_at (p, t, "expected an operand, found %s", d);
+    }
+  next (p);
+  if (!resolve_name (p, t, o, want_label, inst_idx, src_idx))
+    return FALSE;
+  if (bang)
+    {
+      if (o->kind != WS_OPND_PRED)
+        return fail_at (p, t, "'!' applies to predicates only");
+      o->neg = 1;
+    }
+  if ((o->kind == WS_OPND_SYMBOL || o->kind == WS_OPND_FUNC) && is_punct (peek (p), '+'))
+    {
+      next (p);
+      uint64_t v;
+      if (!expect_uint (p, &v, "an offset after '+'"))
+        return FALSE;
+      o->offset = (int64_t) v;
+    }
+  return TRUE;
+}
+
+static guint
+add_call (P *p, WsPtxCall *c)
+{
+  g_array_append_vals (p->calls, c, 1);
+  return p->calls->len - 1;
+}
+
+/* call[.uni] [(rets),] target [, (args)] [, prototype]; */
+static gboolean
+parse_call_full (P *p, WsPtxInst *in, const Tok *op_tok)
+{
+  WsPtxCall c = { 0 };
+  c.callee = G_MAXUINT32;
+  c.callee_reg = WS_REG_SINK;
+  g_autoptr (GArray) rets = g_array_new (FALSE, FALSE, sizeof (uint32_t));
+  g_autoptr (GArray) args = g_array_new (FALSE, FALSE, sizeof (uint32_t));
+
+  /* one parameter list */
+  gboolean (*list) (P *, GArray *) = NULL;
+  (void) list;
+#define PARSE_PARAM_LIST(arr)                                                                     \
+  do {                                                                                            \
+    next (p); /* '(' */                                                                           \
+    while (!is_punct (peek (p), ')'))                                                             \
+      {                                                                                           \
+        const Tok *a = peek (p);                                                                  \
+        guint kind_, idx_;                                                                        \
+        if (a->kind != TK_IDENT)                                                                  \
+          {                                                                                       \
+            g_autofree char *d_ = tok_desc (a);                                                   \
+            return fail_at (p, a, "expected a .param variable in the call, found %s", d_);        \
+          }                                                                                       \
+        next (p);                                                                                 \
+        if (!lookup_scoped (p, a->s, a->len, &kind_, &idx_))                                      \
+          {                                                                                       \
+            g_autofree char *d_ = tok_desc (a);                                                   \
+            return fail_at (p, a, "call argument %s is not declared", d_);                        \
+          }                                                                                       \
+        if (kind_ != ENT_SYM || sym_at (p, idx_)->space != WS_SPACE_FUNC_PARAM)                   \
+          return unsupported_at (p, a, "passing a register instead of a .param variable in call"); \
+        uint32_t i32_ = idx_;                                                                     \
+        g_array_append_val (arr, i32_);                                                           \
+        if (is_punct (peek (p), ','))                                                             \
+          next (p);                                                                               \
+        else if (!is_punct (peek (p), ')'))                                                       \
+          {                                                                                       \
+            g_autofree char *d_ = tok_desc (peek (p));                                            \
+            return fail_at (p, peek (p), "expected ',' or ')' in the call, found %s", d_);        \
+          }                                                                                       \
+      }                                                                                           \
+    next (p); /* ')' */                                                                           \
+  } while (0)
+
+  if (is_punct (peek (p), '('))
+    {
+      PARSE_PARAM_LIST (rets);
+      if (!expect_punct (p, ',', "after the call's return parameters"))
+        return FALSE;
+    }
+  const Tok *tt;
+  if (!expect_ident (p, &tt, "the called function"))
+    return FALSE;
+  guint fi = name_lookup (p->fnames, tt->s, tt->len);
+  guint kind, idx;
+  if (fi && !lookup_scoped (p, tt->s, tt->len, &kind, &idx))
+    {
+      c.callee = fi - 1;
+      in->src[0].kind = WS_OPND_FUNC;
+      in->src[0].symbol = fi - 1;
+      const char *name = fn_at (p, fi - 1)->name;
+      c.is_vprintf = strcmp (name, "vprintf") == 0;
+      c.is_malloc = strcmp (name, "malloc") == 0;
+      c.is_free = strcmp (name, "free") == 0;
+    }
+  else if (lookup_scoped (p, tt->s, tt->len, &kind, &idx) && kind == ENT_REG)
+    {
+      c.callee_reg = idx;
+      in->src[0].kind = WS_OPND_REG;
+      in->src[0].reg = idx;
+    }
+  else
+    {
+      g_autofree char *d = tok_desc (tt);
+      return fail_at (p, tt, "call target %s is not a declared function or register", d);
+    }
+  in->nsrc = 1;
+  if (is_punct (peek (p), ',') && is_punct (peek_at (p, 1), '('))
+    {
+      next (p);
+      PARSE_PARAM_LIST (args);
+    }
+  if (is_punct (peek (p), ','))
+    {
+      /* prototype (indirect call) or target list: names only */
+      next (p);
+      const Tok *proto;
+      if (!expect_ident (p, &proto, "a call prototype"))
+        return FALSE;
+    }
+#undef PARSE_PARAM_LIST
+  if (c.callee != G_MAXUINT32)
+    {
+      const WsPtxFunction *f = fn_at (p, c.callee);
+      if (f->n_params != args->len || f->n_rets != rets->len)
+        return fail_at (p, op_tok, "call to '%s' passes %u argument(s) and %u return value(s); it takes %u and %u",
+                        f->name, args->len, rets->len, f->n_params, f->n_rets);
+    }
+  c.n_rets = rets->len;
+  c.n_args = args->len;
+  c.rets = (uint32_t *) g_array_free (g_steal_pointer (&rets), FALSE);
+  c.args = (uint32_t *) g_array_free (g_steal_pointer (&args), FALSE);
+  in->call = add_call (p, &c);
+  return TRUE;
+}
+
+static WsOpClass
+classify (const WsPtxInst *in)
+{
+  return ws_ptx_op_class (in);
+}
+
+/* Parses one instruction starting at the cursor (guard or opcode). */
+static gboolean
+parse_instruction (P *p)
+{
+  WsPtxInst in = { 0 };
+  in.guard = WS_REG_SINK;
+  in.vec = 1;
+  const Tok *first = peek (p);
+  in.line = first->line;
+  in.column = first->col;
+  in.src_file = p->loc_file;
+  in.src_line = p->loc_line;
+  in.src_col = (uint8_t) MIN (p->loc_col, 255u);
+  if (is_punct (first, '@'))
+    {
+      next (p);
+      if (is_punct (peek (p), '!'))
+        {
+          next (p);
+          in.guard_neg = 1;
+        }
+      const Tok *g;
+      if (!expect_ident (p, &g, "a predicate after '@'"))
+        return FALSE;
+      guint kind, idx;
+      if (!lookup_scoped (p, g->s, g->len, &kind, &idx) || kind != ENT_PRED)
+        {
+          g_autofree char *d = tok_desc (g);
+          return fail_at (p, g, "guard %s is not a declared predicate register", d);
+        }
+      in.guard = idx;
+    }
+  const Tok *ot;
+  if (!expect_ident (p, &ot, "an instruction"))
+    return FALSE;
+  /* split mnemonic and modifiers */
+  const char *s = ot->s, *end = ot->s + ot->len;
+  const char *dot = memchr (s, '.', ot->len);
+  guint mlen = dot ? (guint) (dot - s) : ot->len;
+  int op = lookup_op (s, mlen);
+  if (op < 0 && mlen == 2 && memcmp (s, "cp", 2) == 0 && end - s >= 8 && memcmp (s, "cp.async", 8) == 0
+      && (end - s == 8 || s[8] == '.'))
+    {
+      op = WS_OP_CP_ASYNC;
+      mlen = 8;
+      if (end - s > 9 && (g_str_has_prefix (s + 9, "bulk") || g_str_has_prefix (s + 9, "mbarrier")))
+        op = -1;
+    }
+  if (op < 0 || ot->s[0] == '.')
+    {
+      g_autofree char *d = tok_desc (ot);
+      g_autofree char *mn = g_strndup (s, mlen);
+      if (is_known_unsupported (s, mlen) || is_known_unsupported (s, ot->len))
+        return unsupported_at (p, ot, "instruction %s", d);
+      if (ot->s[0] == '.')
+        return unsupported_at (p, ot, "directive %s", d);
+      return fail_at (p, ot, "unknown instruction %s", d);
+    }
+  in.op = (uint16_t) op;
+  gboolean space_seen = FALSE;
+  const char *q = s + mlen;
+  while (q < end)
+    {
+      q++; /* '.' */
+      const char *e = q;
+      while (e < end && *e != '.')
+        e++;
+      if (e == q || !apply_modifier (&in, q, (guint) (e - q), &space_seen))
+        {
+          g_autofree char *d = tok_desc (ot);
+          if (e == q)
+            return fail_at (p, ot, "empty modifier in %s", d);
+          return unsupported_at (p, ot, "modifier '.%.*s' in instruction %s", (int) (e - q), q, d);
+        }
+      q = e;
+    }
+  if ((in.op == WS_OP_LD || in.op == WS_OP_ST || in.op == WS_OP_LDU) && !space_seen)
+    in.space = WS_SPACE_GENERIC;
+  if (in.op == WS_OP_ATOM || in.op == WS_OP_RED)
+    {
+      if (!space_seen)
+        in.space = WS_SPACE_GENERIC;
+      if (in.sub == WS_SUB_NONE)
+        return fail_at (p, ot, "%s needs an operation (.add, .cas, ...)", op_names[op]);
+    }
+  if (in.op == WS_OP_SETP && in.cmp == WS_CMP_NONE)
+    return fail_at (p, ot, "setp needs a comparison (.eq, .lt, ...)");
+
+  guint inst_idx = p->insts->len;
+  g_autoptr (GArray) pre = g_array_new (FALSE, FALSE, sizeof (WsPtxInst));
+
+  if (in.op == WS_OP_CALL)
+    {
+      if (!parse_call_full (p, &in, ot))
+        return FALSE;
+    }
+  else if (!is_punct (peek (p), ';'))
+    {
+      gboolean dst = op_has_dst (&in);
+      guint n = 0;
+      for (;;)
+        {
+          const Tok *at = peek (p);
+          if (dst && n == 0)
+            {
+              if (!parse_operand (p, &in, &in.dst[0], TRUE, FALSE, inst_idx, 0, pre))
+                return FALSE;
+              in.ndst = 1;
+              if (is_punct (peek (p), '|'))
+                {
+                  next (p);
+                  if (!parse_operand (p, &in, &in.dst[1], TRUE, FALSE, inst_idx, 0, pre))
+                    return FALSE;
+                  in.ndst = 2;
+                }
+            }
+          else
+            {
+              if (in.nsrc >= WS_PTX_MAX_SRC)
+                return unsupported_at (p, at, "an instruction with more than %d source operands", WS_PTX_MAX_SRC);
+              if (in.op == WS_OP_BRX && in.nsrc == 1)
+                {
+                  /* brx.idx index, table: the table is a .branchtargets label */
+                  const Tok *nt = next (p);
+                  guint tv = nt->kind == TK_IDENT ? name_lookup (p->tables, nt->s, nt->len) : 0;
+                  if (!tv)
+                    return fail_at (p, nt, "brx.idx needs a .branchtargets label declared before it");
+                  in.imm2 = tv - 1;
+                  in.src[in.nsrc].kind = WS_OPND_NONE;
+                }
+              else if (!parse_operand (p, &in, &in.src[in.nsrc], FALSE, in.op == WS_OP_BRA && in.nsrc == 0,
+                                       inst_idx, in.nsrc, pre))
+                return FALSE;
+              in.nsrc++;
+            }
+          n++;
+          const Tok *sep = peek (p);
+          if (is_punct (sep, ','))
+            {
+              next (p);
+              continue;
+            }
+          break;
+        }
+    }
+  if (!is_punct (peek (p), ';'))
+    {
+      g_autofree char *d = tok_desc (peek (p));
+      return fail_at (p, peek (p), "expected ';' after the instruction, found %s", d);
+    }
+  next (p);
+
+  /* operand shape checks the emulator relies on */
+  if (in.op == WS_OP_BRA && (in.nsrc != 1 || in.src[0].kind != WS_OPND_LABEL))
+    return fail_at (p, ot, "bra needs one label operand");
+  if (in.op == WS_OP_BRX)
+    {
+      if (in.nsrc != 2 || in.src[0].kind != WS_OPND_REG)
+        return fail_at (p, ot, "brx.idx needs an index register and a .branchtargets label");
+      in.nsrc = 1;
+    }
+  if ((in.op == WS_OP_LD || in.op == WS_OP_LDU) && (in.nsrc < 1 || in.src[0].kind != WS_OPND_ADDR || in.ndst != 1))
+    return fail_at (p, ot, "%s needs a destination and an address [..]", op_names[op]);
+  if (in.op == WS_OP_ST && (in.nsrc != 2 || in.src[0].kind != WS_OPND_ADDR))
+    return fail_at (p, ot, "st needs an address [..] and a value");
+  if ((in.op == WS_OP_ATOM) && (in.ndst != 1 || in.nsrc < 2 || in.src[0].kind != WS_OPND_ADDR))
+    return fail_at (p, ot, "atom needs a destination, an address [..] and a value");
+  if ((in.op == WS_OP_RED) && (in.nsrc < 2 || in.src[0].kind != WS_OPND_ADDR))
+    return fail_at (p, ot, "red needs an address [..] and a value");
+  if (in.op == WS_OP_CP_ASYNC && in.sub == WS_SUB_NONE)
+    {
+      if (in.nsrc < 3 || in.src[0].kind != WS_OPND_ADDR || in.src[1].kind != WS_OPND_ADDR || in.src[2].kind != WS_OPND_IMM)
+        return fail_at (p, ot, "cp.async needs [dst], [src], size");
+      in.imm2 = (uint32_t) in.src[2].imm;
+    }
+  if (in.op == WS_OP_CP_ASYNC && in.sub == WS_SUB_WAIT_GROUP)
+    {
+      if (in.nsrc != 1 || in.src[0].kind != WS_OPND_IMM)
+        return fail_at (p, ot, "cp.async.wait_group needs a count");
+      in.imm2 = (uint32_t) in.src[0].imm;
+    }
+  for (guint i = 0; i < in.ndst; i++)
+    if (in.dst[i].kind != WS_OPND_REG && in.dst[i].kind != WS_OPND_PRED && in.dst[i].kind != WS_OPND_VEC
+        && in.dst[i].kind != WS_OPND_SINK)
+      return fail_at (p, ot, "destination %u of %s is not a register", i + 1, op_names[op]);
+
+  /* ld.param/st.param: kernel parameter block or a function's frame */
+  if (in.space == WS_SPACE_PARAM)
+    {
+      const WsPtxOperand *a = in.op == WS_OP_LD || in.op == WS_OP_ST ? &in.src[0] : NULL;
+      if (a && a->kind == WS_OPND_ADDR && a->comp == WS_OPND_SYMBOL)
+        in.space = sym_at (p, a->symbol)->space;
+      else if (!fn_at (p, p->fn)->is_entry)
+        in.space = WS_SPACE_FUNC_PARAM;
+    }
+
+  /* immediates to the bits of their operand type */
+  for (guint i = 0; i < in.nsrc; i++)
+    {
+      WsPtxOperand *o = &in.src[i];
+      if (o->kind != WS_OPND_IMM)
+        continue;
+      WsPtxType t = ws_ptx_inst_src_type (&in, i);
+      uint64_t bits;
+      if (!ws_ptx_convert_literal (o->comp, o->imm, t, &bits))
+        return fail_at (p, ot, "floating-point literal used as the %s operand %u of %s",
+                        ws_ptx_type_name (t), i + 1, op_names[op]);
+      o->imm = bits;
+      o->comp = 0;
+    }
+  in.opclass = (uint8_t) classify (&in);
+  for (guint i = 0; i < pre->len; i++)
+    {
+      WsPtxInst *mv = &g_array_index (pre, WsPtxInst, i);
+      mv->opclass = WS_OPCLASS_ALU;
+      mv->src_file = in.src_file;
+      mv->src_line = in.src_line;
+      g_array_append_val (p->insts, *mv);
+    }
+  if (pre->len)
+    {
+      /* fixups recorded against inst_idx must follow the shift */
+      for (guint i = 0; i < p->fixups->len; i++)
+        {
+          Fixup *f = &g_array_index (p->fixups, Fixup, i);
+          if (f->kind == FIX_OPERAND && f->a == inst_idx)
+            f->a += pre->len;
+        }
+    }
+  g_array_append_val (p->insts, in);
+  return TRUE;
+}
+
+/* ---- functions --------------------------------------------------------- */
+
+static void
+function_state_reset (P *p)
+{
+  g_clear_pointer (&p->insts, g_array_unref);
+  g_clear_pointer (&p->calls, g_array_unref);
+  g_clear_pointer (&p->reg_types, g_array_unref);
+  g_clear_pointer (&p->reg_names, g_ptr_array_unref);
+  g_clear_pointer (&p->pred_names, g_ptr_array_unref);
+  g_clear_pointer (&p->scopes, g_ptr_array_unref);
+  g_clear_pointer (&p->ranges, g_array_unref);
+  g_clear_pointer (&p->labels, g_hash_table_unref);
+  g_clear_pointer (&p->tables, g_hash_table_unref);
+  g_clear_pointer (&p->table_arrays, g_ptr_array_unref);
+  g_clear_pointer (&p->fixups, g_array_unref);
+}
+
+static void
+free_call (gpointer data)
+{
+  WsPtxCall *c = data;
+  g_free (c->rets);
+  g_free (c->args);
+}
+
+static void
+function_state_init (P *p)
+{
+  function_state_reset (p);
+  p->insts = g_array_new (FALSE, FALSE, sizeof (WsPtxInst));
+  p->calls = g_array_new (FALSE, FALSE, sizeof (WsPtxCall));
+  g_array_set_clear_func (p->calls, free_call);
+  p->reg_types = g_array_new (FALSE, FALSE, sizeof (uint8_t));
+  p->reg_names = g_ptr_array_new_with_free_func (g_free);
+  p->pred_names = g_ptr_array_new_with_free_func (g_free);
+  p->scopes = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
+  g_ptr_array_add (p->scopes, name_table_new ());
+  p->ranges = g_array_new (FALSE, FALSE, sizeof (RegRange));
+  p->labels = name_table_new ();
+  p->tables = name_table_new ();
+  p->table_arrays = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  p->fixups = g_array_new (FALSE, FALSE, sizeof (Fixup));
+  p->loc_file = p->loc_line = p->loc_col = 0;
+  p->local_bytes = p->call_param_bytes = 0;
+  p->local_align = 1;
+  p->imm_regs = 0;
+}
+
+/* (.param ..., .param ...) */
+static gboolean
+parse_param_list (P *p, WsPtxParamRole role, GArray *out)
+{
+  if (!expect_punct (p, '(', "to open the parameter list"))
+    return FALSE;
+  if (is_punct (peek (p), ')'))
+    {
+      next (p);
+      return TRUE;
+    }
+  for (;;)
+    {
+      const Tok *t = peek (p);
+      if (tok_is (t, ".reg"))
+        return unsupported_at (p, t, ".reg function parameters");
+      if (!tok_is (t, ".param"))
+        {
+          g_autofree char *d = tok_desc (t);
+          return fail_at (p, t, "expected '.param' in the parameter list, found %s", d);
+        }
+      Linkage l = { FALSE, FALSE };
+      if (!parse_var_decl (p, l, role, TRUE, out))
+        return FALSE;
+      const Tok *s = peek (p);
+      if (is_punct (s, ','))
+        {
+          next (p);
+          continue;
+        }
+      if (is_punct (s, ')'))
+        {
+          next (p);
+          return TRUE;
+        }
+      g_autofree char *d = tok_desc (s);
+      return fail_at (p, s, "expected ',' or ')' in the parameter list, found %s", d);
+    }
+}
+
+static uint64_t
+assign_param_offsets (P *p, GArray *idx)
+{
+  uint64_t off = 0;
+  for (guint i = 0; i < idx->len; i++)
+    {
+      WsPtxSymbol *s = sym_at (p, g_array_index (idx, uint32_t, i));
+      off = align_up (off, s->align);
+      s->param_offset = s->offset = off;
+      off += s->size;
+    }
+  return off;
+}
+
+static gboolean
+parse_perf_directives (P *p, WsPtxFunction *f)
+{
+  for (;;)
+    {
+      const Tok *t = peek (p);
+      uint32_t *dst = NULL;
+      guint maxn = 3;
+      if (tok_is (t, ".maxntid"))
+        dst = f->maxntid;
+      else if (tok_is (t, ".reqntid"))
+        dst = f->reqntid;
+      else if (tok_is (t, ".minnctapersm") || tok_is (t, ".maxnctapersm"))
+        {
+          dst = tok_is (t, ".minnctapersm") ? &f->minnctapersm : NULL;
+          maxn = 1;
+        }
+      else if (tok_is (t, ".maxnreg"))
+        {
+          dst = &f->maxnreg;
+          maxn = 1;
+        }
+      else if (tok_is (t, ".reqnctapercluster") || tok_is (t, ".maxclusterrank") || tok_is (t, ".explicitcluster")
+               || tok_is (t, ".blocksareclusters"))
+        {
+          maxn = 3;
+        }
+      else if (tok_is (t, ".noreturn"))
+        {
+          next (p);
+          f->noreturn = TRUE;
+          continue;
+        }
+      else if (tok_is (t, ".pragma"))
+        {
+          next (p);
+          if (!skip_statement (p, t))
+            return FALSE;
+          continue;
+        }
+      else
+        return TRUE;
+      next (p);
+      guint n = 0;
+      uint32_t scratch[3];
+      while (peek (p)->kind == TK_INT)
+        {
+          if (n >= maxn)
+            return fail_at (p, peek (p), "too many values for %.*s", (int) t->len, t->s);
+          uint64_t v = next (p)->u;
+          (dst ? dst : scratch)[n++] = (uint32_t) MIN (v, (uint64_t) G_MAXUINT32);
+          if (is_punct (peek (p), ','))
+            next (p);
+          else
+            break;
+        }
+      if (dst && maxn == 3)
+        for (guint i = n; i < 3; i++)
+          dst[i] = n ? 1 : 0;
+    }
+}
+
+static gboolean
+finish_function (P *p, WsPtxFunction *f)
+{
+  /* labels */
+  for (guint i = 0; i < p->fixups->len; i++)
+    {
+      Fixup *fx = &g_array_index (p->fixups, Fixup, i);
+      guint v = name_lookup (p->labels, fx->name, fx->len);
+      if (!v)
+        {
+          Tok t = { .line = fx->line, .col = fx->col };
+          return fail_at (p, &t, "label '%.*s' is not defined in function '%s'", (int) fx->len, fx->name, f->name);
+        }
+      if (fx->kind == FIX_OPERAND)
+        g_array_index (p->insts, WsPtxInst, fx->a).src[fx->b].target = v - 1;
+      else
+        g_array_index ((GArray *) g_ptr_array_index (p->table_arrays, fx->a), uint32_t, fx->b) = v - 1;
+    }
+  f->n_insts = p->insts->len;
+  f->label_names = g_new0 (char *, f->n_insts + 1);
+  {
+    /* when several labels mark one instruction keep the first in the text */
+    const char **first = g_new0 (const char *, f->n_insts + 1);
+    GHashTableIter it;
+    gpointer k, v;
+    g_hash_table_iter_init (&it, p->labels);
+    while (g_hash_table_iter_next (&it, &k, &v))
+      {
+        const NameKey *nk = k;
+        guint i = GPOINTER_TO_UINT (v) - 1;
+        if (i <= f->n_insts && (!first[i] || nk->s < first[i]))
+          {
+            first[i] = nk->s;
+            g_free (f->label_names[i]);
+            f->label_names[i] = g_strndup (nk->s, nk->len);
+          }
+      }
+    g_free (first);
+  }
+  f->insts = (WsPtxInst *) g_array_free (g_steal_pointer (&p->insts), FALSE);
+  f->n_calls = p->calls->len;
+  g_array_set_clear_func (p->calls, NULL);
+  f->calls = (WsPtxCall *) g_array_free (g_steal_pointer (&p->calls), FALSE);
+  f->n_regs = p->reg_types->len;
+  f->reg_types = (uint8_t *) g_array_free (g_steal_pointer (&p->reg_types), FALSE);
+  f->n_preds = p->pred_names->len;
+  g_ptr_array_set_free_func (p->reg_names, NULL);
+  g_ptr_array_set_free_func (p->pred_names, NULL);
+  f->reg_names = (char **) g_ptr_array_free (g_steal_pointer (&p->reg_names), FALSE);
+  f->pred_names = (char **) g_ptr_array_free (g_steal_pointer (&p->pred_names), FALSE);
+  f->local_bytes = p->local_bytes;
+  f->local_align = p->local_align;
+  f->call_param_bytes = p->call_param_bytes;
+  f->n_branch_tables = p->table_arrays->len;
+  if (f->n_branch_tables)
+    {
+      f->branch_tables = g_new0 (uint32_t *, f->n_branch_tables);
+      f->n_branch_targets = g_new0 (uint32_t, f->n_branch_tables);
+      for (guint i = 0; i < f->n_branch_tables; i++)
+        {
+          GArray *a = g_ptr_array_index (p->table_arrays, i);
+          f->n_branch_targets[i] = a->len;
+          f->branch_tables[i] = g_memdup2 (a->data, MAX (a->len, 1u) * sizeof (uint32_t));
+        }
+    }
+  f->has_body = TRUE;
+  function_state_reset (p);
+  return TRUE;
+}
+
+static gboolean
+parse_label_directive (P *p, const Tok *label)
+{
+  const Tok *d = peek (p);
+  if (tok_is (d, ".callprototype"))
+    return skip_statement (p, d);
+  if (tok_is (d, ".branchtargets"))
+    {
+      next (p);
+      GArray *a = g_array_new (FALSE, FALSE, sizeof (uint32_t));
+      g_ptr_array_add (p->table_arrays, a);
+      guint ti = p->table_arrays->len - 1;
+      for (;;)
+        {
+          const Tok *l;
+          if (!expect_ident (p, &l, "a label in .branchtargets"))
+            return FALSE;
+          uint32_t zero = 0;
+          g_array_append_val (a, zero);
+          add_fixup (p, FIX_TABLE, ti, a->len - 1, l);
+          if (is_punct (peek (p), ','))
+            {
+              next (p);
+              continue;
+            }
+          break;
+        }
+      name_insert (p->tables, label->s, label->len, ti + 1);
+      return expect_punct (p, ';', "after .branchtargets");
+    }
+  if (tok_is (d, ".calltargets"))
+    return skip_statement (p, d);
+  return TRUE;
+}
+
+/* .loc file line col [, function_name label [+ n], inlined_at f l c] */
+static gboolean
+parse_loc (P *p)
+{
+  const Tok *d = next (p);
+  uint64_t v[3] = { 0, 0, 0 };
+  for (int i = 0; i < 3; i++)
+    {
+      const Tok *t = peek (p);
+      if (t->kind != TK_INT || t->line != d->line)
+        return fail_at (p, t, ".loc needs a file index, a line and a column");
+      v[i] = next (p)->u;
+    }
+  while (peek (p)->line == d->line && peek (p)->kind != TK_EOF && !is_punct (peek (p), ';')
+         && !is_punct (peek (p), '}'))
+    next (p);
+  p->loc_file = (uint32_t) MIN (v[0], (uint64_t) G_MAXUINT32);
+  p->loc_line = (uint32_t) MIN (v[1], (uint64_t) G_MAXUINT32);
+  p->loc_col = (uint32_t) MIN (v[2], (uint64_t) G_MAXUINT32);
+  return TRUE;
+}
+
+static gboolean
+parse_body (P *p, WsPtxFunction *fself)
+{
+  const Tok *open = next (p); /* '{' */
+  g_ptr_array_add (p->scopes, name_table_new ());
+  guint depth = 1;
+  for (;;)
+    {
+      const Tok *t = peek (p);
+      if (t->kind == TK_EOF)
+        return fail_at (p, open, "function body is missing its closing '}'");
+      if (is_punct (t, '{'))
+        {
+          next (p);
+          if (depth > 64)
+            return fail_at (p, t, "blocks nested too deeply");
+          g_ptr_array_add (p->scopes, name_table_new ());
+          depth++;
+          continue;
+        }
+      if (is_punct (t, '}'))
+        {
+          next (p);
+          g_ptr_array_remove_index (p->scopes, p->scopes->len - 1);
+          if (--depth == 0)
+            return TRUE;
+          continue;
+        }
+      if (is_punct (t, ';'))
+        {
+          next (p); /* empty statement */
+          continue;
+        }
+      if (t->kind == TK_IDENT && is_punct (peek_at (p, 1), ':') && t->s[0] != '.')
+        {
+          next (p);
+          next (p);
+          if (tok_is (peek (p), ".callprototype"))
+            {
+              /* a prototype name for indirect calls, not a branch target */
+              if (!skip_statement (p, peek (p)))
+                return FALSE;
+              continue;
+            }
+          if (name_lookup (p->labels, t->s, t->len))
+            return fail_at (p, t, "label '%.*s' is defined twice", (int) t->len, t->s);
+          name_insert (p->labels, t->s, t->len, p->insts->len + 1);
+          if (!parse_label_directive (p, t))
+            return FALSE;
+          continue;
+        }
+      if (t->kind == TK_IDENT && t->s[0] == '.')
+        {
+          if (tok_is (t, ".reg"))
+            {
+              if (!parse_reg_decl (p))
+                return FALSE;
+              continue;
+            }
+          if (tok_is (t, ".loc"))
+            {
+              if (!parse_loc (p))
+                return FALSE;
+              continue;
+            }
+          if (tok_is (t, ".pragma"))
+            {
+              next (p);
+              if (!skip_statement (p, t))
+                return FALSE;
+              continue;
+            }
+          Linkage l = { FALSE, FALSE };
+          if (tok_is (t, ".extern") || tok_is (t, ".visible") || tok_is (t, ".weak"))
+            {
+              next (p);
+              l.is_extern = tok_is (t, ".extern");
+              t = peek (p);
+            }
+          WsPtxSpace sp;
+          if (parse_space_name (t, &sp))
+            {
+              if (sp == WS_SPACE_GLOBAL || sp == WS_SPACE_CONST)
+                return unsupported_at (p, t, "function-scope .global/.const variables");
+              if (!parse_and_place_vars (p, l, sp == WS_SPACE_PARAM ? WS_PARAM_ROLE_CALL : WS_PARAM_ROLE_NONE))
+                return FALSE;
+              continue;
+            }
+          if (tok_is (t, ".file") || tok_is (t, ".section"))
+            return fail_at (p, t, "%.*s is only allowed at module scope", (int) t->len, t->s);
+          if (tok_is (t, ".maxntid") || tok_is (t, ".reqntid") || tok_is (t, ".minnctapersm") || tok_is (t, ".maxnreg"))
+            return fail_at (p, t, "%.*s must come before the function body", (int) t->len, t->s);
+          g_autofree char *d = tok_desc (t);
+          return unsupported_at (p, t, "directive %s inside a function", d);
+        }
+      if (!parse_instruction (p))
+        return FALSE;
+    }
+  (void) fself;
+}
+
+static gboolean
+parse_function (P *p, Linkage link, const Tok *kw)
+{
+  gboolean is_entry = tok_is (kw, ".entry");
+  WsPtxFunction f = { 0 };
+  f.is_entry = is_entry;
+  f.is_extern = link.is_extern;
+  f.first_line = kw->line;
+  g_autoptr (GArray) rets = g_array_new (FALSE, FALSE, sizeof (uint32_t));
+  g_autoptr (GArray) params = g_array_new (FALSE, FALSE, sizeof (uint32_t));
+
+  guint nsyms_before = p->symbols->len;
+  p->fn = (int) p->functions->len; /* provisional; fixed below if redeclared */
+  if (!is_entry && is_punct (peek (p), '('))
+    if (!parse_param_list (p, WS_PARAM_ROLE_RET, rets))
+      return FALSE;
+  const Tok *name;
+  if (!expect_ident (p, &name, "a function name"))
+    return FALSE;
+  if (name->s[0] == '.' || name->s[0] == '%')
+    {
+      g_autofree char *d = tok_desc (name);
+      return fail_at (p, name, "expected a function name, found %s", d);
+    }
+  if (is_punct (peek (p), '('))
+    if (!parse_param_list (p, is_entry ? WS_PARAM_ROLE_ENTRY : WS_PARAM_ROLE_ARG, params))
+      return FALSE;
+
+  guint existing = name_lookup (p->fnames, name->s, name->len);
+  guint fidx;
+  if (existing)
+    {
+      WsPtxFunction *o = fn_at (p, existing - 1);
+      fidx = existing - 1;
+      if (o->has_body || o->is_entry != is_entry || o->n_params != params->len || o->n_rets != rets->len)
+        {
+          if (o->has_body)
+            return fail_at (p, name, "function '%s' is defined twice", o->name);
+          return fail_at (p, name, "declaration of '%s' does not match its earlier declaration (line %u)",
+                          o->name, o->first_line);
+        }
+      /* re-declaration: keep the first symbols, take the new names/sizes */
+      for (guint pass = 0; pass < 2; pass++)
+        {
+          GArray *a = pass ? params : rets;
+          uint32_t *old = pass ? o->params : o->rets;
+          for (guint i = 0; i < a->len; i++)
+            {
+              WsPtxSymbol *ns = sym_at (p, g_array_index (a, uint32_t, i));
+              WsPtxSymbol *os = sym_at (p, old[i]);
+              g_free (os->name);
+              os->name = g_steal_pointer (&ns->name);
+              os->size = ns->size;
+              os->align = ns->align;
+              os->type = ns->type;
+              g_array_index (a, uint32_t, i) = old[i];
+            }
+        }
+      /* drop the duplicate symbols appended while parsing this header */
+      for (guint i = nsyms_before; i < p->symbols->len; i++)
+        g_free (sym_at (p, i)->name);
+      g_array_set_size (p->symbols, nsyms_before);
+      o->is_extern = link.is_extern;
+      o->first_line = kw->line;
+    }
+  else
+    {
+      f.name = tok_strdup (name);
+      f.n_params = params->len;
+      f.params = g_memdup2 (params->data, MAX (params->len, 1u) * sizeof (uint32_t));
+      f.n_rets = rets->len;
+      f.rets = g_memdup2 (rets->data, MAX (rets->len, 1u) * sizeof (uint32_t));
+      g_array_append_val (p->functions, f);
+      fidx = p->functions->len - 1;
+      name_insert (p->fnames, f.name, (guint) strlen (f.name), fidx + 1);
+    }
+  WsPtxFunction *fn = fn_at (p, fidx);
+  p->fn = (int) fidx;
+  for (guint i = 0; i < params->len; i++)
+    sym_at (p, g_array_index (params, uint32_t, i))->function = (int32_t) fidx;
+  for (guint i = 0; i < rets->len; i++)
+    sym_at (p, g_array_index (rets, uint32_t, i))->function = (int32_t) fidx;
+  fn->param_bytes = assign_param_offsets (p, params);
+  fn->ret_bytes = assign_param_offsets (p, rets);
+
+  if (!parse_perf_directives (p, fn))
+    return FALSE;
+  fn = fn_at (p, fidx);
+  const Tok *t = peek (p);
+  if (is_punct (t, ';'))
+    {
+      next (p);
+      p->fn = -1;
+      return TRUE;
+    }
+  if (!is_punct (t, '{'))
+    {
+      g_autofree char *d = tok_desc (t);
+      return fail_at (p, t, "expected '{' or ';' after the declaration of '%s', found %s", fn->name, d);
+    }
+  if (link.is_extern)
+    return fail_at (p, t, "an .extern function cannot have a body");
+  function_state_init (p);
+  GHashTable *ps = cur_scope (p);
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      GArray *a = pass ? params : rets;
+      for (guint i = 0; i < a->len; i++)
+        {
+          guint si = g_array_index (a, uint32_t, i);
+          const char *nm = sym_at (p, si)->name;
+          name_insert (ps, nm, (guint) strlen (nm), ENT (ENT_SYM, si));
+        }
+    }
+  if (!parse_body (p, fn))
+    return FALSE;
+  fn = fn_at (p, fidx);
+  if (!finish_function (p, fn))
+    return FALSE;
+  p->fn = -1;
+  return TRUE;
+}
+
+/* ---- module ------------------------------------------------------------ */
+
+static gboolean
+parse_version (P *p, const Tok *kw)
+{
+  const Tok *t = next (p);
+  if (t->kind != TK_FLOAT && t->kind != TK_INT)
+    return fail_at (p, t, "expected a version number after .version");
+  const char *dot = memchr (t->s, '.', t->len);
+  if (!dot)
+    return fail_at (p, t, "expected MAJOR.MINOR after .version");
+  p->mod->version_major = (uint32_t) g_ascii_strtoull (t->s, NULL, 10);
+  p->mod->version_minor = (uint32_t) g_ascii_strtoull (dot + 1, NULL, 10);
+  if (p->mod->version_major < 1 || p->mod->version_major > 9)
+    return unsupported_at (p, kw, "PTX ISA version %u.%u", p->mod->version_major, p->mod->version_minor);
+  return TRUE;
+}
+
+static gboolean
+parse_module (P *p)
+{
+  for (;;)
+    {
+      const Tok *t = peek (p);
+      if (t->kind == TK_EOF)
+        return TRUE;
+      if (t->kind != TK_IDENT || t->s[0] != '.')
+        {
+          g_autofree char *d = tok_desc (t);
+          return fail_at (p, t, "expected a directive (.version, .entry, .global, ...) at module scope, found %s", d);
+        }
+      next (p);
+      if (tok_is (t, ".version"))
+        {
+          if (!parse_version (p, t))
+            return FALSE;
+          continue;
+        }
+      if (tok_is (t, ".target"))
+        {
+          const Tok *tt;
+          if (!expect_ident (p, &tt, "a target (sm_80)"))
+            return FALSE;
+          g_free (p->mod->target);
+          p->mod->target = tok_strdup (tt);
+          while (is_punct (peek (p), ','))
+            {
+              next (p);
+              const Tok *o;
+              if (!expect_ident (p, &o, "a target option"))
+                return FALSE;
+              if (tok_is (o, "debug"))
+                p->mod->debug = TRUE;
+              else if (tok_is (o, "map_f64_to_f32") || tok_is (o, "texmode_independent"))
+                return unsupported_at (p, o, "target option '%.*s'", (int) o->len, o->s);
+            }
+          continue;
+        }
+      if (tok_is (t, ".address_size"))
+        {
+          uint64_t v;
+          if (!expect_uint (p, &v, "an address size"))
+            return FALSE;
+          if (v != 64 && v != 32)
+            return fail_at (p, t, ".address_size must be 32 or 64");
+          if (v != 64)
+            return unsupported_at (p, t, "32-bit addressing (.address_size 32)");
+          p->mod->address_size = (uint32_t) v;
+          continue;
+        }
+      if (tok_is (t, ".file"))
+        {
+          uint64_t idx;
+          if (!expect_uint (p, &idx, "a file index"))
+            return FALSE;
+          const Tok *s = next (p);
+          if (s->kind != TK_STRING)
+            return fail_at (p, s, "expected a file name string after .file %u", (guint) idx);
+          if (idx > 100000)
+            return fail_at (p, s, "file index too large");
+          while (p->files->len <= idx)
+            g_ptr_array_add (p->files, NULL);
+          g_free (g_ptr_array_index (p->files, idx));
+          g_ptr_array_index (p->files, idx) = g_strndup (s->s + 1, s->len - 2);
+          /* optional ", timestamp, size" */
+          while (is_punct (peek (p), ',') && peek_at (p, 1)->kind == TK_INT)
+            {
+              next (p);
+              next (p);
+            }
+          continue;
+        }
+      if (tok_is (t, ".section"))
+        {
+          const Tok *n;
+          if (!expect_ident (p, &n, "a section name"))
+            return FALSE;
+          if (!is_punct (peek (p), '{'))
+            return fail_at (p, peek (p), "expected '{' after .section %.*s", (int) n->len, n->s);
+          if (!skip_braces (p, t))
+            return FALSE;
+          continue;
+        }
+      if (tok_is (t, ".pragma"))
+        {
+          if (!skip_statement (p, t))
+            return FALSE;
+          continue;
+        }
+      Linkage l = { FALSE, FALSE };
+      const Tok *d = t;
+      while (tok_is (d, ".extern") || tok_is (d, ".visible") || tok_is (d, ".weak") || tok_is (d, ".common"))
+        {
+          if (tok_is (d, ".extern"))
+            l.is_extern = TRUE;
+          if (tok_is (d, ".visible") || tok_is (d, ".weak") || tok_is (d, ".common"))
+            l.is_visible = TRUE;
+          d = next (p);
+        }
+      if (tok_is (d, ".entry") || tok_is (d, ".func"))
+        {
+          if (!parse_function (p, l, d))
+            return FALSE;
+          continue;
+        }
+      WsPtxSpace sp;
+      if (parse_space_name (d, &sp))
+        {
+          if (sp == WS_SPACE_PARAM)
+            return fail_at (p, d, ".param variables are only allowed in functions");
+          p->pos--; /* parse_var_decl reads the space */
+          if (!parse_and_place_vars (p, l, WS_PARAM_ROLE_NONE))
+            return FALSE;
+          continue;
+        }
+      if (tok_is (d, ".alias"))
+        return unsupported_at (p, d, "directive .alias");
+      if (tok_is (d, ".reg"))
+        return unsupported_at (p, d, "module-scope .reg variables");
+      g_autofree char *ds = tok_desc (d);
+      if (tok_is (d, ".extern") || tok_is (d, ".visible"))
+        return fail_at (p, d, "unexpected %s", ds);
+      return fail_at (p, d, "unknown directive %s at module scope", ds);
+    }
+}
+
+WsPtxModule *
+ws_ptx_parse (const char *text, gsize len, const char *origin, GError **error)
+{
+  g_return_val_if_fail (text != NULL || len == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  if (len == (gsize) -1)
+    len = strlen (text);
+  WsPtxModule *m = g_new0 (WsPtxModule, 1);
+  m->text = g_malloc (len + 1);
+  if (len)
+    memcpy (m->text, text, len);
+  m->text[len] = 0;
+  m->address_size = 64;
+  m->shared_align = 1;
+
+  P p = { 0 };
+  p.origin = origin ? origin : "<ptx>";
+  p.text = m->text;
+  p.error = error;
+  p.mod = m;
+  p.fn = -1;
+  p.functions = g_array_new (FALSE, TRUE, sizeof (WsPtxFunction));
+  p.symbols = g_array_new (FALSE, TRUE, sizeof (WsPtxSymbol));
+  p.gsyms = name_table_new ();
+  p.fnames = name_table_new ();
+  p.files = g_ptr_array_new ();
+
+  gboolean ok = lex (&p, m->text, len) && parse_module (&p);
+  if (ok && m->version_major == 0)
+    {
+      Tok t = { .line = 1, .col = 1 };
+      ok = fail_at (&p, &t, "missing .version directive (is this PTX?)");
+    }
+  if (ok && m->target == NULL)
+    {
+      Tok t = { .line = 1, .col = 1 };
+      ok = fail_at (&p, &t, "missing .target directive");
+    }
+  /* an unfinished function's state is dropped here on error */
+  function_state_reset (&p);
+  m->n_functions = p.functions->len;
+  m->functions = (WsPtxFunction *) g_array_free (p.functions, FALSE);
+  m->n_symbols = p.symbols->len;
+  m->symbols = (WsPtxSymbol *) g_array_free (p.symbols, FALSE);
+  m->n_files = p.files->len;
+  g_ptr_array_add (p.files, NULL);
+  m->files = (char **) g_ptr_array_free (p.files, FALSE);
+  g_hash_table_unref (p.gsyms);
+  g_hash_table_unref (p.fnames);
+  g_free (p.toks);
+  if (!ok)
+    {
+      ws_ptx_module_free (m);
+      return NULL;
+    }
+  return m;
+}

@@ -1,0 +1,742 @@
+/* ws-trace-reader.c: opening and validating a trace, random access to one
+ * TB's chunk, decoding per-warp streams.  Every length and offset read from
+ * the file is checked before use: a damaged file is an error, never a crash. */
+#define G_LOG_DOMAIN "ws-trace"
+
+#include <string.h>
+#include <zstd.h>
+
+#include "trace/ws-trace.h"
+#include "trace/ws-trace-format.h"
+
+struct _WsTrace {
+  char *path;
+  GMappedFile *map;
+  const uint8_t *data;
+  uint64_t size;
+  uint32_t version;
+  uint64_t data_end;              /* end of the chunk region */
+
+  uint8_t *kernels_raw;           /* decompressed sections; strings point into it */
+  GPtrArray *ptx;                 /* char* (owned) */
+  guint n_kernels;
+  WsTraceKernel *kernels;
+  WsTraceStaticInst **kernel_insts;
+  char **kernel_names;
+  guint n_launches;
+  WsTraceLaunch *launches;
+  uint64_t *launch_first_tb;
+  uint64_t n_tbs;
+  WsTraceTbCounters *tbs;
+  struct ix { uint64_t offset; uint32_t size, raw_size; uint64_t checksum; } *index;
+};
+
+struct _WsTraceTb {
+  uint8_t *raw;
+  uint32_t n_warps;
+  uint32_t launch;
+  uint64_t tb;
+  uint32_t n_insts;
+  const uint8_t **warp_data;
+  uint64_t *warp_len;
+  uint64_t *warp_records;
+};
+
+static gboolean G_GNUC_PRINTF (4, 5)
+corrupt (GError **error, const char *path, uint64_t offset, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  g_autofree char *what = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  g_set_error (error, WS_ERROR, WS_ERROR_CORRUPT,
+               "Trace '%s' is damaged: %s at offset %" G_GUINT64_FORMAT
+               "; record the program again with 'warpscope-cli profile'", path, what, offset);
+  return FALSE;
+}
+
+void
+ws_trace_free (WsTrace *t)
+{
+  if (t == NULL)
+    return;
+  g_free (t->path);
+  if (t->map)
+    g_mapped_file_unref (t->map);
+  g_free (t->kernels_raw);
+  if (t->ptx)
+    g_ptr_array_unref (t->ptx);
+  if (t->kernel_insts)
+    for (guint i = 0; i < t->n_kernels; i++)
+      g_free (t->kernel_insts[i]);
+  g_free (t->kernel_insts);
+  if (t->kernel_names)
+    for (guint i = 0; i < t->n_kernels; i++)
+      g_free (t->kernel_names[i]);
+  g_free (t->kernel_names);
+  g_free (t->kernels);
+  g_free (t->launches);
+  g_free (t->launch_first_tb);
+  g_free (t->tbs);
+  g_free (t->index);
+  g_free (t);
+}
+
+/* Reads, checks and decompresses the section whose header is at @offset. */
+static uint8_t *
+read_section (WsTrace *t, uint64_t offset, uint32_t tag, const char *name, uint64_t *raw_len, GError **error)
+{
+  uint64_t limit = t->size - WS_TRACE_TRAILER_SIZE;
+  if (offset < WS_TRACE_HEADER_SIZE || offset > limit || limit - offset < WS_TRACE_SECTION_HEADER_SIZE) {
+    corrupt (error, t->path, offset, "%s section offset outside the file", name);
+    return NULL;
+  }
+  const uint8_t *h = t->data + offset;
+  if (ws_trace_u32 (h) != tag) {
+    corrupt (error, t->path, offset, "%s section has a wrong tag", name);
+    return NULL;
+  }
+  uint32_t enc = ws_trace_u32 (h + 4);
+  uint64_t rlen = ws_trace_u64 (h + 8), slen = ws_trace_u64 (h + 16), sum = ws_trace_u64 (h + 24);
+  const uint8_t *body = h + WS_TRACE_SECTION_HEADER_SIZE;
+  if (slen > limit - offset - WS_TRACE_SECTION_HEADER_SIZE) {
+    corrupt (error, t->path, offset, "%s section (%" G_GUINT64_FORMAT " bytes) extends past the end of the file", name, slen);
+    return NULL;
+  }
+  if (ws_trace_fnv1a64 (body, slen) != sum) {
+    corrupt (error, t->path, offset, "%s section checksum mismatch", name);
+    return NULL;
+  }
+  if (rlen > ((uint64_t) 1 << 40)) {
+    corrupt (error, t->path, offset, "%s section claims %" G_GUINT64_FORMAT " bytes", name, rlen);
+    return NULL;
+  }
+  uint8_t *raw = g_malloc (MAX (rlen, 1));
+  if (enc == WS_TRACE_ENC_RAW) {
+    if (rlen != slen) {
+      g_free (raw);
+      corrupt (error, t->path, offset, "%s section size mismatch", name);
+      return NULL;
+    }
+    memcpy (raw, body, slen);
+  } else if (enc == WS_TRACE_ENC_ZSTD) {
+    size_t got = ZSTD_decompress (raw, rlen, body, slen);
+    if (ZSTD_isError (got) || got != rlen) {
+      g_free (raw);
+      corrupt (error, t->path, offset, "%s section does not decompress (%s)", name,
+               ZSTD_isError (got) ? ZSTD_getErrorName (got) : "size mismatch");
+      return NULL;
+    }
+  } else {
+    g_free (raw);
+    corrupt (error, t->path, offset, "%s section has unknown encoding %u", name, enc);
+    return NULL;
+  }
+  *raw_len = rlen;
+  return raw;
+}
+
+/* Bounded cursor over a decompressed section. */
+typedef struct {
+  const uint8_t *p, *end;
+  gboolean bad;
+} Cur;
+
+static const uint8_t *
+take (Cur *c, uint64_t n)
+{
+  if (c->bad || (uint64_t) (c->end - c->p) < n) {
+    c->bad = TRUE;
+    return NULL;
+  }
+  const uint8_t *r = c->p;
+  c->p += n;
+  return r;
+}
+
+static uint32_t
+take_u32 (Cur *c)
+{
+  const uint8_t *p = take (c, 4);
+  return p ? ws_trace_u32 (p) : 0;
+}
+
+static uint64_t
+take_u64 (Cur *c)
+{
+  const uint8_t *p = take (c, 8);
+  return p ? ws_trace_u64 (p) : 0;
+}
+
+static gboolean
+parse_kernels (WsTrace *t, uint64_t offset, GError **error)
+{
+  uint64_t len;
+  t->kernels_raw = read_section (t, offset, WS_TRACE_TAG_KERNELS, "kernels", &len, error);
+  if (t->kernels_raw == NULL)
+    return FALSE;
+  Cur c = { t->kernels_raw, t->kernels_raw + len, FALSE };
+  uint32_t n_ptx = take_u32 (&c);
+  if (n_ptx > len / 8)
+    return corrupt (error, t->path, offset, "kernels section lists %u PTX modules", n_ptx);
+  t->ptx = g_ptr_array_new_with_free_func (g_free);
+  for (uint32_t i = 0; i < n_ptx && !c.bad; i++) {
+    uint64_t n = take_u64 (&c);
+    const uint8_t *s = take (&c, n);
+    if (s)
+      g_ptr_array_add (t->ptx, g_strndup ((const char *) s, n));
+  }
+  uint32_t nk = take_u32 (&c);
+  if (c.bad || nk > len / 28)
+    return corrupt (error, t->path, offset, "kernels section truncated or lists %u kernels", nk);
+  t->n_kernels = nk;
+  t->kernels = g_new0 (WsTraceKernel, MAX (nk, 1));
+  t->kernel_insts = g_new0 (WsTraceStaticInst *, MAX (nk, 1));
+  t->kernel_names = g_new0 (char *, MAX (nk, 1));
+  for (uint32_t i = 0; i < nk; i++) {
+    uint32_t nl = take_u32 (&c);
+    const uint8_t *name = take (&c, nl);
+    uint32_t ptx_index = take_u32 (&c);
+    WsTraceKernel *k = &t->kernels[i];
+    k->regs_per_thread = take_u32 (&c);
+    k->static_shared_bytes = take_u32 (&c);
+    k->local_bytes = take_u32 (&c);
+    k->resources_from_ptxas = (take_u32 (&c) & 1) != 0;
+    uint32_t ni = take_u32 (&c);
+    if (c.bad || (uint64_t) ni * WS_TRACE_STATIC_INST_SIZE > (uint64_t) (c.end - c.p))
+      return corrupt (error, t->path, offset, "kernel %u of the kernels section is truncated", i);
+    if (ptx_index != UINT32_MAX && ptx_index >= t->ptx->len)
+      return corrupt (error, t->path, offset, "kernel %u refers to PTX module %u of %u", i, ptx_index, t->ptx->len);
+    t->kernel_names[i] = g_strndup ((const char *) name, nl);
+    k->name = t->kernel_names[i];
+    k->ptx = ptx_index == UINT32_MAX ? NULL : g_ptr_array_index (t->ptx, ptx_index);
+    k->n_insts = ni;
+    t->kernel_insts[i] = g_new0 (WsTraceStaticInst, MAX (ni, 1));
+    k->insts = t->kernel_insts[i];
+    for (uint32_t j = 0; j < ni; j++) {
+      const uint8_t *r = take (&c, WS_TRACE_STATIC_INST_SIZE);
+      WsTraceStaticInst *s = &t->kernel_insts[i][j];
+      s->ptx_line = ws_trace_u32 (r);
+      s->src_line = ws_trace_u32 (r + 4);
+      s->op = r[8];
+      s->opclass = r[9];
+      s->space = r[10];
+      s->access_size = r[11];
+      s->n_dst = r[12];
+      s->n_src = r[13];
+      s->is_conditional_branch = r[14];
+      s->is_barrier = r[15];
+      for (int d = 0; d < 2; d++)
+        s->dst[d] = ws_trace_u16 (r + 16 + 2 * d);
+      for (int d = 0; d < 4; d++)
+        s->src[d] = ws_trace_u16 (r + 20 + 2 * d);
+    }
+  }
+  if (c.bad)
+    return corrupt (error, t->path, offset, "kernels section is truncated");
+  return TRUE;
+}
+
+static gboolean
+parse_launches (WsTrace *t, uint64_t offset, GError **error)
+{
+  uint64_t len;
+  g_autofree uint8_t *raw = read_section (t, offset, WS_TRACE_TAG_LAUNCHES, "launches", &len, error);
+  if (raw == NULL)
+    return FALSE;
+  Cur c = { raw, raw + len, FALSE };
+  uint32_t n = take_u32 (&c);
+  take_u32 (&c);
+  if (c.bad || (uint64_t) n * WS_TRACE_LAUNCH_SIZE != (uint64_t) (c.end - c.p))
+    return corrupt (error, t->path, offset, "launches section size does not match its %u launches", n);
+  t->n_launches = n;
+  t->launches = g_new0 (WsTraceLaunch, MAX (n, 1));
+  t->launch_first_tb = g_new0 (uint64_t, MAX (n, 1));
+  uint64_t next_tb = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    const uint8_t *r = take (&c, WS_TRACE_LAUNCH_SIZE);
+    WsTraceLaunch *l = &t->launches[i];
+    l->kernel = ws_trace_u32 (r);
+    for (int d = 0; d < 3; d++) {
+      l->grid[d] = ws_trace_u32 (r + 4 + 4 * d);
+      l->block[d] = ws_trace_u32 (r + 16 + 4 * d);
+    }
+    l->dynamic_shared_bytes = ws_trace_u32 (r + 28);
+    l->warps_per_tb = ws_trace_u32 (r + 32);
+    l->complete = (ws_trace_u32 (r + 36) & 1) == 0;
+    uint64_t first = ws_trace_u64 (r + 40);
+    l->n_tbs = ws_trace_u64 (r + 48);
+    l->thread_instructions = ws_trace_u64 (r + 56);
+    l->warp_instructions = ws_trace_u64 (r + 64);
+    l->memory_requests = ws_trace_u64 (r + 72);
+    l->global_requests = ws_trace_u64 (r + 80);
+    l->local_requests = ws_trace_u64 (r + 88);
+    l->shared_accesses = ws_trace_u64 (r + 96);
+    l->barriers = ws_trace_u64 (r + 104);
+    l->memory_instructions = ws_trace_u64 (r + 112);
+    l->cov_tb_thread_instructions = ws_trace_f64 (r + 120);
+    l->cov_tb_warp_instructions = ws_trace_f64 (r + 128);
+    l->stream_bytes = ws_trace_u64 (r + 136);
+    if (l->kernel >= t->n_kernels)
+      return corrupt (error, t->path, offset, "launch %u refers to kernel %u of %u", i, l->kernel, t->n_kernels);
+    if (first != next_tb || l->n_tbs != (uint64_t) l->grid[0] * l->grid[1] * l->grid[2])
+      return corrupt (error, t->path, offset, "launch %u has inconsistent thread block numbering", i);
+    t->launch_first_tb[i] = first;
+    next_tb += l->n_tbs;
+  }
+  t->n_tbs = next_tb;
+  return TRUE;
+}
+
+static gboolean
+parse_tbs (WsTrace *t, uint64_t offset, GError **error)
+{
+  uint64_t len;
+  g_autofree uint8_t *raw = read_section (t, offset, WS_TRACE_TAG_TBS, "thread-block counters", &len, error);
+  if (raw == NULL)
+    return FALSE;
+  Cur c = { raw, raw + len, FALSE };
+  uint64_t n = take_u64 (&c);
+  if (c.bad || n != t->n_tbs || n * WS_TRACE_TB_SIZE != (uint64_t) (c.end - c.p))
+    return corrupt (error, t->path, offset, "thread-block counters section holds %" G_GUINT64_FORMAT
+                    " entries, the launches need %" G_GUINT64_FORMAT, n, t->n_tbs);
+  t->tbs = g_new0 (WsTraceTbCounters, MAX (n, 1));
+  for (uint64_t i = 0; i < n; i++) {
+    const uint8_t *r = take (&c, WS_TRACE_TB_SIZE);
+    WsTraceTbCounters *b = &t->tbs[i];
+    b->thread_instructions = ws_trace_u64 (r);
+    b->warp_instructions = ws_trace_u64 (r + 8);
+    b->global_requests = ws_trace_u64 (r + 16);
+    b->local_requests = ws_trace_u64 (r + 24);
+    b->shared_accesses = ws_trace_u64 (r + 32);
+    b->barriers = ws_trace_u64 (r + 40);
+    b->memory_instructions = ws_trace_u64 (r + 48);
+    b->n_warps = ws_trace_u32 (r + 56);
+    b->recorded = (ws_trace_u32 (r + 60) & 1) != 0;
+  }
+  return TRUE;
+}
+
+static gboolean
+parse_index (WsTrace *t, uint64_t offset, GError **error)
+{
+  uint64_t len;
+  g_autofree uint8_t *raw = read_section (t, offset, WS_TRACE_TAG_INDEX, "chunk index", &len, error);
+  if (raw == NULL)
+    return FALSE;
+  Cur c = { raw, raw + len, FALSE };
+  uint64_t n = take_u64 (&c);
+  if (c.bad || n != t->n_tbs || n * WS_TRACE_INDEX_SIZE != (uint64_t) (c.end - c.p))
+    return corrupt (error, t->path, offset, "chunk index holds %" G_GUINT64_FORMAT " entries, the launches need %"
+                    G_GUINT64_FORMAT, n, t->n_tbs);
+  t->index = g_new0 (struct ix, MAX (n, 1));
+  for (uint64_t i = 0; i < n; i++) {
+    const uint8_t *r = take (&c, WS_TRACE_INDEX_SIZE);
+    struct ix *x = &t->index[i];
+    x->offset = ws_trace_u64 (r);
+    x->size = ws_trace_u32 (r + 8);
+    x->raw_size = ws_trace_u32 (r + 12);
+    x->checksum = ws_trace_u64 (r + 16);
+    if (x->offset < WS_TRACE_HEADER_SIZE || x->offset > t->data_end || t->data_end - x->offset < x->size)
+      return corrupt (error, t->path, offset, "chunk index entry %" G_GUINT64_FORMAT " points outside the chunk region", i);
+  }
+  return TRUE;
+}
+
+WsTrace *
+ws_trace_open (const char *path, GError **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+
+  GError *local = NULL;
+  GMappedFile *map = g_mapped_file_new (path, FALSE, &local);
+  if (map == NULL) {
+    g_set_error (error, WS_ERROR, g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT) ? WS_ERROR_NOT_FOUND : WS_ERROR_IO,
+                 "Cannot open trace: %s", local->message);
+    g_error_free (local);
+    return NULL;
+  }
+  g_autoptr (WsTrace) t = g_new0 (WsTrace, 1);
+  t->path = g_strdup (path);
+  t->map = map;
+  t->data = (const uint8_t *) g_mapped_file_get_contents (map);
+  t->size = g_mapped_file_get_length (map);
+
+  if (t->size < WS_TRACE_MAGIC_LEN || memcmp (t->data, WS_TRACE_MAGIC, WS_TRACE_MAGIC_LEN) != 0) {
+    corrupt (error, path, 0, "bad magic number (not a Warpscope trace)");
+    return NULL;
+  }
+  if (t->size < WS_TRACE_HEADER_SIZE) {
+    corrupt (error, path, t->size, "header truncated");
+    return NULL;
+  }
+  t->version = ws_trace_u32 (t->data + 8);
+  if (t->version > WS_TRACE_VERSION || t->version == 0) {
+    g_set_error (error, WS_ERROR, WS_ERROR_UNSUPPORTED,
+                 "Trace '%s' has format version %u; this Warpscope reads version %u (upgrade Warpscope)",
+                 path, t->version, WS_TRACE_VERSION);
+    return NULL;
+  }
+  if (t->size < WS_TRACE_HEADER_SIZE + WS_TRACE_TRAILER_SIZE) {
+    corrupt (error, path, t->size, "truncated: no trailer (the recording did not finish)");
+    return NULL;
+  }
+  const uint8_t *tr = t->data + t->size - WS_TRACE_TRAILER_SIZE;
+  uint64_t tr_off = t->size - WS_TRACE_TRAILER_SIZE;
+  if (memcmp (tr + 56, WS_TRACE_END_MAGIC, 8) != 0) {
+    corrupt (error, path, tr_off, "truncated: trailer missing (the recording did not finish or the file was cut)");
+    return NULL;
+  }
+  if (ws_trace_fnv1a64 (tr, 48) != ws_trace_u64 (tr + 48)) {
+    corrupt (error, path, tr_off, "trailer checksum mismatch");
+    return NULL;
+  }
+  if (ws_trace_u64 (tr + 32) != t->size) {
+    corrupt (error, path, tr_off, "file size %" G_GUINT64_FORMAT " differs from the recorded %" G_GUINT64_FORMAT,
+             t->size, ws_trace_u64 (tr + 32));
+    return NULL;
+  }
+  uint64_t off[4];
+  for (int i = 0; i < 4; i++)
+    off[i] = ws_trace_u64 (tr + 8 * i);
+  t->data_end = off[0];
+  if (t->data_end < WS_TRACE_HEADER_SIZE || t->data_end > tr_off) {
+    corrupt (error, path, tr_off, "trailer points outside the file");
+    return NULL;
+  }
+  if (!parse_kernels (t, off[0], error) || !parse_launches (t, off[1], error) ||
+      !parse_tbs (t, off[2], error) || !parse_index (t, off[3], error))
+    return NULL;
+  return g_steal_pointer (&t);
+}
+
+const char *ws_trace_get_path (const WsTrace *t) { g_return_val_if_fail (t, NULL); return t->path; }
+uint32_t ws_trace_get_version (const WsTrace *t) { g_return_val_if_fail (t, 0); return t->version; }
+uint64_t ws_trace_get_file_size (const WsTrace *t) { g_return_val_if_fail (t, 0); return t->size; }
+guint ws_trace_get_n_kernels (const WsTrace *t) { g_return_val_if_fail (t, 0); return t->n_kernels; }
+guint ws_trace_get_n_launches (const WsTrace *t) { g_return_val_if_fail (t, 0); return t->n_launches; }
+
+const WsTraceKernel *
+ws_trace_get_kernel (const WsTrace *t, guint index)
+{
+  g_return_val_if_fail (t != NULL && index < t->n_kernels, NULL);
+  return &t->kernels[index];
+}
+
+const WsTraceLaunch *
+ws_trace_get_launch (const WsTrace *t, guint index)
+{
+  g_return_val_if_fail (t != NULL && index < t->n_launches, NULL);
+  return &t->launches[index];
+}
+
+const WsTraceTbCounters *
+ws_trace_get_tb_counters (const WsTrace *t, guint launch, uint64_t *n_tbs)
+{
+  g_return_val_if_fail (t != NULL && launch < t->n_launches, NULL);
+  if (n_tbs)
+    *n_tbs = t->launches[launch].n_tbs;
+  return &t->tbs[t->launch_first_tb[launch]];
+}
+
+uint64_t
+ws_trace_get_total_warp_instructions (const WsTrace *t)
+{
+  g_return_val_if_fail (t != NULL, 0);
+  uint64_t sum = 0;
+  for (guint i = 0; i < t->n_launches; i++)
+    sum += t->launches[i].warp_instructions;
+  return sum;
+}
+
+/* ---- TB chunks ----------------------------------------------------------- */
+
+void
+ws_trace_tb_free (WsTraceTb *tb)
+{
+  if (tb == NULL)
+    return;
+  g_free (tb->raw);
+  g_free (tb->warp_data);
+  g_free (tb->warp_len);
+  g_free (tb->warp_records);
+  g_free (tb);
+}
+
+WsTraceTb *
+ws_trace_read_tb (WsTrace *t, guint launch, uint64_t tb, GError **error)
+{
+  g_return_val_if_fail (t != NULL, NULL);
+  if (launch >= t->n_launches || tb >= t->launches[launch].n_tbs) {
+    g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND,
+                 "Trace '%s' has no thread block %" G_GUINT64_FORMAT " in launch %u (%u launches)",
+                 t->path, tb, launch, t->n_launches);
+    return NULL;
+  }
+  uint64_t g = t->launch_first_tb[launch] + tb;
+  const struct ix *x = &t->index[g];
+  if (!t->tbs[g].recorded) {
+    g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND,
+                 "Thread block %" G_GUINT64_FORMAT " of launch %u was not recorded (the launch did not finish)",
+                 tb, launch);
+    return NULL;
+  }
+  const uint8_t *z = t->data + x->offset;
+  if (ws_trace_fnv1a64 (z, x->size) != x->checksum) {
+    corrupt (error, t->path, x->offset, "chunk of thread block %" G_GUINT64_FORMAT " of launch %u: checksum mismatch", tb, launch);
+    return NULL;
+  }
+  g_autoptr (WsTraceTb) r = g_new0 (WsTraceTb, 1);
+  r->launch = launch;
+  r->tb = tb;
+  r->n_insts = t->kernels[t->launches[launch].kernel].n_insts;
+  r->raw = g_malloc (MAX (x->raw_size, 1));
+  size_t got = ZSTD_decompress (r->raw, x->raw_size, z, x->size);
+  if (ZSTD_isError (got) || got != x->raw_size) {
+    corrupt (error, t->path, x->offset, "chunk of thread block %" G_GUINT64_FORMAT " of launch %u does not decompress (%s)",
+             tb, launch, ZSTD_isError (got) ? ZSTD_getErrorName (got) : "size mismatch");
+    return NULL;
+  }
+  const uint8_t *p = r->raw, *end = r->raw + got;
+  uint64_t nw;
+  if (!(p = ws_trace_get_varint (p, end, &nw)) || nw != t->tbs[g].n_warps || nw > 1024 * 1024) {
+    corrupt (error, t->path, x->offset, "chunk of thread block %" G_GUINT64_FORMAT " of launch %u: bad warp count", tb, launch);
+    return NULL;
+  }
+  r->n_warps = (uint32_t) nw;
+  r->warp_data = g_new0 (const uint8_t *, MAX (nw, 1));
+  r->warp_len = g_new0 (uint64_t, MAX (nw, 1));
+  r->warp_records = g_new0 (uint64_t, MAX (nw, 1));
+  uint64_t total = 0, records = 0;
+  for (uint64_t i = 0; i < nw; i++) {
+    if (!(p = ws_trace_get_varint (p, end, &r->warp_records[i])) || !(p = ws_trace_get_varint (p, end, &r->warp_len[i]))) {
+      corrupt (error, t->path, x->offset, "chunk of thread block %" G_GUINT64_FORMAT " of launch %u: warp table truncated", tb, launch);
+      return NULL;
+    }
+    total += r->warp_len[i];
+    records += r->warp_records[i];
+  }
+  if (total != (uint64_t) (end - p) || records != t->tbs[g].warp_instructions) {
+    corrupt (error, t->path, x->offset, "chunk of thread block %" G_GUINT64_FORMAT " of launch %u: stream sizes do not add up",
+             tb, launch);
+    return NULL;
+  }
+  for (uint64_t i = 0; i < nw; i++) {
+    r->warp_data[i] = p;
+    p += r->warp_len[i];
+  }
+  return g_steal_pointer (&r);
+}
+
+guint
+ws_trace_tb_get_n_warps (const WsTraceTb *tb)
+{
+  g_return_val_if_fail (tb != NULL, 0);
+  return tb->n_warps;
+}
+
+uint64_t
+ws_trace_tb_get_n_records (const WsTraceTb *tb, guint warp)
+{
+  g_return_val_if_fail (tb != NULL && warp < tb->n_warps, 0);
+  return tb->warp_records[warp];
+}
+
+void
+ws_trace_warp_iter_init (WsTraceWarpIter *it, const WsTraceTb *tb, guint warp)
+{
+  g_return_if_fail (it != NULL && tb != NULL && warp < tb->n_warps);
+  memset (it, 0, sizeof *it);
+  it->start = it->p = tb->warp_data[warp];
+  it->end = it->p + tb->warp_len[warp];
+  it->remaining = tb->warp_records[warp];
+  it->last_id = UINT32_MAX;
+  it->last_mask = WS_TRACE_INITIAL_MASK;
+  it->n_insts = tb->n_insts;
+  it->warp = warp;
+  it->launch = tb->launch;
+  it->tb = tb->tb;
+}
+
+static gboolean G_GNUC_PRINTF (3, 4)
+stream_corrupt (WsTraceWarpIter *it, GError **error, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  g_autofree char *what = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  g_set_error (error, WS_ERROR, WS_ERROR_CORRUPT,
+               "Trace stream of launch %u, thread block %" G_GUINT64_FORMAT ", warp %u is damaged at byte %"
+               G_GUINT64_FORMAT ": %s; record the program again", it->launch, it->tb, it->warp,
+               (uint64_t) (it->p - it->start), what);
+  it->remaining = 0;
+  return FALSE;
+}
+
+gboolean
+ws_trace_warp_iter_next (WsTraceWarpIter *it, WsTraceRecord *rec, GError **error)
+{
+  if (it->remaining == 0) {
+    if (it->p != it->end)
+      return stream_corrupt (it, error, "%" G_GUINT64_FORMAT " bytes after the last record",
+                             (uint64_t) (it->end - it->p));
+    return FALSE;
+  }
+  const uint8_t *p = it->p, *end = it->end;
+  if (p >= end)
+    return stream_corrupt (it, error, "stream ends before its last record");
+  uint8_t tag = *p++;
+  uint32_t kind = tag >> 6;
+  if (kind > WS_TRACE_KIND_BARRIER)
+    return stream_corrupt (it, error, "unknown record kind %u", kind);
+  uint32_t code = tag & 31u;
+  if (code == WS_TRACE_REC_ID_ESCAPE) {
+    uint64_t v;
+    if (!(p = ws_trace_get_varint (p, end, &v)) || v > UINT32_MAX)
+      return stream_corrupt (it, error, "bad instruction id");
+    code = (uint32_t) v;
+  }
+  uint32_t id = it->last_id + 1u + (uint32_t) ws_trace_unzigzag32 (code);
+  if (id >= it->n_insts)
+    return stream_corrupt (it, error, "instruction id %u outside the kernel's %u instructions", id, it->n_insts);
+  if (tag & WS_TRACE_REC_MASK_BIT) {
+    if (end - p < 4)
+      return stream_corrupt (it, error, "truncated active mask");
+    it->last_mask = ws_trace_u32 (p);
+    p += 4;
+  }
+  rec->static_id = id;
+  rec->active_mask = it->last_mask;
+  rec->kind = (uint8_t) kind;
+  rec->space = 0;
+  rec->addr_mode = 0;
+  rec->stride = 0;
+  if (kind == WS_TRACE_KIND_MEM) {
+    if (p >= end)
+      return stream_corrupt (it, error, "truncated memory record");
+    uint8_t m = *p++;
+    rec->space = m & 0xf;
+    rec->addr_mode = m >> 4;
+    uint32_t mask = rec->active_mask;
+    if (mask) {
+      uint64_t *slot = &it->base_table[id & (WS_TRACE_BASE_TABLE - 1)];
+      uint64_t v;
+      if (!(p = ws_trace_get_varint (p, end, &v)))
+        return stream_corrupt (it, error, "truncated base address");
+      uint64_t base = *slot + (uint64_t) ws_trace_unzigzag64 (v);
+      *slot = base;
+      if (rec->addr_mode == WS_TRACE_ADDR_STRIDE) {
+        if (!(p = ws_trace_get_varint (p, end, &v)))
+          return stream_corrupt (it, error, "truncated stride");
+        rec->stride = ws_trace_unzigzag64 (v);
+        for (uint32_t mm = mask; mm; mm &= mm - 1) {
+          uint32_t l = (uint32_t) __builtin_ctz (mm);
+          rec->addrs[l] = base + (uint64_t) l * (uint64_t) rec->stride;
+        }
+      } else if (rec->addr_mode == WS_TRACE_ADDR_LANES) {
+        uint64_t a = base;
+        rec->addrs[__builtin_ctz (mask)] = a;
+        for (uint32_t mm = mask & (mask - 1); mm; mm &= mm - 1) {
+          if (!(p = ws_trace_get_varint (p, end, &v)))
+            return stream_corrupt (it, error, "truncated lane address");
+          a += (uint64_t) ws_trace_unzigzag64 (v);
+          rec->addrs[__builtin_ctz (mm)] = a;
+        }
+      } else if (rec->addr_mode == WS_TRACE_ADDR_PACKED) {
+        if (end - p < 2)
+          return stream_corrupt (it, error, "truncated packed addresses");
+        uint32_t shift = p[0], width = p[1];
+        p += 2;
+        if (shift > 63 || width > WS_TRACE_PACK_MAX_WIDTH)
+          return stream_corrupt (it, error, "bad packed address width %u or shift %u", width, shift);
+        uint64_t nbytes = ((uint64_t) __builtin_popcount (mask) * width + 7) / 8;
+        if ((uint64_t) (end - p) < nbytes)
+          return stream_corrupt (it, error, "truncated packed addresses");
+        uint64_t acc = 0, lim = width ? (~0ull >> (64 - width)) : 0;
+        uint32_t nb = 0;
+        for (uint32_t mm = mask; mm; mm &= mm - 1) {
+          while (nb < width) {
+            acc |= (uint64_t) *p++ << nb;
+            nb += 8;
+          }
+          rec->addrs[__builtin_ctz (mm)] = base + ((acc & lim) << shift);
+          acc = width ? acc >> width : acc;
+          nb -= width;
+        }
+      } else {
+        return stream_corrupt (it, error, "unknown address mode %u", rec->addr_mode);
+      }
+    }
+  }
+  it->last_id = id;
+  it->p = p;
+  it->remaining--;
+  return TRUE;
+}
+
+void
+ws_trace_warp_stream_free (WsTraceWarpStream *s)
+{
+  if (s == NULL)
+    return;
+  g_free (s->static_ids);
+  g_free (s->active_masks);
+  g_free (s->kinds);
+  g_free (s->spaces);
+  g_free (s->addr_start);
+  g_free (s->addrs);
+  g_free (s);
+}
+
+WsTraceWarpStream *
+ws_trace_tb_decode_warp (const WsTraceTb *tb, guint warp, GError **error)
+{
+  g_return_val_if_fail (tb != NULL, NULL);
+  if (warp >= tb->n_warps) {
+    g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, "Thread block %" G_GUINT64_FORMAT " has no warp %u (%u warps)",
+                 tb->tb, warp, tb->n_warps);
+    return NULL;
+  }
+  uint64_t n = tb->warp_records[warp];
+  /* A record is at least one byte: a larger count is damage, not a reason to
+   * allocate gigabytes. */
+  if (n > tb->warp_len[warp]) {
+    g_set_error (error, WS_ERROR, WS_ERROR_CORRUPT,
+                 "Trace stream of thread block %" G_GUINT64_FORMAT ", warp %u claims %" G_GUINT64_FORMAT
+                 " records in %" G_GUINT64_FORMAT " bytes", tb->tb, warp, n, tb->warp_len[warp]);
+    return NULL;
+  }
+  g_autoptr (WsTraceWarpStream) s = g_new0 (WsTraceWarpStream, 1);
+  s->n_records = n;
+  s->static_ids = g_new (uint32_t, MAX (n, 1));
+  s->active_masks = g_new (uint32_t, MAX (n, 1));
+  s->kinds = g_new (uint8_t, MAX (n, 1));
+  s->spaces = g_new (uint8_t, MAX (n, 1));
+  s->addr_start = g_new (uint64_t, n + 1);
+  GArray *addrs = g_array_new (FALSE, FALSE, sizeof (uint64_t));
+  WsTraceWarpIter it;
+  WsTraceRecord rec;
+  ws_trace_warp_iter_init (&it, tb, warp);
+  uint64_t i = 0;
+  GError *local = NULL;
+  while (ws_trace_warp_iter_next (&it, &rec, &local)) {
+    s->static_ids[i] = rec.static_id;
+    s->active_masks[i] = rec.active_mask;
+    s->kinds[i] = rec.kind;
+    s->spaces[i] = rec.space;
+    s->addr_start[i] = addrs->len;
+    if (rec.kind == WS_TRACE_RECORD_MEM)
+      for (uint32_t m = rec.active_mask; m; m &= m - 1)
+        g_array_append_val (addrs, rec.addrs[__builtin_ctz (m)]);
+    i++;
+  }
+  if (local) {
+    g_array_unref (addrs);
+    g_propagate_error (error, local);
+    return NULL;
+  }
+  s->addr_start[n] = addrs->len;
+  s->n_addrs = addrs->len;
+  s->addrs = (uint64_t *) g_array_free (addrs, FALSE);
+  return g_steal_pointer (&s);
+}

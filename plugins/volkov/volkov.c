@@ -1,0 +1,186 @@
+/* volkov: kernel time by Little's law, as Volkov proposed and MERPSYS
+ * implemented it (seed 004 §4.1, eqs. 4.1-4.5).
+ *
+ *   T_k  = W_L / (W_Th * SMs * SM_clock * lambda_k)                      (4.1)
+ *   W_L  = grid size * ceil(block size / warp size)                      (4.2)
+ *   W_Th = min(occupancy / Lat_bound, Th_bound)                          (4.3)
+ *   Th_bound = 1 / max(W_sz*INS_CUDA/cores, INS_issued/schedulers,
+ *                      GMem_bytes/GMem_bw)                               (4.4)
+ *   GMem_bw  = GMem_clock * bus width/8 * data rate / (SMs * SM_clock)   (4.5)
+ *
+ * Occupancy is in warps per SM, Lat_bound in cycles per warp, INS_* and
+ * GMem_bytes per warp.  An analytic kernel gives them explicitly (seed 004
+ * Listing 5). */
+#include <math.h>
+#include <string.h>
+#include <stdio.h>
+#include "ws-predictor.h"
+
+static const WsPredictorOption volkov_options[] = {
+  { "lambda", WS_PREDICTOR_OPTION_DOUBLE, "1",
+    NULL, "Kernel scaling parameter lambda_k of eq. 4.1 (used when the kernel does not give one)" },
+};
+
+typedef struct {
+  double warps_launched;  /* W_L */
+  double occupancy;       /* warps per SM */
+  double latency_bound;   /* cycles per warp */
+  double ins_cuda;        /* per warp */
+  double ins_issued;      /* per warp */
+  double gmem_bytes;      /* per warp */
+  double lambda;
+} VolkovInputs;
+
+/* eq. 4.5: bytes per SM cycle the DRAM delivers. */
+static double
+gmem_bandwidth_per_sm_cycle (const WsPredictorHost *h, WsPredictorContext *ctx, double sms, double clock_mhz)
+{
+  double mem_clock = h->gpu_param (ctx, "dram_clock_mhz", 0);
+  double bus = h->gpu_param (ctx, "dram_bus_width_bits", 0);
+  double rate = h->gpu_param (ctx, "dram_data_rate", 0);
+  if (mem_clock > 0 && bus > 0 && rate > 0)
+    return mem_clock * 1e6 * (bus / 8.0) * rate / (sms * clock_mhz * 1e6);
+  /* A GPU described by its bandwidth alone. */
+  double gbs = h->gpu_param (ctx, "dram_bandwidth_gbs", 0);
+  return gbs * 1e9 / (sms * clock_mhz * 1e6);
+}
+
+static int
+analytic_inputs (const WsPredictorHost *h, WsPredictorContext *ctx, VolkovInputs *in, double warp_size)
+{
+  static const char *required[] = { "cuda_core_instructions", "issued_instructions", "gmem_bytes", "latency_bound" };
+  for (unsigned i = 0; i < sizeof required / sizeof required[0]; i++)
+    if (isnan (h->analytic_param (ctx, required[i], NAN)))
+      {
+        char msg[160];
+        snprintf (msg, sizeof msg, "the analytic kernel lacks '%s', which the volkov model needs", required[i]);
+        h->fail (ctx, msg);
+        return -1;
+      }
+  double grid = h->analytic_param (ctx, "grid_size", 1);
+  double block = h->analytic_param (ctx, "block_size", 1);
+  in->warps_launched = grid * ceil (block / warp_size);                 /* eq. 4.2 */
+  in->ins_cuda = h->analytic_param (ctx, "cuda_core_instructions", 0);
+  in->ins_issued = h->analytic_param (ctx, "issued_instructions", 0);
+  in->gmem_bytes = h->analytic_param (ctx, "gmem_bytes", 0);
+  in->latency_bound = h->analytic_param (ctx, "latency_bound", 1);
+  in->occupancy = h->analytic_param (ctx, "occupancy_warps", NAN);
+  if (isnan (in->occupancy))
+    {
+      int warps = 0;
+      h->occupancy (ctx, NULL, &warps, NULL);
+      if (warps <= 0)
+        {
+          h->fail (ctx, "the analytic kernel gives no occupancy_warps and its occupancy cannot be computed "
+                        "(give registers_per_thread, or occupancy_warps)");
+          return -1;
+        }
+      in->occupancy = warps;
+    }
+  in->lambda = h->analytic_param (ctx, "lambda", h->option_double (ctx, "lambda"));
+  return 0;
+}
+
+static int
+volkov_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
+{
+  double warp_size = h->gpu_param (ctx, "warp_size", 32);
+  double sms = h->gpu_param (ctx, "sms", 0);
+  double clock_mhz = h->gpu_param (ctx, "core_clock_mhz", 0);
+  double cores = h->gpu_param (ctx, "cuda_cores_per_sm", 0);
+  double schedulers = h->gpu_param (ctx, "warp_schedulers_per_sm", 0);
+  if (sms <= 0 || clock_mhz <= 0 || cores <= 0 || schedulers <= 0)
+    {
+      h->fail (ctx, "the GPU lacks sms, core_clock_mhz, cuda_cores_per_sm or warp_schedulers_per_sm");
+      return -1;
+    }
+
+  VolkovInputs in;
+  if (!h->is_analytic (ctx))
+    {
+      h->fail (ctx, "this host passed a trace launch, but the volkov plugin reads analytic kernels only");
+      return -1;
+    }
+  if (analytic_inputs (h, ctx, &in, warp_size) != 0)
+    return -1;
+  if (in.lambda <= 0 || isnan (in.lambda))
+    {
+      h->fail (ctx, "lambda must be positive");
+      return -1;
+    }
+
+  double gmem_bw = gmem_bandwidth_per_sm_cycle (h, ctx, sms, clock_mhz);           /* eq. 4.5 */
+  if (gmem_bw <= 0)
+    {
+      h->fail (ctx, "the GPU has no DRAM clock, bus width and data rate (or bandwidth)");
+      return -1;
+    }
+  double t_cores = warp_size * in.ins_cuda / cores;
+  double t_issue = in.ins_issued / schedulers;
+  double t_mem = in.gmem_bytes / gmem_bw;
+  double t_throughput = fmax (t_cores, fmax (t_issue, t_mem));
+  double th_bound = 1.0 / t_throughput;                                             /* eq. 4.4 */
+  double lat_rate = in.occupancy / in.latency_bound;
+  double w_th = fmin (lat_rate, th_bound);                                          /* eq. 4.3 */
+  double clock_hz = clock_mhz * 1e6;
+  double seconds = in.warps_launched / (w_th * sms * clock_hz * in.lambda);         /* eq. 4.1 */
+  double cycles = seconds * clock_hz;
+
+  h->set_seconds (ctx, seconds);
+  h->set_cycles (ctx, cycles);
+  double warp_insts = in.warps_launched * in.ins_issued;
+  if (warp_insts > 0)
+    {
+      h->set_ipc (ctx, warp_insts / cycles);
+      /* CPI stack: the SM spends 1/W_Th cycles per warp; issuing takes
+       * INS_issued/schedulers of them (BASE), the rest goes to whichever
+       * bound sets W_Th.  Divided by the warp instructions the whole GPU
+       * retires per such period, the parts sum to cycles / warp instructions. */
+      double per_warp = 1.0 / w_th;
+      double norm = 1.0 / (sms * in.lambda * in.ins_issued);
+      double base = fmin (per_warp, t_issue);
+      double rest = per_warp - base;
+      const char *limiter;
+      if (lat_rate < th_bound)
+        limiter = "LATENCY";
+      else if (t_mem >= t_cores && t_mem >= t_issue)
+        limiter = "DRAM";
+      else if (t_cores >= t_issue)
+        limiter = "COMPUTE";
+      else
+        limiter = "BASE";
+      h->add_cpi (ctx, "BASE", base * norm);
+      if (strcmp (limiter, "BASE") != 0)
+        h->add_cpi (ctx, limiter, rest * norm);
+      h->set_metric (ctx, "limiter_is_latency", lat_rate < th_bound);
+    }
+  h->set_metric (ctx, "warps_launched", in.warps_launched);
+  h->set_metric (ctx, "warp_throughput_per_cycle", w_th);
+  h->set_metric (ctx, "throughput_bound", th_bound);
+  h->set_metric (ctx, "latency_rate", lat_rate);
+  h->set_metric (ctx, "gmem_bytes_per_cycle_per_sm", gmem_bw);
+  h->set_metric (ctx, "occupancy_warps", in.occupancy);
+  h->set_metric (ctx, "lambda", in.lambda);
+  return 0;
+}
+
+static const WsPredictorDescriptor volkov_descriptor = {
+  .abi_version = WS_PREDICTOR_ABI_VERSION,
+  .api_version = WS_PREDICTOR_API_VERSION,
+  .name = "volkov",
+  .version = "1.0",
+  .description = "Little's law model of Volkov as in MERPSYS (seed 004 eqs. 4.1-4.5)",
+  .n_options = sizeof volkov_options / sizeof volkov_options[0],
+  .options = volkov_options,
+  .supports_trace = 0,
+  .supports_analytic = 1,
+  .predict = volkov_predict,
+};
+
+WS_PREDICTOR_EXPORT const WsPredictorDescriptor *ws_predictor_query (void);
+
+const WsPredictorDescriptor *
+ws_predictor_query (void)
+{
+  return &volkov_descriptor;
+}

@@ -1,0 +1,37 @@
+/* unsupported_api: calls an API a CPU runtime may not implement.
+ *
+ * CUDA graphs (cudaGraphCreate) are outside what Warpscope's runtime
+ * supports.  The runtime must not pretend to succeed: either the call
+ * returns an error (this program prints it and passes) or the runtime stops
+ * the program with a message naming cudaGraphCreate (the test accepts that
+ * too).  A silent cudaSuccess is a failure.  On a real GPU the call succeeds,
+ * so this program is meant for the emulator only.
+ */
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+__global__ void touch(int *p) { p[threadIdx.x] = threadIdx.x; }
+
+int main() {
+  int *d;
+  if (cudaMalloc(&d, 32 * sizeof(int)) != cudaSuccess) {
+    printf("FAILED: cudaMalloc\n");
+    return 1;
+  }
+  touch<<<1, 32>>>(d);
+  if (cudaDeviceSynchronize() != cudaSuccess) {
+    printf("FAILED: kernel before the unsupported call\n");
+    return 1;
+  }
+  fflush(stdout);
+  cudaGraph_t graph;
+  cudaError_t e = cudaGraphCreate(&graph, 0);
+  if (e == cudaSuccess) {
+    printf("FAILED: cudaGraphCreate returned cudaSuccess\n");
+    return 1;
+  }
+  printf("cudaGraphCreate returned %s: %s\n", cudaGetErrorName(e), cudaGetErrorString(e));
+  printf("PASSED\n");
+  return 0;
+}

@@ -1,0 +1,887 @@
+/* test-emu.c: the PTX emulator and device memory.
+ *
+ * Kernels come from tests/data/emu/kernels.ptx (nvcc -ptx -arch=sm_80 -O3 of
+ * kernels.cu, committed so the tests need no CUDA) and from hand-written
+ * PTX in tests/data/emu/hand.ptx. */
+#include "ws-config.h"
+#include "emu/ws-emu.h"
+#include "trace/ws-trace.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+typedef struct {
+  WsDevMem *mem;
+  WsEmu *emu;
+  WsEmuModule *mod;
+  GString *out;
+} Fx;
+
+static void
+capture_printf (const char *text, gsize len, gpointer data)
+{
+  g_string_append_len (data, text, (gssize) len);
+}
+
+static char *
+data_path (const char *name)
+{
+  const char *src = g_getenv ("WS_SOURCE_DIR");
+  return g_build_filename (src ? src : WS_SOURCE_DIR, "tests", "data", "emu", name, NULL);
+}
+
+static void
+fx_init (Fx *fx, const char *file, guint n_threads, gboolean deterministic)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = data_path (file);
+  g_autofree char *text = NULL;
+  gsize len = 0;
+  WsEmuOptions opt = { 0 };
+
+  memset (fx, 0, sizeof *fx);
+  fx->out = g_string_new (NULL);
+  fx->mem = ws_devmem_new (&error);
+  g_assert_no_error (error);
+  opt.mem = fx->mem;
+  opt.n_threads = n_threads;
+  opt.deterministic = deterministic;
+  opt.instruction_budget = 50000000;
+  opt.printf_func = capture_printf;
+  opt.printf_data = fx->out;
+  fx->emu = ws_emu_new (&opt, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &text, &len, &error));
+  g_assert_no_error (error);
+  fx->mod = ws_emu_load_ptx (fx->emu, text, len, file, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (fx->mod);
+}
+
+static void
+fx_clear (Fx *fx)
+{
+  ws_emu_free (fx->emu);
+  ws_devmem_free_all (fx->mem);
+  g_string_free (fx->out, TRUE);
+}
+
+static uint64_t
+dalloc (Fx *fx, gsize size)
+{
+  g_autoptr (GError) error = NULL;
+  uint64_t a = ws_devmem_alloc (fx->mem, size, WS_ALLOC_DEVICE, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (a, !=, 0);
+  return a;
+}
+
+#define HOST(a) ((void *) (uintptr_t) (a))
+
+static gboolean
+launch (Fx *fx, const char *kernel, uint32_t grid, uint32_t block, uint32_t dyn, void **args,
+        WsLaunchStats *stats, int *cuda_error, GError **error)
+{
+  WsEmuFunction *fn = ws_emu_module_get_function (fx->mod, kernel);
+  WsLaunchConfig cfg = { { grid, 1, 1 }, { block, 1, 1 }, dyn };
+  g_assert_nonnull (fn);
+  return ws_emu_launch (fx->emu, fn, &cfg, args, stats, cuda_error, error);
+}
+
+static void
+launch_ok (Fx *fx, const char *kernel, uint32_t grid, uint32_t block, uint32_t dyn, void **args, WsLaunchStats *stats)
+{
+  g_autoptr (GError) error = NULL;
+  int cerr = -1;
+  gboolean ok = launch (fx, kernel, grid, block, dyn, args, stats, &cerr, &error);
+  g_assert_no_error (error);
+  g_assert_true (ok);
+  g_assert_cmpint (cerr, ==, 0);
+}
+
+/* ---- device memory ----------------------------------------------------------- */
+
+static void
+test_devmem (void)
+{
+  g_autoptr (GError) error = NULL;
+  WsDevMem *mem = ws_devmem_new (&error);
+  uint64_t a, b, c, a2;
+  g_autofree char *past = NULL, *freed = NULL, *inside = NULL;
+  const WsDevAlloc *al;
+  guint n;
+
+  g_assert_no_error (error);
+  a = ws_devmem_alloc (mem, 1000, WS_ALLOC_DEVICE, "cudaMalloc #1", &error);
+  b = ws_devmem_alloc (mem, 5000, WS_ALLOC_DEVICE, "cudaMalloc #2", &error);
+  c = ws_devmem_alloc (mem, 16, WS_ALLOC_DEVICE, "cudaMalloc #3", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (a % 256, ==, 0);
+  g_assert_cmpuint (b % 256, ==, 0);
+  g_assert_cmpuint (b, >, a + 1000);
+  g_assert_cmpuint (c, >, b + 5000);
+  /* zero-filled and writable */
+  g_assert_cmpint (((uint8_t *) HOST (b))[4999], ==, 0);
+  memset (HOST (a), 0xab, 1000);
+  al = ws_devmem_lookup (mem, a + 10, 4);
+  g_assert_nonnull (al);
+  g_assert_cmpuint (al->base, ==, a);
+  g_assert_null (ws_devmem_lookup (mem, a + 998, 4));
+  g_assert_cmpuint (ws_devmem_nearest (mem, a + 1004)->base, ==, a);
+  past = ws_devmem_describe (mem, a + 1016);
+  g_assert_nonnull (strstr (past, "16 bytes past the end of cudaMalloc #1"));
+  inside = ws_devmem_describe (mem, b + 8);
+  g_assert_nonnull (strstr (inside, "8 bytes inside cudaMalloc #2"));
+  g_assert_nonnull (ws_devmem_table (mem, &n));
+  g_assert_cmpuint (n, ==, 3);
+  /* first-fit reuse: the same address comes back, zero-filled again */
+  g_assert_true (ws_devmem_release (mem, a, &error));
+  freed = ws_devmem_describe (mem, a + 4);
+  g_assert_nonnull (strstr (freed, "already freed"));
+  a2 = ws_devmem_alloc (mem, 900, WS_ALLOC_DEVICE, "cudaMalloc #4", &error);
+  g_assert_cmpuint (a2, ==, a);
+  g_assert_cmpint (((uint8_t *) HOST (a2))[0], ==, 0);
+  g_assert_false (ws_devmem_release (mem, a2 + 8, &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_null (ws_devmem_host_ptr (mem, c + 8, 16, &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "cudaMalloc #3"));
+  ws_devmem_free_all (mem);
+}
+
+static void
+test_devmem_deterministic (void)
+{
+  /* Two memories in one process: only one can own the fixed base, but the
+   * offsets of a same sequence of calls are identical. */
+  g_autoptr (GError) error = NULL;
+  WsDevMem *m1 = ws_devmem_new (&error), *m2 = ws_devmem_new (&error);
+  uint64_t a1, b1, a2, b2;
+  g_assert_no_error (error);
+  a1 = ws_devmem_alloc (m1, 100, WS_ALLOC_DEVICE, NULL, NULL);
+  b1 = ws_devmem_alloc (m1, 70000, WS_ALLOC_DEVICE, NULL, NULL);
+  a2 = ws_devmem_alloc (m2, 100, WS_ALLOC_DEVICE, NULL, NULL);
+  b2 = ws_devmem_alloc (m2, 70000, WS_ALLOC_DEVICE, NULL, NULL);
+  g_assert_cmpuint (b1 - a1, ==, b2 - a2);
+  ws_devmem_free_all (m1);
+  ws_devmem_free_all (m2);
+}
+
+/* ---- kernels --------------------------------------------------------------------- */
+
+static void
+test_vecadd (void)
+{
+  Fx fx;
+  int n = 1000;
+  uint64_t a, b, c;
+  float *ha, *hb, *hc;
+  WsLaunchStats st;
+  fx_init (&fx, "kernels.ptx", 2, FALSE);
+  a = dalloc (&fx, n * 4);
+  b = dalloc (&fx, n * 4);
+  c = dalloc (&fx, n * 4);
+  ha = HOST (a); hb = HOST (b); hc = HOST (c);
+  for (int i = 0; i < n; i++)
+    {
+      ha[i] = (float) i * 0.5f;
+      hb[i] = 3.0f - (float) i;
+    }
+  {
+    void *args[] = { &a, &b, &c, &n };
+    launch_ok (&fx, "vecadd", (n + 127) / 128, 128, 0, args, &st);
+  }
+  for (int i = 0; i < n; i++)
+    g_assert_cmpfloat (hc[i], ==, ha[i] + hb[i]);
+  g_assert_cmpuint (st.warp_instructions, >, 0);
+  g_assert_cmpuint (st.thread_instructions, >, st.warp_instructions);
+  fx_clear (&fx);
+}
+
+static void
+test_reduce (void)
+{
+  Fx fx;
+  int n = 1000, blocks = 4;
+  uint64_t in, out;
+  int *hin, *hout;
+  fx_init (&fx, "kernels.ptx", 2, FALSE);
+  in = dalloc (&fx, n * 4);
+  out = dalloc (&fx, blocks * 4);
+  hin = HOST (in); hout = HOST (out);
+  for (int i = 0; i < n; i++)
+    hin[i] = i % 7 - 2;
+  {
+    void *args[] = { &in, &out, &n };
+    launch_ok (&fx, "reduce", blocks, 256, 0, args, NULL);
+  }
+  for (int b = 0; b < blocks; b++)
+    {
+      int want = 0;
+      for (int i = b * 256; i < MIN (n, (b + 1) * 256); i++)
+        want += hin[i];
+      g_assert_cmpint (hout[b], ==, want);
+    }
+  fx_clear (&fx);
+}
+
+static void
+test_divergence (void)
+{
+  Fx fx;
+  int n = 300;
+  uint64_t in, out;
+  int *hin, *hout;
+  fx_init (&fx, "kernels.ptx", 2, FALSE);
+  in = dalloc (&fx, n * 4);
+  out = dalloc (&fx, 2 * n * 4);
+  hin = HOST (in); hout = HOST (out);
+  for (int i = 0; i < n; i++)
+    hin[i] = (i * 37) % 101 + 1;
+  {
+    void *args[] = { &in, &out, &n };
+    launch_ok (&fx, "diverge", (n + 63) / 64, 64, 0, args, NULL);
+  }
+  for (int i = 0; i < n; i++)
+    {
+      int x = hin[i], r = (x & 1) ? x * 3 + 1 : x / 2, steps = 0;
+      int warp_first = i / 32 * 32, warp_n = MIN (32, n - warp_first);
+      for (int k = 0; k < 100; k++)
+        {
+          if (r == 1)
+            break;
+          r = (r & 1) ? 3 * r + 1 : r >> 1;
+          steps = k + 1;
+        }
+      /* __activemask() after the loop: the warp has reconverged */
+      g_assert_cmpint (hout[i], ==, r + warp_n);
+      if (steps)
+        g_assert_cmpint (hout[n + i], ==, steps);
+    }
+  fx_clear (&fx);
+}
+
+static void
+test_atomics (void)
+{
+  Fx fx;
+  int n = 5000, threads = 128, blocks = (n + threads - 1) / threads;
+  uint64_t cnt, fs, ds;
+  unsigned *h;
+  fx_init (&fx, "kernels.ptx", 2, FALSE);
+  cnt = dalloc (&fx, 16 * 4);
+  fs = dalloc (&fx, 4);
+  ds = dalloc (&fx, 8);
+  h = HOST (cnt);
+  h[3] = 0xffffffffu;
+  {
+    void *args[] = { &cnt, &fs, &ds, &n };
+    launch_ok (&fx, "atomics", blocks, threads, 0, args, NULL);
+  }
+  g_assert_cmpuint (h[0], ==, (unsigned) n);
+  g_assert_cmpuint (h[1], ==, (unsigned) ((long) n * (n - 1) / 2));
+  g_assert_cmpuint (h[2], ==, (unsigned) n - 1);
+  g_assert_cmpuint (h[3], ==, 0);
+  g_assert_cmpuint (h[4], ==, 0xffffffffu);
+  {
+    unsigned x = 0;
+    for (int i = 0; i < n; i++)
+      x ^= (unsigned) i;
+    g_assert_cmpuint (h[5], ==, x);
+  }
+  g_assert_cmpuint (h[6], ==, (unsigned) (n % 10));
+  /* atomicCAS chain: counters[7] is bumped by thread i only when it holds i */
+  g_assert_cmpuint (h[7], <=, (unsigned) n);
+  g_assert_cmpfloat (*(float *) HOST (fs), ==, (float) n);
+  g_assert_cmpfloat (*(double *) HOST (ds), ==, 0.5 * n);
+  /* shared-memory atomics: each block adds 2 per thread */
+  g_assert_cmpuint (h[8], ==, (unsigned) (2 * n + (blocks * threads - n) * 0) + 0u);
+  fx_clear (&fx);
+}
+
+static void
+test_carry_chain (void)
+{
+  Fx fx;
+  int n = 64;
+  uint64_t a, b, out;
+  uint64_t *ha, *hb, *ho;
+  fx_init (&fx, "kernels.ptx", 1, TRUE);
+  a = dalloc (&fx, 2 * n * 8);
+  b = dalloc (&fx, 2 * n * 8);
+  out = dalloc (&fx, 3 * n * 8);
+  ha = HOST (a); hb = HOST (b); ho = HOST (out);
+  for (int i = 0; i < n; i++)
+    {
+      ha[2 * i] = 0xffffffffffffffffull - (uint64_t) i;
+      ha[2 * i + 1] = (uint64_t) i;
+      hb[2 * i] = (uint64_t) i * 3;
+      hb[2 * i + 1] = 0x1000;
+    }
+  {
+    void *args[] = { &a, &b, &out, &n };
+    launch_ok (&fx, "add64", 2, 32, 0, args, NULL);
+  }
+  for (int i = 0; i < n; i++)
+    {
+      unsigned __int128 x = ((unsigned __int128) ha[2 * i + 1] << 64) | ha[2 * i];
+      unsigned __int128 y = ((unsigned __int128) hb[2 * i + 1] << 64) | hb[2 * i];
+      unsigned __int128 s = x + y;
+      uint32_t a32 = (uint32_t) ha[2 * i], b32 = (uint32_t) hb[2 * i];
+      g_assert_cmpuint (ho[2 * i], ==, (uint64_t) s);
+      g_assert_cmpuint (ho[2 * i + 1], ==, (uint64_t) (s >> 64));
+      g_assert_cmpuint (ho[2 * n + i] & 0xffffffffu, ==, (uint32_t) (a32 - b32));
+      g_assert_cmpuint (ho[2 * n + i] >> 32, ==, a32 < b32 ? 0xffffffffu : 0);
+    }
+  fx_clear (&fx);
+}
+
+static int
+fib (int n)
+{
+  return n < 2 ? n : fib (n - 1) + fib (n - 2);
+}
+
+static void
+test_recursion (void)
+{
+  Fx fx;
+  uint64_t out;
+  int *h;
+  fx_init (&fx, "kernels.ptx", 1, TRUE);
+  out = dalloc (&fx, 64 * 4);
+  h = HOST (out);
+  {
+    void *args[] = { &out };
+    launch_ok (&fx, "recurse", 1, 64, 0, args, NULL);
+  }
+  for (int t = 0; t < 64; t++)
+    g_assert_cmpint (h[t], ==, fib (t % 12));
+  fx_clear (&fx);
+}
+
+static void
+test_printf (void)
+{
+  Fx fx;
+  int base = 100;
+  fx_init (&fx, "kernels.ptx", 2, FALSE);
+  {
+    void *args[] = { &base };
+    launch_ok (&fx, "hello", 2, 3, 0, args, NULL);
+  }
+  g_assert_cmpstr (fx.out->str, ==,
+                   "block 0 thread 0 value 100 0.00 ok\n"
+                   "block 0 thread 1 value 101 0.50 ok\n"
+                   "block 0 thread 2 value 102 1.00 ok\n"
+                   "block 1 thread 0 value 100 0.00 ok\n"
+                   "block 1 thread 1 value 101 0.50 ok\n"
+                   "block 1 thread 2 value 102 1.00 ok\n");
+  fx_clear (&fx);
+}
+
+static void
+test_malloc (void)
+{
+  Fx fx;
+  uint64_t out;
+  int *h;
+  fx_init (&fx, "kernels.ptx", 2, FALSE);
+  out = dalloc (&fx, 96 * 4);
+  h = HOST (out);
+  {
+    void *args[] = { &out };
+    launch_ok (&fx, "devmalloc", 1, 96, 0, args, NULL);
+  }
+  for (int t = 0; t < 96; t++)
+    g_assert_cmpint (h[t], ==, t * 120);
+  fx_clear (&fx);
+}
+
+static void
+test_fault_oob (void)
+{
+  Fx fx;
+  g_autoptr (GError) error = NULL;
+  uint64_t p;
+  int n = 1000, cerr = 0;
+  fx_init (&fx, "kernels.ptx", 2, FALSE);
+  p = ws_devmem_alloc (fx.mem, n * 4, WS_ALLOC_DEVICE, "cudaMalloc #7", &error);
+  g_assert_no_error (error);
+  {
+    void *args[] = { &p, &n };
+    g_assert_false (launch (&fx, "oob", 4, 64, 0, args, NULL, &cerr, &error));
+  }
+  g_assert_error (error, WS_ERROR, WS_ERROR_FAULT);
+  g_assert_cmpint (cerr, ==, 700);
+  /* block 0 thread 0 writes p[1000]: just past the end */
+  g_assert_nonnull (strstr (error->message, "out-of-bounds global store of 4 bytes"));
+  g_assert_nonnull (strstr (error->message, "kernel oob"));
+  g_assert_nonnull (strstr (error->message, "kernels.ptx:"));
+  g_assert_nonnull (strstr (error->message, "block (0,0,0), thread (0,0,0)"));
+  g_assert_nonnull (strstr (error->message, "0 bytes past the end of cudaMalloc #7"));
+  fx_clear (&fx);
+}
+
+static void
+test_fault_misaligned (void)
+{
+  Fx fx;
+  g_autoptr (GError) error = NULL;
+  uint64_t p;
+  int cerr = 0;
+  fx_init (&fx, "kernels.ptx", 1, TRUE);
+  p = dalloc (&fx, 64);
+  {
+    void *args[] = { &p };
+    g_assert_false (launch (&fx, "misaligned", 1, 1, 0, args, NULL, &cerr, &error));
+  }
+  g_assert_error (error, WS_ERROR, WS_ERROR_FAULT);
+  g_assert_cmpint (cerr, ==, 716);
+  g_assert_nonnull (strstr (error->message, "misaligned global store of 4 bytes"));
+  fx_clear (&fx);
+}
+
+static void
+test_globals (void)
+{
+  Fx fx;
+  uint64_t out, counter_addr = 0, counter_size = 0, tbl = 0;
+  float *h;
+  static const float coeffs[4] = { 1.5f, 2.5f, 3.5f, 4.5f };
+  fx_init (&fx, "kernels.ptx", 1, TRUE);
+  out = dalloc (&fx, 32 * 4);
+  h = HOST (out);
+  g_assert_true (ws_emu_module_get_global (fx.mod, "counter", &counter_addr, &counter_size));
+  g_assert_cmpuint (counter_size, ==, 4);
+  g_assert_true (ws_emu_module_get_global (fx.mod, "table", &tbl, NULL));
+  g_assert_cmpint (((int *) HOST (tbl))[7], ==, 80);
+  {
+    void *args[] = { &out };
+    launch_ok (&fx, "globals", 1, 32, 0, args, NULL);
+    launch_ok (&fx, "globals", 1, 32, 0, args, NULL);
+  }
+  for (int t = 0; t < 32; t++)
+    g_assert_cmpfloat (h[t], ==, coeffs[t & 3] * (float) (10 * ((t & 7) + 1)));
+  g_assert_cmpint (*(int *) HOST (counter_addr), ==, 64);
+  fx_clear (&fx);
+}
+
+static void
+test_dynamic_shared (void)
+{
+  Fx fx;
+  uint64_t in, out;
+  int *hin, *hout, bs = 96, blocks = 3;
+  fx_init (&fx, "kernels.ptx", 2, FALSE);
+  in = dalloc (&fx, bs * blocks * 4);
+  out = dalloc (&fx, bs * blocks * 4);
+  hin = HOST (in); hout = HOST (out);
+  for (int i = 0; i < bs * blocks; i++)
+    hin[i] = i * 11;
+  {
+    void *args[] = { &in, &out };
+    launch_ok (&fx, "dynsmem", blocks, bs, bs * 4, args, NULL);
+  }
+  for (int b = 0; b < blocks; b++)
+    for (int t = 0; t < bs; t++)
+      g_assert_cmpint (hout[b * bs + t], ==, hin[b * bs + bs - 1 - t]);
+  {
+    /* too little dynamic shared memory: the last threads write past it */
+    g_autoptr (GError) error = NULL;
+    int cerr = 0;
+    void *args[] = { &in, &out };
+    g_assert_false (launch (&fx, "dynsmem", 1, bs, 64, args, NULL, &cerr, &error));
+    g_assert_cmpint (cerr, ==, 700);
+    g_assert_nonnull (strstr (error->message, "shared"));
+  }
+  fx_clear (&fx);
+}
+
+static void
+test_local_array (void)
+{
+  Fx fx;
+  uint64_t in, out;
+  int *hin, *hout, k = 5;
+  fx_init (&fx, "kernels.ptx", 2, FALSE);
+  in = dalloc (&fx, 32 * 4);
+  out = dalloc (&fx, 64 * 4);
+  hin = HOST (in); hout = HOST (out);
+  for (int j = 0; j < 32; j++)
+    hin[j] = j + 1;
+  {
+    void *args[] = { &in, &out, &k };
+    launch_ok (&fx, "localarr", 1, 64, 0, args, NULL);
+  }
+  for (int t = 0; t < 64; t++)
+    g_assert_cmpint (hout[t], ==, hin[(t + k) & 31] * t);
+  fx_clear (&fx);
+}
+
+static uint32_t
+host_brev (uint32_t v)
+{
+  uint32_t r = 0;
+  for (int i = 0; i < 32; i++)
+    if (v >> i & 1)
+      r |= 1u << (31 - i);
+  return r;
+}
+
+static uint32_t
+host_prmt (uint32_t a, uint32_t b, uint32_t s)
+{
+  uint8_t bytes[8];
+  uint32_t r = 0;
+  for (int i = 0; i < 4; i++)
+    {
+      bytes[i] = (uint8_t) (a >> (8 * i));
+      bytes[4 + i] = (uint8_t) (b >> (8 * i));
+    }
+  for (int i = 0; i < 4; i++)
+    {
+      uint32_t sel = (s >> (4 * i)) & 0xf;
+      uint8_t v = bytes[sel & 7];
+      if (sel & 8)
+        v = (v & 0x80) ? 0xff : 0;
+      r |= (uint32_t) v << (8 * i);
+    }
+  return r;
+}
+
+static void
+test_warp_ops (void)
+{
+  Fx fx;
+  uint64_t out;
+  int *h;
+  fx_init (&fx, "kernels.ptx", 1, TRUE);
+  out = dalloc (&fx, 32 * 8 * 4);
+  h = HOST (out);
+  {
+    void *args[] = { &out };
+    launch_ok (&fx, "warpops", 1, 32, 0, args, NULL);
+  }
+  for (int t = 0; t < 32; t++)
+    {
+      int clz = t == 0 ? 32 : __builtin_clz ((unsigned) t);
+      int ffs = t == 0 ? 0 : __builtin_ctz ((unsigned) t) + 1;
+      uint32_t misc = host_brev ((uint32_t) t) ^ (uint32_t) clz ^ (uint32_t) ffs
+                      ^ host_prmt ((uint32_t) t, 0x12345678u, (uint32_t) (0x3210 + t) & 0x7777u); /* __byte_perm uses 3 selector bits */
+      g_assert_cmpuint ((uint32_t) h[t * 8 + 0], ==, 0xaaaaaaaau);
+      g_assert_cmpint (h[t * 8 + 1], ==, 1);
+      g_assert_cmpint (h[t * 8 + 2], ==, 1);
+      g_assert_cmpint (h[t * 8 + 3], ==, t == 0 ? 0 : t - 1);
+      g_assert_cmpint (h[t * 8 + 4], ==, ((t + 3) & 31) * 2);
+      g_assert_cmpuint ((uint32_t) h[t * 8 + 5], ==, 0xffu << (t / 8 * 8));
+      g_assert_cmpint (h[t * 8 + 6], ==, 496);
+      g_assert_cmpuint ((uint32_t) h[t * 8 + 7], ==, misc);
+    }
+  fx_clear (&fx);
+}
+
+static void
+test_math (void)
+{
+  Fx fx;
+  uint64_t in, out, dout;
+  float *hin, *h;
+  double *hd;
+  fx_init (&fx, "kernels.ptx", 1, TRUE);
+  in = dalloc (&fx, 32 * 4);
+  out = dalloc (&fx, 32 * 6 * 4);
+  dout = dalloc (&fx, 32 * 2 * 8);
+  hin = HOST (in); h = HOST (out); hd = HOST (dout);
+  for (int t = 0; t < 32; t++)
+    hin[t] = 0.25f + (float) t * 0.37f;
+  {
+    void *args[] = { &in, &out, &dout };
+    launch_ok (&fx, "mathops", 1, 32, 0, args, NULL);
+  }
+  for (int t = 0; t < 32; t++)
+    {
+      float x = hin[t];
+      double d = x;
+      g_assert_cmpfloat (h[t * 6 + 0], ==, sqrtf (x));
+      g_assert_cmpfloat_with_epsilon (h[t * 6 + 1], sinf (x), 1e-5);
+      g_assert_cmpfloat_with_epsilon (h[t * 6 + 2] / expf (x), 1.0, 1e-5);
+      g_assert_cmpfloat (h[t * 6 + 3], ==, x / 3.0f);
+      g_assert_cmpfloat (h[t * 6 + 4], ==, (float) (int) (x * 7.9f));
+      g_assert_cmpfloat_with_epsilon (h[t * 6 + 5], 1.0f / sqrtf (x + 1.0f), 1e-6);
+      g_assert_cmpfloat (hd[t * 2 + 0], ==, sqrt (d) / 3.0);
+      g_assert_cmpfloat (hd[t * 2 + 1], ==, fma (d, d, 1.0));
+    }
+  fx_clear (&fx);
+}
+
+/* ---- hand-written PTX ----------------------------------------------------------- */
+
+static void
+test_hang_budget (void)
+{
+  Fx fx;
+  g_autoptr (GError) error = NULL;
+  int cerr = 0;
+  fx_init (&fx, "hand.ptx", 1, TRUE);
+  {
+    void *args[] = { NULL };
+    g_assert_false (launch (&fx, "spin", 1, 32, 0, args, NULL, &cerr, &error));
+  }
+  g_assert_error (error, WS_ERROR, WS_ERROR_FAULT);
+  g_assert_cmpint (cerr, ==, 702);
+  g_assert_nonnull (strstr (error->message, "instruction budget"));
+  fx_clear (&fx);
+}
+
+static void
+test_trap (void)
+{
+  Fx fx;
+  g_autoptr (GError) error = NULL;
+  int cerr = 0;
+  fx_init (&fx, "hand.ptx", 1, TRUE);
+  {
+    void *args[] = { NULL };
+    g_assert_false (launch (&fx, "trapper", 2, 64, 0, args, NULL, &cerr, &error));
+  }
+  g_assert_error (error, WS_ERROR, WS_ERROR_FAULT);
+  g_assert_cmpint (cerr, ==, 719);
+  /* only thread 37 of block 1 traps */
+  g_assert_nonnull (strstr (error->message, "block (1,0,0), thread (37,0,0)"));
+  fx_clear (&fx);
+}
+
+static void
+test_hand_intops (void)
+{
+  Fx fx;
+  uint64_t out;
+  uint32_t *h;
+  fx_init (&fx, "hand.ptx", 1, TRUE);
+  out = dalloc (&fx, 64 * 4);
+  h = HOST (out);
+  {
+    void *args[] = { &out };
+    launch_ok (&fx, "intops", 1, 64, 0, args, NULL);
+  }
+  /* bar.red.popc over the block: threads with tid%3==0 in 64 threads */
+  g_assert_cmpuint (h[0], ==, 22);
+  g_assert_cmpuint (h[1], ==, 0xabu);                            /* bfe.u32 */
+  g_assert_cmpuint (h[2], ==, 0xffffffabu);                      /* bfe.s32 sign-extends the field */
+  g_assert_cmpuint (h[3], ==, 0x12345f78u);                      /* bfi.b32 */
+  g_assert_cmpuint (h[4], ==, ~0xab0u);                          /* not.b32 */
+  g_assert_cmpuint (h[5], ==, 7);                                /* popc */
+  g_assert_cmpuint (h[6], ==, (0xf0f0f0f0u & 0xff00ff00u) | 0x0f0f0f0fu); /* lop3 (a&b)|c */
+  g_assert_cmpuint (h[7], ==, 1 * 5 + 2 * 6 + 3 * 7 + 4 * 8 + 10); /* dp4a */
+  g_assert_cmpuint (h[8], ==, 0x34567812u);                      /* shf.l */
+  g_assert_cmpuint (h[9], ==, (uint32_t) ((uint64_t) 0x87654321u * 0x12345678u >> 32)); /* mul.hi.u32 */
+  g_assert_cmpuint (h[10], ==, (uint32_t) G_MAXINT32);           /* add.sat.s32 */
+  g_assert_cmpuint (h[11], ==, 3);                               /* bfind.u32 */
+  fx_clear (&fx);
+}
+
+/* ---- parallel == deterministic -------------------------------------------------- */
+
+static void
+run_saxpy_like (guint threads, gboolean det, float *result, WsLaunchStats *st, GString *out)
+{
+  Fx fx;
+  int n = 4096, a = 9;
+  uint64_t x, y, in, o;
+  int m = 2000;
+  fx_init (&fx, "kernels.ptx", threads, det);
+  x = dalloc (&fx, n * 4);
+  y = dalloc (&fx, n * 4);
+  for (int i = 0; i < n; i++)
+    {
+      ((float *) HOST (x))[i] = (float) i * 0.25f;
+      ((float *) HOST (y))[i] = 1.0f;
+    }
+  {
+    void *args[] = { &n, &a, &x, &y };
+    launch_ok (&fx, "saxpy2", n / 128, 128, 0, args, st);
+  }
+  memcpy (result, HOST (y), n * 4);
+  in = dalloc (&fx, m * 4);
+  o = dalloc (&fx, 2 * m * 4);
+  for (int i = 0; i < m; i++)
+    ((int *) HOST (in))[i] = i * 13 % 97 + 1;
+  {
+    WsLaunchStats st2;
+    void *args[] = { &in, &o, &m };
+    launch_ok (&fx, "diverge", (m + 63) / 64, 64, 0, args, &st2);
+    st->warp_instructions += st2.warp_instructions;
+    st->thread_instructions += st2.thread_instructions;
+  }
+  memcpy (result + n, HOST (o), 2 * m * 4);
+  {
+    int base = 0;
+    void *args[] = { &base };
+    launch_ok (&fx, "hello", 8, 2, 0, args, NULL);
+  }
+  g_string_append (out, fx.out->str);
+  fx_clear (&fx);
+}
+
+static void
+test_parallel_equals_serial (void)
+{
+  float *r1 = g_new0 (float, 4096 + 4000), *r2 = g_new0 (float, 4096 + 4000);
+  WsLaunchStats s1, s2;
+  g_autoptr (GString) o1 = g_string_new (NULL), o2 = g_string_new (NULL);
+  run_saxpy_like (1, TRUE, r1, &s1, o1);
+  run_saxpy_like (4, FALSE, r2, &s2, o2);
+  g_assert_cmpmem (r1, (4096 + 4000) * 4, r2, (4096 + 4000) * 4);
+  g_assert_cmpfloat (r1[100], ==, 1.0f + 9 * 25.0f);
+  g_assert_cmpuint (s1.warp_instructions, ==, s2.warp_instructions);
+  g_assert_cmpuint (s1.thread_instructions, ==, s2.thread_instructions);
+  g_assert_cmpstr (o1->str, ==, o2->str);
+  g_assert_cmpuint (o1->len, >, 100);
+  g_free (r1);
+  g_free (r2);
+}
+
+/* Records reduce + diverge with @threads workers; returns the file bytes. */
+static GBytes *
+record_trace (const char *dir, guint threads, gboolean det, WsLaunchStats *total)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = g_strdup_printf ("%s/t%u.wstrace", dir, threads);
+  g_autofree char *text = NULL, *ptxpath = data_path ("kernels.ptx");
+  gsize len;
+  Fx fx;
+  WsEmuOptions opt = { 0 };
+  int n = 3000;
+  uint64_t in, out;
+  char *contents = NULL;
+
+  memset (&fx, 0, sizeof fx);
+  fx.out = g_string_new (NULL);
+  fx.mem = ws_devmem_new (&error);
+  opt.mem = fx.mem;
+  opt.n_threads = threads;
+  opt.deterministic = det;
+  opt.trace = ws_trace_writer_new (path, &error);
+  g_assert_no_error (error);
+  opt.printf_func = capture_printf;
+  opt.printf_data = fx.out;
+  fx.emu = ws_emu_new (&opt, &error);
+  g_assert_true (g_file_get_contents (ptxpath, &text, &len, NULL));
+  fx.mod = ws_emu_load_ptx (fx.emu, text, len, "kernels.ptx", &error);
+  g_assert_no_error (error);
+  in = dalloc (&fx, n * 4);
+  out = dalloc (&fx, 2 * n * 4);
+  for (int i = 0; i < n; i++)
+    ((int *) HOST (in))[i] = i * 29 % 211 + 1;
+  memset (total, 0, sizeof *total);
+  {
+    WsLaunchStats st;
+    void *args[] = { &in, &out, &n };
+    launch_ok (&fx, "diverge", (n + 127) / 128, 128, 0, args, &st);
+    total->warp_instructions += st.warp_instructions;
+    total->thread_instructions += st.thread_instructions;
+    launch_ok (&fx, "reduce", (n + 255) / 256, 256, 0, args, &st);
+    total->warp_instructions += st.warp_instructions;
+    total->thread_instructions += st.thread_instructions;
+  }
+  g_assert_true (ws_trace_writer_close (opt.trace, &error));
+  g_assert_no_error (error);
+  fx_clear (&fx);
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  return g_bytes_new_take (contents, len);
+}
+
+static void
+test_trace_parallel_identical (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ws-emu-trace-XXXXXX", &error);
+  g_autofree char *path = NULL;
+  WsLaunchStats s1, s2;
+  g_autoptr (GBytes) b1 = record_trace (dir, 1, TRUE, &s1);
+  g_autoptr (GBytes) b2 = record_trace (dir, 3, FALSE, &s2);
+  WsTrace *t;
+  const WsTraceLaunch *l0, *l1;
+  g_autoptr (WsTraceTb) tb = NULL;
+
+  g_assert_true (g_bytes_equal (b1, b2));
+  g_assert_cmpuint (s1.warp_instructions, ==, s2.warp_instructions);
+  path = g_strdup_printf ("%s/t1.wstrace", dir);
+  t = ws_trace_open (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ws_trace_get_n_launches (t), ==, 2);
+  l0 = ws_trace_get_launch (t, 0);
+  l1 = ws_trace_get_launch (t, 1);
+  g_assert_true (l0->complete);
+  g_assert_cmpuint (l0->warp_instructions + l1->warp_instructions, ==, s1.warp_instructions);
+  g_assert_cmpuint (l0->thread_instructions + l1->thread_instructions, ==, s1.thread_instructions);
+  g_assert_cmpuint (l1->barriers, ==, 12 * 8);   /* one bar.sync per warp of each of 12 blocks */
+  g_assert_cmpuint (l0->memory_instructions, >, 0);
+  g_assert_cmpstr (ws_trace_get_kernel (t, l0->kernel)->name, ==, "diverge");
+  tb = ws_trace_read_tb (t, 0, 1, &error);
+  g_assert_no_error (error);
+  {
+    WsTraceWarpIter it;
+    WsTraceRecord rec;
+    guint n_mem = 0, n = 0;
+    ws_trace_warp_iter_init (&it, tb, 2);
+    while (ws_trace_warp_iter_next (&it, &rec, &error))
+      {
+        if (n == 0)
+          {
+            g_assert_cmpuint (rec.static_id, ==, 0);
+            g_assert_cmpuint (rec.active_mask, ==, 0xffffffffu);
+          }
+        if (rec.kind == WS_TRACE_RECORD_MEM && n_mem++ == 0)
+          {
+            /* first load: in[i] of block 1, warp 2 */
+            g_assert_cmpuint (rec.space, ==, WS_SPACE_GLOBAL);
+            g_assert_cmpuint (rec.addrs[1] - rec.addrs[0], ==, 4);
+          }
+        n++;
+      }
+    g_assert_no_error (error);
+    g_assert_cmpuint (n, ==, ws_trace_tb_get_n_records (tb, 2));
+    g_assert_cmpuint (n_mem, >=, 2);
+  }
+  g_clear_pointer (&tb, ws_trace_tb_free);
+  ws_trace_free (t);
+  {
+    g_autofree char *p1 = g_strdup_printf ("%s/t1.wstrace", dir), *p3 = g_strdup_printf ("%s/t3.wstrace", dir);
+    g_unlink (p1);
+    g_unlink (p3);
+    g_rmdir (dir);
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/emu/devmem/alloc-lookup-describe", test_devmem);
+  g_test_add_func ("/emu/devmem/deterministic-offsets", test_devmem_deterministic);
+  g_test_add_func ("/emu/kernel/vector-add", test_vecadd);
+  g_test_add_func ("/emu/kernel/reduction-shared-barrier-shfl", test_reduce);
+  g_test_add_func ("/emu/kernel/divergence-reconvergence", test_divergence);
+  g_test_add_func ("/emu/kernel/atomics-exact-totals", test_atomics);
+  g_test_add_func ("/emu/kernel/carry-chain-128bit-add", test_carry_chain);
+  g_test_add_func ("/emu/kernel/recursion-via-call", test_recursion);
+  g_test_add_func ("/emu/kernel/printf-in-cta-order", test_printf);
+  g_test_add_func ("/emu/kernel/device-malloc-free", test_malloc);
+  g_test_add_func ("/emu/kernel/constant-and-device-globals", test_globals);
+  g_test_add_func ("/emu/kernel/dynamic-shared-memory", test_dynamic_shared);
+  g_test_add_func ("/emu/kernel/local-array", test_local_array);
+  g_test_add_func ("/emu/kernel/warp-vote-shfl-match-redux", test_warp_ops);
+  g_test_add_func ("/emu/kernel/math-functions", test_math);
+  g_test_add_func ("/emu/kernel/integer-bit-ops-bar-red", test_hand_intops);
+  g_test_add_func ("/emu/fault/out-of-bounds-700", test_fault_oob);
+  g_test_add_func ("/emu/fault/misaligned-716", test_fault_misaligned);
+  g_test_add_func ("/emu/fault/hang-budget-702", test_hang_budget);
+  g_test_add_func ("/emu/fault/trap-719", test_trap);
+  g_test_add_func ("/emu/launch/parallel-equals-deterministic", test_parallel_equals_serial);
+  g_test_add_func ("/emu/trace/parallel-trace-identical", test_trace_parallel_identical);
+  return g_test_run ();
+}

@@ -1,0 +1,272 @@
+/* test-examples.c: runs CUDA programs under `warpscope-cli profile`.
+ *
+ * The acceptance test of the emulator: every example (examples/) and every
+ * extra test program (tests/cuda/) is run unmodified under the profiler, and
+ * must exit 0, produce its expected output and leave a sane JSON summary.
+ *
+ * Command line (after GLib's test options), from tests/examples/meson.build:
+ *   --cli PATH              warpscope-cli
+ *   then one group of four arguments per program:
+ *   SUITE NAME PROGRAM SPEC
+ * SUITE is "examples" or "cuda" (the test path is /SUITE/NAME); PROGRAM is the
+ * built program or "-" when nvcc was not found (the case is then skipped);
+ * SPEC is a ';'-separated list of
+ *   args=A B C        arguments for the program (split on spaces)
+ *   expect=FILE       stdout must equal FILE exactly (instead of "PASSED")
+ *   unsupported=NAME  the program calls an API the runtime does not support:
+ *                     NAME must be named in its output, the program must not
+ *                     print "FAILED:" (it does when the call succeeds), and
+ *                     it must either exit non-zero (the runtime stopped it)
+ *                     or print PASSED (having seen the error returned)
+ */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+/* Per-program wall-clock limit, far above what the default sizes need. */
+#define PROGRAM_TIMEOUT_S "300"
+
+typedef struct {
+  char *suite;
+  char *name;
+  char *program; /* NULL when not built */
+  char **args;
+  char *expect_file;
+  char *unsupported;
+} Program;
+
+static const char *cli_path;
+
+static void
+program_free (gpointer data)
+{
+  Program *p = data;
+  g_free (p->suite);
+  g_free (p->name);
+  g_free (p->program);
+  g_strfreev (p->args);
+  g_free (p->expect_file);
+  g_free (p->unsupported);
+  g_free (p);
+}
+
+static Program *
+program_parse (const char *suite, const char *name, const char *program, const char *spec)
+{
+  Program *p = g_new0 (Program, 1);
+  p->suite = g_strdup (suite);
+  p->name = g_strdup (name);
+  /* Absolute, because the program runs in a temporary directory. */
+  p->program = g_strcmp0 (program, "-") == 0 ? NULL : g_canonicalize_filename (program, NULL);
+  g_auto (GStrv) items = g_strsplit (spec, ";", -1);
+  for (char **it = items; *it; it++) {
+    if (g_str_has_prefix (*it, "args="))
+      p->args = g_strsplit_set (*it + 5, " ", -1);
+    else if (g_str_has_prefix (*it, "expect="))
+      p->expect_file = g_canonicalize_filename (*it + 7, NULL);
+    else if (g_str_has_prefix (*it, "unsupported="))
+      p->unsupported = g_strdup (*it + 12);
+    else if (**it)
+      g_error ("program %s: unknown spec item '%s'", name, *it);
+  }
+  return p;
+}
+
+/* Reads an integer member of the summary; FALSE (and the test failed) when
+ * it is missing or not a number. */
+static gboolean
+summary_int (const Program *p, JsonObject *o, const char *member, gint64 *value)
+{
+  JsonNode *n = json_object_has_member (o, member) ? json_object_get_member (o, member) : NULL;
+  if (!n || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_INT64) {
+    g_test_fail_printf ("%s: the summary has no integer \"%s\"", p->name, member);
+    return FALSE;
+  }
+  *value = json_node_get_int (n);
+  return TRUE;
+}
+
+static char *
+tail (const char *text, gsize max)
+{
+  if (!text)
+    return g_strdup ("");
+  gsize len = strlen (text);
+  return g_strdup (len > max ? text + len - max : text);
+}
+
+/* Runs the program under the profiler and checks its output and summary.
+ * Failures are reported with g_test_fail_printf so the remaining programs
+ * still run (one failing example must not hide the state of the others). */
+static void
+test_program (gconstpointer data)
+{
+  const Program *p = data;
+
+  if (!p->program) {
+    g_test_skip ("nvcc was not found at configure time: CUDA programs are not built");
+    return;
+  }
+  if (!cli_path) {
+    g_test_fail_printf ("no --cli PATH given");
+    return;
+  }
+
+  g_autoptr (GError) error = NULL;
+  g_autofree char *tmp = g_dir_make_tmp ("ws-example-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *summary_path = g_build_filename (tmp, "summary.json", NULL);
+
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, (char *) "timeout");
+  g_ptr_array_add (argv, (char *) PROGRAM_TIMEOUT_S);
+  g_ptr_array_add (argv, (char *) cli_path);
+  g_ptr_array_add (argv, (char *) "profile");
+  g_ptr_array_add (argv, (char *) "--json");
+  g_ptr_array_add (argv, (char *) "--summary");
+  g_ptr_array_add (argv, summary_path);
+  g_ptr_array_add (argv, (char *) "--");
+  g_ptr_array_add (argv, p->program);
+  for (char **a = p->args; a && *a; a++)
+    if (**a)
+      g_ptr_array_add (argv, *a);
+  g_ptr_array_add (argv, NULL);
+
+  g_autofree char *cmdline = g_strjoinv (" ", (char **) argv->pdata);
+  g_test_message ("running: %s (in %s)", cmdline, tmp);
+
+  g_autofree char *out = NULL, *err = NULL;
+  int status = 0;
+  gboolean spawned = g_spawn_sync (tmp, (char **) argv->pdata, NULL, G_SPAWN_SEARCH_PATH,
+                                   NULL, NULL, &out, &err, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (spawned);
+
+  int exit_code = -1;
+  if (WIFEXITED (status))
+    exit_code = WEXITSTATUS (status);
+  gboolean passed_line = out && (g_str_has_prefix (out, "PASSED\n") || strstr (out, "\nPASSED\n"));
+  gboolean failed_line = out && strstr (out, "FAILED:") != NULL;
+  g_autofree char *both = g_strconcat (out ? out : "", err ? err : "", NULL);
+
+  /* The verdict on the program's own output. */
+  g_autofree char *problem = NULL;
+  if (exit_code == 124) {
+    problem = g_strdup_printf ("timed out after %s s", PROGRAM_TIMEOUT_S);
+  } else if (p->unsupported) {
+    if (failed_line)
+      problem = g_strdup_printf ("the program reports a failure (did %s succeed silently?)",
+                                 p->unsupported);
+    else if (!strstr (both, p->unsupported))
+      problem = g_strdup_printf ("the output does not name the unsupported call %s",
+                                 p->unsupported);
+    else if (exit_code == 0 && !passed_line)
+      problem = g_strdup_printf ("exit 0 without PASSED: %s may have succeeded silently",
+                                 p->unsupported);
+  } else if (exit_code != 0) {
+    problem = g_strdup_printf ("exit code %d", exit_code);
+  } else if (p->expect_file) {
+    g_autofree char *want = NULL;
+    if (!g_file_get_contents (p->expect_file, &want, NULL, &error))
+      problem = g_strdup_printf ("cannot read %s: %s", p->expect_file, error->message);
+    else if (g_strcmp0 (out, want) != 0)
+      problem = g_strdup_printf ("stdout differs from %s", p->expect_file);
+  } else if (!passed_line) {
+    problem = g_strdup ("no PASSED line on stdout");
+  }
+
+  /* Show what the program said whenever something is off, so the log has
+   * the first error (the emulator's report is on stderr). */
+  if (problem || g_test_verbose ()) {
+    g_autofree char *out_tail = tail (out, 3000);
+    g_autofree char *err_tail = tail (err, 3000);
+    g_test_message ("%s: exit %d\n--- stdout (tail) ---\n%s\n--- stderr (tail) ---\n%s",
+                    p->name, exit_code, out_tail, err_tail);
+  }
+  if (problem) {
+    g_test_fail_printf ("%s: %s", p->name, problem);
+    goto cleanup;
+  }
+
+  /* The summary: written even when the program fails, with its exit code. */
+  {
+    g_autoptr (JsonParser) parser = json_parser_new ();
+    if (!json_parser_load_from_file (parser, summary_path, &error)) {
+      g_test_fail_printf ("%s: no readable summary %s: %s", p->name, summary_path,
+                          error->message);
+      goto cleanup;
+    }
+    JsonNode *root = json_parser_get_root (parser);
+    if (!root || !JSON_NODE_HOLDS_OBJECT (root)) {
+      g_test_fail_printf ("%s: the summary is not a JSON object", p->name);
+      goto cleanup;
+    }
+    JsonObject *o = json_node_get_object (root);
+    gint64 launches, warp_insts, thread_insts, summary_exit;
+    if (!summary_int (p, o, "exit_code", &summary_exit) ||
+        !summary_int (p, o, "launches", &launches) ||
+        !summary_int (p, o, "warp_instructions", &warp_insts) ||
+        !summary_int (p, o, "thread_instructions", &thread_insts))
+      goto cleanup;
+    JsonNode *seconds = json_object_get_member (o, "seconds");
+    g_test_message ("%s: %" G_GINT64_FORMAT " launches, %" G_GINT64_FORMAT
+                    " warp instructions, %" G_GINT64_FORMAT " thread instructions, %.3f s",
+                    p->name, launches, warp_insts, thread_insts,
+                    seconds ? json_node_get_double (seconds) : -1.0);
+    if (summary_exit != exit_code)
+      g_test_fail_printf ("%s: summary exit_code %" G_GINT64_FORMAT ", the program exited %d",
+                          p->name, summary_exit, exit_code);
+    else if (!seconds || !JSON_NODE_HOLDS_VALUE (seconds) || !(json_node_get_double (seconds) >= 0.0))
+      g_test_fail_printf ("%s: summary has no non-negative \"seconds\"", p->name);
+    else if (launches <= 0 || warp_insts <= 0)
+      g_test_fail_printf ("%s: summary counts no work (%" G_GINT64_FORMAT " launches, %"
+                          G_GINT64_FORMAT " warp instructions)", p->name, launches, warp_insts);
+    /* Each warp instruction has between 1 and 32 active threads. */
+    else if (thread_insts < warp_insts || thread_insts > 32 * warp_insts)
+      g_test_fail_printf ("%s: %" G_GINT64_FORMAT " thread instructions is not within 1..32 "
+                          "per warp instruction (%" G_GINT64_FORMAT ")", p->name, thread_insts,
+                          warp_insts);
+  }
+
+cleanup:
+  g_unlink (summary_path);
+  g_rmdir (tmp);
+}
+
+int
+main (int argc, char **argv)
+{
+  /* Keep going after a failing program: the point of this test is the list
+   * of which programs pass and which do not. */
+  g_autofree char **args = g_new0 (char *, argc + 2);
+  args[0] = argv[0];
+  args[1] = (char *) "--keep-going";
+  for (int k = 1; k < argc; k++)
+    args[k + 1] = argv[k];
+  argc++;
+  argv = args;
+  g_test_init (&argc, &argv, NULL);
+
+  g_autoptr (GPtrArray) programs = g_ptr_array_new_with_free_func (program_free);
+  int i = 1;
+  while (i < argc) {
+    if (g_strcmp0 (argv[i], "--cli") == 0 && i + 1 < argc) {
+      cli_path = argv[i + 1];
+      i += 2;
+    } else if (i + 3 < argc) {
+      g_ptr_array_add (programs, program_parse (argv[i], argv[i + 1], argv[i + 2], argv[i + 3]));
+      i += 4;
+    } else {
+      g_printerr ("test-examples: incomplete program group at '%s'\n", argv[i]);
+      return 2;
+    }
+  }
+  for (guint k = 0; k < programs->len; k++) {
+    Program *p = programs->pdata[k];
+    g_autofree char *path = g_strdup_printf ("/%s/%s", p->suite, p->name);
+    g_test_add_data_func (path, p, test_program);
+  }
+  return g_test_run ();
+}

@@ -1,0 +1,105 @@
+/* ws-gui-screenshot.c: renders the main window on the Hardware page, with a
+ * component selected, to a PNG for the documentation.  Run under a display
+ * (xvfb-run); see docs/images/README.md.
+ *
+ *   ws-gui-screenshot [--db PATH] [--select NAME] [--page NAME] OUTPUT.png */
+#include <adwaita.h>
+#include <glib/gi18n.h>
+#include <locale.h>
+
+#include "ws-window-private.h"
+#include "ws-hardware-page.h"
+
+static gboolean
+quit_loop (gpointer loop)
+{
+  g_main_loop_quit (loop);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+settle (guint ms)
+{
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+
+  g_timeout_add (ms, quit_loop, loop);
+  g_main_loop_run (loop);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autofree char *db = NULL;
+  g_autofree char *select = NULL;
+  g_autofree char *page = NULL;
+  int width = 1100, height = 720;
+  GOptionEntry entries[] = {
+    { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "Store to open", "PATH" },
+    { "select", 0, 0, G_OPTION_ARG_STRING, &select, "Component to select (default GTX 970)", "NAME" },
+    { "page", 0, 0, G_OPTION_ARG_STRING, &page, "Page to show (default hardware)", "NAME" },
+    { "width", 0, 0, G_OPTION_ARG_INT, &width, "Window width", "PX" },
+    { "height", 0, 0, G_OPTION_ARG_INT, &height, "Window height", "PX" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("OUTPUT.png");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GskRenderNode *node;
+  GtkSnapshot *snapshot;
+  WsWindow *window;
+  int w, h;
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, WS_LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 2)
+    {
+      g_printerr ("ws-gui-screenshot: %s\n", error ? error->message : "give one OUTPUT.png");
+      return 2;
+    }
+  if (!gtk_init_check ())
+    {
+      g_printerr ("ws-gui-screenshot: no display; run under xvfb-run\n");
+      return 1;
+    }
+  adw_init ();
+  {
+    /* AdwApplication loads the style sheet for the real app; do it here. */
+    g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
+    gtk_css_provider_load_from_resource (css, "/io/github/warpscope/Warpscope/style.css");
+    gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  }
+
+  window = ws_window_new (NULL, db);
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  gtk_window_present (GTK_WINDOW (window));
+  settle (500);
+
+  ws_window_show_page (window, page ? page : "hardware");
+  if (!ws_hardware_page_select (ws_window_get_hardware_page (window), select ? select : "GTX 970"))
+    g_printerr ("ws-gui-screenshot: no component called %s\n", select ? select : "GTX 970");
+  settle (1000);
+
+  w = gtk_widget_get_width (GTK_WIDGET (window));
+  h = gtk_widget_get_height (GTK_WIDGET (window));
+  paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (snapshot);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, w, h));
+  gsk_render_node_unref (node);
+  if (!gdk_texture_save_to_png (texture, argv[1]))
+    {
+      g_printerr ("ws-gui-screenshot: cannot write %s\n", argv[1]);
+      return 1;
+    }
+  g_print ("%s: %d×%d\n", argv[1], w, h);
+  gtk_window_destroy (GTK_WINDOW (window));
+  return 0;
+}

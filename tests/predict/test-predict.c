@@ -1,0 +1,293 @@
+/* The predictor plugin host, the volkov plugin and the plugin SDK. */
+#include "predict/ws-predict.h"
+
+#include <math.h>
+#include <string.h>
+#include <glib/gstdio.h>
+
+/* GTX 970 exactly as seed 004 Table 6.1 gives it. */
+static WsGpu *
+gtx970_table_6_1 (void)
+{
+  WsGpu *g = g_new0 (WsGpu, 1);
+  g->name = g_strdup ("GTX 970 (Table 6.1)");
+  g->architecture = g_strdup ("Maxwell");
+  g->cc_major = 5; g->cc_minor = 2;
+  g->sms = 13;
+  g->core_clock_mhz = 1253;
+  g->cuda_cores_per_sm = 128;
+  g->warp_schedulers_per_sm = 4;
+  g->warp_size = 32;
+  g->dram_clock_mhz = 1753;
+  g->dram_bus_width_bits = 256;
+  g->dram_data_rate = 4;
+  g->max_warps_per_sm = 64; g->max_blocks_per_sm = 32; g->max_threads_per_block = 1024;
+  g->registers_per_sm = 65536; g->max_registers_per_block = 65536; g->max_registers_per_thread = 255;
+  g->register_alloc_unit = 256; g->shared_per_sm = 98304; g->shared_per_block = 49152; g->shared_alloc_unit = 256;
+  return g;
+}
+
+/* seed 004 Listing 5 for compute intensity a, N elements, block size bs. */
+static WsAnalyticKernel *
+saxpy2_listing5 (double a, double n, double bs, double occupancy_warps)
+{
+  WsAnalyticKernel *k = ws_analytic_kernel_new ("saxpy2");
+  ws_analytic_kernel_set (k, "cuda_core_instructions", 23 + 4 * a);
+  ws_analytic_kernel_set (k, "issued_instructions", 26 + 4 * a);
+  ws_analytic_kernel_set (k, "gmem_bytes", 384);
+  ws_analytic_kernel_set (k, "latency_bound", 942 + 24 * a);
+  ws_analytic_kernel_set (k, "grid_size", floor ((n + bs - 1) / bs));
+  ws_analytic_kernel_set (k, "block_size", bs);
+  ws_analytic_kernel_set (k, "occupancy_warps", occupancy_warps);
+  ws_analytic_kernel_set (k, "lambda", 0.703787);
+  return k;
+}
+
+static WsPredictorPlugin *
+load_volkov (void)
+{
+  WsPredictorPlugin *p = ws_predictor_plugin_load (g_getenv ("WS_VOLKOV_PLUGIN"));
+  g_assert_true (p->ok);
+  g_assert_null (p->error);
+  g_assert_cmpstr (p->name, ==, "volkov");
+  g_assert_cmpint (p->abi, ==, WS_PREDICTOR_ABI_VERSION);
+  return p;
+}
+
+/* The expected times were worked out by hand from eqs. 4.1-4.5 with the
+ * paper's numbers (GMem_bw = 1753e6*32*4/(13*1253e6) = 13.7752 B/cycle). */
+static void
+test_volkov_saxpy2 (void)
+{
+  g_autoptr(WsPredictorPlugin) volkov = load_volkov ();
+  g_autoptr(WsGpu) gpu = gtx970_table_6_1 ();
+  const struct { double a, n, bs, occ, seconds; const char *limiter; } cases[] = {
+    { 1, 1048576, 256, 64, 7.967976289590244e-05, "DRAM" },
+    { 256, 1048576, 256, 64, 0.000750314913818849, "BASE" },  /* issue-bound: 262.5 > 261.75 cycles */
+    { 64, 1e7, 128, 16, 0.004221780768901072, "LATENCY" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(WsAnalyticKernel) k = saxpy2_listing5 (cases[i].a, cases[i].n, cases[i].bs, cases[i].occ);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(WsPrediction) p = ws_predict_analytic (volkov, gpu, k, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (p);
+      g_assert_cmpfloat_with_epsilon (p->seconds / cases[i].seconds, 1.0, 1e-12);
+      g_assert_cmpfloat_with_epsilon (p->cycles, p->seconds * 1253e6, p->cycles * 1e-12);
+      /* The CPI stack sums to cycles per warp instruction. */
+      double warp_insts = floor ((cases[i].n + cases[i].bs - 1) / cases[i].bs) * ceil (cases[i].bs / 32) * (26 + 4 * cases[i].a);
+      g_assert_cmpfloat_with_epsilon (ws_prediction_cpi_total (p), p->cycles / warp_insts, 1e-9 * p->cycles / warp_insts);
+      g_assert_cmpfloat_with_epsilon (p->ipc, warp_insts / p->cycles, 1e-12);
+      gboolean has_limiter = FALSE;
+      for (guint c = 0; c < p->cpi_names->len; c++)
+        if (strcmp (g_array_index (p->cpi_names, char *, c), cases[i].limiter) == 0)
+          has_limiter = TRUE;
+      g_assert_true (has_limiter);
+      for (guint m = 0; m < p->metric_names->len; m++)
+        if (strcmp (g_array_index (p->metric_names, char *, m), "gmem_bytes_per_cycle_per_sm") == 0)
+          g_assert_cmpfloat_with_epsilon (g_array_index (p->metric_values, double, m), 13.775185708146601, 1e-12);
+    }
+}
+
+static void
+test_volkov_missing_input (void)
+{
+  g_autoptr(WsPredictorPlugin) volkov = load_volkov ();
+  g_autoptr(WsGpu) gpu = gtx970_table_6_1 ();
+  g_autoptr(WsAnalyticKernel) k = ws_analytic_kernel_new ("incomplete");
+  ws_analytic_kernel_set (k, "grid_size", 10);
+  ws_analytic_kernel_set (k, "block_size", 128);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsPrediction) p = ws_predict_analytic (volkov, gpu, k, NULL, &error);
+  g_assert_null (p);
+  g_assert_error (error, WS_ERROR, WS_ERROR_FAILED);
+  g_assert_nonnull (strstr (error->message, "cuda_core_instructions"));
+  g_assert_nonnull (strstr (error->message, "volkov"));
+}
+
+static void
+test_options (void)
+{
+  g_autoptr(WsPredictorPlugin) volkov = load_volkov ();
+  g_autoptr(WsGpu) gpu = gtx970_table_6_1 ();
+  g_autoptr(WsAnalyticKernel) k = saxpy2_listing5 (1, 1048576, 256, 64);
+  g_hash_table_remove (k->params, "lambda");
+  g_autoptr(GHashTable) opts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_hash_table_insert (opts, g_strdup ("lambda"), g_strdup ("0.703787"));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsPrediction) p = ws_predict_analytic (volkov, gpu, k, opts, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat_with_epsilon (p->seconds / 7.967976289590244e-05, 1.0, 1e-12);
+
+  g_hash_table_insert (opts, g_strdup ("lambda"), g_strdup ("fast"));
+  g_assert_null (ws_predict_analytic (volkov, gpu, k, opts, &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "'lambda'"));
+  g_clear_error (&error);
+  g_hash_table_remove_all (opts);
+  g_hash_table_insert (opts, g_strdup ("lamda"), g_strdup ("1"));
+  g_assert_null (ws_predict_analytic (volkov, gpu, k, opts, &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "no option 'lamda'"));
+}
+
+static char *
+broken_path (const char *name)
+{
+  return g_build_filename (g_getenv ("WS_BROKEN_PLUGIN_DIR"), name, NULL);
+}
+
+static void
+test_broken_plugins (void)
+{
+  const struct { const char *file; const char *message; } cases[] = {
+    { "broken_no_symbol.so", "does not export ws_predictor_query" },
+    { "broken_future_abi.so", "please rebuild the plugin" },
+    { "broken_query_fails.so", "returned no descriptor" },
+    { "broken_garbage.so", "cannot load" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = broken_path (cases[i].file);
+      g_autoptr(WsPredictorPlugin) p = ws_predictor_plugin_load (path);
+      g_assert_false (p->ok);
+      g_assert_null (p->descriptor);
+      g_assert_nonnull (p->error);
+      if (strstr (p->error, cases[i].message) == NULL)
+        g_error ("%s: expected '%s' in '%s'", cases[i].file, cases[i].message, p->error);
+      g_assert_nonnull (strstr (p->error, cases[i].file));
+    }
+
+  /* A plugin whose predictions fail reports the failure and the kernel. */
+  g_autofree char *path = broken_path ("broken_always_fails.so");
+  g_autoptr(WsPredictorPlugin) p = ws_predictor_plugin_load (path);
+  g_assert_true (p->ok);
+  g_autoptr(WsGpu) gpu = gtx970_table_6_1 ();
+  g_autoptr(WsAnalyticKernel) k = saxpy2_listing5 (1, 1024, 256, 64);
+  g_autoptr(GError) error = NULL;
+  g_assert_null (ws_predict_analytic (p, gpu, k, NULL, &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_FAILED);
+  g_assert_nonnull (strstr (error->message, "this plugin always fails"));
+  g_assert_nonnull (strstr (error->message, "saxpy2"));
+}
+
+/* Broken plugins on the search path are listed with their error and do not
+ * stop the good ones. */
+static void
+test_scan_not_fatal (void)
+{
+  g_autofree char *tmp = g_dir_make_tmp ("ws-predict-XXXXXX", NULL);
+  g_setenv ("XDG_DATA_HOME", tmp, TRUE);
+  g_autofree char *volkov_dir = g_path_get_dirname (g_getenv ("WS_VOLKOV_PLUGIN"));
+  g_autofree char *search = g_strjoin (":", g_getenv ("WS_BROKEN_PLUGIN_DIR"), volkov_dir, NULL);
+  g_setenv ("WARPSCOPE_PLUGIN_PATH", search, TRUE);
+  g_autoptr(GPtrArray) plugins = ws_predictor_scan ();
+  guint ok = 0, bad = 0;
+  gboolean volkov_ok = FALSE;
+  for (guint i = 0; i < plugins->len; i++)
+    {
+      WsPredictorPlugin *p = plugins->pdata[i];
+      if (p->ok) ok++; else bad++;
+      if (p->ok && strcmp (p->name, "volkov") == 0)
+        volkov_ok = TRUE;
+    }
+  g_assert_true (volkov_ok);
+  g_assert_cmpuint (bad, >=, 4);
+  g_assert_cmpuint (ok, >=, 2); /* volkov, always_fails */
+  g_autoptr(GError) error = NULL;
+  g_assert_null (ws_predictor_find (plugins, "volkv", &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "did you mean volkov"));
+  g_clear_error (&error);
+  /* a plugin that failed to load is known by its file name */
+  g_assert_null (ws_predictor_find (plugins, "broken_future_abi", &error));
+  g_assert_nonnull (strstr (error->message, "cannot be used"));
+  g_unsetenv ("WARPSCOPE_PLUGIN_PATH");
+}
+
+static void
+write_file (const char *dir, const char *name, const char *text, char **path)
+{
+  *path = g_build_filename (dir, name, NULL);
+  g_assert_true (g_file_set_contents (*path, text, -1, NULL));
+}
+
+static void
+test_analytic_file (void)
+{
+  g_autofree char *tmp = g_dir_make_tmp ("ws-analytic-XXXXXX", NULL);
+  g_autofree char *good = NULL, *unknown = NULL, *missing = NULL, *negative = NULL;
+  write_file (tmp, "good.json", "{\"name\":\"saxpy2\",\"grid_size\":4096,\"block_size\":256,"
+              "\"cuda_core_instructions\":27,\"issued_instructions\":30,\"gmem_bytes\":384,"
+              "\"latency_bound\":966,\"occupancy_warps\":64,\"lambda\":0.703787}", &good);
+  write_file (tmp, "unknown.json", "{\"grid_size\":1,\"block_size\":32,\"latency_bond\":5}", &unknown);
+  write_file (tmp, "missing.json", "{\"name\":\"x\",\"block_size\":32}", &missing);
+  write_file (tmp, "negative.json", "{\"grid_size\":1,\"block_size\":32,\"gmem_bytes\":-4}", &negative);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsAnalyticKernel) k = ws_analytic_kernel_load (good, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (k->name, ==, "saxpy2");
+  double v;
+  g_assert_true (ws_analytic_kernel_get (k, "latency_bound", &v));
+  g_assert_cmpfloat (v, ==, 966);
+
+  g_assert_null (ws_analytic_kernel_load (unknown, &error));
+  g_assert_nonnull (strstr (error->message, "unknown field 'latency_bond'"));
+  g_assert_nonnull (strstr (error->message, "latency_bound"));
+  g_clear_error (&error);
+  g_assert_null (ws_analytic_kernel_load (missing, &error));
+  g_assert_nonnull (strstr (error->message, "missing field 'grid_size'"));
+  g_clear_error (&error);
+  g_assert_null (ws_analytic_kernel_load (negative, &error));
+  g_assert_nonnull (strstr (error->message, "'gmem_bytes'"));
+}
+
+/* The example plugin builds out of tree with pkg-config and loads. */
+static void
+test_out_of_tree_sdk (void)
+{
+  if (g_find_program_in_path ("pkg-config") == NULL || g_find_program_in_path ("cc") == NULL)
+    {
+      g_test_skip ("pkg-config or cc missing");
+      return;
+    }
+  g_autofree char *tmp = g_dir_make_tmp ("ws-sdk-XXXXXX", NULL);
+  g_autofree char *out = g_build_filename (tmp, "roofline.so", NULL);
+  g_autofree char *src = g_build_filename (g_getenv ("WS_SOURCE_DIR"), "examples", "predictor-plugin", "roofline.c", NULL);
+  g_autofree char *cmd = g_strdup_printf ("cc -shared -fPIC -Wall -Werror -o '%s' '%s' $(pkg-config --cflags --libs warpscope-predictor)",
+                                          out, src);
+  const char *argv[] = { "sh", "-c", cmd, NULL };
+  g_auto(GStrv) env = g_get_environ ();
+  env = g_environ_setenv (env, "PKG_CONFIG_PATH", g_getenv ("WS_PKG_CONFIG_PATH"), TRUE);
+  int status = 0;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, &err, &status, &error));
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("building the example plugin failed: %s", err);
+  g_autoptr(WsPredictorPlugin) p = ws_predictor_plugin_load (out);
+  g_assert_true (p->ok);
+  g_assert_cmpstr (p->name, ==, "roofline");
+  g_autoptr(WsGpu) gpu = gtx970_table_6_1 ();
+  gpu->dram_bandwidth_gbs = 224.4;
+  g_autoptr(WsAnalyticKernel) k = saxpy2_listing5 (1, 1048576, 256, 64);
+  g_autoptr(WsPrediction) pred = ws_predict_analytic (p, gpu, k, NULL, &error);
+  g_assert_no_error (error);
+  /* memory bound: 32768 warps * 384 bytes at 224.4 GB/s */
+  g_assert_cmpfloat_with_epsilon (pred->seconds, 32768.0 * 384 / 224.4e9, 1e-15);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/predict/volkov/saxpy2-gtx970-listing5", test_volkov_saxpy2);
+  g_test_add_func ("/predict/volkov/missing-input-is-an-error", test_volkov_missing_input);
+  g_test_add_func ("/predict/options/checked-against-descriptor", test_options);
+  g_test_add_func ("/predict/plugin/broken-reported", test_broken_plugins);
+  g_test_add_func ("/predict/scan/broken-not-fatal", test_scan_not_fatal);
+  g_test_add_func ("/predict/analytic/file-validation", test_analytic_file);
+  g_test_add_func ("/predict/sdk/out-of-tree-plugin", test_out_of_tree_sdk);
+  return g_test_run ();
+}

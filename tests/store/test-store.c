@@ -1,0 +1,477 @@
+/* Tests of the SQLite store: migration, seeding, lookups, round trip,
+ * duplicates, concurrency. */
+#include "store/ws-store.h"
+
+#include <math.h>
+#include <string.h>
+#include <sqlite3.h>
+#include <glib/gstdio.h>
+
+typedef struct {
+  char *dir;
+  char *path;
+} Fixture;
+
+static void
+fixture_setup (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  f->dir = g_dir_make_tmp ("ws-store-XXXXXX", &error);
+  g_assert_no_error (error);
+  /* A folder that does not exist yet: opening must create it. */
+  f->path = g_build_filename (f->dir, "sub", "test.db", NULL);
+}
+
+static void
+remove_tree (const char *path)
+{
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_autoptr(GDir) d = g_dir_open (path, 0, NULL);
+      const char *e;
+      while (d != NULL && (e = g_dir_read_name (d)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, e, NULL);
+          remove_tree (child);
+        }
+      g_rmdir (path);
+    }
+  else
+    g_unlink (path);
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer data)
+{
+  remove_tree (f->dir);
+  g_free (f->dir);
+  g_free (f->path);
+}
+
+static WsStore *
+open_store (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  WsStore *store = ws_store_open (path, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (store);
+  return store;
+}
+
+static int
+count_rows (WsStore *store, const char *sql)
+{
+  sqlite3_stmt *stmt = NULL;
+  g_assert_cmpint (sqlite3_prepare_v2 (ws_store_get_db (store), sql, -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  int n = sqlite3_column_int (stmt, 0);
+  sqlite3_finalize (stmt);
+  return n;
+}
+
+static char *
+pragma_text (WsStore *store, const char *sql)
+{
+  sqlite3_stmt *stmt = NULL;
+  g_assert_cmpint (sqlite3_prepare_v2 (ws_store_get_db (store), sql, -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  char *s = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+  sqlite3_finalize (stmt);
+  return s;
+}
+
+static void
+test_fresh_migrates_and_seeds (Fixture *f, gconstpointer data)
+{
+  g_autoptr(WsStore) store = open_store (f->path);
+  g_assert_true (g_file_test (f->path, G_FILE_TEST_EXISTS));
+  g_assert_cmpstr (ws_store_get_path (store), ==, f->path);
+  g_assert_cmpint (count_rows (store, "PRAGMA user_version"), ==, 1);
+  g_assert_cmpint (count_rows (store, "PRAGMA foreign_keys"), ==, 1);
+  g_autofree char *mode = pragma_text (store, "PRAGMA journal_mode");
+  g_assert_cmpstr (mode, ==, "wal");
+
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) gpus = ws_store_list_gpus (store, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (gpus->len, >=, 14);
+  /* Sorted by name, case-insensitively. */
+  for (guint i = 1; i < gpus->len; i++)
+    g_assert_cmpint (g_ascii_strcasecmp (((WsGpu *) gpus->pdata[i - 1])->name,
+                                         ((WsGpu *) gpus->pdata[i])->name), <, 0);
+  static const char *const required[] = {
+    "GPUMech baseline", "TBPoint Fermi", "GTX 970", "GTX TITAN X", "GTX 1070", "Tesla K20c",
+    "TITAN X Pascal", "Tesla V100", "A100", "RTX 3090", "RTX 4090", "H100 SXM", "H200",
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (required); i++)
+    {
+      g_autoptr(WsGpu) g = ws_store_get_gpu (store, required[i], &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (g->name, ==, required[i]);
+    }
+
+  g_autoptr(GPtrArray) cpus = ws_store_list_cpus (store, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cpus->len, >=, 2);
+  g_autoptr(GPtrArray) links = ws_store_list_links (store, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (links->len, ==, 3);
+}
+
+/* Seed 004 Table 6.1 (GTX 970 column) and the values derived from it. */
+static void
+test_seed_gtx970 (Fixture *f, gconstpointer data)
+{
+  g_autoptr(WsStore) store = open_store (f->path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsGpu) g = ws_store_get_gpu (store, "GTX 970", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (g->architecture, ==, "Maxwell");
+  g_assert_cmpint (g->sms, ==, 13);
+  g_assert_cmpfloat (g->core_clock_mhz, ==, 1253);
+  g_assert_cmpint (g->cc_major, ==, 5);
+  g_assert_cmpint (g->cc_minor, ==, 2);
+  g_assert_cmpint (g->warp_schedulers_per_sm, ==, 4);
+  g_assert_cmpint (g->cuda_cores_per_sm, ==, 128);
+  g_assert_cmpfloat (g->dram_clock_mhz, ==, 1753);
+  g_assert_cmpint (g->dram_bus_width_bits, ==, 256);
+  g_assert_cmpfloat (g->dram_data_rate, ==, 4);
+  g_assert_cmpstr (g->dram_type, ==, "GDDR5");
+  g_assert_cmpfloat_with_epsilon (g->dram_bandwidth_gbs, 224.384, 1e-9);
+  /* Seed 004 Table 4.1 (Maxwell latencies). */
+  g_assert_cmpfloat (g->pipes[WS_ICLASS_FP32].latency, ==, 6);
+  g_assert_cmpfloat (g->pipes[WS_ICLASS_GLOBAL].latency, ==, 350);
+  g_assert_cmpfloat (g->pipes[WS_ICLASS_BRANCH].latency, ==, 12);
+  /* Occupancy rules for cc 5.2. */
+  g_assert_cmpint (g->max_warps_per_sm, ==, 64);
+  g_assert_cmpint (g->max_blocks_per_sm, ==, 32);
+  g_assert_cmpint (g->shared_per_sm, ==, 98304);
+  g_assert_cmpint (g->shared_per_block, ==, 49152);
+  g_assert_cmpint (g->register_alloc_unit, ==, 256);
+  g_assert_nonnull (strstr (g->sources, "Table 6.1"));
+
+  g_autoptr(WsGpu) titan = ws_store_get_gpu (store, "GTX TITAN X", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (titan->sms, ==, 24);
+  g_assert_cmpfloat (titan->core_clock_mhz, ==, 1076);
+  g_assert_cmpint (titan->dram_bus_width_bits, ==, 384);
+  g_autoptr(WsGpu) g1070 = ws_store_get_gpu (store, "GTX 1070", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g1070->sms, ==, 15);
+  g_assert_cmpfloat (g1070->core_clock_mhz, ==, 1923);
+  g_assert_cmpfloat (g1070->dram_clock_mhz, ==, 2002);
+  g_assert_cmpint (g1070->cc_major * 10 + g1070->cc_minor, ==, 61);
+
+  /* cc 8.0 reserves 1 KiB of shared memory per block. */
+  g_autoptr(WsGpu) a100 = ws_store_get_gpu (store, "A100", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (a100->shared_reserved_per_block, ==, 1024);
+  g_assert_cmpint (a100->shared_per_block_optin, ==, 166912);
+  g_assert_cmpint (a100->shared_alloc_unit, ==, 128);
+}
+
+/* Seed 004 Table 6.2, exactly (startup times converted from ms to µs). */
+static void
+test_seed_links_table_6_2 (Fixture *f, gconstpointer data)
+{
+  static const struct {
+    const char *name; double bw, ts_h2d_ms, ts_d2h_ms, l_h2d, l_d2h;
+  } t62[] = {
+    { "PCIe 3.1 x16 (GTX 970 test bed)", 15.8, 0.00397, 0.00516, 0.689, 0.653 },
+    { "PCIe 2.0 x4 (GTX TITAN X test bed)", 2, 0.00733, 0.01168, 0.844, 0.842 },
+    { "PCIe 3.1 x16 (GTX 1070 test bed)", 15.8, 0.0244, 0.0283, 0.452, 0.447 },
+  };
+  g_autoptr(WsStore) store = open_store (f->path);
+  for (guint i = 0; i < G_N_ELEMENTS (t62); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(WsLink) l = ws_store_get_link (store, t62[i].name, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (l->type, ==, "PCIe");
+      g_assert_cmpfloat (l->h2d_bandwidth_gbs, ==, t62[i].bw);
+      g_assert_cmpfloat (l->d2h_bandwidth_gbs, ==, t62[i].bw);
+      g_assert_cmpfloat_with_epsilon (l->h2d_startup_us, t62[i].ts_h2d_ms * 1000.0, 1e-9);
+      g_assert_cmpfloat_with_epsilon (l->d2h_startup_us, t62[i].ts_d2h_ms * 1000.0, 1e-9);
+      g_assert_cmpfloat (l->h2d_lambda, ==, t62[i].l_h2d);
+      g_assert_cmpfloat (l->d2h_lambda, ==, t62[i].l_d2h);
+    }
+}
+
+static void
+test_reopen_does_not_reseed (Fixture *f, gconstpointer data)
+{
+  int seeded;
+  {
+    g_autoptr(WsStore) store = open_store (f->path);
+    seeded = count_rows (store, "SELECT count(*) FROM hw");
+    g_assert_cmpint (seeded, >=, 14 + 2 + 3);
+    g_autoptr(GError) error = NULL;
+    /* A user's deletion must survive reopening (no silent re-seed). */
+    g_assert_true (ws_store_delete_hw (store, WS_HW_GPU, "GTX 1070", &error));
+    g_assert_no_error (error);
+  }
+  for (int round = 0; round < 2; round++)
+    {
+      g_autoptr(WsStore) store = open_store (f->path);
+      g_assert_cmpint (count_rows (store, "SELECT count(*) FROM hw"), ==, seeded - 1);
+      g_assert_cmpint (count_rows (store, "SELECT count(*) FROM (SELECT name FROM hw GROUP BY name HAVING count(*) > 1)"), ==, 0);
+      g_assert_cmpint (count_rows (store, "PRAGMA user_version"), ==, 1);
+    }
+}
+
+typedef struct {
+  const char *path;
+  WsStore *store;
+  GError *error;
+} OpenJob;
+
+static gpointer
+open_thread (gpointer p)
+{
+  OpenJob *job = p;
+  job->store = ws_store_open (job->path, &job->error);
+  return NULL;
+}
+
+/* Two connections creating the same fresh database at once: both succeed
+ * and the catalogue is seeded exactly once. */
+static void
+test_concurrent_first_open (Fixture *f, gconstpointer data)
+{
+  OpenJob jobs[4] = { { f->path }, { f->path }, { f->path }, { f->path } };
+  GThread *threads[G_N_ELEMENTS (jobs)];
+  g_autofree char *dir = g_path_get_dirname (f->path);
+  g_mkdir_with_parents (dir, 0700);
+  for (guint i = 0; i < G_N_ELEMENTS (jobs); i++)
+    threads[i] = g_thread_new ("open", open_thread, &jobs[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (jobs); i++)
+    g_thread_join (threads[i]);
+  int total = -1;
+  for (guint i = 0; i < G_N_ELEMENTS (jobs); i++)
+    {
+      g_assert_no_error (jobs[i].error);
+      g_assert_nonnull (jobs[i].store);
+      int n = count_rows (jobs[i].store, "SELECT count(*) FROM hw WHERE kind = 'gpu'");
+      g_assert_cmpint (n, >=, 14);
+      if (total >= 0)
+        g_assert_cmpint (n, ==, total);
+      total = n;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (jobs); i++)
+    ws_store_close (jobs[i].store);
+}
+
+static void
+test_unknown_name_suggests (Fixture *f, gconstpointer data)
+{
+  g_autoptr(WsStore) store = open_store (f->path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsGpu) g = ws_store_get_gpu (store, "GTX 907", &error);
+  g_assert_null (g);
+  g_assert_error (error, WS_ERROR, WS_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "unknown GPU 'GTX 907'; did you mean "));
+  g_assert_nonnull (strstr (error->message, "GTX 970"));
+  g_clear_error (&error);
+
+  g_autoptr(WsGpu) none = ws_store_get_gpu (store, "Voodoo Banshee 3000", &error);
+  g_assert_null (none);
+  g_assert_error (error, WS_ERROR, WS_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "unknown GPU 'Voodoo Banshee 3000'"));
+  g_clear_error (&error);
+
+  /* Lookups ignore case. */
+  g_autoptr(WsGpu) lower = ws_store_get_gpu (store, "gtx titan x", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (lower->name, ==, "GTX TITAN X");
+
+  WsHwKind kind = WS_HW_GPU;
+  g_assert_true (ws_store_find_hw (store, "epyc 9654", &kind, &error));
+  g_assert_cmpint (kind, ==, WS_HW_CPU);
+  g_assert_false (ws_store_find_hw (store, "H10", &kind, &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "H100 SXM"));
+}
+
+static void
+assert_gpus_equal (const WsGpu *a, const WsGpu *b)
+{
+  g_autoptr(JsonNode) ja = ws_gpu_to_json (a);
+  g_autoptr(JsonNode) jb = ws_gpu_to_json (b);
+  g_assert_true (json_node_equal (ja, jb));
+  guint n;
+  const WsHwField *fields = ws_hw_fields (WS_HW_GPU, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      const char *pa = (const char *) a + fields[i].offset, *pb = (const char *) b + fields[i].offset;
+      if (fields[i].type == WS_HW_FIELD_STRING)
+        g_assert_cmpstr (*(char *const *) pa, ==, *(char *const *) pb);
+      else if (fields[i].type == WS_HW_FIELD_INT)
+        g_assert_cmpint (*(const int *) pa, ==, *(const int *) pb);
+      else
+        g_assert_cmpfloat (*(const double *) pa, ==, *(const double *) pb);
+    }
+  g_assert_cmpmem (a->pipes, sizeof a->pipes, b->pipes, sizeof b->pipes);
+}
+
+static void
+test_put_round_trip_every_field (Fixture *f, gconstpointer data)
+{
+  g_autoptr(WsStore) store = open_store (f->path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsGpu) base = ws_store_get_gpu (store, "H100 SXM", &error);
+  g_assert_no_error (error);
+
+  /* Change every numeric field to a distinct value that still validates. */
+  g_autoptr(WsGpu) mine = ws_gpu_copy (base);
+  g_free (mine->name);
+  mine->name = g_strdup ("My Hopper");
+  mine->core_clock_mhz = 1755.123456789;
+  mine->dram_bandwidth_gbs = 3350.0 / 7.0;
+  mine->l1_latency = 33.3;
+  mine->memory_gb = 94.5;
+  mine->sms = 114;
+  mine->pipes[WS_ICLASS_TENSOR].initiation_interval = 2.0 / 3.0;
+  g_free (mine->sources);
+  mine->sources = g_strdup ("test: values made up for the round trip");
+  g_assert_true (ws_store_put_gpu (store, mine, FALSE, &error));
+  g_assert_no_error (error);
+
+  g_autoptr(WsGpu) back = ws_store_get_gpu (store, "my hopper", &error);
+  g_assert_no_error (error);
+  assert_gpus_equal (mine, back);
+
+  /* And after reopening the file. */
+  ws_store_close (g_steal_pointer (&store));
+  store = open_store (f->path);
+  g_autoptr(WsGpu) again = ws_store_get_gpu (store, "My Hopper", &error);
+  g_assert_no_error (error);
+  assert_gpus_equal (mine, again);
+  g_assert_cmpint (count_rows (store, "SELECT count(*) FROM hw WHERE name = 'My Hopper' AND origin = 'user' AND architecture = 'Hopper'"), ==, 1);
+}
+
+static void
+test_put_duplicate (Fixture *f, gconstpointer data)
+{
+  g_autoptr(WsStore) store = open_store (f->path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsGpu) g = ws_store_get_gpu (store, "GTX 970", &error);
+  g_assert_no_error (error);
+  int before = count_rows (store, "SELECT count(*) FROM hw");
+
+  g->sms = 14;
+  g_assert_false (ws_store_put_gpu (store, g, FALSE, &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_DUPLICATE);
+  g_assert_nonnull (strstr (error->message, "GPU 'GTX 970' already exists"));
+  g_assert_nonnull (strstr (error->message, "--replace"));
+  g_clear_error (&error);
+  g_autoptr(WsGpu) unchanged = ws_store_get_gpu (store, "GTX 970", &error);
+  g_assert_cmpint (unchanged->sms, ==, 13);
+
+  g_assert_true (ws_store_put_gpu (store, g, TRUE, &error));
+  g_assert_no_error (error);
+  g_autoptr(WsGpu) changed = ws_store_get_gpu (store, "GTX 970", &error);
+  g_assert_cmpint (changed->sms, ==, 14);
+  g_assert_cmpint (count_rows (store, "SELECT count(*) FROM hw"), ==, before);
+
+  /* A CPU may not take a GPU's name, even with replace. */
+  g_autoptr(WsCpu) cpu = ws_store_get_cpu (store, "EPYC 9654", &error);
+  g_assert_no_error (error);
+  g_free (cpu->name);
+  cpu->name = g_strdup ("gtx 970");
+  g_assert_false (ws_store_put_cpu (store, cpu, TRUE, &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_DUPLICATE);
+  g_assert_nonnull (strstr (error->message, "already used by a GPU"));
+}
+
+static void
+test_put_invalid_rejected (Fixture *f, gconstpointer data)
+{
+  g_autoptr(WsStore) store = open_store (f->path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsLink) l = ws_store_get_link (store, "PCIe 2.0 x4 (GTX TITAN X test bed)", &error);
+  g_assert_no_error (error);
+  g_free (l->name);
+  l->name = g_strdup ("Broken link");
+  l->h2d_lambda = 1.5;
+  g_assert_false (ws_store_put_link (store, l, FALSE, &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "'h2d_lambda'"));
+  g_clear_error (&error);
+  g_autoptr(WsLink) none = ws_store_get_link (store, "Broken link", &error);
+  g_assert_null (none);
+  g_assert_error (error, WS_ERROR, WS_ERROR_NOT_FOUND);
+}
+
+static void
+test_delete (Fixture *f, gconstpointer data)
+{
+  g_autoptr(WsStore) store = open_store (f->path);
+  g_autoptr(GError) error = NULL;
+  g_assert_true (ws_store_delete_hw (store, WS_HW_CPU, "Core i7-4790K", &error));
+  g_assert_no_error (error);
+  g_autoptr(WsCpu) gone = ws_store_get_cpu (store, "Core i7-4790K", &error);
+  g_assert_null (gone);
+  g_assert_error (error, WS_ERROR, WS_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  g_assert_false (ws_store_delete_hw (store, WS_HW_GPU, "Core i7-4790K", &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_NOT_FOUND);
+}
+
+static void
+test_newer_schema_refused (Fixture *f, gconstpointer data)
+{
+  {
+    g_autoptr(WsStore) store = open_store (f->path);
+    g_assert_cmpint (sqlite3_exec (ws_store_get_db (store), "PRAGMA user_version = 99", NULL, NULL, NULL), ==, SQLITE_OK);
+  }
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsStore) store = ws_store_open (f->path, &error);
+  g_assert_null (store);
+  g_assert_error (error, WS_ERROR, WS_ERROR_UNSUPPORTED);
+  g_assert_nonnull (strstr (error->message, "schema version 99"));
+}
+
+static void
+test_not_a_database (Fixture *f, gconstpointer data)
+{
+  g_autofree char *dir = g_path_get_dirname (f->path);
+  g_mkdir_with_parents (dir, 0700);
+  g_assert_true (g_file_set_contents (f->path, "this is not an SQLite database, just text. ......", -1, NULL));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsStore) store = ws_store_open (f->path, &error);
+  g_assert_null (store);
+  g_assert_nonnull (error);
+  g_assert_true (error->domain == WS_ERROR);
+  g_assert_nonnull (strstr (error->message, f->path));
+}
+
+static void
+test_default_path (void)
+{
+  g_autofree char *p = ws_store_default_path ();
+  g_autofree char *expect = g_build_filename (g_get_user_data_dir (), "warpscope", "warpscope.db", NULL);
+  g_assert_cmpstr (p, ==, expect);
+}
+
+int
+main (int argc, char **argv)
+{
+  /* ISOLATE_DIRS keeps the default path inside a temporary folder. */
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+#define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
+  ADD ("/store/open/fresh-db-migrates-and-seeds", test_fresh_migrates_and_seeds);
+  ADD ("/store/seed/gtx970-table-6-1", test_seed_gtx970);
+  ADD ("/store/seed/links-table-6-2", test_seed_links_table_6_2);
+  ADD ("/store/open/reopen-does-not-reseed", test_reopen_does_not_reseed);
+  ADD ("/store/open/concurrent-first-open-seeds-once", test_concurrent_first_open);
+  ADD ("/store/get/unknown-name-suggests", test_unknown_name_suggests);
+  ADD ("/store/put/round-trip-every-field", test_put_round_trip_every_field);
+  ADD ("/store/put/duplicate-name", test_put_duplicate);
+  ADD ("/store/put/invalid-record-rejected", test_put_invalid_rejected);
+  ADD ("/store/delete/removes-record", test_delete);
+  ADD ("/store/open/newer-schema-refused", test_newer_schema_refused);
+  ADD ("/store/open/not-a-database", test_not_a_database);
+  g_test_add_func ("/store/default-path-under-xdg-data", test_default_path);
+  return g_test_run ();
+}
