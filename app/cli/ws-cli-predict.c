@@ -5,6 +5,8 @@
 
 #include "ws-cli.h"
 #include "predict/ws-predict.h"
+#include "interval/ws-interval.h"
+#include "trace/ws-trace.h"
 
 int ws_cli_cmd_predict (WsCli *cli, int argc, char **argv);
 
@@ -26,10 +28,12 @@ parse_option_list (WsCli *cli, char **list, int *rc)
   return options;
 }
 
+/* {"model":…, "gpu":…, "launches":[…], "total_seconds":…} */
 static JsonNode *
-model_result_json (const char *model, const char *gpu, WsPrediction *p)
+model_result_json (const char *model, const char *gpu, GPtrArray *predictions)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
+  double total = 0;
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "model");
   json_builder_add_string_value (b, model);
@@ -37,10 +41,15 @@ model_result_json (const char *model, const char *gpu, WsPrediction *p)
   json_builder_add_string_value (b, gpu);
   json_builder_set_member_name (b, "launches");
   json_builder_begin_array (b);
-  json_builder_add_value (b, ws_prediction_to_json (p));
+  for (guint i = 0; i < predictions->len; i++)
+    {
+      WsPrediction *p = predictions->pdata[i];
+      json_builder_add_value (b, ws_prediction_to_json (p));
+      total += p->seconds;
+    }
   json_builder_end_array (b);
   json_builder_set_member_name (b, "total_seconds");
-  json_builder_add_double_value (b, p->seconds);
+  json_builder_add_double_value (b, total);
   json_builder_end_object (b);
   return json_builder_get_root (b);
 }
@@ -48,7 +57,7 @@ model_result_json (const char *model, const char *gpu, WsPrediction *p)
 static void
 print_prediction_text (const WsPrediction *p)
 {
-  printf (_("%s on %s, kernel %s\n"), p->model, p->gpu, p->kernel);
+  printf (_("%s on %s, launch %u, kernel %s\n"), p->model, p->gpu, p->index, p->kernel);
   printf (_("  time:    %.6g s\n"), p->seconds);
   printf (_("  cycles:  %.6g\n"), p->cycles);
   printf (_("  IPC:     %.4g warp instructions per cycle\n"), p->ipc);
@@ -66,9 +75,12 @@ print_prediction_text (const WsPrediction *p)
 int
 ws_cli_cmd_predict (WsCli *cli, int argc, char **argv)
 {
-  g_autofree char *gpu_name = NULL, *model = NULL, *analytic = NULL;
+  g_autofree char *gpu_name = NULL, *model = NULL, *analytic = NULL, *trace_path = NULL;
   g_auto(GStrv) option_list = NULL;
+  int only_launch = -1;
   const GOptionEntry entries[] = {
+    { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path, N_("Trace recorded by 'warpscope-cli profile'"), "TRACE" },
+    { "launch", 0, 0, G_OPTION_ARG_INT, &only_launch, N_("Only this launch of the trace (default: all)"), "N" },
     { "analytic", 0, 0, G_OPTION_ARG_FILENAME, &analytic, N_("Analytic kernel description (JSON)"), "FILE" },
     { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_name, N_("Catalogue GPU"), "NAME" },
     { "model", 0, 0, G_OPTION_ARG_STRING, &model, N_("Predictor plugin, or 'all'"), "NAME" },
@@ -80,33 +92,42 @@ ws_cli_cmd_predict (WsCli *cli, int argc, char **argv)
     return WS_EXIT_USAGE;
   if (argc > 1)
     return ws_cli_fail (cli, WS_EXIT_USAGE, _("unexpected argument '%s'"), argv[1]);
-  if (gpu_name == NULL || model == NULL || analytic == NULL)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _("--analytic FILE, --gpu NAME and --model NAME are required"));
+  if (gpu_name == NULL || model == NULL || (analytic == NULL) == (trace_path == NULL))
+    return ws_cli_fail (cli, WS_EXIT_USAGE, "%s",
+                        _("--gpu NAME, --model NAME and one of --trace TRACE or --analytic FILE are required"));
 
   int rc = WS_EXIT_OK;
   g_autoptr(GHashTable) options = parse_option_list (cli, option_list, &rc);
   if (options == NULL)
     return rc;
   g_autoptr(GError) error = NULL;
-  g_autoptr(WsAnalyticKernel) kernel = ws_analytic_kernel_load (analytic, &error);
-  if (kernel == NULL)
+  g_autoptr(WsAnalyticKernel) kernel = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  if (analytic != NULL && (kernel = ws_analytic_kernel_load (analytic, &error)) == NULL)
     return ws_cli_fail_error (cli, error);
+  if (trace_path != NULL && (trace = ws_trace_open (trace_path, &error)) == NULL)
+    return ws_cli_fail (cli, WS_EXIT_FAILURE, "%s", error->message);
+  if (trace != NULL && only_launch >= (int) ws_trace_get_n_launches (trace))
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _("%s has %u launches; there is no launch %d"), trace_path,
+                        ws_trace_get_n_launches (trace), only_launch);
   g_autoptr(WsGpu) gpu = ws_cli_lookup_gpu (cli, gpu_name, &rc);
   if (gpu == NULL)
     return rc;
 
   g_autoptr(GPtrArray) plugins = ws_predictor_scan ();
   g_autoptr(GPtrArray) chosen = g_ptr_array_new ();
-  if (strcmp (model, "all") == 0)
+  gboolean all = strcmp (model, "all") == 0;
+  if (all)
     {
       for (guint i = 0; i < plugins->len; i++)
         {
           WsPredictorPlugin *p = plugins->pdata[i];
-          if (p->ok && p->descriptor->supports_analytic)
+          if (p->ok && (trace ? p->descriptor->supports_trace : p->descriptor->supports_analytic))
             g_ptr_array_add (chosen, p);
         }
       if (chosen->len == 0)
-        return ws_cli_fail (cli, WS_EXIT_FAILURE, "%s", _("no usable plugin predicts analytic kernels"));
+        return ws_cli_fail (cli, WS_EXIT_FAILURE, "%s", trace ? _("no usable plugin predicts traced launches")
+                                                                : _("no usable plugin predicts analytic kernels"));
       if (g_hash_table_size (options) > 0)
         return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _("--option needs a single --model"));
     }
@@ -118,31 +139,68 @@ ws_cli_cmd_predict (WsCli *cli, int argc, char **argv)
       g_ptr_array_add (chosen, p);
     }
 
-  g_autoptr(JsonBuilder) all = json_builder_new ();
-  json_builder_begin_array (all);
-  JsonNode *single = NULL;
-  for (guint i = 0; i < chosen->len; i++)
+  /* One analysis (cache simulation, latencies, representative warp) per
+   * launch, shared by every plugin. */
+  guint first = 0, last = 1;
+  if (trace != NULL)
     {
-      WsPredictorPlugin *p = chosen->pdata[i];
-      g_autoptr(WsPrediction) pred = ws_predict_analytic (p, gpu, kernel, options, &error);
-      if (pred == NULL)
-        return ws_cli_fail_error (cli, error);
-      if (cli->json)
+      first = only_launch >= 0 ? (guint) only_launch : 0;
+      last = only_launch >= 0 ? (guint) only_launch + 1 : ws_trace_get_n_launches (trace);
+    }
+  g_autoptr(GPtrArray) per_model = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  for (guint m = 0; m < chosen->len; m++)
+    g_ptr_array_add (per_model, g_ptr_array_new_with_free_func ((GDestroyNotify) ws_prediction_free));
+  for (guint l = first; l < last; l++)
+    {
+      g_autoptr(WsLaunchAnalysis) analysis = NULL;
+      for (guint m = 0; m < chosen->len; m++)
         {
-          JsonNode *node = model_result_json (p->name, gpu->name, pred);
-          if (strcmp (model, "all") == 0)
-            json_builder_add_value (all, node);
+          WsPredictorPlugin *p = chosen->pdata[m];
+          WsPrediction *pred;
+          if (trace != NULL)
+            {
+              if (analysis == NULL && (analysis = ws_launch_analysis_new (trace, l, gpu, &error)) == NULL)
+                return ws_cli_fail (cli, WS_EXIT_FAILURE, _("launch %u: %s"), l, error->message);
+              pred = ws_predict_trace (p, gpu, trace, l, analysis, options, &error);
+            }
           else
-            single = node;
+            pred = ws_predict_analytic (p, gpu, kernel, options, &error);
+          if (pred == NULL)
+            return ws_cli_fail_error (cli, error);
+          g_ptr_array_add (per_model->pdata[m], pred);
         }
-      else
-        print_prediction_text (pred);
     }
-  json_builder_end_array (all);
-  if (cli->json)
+
+  if (!cli->json)
     {
-      g_autoptr(JsonNode) root = single ? single : json_builder_get_root (all);
-      ws_cli_print_json (cli, root);
+      for (guint m = 0; m < chosen->len; m++)
+        {
+          GPtrArray *preds = per_model->pdata[m];
+          double total = 0;
+          for (guint i = 0; i < preds->len; i++)
+            {
+              print_prediction_text (preds->pdata[i]);
+              total += ((WsPrediction *) preds->pdata[i])->seconds;
+            }
+          if (preds->len > 1)
+            printf (_("%s: total %.6g s over %u launches\n"), ((WsPredictorPlugin *) chosen->pdata[m])->name, total,
+                    preds->len);
+        }
+      return WS_EXIT_OK;
     }
+  g_autoptr(JsonNode) root = NULL;
+  if (all)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      json_builder_begin_array (b);
+      for (guint m = 0; m < chosen->len; m++)
+        json_builder_add_value (b, model_result_json (((WsPredictorPlugin *) chosen->pdata[m])->name, gpu->name,
+                                                      per_model->pdata[m]));
+      json_builder_end_array (b);
+      root = json_builder_get_root (b);
+    }
+  else
+    root = model_result_json (((WsPredictorPlugin *) chosen->pdata[0])->name, gpu->name, per_model->pdata[0]);
+  ws_cli_print_json (cli, root);
   return WS_EXIT_OK;
 }

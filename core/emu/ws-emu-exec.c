@@ -280,6 +280,61 @@ mem_fault (Cta *c, Warp *w, uint32_t pc, const MemFault *f, const char *what, ui
                   space_name (f->space), what, size, f->addr, desc);
 }
 
+/* Computes every lane's address into c->addrs; TRUE when all of them are
+ * aligned and inside the warp's cached global allocation, so the lanes can
+ * be accessed without per-lane checks. */
+static inline gboolean
+warp_global_fast (Cta *c, Warp *w, const uint64_t *A, int64_t off, uint32_t m, uint32_t tot)
+{
+  uint64_t lo = G_MAXUINT64, hi = 0, bits = 0;
+  if (A == NULL)
+    return FALSE;
+  FOR_LANES (m, {
+    uint64_t a = A[l] + (uint64_t) off;
+    c->addrs[l] = a;
+    lo = a < lo ? a : lo;
+    hi = a > hi ? a : hi;
+    bits |= a;
+  });
+  if (bits & (tot - 1))
+    return FALSE;
+  if (lo >= w->cache_lo && hi + tot <= w->cache_hi)
+    return TRUE;
+  if (!global_ok (c->L, w, lo, tot))
+    return FALSE;
+  return hi + tot <= w->cache_hi && hi + tot > hi;
+}
+
+/* The same for shared and local memory: *@base + lane * *@lstride + addr
+ * is the lane's host pointer when the function returns TRUE.  (Local
+ * addresses are per-thread offsets, so every lane has its own stack.) */
+static inline gboolean
+onchip_fast (Cta *c, Warp *w, int space, const uint64_t *A, int64_t off, uint32_t m, uint32_t tot,
+             uint8_t **base, size_t *lstride)
+{
+  uint64_t lo = G_MAXUINT64, hi = 0, bits = 0, limit;
+  FOR_LANES (m, {
+    uint64_t a = (A ? A[l] : 0) + (uint64_t) off;
+    c->addrs[l] = a;
+    lo = a < lo ? a : lo;
+    hi = a > hi ? a : hi;
+    bits |= a;
+  });
+  if (space == WS_SPACE_SHARED)
+    {
+      *base = c->shared;
+      *lstride = 0;
+      limit = c->shared_size;
+    }
+  else
+    {
+      *base = c->local + (size_t) w->index * WS_EMU_WARP * c->stack;
+      *lstride = c->stack;
+      limit = c->stack;
+    }
+  return !(bits & (tot - 1)) && hi + tot <= limit && hi + tot > hi;
+}
+
 static inline uint64_t
 load_val (const uint8_t *p, uint32_t size, gboolean sgn)
 {
@@ -1523,6 +1578,56 @@ run_warp (Cta *c, Warp *w)
             if ((space == WS_SPACE_PARAM || space == WS_SPACE_FUNC_PARAM) && !in->addr_param
                 && (in->addr_frame || !w->fn->ptx->is_entry))
               space = WS_SPACE_LOCAL;
+            if (in->addr_param && A == NULL && m && (uint64_t) off + tot <= L->param_bytes && off >= 0)
+              {
+                /* Kernel parameter by name: the same bytes for every lane. */
+                for (uint32_t j = 0; j < n; j++)
+                  {
+                    uint64_t v = load_val (L->params + off + j * esz, esz, sgn);
+                    uint64_t *D = DST (j);
+                    FOR_LANES (m, D[l] = v;);
+                  }
+                tspace = WS_SPACE_PARAM;
+              }
+            else if ((space == WS_SPACE_SHARED || space == WS_SPACE_LOCAL) && m)
+              {
+                uint8_t *base;
+                size_t lstride;
+                if (!onchip_fast (c, w, space, A, off, m, tot, &base, &lstride))
+                  FOR_LANES (m, {
+                    if (xlate (c, w, l, space, c->addrs[l], tot, &f, &tspace) == NULL)
+                      {
+                        mem_fault (c, w, pc, &f, "load", tot);
+                        goto stop;
+                      }
+                  });
+                else
+                  FOR_LANES (m, {
+                    const uint8_t *p = base + (size_t) l * lstride + c->addrs[l];
+                    for (uint32_t j = 0; j < n; j++)
+                      w->regs[(size_t) in->d[j] * WS_EMU_WARP + l] = load_val (p + j * esz, esz, sgn);
+                  });
+              }
+            else if ((space == WS_SPACE_GLOBAL || space == WS_SPACE_GENERIC || space == WS_SPACE_CONST) && m
+                && warp_global_fast (c, w, A, off, m, tot))
+              {
+                tspace = WS_SPACE_GLOBAL;
+                if (n == 1 && esz == 4)
+                  {
+                    uint64_t *D = DST (0);
+                    if (sgn)
+                      FOR_LANES (m, { int32_t v; memcpy (&v, (const void *) (uintptr_t) c->addrs[l], 4); D[l] = (uint64_t) (int64_t) v; });
+                    else
+                      FOR_LANES (m, { uint32_t v; memcpy (&v, (const void *) (uintptr_t) c->addrs[l], 4); D[l] = v; });
+                  }
+                else
+                  FOR_LANES (m, {
+                    const uint8_t *p = (const uint8_t *) (uintptr_t) c->addrs[l];
+                    for (uint32_t j = 0; j < n; j++)
+                      w->regs[(size_t) in->d[j] * WS_EMU_WARP + l] = load_val (p + j * esz, esz, sgn);
+                  });
+              }
+            else
             FOR_LANES (m, {
               uint64_t addr = (A ? A[l] : 0) + (uint64_t) off;
               const uint8_t *p = xlate (c, w, l, space, addr, tot, &f, &tspace);
@@ -1560,6 +1665,29 @@ run_warp (Cta *c, Warp *w)
               __atomic_thread_fence (__ATOMIC_RELEASE);
             if ((space == WS_SPACE_PARAM || space == WS_SPACE_FUNC_PARAM) && !in->addr_param)
               space = WS_SPACE_LOCAL;
+            uint8_t *obase;
+            size_t ostride;
+            if ((space == WS_SPACE_SHARED || space == WS_SPACE_LOCAL) && m
+                && onchip_fast (c, w, space, A, off, m, tot, &obase, &ostride))
+              FOR_LANES (m, {
+                uint8_t *p = obase + (size_t) l * ostride + c->addrs[l];
+                for (uint32_t j = 0; j < n; j++)
+                  store_val (p + j * esz, esz, V[j][l]);
+              });
+            else if ((space == WS_SPACE_GLOBAL || space == WS_SPACE_GENERIC) && m
+                && warp_global_fast (c, w, A, off, m, tot))
+              {
+                tspace = WS_SPACE_GLOBAL;
+                if (n == 1 && esz == 4)
+                  FOR_LANES (m, { uint32_t v = (uint32_t) V[0][l]; memcpy ((void *) (uintptr_t) c->addrs[l], &v, 4); });
+                else
+                  FOR_LANES (m, {
+                    uint8_t *p = (uint8_t *) (uintptr_t) c->addrs[l];
+                    for (uint32_t j = 0; j < n; j++)
+                      store_val (p + j * esz, esz, V[j][l]);
+                  });
+              }
+            else
             FOR_LANES (m, {
               uint64_t addr = (A ? A[l] : 0) + (uint64_t) off;
               uint8_t *p = xlate (c, w, l, space, addr, tot, &f, &tspace);
@@ -1874,7 +2002,30 @@ run_warp (Cta *c, Warp *w)
               uint32_t new_base;
               if (callee == G_MAXUINT32)
                 {
-                  uint64_t fa = w->regs[(size_t) call->callee_reg * WS_EMU_WARP + __builtin_ctz (m)];
+                  const uint64_t *F = w->regs + (size_t) call->callee_reg * WS_EMU_WARP;
+                  uint64_t fa = F[__builtin_ctz (m)];
+                  uint32_t same = 0;
+                  FOR_LANES (m, same |= (uint32_t) (F[l] == fa) << l;);
+                  if (same != m)
+                    {
+                      /* Lanes calling different functions: run the call
+                       * once per target, one group after the other. */
+                      uint32_t left = m;
+                      top->pc = pc + 1;
+                      if (m != active)
+                        simt_push (w, pc + 1, pc + 1, active & ~m);
+                      while (left)
+                        {
+                          uint64_t ga = F[__builtin_ctz (left)];
+                          uint32_t grp = 0;
+                          for (uint32_t mm = left; mm; mm &= mm - 1)
+                            if (F[__builtin_ctz (mm)] == ga)
+                              grp |= 1u << __builtin_ctz (mm);
+                          left &= ~grp;
+                          simt_push (w, pc, pc + 1, grp);
+                        }
+                      continue;
+                    }
                   callee = (uint32_t) ((fa - WS_EMU_FUNC_WIN) / 16);
                   if (fa < WS_EMU_FUNC_WIN || callee >= p->n_functions)
                     {
@@ -2002,42 +2153,63 @@ init_warp (Cta *c, Warp *w, uint32_t index)
   w->nframes = 0;
   w->icount = 0;
   w->cache_lo = w->cache_hi = 0;
-  for (int l = 0; l < WS_EMU_WARP; l++)
-    {
-      uint32_t t = first + (uint32_t) l;
-#define SET(row, v) s[(size_t) (row) * WS_EMU_WARP + l] = (uint64_t) (v)
-      SET (SR_TID + 0, t % bx);
-      SET (SR_TID + 1, (t / bx) % by);
-      SET (SR_TID + 2, t / (bx * by));
-      for (int k = 0; k < 3; k++)
+  {
+    /* Only the rows the kernel reads (warp set-up is per CTA, so it shows in
+     * short kernels); the thread index advances without divisions. */
+    uint64_t used = L->k->sreg_used;
+    uint32_t tx = first % bx, ty = (first / bx) % by, tz = first / (bx * by);
+    uint32_t nsm = L->emu->opt.gpu && L->emu->opt.gpu->sms > 0 ? (uint32_t) L->emu->opt.gpu->sms : 1;
+#define USED(row) (used >> (row) & 1)
+#define ROW(row) (s + (size_t) (row) * WS_EMU_WARP)
+#define FILL(row, v) do { if (USED (row)) { uint64_t _v = (uint64_t) (v); for (int l = 0; l < WS_EMU_WARP; l++) ROW (row)[l] = _v; } } while (0)
+    if (used & 7)
+      for (int l = 0; l < WS_EMU_WARP; l++)
         {
-          SET (SR_NTID + k, L->block[k]);
-          SET (SR_CTAID + k, c->ctaid[k]);
-          SET (SR_NCTAID + k, L->grid[k]);
-          SET (SR_CLUSTERID + k, c->ctaid[k]);
-          SET (SR_NCLUSTERID + k, L->grid[k]);
-          SET (SR_CLUSTER_CTAID + k, 0);
-          SET (SR_CLUSTER_NCTAID + k, 1);
+          ROW (SR_TID)[l] = tx;
+          ROW (SR_TID + 1)[l] = ty;
+          ROW (SR_TID + 2)[l] = tz;
+          if (++tx == bx)
+            {
+              tx = 0;
+              if (++ty == by)
+                {
+                  ty = 0;
+                  tz++;
+                }
+            }
         }
-      SET (SR_LANEID, l);
-      SET (SR_WARPID, index);
-      SET (SR_NWARPID, L->nwarps);
+    for (int k = 0; k < 3; k++)
       {
-        uint32_t nsm = L->emu->opt.gpu && L->emu->opt.gpu->sms > 0 ? (uint32_t) L->emu->opt.gpu->sms : 1;
-        SET (SR_SMID, c->linear % nsm);
-        SET (SR_NSMID, nsm);
+        FILL (SR_NTID + k, L->block[k]);
+        FILL (SR_CTAID + k, c->ctaid[k]);
+        FILL (SR_NCTAID + k, L->grid[k]);
+        FILL (SR_CLUSTERID + k, c->ctaid[k]);
+        FILL (SR_NCLUSTERID + k, L->grid[k]);
+        FILL (SR_CLUSTER_CTAID + k, 0);
+        FILL (SR_CLUSTER_NCTAID + k, 1);
       }
-      SET (SR_GRIDID, L->gridid);
-      SET (SR_LANEMASK_EQ, 1u << l);
-      SET (SR_LANEMASK_LE, l == 31 ? WS_EMU_FULL : (2u << l) - 1);
-      SET (SR_LANEMASK_LT, (1u << l) - 1);
-      SET (SR_LANEMASK_GE, ~((1u << l) - 1));
-      SET (SR_LANEMASK_GT, l == 31 ? 0 : ~((2u << l) - 1));
-      SET (SR_DYN_SMEM, L->dyn);
-      SET (SR_TOTAL_SMEM, c->shared_size);
-      SET (SR_ZERO, 0);
-#undef SET
-    }
+    FILL (SR_WARPID, index);
+    FILL (SR_NWARPID, L->nwarps);
+    FILL (SR_SMID, c->linear % nsm);
+    FILL (SR_NSMID, nsm);
+    FILL (SR_GRIDID, L->gridid);
+    FILL (SR_DYN_SMEM, L->dyn);
+    FILL (SR_TOTAL_SMEM, c->shared_size);
+    FILL (SR_ZERO, 0);
+    if (used & ((1ull << SR_LANEID) | (0x1full << SR_LANEMASK_EQ)))
+      for (int l = 0; l < WS_EMU_WARP; l++)
+        {
+          ROW (SR_LANEID)[l] = (uint64_t) l;
+          ROW (SR_LANEMASK_EQ)[l] = 1u << l;
+          ROW (SR_LANEMASK_LE)[l] = l == 31 ? WS_EMU_FULL : (2u << l) - 1;
+          ROW (SR_LANEMASK_LT)[l] = (1u << l) - 1;
+          ROW (SR_LANEMASK_GE)[l] = ~((1u << l) - 1);
+          ROW (SR_LANEMASK_GT)[l] = l == 31 ? 0 : ~((2u << l) - 1);
+        }
+#undef FILL
+#undef ROW
+#undef USED
+  }
   push_frame (w, L->k->funcs[L->k->index], 0, w->valid, 0);
   simt_push (w, 0, w->fn->n_insts, w->valid);
 }

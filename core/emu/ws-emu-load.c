@@ -233,7 +233,10 @@ decode_src (Dec *d, EInst *e, int i, const WsPtxOperand *o)
     case WS_OPND_SPECIAL:
       {
         int r = sreg_row (o);
-        e->s[i] = WS_SRC_MAKE (WS_SRC_SREG, r < 0 ? SR_ZERO : r);
+        if (r < 0)
+          r = SR_ZERO;
+        e->s[i] = WS_SRC_MAKE (WS_SRC_SREG, r);
+        d->k->sreg_used |= 1ull << r;
       }
       break;
     case WS_OPND_FUNC:

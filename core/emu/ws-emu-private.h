@@ -112,6 +112,7 @@ struct _WsEmuFunction {
   uint32_t dyn_shared_align;
   uint32_t stack_bytes;      /* per-thread local stack */
   gboolean recursive;
+  uint64_t sreg_used;        /* bit per special-register row the kernel reads */
   guint n_static;
   WsTraceStaticInst *static_insts;
   int trace_kernel;          /* index in the trace writer, -1 = not registered */

@@ -2,6 +2,8 @@
 #include "ws-config.h"
 #include "predict/ws-predict.h"
 #include "occupancy/ws-occupancy.h"
+#include "interval/ws-interval.h"
+#include "ptx/ws-ptx.h"
 
 #include <math.h>
 #include <string.h>
@@ -539,10 +541,29 @@ struct WsPredictorContext {
   const WsGpu *gpu;
   JsonObject *gpu_json;
   JsonNode *gpu_node;
-  const WsAnalyticKernel *analytic;
   GHashTable *options;
   WsPrediction *result;
   char *failure;
+  /* an analytic kernel ... */
+  const WsAnalyticKernel *analytic;
+  /* ... or a traced launch */
+  WsTrace *trace;
+  guint launch_index;
+  const WsTraceLaunch *launch;
+  const WsTraceKernel *kernel;
+  const WsTraceTbCounters *tbs;
+  uint64_t n_tbs;
+  WsLaunchAnalysis *analysis;    /* borrowed or owned */
+  gboolean owns_analysis;
+  GError *analysis_error;
+};
+
+static void host_warn (WsPredictorContext *ctx, const char *message);
+
+struct WsPredictorWarpCursor {
+  WsPredictorContext *ctx;
+  WsTraceTb *tb;
+  WsTraceWarpIter iter;
 };
 
 static const char *
@@ -608,7 +629,7 @@ host_option_double (WsPredictorContext *ctx, const char *name)
 static const char *
 host_kernel_name (WsPredictorContext *ctx)
 {
-  return ctx->analytic ? ctx->analytic->name : "";
+  return ctx->analytic ? ctx->analytic->name : ctx->kernel->name;
 }
 
 static int
@@ -629,19 +650,28 @@ host_analytic_param (WsPredictorContext *ctx, const char *name, double fallback)
 static void
 host_launch_dims (WsPredictorContext *ctx, uint32_t grid[3], uint32_t block[3], uint32_t *dynamic_shared)
 {
-  grid[0] = grid[1] = grid[2] = block[0] = block[1] = block[2] = 1;
-  *dynamic_shared = 0;
-  if (ctx->analytic != NULL)
+  if (ctx->launch != NULL)
     {
-      grid[0] = (uint32_t) host_analytic_param (ctx, "grid_size", 1);
-      block[0] = (uint32_t) host_analytic_param (ctx, "block_size", 1);
-      *dynamic_shared = (uint32_t) host_analytic_param (ctx, "shared_per_block", 0);
+      memcpy (grid, ctx->launch->grid, sizeof (uint32_t) * 3);
+      memcpy (block, ctx->launch->block, sizeof (uint32_t) * 3);
+      *dynamic_shared = ctx->launch->dynamic_shared_bytes;
+      return;
     }
+  grid[0] = grid[1] = grid[2] = block[0] = block[1] = block[2] = 1;
+  grid[0] = (uint32_t) host_analytic_param (ctx, "grid_size", 1);
+  block[0] = (uint32_t) host_analytic_param (ctx, "block_size", 1);
+  *dynamic_shared = 0;
 }
 
 static void
 host_launch_resources (WsPredictorContext *ctx, uint32_t *regs, uint32_t *shared)
 {
+  if (ctx->launch != NULL)
+    {
+      *regs = ctx->kernel->regs_per_thread;
+      *shared = ctx->kernel->static_shared_bytes + ctx->launch->dynamic_shared_bytes;
+      return;
+    }
   *regs = (uint32_t) host_analytic_param (ctx, "registers_per_thread", 0);
   *shared = (uint32_t) host_analytic_param (ctx, "shared_per_block", 0);
 }
@@ -663,21 +693,312 @@ host_occupancy (WsPredictorContext *ctx, int *blocks_per_sm, int *warps_per_sm, 
     *fraction = occ.occupancy;
 }
 
-/* Analytic kernels have no instruction table, thread blocks or cache
- * statistics: these accessors report an empty launch. */
-static uint32_t host_zero_u32 (WsPredictorContext *ctx) { return 0; }
-static uint64_t host_zero_u64 (WsPredictorContext *ctx) { return 0; }
-static int host_inst_int (WsPredictorContext *ctx, uint32_t id) { return -1; }
-static const char *host_inst_str (WsPredictorContext *ctx, uint32_t id) { return NULL; }
-static uint32_t host_inst_u32 (WsPredictorContext *ctx, uint32_t id) { return 0; }
-static uint32_t host_inst_reg (WsPredictorContext *ctx, uint32_t id, uint32_t k) { return UINT32_MAX; }
-static uint64_t host_tb_counter (WsPredictorContext *ctx, uint64_t tb, const char *name) { return 0; }
-static uint64_t host_launch_counter (WsPredictorContext *ctx, const char *name) { return 0; }
-static WsPredictorWarpCursor *host_warp_open (WsPredictorContext *ctx, uint64_t tb, uint32_t warp) { return NULL; }
-static int host_warp_next (WsPredictorWarpCursor *c, WsPredictorWarpRecord *r) { return 0; }
-static void host_warp_close (WsPredictorWarpCursor *c) { }
-static void host_representative_warp (WsPredictorContext *ctx, uint64_t *tb, uint32_t *warp) { *tb = 0; *warp = 0; }
-static int host_inst_cache (WsPredictorContext *ctx, uint32_t id, double *l1, double *l2, double *amat) { return 0; }
+/* Static instruction table.  An analytic kernel has none: it reports zero
+ * instructions and the per-instruction accessors are never reached. */
+static const WsTraceStaticInst *
+inst_of (WsPredictorContext *ctx, uint32_t id)
+{
+  if (ctx->kernel == NULL || id >= ctx->kernel->n_insts)
+    return NULL;
+  return &ctx->kernel->insts[id];
+}
+
+static uint32_t
+host_n_insts (WsPredictorContext *ctx)
+{
+  return ctx->kernel ? ctx->kernel->n_insts : 0;
+}
+
+static int
+host_inst_class (WsPredictorContext *ctx, uint32_t id)
+{
+  const WsTraceStaticInst *si = inst_of (ctx, id);
+  if (si == NULL)
+    return -1;
+  switch (si->opclass)
+    {
+    case WS_OPCLASS_ALU: return WS_PRED_CLASS_ALU;
+    case WS_OPCLASS_FP32: return WS_PRED_CLASS_FP32;
+    case WS_OPCLASS_FP64: return WS_PRED_CLASS_FP64;
+    case WS_OPCLASS_SFU: return WS_PRED_CLASS_SFU;
+    case WS_OPCLASS_LD: return WS_PRED_CLASS_LD;
+    case WS_OPCLASS_ST: return WS_PRED_CLASS_ST;
+    case WS_OPCLASS_ATOM: return WS_PRED_CLASS_ATOM;
+    case WS_OPCLASS_BRANCH: return WS_PRED_CLASS_BRANCH;
+    case WS_OPCLASS_BARRIER: return WS_PRED_CLASS_BARRIER;
+    case WS_OPCLASS_WARP: return WS_PRED_CLASS_WARP;
+    default: return WS_PRED_CLASS_OTHER;
+    }
+}
+
+static int
+host_inst_space (WsPredictorContext *ctx, uint32_t id)
+{
+  const WsTraceStaticInst *si = inst_of (ctx, id);
+  if (si == NULL)
+    return -1;
+  if (si->opclass != WS_OPCLASS_LD && si->opclass != WS_OPCLASS_ST && si->opclass != WS_OPCLASS_ATOM)
+    return WS_PRED_SPACE_NONE;
+  switch (si->space)
+    {
+    case WS_SPACE_GLOBAL: case WS_SPACE_GENERIC: return WS_PRED_SPACE_GLOBAL;
+    case WS_SPACE_SHARED: return WS_PRED_SPACE_SHARED;
+    case WS_SPACE_LOCAL: return WS_PRED_SPACE_LOCAL;
+    case WS_SPACE_CONST: return WS_PRED_SPACE_CONST;
+    case WS_SPACE_PARAM: case WS_SPACE_FUNC_PARAM: return WS_PRED_SPACE_PARAM;
+    default: return WS_PRED_SPACE_OTHER;
+    }
+}
+
+static const char *
+host_inst_opcode (WsPredictorContext *ctx, uint32_t id)
+{
+  const WsTraceStaticInst *si = inst_of (ctx, id);
+  return si ? ws_ptx_op_name (si->op) : NULL;
+}
+
+static uint32_t
+host_inst_n_srcs (WsPredictorContext *ctx, uint32_t id)
+{
+  const WsTraceStaticInst *si = inst_of (ctx, id);
+  return si ? MIN (si->n_src, 4) : 0;
+}
+
+static uint32_t
+host_inst_src (WsPredictorContext *ctx, uint32_t id, uint32_t k)
+{
+  const WsTraceStaticInst *si = inst_of (ctx, id);
+  return si && k < MIN (si->n_src, 4) && si->src[k] != 0xffff ? si->src[k] : UINT32_MAX;
+}
+
+static uint32_t
+host_inst_n_dsts (WsPredictorContext *ctx, uint32_t id)
+{
+  const WsTraceStaticInst *si = inst_of (ctx, id);
+  return si ? MIN (si->n_dst, 2) : 0;
+}
+
+static uint32_t
+host_inst_dst (WsPredictorContext *ctx, uint32_t id, uint32_t k)
+{
+  const WsTraceStaticInst *si = inst_of (ctx, id);
+  return si && k < MIN (si->n_dst, 2) && si->dst[k] != 0xffff ? si->dst[k] : UINT32_MAX;
+}
+
+static uint32_t
+host_inst_ptx_line (WsPredictorContext *ctx, uint32_t id)
+{
+  const WsTraceStaticInst *si = inst_of (ctx, id);
+  return si ? si->ptx_line : 0;
+}
+
+static uint64_t
+host_n_tbs (WsPredictorContext *ctx)
+{
+  return ctx->launch ? ctx->n_tbs : 0;
+}
+
+static uint32_t
+host_warps_per_tb (WsPredictorContext *ctx)
+{
+  return ctx->launch ? ctx->launch->warps_per_tb : 0;
+}
+
+static uint64_t
+host_tb_counter (WsPredictorContext *ctx, uint64_t tb, const char *name)
+{
+  if (ctx->launch == NULL || tb >= ctx->n_tbs)
+    return 0;
+  const WsTraceTbCounters *c = &ctx->tbs[tb];
+  if (strcmp (name, "thread_instructions") == 0) return c->thread_instructions;
+  if (strcmp (name, "warp_instructions") == 0) return c->warp_instructions;
+  if (strcmp (name, "global_requests") == 0) return c->global_requests;
+  if (strcmp (name, "local_requests") == 0) return c->local_requests;
+  if (strcmp (name, "shared_accesses") == 0) return c->shared_accesses;
+  if (strcmp (name, "barriers") == 0) return c->barriers;
+  if (strcmp (name, "memory_instructions") == 0) return c->memory_instructions;
+  return 0;
+}
+
+/* The per-launch analysis is computed on first use: plugins that never ask
+ * for cache statistics or the representative warp do not pay for it. */
+static WsLaunchAnalysis *
+analysis_of (WsPredictorContext *ctx)
+{
+  if (ctx->analysis == NULL && ctx->trace != NULL && ctx->analysis_error == NULL)
+    {
+      ctx->analysis = ws_launch_analysis_new (ctx->trace, ctx->launch_index, ctx->gpu, &ctx->analysis_error);
+      ctx->owns_analysis = ctx->analysis != NULL;
+    }
+  return ctx->analysis;
+}
+
+static uint64_t
+host_launch_counter (WsPredictorContext *ctx, const char *name)
+{
+  if (ctx->launch == NULL)
+    return 0;
+  const WsTraceLaunch *l = ctx->launch;
+  if (strcmp (name, "thread_instructions") == 0) return l->thread_instructions;
+  if (strcmp (name, "warp_instructions") == 0) return l->warp_instructions;
+  if (strcmp (name, "memory_requests") == 0) return l->memory_requests;
+  if (strcmp (name, "memory_instructions") == 0) return l->memory_instructions;
+  if (strcmp (name, "shared_accesses") == 0) return l->shared_accesses;
+  if (strcmp (name, "barriers") == 0) return l->barriers;
+  WsLaunchAnalysis *a = analysis_of (ctx);
+  if (a == NULL)
+    return 0;
+  const WsCacheStats *cs = ws_launch_analysis_get_cache (a);
+  if (strcmp (name, "dram_bytes") == 0) return cs->dram_bytes;
+  if (strcmp (name, "l1_hits") == 0) return cs->l1_hits;
+  if (strcmp (name, "l2_hits") == 0) return cs->l2_hits;
+  if (strcmp (name, "dram_sectors") == 0) return cs->dram_sectors;
+  return 0;
+}
+
+static WsPredictorWarpCursor *
+host_warp_open (WsPredictorContext *ctx, uint64_t tb, uint32_t warp)
+{
+  if (ctx->launch == NULL || tb >= ctx->n_tbs || !ctx->tbs[tb].recorded)
+    return NULL;
+  g_autoptr(GError) error = NULL;
+  WsTraceTb *t = ws_trace_read_tb (ctx->trace, ctx->launch_index, tb, &error);
+  if (t == NULL)
+    {
+      g_autofree char *msg = g_strdup_printf ("cannot read thread block %" G_GUINT64_FORMAT ": %s", tb, error->message);
+      host_warn (ctx, msg);
+      return NULL;
+    }
+  if (warp >= ws_trace_tb_get_n_warps (t))
+    {
+      ws_trace_tb_free (t);
+      return NULL;
+    }
+  WsPredictorWarpCursor *c = g_new0 (WsPredictorWarpCursor, 1);
+  c->ctx = ctx;
+  c->tb = t;
+  ws_trace_warp_iter_init (&c->iter, t, warp);
+  return c;
+}
+
+static int
+host_warp_next (WsPredictorWarpCursor *c, WsPredictorWarpRecord *out)
+{
+  if (c == NULL)
+    return 0;
+  WsTraceRecord r;
+  g_autoptr(GError) error = NULL;
+  if (!ws_trace_warp_iter_next (&c->iter, &r, &error))
+    {
+      if (error != NULL)
+        host_warn (c->ctx, error->message);
+      return 0;
+    }
+  out->static_id = r.static_id;
+  out->active_mask = r.active_mask;
+  out->sectors = out->lines = 0;
+  if (r.kind == WS_TRACE_RECORD_MEM)
+    {
+      const WsTraceStaticInst *si = inst_of (c->ctx, r.static_id);
+      uint32_t size = si && si->access_size ? si->access_size : 4;
+      uint64_t sec[64], lin[64];
+      guint ns = 0, nl = 0;
+      for (uint32_t m = r.active_mask; m; m &= m - 1)
+        {
+          int lane = __builtin_ctz (m);
+          uint64_t s = r.addrs[lane] >> 5, e = (r.addrs[lane] + size - 1) >> 5;
+          for (; s <= e; s++)
+            {
+              guint i;
+              for (i = 0; i < ns && sec[i] != s; i++)
+                ;
+              if (i == ns && ns < 64)
+                sec[ns++] = s;
+              uint64_t line = s >> 2;
+              for (i = 0; i < nl && lin[i] != line; i++)
+                ;
+              if (i == nl && nl < 64)
+                lin[nl++] = line;
+            }
+        }
+      out->sectors = ns;
+      out->lines = nl;
+    }
+  return 1;
+}
+
+static void
+host_warp_close (WsPredictorWarpCursor *c)
+{
+  if (c == NULL)
+    return;
+  ws_trace_tb_free (c->tb);
+  g_free (c);
+}
+
+static void
+host_representative_warp (WsPredictorContext *ctx, uint64_t *tb, uint32_t *warp)
+{
+  *tb = 0;
+  *warp = 0;
+  WsLaunchAnalysis *a = analysis_of (ctx);
+  if (a != NULL)
+    ws_launch_analysis_get_representative (a, tb, warp);
+}
+
+static int
+host_inst_cache (WsPredictorContext *ctx, uint32_t id, double *l1, double *l2, double *amat)
+{
+  WsLaunchAnalysis *a = analysis_of (ctx);
+  if (a == NULL)
+    return 0;
+  const WsCacheStats *cs = ws_launch_analysis_get_cache (a);
+  if (id >= cs->n_insts || cs->pcs[id].executions == 0)
+    return 0;
+  const WsCachePcStats *pc = &cs->pcs[id];
+  uint64_t looked_up_l2 = pc->sector_l2_hits + pc->sector_dram;
+  if (l1) *l1 = pc->sectors ? (double) pc->sector_l1_hits / pc->sectors : 0;
+  if (l2) *l2 = looked_up_l2 ? (double) pc->sector_l2_hits / looked_up_l2 : 0;
+  if (amat) *amat = pc->amat;
+  return 1;
+}
+
+static double
+host_inst_latency (WsPredictorContext *ctx, uint32_t id)
+{
+  WsLaunchAnalysis *a = analysis_of (ctx);
+  if (a == NULL || ctx->kernel == NULL || id >= ctx->kernel->n_insts)
+    return NAN;
+  return ws_launch_analysis_get_latencies (a)[id];
+}
+
+static void
+host_representative_profile (WsPredictorContext *ctx, uint64_t *insts, double *cycles, uint32_t *n_intervals)
+{
+  WsLaunchAnalysis *a = analysis_of (ctx);
+  const WsIntervalProfile *p = a ? ws_launch_analysis_get_representative (a, NULL, NULL) : NULL;
+  if (insts) *insts = p ? p->insts : 0;
+  if (cycles) *cycles = p ? p->cycles : 0;
+  if (n_intervals) *n_intervals = p ? p->intervals->len : 0;
+}
+
+static void
+host_representative_interval (WsPredictorContext *ctx, uint32_t i, uint32_t *insts, double *stall, uint32_t *stall_inst)
+{
+  WsLaunchAnalysis *a = analysis_of (ctx);
+  const WsIntervalProfile *p = a ? ws_launch_analysis_get_representative (a, NULL, NULL) : NULL;
+  if (p == NULL || i >= p->intervals->len)
+    {
+      *insts = 0;
+      *stall = 0;
+      *stall_inst = UINT32_MAX;
+      return;
+    }
+  const WsInterval *iv = &g_array_index (p->intervals, WsInterval, i);
+  *insts = iv->insts;
+  *stall = iv->stall_cycles;
+  *stall_inst = iv->stall_inst;
+}
 
 static void host_set_cycles (WsPredictorContext *ctx, double v) { ctx->result->cycles = v; }
 static void host_set_seconds (WsPredictorContext *ctx, double v) { ctx->result->seconds = v; }
@@ -719,7 +1040,7 @@ host_fail (WsPredictorContext *ctx, const char *message)
     ctx->failure = g_strdup (message);
 }
 
-static const WsPredictorHost analytic_host = {
+static const WsPredictorHost host_table = {
   .size = sizeof (WsPredictorHost),
   .api_version = WS_PREDICTOR_API_VERSION,
   .gpu_name = host_gpu_name,
@@ -732,17 +1053,17 @@ static const WsPredictorHost analytic_host = {
   .launch_dims = host_launch_dims,
   .launch_resources = host_launch_resources,
   .occupancy = host_occupancy,
-  .n_insts = host_zero_u32,
-  .inst_class = host_inst_int,
-  .inst_space = host_inst_int,
-  .inst_opcode = host_inst_str,
-  .inst_n_srcs = host_inst_u32,
-  .inst_src = host_inst_reg,
-  .inst_n_dsts = host_inst_u32,
-  .inst_dst = host_inst_reg,
-  .inst_ptx_line = host_inst_u32,
-  .n_tbs = host_zero_u64,
-  .warps_per_tb = host_zero_u32,
+  .n_insts = host_n_insts,
+  .inst_class = host_inst_class,
+  .inst_space = host_inst_space,
+  .inst_opcode = host_inst_opcode,
+  .inst_n_srcs = host_inst_n_srcs,
+  .inst_src = host_inst_src,
+  .inst_n_dsts = host_inst_n_dsts,
+  .inst_dst = host_inst_dst,
+  .inst_ptx_line = host_inst_ptx_line,
+  .n_tbs = host_n_tbs,
+  .warps_per_tb = host_warps_per_tb,
   .tb_counter = host_tb_counter,
   .launch_counter = host_launch_counter,
   .warp_open = host_warp_open,
@@ -750,6 +1071,9 @@ static const WsPredictorHost analytic_host = {
   .warp_close = host_warp_close,
   .representative_warp = host_representative_warp,
   .inst_cache = host_inst_cache,
+  .inst_latency = host_inst_latency,
+  .representative_profile = host_representative_profile,
+  .representative_interval = host_representative_interval,
   .set_cycles = host_set_cycles,
   .set_seconds = host_set_seconds,
   .set_ipc = host_set_ipc,
@@ -758,6 +1082,43 @@ static const WsPredictorHost analytic_host = {
   .warn = host_warn,
   .fail = host_fail,
 };
+
+/* Runs the plugin on a prepared context and turns its outcome into a result
+ * or an error naming plugin, kernel and GPU. */
+static WsPrediction *
+run_plugin (WsPredictorContext *ctx, GError **error)
+{
+  const WsPredictorDescriptor *d = ctx->descriptor;
+  const char *kernel = host_kernel_name (ctx);
+  ctx->result = prediction_new (d->name, ctx->gpu->name, kernel);
+  int rc = d->predict (&host_table, ctx);
+  g_clear_pointer (&ctx->gpu_node, json_node_unref);
+  g_autoptr(WsPrediction) result = ctx->result;
+  g_autofree char *failure = ctx->failure;
+  if (ctx->analysis_error != NULL && (rc != 0 || failure != NULL))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_FAILED, "predictor '%s' on kernel '%s' for %s: %s",
+                   d->name, kernel, ctx->gpu->name, ctx->analysis_error->message);
+      return NULL;
+    }
+  if (rc != 0 || failure != NULL)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_FAILED, "predictor '%s' failed on kernel '%s' for %s: %s",
+                   d->name, kernel, ctx->gpu->name, failure ? failure : "it returned an error without a message");
+      return NULL;
+    }
+  if (!isfinite (result->seconds) && isfinite (result->cycles) && ctx->gpu->core_clock_mhz > 0)
+    result->seconds = result->cycles / (ctx->gpu->core_clock_mhz * 1e6);
+  if (!isfinite (result->cycles) && isfinite (result->seconds) && ctx->gpu->core_clock_mhz > 0)
+    result->cycles = result->seconds * ctx->gpu->core_clock_mhz * 1e6;
+  if (!isfinite (result->seconds) || result->seconds < 0)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_FAILED, "predictor '%s' gave no valid time for kernel '%s' on %s",
+                   d->name, kernel, ctx->gpu->name);
+      return NULL;
+    }
+  return g_steal_pointer (&result);
+}
 
 WsPrediction *
 ws_predict_analytic (const WsPredictorPlugin *plugin, const WsGpu *gpu,
@@ -774,30 +1135,51 @@ ws_predict_analytic (const WsPredictorPlugin *plugin, const WsGpu *gpu,
     }
   if (!ws_predictor_check_options (plugin, options, error))
     return NULL;
-
   WsPredictorContext ctx = { 0 };
   ctx.descriptor = d;
   ctx.gpu = gpu;
   ctx.analytic = kernel;
   ctx.options = options;
-  ctx.result = prediction_new (d->name, gpu->name, kernel->name);
-  int rc = d->predict (&analytic_host, &ctx);
-  g_clear_pointer (&ctx.gpu_node, json_node_unref);
-  g_autoptr(WsPrediction) result = ctx.result;
-  g_autofree char *failure = ctx.failure;
-  if (rc != 0 || failure != NULL)
+  return run_plugin (&ctx, error);
+}
+
+WsPrediction *
+ws_predict_trace (const WsPredictorPlugin *plugin, const WsGpu *gpu, WsTrace *trace, guint launch,
+                  WsLaunchAnalysis *analysis, GHashTable *options, GError **error)
+{
+  g_return_val_if_fail (plugin != NULL && plugin->ok && gpu != NULL && trace != NULL, NULL);
+  const WsPredictorDescriptor *d = plugin->descriptor;
+  if (launch >= ws_trace_get_n_launches (trace))
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_FAILED, "predictor '%s' failed on kernel '%s' for %s: %s",
-                   d->name, kernel->name, gpu->name, failure ? failure : "it returned an error without a message");
+      g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, "%s has %u launches; there is no launch %u",
+                   ws_trace_get_path (trace), ws_trace_get_n_launches (trace), launch);
       return NULL;
     }
-  if (!isfinite (result->seconds) && isfinite (result->cycles) && gpu->core_clock_mhz > 0)
-    result->seconds = result->cycles / (gpu->core_clock_mhz * 1e6);
-  if (!isfinite (result->seconds) || result->seconds < 0)
+  const WsTraceLaunch *l = ws_trace_get_launch (trace, launch);
+  const WsTraceKernel *k = ws_trace_get_kernel (trace, l->kernel);
+  if (!d->supports_trace)
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_FAILED, "predictor '%s' gave no valid time for kernel '%s' on %s",
-                   d->name, kernel->name, gpu->name);
+      g_set_error (error, WS_ERROR, WS_ERROR_UNSUPPORTED,
+                   "predictor '%s' reads analytic kernels only; it cannot predict traced launches", d->name);
       return NULL;
     }
-  return g_steal_pointer (&result);
+  if (!ws_predictor_check_options (plugin, options, error))
+    return NULL;
+  WsPredictorContext ctx = { 0 };
+  ctx.descriptor = d;
+  ctx.gpu = gpu;
+  ctx.options = options;
+  ctx.trace = trace;
+  ctx.launch_index = launch;
+  ctx.launch = l;
+  ctx.kernel = k;
+  ctx.tbs = ws_trace_get_tb_counters (trace, launch, &ctx.n_tbs);
+  ctx.analysis = analysis;
+  WsPrediction *p = run_plugin (&ctx, error);
+  if (p != NULL)
+    p->index = launch;
+  if (ctx.owns_analysis)
+    ws_launch_analysis_free (ctx.analysis);
+  g_clear_error (&ctx.analysis_error);
+  return p;
 }

@@ -84,6 +84,16 @@ WS_EXPORT JsonNode *ws_prediction_to_json (const WsPrediction *p);
  * descriptor (unknown option, bad number, choice not in the list). */
 WS_EXPORT gboolean ws_predictor_check_options (const WsPredictorPlugin *plugin, GHashTable *options, GError **error);
 
+typedef struct _WsTrace WsTrace;
+typedef struct _WsLaunchAnalysis WsLaunchAnalysis;
+
+/* Predicts launch @launch of @trace on @gpu.  @analysis (cache simulation,
+ * latencies, representative warp of this launch on this GPU) may be NULL; it
+ * is then computed, and it can be shared by several plugins. */
+WS_EXPORT WsPrediction *ws_predict_trace (const WsPredictorPlugin *plugin, const WsGpu *gpu, WsTrace *trace,
+                                          guint launch, WsLaunchAnalysis *analysis, GHashTable *options,
+                                          GError **error);
+
 /* Predicts an analytic kernel on @gpu. */
 WS_EXPORT WsPrediction *ws_predict_analytic (const WsPredictorPlugin *plugin, const WsGpu *gpu,
                                              const WsAnalyticKernel *kernel, GHashTable *options,

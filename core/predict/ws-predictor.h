@@ -132,9 +132,13 @@ typedef struct {
   uint64_t (*n_tbs) (WsPredictorContext *ctx);
   uint32_t (*warps_per_tb) (WsPredictorContext *ctx);
   /* A per-TB counter: "thread_instructions", "warp_instructions",
-   * "global_requests", "local_requests", "shared_accesses", "barriers". */
+   * "global_requests", "local_requests", "shared_accesses", "barriers",
+   * "memory_instructions". */
   uint64_t (*tb_counter) (WsPredictorContext *ctx, uint64_t tb, const char *name);
-  /* Totals over the launch: "thread_instructions", "warp_instructions", "memory_requests". */
+  /* Totals over the launch: "thread_instructions", "warp_instructions",
+   * "memory_requests" (32-byte sectors), "memory_instructions",
+   * "shared_accesses", "barriers", and from the cache simulation
+   * "dram_bytes", "l1_hits", "l2_hits", "dram_sectors". */
   uint64_t (*launch_counter) (WsPredictorContext *ctx, const char *name);
   /* Reads one warp's dynamic stream record by record. */
   WsPredictorWarpCursor *(*warp_open) (WsPredictorContext *ctx, uint64_t tb, uint32_t warp);
@@ -148,6 +152,14 @@ typedef struct {
   /* Per static memory instruction: fraction of its requests that hit L1 / L2
    * and its average memory access time in cycles (seed 001 §4.5). */
   int (*inst_cache) (WsPredictorContext *ctx, uint32_t id, double *l1_hit_rate, double *l2_hit_rate, double *amat);
+  /* The latency the host assigns to a static instruction on this GPU: the
+   * catalogue's pipeline latency, or the AMAT for memory instructions. */
+  double (*inst_latency) (WsPredictorContext *ctx, uint32_t id);
+  /* The representative warp alone on an SM (GPUMech eq. 13/14): its
+   * instructions and cycles, and its intervals one by one. */
+  void (*representative_profile) (WsPredictorContext *ctx, uint64_t *insts, double *cycles, uint32_t *n_intervals);
+  void (*representative_interval) (WsPredictorContext *ctx, uint32_t i, uint32_t *insts, double *stall_cycles,
+                                   uint32_t *stall_inst);
 
   /* -- results ----------------------------------------------------------- */
   void (*set_cycles) (WsPredictorContext *ctx, double cycles);

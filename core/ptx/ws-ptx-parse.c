@@ -570,10 +570,10 @@ ws_ptx_type_from_name (const char *s, gsize len)
     { "f16", WS_T_F16 }, { "f16x2", WS_T_F16X2 }, { "bf16", WS_T_BF16 }, { "bf16x2", WS_T_BF16X2 },
     { "f32", WS_T_F32 }, { "f64", WS_T_F64 }, { "pred", WS_T_PRED },
   };
-  if (len < 2 || len > 6)
+  if (len < 2 || len > 6 || !strchr ("busfp", s[0]))
     return WS_T_NONE;
   for (guint i = 0; i < G_N_ELEMENTS (tab); i++)
-    if (strlen (tab[i].n) == len && memcmp (tab[i].n, s, len) == 0)
+    if (tab[i].n[0] == s[0] && strncmp (tab[i].n, s, len) == 0 && tab[i].n[len] == 0)
       return tab[i].t;
   return WS_T_NONE;
 }
@@ -1324,7 +1324,22 @@ parse_reg_decl (P *p)
           RegRange r = { 0, (uint32_t) n, type == WS_T_PRED };
           for (uint64_t i = 0; i < n; i++)
             {
-              guint slot = new_reg (p, type, g_strdup_printf ("%.*s%u", (int) name->len, name->s, (guint) i));
+              char *nm = g_malloc (name->len + 12);
+              memcpy (nm, name->s, name->len);
+              /* decimal suffix without printf: ranges declare thousands of registers */
+              char digits[12];
+              guint nd = 0;
+              uint64_t v = i;
+              do
+                {
+                  digits[nd++] = (char) ('0' + v % 10);
+                  v /= 10;
+                }
+              while (v);
+              for (guint k = 0; k < nd; k++)
+                nm[name->len + k] = digits[nd - 1 - k];
+              nm[name->len + nd] = 0;
+              guint slot = new_reg (p, type, nm);
               if (i == 0)
                 r.base = slot;
             }
@@ -1372,16 +1387,23 @@ static const char *const known_unsupported[] = {
   "vavrg4", "vabsdiff4", "vmin4", "vmax4", "vset4", "stacksave", "stackrestore", "alloca",
   "mbarrier", "griddepcontrol", "setmaxnreg", "applypriority", "discard", "createpolicy",
   "getctarank", "multimem", "tensormap", "wgmma", "tcgen05", "clusterlaunchcontrol", "szext",
-  "cp", "st.async", "red.async", "ld.global.nc", "cvt.pack", "fma.rn.oob", "abs.bf16", "mov.v",
-  "ex2.approx.atype", "tanh.approx.type", "prefetchu", "cctl", "ldu.global", "sqrt.approx",
+  "cp", "prefetchu", "cctl", "bar.cta", "barrier.cluster", "fence.proxy", "cvt.pack",
   NULL,
 };
 
 static int
 lookup_op (const char *s, guint len)
 {
+  static guint8 lens[G_N_ELEMENTS (op_names)];
+  static gsize init = 0;
+  if (g_once_init_enter (&init))
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (op_names); i++)
+        lens[i] = (guint8) strlen (op_names[i]);
+      g_once_init_leave (&init, 1);
+    }
   for (guint i = 0; i < G_N_ELEMENTS (op_names); i++)
-    if (op_names[i][0] == s[0] && strlen (op_names[i]) == len && memcmp (op_names[i], s, len) == 0)
+    if (op_names[i][0] == s[0] && lens[i] == len && memcmp (op_names[i], s, len) == 0)
       return (int) i;
   return -1;
 }
@@ -1395,10 +1417,10 @@ is_known_unsupported (const char *s, guint len)
   return FALSE;
 }
 
-static gboolean
+static inline gboolean
 part_is (const char *s, guint len, const char *w)
 {
-  return strlen (w) == len && memcmp (s, w, len) == 0;
+  return w[0] == s[0] && strncmp (w, s, len) == 0 && w[len] == 0;
 }
 
 static int
@@ -1676,6 +1698,7 @@ apply_modifier (WsPtxInst *in, const char *s, guint len, gboolean *space_seen)
     { "shiftamt", WS_MOD_SHIFTAMT }, { "to", WS_MOD_TO }, { "relu", WS_MOD_RELU },
     { "xorsign", WS_MOD_XORSIGN }, { "abs", WS_MOD_ABS }, { "NaN", WS_MOD_NAN }, { "weak", WS_MOD_WEAK },
     { "mmio", WS_MOD_MMIO }, { "sc", WS_MOD_SC }, { "satfinite", WS_MOD_SATFINITE },
+    { "clamp", WS_MOD_CLAMP }, { "wrap", WS_MOD_WRAP },
   };
   for (guint i = 0; i < G_N_ELEMENTS (flags); i++)
     if (part_is (s, len, flags[i].n))
@@ -1742,24 +1765,7 @@ resolve_name (P *p, const Tok *t, WsPtxOperand *o, gboolean want_label, uint32_t
         add_fixup (p, FIX_OPERAND, inst_idx, src_idx, t);
       return TRUE;
     }
-  if (t->s[0] == '%')
-    {
-      uint32_t sreg;
-      uint8_t comp;
-      gboolean known;
-      if (lookup_sreg (t, &sreg, &comp, &known))
-        {
-          o->kind = WS_OPND_SPECIAL;
-          o->sreg = sreg;
-          o->comp = comp;
-          return TRUE;
-        }
-      if (known)
-        {
-          g_autofree char *d = tok_desc (t);
-          return fail_at (p, t, "malformed special register %s", d);
-        }
-    }
+  /* registers first: they are far more common than special registers */
   if (lookup_scoped (p, t->s, t->len, &kind, &idx))
     {
       if (kind == ENT_REG)
@@ -1778,6 +1784,24 @@ resolve_name (P *p, const Tok *t, WsPtxOperand *o, gboolean want_label, uint32_t
           o->symbol = idx;
         }
       return TRUE;
+    }
+  if (t->s[0] == '%')
+    {
+      uint32_t sreg;
+      uint8_t comp;
+      gboolean known;
+      if (lookup_sreg (t, &sreg, &comp, &known))
+        {
+          o->kind = WS_OPND_SPECIAL;
+          o->sreg = sreg;
+          o->comp = comp;
+          return TRUE;
+        }
+      if (known)
+        {
+          g_autofree char *d = tok_desc (t);
+          return fail_at (p, t, "malformed special register %s", d);
+        }
     }
   guint v = name_lookup (p->gsyms, t->s, t->len);
   if (v)
@@ -2300,7 +2324,7 @@ parse_instruction (P *p)
     }
   if ((in.op == WS_OP_LD || in.op == WS_OP_LDU) && (in.nsrc < 1 || in.src[0].kind != WS_OPND_ADDR || in.ndst != 1))
     return fail_at (p, ot, "%s needs a destination and an address [..]", op_names[op]);
-  if (in.op == WS_OP_ST && (in.nsrc != 2 || in.src[0].kind != WS_OPND_ADDR))
+  if (in.op == WS_OP_ST && (in.nsrc < 2 || in.src[0].kind != WS_OPND_ADDR))
     return fail_at (p, ot, "st needs an address [..] and a value");
   if ((in.op == WS_OP_ATOM) && (in.ndst != 1 || in.nsrc < 2 || in.src[0].kind != WS_OPND_ADDR))
     return fail_at (p, ot, "atom needs a destination, an address [..] and a value");
@@ -2322,6 +2346,9 @@ parse_instruction (P *p)
     if (in.dst[i].kind != WS_OPND_REG && in.dst[i].kind != WS_OPND_PRED && in.dst[i].kind != WS_OPND_VEC
         && in.dst[i].kind != WS_OPND_SINK)
       return fail_at (p, ot, "destination %u of %s is not a register", i + 1, op_names[op]);
+
+  if (in.op == WS_OP_CVT && in.nsrc == 2)
+    in.mods |= WS_MOD_PACKED; /* cvt.rn.f16x2.f32 d, a, b */
 
   /* ld.param/st.param: kernel parameter block or a function's frame */
   if (in.space == WS_SPACE_PARAM)

@@ -733,6 +733,9 @@ ws_ptx_inst_to_string (const WsPtxModule *m, const WsPtxFunction *fn, const WsPt
   MOD (in->scope == WS_SCOPE_GPU && op == WS_OP_MEMBAR, "gl");
   MOD (in->scope == WS_SCOPE_GPU && op != WS_OP_MEMBAR, "gpu");
   MOD (in->scope == WS_SCOPE_SYS, "sys");
+  static const char *const cache[] = { NULL, "ca", "cg", "cs", "lu", "cv", "wb", "wt" };
+  if (op == WS_OP_CP_ASYNC && in->cache_op && in->cache_op < G_N_ELEMENTS (cache))
+    g_string_append_printf (s, ".%s", cache[in->cache_op]);
   MOD (in->mods & WS_MOD_TO, "to");
   if (in->space < G_N_ELEMENTS (space_names) && space_names[in->space])
     g_string_append_printf (s, ".%s", space_names[in->space]);
@@ -741,8 +744,7 @@ ws_ptx_inst_to_string (const WsPtxModule *m, const WsPtxFunction *fn, const WsPt
   if (sub_late && sub_name (in))
     g_string_append_printf (s, ".%s", sub_name (in));
   MOD (in->mods & WS_MOD_NC, "nc");
-  static const char *const cache[] = { NULL, "ca", "cg", "cs", "lu", "cv", "wb", "wt" };
-  if (in->cache_op && in->cache_op < G_N_ELEMENTS (cache))
+  if (op != WS_OP_CP_ASYNC && in->cache_op && in->cache_op < G_N_ELEMENTS (cache))
     g_string_append_printf (s, ".%s", cache[in->cache_op]);
   MOD (in->mods & WS_MOD_WIDE, "wide");
   MOD (in->mods & WS_MOD_HI, "hi");

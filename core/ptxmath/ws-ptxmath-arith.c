@@ -45,6 +45,8 @@ f16_finish (uint16_t u, WsFpFmt fmt, uint32_t mods)
     u = ws_f16_flush (u);
   if ((mods & WS_MOD_FTZ) && fmt == WS_FMT_BF16 && (u & 0x7f80u) == 0)
     u &= 0x8000u;
+  if ((mods & WS_MOD_RELU) && (u >> 15) && u != 0x7fff)
+    return 0;   /* fma.relu: negative results (and -0) become +0; NaN stays canonical */
   if (mods & WS_MOD_SAT)
     {
       if ((u & 0x7fffu) > inf || (u >> 15) || u == 0)
@@ -325,6 +327,18 @@ half_op (WsFpFmt fmt, int op, uint16_t ua, uint16_t ub, uint16_t uc, int rnd, ui
       return (uint16_t) float_minmax (fmt, ua, ub, op == WS_OP_MAX, mods);
     case WS_OP_COPYSIGN:
       return (ub & 0x7fff) | (ua & 0x8000);
+    case WS_OP_ADD: case WS_OP_SUB: case WS_OP_MUL:
+      if (mode == WS_FP_RN)
+        {
+          /* f32 carries more than 2p+2 bits of an f16/bf16 significand, so
+           * rounding the f32 sum/product again to the half format gives the
+           * correctly rounded result (no double-rounding error). */
+          float x = ws_u2f (fmt == WS_FMT_F16 ? ws_f16_to_f32_bits (ua) : (uint32_t) ua << 16);
+          float y = ws_u2f (fmt == WS_FMT_F16 ? ws_f16_to_f32_bits (ub) : (uint32_t) ub << 16);
+          uint32_t r = ws_f2u (op == WS_OP_ADD ? x + y : op == WS_OP_SUB ? x - y : x * y);
+          return f16_finish (fmt == WS_FMT_F16 ? ws_f32_to_f16_rn (r) : ws_f32_to_bf16_rn (r), fmt, mods);
+        }
+      break;
     default:
       break;
     }
@@ -333,8 +347,8 @@ half_op (WsFpFmt fmt, int op, uint16_t ua, uint16_t ub, uint16_t uc, int rnd, ui
                      fmt, mods);
 }
 
-uint64_t
-ws_ptx_float_op (int op, WsPtxType type, uint64_t a, uint64_t b, uint64_t c, int rnd, uint32_t mods)
+static G_GNUC_NO_INLINE uint64_t
+float_op_general (int op, WsPtxType type, uint64_t a, uint64_t b, uint64_t c, int rnd, uint32_t mods)
 {
   switch (type)
     {
@@ -354,6 +368,34 @@ ws_ptx_float_op (int op, WsPtxType type, uint64_t a, uint64_t b, uint64_t c, int
     default:
       g_return_val_if_reached (0);
     }
+}
+
+uint64_t
+ws_ptx_float_op (int op, WsPtxType type, uint64_t a, uint64_t b, uint64_t c, int rnd, uint32_t mods)
+{
+  /* Plain round-to-nearest f32 arithmetic without a stack frame. */
+  if (type == WS_T_F32 && mods == 0 && (rnd == WS_RND_RN || rnd == WS_RND_NONE))
+    {
+      float x = ws_u2f ((uint32_t) a), y = ws_u2f ((uint32_t) b), r;
+      switch (op)
+        {
+        case WS_OP_ADD: r = x + y; break;
+        case WS_OP_SUB: r = x - y; break;
+        case WS_OP_MUL: r = x * y; break;
+        case WS_OP_DIV: r = x / y; break;
+        case WS_OP_FMA: case WS_OP_MAD: r = fmaf (x, y, ws_u2f ((uint32_t) c)); break;
+        default: return float_op_general (op, type, a, b, c, rnd, mods);
+        }
+      return r != r ? WS_F32_CANON_NAN : ws_f2u (r);
+    }
+  if (type == WS_T_F16X2 || type == WS_T_BF16X2)
+    {
+      WsFpFmt fmt = type == WS_T_F16X2 ? WS_FMT_F16 : WS_FMT_BF16;
+      uint32_t lo = half_op (fmt, op, (uint16_t) a, (uint16_t) b, (uint16_t) c, rnd, mods);
+      uint32_t hi = half_op (fmt, op, (uint16_t) (a >> 16), (uint16_t) (b >> 16), (uint16_t) (c >> 16), rnd, mods);
+      return (uint64_t) (lo | (hi << 16));
+    }
+  return float_op_general (op, type, a, b, c, rnd, mods);
 }
 
 /* ---- unary ------------------------------------------------------------------ */

@@ -253,6 +253,12 @@ ws_ptx_cvt (uint64_t bits, WsPtxType from, WsPtxType to, int rnd, gboolean sat, 
         return ws_f2u ((float) (int32_t) bits);
       else if (from == WS_T_U32 && to == WS_T_F32 && (rnd == WS_RND_RN || rnd == WS_RND_NONE))
         return ws_f2u ((float) (uint32_t) bits);
+      else if (from == WS_T_F32 && to == WS_T_F16 && (rnd == WS_RND_RN || rnd == WS_RND_NONE))
+        return ws_f32_to_f16_rn ((uint32_t) bits);
+      else if (from == WS_T_F32 && to == WS_T_BF16 && (rnd == WS_RND_RN || rnd == WS_RND_NONE))
+        return ws_f32_to_bf16_rn ((uint32_t) bits);
+      else if (from == WS_T_F16 && to == WS_T_F32)
+        return ws_f16_to_f32_bits ((uint16_t) bits);
       else if (from == WS_T_F64 && to == WS_T_F32 && (rnd == WS_RND_RN || rnd == WS_RND_NONE))
         {
           float f = (float) ws_u2d (bits);

@@ -135,11 +135,43 @@ ws_fp_round_pack (WsFpFmt fmt, int sign, uint64_t mant, int exp, gboolean sticky
   return sgn | bits;
 }
 
+/* Round-to-nearest-even of a double into a narrow format by bit arithmetic
+ * (the conversion every f16/bf16 instruction ends with): @drop fraction bits
+ * go, the exponent is rebiased, carries run into the exponent; results
+ * below the smallest normal are rounded by adding a power of two whose ulp
+ * is the format's subnormal step (the host adds to nearest, ties to even). */
+static inline uint64_t
+narrow_rn (double x, int drop, int rebias, uint64_t min_normal_bits, double magic, uint64_t inf, uint64_t nan)
+{
+  uint64_t u = ws_d2u (x);
+  uint64_t sign = (u >> 63) << 15;   /* both narrow formats are 16 bits wide */
+  uint64_t ax = u & G_GUINT64_CONSTANT (0x7fffffffffffffff);
+  uint64_t m;
+
+  if (ax >= G_GUINT64_CONSTANT (0x7ff0000000000000))
+    return ax > G_GUINT64_CONSTANT (0x7ff0000000000000) ? nan : (sign | inf);
+  if (ax < min_normal_bits)
+    return sign | (ws_d2u (ws_u2d (ax) + magic) - ws_d2u (magic));
+  m = ax + ((G_GUINT64_CONSTANT (1) << (drop - 1)) - 1) + ((ax >> drop) & 1);
+  m = (m - ((uint64_t) rebias << 52)) >> drop;
+  return sign | (m >= inf ? inf : m);
+}
+
 uint64_t
 ws_fp_from_double (WsFpFmt fmt, double x, WsFpMode mode)
 {
   int sign, exp;
   uint64_t mant;
+
+  if (mode == WS_FP_RN)
+    {
+      if (fmt == WS_FMT_F16)
+        return narrow_rn (x, 42, 1023 - 15, G_GUINT64_CONSTANT (0x3f10000000000000), 0x1p28,
+                          0x7c00, WS_F16_CANON_NAN);
+      if (fmt == WS_FMT_BF16)
+        return narrow_rn (x, 45, 1023 - 127, G_GUINT64_CONSTANT (0x3810000000000000), 0x1p-81,
+                          0x7f80, WS_BF16_CANON_NAN);
+    }
 
   switch (ws_fp_unpack (WS_FMT_F64, ws_d2u (x), &sign, &mant, &exp))
     {
@@ -177,17 +209,9 @@ ws_fp_to_double (WsFpFmt fmt, uint64_t bits)
     case WS_FMT_BF16:
       return (double) ws_u2f ((uint32_t) (bits & 0xffff) << 16);
     default:
-      {
-        /* f16: rebias a normal value into f32 bits; subnormals are a small
-         * integer times 2^-24, both exact. */
-        uint32_t h = (uint32_t) bits & 0xffffu;
-        uint32_t e = (h >> 10) & 0x1f, sgn = (h & 0x8000u) << 16;
-        if (e != 0 && e != 0x1f)
-          return (double) ws_u2f (sgn | ((e + 112) << 23) | ((h & 0x3ffu) << 13));
-        if (e == 0)
-          return (double) ws_u2f (sgn | ws_f2u ((float) (h & 0x3ffu) * 0x1p-24f));
-        break;
-      }
+      if (((bits >> 10) & 0x1f) != 0x1f)
+        return (double) ws_u2f (ws_f16_to_f32_bits ((uint16_t) bits));
+      break;
     }
   switch (ws_fp_unpack (fmt, bits, &sign, &mant, &exp))
     {

@@ -72,6 +72,56 @@ ws_f16_flush (uint16_t u)
   return (u & 0x7c00u) == 0 ? (u & 0x8000u) : u;
 }
 
+/* f16 -> f32 bits, exact. */
+static inline uint32_t
+ws_f16_to_f32_bits (uint16_t h)
+{
+  uint32_t sgn = (uint32_t) (h & 0x8000u) << 16;
+  uint32_t e = (h >> 10) & 0x1f, f = h & 0x3ffu;
+  if (e == 0x1f)
+    return f ? WS_F32_CANON_NAN : (sgn | 0x7f800000u);
+  if (e != 0)
+    return sgn | ((e + 112) << 23) | (f << 13);
+  {
+    /* subnormal: f * 2^-24, exact in float */
+    float v = (float) f * 0x1p-24f;
+    uint32_t u;
+    memcpy (&u, &v, 4);
+    return sgn | u;
+  }
+}
+
+/* f32 bits -> f16 bits, round to nearest even (the host must be in
+ * round-to-nearest; its float addition rounds the subnormal range). */
+static inline uint16_t
+ws_f32_to_f16_rn (uint32_t x)
+{
+  uint32_t sgn = (x >> 16) & 0x8000u, ax = x & 0x7fffffffu;
+  if (ax >= 0x7f800000u)
+    return ax > 0x7f800000u ? WS_F16_CANON_NAN : (uint16_t) (sgn | 0x7c00u);
+  if (ax >= 0x477ff000u)   /* 65520 and above round to infinity */
+    return (uint16_t) (sgn | 0x7c00u);
+  if (ax < 0x38800000u)    /* below 2^-14: 0.5 has an ulp of 2^-24, the f16 subnormal step */
+    {
+      float v, half = 0.5f;
+      uint32_t u;
+      memcpy (&v, &ax, 4);
+      v += half;
+      memcpy (&u, &v, 4);
+      return (uint16_t) (sgn | (u - 0x3f000000u));
+    }
+  return (uint16_t) (sgn | ((ax + 0xfffu + ((ax >> 13) & 1) - (112u << 23)) >> 13));
+}
+
+/* f32 bits -> bf16 bits, round to nearest even. */
+static inline uint16_t
+ws_f32_to_bf16_rn (uint32_t x)
+{
+  if ((x & 0x7fffffffu) > 0x7f800000u)
+    return WS_BF16_CANON_NAN;
+  return (uint16_t) ((x + 0x7fffu + ((x >> 16) & 1)) >> 16);
+}
+
 /* Round-to-odd nudge: @s is the round-to-nearest double of an exact value
  * lying on the side @dir (> 0: above, < 0: below) of @s.  Returns the
  * neighbour with an odd last bit, so that a second rounding to a format with

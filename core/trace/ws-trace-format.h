@@ -37,7 +37,13 @@ enum { WS_TRACE_ENC_RAW = 0, WS_TRACE_ENC_ZSTD = 1 };
 #define WS_TRACE_STATIC_INST_SIZE 32
 #define WS_TRACE_LAUNCH_SIZE      160
 #define WS_TRACE_TB_SIZE          64
-#define WS_TRACE_INDEX_SIZE       24
+#define WS_TRACE_INDEX_SIZE       32
+
+/* Chunks: consecutive TB blocks compressed together until this much stream
+ * data (small TBs compress badly alone and each zstd frame has a fixed
+ * cost); a TB is then read by decoding at most this much.  */
+#define WS_TRACE_DEFAULT_CHUNK_BYTES (32u * 1024u)
+#define WS_TRACE_MAX_CHUNK_TBS 1024u
 
 /* ---- dynamic stream records ------------------------------------------
  * First byte: [kind:2][mask follows:1][id code:5].  The id code is the

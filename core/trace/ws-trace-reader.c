@@ -28,11 +28,17 @@ struct _WsTrace {
   uint64_t *launch_first_tb;
   uint64_t n_tbs;
   WsTraceTbCounters *tbs;
-  struct ix { uint64_t offset; uint32_t size, raw_size; uint64_t checksum; } *index;
+  struct ix { uint64_t offset; uint32_t size, raw_size; uint64_t checksum; uint32_t tb_offset, tb_size; } *index;
+
+  /* The last decoded chunk: TBs sharing a chunk are usually read one after
+   * the other. */
+  GMutex cache_lock;
+  uint64_t cache_offset;
+  GBytes *cache;
 };
 
 struct _WsTraceTb {
-  uint8_t *raw;
+  GBytes *chunk;
   uint32_t n_warps;
   uint32_t launch;
   uint64_t tb;
@@ -79,6 +85,9 @@ ws_trace_free (WsTrace *t)
   g_free (t->launch_first_tb);
   g_free (t->tbs);
   g_free (t->index);
+  if (t->cache)
+    g_bytes_unref (t->cache);
+  g_mutex_clear (&t->cache_lock);
   g_free (t);
 }
 
@@ -107,19 +116,23 @@ read_section (WsTrace *t, uint64_t offset, uint32_t tag, const char *name, uint6
     corrupt (error, t->path, offset, "%s section checksum mismatch", name);
     return NULL;
   }
-  if (rlen > ((uint64_t) 1 << 40)) {
-    corrupt (error, t->path, offset, "%s section claims %" G_GUINT64_FORMAT " bytes", name, rlen);
+  /* The decoded size is checked against the data before allocating it:
+   * a damaged header must not make us ask for terabytes. */
+  if (enc == WS_TRACE_ENC_RAW ? rlen != slen
+      : enc == WS_TRACE_ENC_ZSTD ? ZSTD_getFrameContentSize (body, slen) != rlen : FALSE) {
+    corrupt (error, t->path, offset, "%s section size does not match its data", name);
     return NULL;
   }
-  uint8_t *raw = g_malloc (MAX (rlen, 1));
+  uint8_t *raw = NULL;
   if (enc == WS_TRACE_ENC_RAW) {
-    if (rlen != slen) {
-      g_free (raw);
-      corrupt (error, t->path, offset, "%s section size mismatch", name);
-      return NULL;
-    }
+    raw = g_malloc (MAX (rlen, 1));
     memcpy (raw, body, slen);
   } else if (enc == WS_TRACE_ENC_ZSTD) {
+    raw = g_try_malloc (MAX (rlen, 1));
+    if (raw == NULL) {
+      corrupt (error, t->path, offset, "%s section claims %" G_GUINT64_FORMAT " bytes", name, rlen);
+      return NULL;
+    }
     size_t got = ZSTD_decompress (raw, rlen, body, slen);
     if (ZSTD_isError (got) || got != rlen) {
       g_free (raw);
@@ -128,7 +141,6 @@ read_section (WsTrace *t, uint64_t offset, uint32_t tag, const char *name, uint6
       return NULL;
     }
   } else {
-    g_free (raw);
     corrupt (error, t->path, offset, "%s section has unknown encoding %u", name, enc);
     return NULL;
   }
@@ -297,7 +309,7 @@ parse_tbs (WsTrace *t, uint64_t offset, GError **error)
     return FALSE;
   Cur c = { raw, raw + len, FALSE };
   uint64_t n = take_u64 (&c);
-  if (c.bad || n != t->n_tbs || n * WS_TRACE_TB_SIZE != (uint64_t) (c.end - c.p))
+  if (c.bad || n != t->n_tbs || n > len / WS_TRACE_TB_SIZE || n * WS_TRACE_TB_SIZE != (uint64_t) (c.end - c.p))
     return corrupt (error, t->path, offset, "thread-block counters section holds %" G_GUINT64_FORMAT
                     " entries, the launches need %" G_GUINT64_FORMAT, n, t->n_tbs);
   t->tbs = g_new0 (WsTraceTbCounters, MAX (n, 1));
@@ -326,7 +338,7 @@ parse_index (WsTrace *t, uint64_t offset, GError **error)
     return FALSE;
   Cur c = { raw, raw + len, FALSE };
   uint64_t n = take_u64 (&c);
-  if (c.bad || n != t->n_tbs || n * WS_TRACE_INDEX_SIZE != (uint64_t) (c.end - c.p))
+  if (c.bad || n != t->n_tbs || n > len / WS_TRACE_INDEX_SIZE || n * WS_TRACE_INDEX_SIZE != (uint64_t) (c.end - c.p))
     return corrupt (error, t->path, offset, "chunk index holds %" G_GUINT64_FORMAT " entries, the launches need %"
                     G_GUINT64_FORMAT, n, t->n_tbs);
   t->index = g_new0 (struct ix, MAX (n, 1));
@@ -337,8 +349,12 @@ parse_index (WsTrace *t, uint64_t offset, GError **error)
     x->size = ws_trace_u32 (r + 8);
     x->raw_size = ws_trace_u32 (r + 12);
     x->checksum = ws_trace_u64 (r + 16);
+    x->tb_offset = ws_trace_u32 (r + 24);
+    x->tb_size = ws_trace_u32 (r + 28);
     if (x->offset < WS_TRACE_HEADER_SIZE || x->offset > t->data_end || t->data_end - x->offset < x->size)
       return corrupt (error, t->path, offset, "chunk index entry %" G_GUINT64_FORMAT " points outside the chunk region", i);
+    if ((uint64_t) x->tb_offset + x->tb_size > x->raw_size)
+      return corrupt (error, t->path, offset, "chunk index entry %" G_GUINT64_FORMAT " points outside its chunk", i);
   }
   return TRUE;
 }
@@ -357,6 +373,7 @@ ws_trace_open (const char *path, GError **error)
     return NULL;
   }
   g_autoptr (WsTrace) t = g_new0 (WsTrace, 1);
+  g_mutex_init (&t->cache_lock);
   t->path = g_strdup (path);
   t->map = map;
   t->data = (const uint8_t *) g_mapped_file_get_contents (map);
@@ -456,11 +473,53 @@ ws_trace_tb_free (WsTraceTb *tb)
 {
   if (tb == NULL)
     return;
-  g_free (tb->raw);
+  if (tb->chunk)
+    g_bytes_unref (tb->chunk);
   g_free (tb->warp_data);
   g_free (tb->warp_len);
   g_free (tb->warp_records);
   g_free (tb);
+}
+
+/* The decoded chunk holding global TB @g (checked, then cached). */
+static GBytes *
+get_chunk (WsTrace *t, uint64_t g, guint launch, uint64_t tb, GError **error)
+{
+  const struct ix *x = &t->index[g];
+  g_mutex_lock (&t->cache_lock);
+  if (t->cache && t->cache_offset == x->offset) {
+    GBytes *b = g_bytes_ref (t->cache);
+    g_mutex_unlock (&t->cache_lock);
+    return b;
+  }
+  g_mutex_unlock (&t->cache_lock);
+
+  const uint8_t *z = t->data + x->offset;
+  if (ws_trace_fnv1a64 (z, x->size) != x->checksum) {
+    corrupt (error, t->path, x->offset, "chunk of thread block %" G_GUINT64_FORMAT " of launch %u: checksum mismatch", tb, launch);
+    return NULL;
+  }
+  if (ZSTD_getFrameContentSize (z, x->size) != x->raw_size) {
+    corrupt (error, t->path, x->offset, "chunk of thread block %" G_GUINT64_FORMAT " of launch %u: size does not match its data",
+             tb, launch);
+    return NULL;
+  }
+  uint8_t *raw = g_malloc (MAX (x->raw_size, 1));
+  size_t got = ZSTD_decompress (raw, x->raw_size, z, x->size);
+  if (ZSTD_isError (got) || got != x->raw_size) {
+    g_free (raw);
+    corrupt (error, t->path, x->offset, "chunk of thread block %" G_GUINT64_FORMAT " of launch %u does not decompress (%s)",
+             tb, launch, ZSTD_isError (got) ? ZSTD_getErrorName (got) : "size mismatch");
+    return NULL;
+  }
+  GBytes *b = g_bytes_new_take (raw, got);
+  g_mutex_lock (&t->cache_lock);
+  if (t->cache)
+    g_bytes_unref (t->cache);
+  t->cache = g_bytes_ref (b);
+  t->cache_offset = x->offset;
+  g_mutex_unlock (&t->cache_lock);
+  return b;
 }
 
 WsTraceTb *
@@ -481,23 +540,15 @@ ws_trace_read_tb (WsTrace *t, guint launch, uint64_t tb, GError **error)
                  tb, launch);
     return NULL;
   }
-  const uint8_t *z = t->data + x->offset;
-  if (ws_trace_fnv1a64 (z, x->size) != x->checksum) {
-    corrupt (error, t->path, x->offset, "chunk of thread block %" G_GUINT64_FORMAT " of launch %u: checksum mismatch", tb, launch);
-    return NULL;
-  }
   g_autoptr (WsTraceTb) r = g_new0 (WsTraceTb, 1);
   r->launch = launch;
   r->tb = tb;
   r->n_insts = t->kernels[t->launches[launch].kernel].n_insts;
-  r->raw = g_malloc (MAX (x->raw_size, 1));
-  size_t got = ZSTD_decompress (r->raw, x->raw_size, z, x->size);
-  if (ZSTD_isError (got) || got != x->raw_size) {
-    corrupt (error, t->path, x->offset, "chunk of thread block %" G_GUINT64_FORMAT " of launch %u does not decompress (%s)",
-             tb, launch, ZSTD_isError (got) ? ZSTD_getErrorName (got) : "size mismatch");
+  r->chunk = get_chunk (t, g, launch, tb, error);
+  if (r->chunk == NULL)
     return NULL;
-  }
-  const uint8_t *p = r->raw, *end = r->raw + got;
+  const uint8_t *p = (const uint8_t *) g_bytes_get_data (r->chunk, NULL) + x->tb_offset;
+  const uint8_t *end = p + x->tb_size;
   uint64_t nw;
   if (!(p = ws_trace_get_varint (p, end, &nw)) || nw != t->tbs[g].n_warps || nw > 1024 * 1024) {
     corrupt (error, t->path, x->offset, "chunk of thread block %" G_GUINT64_FORMAT " of launch %u: bad warp count", tb, launch);
@@ -511,6 +562,11 @@ ws_trace_read_tb (WsTrace *t, guint launch, uint64_t tb, GError **error)
   for (uint64_t i = 0; i < nw; i++) {
     if (!(p = ws_trace_get_varint (p, end, &r->warp_records[i])) || !(p = ws_trace_get_varint (p, end, &r->warp_len[i]))) {
       corrupt (error, t->path, x->offset, "chunk of thread block %" G_GUINT64_FORMAT " of launch %u: warp table truncated", tb, launch);
+      return NULL;
+    }
+    if (r->warp_len[i] > x->tb_size || r->warp_records[i] > x->tb_size) {
+      corrupt (error, t->path, x->offset, "chunk of thread block %" G_GUINT64_FORMAT " of launch %u: warp %" G_GUINT64_FORMAT
+               " claims more than the block holds", tb, launch, i);
       return NULL;
     }
     total += r->warp_len[i];

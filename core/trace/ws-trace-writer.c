@@ -2,10 +2,13 @@
  * docs/trace-format.md).
  *
  * Worker threads append records to per-warp byte buffers of their own CTA
- * (no locks, no allocation in the common case), compress the CTA's chunk
- * themselves and only then take the writer's lock to put the chunk in CTA
- * order: chunks that finish early wait in a pending table until their
- * predecessors are written, so the file is the same whatever the thread
+ * (no locks, no allocation in the common case).  A finished CTA becomes a
+ * raw TB block; blocks are put in CTA order under the writer's lock (blocks
+ * that finish early wait in a pending table until their predecessors
+ * arrive) and packed into chunks of consecutive TBs up to chunk_bytes of
+ * stream data.  The thread that closes a chunk compresses it outside the
+ * lock and chunks are written in order.  Chunk boundaries depend only on the
+ * blocks' sizes in CTA order, so the file is the same whatever the thread
  * count or scheduling. */
 #define G_LOG_DOMAIN "ws-trace"
 
@@ -47,8 +50,6 @@ struct _WsTraceCta {
   /* Reused between CTAs (the CTA object is pooled). */
   uint8_t *raw;
   size_t raw_cap;
-  uint8_t *z;
-  size_t z_cap;
 };
 
 typedef struct {
@@ -80,18 +81,30 @@ typedef struct {
 } WriterTb;
 
 typedef struct {
-  uint64_t offset;
-  uint32_t size;
-  uint32_t raw_size;
-  uint64_t checksum;
+  uint64_t offset;      /* of the chunk holding the TB */
+  uint32_t size;        /* chunk stored size */
+  uint32_t raw_size;    /* chunk decoded size */
+  uint64_t checksum;    /* of the stored chunk */
+  uint32_t tb_offset;   /* TB block inside the decoded chunk */
+  uint32_t tb_size;
 } WriterIndex;
 
 typedef struct {
   uint8_t *data;
-  uint32_t size;
-  uint32_t raw_size;
+  size_t len;
+} PendingRaw;
+
+/* A closed chunk: consecutive TBs [first, first + n) of the current launch. */
+typedef struct {
+  uint64_t seq;
+  uint64_t first, n;
+  uint8_t *raw;
+  size_t raw_len;
+  uint8_t *z;
+  size_t zlen;
   uint64_t checksum;
-} PendingChunk;
+  GError *error;
+} Chunk;
 
 struct _WsTraceWriter {
   char *path;
@@ -111,8 +124,14 @@ struct _WsTraceWriter {
 
   gboolean in_launch;
   WriterLaunch cur;
-  uint64_t next_cta;
-  GHashTable *pending;   /* cta_linear -> PendingChunk* */
+  uint64_t next_cta;     /* next TB to append to the open chunk */
+  GHashTable *pending;   /* cta_linear -> PendingRaw*, finished early */
+  size_t chunk_bytes;    /* close a chunk at this much stream data (0: one TB per chunk) */
+  GByteArray *open;      /* the open chunk's decoded bytes */
+  uint64_t open_first;   /* its first TB */
+  uint64_t next_seq;     /* sequence number of the next chunk to close */
+  uint64_t write_seq;    /* next chunk to write */
+  GHashTable *done;      /* seq -> Chunk*, compressed, waiting for predecessors */
   GPtrArray *free_ctas;
   uint64_t total_warp_insts, total_thread_insts;
 };
@@ -148,8 +167,19 @@ writer_kernel_free (gpointer p)
 static void
 pending_free (gpointer p)
 {
-  PendingChunk *c = p;
+  PendingRaw *c = p;
   g_free (c->data);
+  g_free (c);
+}
+
+static void
+chunk_free (gpointer p)
+{
+  Chunk *c = p;
+  g_free (c->raw);
+  g_free (c->z);
+  if (c->error)
+    g_error_free (c->error);
   g_free (c);
 }
 
@@ -161,7 +191,6 @@ cta_free (gpointer p)
     g_free (cta->warps[i].data);
   g_free (cta->warps);
   g_free (cta->raw);
-  g_free (cta->z);
   g_free (cta);
 }
 
@@ -206,6 +235,9 @@ ws_trace_writer_new (const char *path, GError **error)
   w->tbs = g_array_new (FALSE, TRUE, sizeof (WriterTb));
   w->index = g_array_new (FALSE, TRUE, sizeof (WriterIndex));
   w->pending = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, pending_free);
+  w->done = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, chunk_free);
+  w->open = g_byte_array_new ();
+  w->chunk_bytes = WS_TRACE_DEFAULT_CHUNK_BYTES;
   w->free_ctas = g_ptr_array_new_with_free_func (cta_free);
 
   uint8_t header[WS_TRACE_HEADER_SIZE] = { 0 };
@@ -214,6 +246,14 @@ ws_trace_writer_new (const char *path, GError **error)
   ws_trace_put_u32 (header + 12, 0);
   write_bytes (w, header, sizeof header);
   return w;
+}
+
+void
+ws_trace_writer_set_chunk_bytes (WsTraceWriter *writer, gsize bytes)
+{
+  g_return_if_fail (writer != NULL);
+  g_return_if_fail (!writer->in_launch);
+  writer->chunk_bytes = MIN (bytes, (gsize) 64 << 20);
 }
 
 void
@@ -284,6 +324,8 @@ ws_trace_writer_begin_launch (WsTraceWriter *w, uint32_t kernel, const uint32_t 
   g_array_set_size (w->tbs, w->tbs->len + w->cur.n_tbs);
   g_array_set_size (w->index, w->index->len + w->cur.n_tbs);
   w->next_cta = 0;
+  w->open_first = 0;
+  g_byte_array_set_size (w->open, 0);
   w->in_launch = TRUE;
 }
 
@@ -612,31 +654,133 @@ ws_trace_cta_mem (WsTraceCta *cta, uint32_t warp, uint32_t static_id, uint32_t a
   }
 }
 
-static void
-write_chunk (WsTraceWriter *w, uint64_t cta_linear, const uint8_t *data, uint32_t size,
-             uint32_t raw_size, uint64_t checksum)
+static ZSTD_CCtx *
+thread_cctx (void)
 {
-  WriterIndex *ix = &g_array_index (w->index, WriterIndex, w->cur.first_tb + cta_linear);
-  ix->offset = w->offset;
-  ix->size = size;
-  ix->raw_size = raw_size;
-  ix->checksum = checksum;
-  w->cur.stream_bytes += size;
-  write_bytes (w, data, size);
+  ZSTD_CCtx *cctx = g_private_get (&cctx_key);
+  if (cctx == NULL) {
+    cctx = ZSTD_createCCtx ();
+    g_private_set (&cctx_key, cctx);
+  }
+  return cctx;
 }
 
+/* Outside the lock: compression is the expensive part. */
 static void
-flush_pending (WsTraceWriter *w)
+chunk_compress (Chunk *c, int level)
+{
+  size_t bound = ZSTD_compressBound (c->raw_len);
+  c->z = g_malloc (bound);
+  c->zlen = ZSTD_compressCCtx (thread_cctx (), c->z, bound, c->raw, c->raw_len, level);
+  if (ZSTD_isError (c->zlen) || c->raw_len > UINT32_MAX || c->zlen > UINT32_MAX) {
+    c->error = g_error_new (WS_ERROR, WS_ERROR_FAILED, "Cannot compress the trace chunk of thread blocks %"
+                            G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT " (%zu bytes): %s", c->first,
+                            c->first + c->n - 1, c->raw_len,
+                            ZSTD_isError (c->zlen) ? ZSTD_getErrorName (c->zlen) : "chunk larger than 4 GiB");
+    c->zlen = 0;
+    return;
+  }
+  c->checksum = ws_trace_fnv1a64 (c->z, c->zlen);
+  g_clear_pointer (&c->raw, g_free);
+}
+
+/* Under the lock: writes the chunks that are next in order. */
+static void
+write_done_chunks (WsTraceWriter *w)
+{
+  for (;;) {
+    uint64_t key = w->write_seq;
+    Chunk *c = g_hash_table_lookup (w->done, &key);
+    if (c == NULL)
+      break;
+    if (c->error) {
+      writer_fail (w, g_steal_pointer (&c->error));
+    } else {
+      for (uint64_t i = 0; i < c->n; i++) {
+        WriterIndex *ix = &g_array_index (w->index, WriterIndex, w->cur.first_tb + c->first + i);
+        if (!(g_array_index (w->tbs, WriterTb, w->cur.first_tb + c->first + i).flags & 1))
+          continue;  /* a TB that never finished keeps its empty entry */
+        ix->offset = w->offset;
+        ix->size = (uint32_t) c->zlen;
+        ix->raw_size = (uint32_t) c->raw_len;
+        ix->checksum = c->checksum;
+      }
+      w->cur.stream_bytes += c->zlen;
+      write_bytes (w, c->z, c->zlen);
+    }
+    g_hash_table_remove (w->done, &key);
+    w->write_seq++;
+  }
+}
+
+/* Under the lock: closes the open chunk; the caller compresses it. */
+static Chunk *
+close_open_chunk (WsTraceWriter *w)
+{
+  Chunk *c = g_new0 (Chunk, 1);
+  c->seq = w->next_seq++;
+  c->first = w->open_first;
+  c->n = w->next_cta - w->open_first;
+  c->raw_len = w->open->len;
+  c->raw = g_byte_array_steal (w->open, NULL);
+  w->open_first = w->next_cta;
+  return c;
+}
+
+/* Under the lock: appends TB next_cta's block to the open chunk; returns
+ * the chunk it closed, if any. */
+static Chunk *
+append_block (WsTraceWriter *w, const uint8_t *data, size_t len)
+{
+  WriterIndex *ix = &g_array_index (w->index, WriterIndex, w->cur.first_tb + w->next_cta);
+  ix->tb_offset = w->open->len;
+  ix->tb_size = (uint32_t) len;
+  g_byte_array_append (w->open, data, (guint) len);
+  w->next_cta++;
+  if (w->open->len >= w->chunk_bytes || w->next_cta - w->open_first >= WS_TRACE_MAX_CHUNK_TBS ||
+      w->next_cta == w->cur.n_tbs || w->open->len >= ((size_t) 1 << 30))
+    return close_open_chunk (w);
+  return NULL;
+}
+
+/* Under the lock: appends every block that is next in order; closed chunks
+ * are added to @closed. */
+static void
+drain_pending (WsTraceWriter *w, GPtrArray *closed)
 {
   for (;;) {
     uint64_t key = w->next_cta;
-    PendingChunk *c = g_hash_table_lookup (w->pending, &key);
-    if (c == NULL)
+    PendingRaw *r = g_hash_table_lookup (w->pending, &key);
+    if (r == NULL)
       break;
-    write_chunk (w, key, c->data, c->size, c->raw_size, c->checksum);
+    Chunk *c = append_block (w, r->data, r->len);
+    if (c)
+      g_ptr_array_add (closed, c);
     g_hash_table_remove (w->pending, &key);
-    w->next_cta++;
   }
+}
+
+/* Compresses @closed (outside the lock), then writes what is in order. */
+static void
+finish_chunks (WsTraceWriter *w, GPtrArray *closed, gboolean locked)
+{
+  if (closed->len == 0)
+    return;
+  if (locked)
+    g_mutex_unlock (&w->lock);
+  for (guint i = 0; i < closed->len; i++)
+    chunk_compress (g_ptr_array_index (closed, i), w->level);
+  g_mutex_lock (&w->lock);
+  for (guint i = 0; i < closed->len; i++) {
+    Chunk *c = g_ptr_array_index (closed, i);
+    uint64_t *key = g_new (uint64_t, 1);
+    *key = c->seq;
+    g_hash_table_insert (w->done, key, c);
+  }
+  g_ptr_array_set_size (closed, 0);
+  write_done_chunks (w);
+  if (!locked)
+    g_mutex_unlock (&w->lock);
 }
 
 void
@@ -645,7 +789,7 @@ ws_trace_cta_end (WsTraceCta *cta)
   g_return_if_fail (cta != NULL);
   WsTraceWriter *w = cta->writer;
 
-  /* Chunk: varint n_warps; per warp varint n_records, varint bytes; streams. */
+  /* TB block: varint n_warps; per warp varint n_records, varint bytes; streams. */
   size_t need = 10 + (size_t) cta->n_warps * 20;
   for (uint32_t i = 0; i < cta->n_warps; i++)
     need += cta->warps[i].len;
@@ -665,24 +809,6 @@ ws_trace_cta_end (WsTraceCta *cta)
   }
   size_t raw_len = (size_t) (p - cta->raw);
 
-  size_t bound = ZSTD_compressBound (raw_len);
-  if (cta->z_cap < bound) {
-    cta->z_cap = bound + bound / 2;
-    cta->z = g_realloc (cta->z, cta->z_cap);
-  }
-  ZSTD_CCtx *cctx = g_private_get (&cctx_key);
-  if (cctx == NULL) {
-    cctx = ZSTD_createCCtx ();
-    g_private_set (&cctx_key, cctx);
-  }
-  size_t zlen = ZSTD_compressCCtx (cctx, cta->z, cta->z_cap, cta->raw, raw_len, w->level);
-  GError *zerr = NULL;
-  if (ZSTD_isError (zlen) || raw_len > UINT32_MAX || zlen > UINT32_MAX)
-    zerr = g_error_new (WS_ERROR, WS_ERROR_FAILED, "Cannot compress trace chunk of thread block %" G_GUINT64_FORMAT
-                        " (%zu bytes): %s", cta->cta_linear, raw_len,
-                        ZSTD_isError (zlen) ? ZSTD_getErrorName (zlen) : "chunk larger than 4 GiB");
-  uint64_t checksum = zerr ? 0 : ws_trace_fnv1a64 (cta->z, zlen);
-
   WriterTb tb = { 0 };
   for (uint32_t i = 0; i < cta->n_warps; i++) {
     tb.warp_insts += cta->warps[i].n_records;
@@ -696,32 +822,33 @@ ws_trace_cta_end (WsTraceCta *cta)
   tb.n_warps = cta->n_warps;
   tb.flags = 1;
 
+  g_autoptr (GPtrArray) closed = g_ptr_array_new_with_free_func (chunk_free);
   g_mutex_lock (&w->lock);
-  if (zerr) {
-    writer_fail (w, zerr);
-  } else if (!w->in_launch || cta->cta_linear >= w->cur.n_tbs || cta->cta_linear < w->next_cta ||
-             (g_array_index (w->tbs, WriterTb, w->cur.first_tb + cta->cta_linear).flags & 1)) {
+  if (!w->in_launch || cta->cta_linear >= w->cur.n_tbs || cta->cta_linear < w->next_cta ||
+      (g_array_index (w->tbs, WriterTb, w->cur.first_tb + cta->cta_linear).flags & 1)) {
     writer_fail (w, g_error_new (WS_ERROR, WS_ERROR_INVALID,
                                  "Thread block %" G_GUINT64_FORMAT " recorded twice or outside its launch "
                                  "(launch %u has %" G_GUINT64_FORMAT " thread blocks)",
                                  cta->cta_linear, w->launches->len, w->cur.n_tbs));
+  } else if (raw_len > UINT32_MAX) {
+    writer_fail (w, g_error_new (WS_ERROR, WS_ERROR_FAILED, "Thread block %" G_GUINT64_FORMAT
+                                 " recorded more than 4 GiB of trace", cta->cta_linear));
   } else {
     g_array_index (w->tbs, WriterTb, w->cur.first_tb + cta->cta_linear) = tb;
     w->total_warp_insts += tb.warp_insts;
     w->total_thread_insts += tb.thread_insts;
     if (cta->cta_linear == w->next_cta) {
-      write_chunk (w, cta->cta_linear, cta->z, (uint32_t) zlen, (uint32_t) raw_len, checksum);
-      w->next_cta++;
-      flush_pending (w);
+      Chunk *c = append_block (w, cta->raw, raw_len);
+      if (c)
+        g_ptr_array_add (closed, c);
+      drain_pending (w, closed);
     } else {
-      PendingChunk *c = g_new (PendingChunk, 1);
-      c->data = g_memdup2 (cta->z, zlen);
-      c->size = (uint32_t) zlen;
-      c->raw_size = (uint32_t) raw_len;
-      c->checksum = checksum;
+      PendingRaw *r = g_new (PendingRaw, 1);
+      r->data = g_memdup2 (cta->raw, raw_len);
+      r->len = raw_len;
       uint64_t *key = g_new (uint64_t, 1);
       *key = cta->cta_linear;
-      g_hash_table_insert (w->pending, key, c);
+      g_hash_table_insert (w->pending, key, r);
     }
   }
   /* Keep a few pooled CTA buffers (their capacity is the point); free the rest. */
@@ -730,6 +857,7 @@ ws_trace_cta_end (WsTraceCta *cta)
   else
     cta_free (cta);
   g_mutex_unlock (&w->lock);
+  finish_chunks (w, closed, FALSE);
 }
 
 static double
@@ -768,19 +896,24 @@ ws_trace_writer_end_launch (WsTraceWriter *w, GError **error)
 
   g_mutex_lock (&w->lock);
   uint64_t missing = 0;
-  /* CTAs that never ended (a faulted launch): empty entries keep the index
-   * dense so the file stays readable; the launch is flagged incomplete. */
+  /* CTAs that never ended (a faulted launch) get empty index entries so the
+   * file stays readable; the launch is flagged incomplete.  All cta_end
+   * calls have returned, so every closed chunk is written or in `done`. */
+  g_autoptr (GPtrArray) closed = g_ptr_array_new_with_free_func (chunk_free);
   while (w->next_cta < w->cur.n_tbs) {
-    flush_pending (w);
+    drain_pending (w, closed);
     if (w->next_cta >= w->cur.n_tbs)
       break;
     WriterIndex *ix = &g_array_index (w->index, WriterIndex, w->cur.first_tb + w->next_cta);
     memset (ix, 0, sizeof *ix);
-    ix->offset = w->offset;
     missing++;
     w->next_cta++;
   }
+  if (w->open->len > 0)
+    g_ptr_array_add (closed, close_open_chunk (w));
+  finish_chunks (w, closed, TRUE);
   g_hash_table_remove_all (w->pending);
+  g_hash_table_remove_all (w->done);
 
   const WriterTb *tbs = &g_array_index (w->tbs, WriterTb, w->cur.first_tb);
   for (uint64_t i = 0; i < w->cur.n_tbs; i++) {
@@ -978,6 +1111,8 @@ build_index (WsTraceWriter *w)
     ws_trace_put_u32 (r + 8, x->size);
     ws_trace_put_u32 (r + 12, x->raw_size);
     ws_trace_put_u64 (r + 16, x->checksum);
+    ws_trace_put_u32 (r + 24, x->tb_offset);
+    ws_trace_put_u32 (r + 28, x->tb_size);
     g_byte_array_append (b, r, sizeof r);
   }
   return b;
@@ -1027,6 +1162,8 @@ ws_trace_writer_close (WsTraceWriter *w, GError **error)
   g_array_unref (w->tbs);
   g_array_unref (w->index);
   g_hash_table_unref (w->pending);
+  g_hash_table_unref (w->done);
+  g_byte_array_unref (w->open);
   g_ptr_array_unref (w->free_ctas);
   g_clear_error (&w->error);
   g_free (w);

@@ -89,5 +89,9 @@ WS_EXPORT void ws_trace_writer_get_stats (WsTraceWriter *writer, WsTraceWriterSt
 /* zstd level of the TB chunks (default 1; higher is smaller and slower,
  * negative levels faster still). */
 WS_EXPORT void ws_trace_writer_set_level (WsTraceWriter *writer, int level);
+/* Consecutive TBs share a compressed chunk until their streams reach
+ * @bytes (default 32 KiB; 0 = one chunk per TB).  Reading one TB decodes
+ * its chunk only.  Call between launches. */
+WS_EXPORT void ws_trace_writer_set_chunk_bytes (WsTraceWriter *writer, gsize bytes);
 
 G_END_DECLS

@@ -10,7 +10,12 @@
  *
  * Occupancy is in warps per SM, Lat_bound in cycles per warp, INS_* and
  * GMem_bytes per warp.  An analytic kernel gives them explicitly (seed 004
- * Listing 5). */
+ * Listing 5).  For a traced launch they are measured: the latency bound is
+ * the critical path of the representative warp (its in-order schedule with
+ * the GPU's latencies, loops already unrolled in the trace), the
+ * instruction counts come from that warp's stream (an uncoalesced access is
+ * re-issued once per extra 128-byte line), GMem_bytes is the DRAM traffic of
+ * the cache simulation per warp, and occupancy follows NVIDIA's rules. */
 #include <math.h>
 #include <string.h>
 #include <stdio.h>
@@ -82,6 +87,73 @@ analytic_inputs (const WsPredictorHost *h, WsPredictorContext *ctx, VolkovInputs
 }
 
 static int
+trace_inputs (const WsPredictorHost *h, WsPredictorContext *ctx, VolkovInputs *in)
+{
+  uint32_t grid[3], block[3], dyn;
+  h->launch_dims (ctx, grid, block, &dyn);
+  in->warps_launched = (double) h->n_tbs (ctx) * h->warps_per_tb (ctx);          /* eq. 4.2 */
+  if (in->warps_launched <= 0)
+    {
+      h->fail (ctx, "the launch recorded no warps");
+      return -1;
+    }
+  uint64_t tb;
+  uint32_t warp;
+  h->representative_warp (ctx, &tb, &warp);
+  double cycles = 0;
+  uint64_t insts = 0;
+  uint32_t n_intervals = 0;
+  h->representative_profile (ctx, &insts, &cycles, &n_intervals);
+  if (insts == 0)
+    {
+      h->fail (ctx, "the representative warp could not be analysed (see the warnings)");
+      return -1;
+    }
+  WsPredictorWarpCursor *c = h->warp_open (ctx, tb, warp);
+  if (c == NULL)
+    {
+      h->fail (ctx, "cannot read the representative warp's stream");
+      return -1;
+    }
+  WsPredictorWarpRecord r;
+  double cuda = 0, issued = 0;
+  while (h->warp_next (c, &r))
+    {
+      int cls = h->inst_class (ctx, r.static_id);
+      issued += 1;
+      switch (cls)
+        {
+        case WS_PRED_CLASS_ALU: case WS_PRED_CLASS_FP32: case WS_PRED_CLASS_BRANCH: case WS_PRED_CLASS_WARP:
+          cuda += 1;
+          break;
+        case WS_PRED_CLASS_LD: case WS_PRED_CLASS_ST: case WS_PRED_CLASS_ATOM:
+          if (r.lines > 1)
+            issued += r.lines - 1;   /* re-issues of an uncoalesced access */
+          break;
+        default:
+          break;
+        }
+    }
+  h->warp_close (c);
+  in->ins_cuda = cuda;
+  in->ins_issued = issued;
+  in->latency_bound = cycles;
+  in->gmem_bytes = (double) h->launch_counter (ctx, "dram_bytes") / in->warps_launched;
+  int warps = 0;
+  h->occupancy (ctx, NULL, &warps, NULL);
+  if (warps <= 0)
+    {
+      h->fail (ctx, "the launch's blocks do not fit on an SM of this GPU (occupancy 0)");
+      return -1;
+    }
+  in->occupancy = warps;
+  in->lambda = h->option_double (ctx, "lambda");
+  h->set_metric (ctx, "representative_tb", (double) tb);
+  h->set_metric (ctx, "representative_warp", warp);
+  return 0;
+}
+
+static int
 volkov_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
 {
   double warp_size = h->gpu_param (ctx, "warp_size", 32);
@@ -96,12 +168,7 @@ volkov_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
     }
 
   VolkovInputs in;
-  if (!h->is_analytic (ctx))
-    {
-      h->fail (ctx, "this host passed a trace launch, but the volkov plugin reads analytic kernels only");
-      return -1;
-    }
-  if (analytic_inputs (h, ctx, &in, warp_size) != 0)
+  if (h->is_analytic (ctx) ? analytic_inputs (h, ctx, &in, warp_size) : trace_inputs (h, ctx, &in))
     return -1;
   if (in.lambda <= 0 || isnan (in.lambda))
     {
@@ -161,6 +228,10 @@ volkov_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
   h->set_metric (ctx, "gmem_bytes_per_cycle_per_sm", gmem_bw);
   h->set_metric (ctx, "occupancy_warps", in.occupancy);
   h->set_metric (ctx, "lambda", in.lambda);
+  h->set_metric (ctx, "latency_bound", in.latency_bound);
+  h->set_metric (ctx, "cuda_core_instructions", in.ins_cuda);
+  h->set_metric (ctx, "issued_instructions", in.ins_issued);
+  h->set_metric (ctx, "gmem_bytes", in.gmem_bytes);
   return 0;
 }
 
@@ -172,7 +243,7 @@ static const WsPredictorDescriptor volkov_descriptor = {
   .description = "Little's law model of Volkov as in MERPSYS (seed 004 eqs. 4.1-4.5)",
   .n_options = sizeof volkov_options / sizeof volkov_options[0],
   .options = volkov_options,
-  .supports_trace = 0,
+  .supports_trace = 1,
   .supports_analytic = 1,
   .predict = volkov_predict,
 };

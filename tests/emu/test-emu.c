@@ -617,6 +617,90 @@ test_math (void)
   fx_clear (&fx);
 }
 
+static void
+test_indirect_and_switch (void)
+{
+  Fx fx;
+  uint64_t out;
+  int *h;
+  fx_init (&fx, "kernels.ptx", 1, TRUE);
+  out = dalloc (&fx, 96 * 4);
+  h = HOST (out);
+  {
+    void *args[] = { &out };
+    launch_ok (&fx, "indirect", 1, 96, 0, args, NULL);
+    for (int t = 0; t < 96; t++)
+      g_assert_cmpint (h[t], ==, t % 3 == 0 ? t + 7 : t % 3 == 1 ? t * 7 : t - 7);
+    launch_ok (&fx, "switcher", 1, 96, 0, args, NULL);
+  }
+  for (int t = 0; t < 96; t++)
+    {
+      int r;
+      switch (t % 9)
+        {
+        case 0: r = t * 3; break;
+        case 1: r = t + 100; break;
+        case 2: r = t ^ 0x55; break;
+        case 3: r = -t; break;
+        case 4: r = t << 3; break;
+        case 5: r = t / 3; break;
+        case 6: r = t % 5; break;
+        case 7: r = 77; break;
+        default: r = t * t; break;
+        }
+      g_assert_cmpint (h[t], ==, r);
+    }
+  fx_clear (&fx);
+}
+
+static void
+test_half (void)
+{
+  Fx fx;
+  uint64_t in, out;
+  float *hin, *h;
+  fx_init (&fx, "kernels.ptx", 1, TRUE);
+  in = dalloc (&fx, 32 * 4);
+  out = dalloc (&fx, 32 * 3 * 4);
+  hin = HOST (in); h = HOST (out);
+  for (int t = 0; t < 32; t++)
+    hin[t] = (float) t * 0.5f - 4.0f;   /* exact in half precision */
+  {
+    void *args[] = { &in, &out };
+    launch_ok (&fx, "halfops", 1, 32, 0, args, NULL);
+  }
+  for (int t = 0; t < 32; t++)
+    {
+      float a = hin[t];
+      g_assert_cmpfloat (h[t * 3 + 0], ==, a * 1.5f + 0.25f);
+      g_assert_cmpfloat (h[t * 3 + 1], ==, a * a);
+      g_assert_cmpfloat (h[t * 3 + 2], ==, 2.25f);
+    }
+  fx_clear (&fx);
+}
+
+static void
+test_assert (void)
+{
+  Fx fx;
+  g_autoptr (GError) error = NULL;
+  uint64_t p;
+  int cerr = 0;
+  fx_init (&fx, "kernels.ptx", 1, TRUE);
+  p = dalloc (&fx, 64 * 4);
+  ((int *) HOST (p))[40] = 12;
+  {
+    void *args[] = { &p };
+    g_assert_false (launch (&fx, "asserter", 1, 64, 0, args, NULL, &cerr, &error));
+  }
+  g_assert_error (error, WS_ERROR, WS_ERROR_FAULT);
+  g_assert_cmpint (cerr, ==, 710);
+  g_assert_nonnull (strstr (error->message, "thread (40,0,0)"));
+  g_assert_nonnull (strstr (fx.out->str, "kernels.cu"));
+  g_assert_nonnull (strstr (fx.out->str, "block: [0,0,0], thread: [40,0,0] Assertion `p[threadIdx.x] < 10` failed."));
+  fx_clear (&fx);
+}
+
 /* ---- hand-written PTX ----------------------------------------------------------- */
 
 static void
@@ -877,6 +961,9 @@ main (int argc, char **argv)
   g_test_add_func ("/emu/kernel/warp-vote-shfl-match-redux", test_warp_ops);
   g_test_add_func ("/emu/kernel/math-functions", test_math);
   g_test_add_func ("/emu/kernel/integer-bit-ops-bar-red", test_hand_intops);
+  g_test_add_func ("/emu/kernel/indirect-call-and-switch", test_indirect_and_switch);
+  g_test_add_func ("/emu/kernel/half-precision", test_half);
+  g_test_add_func ("/emu/fault/assert-710", test_assert);
   g_test_add_func ("/emu/fault/out-of-bounds-700", test_fault_oob);
   g_test_add_func ("/emu/fault/misaligned-716", test_fault_misaligned);
   g_test_add_func ("/emu/fault/hang-budget-702", test_hang_budget);

@@ -67,6 +67,8 @@ main (int argc, char **argv)
       return 1;
     }
   adw_init ();
+  /* A picture taken mid-crossfade shows two pages at once. */
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
   {
     /* AdwApplication loads the style sheet for the real app; do it here. */
     g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();

@@ -1,5 +1,7 @@
 /* The predictor plugin host, the volkov plugin and the plugin SDK. */
 #include "predict/ws-predict.h"
+#include "trace/ws-trace.h"
+#include "ptx/ws-ptx.h"
 
 #include <math.h>
 #include <string.h>
@@ -278,6 +280,105 @@ test_out_of_tree_sdk (void)
   g_assert_cmpfloat_with_epsilon (pred->seconds, 32768.0 * 384 / 224.4e9, 1e-15);
 }
 
+/* A traced launch of 8 blocks x 2 warps; each warp runs
+ *   0: ld.global r1 <- [a + 4*lane]   (128 fresh bytes: 4 DRAM sectors)
+ *   1: fma r2 <- r1, r1, r1
+ *   2: add r3 <- r2, r2
+ *   3: st.global [a + 4*lane] <- r3
+ * so per warp: 4 instructions, 2 on CUDA cores, 128 DRAM bytes. */
+static char *
+write_stream_trace (const char *dir)
+{
+  g_autofree char *path = g_build_filename (dir, "volkov.wstrace", NULL);
+  g_autoptr(GError) error = NULL;
+  WsTraceWriter *w = ws_trace_writer_new (path, &error);
+  g_assert_no_error (error);
+  WsTraceStaticInst insts[4] = { 0 };
+  for (int i = 0; i < 4; i++)
+    {
+      insts[i].ptx_line = 20 + i;
+      insts[i].dst[0] = insts[i].dst[1] = 0xffff;
+      for (int k = 0; k < 4; k++)
+        insts[i].src[k] = 0xffff;
+    }
+  insts[0].op = WS_OP_LD; insts[0].opclass = WS_OPCLASS_LD; insts[0].space = WS_SPACE_GLOBAL;
+  insts[0].access_size = 4; insts[0].n_dst = 1; insts[0].dst[0] = 1;
+  insts[1].op = WS_OP_FMA; insts[1].opclass = WS_OPCLASS_FP32; insts[1].n_dst = 1; insts[1].dst[0] = 2;
+  insts[1].n_src = 3; insts[1].src[0] = insts[1].src[1] = insts[1].src[2] = 1;
+  insts[2].op = WS_OP_ADD; insts[2].opclass = WS_OPCLASS_FP32; insts[2].n_dst = 1; insts[2].dst[0] = 3;
+  insts[2].n_src = 2; insts[2].src[0] = insts[2].src[1] = 2;
+  insts[3].op = WS_OP_ST; insts[3].opclass = WS_OPCLASS_ST; insts[3].space = WS_SPACE_GLOBAL;
+  insts[3].access_size = 4; insts[3].n_src = 1; insts[3].src[0] = 3;
+  WsTraceKernelDesc kd = { .name = "stream", .n_insts = 4, .insts = insts, .regs_per_thread = 16 };
+  uint32_t kernel = ws_trace_writer_add_kernel (w, &kd);
+  const uint32_t grid[3] = { 8, 1, 1 }, block[3] = { 64, 1, 1 };
+  ws_trace_writer_begin_launch (w, kernel, grid, block, 0);
+  for (uint64_t b = 0; b < 8; b++)
+    {
+      WsTraceCta *cta = ws_trace_cta_begin (w, b, 2);
+      for (uint32_t warp = 0; warp < 2; warp++)
+        {
+          uint64_t a[32];
+          for (int l = 0; l < 32; l++)
+            a[l] = 0x7e0000000000ull + (b * 64 + warp * 32 + l) * 4;
+          ws_trace_cta_mem (cta, warp, 0, 0xffffffffu, WS_SPACE_GLOBAL, a);
+          ws_trace_cta_inst (cta, warp, 1, 0xffffffffu);
+          ws_trace_cta_inst (cta, warp, 2, 0xffffffffu);
+          ws_trace_cta_mem (cta, warp, 3, 0xffffffffu, WS_SPACE_GLOBAL, a);
+        }
+      ws_trace_cta_end (cta);
+    }
+  g_assert_true (ws_trace_writer_end_launch (w, &error));
+  g_assert_true (ws_trace_writer_close (w, &error));
+  g_assert_no_error (error);
+  return g_steal_pointer (&path);
+}
+
+static double
+metric (const WsPrediction *p, const char *name)
+{
+  for (guint i = 0; i < p->metric_names->len; i++)
+    if (strcmp (g_array_index (p->metric_names, char *, i), name) == 0)
+      return g_array_index (p->metric_values, double, i);
+  g_error ("no metric %s", name);
+  return NAN;
+}
+
+static void
+test_volkov_trace (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-volkov-trace-XXXXXX", NULL);
+  g_autofree char *path = write_stream_trace (dir);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_assert_no_error (error);
+  g_autoptr(WsPredictorPlugin) volkov = load_volkov ();
+  g_autoptr(WsGpu) gpu = gtx970_table_6_1 ();
+  gpu->l1_size = 24576; gpu->l1_line = 128; gpu->l1_sector = 32; gpu->l1_assoc = 4; gpu->l1_latency = 28;
+  gpu->l2_size = 1835008; gpu->l2_line = 128; gpu->l2_assoc = 16; gpu->l2_latency = 194;
+  gpu->dram_latency = 350;
+  gpu->pipes[WS_ICLASS_FP32].latency = 6;
+  gpu->pipes[WS_ICLASS_GLOBAL].latency = 350;
+  g_autoptr(WsPrediction) p = ws_predict_trace (volkov, gpu, trace, 0, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (metric (p, "warps_launched"), ==, 16);
+  g_assert_cmpfloat (metric (p, "cuda_core_instructions"), ==, 2);
+  g_assert_cmpfloat (metric (p, "issued_instructions"), ==, 4);
+  g_assert_cmpfloat (metric (p, "gmem_bytes"), ==, 128);
+  /* In-order schedule of the representative warp: ld at 0 (DRAM, 350),
+   * fma at 351 (done 357), add at 358 (done 364), st at 365: 366 cycles. */
+  g_assert_cmpfloat (metric (p, "latency_bound"), ==, 366);
+  g_assert_cmpfloat (metric (p, "occupancy_warps"), ==, 64);
+  /* eq. 4.1-4.5 with these inputs */
+  double bw = 1753e6 * 32 * 4 / (13 * 1253e6);
+  double th = 1 / fmax (32 * 2 / 128.0, fmax (4 / 4.0, 128 / bw));
+  double wth = fmin (64 / 366.0, th);
+  g_assert_cmpfloat_with_epsilon (p->seconds, 16 / (wth * 13 * 1253e6), 1e-18);
+  g_assert_cmpfloat_with_epsilon (ws_prediction_cpi_total (p), p->cycles / (16 * 4), 1e-9);
+  g_remove (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -289,5 +390,6 @@ main (int argc, char **argv)
   g_test_add_func ("/predict/scan/broken-not-fatal", test_scan_not_fatal);
   g_test_add_func ("/predict/analytic/file-validation", test_analytic_file);
   g_test_add_func ("/predict/sdk/out-of-tree-plugin", test_out_of_tree_sdk);
+  g_test_add_func ("/predict/volkov/traced-launch", test_volkov_trace);
   return g_test_run ();
 }

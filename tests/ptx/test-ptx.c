@@ -169,7 +169,7 @@ check_module_consistent (const WsPtxModule *m)
 static const char *const fixtures[] = {
   "vecadd.ptx", "vecadd-lineinfo.ptx", "vecadd-debug.ptx", "control.ptx", "control-lineinfo.ptx",
   "arith.ptx", "mathfn.ptx", "atomics.ptx", "warp.ptx", "printf_malloc.ptx", "calls.ptx",
-  "calls-debug.ptx", "globals.ptx", "halfprec.ptx", "misc.ptx",
+  "calls-debug.ptx", "globals.ptx", "halfprec.ptx", "misc.ptx", "features.ptx",
 };
 
 static void
@@ -1053,6 +1053,142 @@ test_directives_snippet (void)
   g_assert_cmpuint (ip[k->n_insts - 1], ==, k->n_insts);
 }
 
+
+static void
+test_brx_cp_async_snippet (void)
+{
+  const char *text =
+    ".version 9.0\n.target sm_80\n.address_size 64\n"
+    ".shared .align 16 .b8 buf[256];\n"
+    ".visible .entry k(.param .u64 p)\n{\n"
+    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n  .reg .pred %p<2>;\n"
+    "  ld.param.u64 %rd1, [p];\n"                                   /* 0 */
+    "  mov.u32 %r1, buf;\n"                                         /* 1 */
+    "  cp.async.ca.shared.global [%r1], [%rd1], 16;\n"              /* 2 */
+    "  cp.async.cg.shared.global.L2::128B [%r1+16], [%rd1+16], 16, %r2;\n" /* 3 */
+    "  cp.async.commit_group;\n"                                    /* 4 */
+    "  cp.async.wait_group 0;\n"                                    /* 5 */
+    "  cp.async.wait_all;\n"                                        /* 6 */
+    "  ld.global.L2::cache_hint.u32 %r2, [%rd1], %rd2;\n"           /* 7 */
+    "  st.global.L1::no_allocate.u32 [%rd1], %r2;\n"                /* 8 */
+    "  fence.acq_rel.gpu;\n"                                        /* 9 */
+    "  fence.proxy.async.shared::cta;\n"                            /* 10 */
+    "$L_brx_0: .branchtargets A, B, C;\n"
+    "  brx.idx %r2, $L_brx_0;\n"                                    /* 11 */
+    "A: add.u32 %r3, %r3, 1;\n  bra.uni D;\n"                      /* 12 13 */
+    "B: add.u32 %r3, %r3, 2;\n  bra.uni D;\n"                      /* 14 15 */
+    "C: add.u32 %r3, %r3, 3;\n"                                     /* 16 */
+    "D: cvt.rn.f16x2.f32 %r1, %r2, %r3;\n"                          /* 17 */
+    "  bmsk.clamp.b32 %r1, %r2, 3;\n"                               /* 18 */
+    "  @%p1 exit;\n"                                                /* 19 */
+    "  ret;\n}\n";
+  g_autoptr (WsPtxModule) m = parse_ok (text);
+  const WsPtxFunction *fn = &m->functions[0];
+  g_assert_cmpuint (fn->n_insts, ==, 21);
+  g_assert_cmpint (fn->insts[1].src[0].kind, ==, WS_OPND_SYMBOL);
+  const WsPtxInst *cp = &fn->insts[2];
+  g_assert_cmpint (cp->op, ==, WS_OP_CP_ASYNC);
+  g_assert_cmpint (cp->sub, ==, WS_SUB_NONE);
+  g_assert_cmpint (cp->space, ==, WS_SPACE_SHARED);
+  g_assert_cmpint (cp->cache_op, ==, WS_CACHE_CA);
+  g_assert_cmpuint (cp->imm2, ==, 16);
+  g_assert_cmpint (cp->src[1].kind, ==, WS_OPND_ADDR);
+  g_assert_cmpint (cp->opclass, ==, WS_OPCLASS_LD);
+  g_assert_cmpint (fn->insts[3].cache_op, ==, WS_CACHE_CG);
+  g_assert_cmpuint (fn->insts[3].nsrc, ==, 4);
+  g_assert_cmpint (fn->insts[4].sub, ==, WS_SUB_COMMIT_GROUP);
+  g_assert_cmpint (fn->insts[5].sub, ==, WS_SUB_WAIT_GROUP);
+  g_assert_cmpuint (fn->insts[5].imm2, ==, 0);
+  g_assert_cmpint (fn->insts[6].sub, ==, WS_SUB_WAIT_ALL);
+  g_assert_cmpuint (fn->insts[7].nsrc, ==, 2);  /* cache policy operand kept, no semantics */
+  g_assert_cmpint (fn->insts[8].space, ==, WS_SPACE_GLOBAL);
+  g_assert_true ((fn->insts[9].mods & (WS_MOD_ACQUIRE | WS_MOD_RELEASE)) == (WS_MOD_ACQUIRE | WS_MOD_RELEASE));
+  g_assert_cmpint (fn->insts[9].scope, ==, WS_SCOPE_GPU);
+  g_assert_true (fn->insts[10].mods & WS_MOD_PROXY);
+  const WsPtxInst *brx = &fn->insts[11];
+  g_assert_cmpint (brx->op, ==, WS_OP_BRX);
+  g_assert_cmpint (brx->sub, ==, WS_SUB_IDX_BRX);
+  g_assert_cmpuint (brx->nsrc, ==, 1);
+  g_assert_cmpuint (fn->n_branch_tables, ==, 1);
+  g_assert_cmpuint (brx->imm2, ==, 0);
+  g_assert_cmpuint (fn->n_branch_targets[0], ==, 3);
+  g_assert_cmpuint (fn->branch_tables[0][0], ==, 12);
+  g_assert_cmpuint (fn->branch_tables[0][1], ==, 14);
+  g_assert_cmpuint (fn->branch_tables[0][2], ==, 16);
+  g_assert_true (fn->insts[17].mods & WS_MOD_PACKED);
+  g_assert_cmpuint (fn->insts[17].nsrc, ==, 2);
+  g_assert_true (fn->insts[18].mods & WS_MOD_CLAMP);
+  g_autofree uint32_t *ip = ws_ptx_function_ipdom (fn);
+  g_assert_cmpuint (ip[11], ==, 17);   /* all cases meet at D */
+  g_assert_cmpuint (ip[13], ==, 17);
+  g_assert_cmpuint (ip[19], ==, 21);   /* guarded exit: both paths end the thread */
+  g_assert_cmpuint (ip[20], ==, 21);
+  g_assert_cmpuint (m->shared_bytes, ==, 256);
+}
+
+
+static void
+test_features (void)
+{
+  g_autoptr (WsPtxModule) m = load ("features.ptx");
+  /* vtables: function addresses and zeros in one initialiser */
+  const WsPtxSymbol *vt = sym_named (m, "_ZTV2Sq", -1);
+  g_assert_cmpuint (vt->size, ==, 40);
+  g_assert_cmpuint (vt->n_init_relocs, ==, 3);
+  g_assert_cmpuint (vt->init_reloc_offsets[0], ==, 16);
+  g_assert_true (vt->init_reloc_is_function[0]);
+  g_assert_cmpstr (m->functions[vt->init_reloc_symbols[0]].name, ==, "_ZNK2Sq4areaEv");
+  g_assert_cmpuint (vt->init_reloc_offsets[2], ==, 32);
+  /* virtual calls are indirect; new/delete call malloc/free */
+  const WsPtxFunction *virt = fn_named (m, "_Z4virtPfi");
+  guint n_ind = 0, n_malloc = 0;
+  for (guint c = 0; c < virt->n_calls; c++)
+    {
+      n_ind += virt->calls[c].callee == G_MAXUINT32;
+      n_malloc += virt->calls[c].is_malloc;
+    }
+  g_assert_cmpuint (n_ind, ==, 2);
+  g_assert_cmpuint (n_malloc, ==, 2);
+  g_assert_true (fn_named (m, "_ZN2SqD0Ev")->calls[0].is_free);
+  /* __pipeline_memcpy_async */
+  const WsPtxFunction *pl = fn_named (m, "_Z8pipelinePK4int4PS_");
+  const WsPtxInst *cp = &pl->insts[find_op (pl, WS_OP_CP_ASYNC, 0)];
+  g_assert_cmpint (cp->sub, ==, WS_SUB_NONE);
+  g_assert_cmpint (cp->space, ==, WS_SPACE_SHARED);
+  g_assert_cmpuint (cp->imm2, ==, 16);
+  g_assert_cmpint (pl->insts[find_op (pl, WS_OP_CP_ASYNC, 1)].sub, ==, WS_SUB_COMMIT_GROUP);
+  g_assert_cmpint (pl->insts[find_op (pl, WS_OP_CP_ASYNC, 2)].sub, ==, WS_SUB_WAIT_GROUP);
+  g_autofree char *cps = inst_str (m, pl, find_op (pl, WS_OP_CP_ASYNC, 0));
+  g_assert_true (g_str_has_prefix (cps, "cp.async.cg.shared.global ["));
+  /* intrinsics */
+  const WsPtxFunction *k = fn_named (m, "_Z10intrinsicsPiPKiS1_PyP7__half2PtP6__half");
+  const WsPtxInst *dp = &k->insts[find_op (k, WS_OP_DP4A, 0)];
+  g_assert_cmpint (dp->type, ==, WS_T_S32);
+  g_assert_cmpint (dp->type2, ==, WS_T_S32);
+  g_assert_true (k->insts[find_op (k, WS_OP_DP2A, 0)].mods & WS_MOD_LO);
+  const WsPtxInst *h2 = &k->insts[find_op (k, WS_OP_ATOM, 0)];
+  g_assert_cmpint (h2->type, ==, WS_T_F16X2);
+  g_assert_true (h2->mods & WS_MOD_NOFTZ_F16);
+  g_assert_cmpint (h2->space, ==, WS_SPACE_GENERIC);
+  const WsPtxInst *cas16 = &k->insts[find_op (k, WS_OP_ATOM, 2)];
+  g_assert_cmpint (cas16->sub, ==, WS_SUB_CAS);
+  g_assert_cmpint (cas16->type, ==, WS_T_B16);
+  g_assert_cmpuint (cas16->src[2].imm, ==, 2);
+  gboolean smid = FALSE, gt = FALSE;
+  for (guint i = 0; i < k->n_insts; i++)
+    if (k->insts[i].op == WS_OP_MOV && k->insts[i].src[0].kind == WS_OPND_SPECIAL)
+      {
+        smid |= k->insts[i].src[0].sreg == WS_SREG_SMID;
+        gt |= k->insts[i].src[0].sreg == WS_SREG_GLOBALTIMER;
+      }
+  g_assert_true (smid && gt);
+  g_assert_cmpint (k->insts[find_op (k, WS_OP_NANOSLEEP, 0)].opclass, ==, WS_OPCLASS_OTHER);
+  g_assert_cmpint (k->insts[find_op (k, WS_OP_REDUX, 0)].sub, ==, WS_SUB_MAX);
+  g_autofree uint32_t *ip = ws_ptx_function_ipdom (k);
+  g_assert_cmpuint (ip[find_op (k, WS_OP_TRAP, 0)], ==, k->n_insts);
+  g_assert_cmpuint (ip[find_op (k, WS_OP_EXIT, 0)], ==, k->n_insts);
+}
+
 typedef struct {
   const char *body;     /* instruction lines placed inside a kernel */
   guint line, col;      /* expected position, line counted in the whole text */
@@ -1235,6 +1371,8 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/parse/lineinfo-debug", test_lineinfo_and_debug);
   g_test_add_func ("/ptx/parse/immediates", test_immediates_snippet);
   g_test_add_func ("/ptx/parse/directives", test_directives_snippet);
+  g_test_add_func ("/ptx/parse/brx-cp-async-hints", test_brx_cp_async_snippet);
+  g_test_add_func ("/ptx/parse/virtual-pipeline-intrinsics", test_features);
   g_test_add_func ("/ptx/ipdom/if-else", test_ipdom_if_else);
   g_test_add_func ("/ptx/ipdom/loop", test_ipdom_loop);
   g_test_add_func ("/ptx/ipdom/trap-switch", test_ipdom_trap_and_switch);

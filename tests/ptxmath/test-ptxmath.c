@@ -261,6 +261,26 @@ test_cvt_float_to_float (void)
                    ==, F32_NAN);
 }
 
+/* f32 -> bf16 to nearest, against the classic integer formula (bf16 shares
+ * f32's exponent, so rounding is a carry into the upper 16 bits). */
+static void
+test_cvt_f32_to_bf16_random (void)
+{
+  GRand *rng = g_rand_new_with_seed (5);
+  for (int i = 0; i < 200000; i++)
+    {
+      uint32_t x = g_rand_int (rng);
+      uint32_t want = (x & 0x7fffffffu) > 0x7f800000u ? 0x7fff : (x + 0x7fffu + ((x >> 16) & 1)) >> 16;
+      uint64_t got = ws_ptx_cvt (x, WS_T_F32, WS_T_BF16, WS_RND_RN, FALSE, FALSE);
+      if (got != want)
+        g_error ("cvt.rn.bf16.f32 %08x -> %04x, expected %04x", x, (unsigned) got, want);
+      /* and back: exact */
+      g_assert_cmphex (ws_ptx_cvt (want, WS_T_BF16, WS_T_F32, WS_RND_NONE, FALSE, FALSE), ==,
+                       want == 0x7fff ? 0x7fffffffu : want << 16);
+    }
+  g_rand_free (rng);
+}
+
 static void
 test_cvt_ftz_and_sat (void)
 {
@@ -744,6 +764,11 @@ test_half_arith (void)
   g_assert_cmphex (ws_ptx_float_op (WS_OP_MUL, WS_T_F16, 0x4000, 0x4200, 0, WS_RND_RN, WS_MOD_SAT), ==, 0x3c00);
   g_assert_cmphex (ws_ptx_float_op (WS_OP_FMA, WS_T_F16, 0x3c01, 0x3c01, 0xbc02, WS_RND_RN, 0), ==, 0x0010);
   g_assert_cmphex (ws_ptx_float_op (WS_OP_ADD, WS_T_F16X2, 0x3c004000, 0x3c003c00, 0, WS_RND_RN, 0), ==, 0x40004200);
+  /* fma.relu: negative -> +0, NaN -> canonical NaN */
+  g_assert_cmphex (ws_ptx_float_op (WS_OP_FMA, WS_T_F16, 0x4000, 0xbc00, 0x3c00, WS_RND_RN, WS_MOD_RELU), ==, 0);
+  g_assert_cmphex (ws_ptx_float_op (WS_OP_FMA, WS_T_F16, 0x4000, 0x3c00, 0x3c00, WS_RND_RN, WS_MOD_RELU), ==, 0x4200);
+  g_assert_cmphex (ws_ptx_float_op (WS_OP_FMA, WS_T_BF16X2, 0x7fc03f80, 0x3f803f80, 0x3f80bf80, WS_RND_RN, WS_MOD_RELU),
+                   ==, 0x7fff0000);
   /* f16 subnormals, with and without .ftz */
   g_assert_cmphex (ws_ptx_float_op (WS_OP_ADD, WS_T_F16, 0x0001, 0x0001, 0, WS_RND_RN, 0), ==, 0x0002);
   g_assert_cmphex (ws_ptx_float_op (WS_OP_ADD, WS_T_F16, 0x0001, 0x0001, 0, WS_RND_RN, WS_MOD_FTZ), ==, 0);
@@ -1139,6 +1164,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ptxmath/cvt/int-to-float-rounding-modes", test_cvt_int_to_float_modes);
   g_test_add_func ("/ptxmath/cvt/int64-to-float-random-vs-host", test_cvt_int_to_float_random_vs_host);
   g_test_add_func ("/ptxmath/cvt/float-to-float", test_cvt_float_to_float);
+  g_test_add_func ("/ptxmath/cvt/f32-to-bf16-random", test_cvt_f32_to_bf16_random);
   g_test_add_func ("/ptxmath/cvt/ftz-and-sat", test_cvt_ftz_and_sat);
   g_test_add_func ("/ptxmath/cvt/round-to-integral", test_cvt_round_to_integral);
   g_test_add_func ("/ptxmath/arith/add-rounding-modes", test_add_rounding_modes);

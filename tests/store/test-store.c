@@ -197,6 +197,44 @@ test_seed_links_table_6_2 (Fixture *f, gconstpointer data)
     }
 }
 
+/* The occupancy calculator reads these; they must be what NVIDIA's devices
+ * report (cudaDeviceProp) and cuda_occupancy.h assumes, per compute capability. */
+static void
+test_seed_occupancy_constants (Fixture *f, gconstpointer data)
+{
+  static const struct {
+    const char *name; int cc, threads_per_sm, blocks, smem_sm, smem_block, optin, reserved, smem_unit;
+  } dev[] = {
+    { "Tesla V100", 70, 2048, 32, 98304, 49152, 98304, 0, 256 },
+    { "RTX 2080 Ti", 75, 1024, 16, 65536, 49152, 65536, 0, 256 },
+    { "A100", 80, 2048, 32, 167936, 49152, 166912, 1024, 128 },
+    { "RTX 3090", 86, 1536, 16, 102400, 49152, 101376, 1024, 128 },
+    { "RTX 4090", 89, 1536, 24, 102400, 49152, 101376, 1024, 128 },
+    { "H100 SXM", 90, 2048, 32, 233472, 49152, 232448, 1024, 128 },
+    { "H200", 90, 2048, 32, 233472, 49152, 232448, 1024, 128 },
+    { "GTX 970", 52, 2048, 32, 98304, 49152, 49152, 0, 256 },
+    { "Tesla K20c", 35, 2048, 16, 49152, 49152, 49152, 0, 256 },
+  };
+  g_autoptr(WsStore) store = open_store (f->path);
+  for (guint i = 0; i < G_N_ELEMENTS (dev); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(WsGpu) g = ws_store_get_gpu (store, dev[i].name, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (g->cc_major * 10 + g->cc_minor, ==, dev[i].cc);
+      g_assert_cmpint (g->max_warps_per_sm * g->warp_size, ==, dev[i].threads_per_sm);
+      g_assert_cmpint (g->max_blocks_per_sm, ==, dev[i].blocks);
+      g_assert_cmpint (g->registers_per_sm, ==, 65536);
+      g_assert_cmpint (g->max_registers_per_block, ==, 65536);
+      g_assert_cmpint (g->register_alloc_unit, ==, 256);
+      g_assert_cmpint (g->shared_per_sm, ==, dev[i].smem_sm);
+      g_assert_cmpint (g->shared_per_block, ==, dev[i].smem_block);
+      g_assert_cmpint (g->shared_per_block_optin, ==, dev[i].optin);
+      g_assert_cmpint (g->shared_reserved_per_block, ==, dev[i].reserved);
+      g_assert_cmpint (g->shared_alloc_unit, ==, dev[i].smem_unit);
+    }
+}
+
 static void
 test_reopen_does_not_reseed (Fixture *f, gconstpointer data)
 {
@@ -463,6 +501,7 @@ main (int argc, char **argv)
   ADD ("/store/open/fresh-db-migrates-and-seeds", test_fresh_migrates_and_seeds);
   ADD ("/store/seed/gtx970-table-6-1", test_seed_gtx970);
   ADD ("/store/seed/links-table-6-2", test_seed_links_table_6_2);
+  ADD ("/store/seed/occupancy-constants-per-cc", test_seed_occupancy_constants);
   ADD ("/store/open/reopen-does-not-reseed", test_reopen_does_not_reseed);
   ADD ("/store/open/concurrent-first-open-seeds-once", test_concurrent_first_open);
   ADD ("/store/get/unknown-name-suggests", test_unknown_name_suggests);

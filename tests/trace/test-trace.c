@@ -286,12 +286,16 @@ worker (gpointer data)
 
 /* Writes the synthetic trace; @n_threads 0 = serial in TB order, otherwise
  * that many threads take TBs in a shuffled order (so they finish out of order). */
+#define CHUNK_DEFAULT G_MAXSIZE
+
 static void
-write_synthetic (const char *path, guint n_threads)
+write_synthetic_chunks (const char *path, guint n_threads, gsize chunk_bytes)
 {
   g_autoptr (GError) error = NULL;
   WsTraceWriter *w = ws_trace_writer_new (path, &error);
   g_assert_no_error (error);
+  if (chunk_bytes != CHUNK_DEFAULT)
+    ws_trace_writer_set_chunk_bytes (w, chunk_bytes);
   uint32_t kidx[N_KERNELS];
   for (guint k = 0; k < N_KERNELS; k++)
     kidx[k] = add_kernel (w, k);
@@ -332,6 +336,12 @@ put_file (const char *path, const char *data, gsize len)
 {
   g_unlink (path);
   return g_file_set_contents_full (path, data, (gssize) len, G_FILE_SET_CONTENTS_NONE, 0644, NULL);
+}
+
+static void
+write_synthetic (const char *path, guint n_threads)
+{
+  write_synthetic_chunks (path, n_threads, CHUNK_DEFAULT);
 }
 
 static char *
@@ -519,6 +529,20 @@ test_roundtrip_threads (void)
   rm_tmp (dir, path);
 }
 
+/* One TB per chunk, and several TBs per chunk with several chunks per
+ * launch: the records read back are the same. */
+static void
+test_roundtrip_chunking (void)
+{
+  char *dir;
+  char *path = tmp_path (&dir, "t.wstrace");
+  write_synthetic_chunks (path, 3, 0);
+  verify_synthetic (path);
+  write_synthetic_chunks (path, 3, 3000);
+  verify_synthetic (path);
+  rm_tmp (dir, path);
+}
+
 static void
 test_roundtrip_serial (void)
 {
@@ -536,17 +560,20 @@ test_parallel_identical (void)
   char *path = tmp_path (&dir, "serial.wstrace");
   g_autofree char *p2 = g_build_filename (dir, "parallel.wstrace", NULL);
   g_autofree char *p3 = g_build_filename (dir, "parallel2.wstrace", NULL);
-  write_synthetic (path, 0);
-  write_synthetic (p2, 4);
-  write_synthetic (p3, 2);
-  g_autofree char *a = NULL, *b = NULL, *c = NULL;
-  gsize la, lb, lc;
-  g_assert_true (g_file_get_contents (path, &a, &la, NULL));
-  g_assert_true (g_file_get_contents (p2, &b, &lb, NULL));
-  g_assert_true (g_file_get_contents (p3, &c, &lc, NULL));
-  g_assert_cmpuint (la, >, 1000);
-  g_assert_cmpmem (a, la, b, lb);
-  g_assert_cmpmem (a, la, c, lc);
+  const gsize chunk_sizes[] = { CHUNK_DEFAULT, 0, 3000 };
+  for (guint k = 0; k < G_N_ELEMENTS (chunk_sizes); k++) {
+    write_synthetic_chunks (path, 0, chunk_sizes[k]);
+    write_synthetic_chunks (p2, 4, chunk_sizes[k]);
+    write_synthetic_chunks (p3, 2, chunk_sizes[k]);
+    g_autofree char *a = NULL, *b = NULL, *c = NULL;
+    gsize la, lb, lc;
+    g_assert_true (g_file_get_contents (path, &a, &la, NULL));
+    g_assert_true (g_file_get_contents (p2, &b, &lb, NULL));
+    g_assert_true (g_file_get_contents (p3, &c, &lc, NULL));
+    g_assert_cmpuint (la, >, 1000);
+    g_assert_cmpmem (a, la, b, lb);
+    g_assert_cmpmem (a, la, c, lc);
+  }
   rm_tmp (dir, path);
 }
 
@@ -557,7 +584,7 @@ test_random_access_tb (void)
 {
   char *dir;
   char *path = tmp_path (&dir, "t.wstrace");
-  write_synthetic (path, 2);
+  write_synthetic_chunks (path, 2, 0);   /* one TB per chunk */
   g_autoptr (GError) error = NULL;
   uint64_t off0;
   {
@@ -646,6 +673,13 @@ test_corrupt_files (void)
     g_autofree char *needle = g_strdup_printf ("%s section checksum mismatch at offset %" G_GUINT64_FORMAT,
                                                names[s], off);
     expect_corrupt (bad, copy, len, needle);
+    /* a decoded size in the (unchecksummed) section header claiming 128 TiB:
+     * an error, not an attempt to allocate it */
+    memcpy (copy, data, len);
+    copy[off + 8 + 5] = 0x7f;
+    g_autofree char *needle2 = g_strdup_printf ("%s section size does not match its data at offset %" G_GUINT64_FORMAT,
+                                                names[s], off);
+    expect_corrupt (bad, copy, len, needle2);
   }
   /* trailer damage */
   memcpy (copy, data, len);
@@ -1228,6 +1262,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/trace/roundtrip/serial-counters-and-records", test_roundtrip_serial);
   g_test_add_func ("/trace/roundtrip/threads-out-of-order", test_roundtrip_threads);
+  g_test_add_func ("/trace/roundtrip/chunk-sizes", test_roundtrip_chunking);
   g_test_add_func ("/trace/writer/parallel-identical-to-serial", test_parallel_identical);
   g_test_add_func ("/trace/writer/incomplete-launch", test_incomplete_launch);
   g_test_add_func ("/trace/writer/sector-counting", test_sector_counting);

@@ -3,6 +3,7 @@
 // run without CUDA).
 #include <cstdio>
 #include <cstdint>
+#include <cassert>
 
 extern "C" __global__ void vecadd(const float *a, const float *b, float *c, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -165,4 +166,47 @@ extern "C" __global__ void mathops(const float *in, float *out, double *dout) {
   double d = x;
   dout[t * 2 + 0] = sqrt(d) / 3.0;
   dout[t * 2 + 1] = fma(d, d, 1.0);
+}
+
+typedef int (*binop_t)(int, int);
+__device__ __noinline__ int op_add(int a, int b) { return a + b; }
+__device__ __noinline__ int op_mul(int a, int b) { return a * b; }
+__device__ __noinline__ int op_sub(int a, int b) { return a - b; }
+__device__ binop_t ops[3] = {op_add, op_mul, op_sub};
+
+extern "C" __global__ void indirect(int *out) {
+  int t = threadIdx.x;
+  out[t] = ops[t % 3](t, 7);
+}
+
+extern "C" __global__ void switcher(int *out) {
+  int t = threadIdx.x, r;
+  switch (t % 9) {
+    case 0: r = t * 3; break;
+    case 1: r = t + 100; break;
+    case 2: r = t ^ 0x55; break;
+    case 3: r = -t; break;
+    case 4: r = t << 3; break;
+    case 5: r = t / 3; break;
+    case 6: r = t % 5; break;
+    case 7: r = 77; break;
+    default: r = t * t; break;
+  }
+  out[t] = r;
+}
+
+#include <cuda_fp16.h>
+extern "C" __global__ void halfops(const float *in, float *out) {
+  int t = threadIdx.x;
+  __half a = __float2half(in[t]), b = __float2half(1.5f);
+  __half c = __hfma(a, b, __float2half(0.25f));
+  __half2 v = __halves2half2(a, b);
+  __half2 w = __hmul2(v, v);
+  out[t * 3 + 0] = __half2float(c);
+  out[t * 3 + 1] = __low2float(w);
+  out[t * 3 + 2] = __high2float(w);
+}
+
+extern "C" __global__ void asserter(int *p) {
+  assert(p[threadIdx.x] < 10);
 }

@@ -1,0 +1,324 @@
+/* ws-cachesim.c: functional L1/L2 simulation (seed 001 §4.5). */
+#include "cachesim/ws-cachesim.h"
+#include "occupancy/ws-occupancy.h"
+#include "ptx/ws-ptx.h"
+
+#include <string.h>
+
+/* ---- sectored LRU cache ---------------------------------------------------- */
+
+typedef struct {
+  uint64_t tag;        /* line address (addr / line size) + 1; 0 = invalid way */
+  uint64_t lru;        /* last use stamp */
+  uint32_t sectors;    /* valid-sector bits */
+} Way;
+
+struct _WsCache {
+  uint32_t line, sector, assoc, n_sets;
+  uint32_t line_shift, sector_shift;
+  uint64_t stamp;
+  Way *ways;           /* n_sets x assoc */
+};
+
+static uint32_t
+log2_exact (uint32_t v)
+{
+  uint32_t s = 0;
+  while ((1u << s) < v)
+    s++;
+  return s;
+}
+
+WsCache *
+ws_cache_new (uint32_t size, uint32_t line, uint32_t sector, uint32_t assoc)
+{
+  WsCache *c = g_new0 (WsCache, 1);
+  if (line == 0)
+    line = 128;
+  if (sector == 0 || sector > line)
+    sector = line;
+  if (assoc == 0)
+    assoc = 1;
+  c->line = 1u << log2_exact (line);
+  c->sector = 1u << log2_exact (sector);
+  c->line_shift = log2_exact (c->line);
+  c->sector_shift = log2_exact (c->sector);
+  c->assoc = assoc;
+  c->n_sets = size / (c->line * assoc);
+  if (c->n_sets > 0)
+    c->ways = g_new0 (Way, (gsize) c->n_sets * assoc);
+  return c;
+}
+
+void
+ws_cache_free (WsCache *cache)
+{
+  if (cache == NULL)
+    return;
+  g_free (cache->ways);
+  g_free (cache);
+}
+
+static Way *
+find_way (WsCache *c, uint64_t line_addr, Way **victim)
+{
+  /* Sets indexed by the low bits of the line address (modulo for
+   * non-power-of-two set counts, e.g. 96 KiB caches). */
+  Way *set = &c->ways[(line_addr % c->n_sets) * c->assoc];
+  Way *lru = &set[0];
+  for (uint32_t w = 0; w < c->assoc; w++)
+    {
+      if (set[w].tag == line_addr + 1)
+        return &set[w];
+      if (set[w].tag == 0 || (lru->tag != 0 && set[w].lru < lru->lru))
+        lru = &set[w];
+    }
+  if (victim)
+    *victim = lru;
+  return NULL;
+}
+
+gboolean
+ws_cache_access (WsCache *c, uint64_t addr, gboolean allocate)
+{
+  if (c->n_sets == 0)
+    return FALSE;
+  uint64_t line_addr = addr >> c->line_shift;
+  uint32_t bit = 1u << ((addr & (c->line - 1)) >> c->sector_shift);
+  Way *victim = NULL;
+  Way *w = find_way (c, line_addr, &victim);
+  c->stamp++;
+  if (w != NULL)
+    {
+      w->lru = c->stamp;
+      if (w->sectors & bit)
+        return TRUE;
+      if (allocate)
+        w->sectors |= bit;
+      return FALSE;
+    }
+  if (allocate)
+    {
+      victim->tag = line_addr + 1;
+      victim->sectors = bit;
+      victim->lru = c->stamp;
+    }
+  return FALSE;
+}
+
+void
+ws_cache_invalidate (WsCache *c, uint64_t addr)
+{
+  if (c->n_sets == 0)
+    return;
+  uint64_t line_addr = addr >> c->line_shift;
+  Way *w = find_way (c, line_addr, NULL);
+  if (w != NULL)
+    w->sectors &= ~(1u << ((addr & (c->line - 1)) >> c->sector_shift));
+}
+
+/* ---- launch simulation ------------------------------------------------------ */
+
+void
+ws_cache_stats_free (WsCacheStats *stats)
+{
+  if (stats == NULL)
+    return;
+  g_free (stats->gpu);
+  g_free (stats->pcs);
+  g_free (stats);
+}
+
+typedef struct {
+  WsTraceWarpIter iter;
+  gboolean done;
+  uint32_t sm;
+} WarpFeed;
+
+/* One memory warp instruction: coalesce the active lanes' addresses into
+ * distinct sectors, send each through L1 (global/local loads) and L2, and
+ * record the slowest level reached. */
+static void
+access_record (WsCacheStats *st, const WsTraceKernel *k, const WsTraceRecord *r, WsCache *l1, WsCache *l2)
+{
+  if (r->static_id >= st->n_insts)
+    return;
+  WsCachePcStats *pc = &st->pcs[r->static_id];
+  const WsTraceStaticInst *si = &k->insts[r->static_id];
+  pc->executions++;
+  if (r->space == WS_SPACE_SHARED)
+    {
+      pc->events[WS_CACHE_EVENT_SHARED]++;
+      return;
+    }
+  gboolean is_store = si->opclass == WS_OPCLASS_ST;
+  gboolean is_atomic = si->opclass == WS_OPCLASS_ATOM;
+  gboolean read_only_space = r->space == WS_SPACE_CONST || r->space == WS_SPACE_PARAM;
+  uint32_t size = si->access_size ? si->access_size : 4;
+
+  /* Distinct sectors, in lane order (at most 64: a lane may straddle two). */
+  uint64_t sectors[64];
+  guint n = 0;
+  for (uint32_t m = r->active_mask; m; m &= m - 1)
+    {
+      int lane = __builtin_ctz (m);
+      uint64_t first = r->addrs[lane] >> 5, last = (r->addrs[lane] + size - 1) >> 5;
+      for (uint64_t s = first; s <= last && n < G_N_ELEMENTS (sectors); s++)
+        {
+          guint i;
+          for (i = 0; i < n; i++)
+            if (sectors[i] == s)
+              break;
+          if (i == n)
+            sectors[n++] = s;
+        }
+    }
+  int worst = WS_CACHE_EVENT_L1_HIT;
+  for (guint i = 0; i < n; i++)
+    {
+      uint64_t addr = sectors[i] << 5;
+      pc->sectors++;
+      st->sectors++;
+      int level;
+      if (read_only_space)
+        level = WS_CACHE_EVENT_L1_HIT;   /* constant and parameter caches */
+      else if (!is_store && !is_atomic && ws_cache_access (l1, addr, TRUE))
+        level = WS_CACHE_EVENT_L1_HIT;
+      else
+        {
+          if (is_store)
+            ws_cache_invalidate (l1, addr);
+          level = ws_cache_access (l2, addr, TRUE) ? WS_CACHE_EVENT_L2_HIT : WS_CACHE_EVENT_DRAM;
+        }
+      switch (level)
+        {
+        case WS_CACHE_EVENT_L1_HIT: pc->sector_l1_hits++; st->l1_hits++; break;
+        case WS_CACHE_EVENT_L2_HIT: pc->sector_l2_hits++; st->l2_hits++; break;
+        default: pc->sector_dram++; st->dram_sectors++; break;
+        }
+      worst = MAX (worst, level);
+    }
+  if (n > 0)
+    pc->events[worst]++;
+}
+
+WsCacheStats *
+ws_cachesim_run_launch (WsTrace *trace, guint launch, const WsGpu *gpu, GError **error)
+{
+  g_return_val_if_fail (trace != NULL && gpu != NULL, NULL);
+  if (launch >= ws_trace_get_n_launches (trace))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, "%s has no launch %u", ws_trace_get_path (trace), launch);
+      return NULL;
+    }
+  const WsTraceLaunch *l = ws_trace_get_launch (trace, launch);
+  const WsTraceKernel *k = ws_trace_get_kernel (trace, l->kernel);
+  uint64_t n_tbs = 0;
+  const WsTraceTbCounters *tbc = ws_trace_get_tb_counters (trace, launch, &n_tbs);
+
+  WsOccupancy occ;
+  int block = (int) (l->block[0] * l->block[1] * l->block[2]);
+  if (!ws_occupancy_compute (gpu, block, (int) k->regs_per_thread,
+                             (int) (k->static_shared_bytes + l->dynamic_shared_bytes), &occ, error))
+    return NULL;
+  int per_sm = MAX (occ.blocks_per_sm, 1);
+  int sms = MAX (gpu->sms, 1);
+
+  g_autoptr(WsCacheStats) st = g_new0 (WsCacheStats, 1);
+  st->gpu = g_strdup (gpu->name);
+  st->n_insts = k->n_insts;
+  st->pcs = g_new0 (WsCachePcStats, MAX (k->n_insts, 1));
+  st->blocks_per_sm = occ.blocks_per_sm;
+
+  WsCache **l1 = g_new0 (WsCache *, sms);
+  for (int s = 0; s < sms; s++)
+    l1[s] = ws_cache_new ((uint32_t) gpu->l1_size, (uint32_t) gpu->l1_line, (uint32_t) gpu->l1_sector,
+                          (uint32_t) gpu->l1_assoc);
+  g_autoptr(WsCache) l2 = ws_cache_new ((uint32_t) gpu->l2_size, (uint32_t) gpu->l2_line, 32,
+                                        (uint32_t) gpu->l2_assoc);
+  const double latency[WS_CACHE_EVENT_COUNT] = {
+    gpu->l1_latency, gpu->l2_latency, gpu->dram_latency, gpu->pipes[WS_ICLASS_SHARED].latency,
+  };
+
+  gboolean ok = TRUE;
+  uint64_t wave = (uint64_t) sms * per_sm;
+  g_autoptr(GPtrArray) tbs = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_trace_tb_free);
+  g_autoptr(GArray) feeds = g_array_new (FALSE, TRUE, sizeof (WarpFeed));
+  for (uint64_t first = 0; ok && first < n_tbs; first += wave)
+    {
+      g_ptr_array_set_size (tbs, 0);
+      g_array_set_size (feeds, 0);
+      uint64_t last = MIN (first + wave, n_tbs);
+      for (uint64_t t = first; t < last; t++)
+        {
+          if (!tbc[t].recorded)
+            continue;
+          WsTraceTb *tb = ws_trace_read_tb (trace, launch, t, error);
+          if (tb == NULL)
+            {
+              ok = FALSE;
+              break;
+            }
+          g_ptr_array_add (tbs, tb);
+          /* Block t of the wave goes to SM (t - first) % SMs: blocks are
+           * dealt out across SMs before an SM gets its second one. */
+          uint32_t sm = (uint32_t) ((t - first) % sms);
+          for (guint w = 0; w < ws_trace_tb_get_n_warps (tb); w++)
+            {
+              WarpFeed f = { .sm = sm };
+              ws_trace_warp_iter_init (&f.iter, tb, w);
+              g_array_append_val (feeds, f);
+            }
+        }
+      guint live = feeds->len;
+      while (ok && live > 0)
+        {
+          live = 0;
+          for (guint i = 0; i < feeds->len; i++)
+            {
+              WarpFeed *f = &g_array_index (feeds, WarpFeed, i);
+              if (f->done)
+                continue;
+              WsTraceRecord r;
+              GError *e = NULL;
+              if (!ws_trace_warp_iter_next (&f->iter, &r, &e))
+                {
+                  f->done = TRUE;
+                  if (e != NULL)
+                    {
+                      g_propagate_error (error, e);
+                      ok = FALSE;
+                      break;
+                    }
+                  continue;
+                }
+              live++;
+              if (r.kind == WS_TRACE_RECORD_MEM)
+                access_record (st, k, &r, l1[f->sm], l2);
+            }
+        }
+    }
+  for (int s = 0; s < sms; s++)
+    ws_cache_free (l1[s]);
+  g_free (l1);
+  if (!ok)
+    return NULL;
+
+  for (guint i = 0; i < st->n_insts; i++)
+    {
+      WsCachePcStats *pc = &st->pcs[i];
+      if (pc->executions == 0)
+        continue;
+      double amat = 0;
+      for (int e = 0; e < WS_CACHE_EVENT_COUNT; e++)
+        amat += (double) pc->events[e] / pc->executions * latency[e];
+      /* Executions with no sector (all lanes inactive) cost nothing. */
+      pc->amat = amat;
+    }
+  uint64_t l1_lookups = st->sectors;
+  st->l1_hit_rate = l1_lookups ? (double) st->l1_hits / l1_lookups : 0;
+  uint64_t l2_lookups = st->l2_hits + st->dram_sectors;
+  st->l2_hit_rate = l2_lookups ? (double) st->l2_hits / l2_lookups : 0;
+  st->dram_bytes = st->dram_sectors * 32;
+  return g_steal_pointer (&st);
+}

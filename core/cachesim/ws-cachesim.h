@@ -1,0 +1,70 @@
+/* ws-cachesim.h: functional L1/L2 cache simulation of a traced launch for
+ * one GPU configuration (seed 001 §4.5, GPUMech's input collector).
+ *
+ * The trace is hardware independent; cache behaviour is not, so it is
+ * computed here per GPU: thread blocks are placed on the GPU's SMs in waves
+ * of (SMs x resident blocks per SM, by the occupancy rules), and the warps
+ * of a wave are fed to the caches round-robin, one instruction per warp per
+ * round, with no timing.  Every SM has its own L1; the L2 is shared.  Both
+ * are sectored (a line is filled 32 bytes at a time), set-associative, LRU.
+ * Stores write through the L1 without allocating (they invalidate the
+ * sector) and allocate in the L2; atomics are performed at the L2.
+ *
+ * Per memory instruction (static id) it reports the distribution of *miss
+ * events*: for a warp instruction whose requests end at different levels,
+ * the slowest request decides (seed 001 §4.5.2), and the average memory
+ * access time AMAT = sum over levels of fraction x latency. */
+#pragma once
+
+#include "hw/ws-hw.h"
+#include "trace/ws-trace.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  WS_CACHE_EVENT_L1_HIT,
+  WS_CACHE_EVENT_L2_HIT,
+  WS_CACHE_EVENT_DRAM,
+  WS_CACHE_EVENT_SHARED,   /* shared memory: no cache involved */
+  WS_CACHE_EVENT_COUNT
+} WsCacheEvent;
+
+typedef struct {
+  uint64_t executions;                    /* warp-level executions of this memory instruction */
+  uint64_t events[WS_CACHE_EVENT_COUNT];  /* executions by their slowest request's level */
+  uint64_t sectors;                       /* 32-byte requests issued (after coalescing) */
+  uint64_t sector_l1_hits, sector_l2_hits, sector_dram;
+  double amat;                            /* cycles */
+} WsCachePcStats;
+
+typedef struct {
+  char *gpu;
+  guint n_insts;
+  WsCachePcStats *pcs;                    /* indexed by static instruction id; zero for non-memory */
+  uint64_t sectors, l1_hits, l2_hits, dram_sectors;
+  uint64_t dram_bytes;                    /* sectors that reached DRAM (reads and write-backs) x 32 */
+  double l1_hit_rate, l2_hit_rate;        /* over sectors looked up at that level */
+  int blocks_per_sm;                      /* residency used to form waves */
+} WsCacheStats;
+
+WS_EXPORT void ws_cache_stats_free (WsCacheStats *stats);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsCacheStats, ws_cache_stats_free)
+
+/* Simulates launch @launch of @trace on @gpu. */
+WS_EXPORT WsCacheStats *ws_cachesim_run_launch (WsTrace *trace, guint launch, const WsGpu *gpu, GError **error);
+
+/* ---- the cache model itself (exposed for tests and the simulator) ------- */
+
+typedef struct _WsCache WsCache;
+
+/* A sectored set-associative LRU cache; @size 0 = no cache (every lookup misses). */
+WS_EXPORT WsCache *ws_cache_new (uint32_t size, uint32_t line, uint32_t sector, uint32_t assoc);
+WS_EXPORT void ws_cache_free (WsCache *cache);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsCache, ws_cache_free)
+/* Looks up the sector holding @addr; on a miss with @allocate the sector is
+ * filled (evicting the LRU line of the set if needed).  Returns TRUE on hit. */
+WS_EXPORT gboolean ws_cache_access (WsCache *cache, uint64_t addr, gboolean allocate);
+/* Drops the sector holding @addr if present. */
+WS_EXPORT void ws_cache_invalidate (WsCache *cache, uint64_t addr);
+
+G_END_DECLS

@@ -1,0 +1,304 @@
+/* ws-interval.c: GPUMech's single-warp model and representative warp (seed 001 §4.3). */
+#include "interval/ws-interval.h"
+#include "ptx/ws-ptx.h"
+
+#include <math.h>
+#include <string.h>
+
+void
+ws_interval_profile_free (WsIntervalProfile *p)
+{
+  if (p == NULL)
+    return;
+  g_array_unref (p->intervals);
+  g_free (p);
+}
+
+WsIClass
+ws_interval_inst_iclass (const WsTraceStaticInst *inst)
+{
+  switch (inst->opclass)
+    {
+    case WS_OPCLASS_FP32: return WS_ICLASS_FP32;
+    case WS_OPCLASS_FP64: return WS_ICLASS_FP64;
+    case WS_OPCLASS_SFU: return WS_ICLASS_SFU;
+    case WS_OPCLASS_LD: case WS_OPCLASS_ST: case WS_OPCLASS_ATOM:
+      return inst->space == WS_SPACE_SHARED ? WS_ICLASS_SHARED : WS_ICLASS_GLOBAL;
+    case WS_OPCLASS_BRANCH: case WS_OPCLASS_BARRIER: return WS_ICLASS_BRANCH;
+    default: return WS_ICLASS_INT;
+    }
+}
+
+/* Register slots in the trace's static table are 16-bit. */
+#define MAX_SLOTS 65536
+
+WsIntervalProfile *
+ws_interval_profile_warp (const WsTraceKernel *k, const WsTraceTb *tb, guint warp,
+                          const double *latency, GError **error)
+{
+  WsIntervalProfile *p = g_new0 (WsIntervalProfile, 1);
+  p->intervals = g_array_new (FALSE, FALSE, sizeof (WsInterval));
+  /* done cycle of the last writer of each register slot, and who wrote it */
+  g_autofree double *ready = g_new0 (double, MAX_SLOTS);
+  g_autofree uint32_t *writer = g_new0 (uint32_t, MAX_SLOTS);
+
+  WsTraceWarpIter it;
+  ws_trace_warp_iter_init (&it, tb, warp);
+  WsTraceRecord r;
+  GError *e = NULL;
+  double issue = -1, start = 0;
+  WsInterval cur = { 0 };
+  while (ws_trace_warp_iter_next (&it, &r, &e))
+    {
+      if (r.static_id >= k->n_insts)
+        continue;
+      const WsTraceStaticInst *si = &k->insts[r.static_id];
+      double earliest = issue + 1;                 /* eq. 13: one instruction per cycle */
+      uint32_t awaited = G_MAXUINT32;
+      for (int s = 0; s < si->n_src && s < 4; s++)
+        {
+          uint16_t slot = si->src[s];
+          if (slot == 0xffff)
+            continue;
+          if (ready[slot] + 1 > earliest)          /* eq. 13: done(source) + 1 */
+            {
+              earliest = ready[slot] + 1;
+              awaited = writer[slot];
+            }
+        }
+      if (issue >= 0 && earliest > issue + 1)
+        {
+          /* The issue cycle jumps: close the interval, stalls charged to it. */
+          cur.stall_cycles = earliest - issue - 1;
+          cur.stall_inst = awaited;
+          g_array_append_val (p->intervals, cur);
+          memset (&cur, 0, sizeof cur);
+        }
+      issue = earliest;
+      if (p->insts == 0)
+        start = issue;
+      cur.insts++;
+      p->insts++;
+      double done = issue + latency[r.static_id];
+      for (int d = 0; d < si->n_dst && d < 2; d++)
+        if (si->dst[d] != 0xffff)
+          {
+            ready[si->dst[d]] = done;
+            writer[si->dst[d]] = r.static_id;
+          }
+    }
+  if (e != NULL)
+    {
+      g_propagate_error (error, e);
+      ws_interval_profile_free (p);
+      return NULL;
+    }
+  if (cur.insts > 0)
+    g_array_append_val (p->intervals, cur);
+  double stalls = 0;
+  for (guint i = 0; i < p->intervals->len; i++)
+    stalls += g_array_index (p->intervals, WsInterval, i).stall_cycles;
+  /* eq. 14 with an issue rate of one instruction per cycle */
+  p->cycles = p->insts + stalls;
+  p->perf = p->cycles > 0 ? p->insts / p->cycles : 0;
+  (void) start;
+  return p;
+}
+
+/* ---- per-launch analysis ------------------------------------------------------ */
+
+struct _WsLaunchAnalysis {
+  WsTrace *trace;
+  guint launch;
+  WsGpu *gpu;
+  WsCacheStats *cache;
+  double *latency;
+  uint64_t rep_tb;
+  uint32_t rep_warp;
+  WsIntervalProfile *rep;
+  guint n_profiled;
+};
+
+void
+ws_launch_analysis_free (WsLaunchAnalysis *a)
+{
+  if (a == NULL)
+    return;
+  ws_gpu_free (a->gpu);
+  ws_cache_stats_free (a->cache);
+  g_free (a->latency);
+  ws_interval_profile_free (a->rep);
+  g_free (a);
+}
+
+typedef struct {
+  uint64_t tb;
+  uint32_t warp;
+  double perf, insts;
+} WarpPoint;
+
+/* k-means, k = 2, on the eq. 15 features (each normalised by its mean).
+ * Deterministic seeds: the points with the smallest and the largest
+ * performance. */
+static guint
+pick_representative (const WarpPoint *pts, guint n)
+{
+  if (n == 1)
+    return 0;
+  double mean_perf = 0, mean_insts = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      mean_perf += pts[i].perf;
+      mean_insts += pts[i].insts;
+    }
+  mean_perf /= n;
+  mean_insts /= n;
+  g_autofree double *fx = g_new (double, n);
+  g_autofree double *fy = g_new (double, n);
+  g_autofree guint8 *cl = g_new0 (guint8, n);
+  guint lo = 0, hi = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      fx[i] = mean_perf > 0 ? pts[i].perf / mean_perf : 0;        /* eq. 15 */
+      fy[i] = mean_insts > 0 ? pts[i].insts / mean_insts : 0;
+      if (fx[i] + fy[i] < fx[lo] + fy[lo]) lo = i;
+      if (fx[i] + fy[i] > fx[hi] + fy[hi]) hi = i;
+    }
+  double cx[2] = { fx[lo], fx[hi] }, cy[2] = { fy[lo], fy[hi] };
+  guint size[2] = { 0, 0 };
+  for (int iter = 0; iter < 100; iter++)
+    {
+      gboolean changed = FALSE;
+      for (guint i = 0; i < n; i++)
+        {
+          double d0 = (fx[i] - cx[0]) * (fx[i] - cx[0]) + (fy[i] - cy[0]) * (fy[i] - cy[0]);
+          double d1 = (fx[i] - cx[1]) * (fx[i] - cx[1]) + (fy[i] - cy[1]) * (fy[i] - cy[1]);
+          guint8 c = d1 < d0 ? 1 : 0;
+          if (c != cl[i] || iter == 0)
+            changed = TRUE;
+          cl[i] = c;
+        }
+      double sx[2] = { 0, 0 }, sy[2] = { 0, 0 };
+      size[0] = size[1] = 0;
+      for (guint i = 0; i < n; i++)
+        {
+          sx[cl[i]] += fx[i];
+          sy[cl[i]] += fy[i];
+          size[cl[i]]++;
+        }
+      for (int c = 0; c < 2; c++)
+        if (size[c] > 0)
+          {
+            cx[c] = sx[c] / size[c];
+            cy[c] = sy[c] / size[c];
+          }
+      if (!changed)
+        break;
+    }
+  guint8 big = size[1] > size[0] ? 1 : 0;
+  guint best = 0;
+  double best_d = INFINITY;
+  for (guint i = 0; i < n; i++)
+    if (cl[i] == big)
+      {
+        double d = (fx[i] - cx[big]) * (fx[i] - cx[big]) + (fy[i] - cy[big]) * (fy[i] - cy[big]);
+        if (d < best_d)
+          {
+            best_d = d;
+            best = i;
+          }
+      }
+  return best;
+}
+
+WsLaunchAnalysis *
+ws_launch_analysis_new (WsTrace *trace, guint launch, const WsGpu *gpu, GError **error)
+{
+  g_autoptr(WsLaunchAnalysis) a = g_new0 (WsLaunchAnalysis, 1);
+  a->trace = trace;
+  a->launch = launch;
+  a->gpu = ws_gpu_copy (gpu);
+  a->cache = ws_cachesim_run_launch (trace, launch, gpu, error);
+  if (a->cache == NULL)
+    return NULL;
+
+  const WsTraceLaunch *l = ws_trace_get_launch (trace, launch);
+  const WsTraceKernel *k = ws_trace_get_kernel (trace, l->kernel);
+  a->latency = g_new0 (double, MAX (k->n_insts, 1));
+  for (guint i = 0; i < k->n_insts; i++)
+    {
+      const WsTraceStaticInst *si = &k->insts[i];
+      WsIClass c = ws_interval_inst_iclass (si);
+      if ((c == WS_ICLASS_GLOBAL || c == WS_ICLASS_SHARED) && a->cache->pcs[i].executions > 0)
+        a->latency[i] = a->cache->pcs[i].amat;              /* seed 001 §4.5.2 */
+      else
+        a->latency[i] = gpu->pipes[c].latency;
+      if (a->latency[i] < 1)
+        a->latency[i] = 1;
+    }
+
+  uint64_t n_tbs = 0;
+  const WsTraceTbCounters *tbc = ws_trace_get_tb_counters (trace, launch, &n_tbs);
+  g_autoptr(GArray) pts = g_array_new (FALSE, FALSE, sizeof (WarpPoint));
+  for (uint64_t t = 0; t < n_tbs; t++)
+    {
+      if (!tbc[t].recorded)
+        continue;
+      g_autoptr(WsTraceTb) tb = ws_trace_read_tb (trace, launch, t, error);
+      if (tb == NULL)
+        return NULL;
+      for (guint w = 0; w < ws_trace_tb_get_n_warps (tb); w++)
+        {
+          g_autoptr(WsIntervalProfile) p = ws_interval_profile_warp (k, tb, w, a->latency, error);
+          if (p == NULL)
+            return NULL;
+          if (p->insts == 0)
+            continue;
+          WarpPoint pt = { t, w, p->perf, (double) p->insts };
+          g_array_append_val (pts, pt);
+        }
+    }
+  a->n_profiled = pts->len;
+  if (pts->len == 0)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "launch %u (%s) recorded no warp instructions", launch, k->name);
+      return NULL;
+    }
+  guint rep = pick_representative ((const WarpPoint *) pts->data, pts->len);
+  const WarpPoint *r = &g_array_index (pts, WarpPoint, rep);
+  a->rep_tb = r->tb;
+  a->rep_warp = r->warp;
+  g_autoptr(WsTraceTb) tb = ws_trace_read_tb (trace, launch, r->tb, error);
+  if (tb == NULL)
+    return NULL;
+  a->rep = ws_interval_profile_warp (k, tb, r->warp, a->latency, error);
+  if (a->rep == NULL)
+    return NULL;
+  return g_steal_pointer (&a);
+}
+
+const WsCacheStats *
+ws_launch_analysis_get_cache (WsLaunchAnalysis *a)
+{
+  return a->cache;
+}
+
+const double *
+ws_launch_analysis_get_latencies (WsLaunchAnalysis *a)
+{
+  return a->latency;
+}
+
+const WsIntervalProfile *
+ws_launch_analysis_get_representative (WsLaunchAnalysis *a, uint64_t *tb, uint32_t *warp)
+{
+  if (tb) *tb = a->rep_tb;
+  if (warp) *warp = a->rep_warp;
+  return a->rep;
+}
+
+guint
+ws_launch_analysis_get_n_warps_profiled (WsLaunchAnalysis *a)
+{
+  return a->n_profiled;
+}

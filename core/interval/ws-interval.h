@@ -1,0 +1,57 @@
+/* ws-interval.h: the single-warp interval model of GPUMech (seed 001 §4.3)
+ * and the per-launch analysis the predictors share.
+ *
+ * For one GPU configuration and one traced launch this computes, once:
+ *  - the latency of every static instruction: the catalogue's pipeline
+ *    latency for compute instructions, the average memory access time from
+ *    the cache simulation for memory instructions (seed 001 §4.5.2);
+ *  - every warp's interval profile by the interval algorithm (eq. 13) and its
+ *    warp performance (eq. 14);
+ *  - the representative warp: k-means with k = 2 on the eq. 15 feature
+ *    vectors, the warp closest to the centre of the larger cluster (§4.3.3). */
+#pragma once
+
+#include "hw/ws-hw.h"
+#include "trace/ws-trace.h"
+#include "cachesim/ws-cachesim.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  uint32_t insts;        /* instructions issued in the interval */
+  double stall_cycles;   /* cycles lost after it, waiting for a dependence */
+  uint32_t stall_inst;   /* static id of the instruction whose result was awaited */
+} WsInterval;
+
+typedef struct {
+  GArray *intervals;     /* of WsInterval, eq. 11 */
+  uint64_t insts;        /* warp instructions */
+  double cycles;         /* issue cycles + stall cycles of the warp alone */
+  double perf;           /* eq. 14: insts / cycles */
+} WsIntervalProfile;
+
+WS_EXPORT void ws_interval_profile_free (WsIntervalProfile *p);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsIntervalProfile, ws_interval_profile_free)
+
+/* The class the catalogue's latency table uses for a static instruction. */
+WS_EXPORT WsIClass ws_interval_inst_iclass (const WsTraceStaticInst *inst);
+
+/* Eq. 13 over one warp's stream: issue(k+1) = max(issue(k) + 1, done(src) + 1),
+ * done = issue + latency; an interval closes where the issue cycle jumps. */
+WS_EXPORT WsIntervalProfile *ws_interval_profile_warp (const WsTraceKernel *kernel, const WsTraceTb *tb,
+                                                       guint warp, const double *latency, GError **error);
+
+typedef struct _WsLaunchAnalysis WsLaunchAnalysis;
+
+WS_EXPORT WsLaunchAnalysis *ws_launch_analysis_new (WsTrace *trace, guint launch, const WsGpu *gpu, GError **error);
+WS_EXPORT void ws_launch_analysis_free (WsLaunchAnalysis *a);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsLaunchAnalysis, ws_launch_analysis_free)
+
+WS_EXPORT const WsCacheStats *ws_launch_analysis_get_cache (WsLaunchAnalysis *a);
+/* Latency (cycles) of each static instruction; n = kernel's n_insts. */
+WS_EXPORT const double *ws_launch_analysis_get_latencies (WsLaunchAnalysis *a);
+/* The representative warp and its profile. */
+WS_EXPORT const WsIntervalProfile *ws_launch_analysis_get_representative (WsLaunchAnalysis *a, uint64_t *tb, uint32_t *warp);
+WS_EXPORT guint ws_launch_analysis_get_n_warps_profiled (WsLaunchAnalysis *a);
+
+G_END_DECLS

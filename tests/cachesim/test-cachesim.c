@@ -1,0 +1,157 @@
+/* The functional cache simulation on hand-computed cases. */
+#include "cachesim/ws-cachesim.h"
+#include "ptx/ws-ptx.h"
+
+#include <glib/gstdio.h>
+
+static void
+test_cache_lru_and_sectors (void)
+{
+  /* 2 sets x 2 ways of 128-byte lines with 32-byte sectors = 512 bytes. */
+  g_autoptr(WsCache) c = ws_cache_new (512, 128, 32, 2);
+  g_assert_false (ws_cache_access (c, 0x0000, TRUE));   /* set 0, line 0 */
+  g_assert_true (ws_cache_access (c, 0x0000, TRUE));
+  g_assert_true (ws_cache_access (c, 0x001c, TRUE));    /* same sector */
+  g_assert_false (ws_cache_access (c, 0x0020, TRUE));   /* same line, next sector: sector miss */
+  g_assert_true (ws_cache_access (c, 0x0020, TRUE));
+  g_assert_false (ws_cache_access (c, 0x0100, TRUE));   /* set 0, line 2 */
+  g_assert_true (ws_cache_access (c, 0x0000, TRUE));    /* line 0 now most recent */
+  g_assert_false (ws_cache_access (c, 0x0200, TRUE));   /* set 0, line 4: evicts line 2 (LRU) */
+  g_assert_true (ws_cache_access (c, 0x0000, TRUE));
+  g_assert_false (ws_cache_access (c, 0x0100, TRUE));   /* line 2 was evicted */
+  g_assert_false (ws_cache_access (c, 0x0080, FALSE));  /* set 1: miss without allocation */
+  g_assert_false (ws_cache_access (c, 0x0080, FALSE));
+  ws_cache_invalidate (c, 0x0100);
+  g_assert_false (ws_cache_access (c, 0x0100, FALSE));
+  /* No cache at all: everything misses. */
+  g_autoptr(WsCache) none = ws_cache_new (0, 128, 32, 4);
+  g_assert_false (ws_cache_access (none, 0, TRUE));
+  g_assert_false (ws_cache_access (none, 0, TRUE));
+}
+
+static WsGpu *
+small_gpu (void)
+{
+  WsGpu *g = g_new0 (WsGpu, 1);
+  g->name = g_strdup ("test GPU");
+  g->cc_major = 8; g->cc_minor = 0;
+  g->sms = 2; g->warp_size = 32; g->max_warps_per_sm = 64; g->max_blocks_per_sm = 32;
+  g->max_threads_per_block = 1024; g->registers_per_sm = 65536; g->max_registers_per_block = 65536;
+  g->max_registers_per_thread = 255; g->register_alloc_unit = 256;
+  g->shared_per_sm = 167936; g->shared_per_block = 49152; g->shared_per_block_optin = 166912;
+  g->shared_alloc_unit = 128; g->shared_reserved_per_block = 1024;
+  g->l1_size = 32768; g->l1_line = 128; g->l1_sector = 32; g->l1_assoc = 4; g->l1_latency = 30;
+  g->l2_size = 1 << 20; g->l2_line = 128; g->l2_assoc = 16; g->l2_latency = 200;
+  g->dram_latency = 500;
+  g->pipes[WS_ICLASS_SHARED].latency = 25;
+  return g;
+}
+
+enum { PC_LOAD_A = 0, PC_LOAD_A_AGAIN, PC_STORE_A, PC_LOAD_SCATTER, PC_SHARED, N_PCS };
+
+/* One block of one warp: loads 128 coalesced bytes twice, stores them back,
+ * then a gather whose 32 lanes touch 32 different lines, then a shared
+ * access. */
+static char *
+write_trace (const char *dir)
+{
+  g_autofree char *path = g_build_filename (dir, "cache.wstrace", NULL);
+  g_autoptr(GError) error = NULL;
+  WsTraceWriter *w = ws_trace_writer_new (path, &error);
+  g_assert_no_error (error);
+  WsTraceStaticInst insts[N_PCS] = { 0 };
+  for (int i = 0; i < N_PCS; i++)
+    {
+      insts[i].ptx_line = 10 + i;
+      insts[i].op = WS_OP_LD;
+      insts[i].opclass = WS_OPCLASS_LD;
+      insts[i].space = WS_SPACE_GLOBAL;
+      insts[i].access_size = 4;
+      insts[i].dst[0] = insts[i].dst[1] = 0xffff;
+      for (int k = 0; k < 4; k++)
+        insts[i].src[k] = 0xffff;
+    }
+  insts[PC_STORE_A].op = WS_OP_ST;
+  insts[PC_STORE_A].opclass = WS_OPCLASS_ST;
+  insts[PC_SHARED].space = WS_SPACE_SHARED;
+  WsTraceKernelDesc kd = { .name = "cachetest", .n_insts = N_PCS, .insts = insts, .regs_per_thread = 16 };
+  uint32_t kernel = ws_trace_writer_add_kernel (w, &kd);
+  const uint32_t grid[3] = { 1, 1, 1 }, block[3] = { 32, 1, 1 };
+  ws_trace_writer_begin_launch (w, kernel, grid, block, 0);
+  WsTraceCta *cta = ws_trace_cta_begin (w, 0, 1);
+  uint64_t a[32], scatter[32], sh[32];
+  for (int l = 0; l < 32; l++)
+    {
+      a[l] = 0x7e0000001000ull + 4 * l;
+      scatter[l] = 0x7e0000100000ull + 4096 * l;
+      sh[l] = 4 * l;
+    }
+  ws_trace_cta_mem (cta, 0, PC_LOAD_A, 0xffffffffu, WS_SPACE_GLOBAL, a);
+  ws_trace_cta_mem (cta, 0, PC_LOAD_A_AGAIN, 0xffffffffu, WS_SPACE_GLOBAL, a);
+  ws_trace_cta_mem (cta, 0, PC_STORE_A, 0xffffffffu, WS_SPACE_GLOBAL, a);
+  ws_trace_cta_mem (cta, 0, PC_LOAD_SCATTER, 0xffffffffu, WS_SPACE_GLOBAL, scatter);
+  ws_trace_cta_mem (cta, 0, PC_SHARED, 0xffffffffu, WS_SPACE_SHARED, sh);
+  ws_trace_cta_end (cta);
+  g_assert_true (ws_trace_writer_end_launch (w, &error));
+  g_assert_true (ws_trace_writer_close (w, &error));
+  g_assert_no_error (error);
+  return g_steal_pointer (&path);
+}
+
+static void
+test_launch_events (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-cachesim-XXXXXX", NULL);
+  g_autofree char *path = write_trace (dir);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_assert_no_error (error);
+  g_autoptr(WsGpu) gpu = small_gpu ();
+  g_autoptr(WsCacheStats) st = ws_cachesim_run_launch (trace, 0, gpu, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (st->n_insts, ==, N_PCS);
+
+  /* First touch: 4 sectors from DRAM. */
+  const WsCachePcStats *p = &st->pcs[PC_LOAD_A];
+  g_assert_cmpuint (p->executions, ==, 1);
+  g_assert_cmpuint (p->sectors, ==, 4);
+  g_assert_cmpuint (p->sector_dram, ==, 4);
+  g_assert_cmpuint (p->events[WS_CACHE_EVENT_DRAM], ==, 1);
+  g_assert_cmpfloat (p->amat, ==, 500);
+  /* Again: all 4 hit L1. */
+  p = &st->pcs[PC_LOAD_A_AGAIN];
+  g_assert_cmpuint (p->sector_l1_hits, ==, 4);
+  g_assert_cmpuint (p->events[WS_CACHE_EVENT_L1_HIT], ==, 1);
+  g_assert_cmpfloat (p->amat, ==, 30);
+  /* Store: write-through, the L2 holds the sectors. */
+  p = &st->pcs[PC_STORE_A];
+  g_assert_cmpuint (p->sector_l2_hits, ==, 4);
+  g_assert_cmpfloat (p->amat, ==, 200);
+  /* Gather: 32 distinct sectors, all DRAM. */
+  p = &st->pcs[PC_LOAD_SCATTER];
+  g_assert_cmpuint (p->sectors, ==, 32);
+  g_assert_cmpuint (p->sector_dram, ==, 32);
+  /* Shared memory bypasses the caches. */
+  p = &st->pcs[PC_SHARED];
+  g_assert_cmpuint (p->events[WS_CACHE_EVENT_SHARED], ==, 1);
+  g_assert_cmpuint (p->sectors, ==, 0);
+  g_assert_cmpfloat (p->amat, ==, 25);
+
+  g_assert_cmpuint (st->sectors, ==, 44);
+  g_assert_cmpuint (st->l1_hits, ==, 4);
+  g_assert_cmpuint (st->l2_hits, ==, 4);
+  g_assert_cmpuint (st->dram_sectors, ==, 36);
+  g_assert_cmpuint (st->dram_bytes, ==, 36 * 32);
+  g_assert_cmpfloat_with_epsilon (st->l2_hit_rate, 4.0 / 40.0, 1e-12);
+  g_remove (path);
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/cachesim/cache/lru-and-sectors", test_cache_lru_and_sectors);
+  g_test_add_func ("/cachesim/launch/miss-events-and-amat", test_launch_events);
+  return g_test_run ();
+}
