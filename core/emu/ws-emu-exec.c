@@ -2012,8 +2012,6 @@ run_warp (Cta *c, Warp *w)
                        * once per target, one group after the other. */
                       uint32_t left = m;
                       top->pc = pc + 1;
-                      if (m != active)
-                        simt_push (w, pc + 1, pc + 1, active & ~m);
                       while (left)
                         {
                           uint64_t ga = F[__builtin_ctz (left)];

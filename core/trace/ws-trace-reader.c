@@ -351,6 +351,8 @@ parse_index (WsTrace *t, uint64_t offset, GError **error)
     x->checksum = ws_trace_u64 (r + 16);
     x->tb_offset = ws_trace_u32 (r + 24);
     x->tb_size = ws_trace_u32 (r + 28);
+    if (!t->tbs[i].recorded)
+      continue;  /* never finished: all-zero entry */
     if (x->offset < WS_TRACE_HEADER_SIZE || x->offset > t->data_end || t->data_end - x->offset < x->size)
       return corrupt (error, t->path, offset, "chunk index entry %" G_GUINT64_FORMAT " points outside the chunk region", i);
     if ((uint64_t) x->tb_offset + x->tb_size > x->raw_size)

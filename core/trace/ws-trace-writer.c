@@ -822,7 +822,7 @@ ws_trace_cta_end (WsTraceCta *cta)
   tb.n_warps = cta->n_warps;
   tb.flags = 1;
 
-  g_autoptr (GPtrArray) closed = g_ptr_array_new_with_free_func (chunk_free);
+  g_autoptr (GPtrArray) closed = g_ptr_array_new ();  /* chunks move on to `done` */
   g_mutex_lock (&w->lock);
   if (!w->in_launch || cta->cta_linear >= w->cur.n_tbs || cta->cta_linear < w->next_cta ||
       (g_array_index (w->tbs, WriterTb, w->cur.first_tb + cta->cta_linear).flags & 1)) {
@@ -899,7 +899,7 @@ ws_trace_writer_end_launch (WsTraceWriter *w, GError **error)
   /* CTAs that never ended (a faulted launch) get empty index entries so the
    * file stays readable; the launch is flagged incomplete.  All cta_end
    * calls have returned, so every closed chunk is written or in `done`. */
-  g_autoptr (GPtrArray) closed = g_ptr_array_new_with_free_func (chunk_free);
+  g_autoptr (GPtrArray) closed = g_ptr_array_new ();  /* chunks move on to `done` */
   while (w->next_cta < w->cur.n_tbs) {
     drain_pending (w, closed);
     if (w->next_cta >= w->cur.n_tbs)

@@ -132,8 +132,11 @@ run_env (Fixture *f, const char *gpu, gboolean preload_runtime, const char *cons
   g_autoptr(GSubprocess) p = g_subprocess_launcher_spawnv (l, argv, &error);
   g_assert_no_error (error);
   Run r = { 0 };
-  g_subprocess_communicate_utf8 (p, NULL, NULL, &r.out, &r.err, &error);
+  g_autoptr(GBytes) out = NULL, err = NULL;
+  g_subprocess_communicate (p, NULL, NULL, &out, &err, &error);
   g_assert_no_error (error);
+  r.out = g_strndup (g_bytes_get_data (out, NULL), g_bytes_get_size (out));
+  r.err = g_strndup (g_bytes_get_data (err, NULL), g_bytes_get_size (err));
   r.status = g_subprocess_get_if_exited (p) ? g_subprocess_get_exit_status (p) : -1;
   return r;
 }

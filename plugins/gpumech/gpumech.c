@@ -1,0 +1,726 @@
+/* gpumech: interval analysis of GPU kernels, GPUMech (seed 001 ch. 4).
+ *
+ * The host gives the single-warp model (§4.3): per-instruction latencies
+ * (AMAT for memory instructions, §4.5), the representative warp chosen by
+ * k-means on the eq. 14/15 features and its interval profile (eq. 11, built
+ * by the interval algorithm of eq. 13).  This plugin is the multi-warp model
+ * (§4.4) and the CPI stack (§4.7):
+ *
+ *   CPI_final = CPI_multithreading + CPI_rc_contention                  (12)
+ *   CPI_multithreading: eqs. 16-18, RR eqs. 19-20, GTO eqs. 21-25
+ *   CPI_rc_contention:  eq. 26 of MSHR delays (27-29) and DRAM M/D/1 (30-32)
+ *
+ * and the other models of Table 8: Naive_Interval (eq. 10) and the Markov
+ * chain of Chen & Aamodt (§2.4.2), solved with GSL.
+ *
+ * Units: the seed's "core" issues one warp instruction per cycle.  A GPU SM
+ * with several warp schedulers is modelled as that many such cores sharing
+ * the SM's warps; the contention terms are per SM (the MSHRs are the SM's)
+ * and per GPU (DRAM).  Every CPI here is cycles per warp instruction of one
+ * SM unless its name says otherwise.  docs/models/gpumech.md explains every
+ * decision the seed leaves open. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
+
+#include "ws-predictor.h"
+
+typedef enum { VARIANT_NAIVE, VARIANT_MARKOV, VARIANT_MT, VARIANT_MT_MSHR, VARIANT_FULL, N_VARIANTS } Variant;
+typedef enum { SCHED_RR, SCHED_GTO } Scheduler;
+
+static const char *const variant_names[N_VARIANTS] = { "naive", "markov", "mt", "mt_mshr", "full" };
+
+/* Table 9 */
+enum { CAT_BASE, CAT_DEP, CAT_L1, CAT_L2, CAT_DRAM, CAT_MSHR, CAT_QUEUE, N_CATS };
+static const char *const cat_names[N_CATS] = { "BASE", "DEP", "L1", "L2", "DRAM", "MSHR", "QUEUE" };
+
+static const WsPredictorOption gpumech_options[] = {
+  { "variant", WS_PREDICTOR_OPTION_CHOICE, "full", "naive|markov|mt|mt_mshr|full",
+    "Model of seed 001 Table 8: naive (eq. 10), markov (Chen & Aamodt), mt (multithreading, eqs. 16-25), "
+    "mt_mshr (+ MSHR contention, eqs. 27-29), full (+ DRAM bandwidth, eqs. 30-32: GPUMech)" },
+  { "scheduler", WS_PREDICTOR_OPTION_CHOICE, "rr", "rr|gto",
+    "Warp scheduling policy: round-robin (eqs. 19-20) or greedy-then-oldest (eqs. 21-25)" },
+};
+
+/* One interval of the representative warp (eq. 11) with what the
+ * contention models need. */
+typedef struct {
+  double insts;           /* #interval_insts_i */
+  double stall;           /* stall_cycles_i */
+  double mem_insts;       /* #warp_mem_insts_i (eq. 29): expected instructions that miss the L1 */
+  double mem_reqs;        /* #warp_mem_reqs_i (eq. 27): expected L1-missing requests (MSHR entries) */
+  double dram_reqs;       /* the warp's requests that reach DRAM (eqs. 30-32), loads and stores */
+} Interval;
+
+typedef struct {
+  Interval *iv;
+  uint32_t n;
+  double insts;                /* sum of #interval_insts_i */
+  double cycles;               /* sum of (#interval_insts_i / 1.0 + stall_cycles_i) */
+  double n_stalls;             /* intervals with stall cycles (Markov chain's stall events) */
+  double stall_cat[N_CATS];    /* the representative warp's stall cycles by Table 9 category */
+  /* the machine */
+  double schedulers;           /* warp schedulers per SM, each a seed "core" issuing 1 instruction/cycle */
+  double mshrs;                /* #MSHR per SM */
+  double avg_miss_latency;     /* eq. 28 */
+  double dram_service;         /* s of eq. 31, cycles per 32-byte DRAM request */
+} Profile;
+
+/* What one evaluation of the multi-warp model gives, for reporting. */
+typedef struct {
+  double warps;                /* #warps of the SM */
+  double active_schedulers;
+  double warps_per_scheduler;  /* #warps of eqs. 16-25 */
+  double issue_prob;           /* eq. 18 */
+  double nonoverlapped;        /* eq. 17, per scheduler */
+  double cpi_eq16;             /* eq. 16 per scheduler, before the issue-rate bound */
+  double markov_p, markov_m, markov_ipc;
+  double cpi_multithreading;   /* per SM */
+  double cpi_mshr, cpi_queue;  /* eq. 26, split */
+  double cpi;                  /* eq. 12 per SM */
+} Eval;
+
+/* ---- multithreading (§4.4.1) ---------------------------------------------- */
+
+/* Eq. 18 (= eq. 14 of the representative warp): issue probability with an issue rate of 1. */
+static double
+issue_probability (const Profile *p)
+{
+  return p->cycles > 0 ? p->insts / p->cycles : 0;
+}
+
+/* Eq. 10: IPC_core = IPC_single-warp x #warps, as CPI of one scheduler;
+ * a scheduler never issues more than one instruction per cycle. */
+static double
+naive_cpi (const Profile *p, double warps)
+{
+  double ipc = issue_probability (p) * warps;
+  return ipc >= 1 ? 1 : 1 / ipc;
+}
+
+/* Eq. 19: #waiting_slots_i = #interval_insts_i - 1. */
+static double
+waiting_slots (const Interval *iv)
+{
+  return iv->insts > 1 ? iv->insts - 1 : 0;
+}
+
+/* Eq. 20: RR non-overlapped instructions = issue_prob x (#warps - 1) x #waiting_slots_i. */
+static double
+rr_nonoverlapped (const Interval *iv, double issue_prob, double warps)
+{
+  return issue_prob * (warps - 1) * waiting_slots (iv);
+}
+
+/* Eq. 22: avg_interval_insts = sum of #interval_insts_i / #intervals. */
+static double
+avg_interval_insts (const Profile *p)
+{
+  return p->n > 0 ? p->insts / p->n : 0;
+}
+
+/* Eq. 24: issue_prob_in_stall_i = min(issue_prob x stall_cycles_i, 1). */
+static double
+issue_prob_in_stall (const Interval *iv, double issue_prob)
+{
+  return fmin (issue_prob * iv->stall, 1);
+}
+
+/* Eq. 23: #issue_warps_in_stall_i = issue_prob_in_stall_i x (#warps - 1). */
+static double
+issue_warps_in_stall (const Interval *iv, double issue_prob, double warps)
+{
+  return issue_prob_in_stall (iv, issue_prob) * (warps - 1);
+}
+
+/* Eq. 21: #issue_insts_in_stall_i = avg_interval_insts x #issue_warps_in_stall_i. */
+static double
+issue_insts_in_stall (const Interval *iv, double avg_insts, double issue_prob, double warps)
+{
+  return avg_insts * issue_warps_in_stall (iv, issue_prob, warps);
+}
+
+/* Eq. 25: GTO non-overlapped = max(#issue_insts_in_stall_i - stall_cycles_i x 1.0, 0). */
+static double
+gto_nonoverlapped (const Interval *iv, double avg_insts, double issue_prob, double warps)
+{
+  return fmax (issue_insts_in_stall (iv, avg_insts, issue_prob, warps) - iv->stall * 1.0, 0);
+}
+
+/* Eq. 17: #total_nonoverlapped_insts = sum over intervals of #nonoverlapped_insts_i. */
+static double
+total_nonoverlapped (const Profile *p, Scheduler sched, double warps)
+{
+  double ip = issue_probability (p), avg = avg_interval_insts (p), sum = 0;
+  for (uint32_t i = 0; i < p->n; i++)
+    sum += sched == SCHED_RR ? rr_nonoverlapped (&p->iv[i], ip, warps)
+                             : gto_nonoverlapped (&p->iv[i], avg, ip, warps);
+  return sum;
+}
+
+/* Eq. 16: CPI_multithreading = (total_cycles + #total_nonoverlapped / 1.0) / (#warps x sum of #interval_insts_i). */
+static double
+cpi_multithreading_eq16 (const Profile *p, double nonoverlapped, double warps)
+{
+  return (p->cycles + nonoverlapped / 1.0) / (warps * p->insts);
+}
+
+/* Chen & Aamodt's Markov chain (seed 001 §2.4.2) for one scheduler with n
+ * warps: a warp is active or suspended; the warp that issues in a cycle is
+ * suspended with probability p, a suspended warp wakes with probability 1/M.
+ * The chain's state is the number of suspended warps; its stationary
+ * distribution (GSL LU solve) gives IPC = 1 - P(all warps suspended). */
+static int
+markov_chain_ipc (double p, double m, int n, double *ipc)
+{
+  if (p <= 0)
+    {
+      *ipc = 1;
+      return 0;
+    }
+  double q = 1 / fmax (m, 1);
+  int size = n + 1;
+  gsl_matrix *a = gsl_matrix_calloc (size, size);
+  gsl_vector *b = gsl_vector_calloc (size);
+  gsl_vector *x = gsl_vector_alloc (size);
+  gsl_permutation *perm = gsl_permutation_alloc (size);
+  double *binom = malloc (sizeof (double) * size);
+  for (int k = 0; k <= n; k++)
+    {
+      /* r of the k suspended warps wake: binomial(k, q) */
+      binom[0] = pow (1 - q, k);
+      for (int r = 1; r <= k; r++)
+        binom[r] = q >= 1 ? (r == k ? 1 : 0) : binom[r - 1] * (double) (k - r + 1) / r * q / (1 - q);
+      if (q >= 1)
+        binom[0] = k == 0 ? 1 : 0;
+      for (int r = 0; r <= k; r++)
+        {
+          if (binom[r] == 0)
+            continue;
+          int next = k - r;
+          if (k < n)
+            {
+              /* T[k][next + 1] += binom p; T[k][next] += binom (1 - p); stored transposed */
+              *gsl_matrix_ptr (a, next + 1, k) += binom[r] * p;
+              *gsl_matrix_ptr (a, next, k) += binom[r] * (1 - p);
+            }
+          else
+            *gsl_matrix_ptr (a, next, k) += binom[r];
+        }
+    }
+  /* (T^T - I) pi = 0 with the last equation replaced by sum(pi) = 1 */
+  for (int i = 0; i < size; i++)
+    *gsl_matrix_ptr (a, i, i) -= 1;
+  for (int j = 0; j < size; j++)
+    gsl_matrix_set (a, size - 1, j, 1);
+  gsl_vector_set (b, size - 1, 1);
+  int signum = 0;
+  gsl_error_handler_t *old = gsl_set_error_handler_off ();
+  int rc = gsl_linalg_LU_decomp (a, perm, &signum);
+  if (rc == 0)
+    rc = gsl_linalg_LU_solve (a, perm, b, x);
+  gsl_set_error_handler (old);
+  if (rc == 0)
+    *ipc = 1 - gsl_vector_get (x, n);
+  free (binom);
+  gsl_permutation_free (perm);
+  gsl_vector_free (x);
+  gsl_vector_free (b);
+  gsl_matrix_free (a);
+  return rc == 0 && isfinite (*ipc) ? 0 : -1;
+}
+
+/* ---- resource contention (§4.4.2) ---------------------------------------- */
+
+/* Eq. 27: #core_reqs_i = #warp_mem_reqs_i x #warps. */
+static double
+core_reqs (double warp_reqs, double warps)
+{
+  return warp_reqs * warps;
+}
+
+/* Eq. 28: exp_queuing_delay_i = (sum over j = 1..#core_reqs_i of avg_miss_latency x ceil(j / #MSHR))
+ * / #core_reqs_i - avg_miss_latency.  The sum is taken in closed form
+ * (#MSHR x q(q+1)/2 + r(q+1) with q = floor(R / #MSHR), r = R - q #MSHR), which
+ * also interpolates linearly between integers for an expected (real) R. */
+static double
+exp_queuing_delay (double reqs, double mshrs, double avg_miss_latency)
+{
+  if (reqs <= 0 || mshrs <= 0)
+    return 0;
+  double q = floor (reqs / mshrs), r = reqs - q * mshrs;
+  double sum = mshrs * q * (q + 1) / 2 + r * (q + 1);
+  return avg_miss_latency * sum / reqs - avg_miss_latency;
+}
+
+/* Eq. 29: MSHR_delay_i = 0 if #core_reqs_i <= #MSHR, else exp_queuing_delay_i x #warp_mem_insts_i. */
+static double
+mshr_delay (const Interval *iv, const Profile *p, double warps)
+{
+  double reqs = core_reqs (iv->mem_reqs, warps);
+  if (reqs <= p->mshrs)
+    return 0;
+  return exp_queuing_delay (reqs, p->mshrs, p->avg_miss_latency) * iv->mem_insts;
+}
+
+/* Eq. 32: lambda_i = #core_reqs_i x #cores / (#interval_insts_i / 1.0 + stall_cycles_i). */
+static double
+arrival_rate (const Interval *iv, double warps, double cores)
+{
+  double cycles = iv->insts / 1.0 + iv->stall;
+  return cycles > 0 ? core_reqs (iv->dram_reqs, warps) * cores / cycles : 0;
+}
+
+/* Eq. 31: rho = lambda_i s, s = freq_core x L / B. */
+static double
+utilization (double lambda, double s)
+{
+  return lambda * s;
+}
+
+/* Eq. 30: Bandwidth_delay_i = min(lambda s^2 / (2 (1 - rho)), s x #core_reqs_i x #cores / 2). */
+static double
+bandwidth_delay (const Interval *iv, const Profile *p, double warps, double cores)
+{
+  double reqs = core_reqs (iv->dram_reqs, warps);
+  if (reqs <= 0 || p->dram_service <= 0)
+    return 0;
+  double s = p->dram_service;
+  double lambda = arrival_rate (iv, warps, cores);
+  double rho = utilization (lambda, s);
+  double cap = s * reqs * cores / 2;
+  if (rho >= 1)
+    return cap;   /* the M/D/1 queue does not settle: the seed's cap applies */
+  return fmin (lambda * s * s / (2 * (1 - rho)), cap);
+}
+
+/* Eq. 26: CPI_rc_contention = sum of (MSHR_delay_i + Bandwidth_delay_i) / sum of #interval_insts_i,
+ * returned as its two parts. */
+static void
+cpi_rc_contention (const Profile *p, double warps, double cores, int with_mshr, int with_band,
+                   double *cpi_mshr, double *cpi_queue)
+{
+  double m = 0, b = 0;
+  for (uint32_t i = 0; i < p->n; i++)
+    {
+      if (with_mshr)
+        m += mshr_delay (&p->iv[i], p, warps);
+      if (with_band)
+        b += bandwidth_delay (&p->iv[i], p, warps, cores);
+    }
+  *cpi_mshr = m / p->insts;
+  *cpi_queue = b / p->insts;
+}
+
+/* Eq. 12 for one SM holding `warps` warps, `cores` SMs busy on the GPU. */
+static int
+evaluate (const Profile *p, Variant v, Scheduler sched, double warps, double cores, Eval *e)
+{
+  memset (e, 0, sizeof *e);
+  e->warps = warps;
+  /* Schedulers without a warp issue nothing. */
+  e->active_schedulers = fmax (1, fmin (p->schedulers, warps));
+  e->warps_per_scheduler = warps / e->active_schedulers;
+  e->issue_prob = issue_probability (p);
+  e->nonoverlapped = total_nonoverlapped (p, sched, e->warps_per_scheduler);
+  e->cpi_eq16 = cpi_multithreading_eq16 (p, e->nonoverlapped, e->warps_per_scheduler);
+  e->markov_p = p->insts > 0 ? p->n_stalls / p->insts : 0;
+  e->markov_m = p->n_stalls > 0 ? (p->cycles - p->insts) / p->n_stalls : 0;
+  double cpi_sched;
+  switch (v)
+    {
+    case VARIANT_NAIVE:
+      cpi_sched = naive_cpi (p, e->warps_per_scheduler);
+      break;
+    case VARIANT_MARKOV:
+      {
+        int n = (int) lround (e->warps_per_scheduler);
+        if (markov_chain_ipc (e->markov_p, e->markov_m, n < 1 ? 1 : n, &e->markov_ipc) != 0 || e->markov_ipc <= 0)
+          return -1;
+        cpi_sched = 1 / e->markov_ipc;
+        break;
+      }
+    default:
+      /* One instruction per cycle at most: eq. 16 leaves this bound implicit. */
+      cpi_sched = fmax (e->cpi_eq16, 1.0);
+      break;
+    }
+  e->cpi_multithreading = cpi_sched / e->active_schedulers;
+  cpi_rc_contention (p, warps, cores, v == VARIANT_MT_MSHR || v == VARIANT_FULL, v == VARIANT_FULL,
+                     &e->cpi_mshr, &e->cpi_queue);
+  e->cpi = e->cpi_multithreading + e->cpi_mshr + e->cpi_queue;   /* eq. 12 */
+  return 0;
+}
+
+/* §4.7: the representative warp's CPI stack shrunk by CPI_multithreading /
+ * CPI_repres.warp, plus the MSHR and QUEUE categories. */
+static void
+cpi_stack (const Profile *p, const Eval *e, double stack[N_CATS])
+{
+  double cpi_rep = p->cycles / p->insts;
+  double shrink = e->cpi_multithreading / cpi_rep;
+  stack[CAT_BASE] = p->insts / 1.0 / p->insts * shrink;
+  for (int c = CAT_DEP; c <= CAT_DRAM; c++)
+    stack[c] = p->stall_cat[c] / p->insts * shrink;
+  stack[CAT_MSHR] = e->cpi_mshr;
+  stack[CAT_QUEUE] = e->cpi_queue;
+}
+
+/* ---- inputs --------------------------------------------------------------- */
+
+/* Per static instruction. */
+typedef struct {
+  int cls, space;
+  int has_cache;
+  double l1, l2;           /* sector hit rates at L1 and (of L1 misses) at L2 */
+  double ev[3];            /* distribution of miss events (L1 hit, L2 hit, DRAM), §4.5.2 */
+} PcInfo;
+
+/* §4.5.2's distribution of miss events of a memory instruction (slowest
+ * request decides), recovered from what the host gives: sector hit rates
+ * l1, l2 and the AMAT.  With n independent requests per execution the
+ * events are (a^n, b^n - a^n, 1 - b^n), a = l1, b = l1 + (1 - l1) l2; n is
+ * the real number in [0, 64] for which the events' AMAT equals the host's. */
+static void
+miss_event_distribution (double l1, double l2, double amat, const double lat[3], double ev[3])
+{
+  double a = l1, b = l1 + (1 - l1) * l2;
+  double lo = 0, hi = 64, n = 1;
+  for (int it = 0; it < 60; it++)
+    {
+      n = (lo + hi) / 2;
+      double an = pow (a, n), bn = pow (b, n);
+      double t = lat[0] * an + lat[1] * (bn - an) + lat[2] * (1 - bn);
+      if (t < amat)
+        lo = n;
+      else
+        hi = n;
+    }
+  double an = pow (a, n), bn = pow (b, n);
+  ev[0] = an;
+  ev[1] = bn - an;
+  ev[2] = 1 - bn;
+}
+
+static int
+is_global_mem (const PcInfo *pc)
+{
+  return (pc->cls == WS_PRED_CLASS_LD || pc->cls == WS_PRED_CLASS_ST || pc->cls == WS_PRED_CLASS_ATOM) &&
+         (pc->space == WS_PRED_SPACE_GLOBAL || pc->space == WS_PRED_SPACE_LOCAL) && pc->has_cache;
+}
+
+static void
+fail_fmt (const WsPredictorHost *h, WsPredictorContext *ctx, const char *fmt, const char *arg)
+{
+  char msg[256];
+  snprintf (msg, sizeof msg, fmt, arg);
+  h->fail (ctx, msg);
+}
+
+/* Reads the representative warp's interval profile from the host and walks
+ * its stream once to count, per interval, its memory instructions and
+ * requests (the host's intervals are consecutive runs of the stream). */
+static int
+build_profile (const WsPredictorHost *h, WsPredictorContext *ctx, Profile *p, uint64_t *rep_tb, uint32_t *rep_warp)
+{
+  uint64_t insts = 0;
+  double cycles = 0;
+  uint32_t n = 0;
+  h->representative_profile (ctx, &insts, &cycles, &n);
+  if (n == 0 || insts == 0)
+    {
+      h->fail (ctx, "the launch has no representative warp (no warp instruction was recorded, or the "
+                    "cache simulation failed)");
+      return -1;
+    }
+  h->representative_warp (ctx, rep_tb, rep_warp);
+
+  uint32_t n_pcs = h->n_insts (ctx);
+  PcInfo *pcs = calloc (n_pcs ? n_pcs : 1, sizeof (PcInfo));
+  const double lat[3] = { h->gpu_param (ctx, "l1_latency", 1), h->gpu_param (ctx, "l2_latency", 1),
+                          h->gpu_param (ctx, "dram_latency", 1) };
+  for (uint32_t i = 0; i < n_pcs; i++)
+    {
+      PcInfo *pc = &pcs[i];
+      pc->cls = h->inst_class (ctx, i);
+      pc->space = h->inst_space (ctx, i);
+      double amat = 0;
+      if (pc->cls == WS_PRED_CLASS_LD || pc->cls == WS_PRED_CLASS_ST || pc->cls == WS_PRED_CLASS_ATOM)
+        pc->has_cache = h->inst_cache (ctx, i, &pc->l1, &pc->l2, &amat);
+      if (is_global_mem (pc))
+        miss_event_distribution (pc->l1, pc->l2, amat, lat, pc->ev);
+      else
+        pc->ev[0] = 1;
+    }
+
+  p->n = n;
+  p->iv = calloc (n, sizeof (Interval));
+  p->insts = 0;
+  p->cycles = 0;
+  for (uint32_t i = 0; i < n; i++)
+    {
+      uint32_t ni = 0, stall_inst = UINT32_MAX;
+      double stall = 0;
+      h->representative_interval (ctx, i, &ni, &stall, &stall_inst);
+      p->iv[i].insts = ni;
+      p->iv[i].stall = stall;
+      p->insts += ni;
+      p->cycles += ni / 1.0 + stall;
+      if (stall > 0)
+        p->n_stalls++;
+      /* §4.7: a stall waits on a compute instruction (DEP) or on a memory
+       * instruction, whose stall is split by its distribution of miss
+       * events.  On-chip shared/constant/parameter accesses count as L1. */
+      if (stall_inst < n_pcs && is_global_mem (&pcs[stall_inst]))
+        for (int c = 0; c < 3; c++)
+          p->stall_cat[CAT_L1 + c] += stall * pcs[stall_inst].ev[c];
+      else if (stall_inst < n_pcs && (pcs[stall_inst].cls == WS_PRED_CLASS_LD || pcs[stall_inst].cls == WS_PRED_CLASS_ATOM))
+        p->stall_cat[CAT_L1] += stall;
+      else
+        p->stall_cat[CAT_DEP] += stall;
+    }
+
+  double l1_sector = h->gpu_param (ctx, "l1_sector", 32);
+  if (l1_sector < 32)
+    l1_sector = 32;
+  WsPredictorWarpCursor *cur = h->warp_open (ctx, *rep_tb, *rep_warp);
+  if (cur == NULL)
+    {
+      free (pcs);
+      h->fail (ctx, "cannot read the representative warp's instruction stream");
+      return -1;
+    }
+  WsPredictorWarpRecord r;
+  uint32_t iv = 0;
+  double in_iv = 0;
+  uint64_t walked = 0;
+  while (h->warp_next (cur, &r))
+    {
+      if (r.static_id >= n_pcs)
+        continue;   /* the interval algorithm skips them too */
+      while (iv < n && in_iv >= p->iv[iv].insts)
+        {
+          iv++;
+          in_iv = 0;
+        }
+      if (iv >= n)
+        break;
+      in_iv++;
+      walked++;
+      const PcInfo *pc = &pcs[r.static_id];
+      if (!is_global_mem (pc))
+        continue;
+      Interval *x = &p->iv[iv];
+      double miss = 1 - pc->l1;
+      /* DRAM traffic counts 32-byte sectors, loads and stores alike. */
+      x->dram_reqs += r.sectors * miss * (1 - pc->l2);
+      /* Stores do not allocate MSHRs (seed §4.6.2); an MSHR holds one L1 fill unit. */
+      if (pc->cls != WS_PRED_CLASS_ST)
+        {
+          double units = fmax ((double) r.lines, r.sectors * 32.0 / l1_sector);
+          x->mem_reqs += units * miss;
+          x->mem_insts += 1 - pc->ev[0];
+        }
+    }
+  h->warp_close (cur);
+  free (pcs);
+  if (walked != insts)
+    {
+      char msg[200];
+      snprintf (msg, sizeof msg, "the representative warp's stream has %llu instructions but its interval profile %llu",
+                (unsigned long long) walked, (unsigned long long) insts);
+      h->fail (ctx, msg);
+      return -1;
+    }
+  return 0;
+}
+
+static int
+parse_options (const WsPredictorHost *h, WsPredictorContext *ctx, Variant *v, Scheduler *s)
+{
+  const char *variant = h->option_string (ctx, "variant");
+  const char *sched = h->option_string (ctx, "scheduler");
+  *v = N_VARIANTS;
+  for (int i = 0; i < N_VARIANTS; i++)
+    if (variant != NULL && strcmp (variant, variant_names[i]) == 0)
+      *v = (Variant) i;
+  if (*v == N_VARIANTS)
+    {
+      fail_fmt (h, ctx, "unknown variant '%s' (naive, markov, mt, mt_mshr or full)", variant ? variant : "");
+      return -1;
+    }
+  if (sched != NULL && strcmp (sched, "rr") == 0)
+    *s = SCHED_RR;
+  else if (sched != NULL && strcmp (sched, "gto") == 0)
+    *s = SCHED_GTO;
+  else
+    {
+      fail_fmt (h, ctx, "unknown scheduler '%s' (rr or gto)", sched ? sched : "");
+      return -1;
+    }
+  return 0;
+}
+
+static int
+gpumech_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
+{
+  if (h->is_analytic (ctx))
+    {
+      h->fail (ctx, "gpumech predicts traced launches only");
+      return -1;
+    }
+  Variant variant;
+  Scheduler sched;
+  if (parse_options (h, ctx, &variant, &sched) != 0)
+    return -1;
+
+  double sms = h->gpu_param (ctx, "sms", 0);
+  double clock_mhz = h->gpu_param (ctx, "core_clock_mhz", 0);
+  if (sms < 1 || clock_mhz <= 0)
+    {
+      fail_fmt (h, ctx, "GPU '%s' lacks sms or core_clock_mhz", h->gpu_name (ctx));
+      return -1;
+    }
+  int blocks_per_sm = 0, occ_warps = 0;
+  h->occupancy (ctx, &blocks_per_sm, &occ_warps, NULL);
+  uint32_t warps_per_tb = h->warps_per_tb (ctx);
+  uint64_t n_tbs = h->n_tbs (ctx);
+  if (blocks_per_sm < 1 || warps_per_tb < 1 || n_tbs < 1)
+    {
+      fail_fmt (h, ctx, "kernel '%s' cannot run on this GPU: no thread block fits on an SM "
+                        "(check its block size, registers and shared memory)", h->kernel_name (ctx));
+      return -1;
+    }
+
+  Profile p = { 0 };
+  uint64_t rep_tb = 0;
+  uint32_t rep_warp = 0;
+  if (build_profile (h, ctx, &p, &rep_tb, &rep_warp) != 0)
+    {
+      free (p.iv);
+      return -1;
+    }
+  p.schedulers = h->gpu_param (ctx, "warp_schedulers_per_sm", 1);
+  if (p.schedulers < 1)
+    p.schedulers = 1;
+  p.mshrs = h->gpu_param (ctx, "l1_mshrs", 0);
+  if (p.mshrs < 1)
+    {
+      p.mshrs = 32;
+      h->warn (ctx, "the GPU gives no l1_mshrs; 32 MSHRs per SM assumed (seed 001 Table 7)");
+    }
+  double l2_lat = h->gpu_param (ctx, "l2_latency", 1), dram_lat = h->gpu_param (ctx, "dram_latency", 1);
+  double l2_hits = (double) h->launch_counter (ctx, "l2_hits");
+  double dram_sectors = (double) h->launch_counter (ctx, "dram_sectors");
+  p.avg_miss_latency = l2_hits + dram_sectors > 0
+                         ? (l2_hits * l2_lat + dram_sectors * dram_lat) / (l2_hits + dram_sectors) : dram_lat;
+  double gbs = h->gpu_param (ctx, "dram_bandwidth_gbs", 0);
+  if (gbs <= 0)
+    gbs = h->gpu_param (ctx, "dram_clock_mhz", 0) * 1e6 * h->gpu_param (ctx, "dram_bus_width_bits", 0) / 8 *
+          h->gpu_param (ctx, "dram_data_rate", 0) / 1e9;
+  if (gbs > 0)
+    p.dram_service = clock_mhz * 1e6 * 32.0 / (gbs * 1e9);   /* eq. 31: freq_core x L / B, L = 32-byte request */
+  else if (variant == VARIANT_FULL)
+    h->warn (ctx, "the GPU gives no DRAM bandwidth; the DRAM queue (eqs. 30-32) is left out");
+
+  /* Waves of resident blocks: full waves of SMs x blocks_per_sm blocks, then
+   * a tail wave whose busiest SM holds ceil(tail / SMs) blocks. */
+  double warp_insts = (double) h->launch_counter (ctx, "warp_instructions");
+  double insts_per_warp = warp_insts / ((double) n_tbs * warps_per_tb);
+  uint64_t wave = (uint64_t) sms * (uint64_t) blocks_per_sm;
+  uint64_t full_waves = n_tbs / wave, tail = n_tbs % wave;
+  double cycles = 0, stack[N_CATS] = { 0 };
+  Eval full = { 0 }, tail_e = { 0 };
+  for (int part = 0; part < 2; part++)
+    {
+      uint64_t count = part == 0 ? full_waves : (tail > 0 ? 1 : 0);
+      if (count == 0)
+        continue;
+      double blocks = part == 0 ? blocks_per_sm : ceil ((double) tail / sms);
+      double cores = part == 0 ? sms : fmin (sms, (double) tail);
+      Eval *e = part == 0 ? &full : &tail_e;
+      if (evaluate (&p, variant, sched, blocks * warps_per_tb, cores, e) != 0)
+        {
+          free (p.iv);
+          h->fail (ctx, "the Markov chain of Chen & Aamodt could not be solved (singular transition matrix)");
+          return -1;
+        }
+      double sm_insts = blocks * warps_per_tb * insts_per_warp * count;
+      double s[N_CATS];
+      cpi_stack (&p, e, s);
+      cycles += sm_insts * e->cpi;
+      for (int c = 0; c < N_CATS; c++)
+        stack[c] += sm_insts * s[c];
+    }
+  const Eval *main_e = full_waves > 0 ? &full : &tail_e;
+
+  /* The stack adds up to cycles per warp instruction of the launch (1 / IPC). */
+  h->set_cycles (ctx, cycles);
+  h->set_seconds (ctx, cycles / (clock_mhz * 1e6));
+  h->set_ipc (ctx, cycles > 0 ? warp_insts / cycles : 0);
+  for (int c = 0; c < N_CATS; c++)
+    h->add_cpi (ctx, cat_names[c], stack[c] / warp_insts);
+
+  h->set_metric (ctx, "warps_per_sm", main_e->warps);
+  h->set_metric (ctx, "warps_per_scheduler", main_e->warps_per_scheduler);
+  h->set_metric (ctx, "occupancy_warps", occ_warps);
+  h->set_metric (ctx, "waves", (double) full_waves + (tail > 0 ? 1 : 0));
+  h->set_metric (ctx, "tail_warps_per_sm", tail > 0 ? tail_e.warps : 0);
+  h->set_metric (ctx, "representative_tb", (double) rep_tb);
+  h->set_metric (ctx, "representative_warp", rep_warp);
+  h->set_metric (ctx, "representative_insts", p.insts);
+  h->set_metric (ctx, "representative_cycles", p.cycles);
+  h->set_metric (ctx, "intervals", p.n);
+  h->set_metric (ctx, "issue_prob", main_e->issue_prob);
+  h->set_metric (ctx, "nonoverlapped_insts", main_e->nonoverlapped);
+  h->set_metric (ctx, "cpi_eq16", main_e->cpi_eq16);
+  h->set_metric (ctx, "cpi_multithreading", main_e->cpi_multithreading);
+  h->set_metric (ctx, "cpi_mshr", main_e->cpi_mshr);
+  h->set_metric (ctx, "cpi_queue", main_e->cpi_queue);
+  h->set_metric (ctx, "cpi_sm", main_e->cpi);
+  h->set_metric (ctx, "mshrs", p.mshrs);
+  h->set_metric (ctx, "avg_miss_latency", p.avg_miss_latency);
+  h->set_metric (ctx, "dram_service_cycles", p.dram_service);
+  if (variant == VARIANT_MARKOV)
+    {
+      h->set_metric (ctx, "markov_p", main_e->markov_p);
+      h->set_metric (ctx, "markov_m", main_e->markov_m);
+      h->set_metric (ctx, "markov_ipc", main_e->markov_ipc);
+    }
+  /* Every variant's per-SM CPI of the main wave, for comparing Table 8's models. */
+  for (int v = 0; v < N_VARIANTS; v++)
+    {
+      Eval e;
+      char name[32];
+      snprintf (name, sizeof name, "cpi_sm_%s", variant_names[v]);
+      if (evaluate (&p, (Variant) v, sched, main_e->warps, full_waves > 0 ? sms : fmin (sms, (double) tail), &e) == 0)
+        h->set_metric (ctx, name, e.cpi);
+    }
+  free (p.iv);
+  return 0;
+}
+
+static const WsPredictorDescriptor gpumech_descriptor = {
+  .abi_version = WS_PREDICTOR_ABI_VERSION,
+  .api_version = WS_PREDICTOR_API_VERSION,
+  .name = "gpumech",
+  .version = "1.0",
+  .description = "GPUMech interval analysis (seed 001 ch. 4): multithreading (RR/GTO), MSHR and DRAM contention, CPI stack",
+  .n_options = sizeof gpumech_options / sizeof gpumech_options[0],
+  .options = gpumech_options,
+  .supports_trace = 1,
+  .supports_analytic = 0,
+  .predict = gpumech_predict,
+};
+
+WS_PREDICTOR_EXPORT const WsPredictorDescriptor *ws_predictor_query (void);
+
+const WsPredictorDescriptor *
+ws_predictor_query (void)
+{
+  return &gpumech_descriptor;
+}

@@ -1,0 +1,116 @@
+/* Application-model expressions: values, precedence, errors with columns. */
+#include "expr/ws-expr.h"
+
+#include <math.h>
+#include <string.h>
+
+static GHashTable *
+vars (void)
+{
+  GHashTable *t = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  const struct { const char *n; double v; } v[] = { { "N", 1048576 }, { "blockSize", 256 },
+                                                    { "computeIntensity", 4 }, { "zero", 0 } };
+  for (guint i = 0; i < G_N_ELEMENTS (v); i++)
+    {
+      double *d = g_new (double, 1);
+      *d = v[i].v;
+      g_hash_table_insert (t, g_strdup (v[i].n), d);
+    }
+  return t;
+}
+
+static double
+eval (const char *text)
+{
+  g_autoptr(GHashTable) t = vars ();
+  g_autoptr(GError) error = NULL;
+  double v = NAN;
+  if (!ws_expr_evaluate_text (text, t, NULL, &v, &error))
+    g_error ("%s: %s", text, error->message);
+  return v;
+}
+
+static char *
+error_of (const char *text)
+{
+  g_autoptr(GHashTable) t = vars ();
+  GError *error = NULL;
+  double v;
+  g_assert_false (ws_expr_evaluate_text (text, t, "bytes", &v, &error));
+  char *m = g_strdup (error->message);
+  g_error_free (error);
+  return m;
+}
+
+static void
+test_values (void)
+{
+  g_assert_cmpfloat (eval ("1 + 2 * 3"), ==, 7);
+  g_assert_cmpfloat (eval ("(1 + 2) * 3"), ==, 9);
+  g_assert_cmpfloat (eval ("2 ^ 3 ^ 2"), ==, 512);
+  g_assert_cmpfloat (eval ("-2 ^ 2"), ==, 4);
+  g_assert_cmpfloat (eval ("10 % 4"), ==, 2);
+  g_assert_cmpfloat (eval ("4 * N"), ==, 4194304);
+  g_assert_cmpfloat (eval ("(N + blockSize - 1) / blockSize"), ==, (1048576 + 255) / 256.0);
+  g_assert_cmpfloat (eval ("ceil(N / blockSize)"), ==, 4096);
+  g_assert_cmpfloat (eval ("floor(7.9)"), ==, 7);
+  g_assert_cmpfloat (eval ("23 + 4 * computeIntensity"), ==, 39);
+  g_assert_cmpfloat (eval ("min(3, 1, 2) + max(4, 9)"), ==, 10);
+  g_assert_cmpfloat (eval ("log2(blockSize)"), ==, 8);
+  g_assert_cmpfloat (eval ("sqrt(16) + abs(-2) + pow(2, 10)"), ==, 1030);
+  g_assert_cmpfloat (eval ("1e3 + 0x10 + .5"), ==, 1016.5);
+  g_assert_cmpfloat (eval ("N > 1000 && blockSize <= 256"), ==, 1);
+  g_assert_cmpfloat (eval ("N == 5 || !(zero != 0)"), ==, 1);
+  g_assert_cmpfloat (eval ("blockSize >= 512 ? 2 : 3"), ==, 3);
+  g_assert_cmpfloat (eval ("zero != 0 && 1 / zero"), ==, 0);  /* short-circuit */
+}
+
+static void
+test_variables_listed (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsExpr) e = ws_expr_parse ("N * blockSize + N / x", &error);
+  g_assert_no_error (error);
+  const char *const *v = ws_expr_get_variables (e);
+  g_assert_cmpstr (v[0], ==, "N");
+  g_assert_cmpstr (v[1], ==, "blockSize");
+  g_assert_cmpstr (v[2], ==, "x");
+  g_assert_null (v[3]);
+}
+
+static void
+test_errors (void)
+{
+  const struct { const char *text; const char *expect; } cases[] = {
+    { "4 * (N + 1", "bytes: column 11: expected ')' to close the '(' at column 5" },
+    { "4 * ", "bytes: column 5: expected a number" },
+    { "", "column 1: the expression is empty" },
+    { "N +* 2", "column 4: expected a number" },
+    { "N = 2", "column 3: unexpected '=' after the expression (use '==' to compare)" },
+    { "sqr(N)", "column 1: unknown function 'sqr'" },
+    { "min()", "column 1: min takes at least 1 argument, not 0" },
+    { "pow(2)", "column 1: pow takes 2 arguments, not 1" },
+    { "4 * Nn", "column 5: unknown variable 'Nn' in '4 * Nn' (did you mean N?)" },
+    { "N / zero", "column 3: division by zero" },
+    { "sqrt(zero - 1)", "column 1: square root of a negative number" },
+    { "log2(zero)", "column 1: logarithm" },
+    { "3N", "column 2: unexpected 'N' after the number" },
+    { "N ? 1", "column 6: expected ':' of the '?' at column 3" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *m = error_of (cases[i].text);
+      if (strstr (m, cases[i].expect) == NULL)
+        g_error ("'%s': expected '%s' in '%s'", cases[i].text, cases[i].expect, m);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/expr/values-and-precedence", test_values);
+  g_test_add_func ("/expr/variables-listed", test_variables_listed);
+  g_test_add_func ("/expr/errors-name-the-column", test_errors);
+  return g_test_run ();
+}
