@@ -44,7 +44,7 @@ record_block (WsTraceWriter *w, int pat, uint32_t b)
   for (uint32_t wp = 0; wp < warps; wp++) {
     uint64_t tid0 = (uint64_t) b * THREADS_PER_BLOCK + wp * 32;
     uint32_t id = 0;
-#define INST(m) do { ws_trace_cta_inst (cta, wp, id++, (m)); n++; } while (0)
+#define INST(m) do { ws_trace_cta_inst_fast (cta, wp, id++, (m)); n++; } while (0)
 #define MEM(m, base, stride) do { for (int l = 0; l < 32; l++) a[l] = (base) + (uint64_t) l * (stride); \
       ws_trace_cta_mem (cta, wp, id++, (m), WS_SPACE_GLOBAL, a); n++; } while (0)
     for (int i = 0; i < 6; i++)
@@ -136,7 +136,7 @@ worker (gpointer data)
 int
 main (int argc, char **argv)
 {
-  gint blocks = 8192, threads = 1, level = 1, only = -1;
+  gint blocks = 8192, threads = 1, level = -2, only = -1;
   g_autofree char *keep = NULL;
   const GOptionEntry entries[] = {
     { "blocks", 0, 0, G_OPTION_ARG_INT, &blocks, "Thread blocks per pattern (256 threads each)", "N" },

@@ -8,7 +8,7 @@
  * 000 Table VI lists 87 launches) with identical launches.
  *
  * Usage: blackscholes [options=8192] [iterations=4]
- * Work: about 90 * options * iterations thread instructions.
+ * Work: about 170 * options * iterations thread instructions.
  */
 #include "example-util.h"
 

@@ -12,7 +12,7 @@
  * Tens of launches (seed 000 Table VI "cfd": 100).
  *
  * Usage: cfd [width=64] [height=48] [iterations=10]
- * Work: about 3 * iterations * 90 * width * height thread instructions.
+ * Work: about 3 * iterations * 115 * width * height thread instructions.
  */
 #include "example-util.h"
 

@@ -9,7 +9,7 @@
  * launches, 202752 TBs) in miniature.
  *
  * Usage: convsep [width=128] [height=128] [iterations=4]
- * Work: about 2 * iterations * 70 * width * height thread instructions.
+ * Work: about 2 * iterations * 95 * width * height thread instructions.
  */
 #include "example-util.h"
 

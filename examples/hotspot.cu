@@ -8,7 +8,7 @@
  * should put them all in one cluster).
  *
  * Usage: hotspot [rows=64] [cols=80] [iterations=20]
- * Work: about 40 * rows * cols * iterations thread instructions.
+ * Work: about 75 * rows * cols * iterations thread instructions.
  */
 #include "example-util.h"
 

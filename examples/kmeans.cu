@@ -13,7 +13,7 @@
  * A fixed iteration count gives tens of launches (seed 000 Table VI: 30).
  *
  * Usage: kmeans [points=8192] [clusters=8] [iterations=10]
- * Work: about iterations * points * (20 + 12 * clusters) thread instructions.
+ * Work: about iterations * points * (40 + 23 * clusters) thread instructions.
  */
 #include "example-util.h"
 

@@ -8,7 +8,7 @@
  * blocks per launch.
  *
  * Usage: lbm [width=128] [height=64] [steps=8]
- * Work: about 150 * width * height * steps thread instructions.
+ * Work: about 390 * width * height * steps thread instructions.
  */
 #include "example-util.h"
 

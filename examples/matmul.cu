@@ -6,7 +6,7 @@
  * boundary guards (zero padding of partial tiles) are exercised.
  *
  * Usage: matmul [M=120] [N=100] [K=88]   (A is MxK, B is KxN, C is MxN)
- * Work: about 3 * M * N * K thread instructions.
+ * Work: about 6 * M * N * K thread instructions (partial tiles included).
  */
 #include "example-util.h"
 

@@ -8,7 +8,7 @@
  * result is independent of the summation order.
  *
  * Usage: reduction [N=300000] [blockSize=256]  (blockSize a power of two >= 64)
- * Work: about 20 * N thread instructions.
+ * Work: about 10 * N thread instructions.
  */
 #include "example-util.h"
 

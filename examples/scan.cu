@@ -10,7 +10,7 @@
  * levels (launches of shrinking size).
  *
  * Usage: scan [N=100000]
- * Work: about 45 * N thread instructions.
+ * Work: about 85 * N thread instructions.
  */
 #include "example-util.h"
 

@@ -13,7 +13,7 @@
  * integer arithmetic, so device and host decisions agree.
  *
  * Usage: streamcluster [points=4096] [candidates=20] [facilityCost=1000000]
- * Work: about candidates * points * 60 thread instructions.
+ * Work: about candidates * points * 90 thread instructions.
  */
 #include "example-util.h"
 

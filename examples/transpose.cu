@@ -12,7 +12,7 @@
  * exercised.
  *
  * Usage: transpose [width=200] [height=136] [repeats=2]
- * Work: about 3 * repeats * 40 * width * height / 4 thread instructions.
+ * Work: about 3 * repeats * 23 * width * height thread instructions.
  */
 #include "example-util.h"
 

@@ -5,7 +5,7 @@
  * TBPoint's intra-launch sampling pays off (seed 000, Table VI "conv", "lbm").
  *
  * Usage: vectoradd [N=262144] [blockSize=64]
- * Work: about 12 * N thread instructions in N / blockSize thread blocks.
+ * Work: about 21 * N thread instructions in N / blockSize thread blocks.
  */
 #include "example-util.h"
 

@@ -175,11 +175,16 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
   envp = g_environ_setenv (envp, "WS_SUMMARY", runtime_summary, TRUE);
   if (gpu_name != NULL)
     envp = g_environ_setenv (envp, "WS_GPU", gpu_name, TRUE);
-  if (cli->db_path != NULL)
+  /* The runtime reads the catalogue this command uses (--db or default). */
+  WsStore *store = ws_cli_store (cli);
+  if (store == NULL)
     {
-      g_autofree char *db = g_canonicalize_filename (cli->db_path, NULL);
-      envp = g_environ_setenv (envp, "WS_DB", db, TRUE);
+      g_strfreev (envp);
+      g_rmdir (tmpdir);
+      return WS_EXIT_FAILURE;
     }
+  g_autofree char *db = g_canonicalize_filename (ws_store_get_path (store), NULL);
+  envp = g_environ_setenv (envp, "WS_DB", db, TRUE);
   if (output != NULL)
     {
       g_autofree char *trace = g_canonicalize_filename (output, NULL);

@@ -784,8 +784,9 @@ cudaFuncGetAttributes (struct cudaFuncAttributes *attr, const void *func)
   attr->localSizeBytes = info.local_bytes;
   attr->maxThreadsPerBlock = max_threads_for (&info);
   attr->numRegs = (int) info.num_regs;
-  /* The PTX is compiled for the target, as the driver's JIT would. */
-  attr->ptxVersion = ws_cudart_target_sm ();
+  /* The PTX's architecture, "compiled" for the target as the driver's JIT
+   * would. */
+  attr->ptxVersion = (int) k->module->ptx_arch;
   attr->binaryVersion = ws_cudart_target_sm ();
   attr->cacheModeCA = 0;
   attr->maxDynamicSharedSizeBytes = k->max_dynamic_shared > 0

@@ -28,6 +28,7 @@ typedef struct _WsCudartModule {
   cudaError_t load_status;      /* error a launch reports when loading failed */
   gboolean unregistered;
   GPtrArray *managed;           /* WsCudartVar* of __managed__ variables */
+  uint32_t ptx_arch;            /* compute_XX of the PTX loaded */
 } WsCudartModule;
 
 #define WS_CUDART_KERNEL_MAGIC 0x4b524e4cu  /* "KRNL": validates cudaKernel_t handles */
@@ -83,7 +84,6 @@ typedef struct {
   guint64 thread_instructions;
   double seconds;
   double start_time;
-  gboolean profiler_active;
 } WsCudart;
 
 extern WsCudart ws_cudart;

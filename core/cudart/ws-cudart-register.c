@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-cudaError_t ws_cudart_ensure_emu (void);
 char *ws_cudart_link_ptx (GPtrArray *units);
 void ws_cudart_apply_ptxas (WsCudartModule *module, const char *ptx, const char *options);
 
@@ -151,13 +150,24 @@ ws_cudart_module_load (WsCudartModule *m)
       return err;
     }
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) units = ws_fatbin_select_ptx (m->fatbin, ws_cudart_target_sm (), program_name (), &error);
+  /* PTX newer than the target runs anyway (with a warning): the emulator
+   * does not depend on the target, and the catalogue's older GPUs (which
+   * nvcc 13 cannot compile for) are still worth modelling. */
+  g_autoptr(GPtrArray) units = ws_fatbin_select_ptx (m->fatbin, ws_cudart_target_sm (), WS_FATBIN_SELECT_ALLOW_NEWER,
+                                                     program_name (), &error);
   if (units == NULL)
     {
       err = module_fail (m, cudaErrorNoKernelImageForDevice, g_strdup (error->message));
       g_rec_mutex_unlock (&ws_cudart.lock);
       return err;
     }
+  const WsFatbinPtx *first = units->pdata[0];
+  m->ptx_arch = first->arch;
+  if (first->newer_than_target)
+    ws_cudart_warn ("%s has PTX for compute_%u only, newer than the target GPU %s (sm_%d); running it anyway: "
+                    "device properties, limits and occupancy describe %s, but a real %s could not run this binary",
+                    program_name (), first->arch, ws_cudart.gpu->name, ws_cudart_target_sm (),
+                    ws_cudart.gpu->name, ws_cudart.gpu->name);
   g_autofree char *linked = NULL;
   const char *ptx;
   gsize len;
@@ -353,16 +363,17 @@ check_config (WsCudartKernel *k, dim3 grid, dim3 block, size_t shared)
                       gpu->max_registers_per_block, gpu->name);
       return cudaErrorLaunchOutOfResources;
     }
-  guint64 limit = (guint64) (shared > (size_t) gpu->shared_per_block && k->max_dynamic_shared > 0
-                             ? gpu->shared_per_block_optin : gpu->shared_per_block);
-  if (shared + info.static_shared_bytes > limit ||
-      (shared > (size_t) gpu->shared_per_block - info.static_shared_bytes &&
-       shared > (size_t) k->max_dynamic_shared))
+  /* Above the default per-block limit only after the program opted in
+   * with cudaFuncAttributeMaxDynamicSharedMemorySize, and then up to the
+   * size it asked for. */
+  gboolean opted_in = k->max_dynamic_shared > 0;
+  guint64 limit = (guint64) (opted_in ? gpu->shared_per_block_optin : gpu->shared_per_block);
+  if (shared + info.static_shared_bytes > limit || (opted_in && shared > (size_t) k->max_dynamic_shared))
     {
       ws_cudart_warn ("launch of %s: %zu bytes of dynamic + %u bytes of static shared memory exceed the limit "
                       "(%d bytes; raise it with cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize), "
                       "up to %d bytes on %s)", k->name, shared, info.static_shared_bytes,
-                      gpu->shared_per_block, gpu->shared_per_block_optin, gpu->name);
+                      opted_in ? k->max_dynamic_shared : gpu->shared_per_block, gpu->shared_per_block_optin, gpu->name);
       return cudaErrorInvalidValue;
     }
   return cudaSuccess;

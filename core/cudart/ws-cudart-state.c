@@ -112,7 +112,6 @@ ws_cudart_constructor (void)
   ws_cudart.heap_bytes = 8 * 1024 * 1024;
   ws_cudart.stack_bytes = 1024;
   ws_cudart.printf_fifo_bytes = 1024 * 1024;
-  ws_cudart.profiler_active = TRUE;
 }
 
 __attribute__((destructor)) static void
@@ -190,8 +189,6 @@ ensure_emu (void)
     }
   return cudaSuccess;
 }
-
-cudaError_t ws_cudart_ensure_emu (void);
 
 cudaError_t
 ws_cudart_ensure_emu (void)
@@ -393,19 +390,18 @@ cudaRuntimeGetVersion (int *runtimeVersion)
   return cudaSuccess;
 }
 
-/* The whole run is profiled; start/stop only mark the request (the trace
- * records every launch either way). */
+/* The whole run is profiled (the trace records every launch), so there is
+ * no collection to start or stop; as on a GPU without a profiler attached,
+ * these succeed and do nothing. */
 cudaError_t
 cudaProfilerStart (void)
 {
-  ws_cudart.profiler_active = TRUE;
   return cudaSuccess;
 }
 
 cudaError_t
 cudaProfilerStop (void)
 {
-  ws_cudart.profiler_active = FALSE;
   return cudaSuccess;
 }
 

@@ -183,11 +183,6 @@ static inline uint8_t *
 xlate (Cta *c, Warp *w, int lane, int space, uint64_t addr, uint32_t size, MemFault *f, int *tspace)
 {
   Launch *L = c->L;
-  if (G_UNLIKELY (size > 1 && (addr & (size - 1))))
-    {
-      f->kind = FAULT_MISALIGNED;
-      goto fail;
-    }
   if (space == WS_SPACE_GENERIC)
     {
       if (addr - WS_EMU_SHARED_WIN < WS_EMU_WIN_SIZE)
@@ -209,6 +204,11 @@ xlate (Cta *c, Warp *w, int lane, int space, uint64_t addr, uint32_t size, MemFa
         space = WS_SPACE_GLOBAL;
     }
   *tspace = space;
+  if (G_UNLIKELY (size > 1 && (addr & (size - 1))))
+    {
+      f->kind = FAULT_MISALIGNED;
+      goto fail;
+    }
   switch (space)
     {
     case WS_SPACE_GLOBAL:
@@ -1149,6 +1149,79 @@ warp_done (Warp *w)
   w->state = WARP_DONE;
 }
 
+/* vote / match / redux for the lanes @grp, over the participants @part. */
+static void
+warp_collective (Warp *w, const EInst *in, uint32_t grp, uint32_t part, const uint64_t *A)
+{
+  uint64_t *D = w->regs + (size_t) in->d[0] * WS_EMU_WARP;
+  if (in->h == H_VOTE)
+    {
+      uint32_t p = ((in->pneg & 1) ? ~w->preds[in->s[0]] : w->preds[in->s[0]]) & part;
+      if (in->sub == WS_SUB_BALLOT)
+        FOR_LANES (grp, D[l] = p;);
+      else
+        {
+          gboolean r;
+          if (in->sub == WS_SUB_ALL)
+            r = p == part;
+          else if (in->sub == WS_SUB_ANY)
+            r = p != 0;
+          else
+            r = p == 0 || p == part;
+          w->preds[in->d[0]] = (w->preds[in->d[0]] & ~grp) | (r ? grp : 0);
+        }
+      return;
+    }
+  if (in->h == H_MATCH)
+    {
+      int n = tbits (in->type);
+      gboolean all_eq = TRUE;
+      uint64_t first = part ? zx (A[__builtin_ctz (part)], n) : 0;
+      for (uint32_t mm = part; mm; mm &= mm - 1)
+        if (zx (A[__builtin_ctz (mm)], n) != first)
+          all_eq = FALSE;
+      if (in->sub == WS_SUB_ALLSYNC)
+        {
+          FOR_LANES (grp, D[l] = all_eq ? part : 0;);
+          w->preds[in->d[1]] = (w->preds[in->d[1]] & ~grp) | (all_eq ? grp : 0);
+        }
+      else
+        FOR_LANES (grp, {
+          uint32_t r = 0;
+          uint64_t v = zx (A[l], n);
+          for (uint32_t mm = part; mm; mm &= mm - 1)
+            if (zx (A[__builtin_ctz (mm)], n) == v)
+              r |= 1u << __builtin_ctz (mm);
+          D[l] = r;
+        });
+      return;
+    }
+  {
+    uint32_t acc = 0;
+    gboolean first = TRUE, sgn = tsigned (in->type);
+    for (uint32_t mm = part; mm; mm &= mm - 1)
+      {
+        uint32_t v = (uint32_t) A[__builtin_ctz (mm)];
+        if (first)
+          {
+            acc = v;
+            first = FALSE;
+            continue;
+          }
+        switch (in->sub)
+          {
+          case WS_SUB_ADD: acc += v; break;
+          case WS_SUB_MIN: acc = sgn ? ((int32_t) v < (int32_t) acc ? v : acc) : MIN (v, acc); break;
+          case WS_SUB_MAX: acc = sgn ? ((int32_t) v > (int32_t) acc ? v : acc) : MAX (v, acc); break;
+          case WS_SUB_AND: acc &= v; break;
+          case WS_SUB_OR: acc |= v; break;
+          default: acc ^= v; break;
+          }
+      }
+    FOR_LANES (grp, D[l] = acc;);
+  }
+}
+
 /* Runs a warp until it finishes, blocks on a barrier or faults. */
 static void
 run_warp (Cta *c, Warp *w)
@@ -1398,6 +1471,18 @@ run_warp (Cta *c, Warp *w)
             const uint64_t *A = SRC (0);
             uint64_t *D = DST (0);
             FOR_LANES (m, D[l] = float_unary (in, A[l]););
+          }
+          break;
+        case H_CVT_INT:
+          {
+            /* integer widening/narrowing: extend by the source type, keep the destination's bits */
+            const uint64_t *A = SRC (0);
+            uint64_t *D = DST (0);
+            int fb = tbits (in->type2), tb = tbits (in->type);
+            if (tsigned (in->type2))
+              FOR_LANES (m, D[l] = zx ((uint64_t) sx (A[l], fb), tb););
+            else
+              FOR_LANES (m, D[l] = zx (zx (A[l], fb), tb););
           }
           break;
         case H_CVT:
@@ -1771,82 +1856,34 @@ run_warp (Cta *c, Warp *w)
           }
           break;
         case H_VOTE:
-          {
-            uint32_t p = in->nsrc > 0 ? PSRC (0) & m : 0;
-            if (in->sub == WS_SUB_BALLOT)
-              {
-                uint64_t *D = DST (0);
-                FOR_LANES (m, D[l] = p;);
-              }
-            else
-              {
-                gboolean r;
-                if (in->sub == WS_SUB_ALL)
-                  r = p == m;
-                else if (in->sub == WS_SUB_ANY)
-                  r = p != 0;
-                else
-                  r = p == 0 || p == m;
-                w->preds[in->d[0]] = (w->preds[in->d[0]] & ~m) | (r ? m : 0);
-              }
-          }
-          break;
         case H_MATCH:
-          {
-            const uint64_t *A = SRC (0);
-            uint64_t *D = DST (0);
-            uint64_t tmp[WS_EMU_WARP];
-            int n = tbits (in->type);
-            gboolean all_eq = TRUE;
-            uint64_t first = 0;
-            gboolean have_first = FALSE;
-            FOR_LANES (m, {
-              uint32_t r = 0;
-              uint64_t v = zx (A[l], n);
-              for (uint32_t mm = m; mm; mm &= mm - 1)
-                {
-                  int k = __builtin_ctz (mm);
-                  if (zx (A[k], n) == v)
-                    r |= 1u << k;
-                }
-              tmp[l] = r;
-              if (!have_first)
-                {
-                  first = v;
-                  have_first = TRUE;
-                }
-              else if (v != first)
-                all_eq = FALSE;
-            });
-            if (in->sub == WS_SUB_ALLSYNC)
-              {
-                FOR_LANES (m, D[l] = all_eq ? m : 0;);
-                w->preds[in->d[1]] = (w->preds[in->d[1]] & ~m) | (all_eq ? m : 0);
-              }
-            else
-              FOR_LANES (m, D[l] = tmp[l];);
-          }
-          break;
         case H_REDUX:
           {
-            const uint64_t *A = SRC (0);
-            uint64_t *D = DST (0);
-            uint32_t acc = 0;
-            gboolean first = TRUE, sgn = tsigned (in->type);
-            FOR_LANES (m, {
-              uint32_t v = (uint32_t) A[l];
-              if (first) { acc = v; first = FALSE; }
-              else switch (in->sub)
-                {
-                case WS_SUB_ADD: acc += v; break;
-                case WS_SUB_MIN: acc = sgn ? ((int32_t) v < (int32_t) acc ? v : acc) : MIN (v, acc); break;
-                case WS_SUB_MAX: acc = sgn ? ((int32_t) v > (int32_t) acc ? v : acc) : MAX (v, acc); break;
-                case WS_SUB_AND: acc &= v; break;
-                case WS_SUB_OR: acc |= v; break;
-                default: acc ^= v; break;
-                }
-            });
-            FOR_LANES (m, D[l] = acc;);
+            /* .sync variants: each lane names its participants (membermask,
+             * the last source); lanes with the same mask form one group
+             * (e.g. the two 16-lane tiles of a cooperative-groups tile). */
+            const uint64_t *Mk = in->nsrc > 1 ? SRC (in->nsrc - 1) : NULL;
+            uint32_t left = m;
+            if (in->h == H_VOTE && in->nsrc < 2)
+              Mk = NULL;
+            while (left)
+              {
+                int l0 = __builtin_ctz (left);
+                uint32_t grp = left, part;
+                if (Mk)
+                  {
+                    uint64_t mv = Mk[l0];
+                    grp = 0;
+                    for (uint32_t mm = left; mm; mm &= mm - 1)
+                      if (Mk[__builtin_ctz (mm)] == mv)
+                        grp |= 1u << __builtin_ctz (mm);
+                    part = (uint32_t) mv & m;
+                  }
+                else
+                  part = m;
+                left &= ~grp;
+                warp_collective (w, in, grp, part, in->h == H_VOTE ? NULL : SRC (0));
+              }
           }
           break;
         case H_ACTIVEMASK:
@@ -2263,13 +2300,19 @@ ws_emu_run_cta (Cta *c)
               if (w->state != WARP_BAR || w->bar_id != id)
                 continue;
               w->state = WARP_RUN;
-              if (w->bar_red)
+              if (w->bar_red == WS_SUB_RED_POPC)
                 {
                   uint64_t *D = w->regs + (size_t) w->bar_dst * WS_EMU_WARP;
                   uint32_t v = c->bar_red_acc[id];
+                  FOR_LANES (w->bar_mask, D[l] = v;);
+                }
+              else if (w->bar_red)
+                {
+                  /* bar.red.and/or.pred: the result is a predicate */
+                  gboolean v = c->bar_red_acc[id] != 0;
                   if (w->bar_red == WS_SUB_RED_AND)
                     v = !v;
-                  FOR_LANES (w->bar_mask, D[l] = v;);
+                  w->preds[w->bar_dst] = (w->preds[w->bar_dst] & ~w->bar_mask) | (v ? w->bar_mask : 0);
                 }
             }
           c->bar_arrived[id] = 0;

@@ -501,7 +501,12 @@ decode_inst (Dec *d, EInst *e, const WsPtxInst *pi, const uint32_t *ipdom, uint3
       break;
     case WS_OP_SET: e->h = H_SET; break;
     case WS_OP_SLCT: e->h = H_SLCT; break;
-    case WS_OP_CVT: e->h = H_CVT; break;
+    case WS_OP_CVT:
+      e->h = H_CVT;
+      if (!is_float_type (t) && !is_float_type (pi->type2) && !(pi->mods & WS_MOD_SAT)
+          && t != WS_T_PRED && pi->type2 != WS_T_PRED && t != WS_T_B128 && pi->type2 != WS_T_B128)
+        e->h = H_CVT_INT;
+      break;
     case WS_OP_CVTA: e->h = H_CVTA; break;
     case WS_OP_ISSPACEP: e->h = H_ISSPACEP; break;
     case WS_OP_TESTP: e->h = H_TESTP; break;
@@ -760,8 +765,6 @@ efunc_free (EFunc *ef)
   g_free (ef);
 }
 
-void ws_emu_function_free (WsEmuFunction *k);
-
 void
 ws_emu_function_free (WsEmuFunction *k)
 {
@@ -904,8 +907,6 @@ build_kernel (WsEmuModule *m, uint32_t kf)
 }
 
 /* ---- public API ---------------------------------------------------------- */
-
-void ws_emu_module_free (WsEmuModule *m);
 
 void
 ws_emu_module_free (WsEmuModule *m)

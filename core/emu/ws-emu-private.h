@@ -59,7 +59,7 @@ typedef enum {
   H_CVT, H_CVTA, H_ISSPACEP, H_TESTP, H_SLCT,
   H_LD, H_ST, H_ATOM,
   H_SHFL, H_VOTE, H_MATCH, H_REDUX, H_ACTIVEMASK, H_FENCE,
-  H_BRX, H_CP_ASYNC, H_ELECT,
+  H_BRX, H_CP_ASYNC, H_ELECT, H_CVT_INT,
   H_COUNT
 } EmuHandler;
 
@@ -139,3 +139,6 @@ struct _WsEmu {
   GArray *heap_blocks;       /* sorted (offset, size, used) */
   guint64 grid_serial;
 };
+
+void ws_emu_module_free (WsEmuModule *m);
+void ws_emu_function_free (WsEmuFunction *k);

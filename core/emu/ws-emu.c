@@ -13,8 +13,6 @@
 #include <stdio.h>
 #include <string.h>
 
-void ws_emu_module_free (WsEmuModule *m);
-
 #define WS_EMU_HEAP_ALIGN 16
 
 typedef struct {
@@ -59,6 +57,16 @@ ws_emu_free (WsEmu *emu)
 }
 
 /* ---- device heap (malloc/free in kernels) --------------------------------- */
+
+gboolean
+ws_emu_set_heap_bytes (WsEmu *emu, uint64_t bytes)
+{
+  g_return_val_if_fail (emu != NULL, FALSE);
+  if (emu->heap_base)
+    return FALSE;
+  emu->opt.heap_bytes = bytes ? bytes : 8u << 20;
+  return TRUE;
+}
 
 static gboolean
 ensure_heap (WsEmu *emu, GError **error)
@@ -202,7 +210,7 @@ worker_main (gpointer data)
   c.L = L;
   c.nwarps = L->nwarps;
   c.warps = g_new0 (Warp, c.nwarps);
-  c.shared_size = L->k->static_shared + L->dyn + (L->dyn ? 0 : 0);
+  c.shared_size = L->k->static_shared;
   if (L->dyn)
     c.shared_size = (L->k->static_shared + L->k->dyn_shared_align - 1) / L->k->dyn_shared_align
                     * L->k->dyn_shared_align + L->dyn;

@@ -33,6 +33,9 @@ typedef struct {
 
 WS_EXPORT WsEmu *ws_emu_new (const WsEmuOptions *options, GError **error);
 WS_EXPORT void   ws_emu_free (WsEmu *emu);
+/* Changes the device malloc heap size (cudaDeviceSetLimit(cudaLimitMallocHeapSize)).
+ * FALSE once a kernel using malloc has run: the heap then exists already. */
+WS_EXPORT gboolean ws_emu_set_heap_bytes (WsEmu *emu, uint64_t bytes);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsEmu, ws_emu_free)
 
 /* Loads a PTX module: parses, decodes, allocates its __device__/__constant__

@@ -407,7 +407,7 @@ arch_list (WsFatbin *fb, WsFatbinKind kind, const char *prefix)
 }
 
 GPtrArray *
-ws_fatbin_select_ptx (WsFatbin *fatbin, int target_sm, const char *origin, GError **error)
+ws_fatbin_select_ptx (WsFatbin *fatbin, int target_sm, WsFatbinSelect mode, const char *origin, GError **error)
 {
   g_return_val_if_fail (fatbin != NULL, NULL);
   const char *who = origin != NULL ? origin : "the program";
@@ -423,19 +423,25 @@ ws_fatbin_select_ptx (WsFatbin *fatbin, int target_sm, const char *origin, GErro
   g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_fatbin_ptx_free);
   for (guint c = 0; c < fatbin->n_containers; c++)
     {
-      const WsFatbinEntry *best = NULL;
-      gboolean any = FALSE;
+      const WsFatbinEntry *best = NULL, *lowest = NULL;
       for (guint i = 0; i < fatbin->entries->len; i++)
         {
           const WsFatbinEntry *e = &g_array_index (fatbin->entries, WsFatbinEntry, i);
           if (e->container != c || e->kind != WS_FATBIN_KIND_PTX)
             continue;
-          any = TRUE;
+          if (lowest == NULL || e->arch < lowest->arch)
+            lowest = e;
           if ((int) e->arch <= target_sm && (best == NULL || e->arch > best->arch))
             best = e;
         }
-      if (!any)
+      if (lowest == NULL)
         continue;
+      gboolean newer = FALSE;
+      if (best == NULL && mode == WS_FATBIN_SELECT_ALLOW_NEWER)
+        {
+          best = lowest;
+          newer = TRUE;
+        }
       if (best == NULL)
         {
           g_autofree char *ptx = arch_list (fatbin, WS_FATBIN_KIND_PTX, "compute");
@@ -456,6 +462,7 @@ ws_fatbin_select_ptx (WsFatbin *fatbin, int target_sm, const char *origin, GErro
       ptx->arch = best->arch;
       ptx->ptxas_options = g_strdup (best->ptxas_options);
       ptx->container = c;
+      ptx->newer_than_target = newer;
       g_ptr_array_add (out, ptx);
     }
   return g_steal_pointer (&out);

@@ -88,19 +88,28 @@ typedef struct {
   uint32_t arch;             /* compute_XX of the chosen entry */
   char *ptxas_options;       /* options the entry asks for ("" when none) */
   guint container;
+  gboolean newer_than_target;/* chosen by WS_FATBIN_SELECT_ALLOW_NEWER above the target */
 } WsFatbinPtx;
 
 WS_EXPORT void ws_fatbin_ptx_free (WsFatbinPtx *ptx);
+
+typedef enum {
+  WS_FATBIN_SELECT_STRICT = 0,       /* as a GPU: only PTX the target can JIT */
+  WS_FATBIN_SELECT_ALLOW_NEWER = 1,  /* else the lowest PTX, marked newer_than_target */
+} WsFatbinSelect;
 
 /* Chooses, in every container that holds PTX, the entry with the highest
  * arch <= @target_sm (e.g. 80) and decodes it.  Returns a GPtrArray of
  * WsFatbinPtx (one per translation unit; several for -rdc=true programs).
  * A fatbinary with no PTX at all fails with WS_ERROR_UNSUPPORTED and a
- * message saying how to rebuild; one whose PTX is all newer than the target
- * fails with WS_ERROR_UNSUPPORTED naming the archs.  @origin names the
- * program in messages (may be NULL). */
-WS_EXPORT GPtrArray *ws_fatbin_select_ptx (WsFatbin *fatbin, int target_sm, const char *origin,
-                                           GError **error);
+ * message saying how to rebuild.  When a unit's PTX is all newer than the
+ * target: WS_FATBIN_SELECT_STRICT fails with WS_ERROR_UNSUPPORTED naming the
+ * archs; WS_FATBIN_SELECT_ALLOW_NEWER takes the lowest and sets
+ * newer_than_target (an emulator runs any PTX; a model of an older GPU
+ * still wants the program).  @origin names the program in messages (may be
+ * NULL). */
+WS_EXPORT GPtrArray *ws_fatbin_select_ptx (WsFatbin *fatbin, int target_sm, WsFatbinSelect mode,
+                                           const char *origin, GError **error);
 
 /* "none", "lz4", "zstd" */
 WS_EXPORT const char *ws_fatbin_compression_name (WsFatbinCompression c);

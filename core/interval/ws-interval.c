@@ -38,9 +38,22 @@ ws_interval_profile_warp (const WsTraceKernel *k, const WsTraceTb *tb, guint war
 {
   WsIntervalProfile *p = g_new0 (WsIntervalProfile, 1);
   p->intervals = g_array_new (FALSE, FALSE, sizeof (WsInterval));
-  /* done cycle of the last writer of each register slot, and who wrote it */
-  g_autofree double *ready = g_new0 (double, MAX_SLOTS);
-  g_autofree uint32_t *writer = g_new0 (uint32_t, MAX_SLOTS);
+  /* done cycle of the last writer of each register slot, and who wrote it;
+   * sized by the kernel's highest slot (zeroing all 65536 slots for every
+   * warp dominated the launch analysis) */
+  guint n_slots = 1;
+  for (guint i = 0; i < k->n_insts; i++)
+    {
+      for (int s = 0; s < k->insts[i].n_src && s < 4; s++)
+        if (k->insts[i].src[s] != 0xffff)
+          n_slots = MAX (n_slots, (guint) k->insts[i].src[s] + 1);
+      for (int d = 0; d < k->insts[i].n_dst && d < 2; d++)
+        if (k->insts[i].dst[d] != 0xffff)
+          n_slots = MAX (n_slots, (guint) k->insts[i].dst[d] + 1);
+    }
+  g_assert (n_slots <= MAX_SLOTS);
+  g_autofree double *ready = g_new0 (double, n_slots);
+  g_autofree uint32_t *writer = g_new0 (uint32_t, n_slots);
 
   WsTraceWarpIter it;
   ws_trace_warp_iter_init (&it, tb, warp);

@@ -1,9 +1,8 @@
-/* ws-ptx-parse.c: lexer and parser turning PTX text into the decoded IR.
+/* ws-ptx-parse.c: the parser turning PTX tokens into the decoded IR.
  *
- * The lexer tokenises the whole text once into a flat array (no regex, no
- * allocation per token); the parser walks it with one token of lookahead
- * and resolves every name while parsing, except forward label references
- * which are patched at the end of each function. */
+ * ws-ptx-lexer.c tokenises the whole text once into a flat array; the parser
+ * walks it with a little lookahead and resolves every name while parsing,
+ * except forward label references, patched at the end of each function. */
 #define G_LOG_DOMAIN "ws-ptx"
 
 #include "ptx/ws-ptx-private.h"
@@ -11,21 +10,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- tokens ------------------------------------------------------------ */
-
-typedef enum {
-  TK_EOF, TK_IDENT, TK_INT, TK_F32, TK_F64, TK_FLOAT, TK_STRING, TK_PUNCT,
-} TokKind;
-
-typedef struct {
-  uint8_t kind;
-  char punct;
-  uint32_t len;
-  uint32_t line, col;
-  const char *s;
-  uint64_t u;   /* INT value; F32/F64 bits; FLOAT: double bits */
-} Tok;
 
 /* ---- name tables keyed on (pointer, length) ---------------------------- */
 
@@ -96,7 +80,7 @@ typedef struct {
 typedef struct {
   const char *origin;
   const char *text;
-  Tok *toks;
+  WsPtxTok *toks;
   guint ntoks, pos;
   GError **error;
 
@@ -112,6 +96,8 @@ typedef struct {
   GArray *insts, *calls, *reg_types;
   GPtrArray *reg_names, *pred_names;
   GPtrArray *scopes;   /* GHashTable* */
+  GPtrArray *scope_regs;  /* per scope: GArray of (type << 24 | slot) declared singly in it */
+  GArray *free_regs[WS_T_COUNT]; /* slots of closed scopes, reusable per type */
   GArray *ranges;
   GHashTable *labels;  /* inst index + 1 */
   GHashTable *tables;  /* .branchtargets label: table index + 1 */
@@ -119,6 +105,8 @@ typedef struct {
   GArray *fixups;
   uint32_t loc_file, loc_line, loc_col;
   uint64_t local_bytes, call_param_bytes;
+  uint64_t call_param_cur;   /* next free offset; scopes give theirs back */
+  GArray *scope_param_mark;  /* call_param_cur at each scope's start */
   uint32_t local_align;
   guint imm_regs;
 } P;
@@ -126,7 +114,7 @@ typedef struct {
 /* ---- errors ------------------------------------------------------------ */
 
 static gboolean G_GNUC_PRINTF (3, 4)
-fail_at (P *p, const Tok *t, const char *fmt, ...)
+fail_at (P *p, const WsPtxTok *t, const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
@@ -139,7 +127,7 @@ fail_at (P *p, const Tok *t, const char *fmt, ...)
 }
 
 static gboolean G_GNUC_PRINTF (3, 4)
-unsupported_at (P *p, const Tok *t, const char *fmt, ...)
+unsupported_at (P *p, const WsPtxTok *t, const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
@@ -152,342 +140,49 @@ unsupported_at (P *p, const Tok *t, const char *fmt, ...)
   return FALSE;
 }
 
-/* Printable rendering of a token for messages (bounded, escapes bytes). */
-static char *
-tok_desc (const Tok *t)
-{
-  if (t->kind == TK_EOF)
-    return g_strdup ("end of input");
-  GString *s = g_string_new ("'");
-  guint n = MIN (t->len, 40u);
-  for (guint i = 0; i < n; i++)
-    {
-      guchar c = t->s[i];
-      if (c >= 32 && c < 127)
-        g_string_append_c (s, c);
-      else
-        g_string_append_printf (s, "\\x%02x", c);
-    }
-  if (t->len > n)
-    g_string_append (s, "...");
-  g_string_append_c (s, '\'');
-  return g_string_free (s, FALSE);
-}
-
-/* ---- lexer ------------------------------------------------------------- */
-
-static inline gboolean
-is_ident_start (guchar c)
-{
-  return g_ascii_isalpha (c) || c == '_' || c == '$' || c == '%' || c == '.';
-}
-
-static inline gboolean
-is_ident_char (guchar c)
-{
-  return g_ascii_isalnum (c) || c == '_' || c == '$' || c == '.';
-}
-
-static gboolean
-lex_fail (P *p, uint32_t line, uint32_t col, const char *what, guchar c)
-{
-  Tok t = { .line = line, .col = col };
-  if (c >= 32 && c < 127)
-    return fail_at (p, &t, "%s '%c'", what, c);
-  return fail_at (p, &t, "%s (byte 0x%02x)", what, c);
-}
-
-static gboolean
-lex (P *p, const char *s, gsize n)
-{
-  GArray *toks = g_array_sized_new (FALSE, FALSE, sizeof (Tok), n / 4 + 16);
-  gsize i = 0;
-  uint32_t line = 1;
-  gsize line_start = 0;
-  gboolean ok = TRUE;
-
-  while (i < n)
-    {
-      guchar c = s[i];
-      if (c == '\n')
-        {
-          line++;
-          line_start = ++i;
-          continue;
-        }
-      if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v')
-        {
-          i++;
-          continue;
-        }
-      Tok t = { 0 };
-      t.line = line;
-      t.col = (uint32_t) (i - line_start + 1);
-      t.s = s + i;
-      if (c == '/' && i + 1 < n && s[i + 1] == '/')
-        {
-          while (i < n && s[i] != '\n')
-            i++;
-          continue;
-        }
-      if (c == '/' && i + 1 < n && s[i + 1] == '*')
-        {
-          i += 2;
-          while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/'))
-            {
-              if (s[i] == '\n')
-                {
-                  line++;
-                  line_start = i + 1;
-                }
-              i++;
-            }
-          if (i + 1 >= n)
-            {
-              ok = fail_at (p, &t, "unterminated comment");
-              break;
-            }
-          i += 2;
-          continue;
-        }
-      if (is_ident_start (c))
-        {
-          gsize j = i + 1;
-          /* a directive or type (".reg") ends at the next dot: inline asm
-           * writes ".reg.b32 f;"; opcodes keep their ".modifiers" */
-          gboolean directive = c == '.';
-          for (;;)
-            {
-              if (j < n && directive && s[j] == '.')
-                break;
-              if (j < n && is_ident_char (s[j]))
-                j++;
-              else if (j + 2 < n && s[j] == ':' && s[j + 1] == ':' && is_ident_char (s[j + 2]))
-                j += 2;
-              else
-                break;
-            }
-          t.kind = TK_IDENT;
-          t.len = (uint32_t) (j - i);
-          i = j;
-          g_array_append_val (toks, t);
-          continue;
-        }
-      if (g_ascii_isdigit (c))
-        {
-          gsize j = i;
-          if (c == '0' && i + 1 < n && (s[i + 1] == 'f' || s[i + 1] == 'F' || s[i + 1] == 'd' || s[i + 1] == 'D'))
-            {
-              gboolean dbl = s[i + 1] == 'd' || s[i + 1] == 'D';
-              guint want = dbl ? 16 : 8;
-              uint64_t v = 0;
-              j = i + 2;
-              guint k = 0;
-              while (j < n && g_ascii_isxdigit (s[j]) && k < want)
-                {
-                  v = (v << 4) | (uint64_t) g_ascii_xdigit_value (s[j]);
-                  j++;
-                  k++;
-                }
-              if (k != want || (j < n && is_ident_char (s[j])))
-                {
-                  ok = fail_at (p, &t, "malformed %s floating-point literal (0%c needs exactly %u hex digits)",
-                                dbl ? "double" : "single", s[i + 1], want);
-                  break;
-                }
-              t.kind = dbl ? TK_F64 : TK_F32;
-              t.u = v;
-            }
-          else if (c == '0' && i + 1 < n && (s[i + 1] == 'x' || s[i + 1] == 'X' || s[i + 1] == 'b' || s[i + 1] == 'B'))
-            {
-              gboolean bin = s[i + 1] == 'b' || s[i + 1] == 'B';
-              uint64_t v = 0;
-              gboolean over = FALSE;
-              j = i + 2;
-              gsize start = j;
-              while (j < n && (bin ? (s[j] == '0' || s[j] == '1') : g_ascii_isxdigit (s[j])))
-                {
-                  guint shift = bin ? 1 : 4;
-                  if (v >> (64 - shift))
-                    over = TRUE;
-                  v = (v << shift) | (uint64_t) (bin ? s[j] - '0' : g_ascii_xdigit_value (s[j]));
-                  j++;
-                }
-              if (j < n && s[j] == 'U')
-                j++;
-              if (j == start || over || (j < n && is_ident_char (s[j])))
-                {
-                  ok = fail_at (p, &t, over ? "integer literal out of range" : "malformed integer literal");
-                  break;
-                }
-              t.kind = TK_INT;
-              t.u = v;
-            }
-          else
-            {
-              j = i;
-              while (j < n && g_ascii_isdigit (s[j]))
-                j++;
-              gboolean is_float = FALSE;
-              if (j < n && s[j] == '.' && j + 1 < n && g_ascii_isdigit (s[j + 1]))
-                {
-                  is_float = TRUE;
-                  j++;
-                  while (j < n && g_ascii_isdigit (s[j]))
-                    j++;
-                }
-              if (j < n && (s[j] == 'e' || s[j] == 'E'))
-                {
-                  gsize k = j + 1;
-                  if (k < n && (s[k] == '+' || s[k] == '-'))
-                    k++;
-                  if (k < n && g_ascii_isdigit (s[k]))
-                    {
-                      is_float = TRUE;
-                      j = k;
-                      while (j < n && g_ascii_isdigit (s[j]))
-                        j++;
-                    }
-                }
-              if (is_float)
-                {
-                  char buf[64];
-                  gsize l = MIN ((gsize) (j - i), sizeof buf - 1);
-                  memcpy (buf, s + i, l);
-                  buf[l] = 0;
-                  double d = g_ascii_strtod (buf, NULL);
-                  memcpy (&t.u, &d, 8);
-                  t.kind = TK_FLOAT;
-                }
-              else
-                {
-                  uint64_t v = 0;
-                  gboolean over = FALSE;
-                  gboolean octal = c == '0' && j - i > 1;
-                  for (gsize k = i; k < j; k++)
-                    {
-                      guint d = (guint) (s[k] - '0');
-                      if (octal)
-                        {
-                          if (d > 7 || (v >> 61))
-                            over = TRUE;
-                          v = (v << 3) | d;
-                        }
-                      else
-                        {
-                          if (v > (G_MAXUINT64 - d) / 10)
-                            over = TRUE;
-                          v = v * 10 + d;
-                        }
-                    }
-                  if (j < n && s[j] == 'U')
-                    j++;
-                  if (over)
-                    {
-                      ok = fail_at (p, &t, "integer literal out of range");
-                      break;
-                    }
-                  t.kind = TK_INT;
-                  t.u = v;
-                }
-              if (j < n && is_ident_char (s[j]) && s[j] != '.')
-                {
-                  ok = fail_at (p, &t, "malformed number");
-                  break;
-                }
-            }
-          t.len = (uint32_t) (j - i);
-          i = j;
-          g_array_append_val (toks, t);
-          continue;
-        }
-      if (c == '"')
-        {
-          gsize j = i + 1;
-          while (j < n && s[j] != '"' && s[j] != '\n')
-            {
-              if (s[j] == '\\' && j + 1 < n && s[j + 1] != '\n')
-                j++;
-              j++;
-            }
-          if (j >= n || s[j] != '"')
-            {
-              ok = fail_at (p, &t, "unterminated string literal");
-              break;
-            }
-          t.kind = TK_STRING;
-          t.len = (uint32_t) (j + 1 - i);
-          i = j + 1;
-          g_array_append_val (toks, t);
-          continue;
-        }
-      if (strchr ("{}()[],;:+-!@|<>=", c) && c != 0)
-        {
-          t.kind = TK_PUNCT;
-          t.punct = (char) c;
-          t.len = 1;
-          i++;
-          g_array_append_val (toks, t);
-          continue;
-        }
-      ok = lex_fail (p, t.line, t.col, "unexpected character", c);
-      break;
-    }
-
-  Tok eof = { 0 };
-  eof.kind = TK_EOF;
-  eof.line = line;
-  eof.col = (uint32_t) (i - line_start + 1);
-  eof.s = s + MIN (i, n);
-  g_array_append_val (toks, eof);
-  p->ntoks = toks->len;
-  p->toks = (Tok *) g_array_free (toks, FALSE);
-  return ok;
-}
-
 /* ---- token helpers ----------------------------------------------------- */
 
-static inline const Tok *
+static inline const WsPtxTok *
 peek (P *p)
 {
   return &p->toks[p->pos];
 }
 
-static inline const Tok *
+static inline const WsPtxTok *
 peek_at (P *p, guint k)
 {
   guint i = p->pos + k;
   return &p->toks[MIN (i, p->ntoks - 1)];
 }
 
-static inline const Tok *
+static inline const WsPtxTok *
 next (P *p)
 {
-  const Tok *t = &p->toks[p->pos];
+  const WsPtxTok *t = &p->toks[p->pos];
   if (p->pos + 1 < p->ntoks)
     p->pos++;
   return t;
 }
 
 static inline gboolean
-tok_is (const Tok *t, const char *s)
+tok_is (const WsPtxTok *t, const char *s)
 {
-  return t->kind == TK_IDENT && t->len == strlen (s) && memcmp (t->s, s, t->len) == 0;
+  return t->kind == WS_TK_IDENT && t->len == strlen (s) && memcmp (t->s, s, t->len) == 0;
 }
 
 static inline gboolean
-is_punct (const Tok *t, char c)
+is_punct (const WsPtxTok *t, char c)
 {
-  return t->kind == TK_PUNCT && t->punct == c;
+  return t->kind == WS_TK_PUNCT && t->punct == c;
 }
 
 static gboolean
 expect_punct (P *p, char c, const char *context)
 {
-  const Tok *t = peek (p);
+  const WsPtxTok *t = peek (p);
   if (!is_punct (t, c))
     {
-      g_autofree char *d = tok_desc (t);
+      g_autofree char *d = ws_ptx_tok_describe (t);
       return fail_at (p, t, "expected '%c' %s, found %s", c, context, d);
     }
   next (p);
@@ -495,12 +190,12 @@ expect_punct (P *p, char c, const char *context)
 }
 
 static gboolean
-expect_ident (P *p, const Tok **out, const char *what)
+expect_ident (P *p, const WsPtxTok **out, const char *what)
 {
-  const Tok *t = peek (p);
-  if (t->kind != TK_IDENT)
+  const WsPtxTok *t = peek (p);
+  if (t->kind != WS_TK_IDENT)
     {
-      g_autofree char *d = tok_desc (t);
+      g_autofree char *d = ws_ptx_tok_describe (t);
       return fail_at (p, t, "expected %s, found %s", what, d);
     }
   *out = next (p);
@@ -510,10 +205,10 @@ expect_ident (P *p, const Tok **out, const char *what)
 static gboolean
 expect_uint (P *p, uint64_t *out, const char *what)
 {
-  const Tok *t = peek (p);
-  if (t->kind != TK_INT)
+  const WsPtxTok *t = peek (p);
+  if (t->kind != WS_TK_INT)
     {
-      g_autofree char *d = tok_desc (t);
+      g_autofree char *d = ws_ptx_tok_describe (t);
       return fail_at (p, t, "expected %s (an integer), found %s", what, d);
     }
   *out = next (p)->u;
@@ -521,19 +216,19 @@ expect_uint (P *p, uint64_t *out, const char *what)
 }
 
 static char *
-tok_strdup (const Tok *t)
+tok_strdup (const WsPtxTok *t)
 {
   return g_strndup (t->s, t->len);
 }
 
 /* Skips tokens up to and including the ';' ending a statement. */
 static gboolean
-skip_statement (P *p, const Tok *start)
+skip_statement (P *p, const WsPtxTok *start)
 {
   for (;;)
     {
-      const Tok *t = peek (p);
-      if (t->kind == TK_EOF)
+      const WsPtxTok *t = peek (p);
+      if (t->kind == WS_TK_EOF)
         return fail_at (p, start, "statement is missing its terminating ';'");
       next (p);
       if (is_punct (t, ';'))
@@ -543,13 +238,13 @@ skip_statement (P *p, const Tok *start)
 
 /* Skips a balanced { ... } block (debug sections). */
 static gboolean
-skip_braces (P *p, const Tok *start)
+skip_braces (P *p, const WsPtxTok *start)
 {
   int depth = 0;
   for (;;)
     {
-      const Tok *t = next (p);
-      if (t->kind == TK_EOF)
+      const WsPtxTok *t = next (p);
+      if (t->kind == WS_TK_EOF)
         return fail_at (p, start, "unterminated '{' block");
       if (is_punct (t, '{'))
         depth++;
@@ -773,6 +468,36 @@ cur_scope (P *p)
   return g_ptr_array_index (p->scopes, p->scopes->len - 1);
 }
 
+static void
+scope_push (P *p)
+{
+  g_ptr_array_add (p->scopes, name_table_new ());
+  g_ptr_array_add (p->scope_regs, g_array_new (FALSE, FALSE, sizeof (uint32_t)));
+  g_array_append_val (p->scope_param_mark, p->call_param_cur);
+}
+
+/* Closing a { } scope frees its registers: nvcc declares a fresh
+ * "temp_param_reg" in every call sequence, and reusing the slots keeps the
+ * emulator's register file as small as the live registers need. */
+static void
+scope_pop (P *p)
+{
+  GArray *regs = g_ptr_array_index (p->scope_regs, p->scope_regs->len - 1);
+  for (guint i = 0; i < regs->len; i++)
+    {
+      uint32_t v = g_array_index (regs, uint32_t, i);
+      uint32_t slot = v & 0xffffffu;
+      guint t = v >> 24;
+      if (!p->free_regs[t])
+        p->free_regs[t] = g_array_new (FALSE, FALSE, sizeof (uint32_t));
+      g_array_append_val (p->free_regs[t], slot);
+    }
+  g_ptr_array_remove_index (p->scope_regs, p->scope_regs->len - 1);
+  g_ptr_array_remove_index (p->scopes, p->scopes->len - 1);
+  p->call_param_cur = g_array_index (p->scope_param_mark, uint64_t, p->scope_param_mark->len - 1);
+  g_array_set_size (p->scope_param_mark, p->scope_param_mark->len - 1);
+}
+
 static guint
 new_reg (P *p, WsPtxType type, char *name)
 {
@@ -790,7 +515,7 @@ new_reg (P *p, WsPtxType type, char *name)
 /* ---- special registers ---------------------------------------------- */
 
 static gboolean
-lookup_sreg (const Tok *t, uint32_t *sreg, uint8_t *comp, gboolean *known)
+lookup_sreg (const WsPtxTok *t, uint32_t *sreg, uint8_t *comp, gboolean *known)
 {
   static const struct { const char *n; WsPtxSreg r; gboolean vec; } tab[] = {
     { "%tid", WS_SREG_TID, TRUE }, { "%ntid", WS_SREG_NTID, TRUE },
@@ -870,7 +595,7 @@ typedef struct {
 } InitState;
 
 static gboolean
-init_store (P *p, InitState *st, const Tok *at, uint64_t bits, int lit_kind,
+init_store (P *p, InitState *st, const WsPtxTok *at, uint64_t bits, int lit_kind,
             int reloc_target, gboolean reloc_fn, int64_t addend)
 {
   if (st->pos >= st->max_elems)
@@ -910,7 +635,7 @@ static gboolean parse_init_list (P *p, InitState *st, int depth);
 static gboolean
 parse_init_value (P *p, InitState *st, int depth)
 {
-  const Tok *t = peek (p);
+  const WsPtxTok *t = peek (p);
   if (is_punct (t, '{'))
     {
       if (depth > 16)
@@ -924,10 +649,10 @@ parse_init_value (P *p, InitState *st, int depth)
       next (p);
       t = peek (p);
     }
-  if (t->kind == TK_INT || t->kind == TK_F32 || t->kind == TK_F64 || t->kind == TK_FLOAT)
+  if (t->kind == WS_TK_INT || t->kind == WS_TK_F32 || t->kind == WS_TK_F64 || t->kind == WS_TK_FLOAT)
     {
       next (p);
-      int kind = t->kind == TK_INT ? 0 : t->kind == TK_FLOAT ? 1 : t->kind == TK_F32 ? 2 : 3;
+      int kind = t->kind == WS_TK_INT ? 0 : t->kind == WS_TK_FLOAT ? 1 : t->kind == WS_TK_F32 ? 2 : 3;
       uint64_t bits = t->u;
       if (neg)
         {
@@ -940,9 +665,9 @@ parse_init_value (P *p, InitState *st, int depth)
         }
       return init_store (p, st, t, bits, kind, -1, FALSE, 0);
     }
-  if (t->kind == TK_IDENT && !neg)
+  if (t->kind == WS_TK_IDENT && !neg)
     {
-      const Tok *name = next (p);
+      const WsPtxTok *name = next (p);
       gboolean paren = FALSE;
       if (tok_is (name, "generic"))
         {
@@ -969,17 +694,17 @@ parse_init_value (P *p, InitState *st, int depth)
       guint fi = name_lookup (p->fnames, name->s, name->len);
       if (fi)
         return init_store (p, st, name, 0, 0, (int) fi - 1, TRUE, addend);
-      g_autofree char *d = tok_desc (name);
+      g_autofree char *d = ws_ptx_tok_describe (name);
       return fail_at (p, name, "initialiser refers to the undeclared symbol %s", d);
     }
-  g_autofree char *d = tok_desc (t);
+  g_autofree char *d = ws_ptx_tok_describe (t);
   return fail_at (p, t, "expected an initialiser value, found %s", d);
 }
 
 static gboolean
 parse_init_list (P *p, InitState *st, int depth)
 {
-  const Tok *open = next (p); /* '{' */
+  const WsPtxTok *open = next (p); /* '{' */
   if (is_punct (peek (p), '}'))
     {
       next (p);
@@ -989,7 +714,7 @@ parse_init_list (P *p, InitState *st, int depth)
     {
       if (!parse_init_value (p, st, depth))
         return FALSE;
-      const Tok *t = peek (p);
+      const WsPtxTok *t = peek (p);
       if (is_punct (t, ','))
         {
           next (p);
@@ -1000,21 +725,21 @@ parse_init_list (P *p, InitState *st, int depth)
           next (p);
           return TRUE;
         }
-      g_autofree char *d = tok_desc (t);
+      g_autofree char *d = ws_ptx_tok_describe (t);
       (void) open;
       return fail_at (p, t, "expected ',' or '}' in initialiser list, found %s", d);
     }
 }
 
 static gboolean
-parse_space_name (const Tok *t, WsPtxSpace *space)
+parse_space_name (const WsPtxTok *t, WsPtxSpace *space)
 {
   if (tok_is (t, ".global"))
     *space = WS_SPACE_GLOBAL;
   else if (tok_is (t, ".const"))
     *space = WS_SPACE_CONST;
-  else if (tok_is (t, ".shared") || tok_is (t, ".shared::cta"))
-    *space = WS_SPACE_SHARED;
+  else if (tok_is (t, ".shared") || tok_is (t, ".shared::cta") || tok_is (t, ".shared::cluster"))
+    *space = WS_SPACE_SHARED; /* ::cluster is rejected as unsupported by the caller */
   else if (tok_is (t, ".local"))
     *space = WS_SPACE_LOCAL;
   else if (tok_is (t, ".param"))
@@ -1036,11 +761,11 @@ typedef struct {
 static gboolean
 parse_var_decl (P *p, Linkage link, WsPtxParamRole role, gboolean in_list, GArray *out_syms)
 {
-  const Tok *st = next (p);
+  const WsPtxTok *st = next (p);
   WsPtxSpace space;
   if (!parse_space_name (st, &space))
     {
-      g_autofree char *d = tok_desc (st);
+      g_autofree char *d = ws_ptx_tok_describe (st);
       return fail_at (p, st, "expected a state space, found %s", d);
     }
   if (space == WS_SPACE_TEX)
@@ -1052,7 +777,7 @@ parse_var_decl (P *p, Linkage link, WsPtxParamRole role, gboolean in_list, GArra
   WsPtxType type = WS_T_NONE;
   for (;;)
     {
-      const Tok *t = peek (p);
+      const WsPtxTok *t = peek (p);
       if (tok_is (t, ".align"))
         {
           next (p);
@@ -1075,7 +800,7 @@ parse_var_decl (P *p, Linkage link, WsPtxParamRole role, gboolean in_list, GArra
           next (p);
           continue;
         }
-      if (t->kind == TK_IDENT && t->len > 1 && t->s[0] == '.')
+      if (t->kind == WS_TK_IDENT && t->len > 1 && t->s[0] == '.')
         {
           WsPtxType ty = ws_ptx_type_from_name (t->s + 1, t->len - 1);
           if (ty != WS_T_NONE && type == WS_T_NONE)
@@ -1088,7 +813,7 @@ parse_var_decl (P *p, Linkage link, WsPtxParamRole role, gboolean in_list, GArra
             return unsupported_at (p, t, "texture/sampler/surface reference variables");
           if (ty == WS_T_NONE)
             {
-              g_autofree char *d = tok_desc (t);
+              g_autofree char *d = ws_ptx_tok_describe (t);
               return fail_at (p, t, "unexpected %s in a variable declaration", d);
             }
         }
@@ -1096,7 +821,7 @@ parse_var_decl (P *p, Linkage link, WsPtxParamRole role, gboolean in_list, GArra
     }
   if (type == WS_T_NONE)
     {
-      g_autofree char *d = tok_desc (peek (p));
+      g_autofree char *d = ws_ptx_tok_describe (peek (p));
       return fail_at (p, peek (p), "expected a type in the declaration, found %s", d);
     }
   int esize = ws_ptx_type_size (type);
@@ -1105,19 +830,19 @@ parse_var_decl (P *p, Linkage link, WsPtxParamRole role, gboolean in_list, GArra
 
   for (;;)
     {
-      const Tok *name;
+      const WsPtxTok *name;
       if (!expect_ident (p, &name, "a variable name"))
         return FALSE;
       if (name->s[0] == '.')
         {
-          g_autofree char *d = tok_desc (name);
+          g_autofree char *d = ws_ptx_tok_describe (name);
           return fail_at (p, name, "expected a variable name, found %s", d);
         }
       uint64_t count = 1;
       gboolean unsized = FALSE, is_array = FALSE;
       while (is_punct (peek (p), '['))
         {
-          const Tok *lb = next (p);
+          const WsPtxTok *lb = next (p);
           is_array = TRUE;
           if (is_punct (peek (p), ']'))
             {
@@ -1152,7 +877,7 @@ parse_var_decl (P *p, Linkage link, WsPtxParamRole role, gboolean in_list, GArra
 
       if (is_punct (peek (p), '='))
         {
-          const Tok *eq = next (p);
+          const WsPtxTok *eq = next (p);
           if (in_list || space == WS_SPACE_SHARED || space == WS_SPACE_LOCAL || space == WS_SPACE_PARAM)
             {
               g_free (s.name);
@@ -1165,8 +890,8 @@ parse_var_decl (P *p, Linkage link, WsPtxParamRole role, gboolean in_list, GArra
               guint depth = 0, n = 0;
               for (;;)
                 {
-                  const Tok *t = next (p);
-                  if (t->kind == TK_EOF || is_punct (t, ';'))
+                  const WsPtxTok *t = next (p);
+                  if (t->kind == WS_TK_EOF || is_punct (t, ';'))
                     break;
                   if (is_punct (t, '{'))
                     depth++;
@@ -1175,8 +900,9 @@ parse_var_decl (P *p, Linkage link, WsPtxParamRole role, gboolean in_list, GArra
                       if (depth == 0 || --depth == 0)
                         break;
                     }
-                  else if (t->kind == TK_INT || t->kind == TK_F32 || t->kind == TK_F64 || t->kind == TK_FLOAT
-                           || (t->kind == TK_IDENT && !tok_is (t, "generic")))
+                  else if ((t->kind == WS_TK_INT || t->kind == WS_TK_F32 || t->kind == WS_TK_F64 || t->kind == WS_TK_FLOAT
+                            || (t->kind == WS_TK_IDENT && !tok_is (t, "generic")))
+                           && !is_punct (t - 1, '+'))  /* sym+8 is one element */
                     n++;
                 }
               p->pos = save;
@@ -1205,7 +931,7 @@ parse_var_decl (P *p, Linkage link, WsPtxParamRole role, gboolean in_list, GArra
       (void) is_array;
       if (in_list)
         return TRUE;
-      const Tok *t = peek (p);
+      const WsPtxTok *t = peek (p);
       if (is_punct (t, ','))
         {
           next (p);
@@ -1216,14 +942,14 @@ parse_var_decl (P *p, Linkage link, WsPtxParamRole role, gboolean in_list, GArra
           next (p);
           return TRUE;
         }
-      g_autofree char *d = tok_desc (t);
+      g_autofree char *d = ws_ptx_tok_describe (t);
       return fail_at (p, t, "expected ';' after the declaration, found %s", d);
     }
 }
 
 /* Places a just-declared symbol: layout offsets and name registration. */
 static gboolean
-place_symbol (P *p, guint idx, const Tok *at)
+place_symbol (P *p, guint idx, const WsPtxTok *at)
 {
   WsPtxSymbol *s = sym_at (p, idx);
   if (p->fn < 0)
@@ -1259,9 +985,11 @@ place_symbol (P *p, guint idx, const Tok *at)
     }
   else if (s->space == WS_SPACE_FUNC_PARAM && s->param_role == WS_PARAM_ROLE_CALL)
     {
-      p->call_param_bytes = align_up (p->call_param_bytes, s->align);
-      s->offset = s->param_offset = p->call_param_bytes;
-      p->call_param_bytes += s->size;
+      /* call-site params die with their { } scope: siblings share space */
+      p->call_param_cur = align_up (p->call_param_cur, s->align);
+      s->offset = s->param_offset = p->call_param_cur;
+      p->call_param_cur += s->size;
+      p->call_param_bytes = MAX (p->call_param_bytes, p->call_param_cur);
     }
   if (p->fn < 0)
     name_insert (p->gsyms, s->name, (guint) strlen (s->name), idx + 1);
@@ -1273,7 +1001,7 @@ place_symbol (P *p, guint idx, const Tok *at)
 static gboolean
 parse_and_place_vars (P *p, Linkage link, WsPtxParamRole role)
 {
-  const Tok *at = peek (p);
+  const WsPtxTok *at = peek (p);
   g_autoptr (GArray) idx = g_array_new (FALSE, FALSE, sizeof (guint));
   if (!parse_var_decl (p, link, role, FALSE, idx))
     return FALSE;
@@ -1287,8 +1015,8 @@ parse_and_place_vars (P *p, Linkage link, WsPtxParamRole role)
 static gboolean
 parse_reg_decl (P *p)
 {
-  const Tok *kw = next (p);
-  const Tok *tt;
+  const WsPtxTok *kw = next (p);
+  const WsPtxTok *tt;
   if (!expect_ident (p, &tt, "a register type"))
     return FALSE;
   if (tok_is (tt, ".v2") || tok_is (tt, ".v4"))
@@ -1296,19 +1024,19 @@ parse_reg_decl (P *p)
   WsPtxType type = tt->len > 1 && tt->s[0] == '.' ? ws_ptx_type_from_name (tt->s + 1, tt->len - 1) : WS_T_NONE;
   if (type == WS_T_NONE)
     {
-      g_autofree char *d = tok_desc (tt);
+      g_autofree char *d = ws_ptx_tok_describe (tt);
       return fail_at (p, tt, "expected a register type after .reg, found %s", d);
     }
   if (type == WS_T_B128)
     return unsupported_at (p, tt, ".b128 registers");
   for (;;)
     {
-      const Tok *name;
+      const WsPtxTok *name;
       if (!expect_ident (p, &name, "a register name"))
         return FALSE;
       if (name->s[0] == '.')
         {
-          g_autofree char *d = tok_desc (name);
+          g_autofree char *d = ws_ptx_tok_describe (name);
           return fail_at (p, name, "expected a register name, found %s", d);
         }
       if (is_punct (peek (p), '<'))
@@ -1350,10 +1078,23 @@ parse_reg_decl (P *p)
         }
       else
         {
-          guint slot = new_reg (p, type, tok_strdup (name));
+          guint slot;
+          GArray *fr = p->free_regs[type];
+          if (p->scopes->len > 2 && fr && fr->len)
+            {
+              slot = g_array_index (fr, uint32_t, fr->len - 1);
+              g_array_set_size (fr, fr->len - 1);
+            }
+          else
+            slot = new_reg (p, type, tok_strdup (name));
+          if (p->scopes->len > 2 && slot < 0xffffffu)
+            {
+              uint32_t v = ((uint32_t) type << 24) | slot;
+              g_array_append_val ((GArray *) g_ptr_array_index (p->scope_regs, p->scope_regs->len - 1), v);
+            }
           name_insert (cur_scope (p), name->s, name->len, ENT (type == WS_T_PRED ? ENT_PRED : ENT_REG, slot));
         }
-      const Tok *t = peek (p);
+      const WsPtxTok *t = peek (p);
       if (is_punct (t, ','))
         {
           next (p);
@@ -1364,7 +1105,7 @@ parse_reg_decl (P *p)
           next (p);
           return TRUE;
         }
-      g_autofree char *d = tok_desc (t);
+      g_autofree char *d = ws_ptx_tok_describe (t);
       (void) kw;
       return fail_at (p, t, "expected ',' or ';' in the .reg declaration, found %s", d);
     }
@@ -1470,6 +1211,8 @@ apply_modifier (WsPtxInst *in, const char *s, guint len, gboolean *space_seen)
       sp = WS_SPACE_GLOBAL;
     else if (part_is (s, len, "shared") || part_is (s, len, "shared::cta"))
       sp = WS_SPACE_SHARED;
+    else if (part_is (s, len, "shared::cluster") && op == WS_OP_MAPA)
+      sp = WS_SPACE_SHARED; /* other ops on a cluster's shared memory are not emulated */
     else if (part_is (s, len, "local"))
       sp = WS_SPACE_LOCAL;
     else if (part_is (s, len, "const"))
@@ -1738,7 +1481,7 @@ op_has_dst (const WsPtxInst *in)
 }
 
 static void
-add_fixup (P *p, FixKind kind, uint32_t a, uint32_t b, const Tok *t)
+add_fixup (P *p, FixKind kind, uint32_t a, uint32_t b, const WsPtxTok *t)
 {
   Fixup f = { kind, a, b, t->s, t->len, t->line, t->col };
   g_array_append_val (p->fixups, f);
@@ -1746,7 +1489,7 @@ add_fixup (P *p, FixKind kind, uint32_t a, uint32_t b, const Tok *t)
 
 /* Resolves a name operand (register, predicate, symbol, function). */
 static gboolean
-resolve_name (P *p, const Tok *t, WsPtxOperand *o, gboolean want_label, uint32_t inst_idx, uint32_t src_idx)
+resolve_name (P *p, const WsPtxTok *t, WsPtxOperand *o, gboolean want_label, uint32_t inst_idx, uint32_t src_idx)
 {
   guint kind, idx;
   if (t->len == 1 && t->s[0] == '_')
@@ -1799,7 +1542,7 @@ resolve_name (P *p, const Tok *t, WsPtxOperand *o, gboolean want_label, uint32_t
         }
       if (known)
         {
-          g_autofree char *d = tok_desc (t);
+          g_autofree char *d = ws_ptx_tok_describe (t);
           return fail_at (p, t, "malformed special register %s", d);
         }
     }
@@ -1817,7 +1560,7 @@ resolve_name (P *p, const Tok *t, WsPtxOperand *o, gboolean want_label, uint32_t
       o->symbol = v - 1;
       return TRUE;
     }
-  g_autofree char *d = tok_desc (t);
+  g_autofree char *d = ws_ptx_tok_describe (t);
   if (t->s[0] == '%')
     {
       uint32_t sreg;
@@ -1839,15 +1582,16 @@ static gboolean
 parse_operand (P *p, WsPtxInst *in, WsPtxOperand *o, gboolean is_dst, gboolean want_label,
                uint32_t inst_idx, uint32_t src_idx, GArray *pre)
 {
-  const Tok *t = peek (p);
+  const WsPtxTok *t = peek (p);
   memset (o, 0, sizeof *o);
   if (is_punct (t, '{'))
     {
       next (p);
       o->kind = WS_OPND_VEC;
+      guint pre_start = pre->len;
       for (;;)
         {
-          const Tok *e = peek (p);
+          const WsPtxTok *e = peek (p);
           if (o->count >= 4)
             return unsupported_at (p, e, "vector operands with more than 4 elements");
           gboolean neg = FALSE;
@@ -1857,23 +1601,22 @@ parse_operand (P *p, WsPtxInst *in, WsPtxOperand *o, gboolean is_dst, gboolean w
               next (p);
               e = peek (p);
             }
-          if (e->kind == TK_INT || e->kind == TK_F32 || e->kind == TK_F64 || e->kind == TK_FLOAT)
+          if (e->kind == WS_TK_INT || e->kind == WS_TK_F32 || e->kind == WS_TK_F64 || e->kind == WS_TK_FLOAT)
             {
               /* an immediate element: materialise it in a hidden register
                * with a mov placed before this instruction */
               if (is_dst)
                 return fail_at (p, e, "an immediate cannot be a destination");
               next (p);
-              WsPtxType et = in->type;
-              if (in->op == WS_OP_MOV)
-                et = ws_ptx_type_size (in->type) == 8 ? WS_T_B32 : WS_T_B16;
-              int lk = e->kind == TK_INT ? 0 : e->kind == TK_FLOAT ? 1 : e->kind == TK_F32 ? 2 : 3;
+              int lk = e->kind == WS_TK_INT ? 0 : e->kind == WS_TK_FLOAT ? 1 : e->kind == WS_TK_F32 ? 2 : 3;
               uint64_t raw = e->u;
               if (neg)
                 raw = lk == 0 ? UINT64_C (0) - raw : lk == 2 ? raw ^ 0x80000000u : raw ^ (UINT64_C (1) << 63);
-              uint64_t bits;
-              if (!ws_ptx_convert_literal (lk, raw, et, &bits))
-                return fail_at (p, e, "floating-point literal used with an integer operand");
+              /* the element type is known once the vector is complete;
+               * keep the literal raw until then */
+              WsPtxType et = in->type != WS_T_NONE ? in->type : WS_T_B32;
+              if (et == WS_T_PRED)
+                return fail_at (p, e, "predicate vectors cannot hold immediates");
               WsPtxInst mv = { 0 };
               mv.op = WS_OP_MOV;
               mv.type = (uint8_t) et;
@@ -1884,13 +1627,14 @@ parse_operand (P *p, WsPtxInst *in, WsPtxOperand *o, gboolean is_dst, gboolean w
               mv.dst[0].kind = WS_OPND_REG;
               mv.dst[0].reg = new_reg (p, et, g_strdup_printf ("%%__imm%u", p->imm_regs++));
               mv.src[0].kind = WS_OPND_IMM;
-              mv.src[0].imm = bits;
+              mv.src[0].imm = raw;
+              mv.src[0].comp = (uint8_t) lk;
               mv.line = e->line;
               mv.column = e->col;
               g_array_append_val (pre, mv);
               o->vec_regs[o->count++] = mv.dst[0].reg;
             }
-          else if (e->kind == TK_IDENT && !neg)
+          else if (e->kind == WS_TK_IDENT && !neg)
             {
               next (p);
               WsPtxOperand r = { 0 };
@@ -1902,16 +1646,16 @@ parse_operand (P *p, WsPtxInst *in, WsPtxOperand *o, gboolean is_dst, gboolean w
                 o->vec_regs[o->count++] = r.reg;
               else
                 {
-                  g_autofree char *d = tok_desc (e);
+                  g_autofree char *d = ws_ptx_tok_describe (e);
                   return fail_at (p, e, "vector elements must be registers, found %s", d);
                 }
             }
           else
             {
-              g_autofree char *d = tok_desc (e);
+              g_autofree char *d = ws_ptx_tok_describe (e);
               return fail_at (p, e, "expected a register in the vector operand, found %s", d);
             }
-          const Tok *s = peek (p);
+          const WsPtxTok *s = peek (p);
           if (is_punct (s, ','))
             {
               next (p);
@@ -1920,9 +1664,27 @@ parse_operand (P *p, WsPtxInst *in, WsPtxOperand *o, gboolean is_dst, gboolean w
           if (is_punct (s, '}'))
             {
               next (p);
+              /* mov.b64 %rd, {a, b}: elements are half (or a quarter) as wide */
+              WsPtxType et = in->type != WS_T_NONE ? in->type : WS_T_B32;
+              if (in->op == WS_OP_MOV)
+                {
+                  int es = ws_ptx_type_size (in->type) / MAX (o->count, 1);
+                  et = es >= 4 ? WS_T_B32 : es == 2 ? WS_T_B16 : WS_T_B8;
+                }
+              for (guint k = pre_start; k < pre->len; k++)
+                {
+                  WsPtxInst *mv = &g_array_index (pre, WsPtxInst, k);
+                  uint64_t bits;
+                  if (!ws_ptx_convert_literal (mv->src[0].comp, mv->src[0].imm, et, &bits))
+                    return fail_at (p, s, "floating-point literal in an integer vector operand");
+                  mv->type = (uint8_t) et;
+                  mv->src[0].imm = bits;
+                  mv->src[0].comp = 0;
+                  g_array_index (p->reg_types, uint8_t, mv->dst[0].reg) = (uint8_t) et;
+                }
               return TRUE;
             }
-          g_autofree char *d = tok_desc (s);
+          g_autofree char *d = ws_ptx_tok_describe (s);
           return fail_at (p, s, "expected ',' or '}' in the vector operand, found %s", d);
         }
     }
@@ -1931,8 +1693,8 @@ parse_operand (P *p, WsPtxInst *in, WsPtxOperand *o, gboolean is_dst, gboolean w
       next (p);
       o->kind = WS_OPND_ADDR;
       o->comp = WS_OPND_NONE;
-      const Tok *b = peek (p);
-      if (b->kind == TK_IDENT)
+      const WsPtxTok *b = peek (p);
+      if (b->kind == WS_TK_IDENT)
         {
           next (p);
           WsPtxOperand r = { 0 };
@@ -1950,10 +1712,10 @@ parse_operand (P *p, WsPtxInst *in, WsPtxOperand *o, gboolean is_dst, gboolean w
             }
           else
             {
-              g_autofree char *d = tok_desc (b);
+              g_autofree char *d = ws_ptx_tok_describe (b);
               return fail_at (p, b, "an address must be a register or a variable, found %s", d);
             }
-          const Tok *s = peek (p);
+          const WsPtxTok *s = peek (p);
           if (is_punct (s, '+') || is_punct (s, '-'))
             {
               gboolean neg = is_punct (s, '-');
@@ -1969,14 +1731,14 @@ parse_operand (P *p, WsPtxInst *in, WsPtxOperand *o, gboolean is_dst, gboolean w
               o->offset = (int64_t) (neg ? UINT64_C (0) - v : v);
             }
         }
-      else if (b->kind == TK_INT)
+      else if (b->kind == WS_TK_INT)
         {
           next (p);
           o->offset = (int64_t) b->u;
         }
       else
         {
-          g_autofree char *d = tok_desc (b);
+          g_autofree char *d = ws_ptx_tok_describe (b);
           return fail_at (p, b, "expected an address inside '[ ]', found %s", d);
         }
       return expect_punct (p, ']', "closing the address");
@@ -1994,7 +1756,7 @@ parse_operand (P *p, WsPtxInst *in, WsPtxOperand *o, gboolean is_dst, gboolean w
       next (p);
       t = peek (p);
     }
-  if (t->kind == TK_INT || t->kind == TK_F32 || t->kind == TK_F64 || t->kind == TK_FLOAT)
+  if (t->kind == WS_TK_INT || t->kind == WS_TK_F32 || t->kind == WS_TK_F64 || t->kind == WS_TK_FLOAT)
     {
       if (bang)
         return fail_at (p, t, "'!' applies to predicates only");
@@ -2002,7 +1764,7 @@ parse_operand (P *p, WsPtxInst *in, WsPtxOperand *o, gboolean is_dst, gboolean w
         return fail_at (p, t, "an immediate cannot be a destination");
       next (p);
       o->kind = WS_OPND_IMM;
-      o->comp = t->kind == TK_INT ? 0 : t->kind == TK_FLOAT ? 1 : t->kind == TK_F32 ? 2 : 3;
+      o->comp = t->kind == WS_TK_INT ? 0 : t->kind == WS_TK_FLOAT ? 1 : t->kind == WS_TK_F32 ? 2 : 3;
       o->imm = t->u;
       if (neg)
         {
@@ -2015,9 +1777,9 @@ parse_operand (P *p, WsPtxInst *in, WsPtxOperand *o, gboolean is_dst, gboolean w
         }
       return TRUE;
     }
-  if (t->kind != TK_IDENT || neg)
+  if (t->kind != WS_TK_IDENT || neg)
     {
-      g_autofree char *d = tok_desc (t);
+      g_autofree char *d = ws_ptx_tok_describe (t);
       return fail_at (p, t, "expected an operand, found %s", d);
     }
   next (p);
@@ -2049,7 +1811,7 @@ add_call (P *p, WsPtxCall *c)
 
 /* call[.uni] [(rets),] target [, (args)] [, prototype]; */
 static gboolean
-parse_call_full (P *p, WsPtxInst *in, const Tok *op_tok)
+parse_call_full (P *p, WsPtxInst *in, const WsPtxTok *op_tok)
 {
   WsPtxCall c = { 0 };
   c.callee = G_MAXUINT32;
@@ -2065,17 +1827,17 @@ parse_call_full (P *p, WsPtxInst *in, const Tok *op_tok)
     next (p); /* '(' */                                                                           \
     while (!is_punct (peek (p), ')'))                                                             \
       {                                                                                           \
-        const Tok *a = peek (p);                                                                  \
+        const WsPtxTok *a = peek (p);                                                                  \
         guint kind_, idx_;                                                                        \
-        if (a->kind != TK_IDENT)                                                                  \
+        if (a->kind != WS_TK_IDENT)                                                                  \
           {                                                                                       \
-            g_autofree char *d_ = tok_desc (a);                                                   \
+            g_autofree char *d_ = ws_ptx_tok_describe (a);                                                   \
             return fail_at (p, a, "expected a .param variable in the call, found %s", d_);        \
           }                                                                                       \
         next (p);                                                                                 \
         if (!lookup_scoped (p, a->s, a->len, &kind_, &idx_))                                      \
           {                                                                                       \
-            g_autofree char *d_ = tok_desc (a);                                                   \
+            g_autofree char *d_ = ws_ptx_tok_describe (a);                                                   \
             return fail_at (p, a, "call argument %s is not declared", d_);                        \
           }                                                                                       \
         if (kind_ != ENT_SYM || sym_at (p, idx_)->space != WS_SPACE_FUNC_PARAM)                   \
@@ -2086,7 +1848,7 @@ parse_call_full (P *p, WsPtxInst *in, const Tok *op_tok)
           next (p);                                                                               \
         else if (!is_punct (peek (p), ')'))                                                       \
           {                                                                                       \
-            g_autofree char *d_ = tok_desc (peek (p));                                            \
+            g_autofree char *d_ = ws_ptx_tok_describe (peek (p));                                            \
             return fail_at (p, peek (p), "expected ',' or ')' in the call, found %s", d_);        \
           }                                                                                       \
       }                                                                                           \
@@ -2099,7 +1861,7 @@ parse_call_full (P *p, WsPtxInst *in, const Tok *op_tok)
       if (!expect_punct (p, ',', "after the call's return parameters"))
         return FALSE;
     }
-  const Tok *tt;
+  const WsPtxTok *tt;
   if (!expect_ident (p, &tt, "the called function"))
     return FALSE;
   guint fi = name_lookup (p->fnames, tt->s, tt->len);
@@ -2122,7 +1884,7 @@ parse_call_full (P *p, WsPtxInst *in, const Tok *op_tok)
     }
   else
     {
-      g_autofree char *d = tok_desc (tt);
+      g_autofree char *d = ws_ptx_tok_describe (tt);
       return fail_at (p, tt, "call target %s is not a declared function or register", d);
     }
   in->nsrc = 1;
@@ -2135,7 +1897,7 @@ parse_call_full (P *p, WsPtxInst *in, const Tok *op_tok)
     {
       /* prototype (indirect call) or target list: names only */
       next (p);
-      const Tok *proto;
+      const WsPtxTok *proto;
       if (!expect_ident (p, &proto, "a call prototype"))
         return FALSE;
     }
@@ -2168,7 +1930,7 @@ parse_instruction (P *p)
   WsPtxInst in = { 0 };
   in.guard = WS_REG_SINK;
   in.vec = 1;
-  const Tok *first = peek (p);
+  const WsPtxTok *first = peek (p);
   in.line = first->line;
   in.column = first->col;
   in.src_file = p->loc_file;
@@ -2182,18 +1944,18 @@ parse_instruction (P *p)
           next (p);
           in.guard_neg = 1;
         }
-      const Tok *g;
+      const WsPtxTok *g;
       if (!expect_ident (p, &g, "a predicate after '@'"))
         return FALSE;
       guint kind, idx;
       if (!lookup_scoped (p, g->s, g->len, &kind, &idx) || kind != ENT_PRED)
         {
-          g_autofree char *d = tok_desc (g);
+          g_autofree char *d = ws_ptx_tok_describe (g);
           return fail_at (p, g, "guard %s is not a declared predicate register", d);
         }
       in.guard = idx;
     }
-  const Tok *ot;
+  const WsPtxTok *ot;
   if (!expect_ident (p, &ot, "an instruction"))
     return FALSE;
   /* split mnemonic and modifiers */
@@ -2211,7 +1973,7 @@ parse_instruction (P *p)
     }
   if (op < 0 || ot->s[0] == '.')
     {
-      g_autofree char *d = tok_desc (ot);
+      g_autofree char *d = ws_ptx_tok_describe (ot);
       g_autofree char *mn = g_strndup (s, mlen);
       if (is_known_unsupported (s, mlen) || is_known_unsupported (s, ot->len))
         return unsupported_at (p, ot, "instruction %s", d);
@@ -2230,7 +1992,7 @@ parse_instruction (P *p)
         e++;
       if (e == q || !apply_modifier (&in, q, (guint) (e - q), &space_seen))
         {
-          g_autofree char *d = tok_desc (ot);
+          g_autofree char *d = ws_ptx_tok_describe (ot);
           if (e == q)
             return fail_at (p, ot, "empty modifier in %s", d);
           return unsupported_at (p, ot, "modifier '.%.*s' in instruction %s", (int) (e - q), q, d);
@@ -2263,7 +2025,7 @@ parse_instruction (P *p)
       guint n = 0;
       for (;;)
         {
-          const Tok *at = peek (p);
+          const WsPtxTok *at = peek (p);
           if (dst && n == 0)
             {
               if (!parse_operand (p, &in, &in.dst[0], TRUE, FALSE, inst_idx, 0, pre))
@@ -2284,8 +2046,8 @@ parse_instruction (P *p)
               if (in.op == WS_OP_BRX && in.nsrc == 1)
                 {
                   /* brx.idx index, table: the table is a .branchtargets label */
-                  const Tok *nt = next (p);
-                  guint tv = nt->kind == TK_IDENT ? name_lookup (p->tables, nt->s, nt->len) : 0;
+                  const WsPtxTok *nt = next (p);
+                  guint tv = nt->kind == WS_TK_IDENT ? name_lookup (p->tables, nt->s, nt->len) : 0;
                   if (!tv)
                     return fail_at (p, nt, "brx.idx needs a .branchtargets label declared before it");
                   in.imm2 = tv - 1;
@@ -2297,7 +2059,7 @@ parse_instruction (P *p)
               in.nsrc++;
             }
           n++;
-          const Tok *sep = peek (p);
+          const WsPtxTok *sep = peek (p);
           if (is_punct (sep, ','))
             {
               next (p);
@@ -2308,7 +2070,7 @@ parse_instruction (P *p)
     }
   if (!is_punct (peek (p), ';'))
     {
-      g_autofree char *d = tok_desc (peek (p));
+      g_autofree char *d = ws_ptx_tok_describe (peek (p));
       return fail_at (p, peek (p), "expected ';' after the instruction, found %s", d);
     }
   next (p);
@@ -2408,6 +2170,10 @@ function_state_reset (P *p)
   g_clear_pointer (&p->reg_names, g_ptr_array_unref);
   g_clear_pointer (&p->pred_names, g_ptr_array_unref);
   g_clear_pointer (&p->scopes, g_ptr_array_unref);
+  g_clear_pointer (&p->scope_regs, g_ptr_array_unref);
+  g_clear_pointer (&p->scope_param_mark, g_array_unref);
+  for (guint t = 0; t < WS_T_COUNT; t++)
+    g_clear_pointer (&p->free_regs[t], g_array_unref);
   g_clear_pointer (&p->ranges, g_array_unref);
   g_clear_pointer (&p->labels, g_hash_table_unref);
   g_clear_pointer (&p->tables, g_hash_table_unref);
@@ -2434,14 +2200,17 @@ function_state_init (P *p)
   p->reg_names = g_ptr_array_new_with_free_func (g_free);
   p->pred_names = g_ptr_array_new_with_free_func (g_free);
   p->scopes = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
-  g_ptr_array_add (p->scopes, name_table_new ());
+  p->scope_regs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  p->scope_param_mark = g_array_new (FALSE, FALSE, sizeof (uint64_t));
+  p->call_param_cur = 0;
+  scope_push (p);
   p->ranges = g_array_new (FALSE, FALSE, sizeof (RegRange));
   p->labels = name_table_new ();
   p->tables = name_table_new ();
   p->table_arrays = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   p->fixups = g_array_new (FALSE, FALSE, sizeof (Fixup));
   p->loc_file = p->loc_line = p->loc_col = 0;
-  p->local_bytes = p->call_param_bytes = 0;
+  p->local_bytes = p->call_param_bytes = p->call_param_cur = 0;
   p->local_align = 1;
   p->imm_regs = 0;
 }
@@ -2459,18 +2228,18 @@ parse_param_list (P *p, WsPtxParamRole role, GArray *out)
     }
   for (;;)
     {
-      const Tok *t = peek (p);
+      const WsPtxTok *t = peek (p);
       if (tok_is (t, ".reg"))
         return unsupported_at (p, t, ".reg function parameters");
       if (!tok_is (t, ".param"))
         {
-          g_autofree char *d = tok_desc (t);
+          g_autofree char *d = ws_ptx_tok_describe (t);
           return fail_at (p, t, "expected '.param' in the parameter list, found %s", d);
         }
       Linkage l = { FALSE, FALSE };
       if (!parse_var_decl (p, l, role, TRUE, out))
         return FALSE;
-      const Tok *s = peek (p);
+      const WsPtxTok *s = peek (p);
       if (is_punct (s, ','))
         {
           next (p);
@@ -2481,7 +2250,7 @@ parse_param_list (P *p, WsPtxParamRole role, GArray *out)
           next (p);
           return TRUE;
         }
-      g_autofree char *d = tok_desc (s);
+      g_autofree char *d = ws_ptx_tok_describe (s);
       return fail_at (p, s, "expected ',' or ')' in the parameter list, found %s", d);
     }
 }
@@ -2505,7 +2274,7 @@ parse_perf_directives (P *p, WsPtxFunction *f)
 {
   for (;;)
     {
-      const Tok *t = peek (p);
+      const WsPtxTok *t = peek (p);
       uint32_t *dst = NULL;
       guint maxn = 3;
       if (tok_is (t, ".maxntid"))
@@ -2545,7 +2314,7 @@ parse_perf_directives (P *p, WsPtxFunction *f)
       next (p);
       guint n = 0;
       uint32_t scratch[3];
-      while (peek (p)->kind == TK_INT)
+      while (peek (p)->kind == WS_TK_INT)
         {
           if (n >= maxn)
             return fail_at (p, peek (p), "too many values for %.*s", (int) t->len, t->s);
@@ -2572,7 +2341,7 @@ finish_function (P *p, WsPtxFunction *f)
       guint v = name_lookup (p->labels, fx->name, fx->len);
       if (!v)
         {
-          Tok t = { .line = fx->line, .col = fx->col };
+          WsPtxTok t = { .line = fx->line, .col = fx->col };
           return fail_at (p, &t, "label '%.*s' is not defined in function '%s'", (int) fx->len, fx->name, f->name);
         }
       if (fx->kind == FIX_OPERAND)
@@ -2633,9 +2402,9 @@ finish_function (P *p, WsPtxFunction *f)
 }
 
 static gboolean
-parse_label_directive (P *p, const Tok *label)
+parse_label_directive (P *p, const WsPtxTok *label)
 {
-  const Tok *d = peek (p);
+  const WsPtxTok *d = peek (p);
   if (tok_is (d, ".callprototype"))
     return skip_statement (p, d);
   if (tok_is (d, ".branchtargets"))
@@ -2646,7 +2415,7 @@ parse_label_directive (P *p, const Tok *label)
       guint ti = p->table_arrays->len - 1;
       for (;;)
         {
-          const Tok *l;
+          const WsPtxTok *l;
           if (!expect_ident (p, &l, "a label in .branchtargets"))
             return FALSE;
           uint32_t zero = 0;
@@ -2671,16 +2440,16 @@ parse_label_directive (P *p, const Tok *label)
 static gboolean
 parse_loc (P *p)
 {
-  const Tok *d = next (p);
+  const WsPtxTok *d = next (p);
   uint64_t v[3] = { 0, 0, 0 };
   for (int i = 0; i < 3; i++)
     {
-      const Tok *t = peek (p);
-      if (t->kind != TK_INT || t->line != d->line)
+      const WsPtxTok *t = peek (p);
+      if (t->kind != WS_TK_INT || t->line != d->line)
         return fail_at (p, t, ".loc needs a file index, a line and a column");
       v[i] = next (p)->u;
     }
-  while (peek (p)->line == d->line && peek (p)->kind != TK_EOF && !is_punct (peek (p), ';')
+  while (peek (p)->line == d->line && peek (p)->kind != WS_TK_EOF && !is_punct (peek (p), ';')
          && !is_punct (peek (p), '}'))
     next (p);
   p->loc_file = (uint32_t) MIN (v[0], (uint64_t) G_MAXUINT32);
@@ -2692,27 +2461,27 @@ parse_loc (P *p)
 static gboolean
 parse_body (P *p, WsPtxFunction *fself)
 {
-  const Tok *open = next (p); /* '{' */
-  g_ptr_array_add (p->scopes, name_table_new ());
+  const WsPtxTok *open = next (p); /* '{' */
+  scope_push (p);
   guint depth = 1;
   for (;;)
     {
-      const Tok *t = peek (p);
-      if (t->kind == TK_EOF)
+      const WsPtxTok *t = peek (p);
+      if (t->kind == WS_TK_EOF)
         return fail_at (p, open, "function body is missing its closing '}'");
       if (is_punct (t, '{'))
         {
           next (p);
           if (depth > 64)
             return fail_at (p, t, "blocks nested too deeply");
-          g_ptr_array_add (p->scopes, name_table_new ());
+          scope_push (p);
           depth++;
           continue;
         }
       if (is_punct (t, '}'))
         {
           next (p);
-          g_ptr_array_remove_index (p->scopes, p->scopes->len - 1);
+          scope_pop (p);
           if (--depth == 0)
             return TRUE;
           continue;
@@ -2722,7 +2491,7 @@ parse_body (P *p, WsPtxFunction *fself)
           next (p); /* empty statement */
           continue;
         }
-      if (t->kind == TK_IDENT && is_punct (peek_at (p, 1), ':') && t->s[0] != '.')
+      if (t->kind == WS_TK_IDENT && is_punct (peek_at (p, 1), ':') && t->s[0] != '.')
         {
           next (p);
           next (p);
@@ -2740,7 +2509,7 @@ parse_body (P *p, WsPtxFunction *fself)
             return FALSE;
           continue;
         }
-      if (t->kind == TK_IDENT && t->s[0] == '.')
+      if (t->kind == WS_TK_IDENT && t->s[0] == '.')
         {
           if (tok_is (t, ".reg"))
             {
@@ -2781,7 +2550,7 @@ parse_body (P *p, WsPtxFunction *fself)
             return fail_at (p, t, "%.*s is only allowed at module scope", (int) t->len, t->s);
           if (tok_is (t, ".maxntid") || tok_is (t, ".reqntid") || tok_is (t, ".minnctapersm") || tok_is (t, ".maxnreg"))
             return fail_at (p, t, "%.*s must come before the function body", (int) t->len, t->s);
-          g_autofree char *d = tok_desc (t);
+          g_autofree char *d = ws_ptx_tok_describe (t);
           return unsupported_at (p, t, "directive %s inside a function", d);
         }
       if (!parse_instruction (p))
@@ -2791,7 +2560,7 @@ parse_body (P *p, WsPtxFunction *fself)
 }
 
 static gboolean
-parse_function (P *p, Linkage link, const Tok *kw)
+parse_function (P *p, Linkage link, const WsPtxTok *kw)
 {
   gboolean is_entry = tok_is (kw, ".entry");
   WsPtxFunction f = { 0 };
@@ -2806,12 +2575,12 @@ parse_function (P *p, Linkage link, const Tok *kw)
   if (!is_entry && is_punct (peek (p), '('))
     if (!parse_param_list (p, WS_PARAM_ROLE_RET, rets))
       return FALSE;
-  const Tok *name;
+  const WsPtxTok *name;
   if (!expect_ident (p, &name, "a function name"))
     return FALSE;
   if (name->s[0] == '.' || name->s[0] == '%')
     {
-      g_autofree char *d = tok_desc (name);
+      g_autofree char *d = ws_ptx_tok_describe (name);
       return fail_at (p, name, "expected a function name, found %s", d);
     }
   if (is_punct (peek (p), '('))
@@ -2878,7 +2647,7 @@ parse_function (P *p, Linkage link, const Tok *kw)
   if (!parse_perf_directives (p, fn))
     return FALSE;
   fn = fn_at (p, fidx);
-  const Tok *t = peek (p);
+  const WsPtxTok *t = peek (p);
   if (is_punct (t, ';'))
     {
       next (p);
@@ -2887,7 +2656,7 @@ parse_function (P *p, Linkage link, const Tok *kw)
     }
   if (!is_punct (t, '{'))
     {
-      g_autofree char *d = tok_desc (t);
+      g_autofree char *d = ws_ptx_tok_describe (t);
       return fail_at (p, t, "expected '{' or ';' after the declaration of '%s', found %s", fn->name, d);
     }
   if (link.is_extern)
@@ -2916,10 +2685,10 @@ parse_function (P *p, Linkage link, const Tok *kw)
 /* ---- module ------------------------------------------------------------ */
 
 static gboolean
-parse_version (P *p, const Tok *kw)
+parse_version (P *p, const WsPtxTok *kw)
 {
-  const Tok *t = next (p);
-  if (t->kind != TK_FLOAT && t->kind != TK_INT)
+  const WsPtxTok *t = next (p);
+  if (t->kind != WS_TK_FLOAT && t->kind != WS_TK_INT)
     return fail_at (p, t, "expected a version number after .version");
   const char *dot = memchr (t->s, '.', t->len);
   if (!dot)
@@ -2936,12 +2705,12 @@ parse_module (P *p)
 {
   for (;;)
     {
-      const Tok *t = peek (p);
-      if (t->kind == TK_EOF)
+      const WsPtxTok *t = peek (p);
+      if (t->kind == WS_TK_EOF)
         return TRUE;
-      if (t->kind != TK_IDENT || t->s[0] != '.')
+      if (t->kind != WS_TK_IDENT || t->s[0] != '.')
         {
-          g_autofree char *d = tok_desc (t);
+          g_autofree char *d = ws_ptx_tok_describe (t);
           return fail_at (p, t, "expected a directive (.version, .entry, .global, ...) at module scope, found %s", d);
         }
       next (p);
@@ -2953,7 +2722,7 @@ parse_module (P *p)
         }
       if (tok_is (t, ".target"))
         {
-          const Tok *tt;
+          const WsPtxTok *tt;
           if (!expect_ident (p, &tt, "a target (sm_80)"))
             return FALSE;
           g_free (p->mod->target);
@@ -2961,7 +2730,7 @@ parse_module (P *p)
           while (is_punct (peek (p), ','))
             {
               next (p);
-              const Tok *o;
+              const WsPtxTok *o;
               if (!expect_ident (p, &o, "a target option"))
                 return FALSE;
               if (tok_is (o, "debug"))
@@ -2988,8 +2757,8 @@ parse_module (P *p)
           uint64_t idx;
           if (!expect_uint (p, &idx, "a file index"))
             return FALSE;
-          const Tok *s = next (p);
-          if (s->kind != TK_STRING)
+          const WsPtxTok *s = next (p);
+          if (s->kind != WS_TK_STRING)
             return fail_at (p, s, "expected a file name string after .file %u", (guint) idx);
           if (idx > 100000)
             return fail_at (p, s, "file index too large");
@@ -2998,7 +2767,7 @@ parse_module (P *p)
           g_free (g_ptr_array_index (p->files, idx));
           g_ptr_array_index (p->files, idx) = g_strndup (s->s + 1, s->len - 2);
           /* optional ", timestamp, size" */
-          while (is_punct (peek (p), ',') && peek_at (p, 1)->kind == TK_INT)
+          while (is_punct (peek (p), ',') && peek_at (p, 1)->kind == WS_TK_INT)
             {
               next (p);
               next (p);
@@ -3007,7 +2776,7 @@ parse_module (P *p)
         }
       if (tok_is (t, ".section"))
         {
-          const Tok *n;
+          const WsPtxTok *n;
           if (!expect_ident (p, &n, "a section name"))
             return FALSE;
           if (!is_punct (peek (p), '{'))
@@ -3023,7 +2792,7 @@ parse_module (P *p)
           continue;
         }
       Linkage l = { FALSE, FALSE };
-      const Tok *d = t;
+      const WsPtxTok *d = t;
       while (tok_is (d, ".extern") || tok_is (d, ".visible") || tok_is (d, ".weak") || tok_is (d, ".common"))
         {
           if (tok_is (d, ".extern"))
@@ -3052,7 +2821,7 @@ parse_module (P *p)
         return unsupported_at (p, d, "directive .alias");
       if (tok_is (d, ".reg"))
         return unsupported_at (p, d, "module-scope .reg variables");
-      g_autofree char *ds = tok_desc (d);
+      g_autofree char *ds = ws_ptx_tok_describe (d);
       if (tok_is (d, ".extern") || tok_is (d, ".visible"))
         return fail_at (p, d, "unexpected %s", ds);
       return fail_at (p, d, "unknown directive %s at module scope", ds);
@@ -3086,15 +2855,15 @@ ws_ptx_parse (const char *text, gsize len, const char *origin, GError **error)
   p.fnames = name_table_new ();
   p.files = g_ptr_array_new ();
 
-  gboolean ok = lex (&p, m->text, len) && parse_module (&p);
+  gboolean ok = ws_ptx_lex (m->text, len, p.origin, &p.toks, &p.ntoks, error) && parse_module (&p);
   if (ok && m->version_major == 0)
     {
-      Tok t = { .line = 1, .col = 1 };
+      WsPtxTok t = { .line = 1, .col = 1 };
       ok = fail_at (&p, &t, "missing .version directive (is this PTX?)");
     }
   if (ok && m->target == NULL)
     {
-      Tok t = { .line = 1, .col = 1 };
+      WsPtxTok t = { .line = 1, .col = 1 };
       ok = fail_at (&p, &t, "missing .target directive");
     }
   /* an unfinished function's state is dropped here on error */

@@ -5,6 +5,27 @@
 
 G_BEGIN_DECLS
 
+/* ---- tokens (ws-ptx-lexer.c) ---- */
+typedef enum {
+  WS_TK_EOF, WS_TK_IDENT, WS_TK_INT, WS_TK_F32, WS_TK_F64, WS_TK_FLOAT, WS_TK_STRING, WS_TK_PUNCT,
+} WsPtxTokKind;
+
+typedef struct {
+  uint8_t kind;      /* WsPtxTokKind */
+  char punct;        /* WS_TK_PUNCT: the character */
+  uint32_t len;
+  uint32_t line, col;
+  const char *s;     /* points into the text */
+  uint64_t u;        /* INT value; F32/F64 bits (0f/0d); FLOAT: double bits */
+} WsPtxTok;
+
+/* Tokenises @n bytes of @s; the array always ends with a WS_TK_EOF token
+ * (also on error, so a caller may free it uniformly). */
+gboolean ws_ptx_lex (const char *s, gsize n, const char *origin, WsPtxTok **toks, guint *ntoks, GError **error);
+
+/* "'ld.global.f32'" / "end of input", bounded and with bytes escaped. */
+char *ws_ptx_tok_describe (const WsPtxTok *t);
+
 /* Looks up a type name without the leading dot ("u32"); WS_T_NONE if none. */
 WsPtxType ws_ptx_type_from_name (const char *s, gsize len);
 

@@ -5,7 +5,8 @@
  * register names -> slots, labels -> instruction indices, immediates -> bit
  * patterns of the instruction's type, symbols -> indices in the module's
  * symbol table.  Extend freely (add enum values / fields at the end of a
- * struct); renaming needs both sides to agree (note it in docs/dev/ir.md). */
+ * struct); renaming needs both sides to agree.  Semantics the types do not
+ * spell out are in docs/dev/contracts.md, section "PTX IR". */
 #pragma once
 
 #include "base/ws-base.h"

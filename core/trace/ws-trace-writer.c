@@ -22,24 +22,14 @@
 #include "trace/ws-trace-format.h"
 #include "ptx/ws-ptx.h"
 
-typedef struct {
-  uint8_t *data;
-  size_t len;
-  size_t cap;
-  uint32_t last_id;
-  uint32_t last_mask;
-  uint32_t last_popcount;  /* lanes in last_mask: popcount only when the mask changes */
-  uint64_t n_records;
-  uint64_t thread_insts;
-  uint64_t base_table[WS_TRACE_BASE_TABLE];
-} WsTraceWarpBuf;
-
+/* WsTraceWarpBuf is in the header (for the inline fast path); the CTA
+ * starts with the WsTraceCtaHead the header describes. */
 struct _WsTraceCta {
+  WsTraceWarpBuf *warps;        /* must stay first: WsTraceCtaHead */
   WsTraceWriter *writer;
   uint64_t cta_linear;
   uint32_t n_warps;
   uint32_t warps_alloc;
-  WsTraceWarpBuf *warps;
   const uint8_t *access_sizes;  /* per static instruction, of the launch's kernel */
   uint32_t n_insts;
   uint64_t global_requests;
@@ -51,6 +41,9 @@ struct _WsTraceCta {
   uint8_t *raw;
   size_t raw_cap;
 };
+
+G_STATIC_ASSERT (G_STRUCT_OFFSET (struct _WsTraceCta, warps) == 0);
+G_STATIC_ASSERT (WS_TRACE_BASE_TABLE == G_N_ELEMENTS (((WsTraceWarpBuf *) 0)->base_table));
 
 typedef struct {
   char *name;
@@ -225,7 +218,8 @@ ws_trace_writer_new (const char *path, GError **error)
   w->path = g_strdup (path);
   w->fp = fp;
   setvbuf (fp, NULL, _IOFBF, 1 << 20);
-  w->level = 1;  /* fastest positive level: regular streams still shrink ~10x */
+  w->level = -2;  /* a fast level: trace writing is on the emulator's critical path, and
+                   * streams compress well even so (see docs/trace-format.md) */
   g_mutex_init (&w->lock);
   w->ptx_texts = g_ptr_array_new_with_free_func (g_free);
   w->ptx_lookup = g_hash_table_new (g_str_hash, g_str_equal);
@@ -361,7 +355,7 @@ ws_trace_cta_begin (WsTraceWriter *w, uint64_t cta_linear, uint32_t n_warps)
     wb->last_popcount = 32;
     wb->n_records = 0;
     wb->thread_insts = 0;
-    memset (wb->base_table, 0, sizeof wb->base_table);
+    wb->base_valid = 0;  /* cheaper than clearing the table for every CTA */
   }
   return cta;
 }
@@ -436,33 +430,30 @@ varint_len (uint64_t v)
   return 1 + (size_t) (63 - __builtin_clzll (v | 1)) / 7;
 }
 
-/* Sweep over lane accesses sorted by address: each sector counted once. */
-uint32_t
-ws_trace_count_sectors (const uint64_t *addrs, uint32_t mask, uint32_t size)
+/* Distinct sectors of @n lane addresses in lane order (@a may be reordered). */
+static uint32_t
+count_sectors_dense (uint64_t *a, guint n, uint32_t size)
 {
-  uint64_t a[32];
-  guint n = 0;
   gboolean sorted = TRUE;
   if (size == 0)
     size = 1;
-  for (uint32_t m = mask; m; m &= m - 1) {
-    a[n] = addrs[__builtin_ctz (m)];
-    if (n && a[n] < a[n - 1])
-      sorted = FALSE;
-    n++;
-  }
+  for (guint i = 1; i < n; i++)
+    sorted &= a[i] >= a[i - 1];
   if (!sorted && size <= 32) {
     /* Scattered lanes: a small open-addressing set of sector numbers (at
-     * most 2 sectors per lane, so 64 entries in 128 slots) instead of a sort. */
+     * most 2 sectors per lane, so 64 entries in 128 slots) instead of a
+     * sort; only the occupancy bytes need clearing. */
     uint64_t set[128];
-    memset (set, 0xff, sizeof set);
+    uint8_t used[128];
+    memset (used, 0, sizeof used);
     uint32_t count = 0;
     for (guint i = 0; i < n; i++) {
       for (uint64_t sec = a[i] >> 5, hi = (a[i] + size - 1) >> 5; sec <= hi; sec++) {
         guint h = (guint) ((sec * 0x9e3779b97f4a7c15ull) >> 57);
-        while (set[h] != UINT64_MAX && set[h] != sec)
+        while (used[h] && set[h] != sec)
           h = (h + 1) & 127;
-        if (set[h] == UINT64_MAX) {
+        if (!used[h]) {
+          used[h] = 1;
           set[h] = sec;
           count++;
         }
@@ -494,6 +485,17 @@ ws_trace_count_sectors (const uint64_t *addrs, uint32_t mask, uint32_t size)
     }
   }
   return count;
+}
+
+/* Sweep over lane accesses sorted by address: each sector counted once. */
+uint32_t
+ws_trace_count_sectors (const uint64_t *addrs, uint32_t mask, uint32_t size)
+{
+  uint64_t a[32];
+  guint n = 0;
+  for (uint32_t m = mask; m; m &= m - 1)
+    a[n++] = addrs[__builtin_ctz (m)];
+  return count_sectors_dense (a, n, size);
 }
 
 /* Sectors of a regular access (addr(lane) = base + lane * stride): when the
@@ -544,7 +546,12 @@ ws_trace_cta_mem (WsTraceCta *cta, uint32_t warp, uint32_t static_id, uint32_t a
     return;
   }
 
-  uint64_t *slot = &wb->base_table[static_id & (WS_TRACE_BASE_TABLE - 1)];
+  uint32_t si = static_id & (WS_TRACE_BASE_TABLE - 1);
+  uint64_t *slot = &wb->base_table[si];
+  if (!(wb->base_valid >> si & 1)) {
+    *slot = 0;   /* the decoder's table starts at zero */
+    wb->base_valid |= (uint64_t) 1 << si;
+  }
   uint32_t f = (uint32_t) __builtin_ctz (mask);
   uint32_t rest = mask & (mask - 1);
   int64_t stride = 0;
@@ -559,10 +566,20 @@ ws_trace_cta_mem (WsTraceCta *cta, uint32_t warp, uint32_t static_id, uint32_t a
       stride = diff / k;
       uint64_t a0 = addrs[f] - (uint64_t) f * (uint64_t) stride;
       if (mask == 0xffffffffu) {
-        uint64_t bad = 0;
-        for (uint32_t l = 0; l < 32; l++)
-          bad |= addrs[l] ^ (a0 + (uint64_t) l * (uint64_t) stride);
-        regular = bad == 0;
+        /* four independent chains: the check is on every memory record */
+        uint64_t s = (uint64_t) stride, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+        uint64_t e0 = a0, e1 = a0 + s, e2 = a0 + 2 * s, e3 = a0 + 3 * s;
+        for (uint32_t l = 0; l < 32; l += 4) {
+          b0 |= addrs[l] ^ e0;
+          b1 |= addrs[l + 1] ^ e1;
+          b2 |= addrs[l + 2] ^ e2;
+          b3 |= addrs[l + 3] ^ e3;
+          e0 += 4 * s;
+          e1 += 4 * s;
+          e2 += 4 * s;
+          e3 += 4 * s;
+        }
+        regular = (b0 | b1 | b2 | b3) == 0;
       } else {
         for (uint32_t m = rest & (rest - 1); m; m &= m - 1) {
           uint32_t l = (uint32_t) __builtin_ctz (m);
@@ -590,23 +607,25 @@ ws_trace_cta_mem (WsTraceCta *cta, uint32_t warp, uint32_t static_id, uint32_t a
   } else {
     /* Irregular: per-lane deltas (cheap when most neighbours are close) or
      * offsets from the lowest address bit-packed at a common width (cheap
-     * for scattered gathers); whichever is shorter. */
-    uint64_t lo = addrs[f], hi = addrs[f], prev = addrs[f];
+     * for scattered gathers); whichever is shorter.  The active lanes'
+     * addresses are gathered once into a dense array. */
+    uint64_t v[32];
+    uint32_t n = 0;
+    for (uint32_t m = mask; m; m &= m - 1)
+      v[n++] = addrs[__builtin_ctz (m)];
+    uint64_t lo = v[0], hi = v[0];
     size_t lanes_cost = 0;
-    for (uint32_t m = rest; m; m &= m - 1) {
-      uint64_t a = addrs[__builtin_ctz (m)];
-      lo = MIN (lo, a);
-      hi = MAX (hi, a);
-      lanes_cost += varint_len (ws_trace_zigzag64 ((int64_t) (a - prev)));
-      prev = a;
+    for (uint32_t i = 1; i < n; i++) {
+      lo = MIN (lo, v[i]);
+      hi = MAX (hi, v[i]);
+      lanes_cost += varint_len (ws_trace_zigzag64 ((int64_t) (v[i] - v[i - 1])));
     }
     uint64_t bits = 0;
-    for (uint32_t m = mask; m; m &= m - 1)
-      bits |= addrs[__builtin_ctz (m)] - lo;
+    for (uint32_t i = 0; i < n; i++)
+      bits |= v[i] - lo;
     uint32_t shift = bits ? (uint32_t) __builtin_ctzll (bits) : 0;
     uint64_t range = (hi - lo) >> shift;
     uint32_t width = range ? 64u - (uint32_t) __builtin_clzll (range) : 0;
-    uint32_t n = (uint32_t) __builtin_popcount (mask);
     size_t packed_cost = 2 + ((size_t) n * width + 7) / 8;
     if (width <= WS_TRACE_PACK_MAX_WIDTH && packed_cost < lanes_cost) {
       *mode = (uint8_t) ((WS_TRACE_ADDR_PACKED << 4) | (space & 0xf));
@@ -616,8 +635,8 @@ ws_trace_cta_mem (WsTraceCta *cta, uint32_t warp, uint32_t static_id, uint32_t a
       *p++ = (uint8_t) width;
       uint64_t acc = 0;
       uint32_t nb = 0;
-      for (uint32_t m = mask; m; m &= m - 1) {
-        acc |= ((addrs[__builtin_ctz (m)] - lo) >> shift) << nb;
+      for (uint32_t i = 0; i < n; i++) {
+        acc |= ((v[i] - lo) >> shift) << nb;
         nb += width;
         while (nb >= 8) {
           *p++ = (uint8_t) acc;
@@ -629,17 +648,12 @@ ws_trace_cta_mem (WsTraceCta *cta, uint32_t warp, uint32_t static_id, uint32_t a
         *p++ = (uint8_t) acc;
     } else {
       *mode = (uint8_t) ((WS_TRACE_ADDR_LANES << 4) | (space & 0xf));
-      prev = addrs[f];
-      p = ws_trace_put_varint (p, ws_trace_zigzag64 ((int64_t) (prev - *slot)));
-      *slot = prev;
-      for (uint32_t m = rest; m; m &= m - 1) {
-        uint64_t a = addrs[__builtin_ctz (m)];
-        p = ws_trace_put_varint (p, ws_trace_zigzag64 ((int64_t) (a - prev)));
-        prev = a;
-      }
+      p = ws_trace_put_varint (p, ws_trace_zigzag64 ((int64_t) (v[0] - *slot)));
+      *slot = v[0];
+      for (uint32_t i = 1; i < n; i++)
+        p = ws_trace_put_varint (p, ws_trace_zigzag64 ((int64_t) (v[i] - v[i - 1])));
     }
-    sectors = (space == WS_SPACE_GLOBAL || space == WS_SPACE_LOCAL)
-              ? ws_trace_count_sectors (addrs, mask, size) : 0;
+    sectors = (space == WS_SPACE_GLOBAL || space == WS_SPACE_LOCAL) ? count_sectors_dense (v, n, size) : 0;
   }
   wb->len = (size_t) (p - wb->data);
 

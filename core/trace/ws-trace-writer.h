@@ -54,12 +54,48 @@ WS_EXPORT void ws_trace_writer_begin_launch (WsTraceWriter *writer, uint32_t ker
 /* CTA buffers; thread-safe to call from worker threads. @cta_linear is the
  * linear block id (x fastest). */
 WS_EXPORT WsTraceCta *ws_trace_cta_begin (WsTraceWriter *writer, uint64_t cta_linear, uint32_t n_warps);
+/* Per-warp record buffer.  PRIVATE to core/trace: it is here only so that
+ * ws_trace_cta_inst_fast can be inline; never touch the fields. */
+typedef struct {
+  uint8_t *data;
+  size_t len;
+  size_t cap;
+  uint32_t last_id;
+  uint32_t last_mask;
+  uint32_t last_popcount;
+  uint64_t n_records;
+  uint64_t thread_insts;
+  uint64_t base_valid;      /* bit i: base_table[i] written since the CTA began (else it reads 0) */
+  uint64_t base_table[64];
+} WsTraceWarpBuf;
+
+typedef struct {
+  WsTraceWarpBuf *warps;        /* first member of every WsTraceCta */
+} WsTraceCtaHead;
+
 /* Exactly one of ws_trace_cta_inst / _mem / _barrier(_mask) per executed
  * warp instruction, in the warp's program order; @warp < n_warps and
  * @static_id < the kernel's n_insts (not checked on this hot path).
  * A CTA buffer is used by one thread at a time.
  * One executed warp instruction (active mask = lanes that executed it). */
 WS_EXPORT void ws_trace_cta_inst (WsTraceCta *cta, uint32_t warp, uint32_t static_id, uint32_t active_mask);
+/* The same as ws_trace_cta_inst, inline: the common record (the next
+ * instruction, same mask) is one byte appended here; anything else calls
+ * ws_trace_cta_inst.  For the emulator's hot loop. */
+static inline void
+ws_trace_cta_inst_fast (WsTraceCta *cta, uint32_t warp, uint32_t static_id, uint32_t active_mask)
+{
+  WsTraceWarpBuf *wb = &((WsTraceCtaHead *) cta)->warps[warp];
+  if (G_LIKELY (static_id == wb->last_id + 1u && active_mask == wb->last_mask && wb->len < wb->cap)) {
+    wb->data[wb->len++] = 0;    /* kind INST, mask unchanged, id code 0 */
+    wb->last_id = static_id;
+    wb->n_records++;
+    wb->thread_insts += wb->last_popcount;
+    return;
+  }
+  ws_trace_cta_inst (cta, warp, static_id, active_mask);
+}
+
 /* One executed memory instruction with the address of each active lane
  * (addrs[lane] valid for lanes in active_mask). @space: resolved state space. */
 WS_EXPORT void ws_trace_cta_mem (WsTraceCta *cta, uint32_t warp, uint32_t static_id, uint32_t active_mask,
@@ -86,7 +122,7 @@ typedef struct {
   uint64_t bytes;
 } WsTraceWriterStats;
 WS_EXPORT void ws_trace_writer_get_stats (WsTraceWriter *writer, WsTraceWriterStats *stats);
-/* zstd level of the TB chunks (default 1; higher is smaller and slower,
+/* zstd level of the chunks (default -2; higher is smaller and slower,
  * negative levels faster still). */
 WS_EXPORT void ws_trace_writer_set_level (WsTraceWriter *writer, int level);
 /* Consecutive TBs share a compressed chunk until their streams reach

@@ -80,7 +80,8 @@ typedef struct {
   double cpi_eq16;             /* eq. 16 per scheduler, before the issue-rate bound */
   double markov_p, markov_m, markov_ipc;
   double cpi_multithreading;   /* per SM */
-  double cpi_mshr, cpi_queue;  /* eq. 26, split */
+  double cpi_mshr_warp, cpi_queue_warp;  /* eq. 26, split: per instruction of the representative warp */
+  double cpi_mshr, cpi_queue;  /* the same per instruction of the SM */
   double cpi;                  /* eq. 12 per SM */
 } Eval;
 
@@ -351,7 +352,13 @@ evaluate (const Profile *p, Variant v, Scheduler sched, double warps, double cor
     }
   e->cpi_multithreading = cpi_sched / e->active_schedulers;
   cpi_rc_contention (p, warps, cores, v == VARIANT_MT_MSHR || v == VARIANT_FULL, v == VARIANT_FULL,
-                     &e->cpi_mshr, &e->cpi_queue);
+                     &e->cpi_mshr_warp, &e->cpi_queue_warp);
+  /* Eq. 26 counts the representative warp's extra cycles per instruction of
+   * that warp; eq. 16 turns the warp's time into the SM's CPI by dividing by
+   * #warps x its instructions, and the queueing delays lengthen that same
+   * time, so they are brought to the SM's CPI the same way. */
+  e->cpi_mshr = e->cpi_mshr_warp / warps;
+  e->cpi_queue = e->cpi_queue_warp / warps;
   e->cpi = e->cpi_multithreading + e->cpi_mshr + e->cpi_queue;   /* eq. 12 */
   return 0;
 }
@@ -649,7 +656,7 @@ gpumech_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
           h->fail (ctx, "the Markov chain of Chen & Aamodt could not be solved (singular transition matrix)");
           return -1;
         }
-      double sm_insts = blocks * warps_per_tb * insts_per_warp * count;
+      double sm_insts = blocks * warps_per_tb * insts_per_warp * (double) count;
       double s[N_CATS];
       cpi_stack (&p, e, s);
       cycles += sm_insts * e->cpi;
@@ -681,6 +688,8 @@ gpumech_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
   h->set_metric (ctx, "cpi_multithreading", main_e->cpi_multithreading);
   h->set_metric (ctx, "cpi_mshr", main_e->cpi_mshr);
   h->set_metric (ctx, "cpi_queue", main_e->cpi_queue);
+  h->set_metric (ctx, "cpi_rc_mshr_eq26", main_e->cpi_mshr_warp);
+  h->set_metric (ctx, "cpi_rc_queue_eq26", main_e->cpi_queue_warp);
   h->set_metric (ctx, "cpi_sm", main_e->cpi);
   h->set_metric (ctx, "mshrs", p.mshrs);
   h->set_metric (ctx, "avg_miss_latency", p.avg_miss_latency);

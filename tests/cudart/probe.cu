@@ -21,6 +21,15 @@ __global__ void table_kernel(int *out) {
   }
 }
 
+// Reverses a block's worth of ints through dynamic shared memory.
+__global__ void reverse_kernel(int *data, int n) {
+  extern __shared__ int buf[];
+  int t = threadIdx.x;
+  for (int i = t; i < n; i += blockDim.x) buf[i] = data[i];
+  __syncthreads();
+  for (int i = t; i < n; i += blockDim.x) data[i] = buf[n - 1 - i];
+}
+
 __global__ void oob_kernel(int *p) { p[threadIdx.x + 4096] = 7; }
 
 #define E(call) printf("%s=%d\n", #call, (int) (call))
@@ -253,6 +262,25 @@ static int launch() {
   return 0;
 }
 
+static int shared() {
+  const int n = 16384;  // 64 KiB: above the default 48 KiB per block
+  int *h = (int *) malloc(n * sizeof(int));
+  for (int i = 0; i < n; i++) h[i] = i;
+  int *d;
+  cudaMalloc(&d, n * sizeof(int));
+  cudaMemcpy(d, h, n * sizeof(int), cudaMemcpyHostToDevice);
+  reverse_kernel<<<1, 256, n * sizeof(int)>>>(d, n);
+  E(cudaGetLastError());
+  E(cudaFuncSetAttribute(reverse_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, n * sizeof(int)));
+  reverse_kernel<<<1, 256, n * sizeof(int)>>>(d, n);
+  E(cudaGetLastError());
+  E(cudaDeviceSynchronize());
+  cudaMemcpy(h, d, n * sizeof(int), cudaMemcpyDeviceToHost);
+  printf("reversed=%d,%d\n", h[0], h[n - 1]);
+  E(cudaFuncSetAttribute(reverse_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 1 << 30));
+  return 0;
+}
+
 static int fault() {
   int *p;
   cudaMalloc(&p, 64 * sizeof(int));
@@ -274,6 +302,7 @@ int main(int argc, char **argv) {
   if (!strcmp(mode, "unsupported")) return unsupported();
   if (!strcmp(mode, "launch")) return launch();
   if (!strcmp(mode, "fault")) return fault();
-  fprintf(stderr, "usage: probe props|memory|symbols|errors|unsupported|launch|fault\n");
+  if (!strcmp(mode, "shared")) return shared();
+  fprintf(stderr, "usage: probe props|memory|symbols|errors|unsupported|launch|fault|shared\n");
   return 2;
 }

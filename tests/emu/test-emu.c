@@ -31,14 +31,35 @@ data_path (const char *name)
   return g_build_filename (src ? src : WS_SOURCE_DIR, "tests", "data", "emu", name, NULL);
 }
 
+/* kernels.ptx is -O3; the debug variant runs the same tests on the -G build. */
+static const char *kernels_file = "kernels.ptx";
+
+typedef struct {
+  const char *file;
+  void (*fn) (void);
+} Variant;
+
+static void
+run_variant (gconstpointer data)
+{
+  const Variant *v = data;
+  kernels_file = v->file;
+  v->fn ();
+  kernels_file = "kernels.ptx";
+}
+
 static void
 fx_init (Fx *fx, const char *file, guint n_threads, gboolean deterministic)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *path = data_path (file);
+  g_autofree char *path = NULL;
   g_autofree char *text = NULL;
   gsize len = 0;
   WsEmuOptions opt = { 0 };
+
+  if (strcmp (file, "kernels.ptx") == 0)
+    file = kernels_file;
+  path = data_path (file);
 
   memset (fx, 0, sizeof *fx);
   fx->out = g_string_new (NULL);
@@ -297,7 +318,7 @@ test_atomics (void)
   g_assert_cmpfloat (*(float *) HOST (fs), ==, (float) n);
   g_assert_cmpfloat (*(double *) HOST (ds), ==, 0.5 * n);
   /* shared-memory atomics: each block adds 2 per thread */
-  g_assert_cmpuint (h[8], ==, (unsigned) (2 * n + (blocks * threads - n) * 0) + 0u);
+  g_assert_cmpuint (h[8], ==, 2u * (unsigned) n);   /* threads past n returned before the barrier */
   fx_clear (&fx);
 }
 
@@ -419,7 +440,7 @@ test_fault_oob (void)
   /* block 0 thread 0 writes p[1000]: just past the end */
   g_assert_nonnull (strstr (error->message, "out-of-bounds global store of 4 bytes"));
   g_assert_nonnull (strstr (error->message, "kernel oob"));
-  g_assert_nonnull (strstr (error->message, "kernels.ptx:"));
+  g_assert_nonnull (strstr (error->message, kernels_file));
   g_assert_nonnull (strstr (error->message, "block (0,0,0), thread (0,0,0)"));
   g_assert_nonnull (strstr (error->message, "0 bytes past the end of cudaMalloc #7"));
   fx_clear (&fx);
@@ -701,6 +722,84 @@ test_assert (void)
   fx_clear (&fx);
 }
 
+static void
+test_grid3d (void)
+{
+  Fx fx;
+  uint64_t out;
+  uint32_t *h;
+  WsLaunchConfig cfg = { { 3, 2, 2 }, { 5, 3, 4 }, 0 };
+  WsEmuFunction *fn;
+  g_autoptr (GError) error = NULL;
+  int cerr = -1;
+  fx_init (&fx, "kernels.ptx", 2, FALSE);
+  out = dalloc (&fx, 12 * 60 * 8);
+  h = HOST (out);
+  fn = ws_emu_module_get_function (fx.mod, "grid3d");
+  {
+    void *args[] = { &out };
+    g_assert_true (ws_emu_launch (fx.emu, fn, &cfg, args, NULL, &cerr, &error));
+    g_assert_no_error (error);
+  }
+  for (uint32_t bz = 0; bz < 2; bz++)
+    for (uint32_t by = 0; by < 2; by++)
+      for (uint32_t bx = 0; bx < 3; bx++)
+        for (uint32_t tz = 0; tz < 4; tz++)
+          for (uint32_t ty = 0; ty < 3; ty++)
+            for (uint32_t tx = 0; tx < 5; tx++)
+              {
+                uint32_t b = bx + 3 * (by + 2 * bz), t = tx + 5 * (ty + 3 * tz);
+                g_assert_cmpuint (h[2 * (b * 60 + t)], ==, tx | ty << 8 | tz << 16);
+                g_assert_cmpuint (h[2 * (b * 60 + t) + 1], ==, bx | by << 8 | bz << 16);
+              }
+  /* a block of 1025 threads is refused like on a GPU */
+  cfg.block[0] = 1025;
+  cfg.block[1] = cfg.block[2] = 1;
+  {
+    void *args[] = { &out };
+    g_assert_false (ws_emu_launch (fx.emu, fn, &cfg, args, NULL, &cerr, &error));
+  }
+  g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
+  g_assert_cmpint (cerr, ==, 9);
+  fx_clear (&fx);
+}
+
+/* The device half of tests/cuda/printf_formats.cu: every conversion must
+ * print what the host C library prints (the committed expected text). */
+static void
+test_printf_formats (void)
+{
+  Fx fx;
+  g_autofree char *exp_path = NULL, *expected = NULL;
+  const char *src = g_getenv ("WS_SOURCE_DIR");
+  struct { int a; float b; } pair = { 7, 0.125f };
+  int i = 42;
+  unsigned u = 0xdeadbeefu;
+  long long ll = 1234567890123LL;
+  unsigned long long ull = 18446744073709551615ULL;
+  float f = 3.14159265f;
+  double d = 2.718281828459045;
+  char c = 'x';
+  char *cut;
+  fx_init (&fx, "printf_formats.ptx", 2, FALSE);
+  {
+    void *args[] = { &i, &u, &ll, &ull, &f, &d, &c, &pair };
+    launch_ok (&fx, "_Z12print_kernelijxyfdc4Pair", 1, 1, 0, args, NULL);
+  }
+  {
+    void *args[] = { NULL };
+    launch_ok (&fx, "_Z9print_idsv", 4, 1, 0, args, NULL);
+  }
+  g_string_append (fx.out, "PASSED\n");
+  exp_path = g_build_filename (src ? src : WS_SOURCE_DIR, "tests", "cuda", "printf_formats.expected.txt", NULL);
+  g_assert_true (g_file_get_contents (exp_path, &expected, NULL, NULL));
+  cut = strstr (expected, "PASSED\n");
+  g_assert_nonnull (cut);
+  cut[strlen ("PASSED\n")] = 0;
+  g_assert_cmpstr (fx.out->str, ==, expected);
+  fx_clear (&fx);
+}
+
 /* ---- hand-written PTX ----------------------------------------------------------- */
 
 static void
@@ -954,6 +1053,7 @@ main (int argc, char **argv)
   g_test_add_func ("/emu/kernel/carry-chain-128bit-add", test_carry_chain);
   g_test_add_func ("/emu/kernel/recursion-via-call", test_recursion);
   g_test_add_func ("/emu/kernel/printf-in-cta-order", test_printf);
+  g_test_add_func ("/emu/kernel/printf-formats-like-host", test_printf_formats);
   g_test_add_func ("/emu/kernel/device-malloc-free", test_malloc);
   g_test_add_func ("/emu/kernel/constant-and-device-globals", test_globals);
   g_test_add_func ("/emu/kernel/dynamic-shared-memory", test_dynamic_shared);
@@ -963,6 +1063,7 @@ main (int argc, char **argv)
   g_test_add_func ("/emu/kernel/integer-bit-ops-bar-red", test_hand_intops);
   g_test_add_func ("/emu/kernel/indirect-call-and-switch", test_indirect_and_switch);
   g_test_add_func ("/emu/kernel/half-precision", test_half);
+  g_test_add_func ("/emu/kernel/3d-grid-and-block", test_grid3d);
   g_test_add_func ("/emu/fault/assert-710", test_assert);
   g_test_add_func ("/emu/fault/out-of-bounds-700", test_fault_oob);
   g_test_add_func ("/emu/fault/misaligned-716", test_fault_misaligned);
@@ -970,5 +1071,35 @@ main (int argc, char **argv)
   g_test_add_func ("/emu/fault/trap-719", test_trap);
   g_test_add_func ("/emu/launch/parallel-equals-deterministic", test_parallel_equals_serial);
   g_test_add_func ("/emu/trace/parallel-trace-identical", test_trace_parallel_identical);
+  {
+    static const struct { const char *name; void (*fn) (void); } debug_tests[] = {
+      { "/emu/debug-build/vector-add", test_vecadd },
+      { "/emu/debug-build/reduction-shared-barrier-shfl", test_reduce },
+      { "/emu/debug-build/divergence-reconvergence", test_divergence },
+      { "/emu/debug-build/atomics-exact-totals", test_atomics },
+      { "/emu/debug-build/carry-chain-128bit-add", test_carry_chain },
+      { "/emu/debug-build/recursion-via-call", test_recursion },
+      { "/emu/debug-build/printf-in-cta-order", test_printf },
+      { "/emu/debug-build/device-malloc-free", test_malloc },
+      { "/emu/debug-build/constant-and-device-globals", test_globals },
+      { "/emu/debug-build/dynamic-shared-memory", test_dynamic_shared },
+      { "/emu/debug-build/local-array", test_local_array },
+      { "/emu/debug-build/warp-vote-shfl-match-redux", test_warp_ops },
+      { "/emu/debug-build/math-functions", test_math },
+      { "/emu/debug-build/indirect-call-and-switch", test_indirect_and_switch },
+      { "/emu/debug-build/half-precision", test_half },
+      { "/emu/debug-build/3d-grid-and-block", test_grid3d },
+      { "/emu/debug-build/assert-710", test_assert },
+      { "/emu/debug-build/out-of-bounds-700", test_fault_oob },
+      { "/emu/debug-build/misaligned-716", test_fault_misaligned },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (debug_tests); i++)
+      {
+        Variant *v = g_new (Variant, 1);   /* lives until exit */
+        v->file = "kernels-debug.ptx";
+        v->fn = debug_tests[i].fn;
+        g_test_add_data_func_full (debug_tests[i].name, v, run_variant, g_free);
+      }
+  }
   return g_test_run ();
 }

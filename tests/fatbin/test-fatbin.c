@@ -136,20 +136,28 @@ test_select_highest (void)
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(GPtrArray) ptx = ws_fatbin_select_ptx (fb, cases[i].target, "multi", &error);
+      g_autoptr(GPtrArray) ptx = ws_fatbin_select_ptx (fb, cases[i].target, WS_FATBIN_SELECT_STRICT, "multi", &error);
       g_assert_no_error (error);
       g_assert_cmpuint (ptx->len, ==, 1);
       WsFatbinPtx *p = g_ptr_array_index (ptx, 0);
       g_assert_cmpuint (p->arch, ==, cases[i].want);
+      g_assert_false (p->newer_than_target);
       g_autofree char *target = g_strdup_printf (".target sm_%u\n", cases[i].want);
       g_assert_nonnull (strstr (p->ptx, target));
     }
   /* All PTX newer than the target. */
-  g_autoptr(GPtrArray) none = ws_fatbin_select_ptx (fb, 70, "multi", &error);
+  g_autoptr(GPtrArray) none = ws_fatbin_select_ptx (fb, 70, WS_FATBIN_SELECT_STRICT, "multi", &error);
   g_assert_null (none);
   g_assert_error (error, WS_ERROR, WS_ERROR_UNSUPPORTED);
   g_assert_nonnull (strstr (error->message, "compute_75"));
   g_assert_nonnull (strstr (error->message, "sm_70"));
+  g_clear_error (&error);
+  /* Allowed: the lowest PTX, marked as newer than the target. */
+  g_autoptr(GPtrArray) low = ws_fatbin_select_ptx (fb, 52, WS_FATBIN_SELECT_ALLOW_NEWER, "multi", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (low->len, ==, 1);
+  g_assert_cmpuint (((WsFatbinPtx *) low->pdata[0])->arch, ==, 75);
+  g_assert_true (((WsFatbinPtx *) low->pdata[0])->newer_than_target);
   g_free (b.data);
 }
 
@@ -161,7 +169,7 @@ test_sass_only (void)
   g_autoptr(WsFatbin) fb = ws_fatbin_new_from_data (b.data, b.len, &error);
   g_assert_no_error (error);
   g_assert_false (ws_fatbin_has_ptx (fb));
-  g_autoptr(GPtrArray) ptx = ws_fatbin_select_ptx (fb, 80, "./prog", &error);
+  g_autoptr(GPtrArray) ptx = ws_fatbin_select_ptx (fb, 80, WS_FATBIN_SELECT_ALLOW_NEWER, "./prog", &error);
   g_assert_null (ptx);
   g_assert_error (error, WS_ERROR, WS_ERROR_UNSUPPORTED);
   g_assert_nonnull (strstr (error->message, "./prog"));
@@ -213,7 +221,7 @@ test_wrapper_v1 (void)
   g_assert_cmpint (ws_fatbin_get_wrapper_version (fb), ==, 1);
   g_assert_cmpuint (ws_fatbin_get_n_containers (fb), ==, 1);
   g_assert_cmpuint (ws_fatbin_get_n_entries (fb), ==, 2);
-  g_autoptr(GPtrArray) ptx = ws_fatbin_select_ptx (fb, 80, NULL, &error);
+  g_autoptr(GPtrArray) ptx = ws_fatbin_select_ptx (fb, 80, WS_FATBIN_SELECT_STRICT, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (ptx->len, ==, 1);
   g_assert_nonnull (strstr (((WsFatbinPtx *) ptx->pdata[0])->ptx, "scale_add"));
@@ -240,7 +248,7 @@ test_rdc_wrapper_v2 (void)
   g_assert_no_error (error);
   g_assert_cmpint (ws_fatbin_get_wrapper_version (fb), ==, 2);
   g_assert_cmpuint (ws_fatbin_get_n_containers (fb), ==, 3);
-  g_autoptr(GPtrArray) ptx = ws_fatbin_select_ptx (fb, 80, "rdc", &error);
+  g_autoptr(GPtrArray) ptx = ws_fatbin_select_ptx (fb, 80, WS_FATBIN_SELECT_STRICT, "rdc", &error);
   g_assert_no_error (error);
   g_assert_cmpuint (ptx->len, ==, 2);
   WsFatbinPtx *a = ptx->pdata[0], *bb = ptx->pdata[1];

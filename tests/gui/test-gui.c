@@ -547,6 +547,7 @@ typedef struct {
   char *db_path;          /* what the window was opened on */
   gboolean store_opened;
   gboolean help_overlay;
+  char *page_after_action;   /* window actions still reach the window inside the app */
   char *about_version;    /* from the About window the menu item opens */
 } AppRun;
 
@@ -559,7 +560,10 @@ inspect_and_quit (GtkApplication *app, AppRun *run)
   run->db_path = g_strdup (ws_window_get_db_path (WS_WINDOW (window)));
   run->store_opened = ws_window_get_store (WS_WINDOW (window)) != NULL;
   /* GtkApplication loads gtk/help-overlay.ui from the resources. */
-  run->help_overlay = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)) != NULL;
+  run->help_overlay = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)) != NULL &&
+                      g_action_group_has_action (G_ACTION_GROUP (window), "show-help-overlay");
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", "results");
+  run->page_after_action = g_strdup (gtk_stack_get_visible_child_name (ws_window_get_stack (WS_WINDOW (window))));
 
   g_action_group_activate_action (G_ACTION_GROUP (app), "about", NULL);
   toplevels = gtk_window_get_toplevels ();
@@ -626,6 +630,8 @@ test_command_line_db (Fixture *f, gconstpointer data)
   g_assert_true (g_file_test (expected, G_FILE_TEST_IS_REGULAR));
   g_assert_true (run.help_overlay);
   g_assert_cmpstr (run.about_version, ==, WS_VERSION);
+  g_assert_cmpstr (run.page_after_action, ==, "results");
+  g_free (run.page_after_action);
   g_free (run.db_path);
   g_free (run.about_version);
 }

@@ -411,7 +411,10 @@ test_calls (void)
       g_assert_cmpint (a->function, ==, fib_idx);
     }
   g_assert_cmpuint (fib->calls[0].args[0], !=, fib->calls[1].args[0]);
-  g_assert_cmpuint (fib->call_param_bytes, ==, 16);
+  /* both call sequences reuse the same 8 bytes */
+  g_assert_cmpuint (fib->call_param_bytes, ==, 8);
+  g_assert_cmpuint (m->symbols[fib->calls[1].args[0]].param_offset, ==, 0);
+  g_assert_cmpuint (m->symbols[fib->calls[1].rets[0]].param_offset, ==, 4);
   guint ci = find_op (fib, WS_OP_CALL, 0);
   g_assert_true (fib->insts[ci].mods & WS_MOD_UNI);
   g_assert_cmpint (fib->insts[ci].src[0].kind, ==, WS_OPND_FUNC);
@@ -937,10 +940,26 @@ test_immediates_snippet (void)
     "  cvt.rn.f32.s32 %f3, 100;\n"          /* 15 type2 source */
     "  selp.f32 %f1, 2.0, %f2, %p1;\n"      /* 16 */
     "  mul.f32 %f1, %f1, 3;\n"              /* 17 integer literal for f32 */
-    "END:\n  ret;\n}\n";
+    "END:\n  ret;\n"                        /* 18 */
+    "  { .reg .b32 t; mov.b32 t, 1; }\n"     /* 19 */
+    "  { .reg .b32 t; .reg .b32 u; mov.b32 t, 2; mov.b32 u, t; }\n" /* 20 21 */
+    "  mov.b64 %rd1, {%r1, 5};\n"           /* 22 mov.b32 + 23 */
+    "  mov.b32 %r1, {-1, %r2};\n"           /* 24 mov.b16 + 25 */
+    "  ret;\n}\n";
   g_autoptr (WsPtxModule) m = parse_ok (text);
   const WsPtxFunction *fn = &m->functions[0];
-  g_assert_cmpuint (fn->n_insts, ==, 19);
+  g_assert_cmpuint (fn->n_insts, ==, 27);
+  /* registers of closed { } scopes are reused: t gets the same slot twice */
+  g_assert_cmpuint (fn->insts[19].dst[0].reg, ==, fn->insts[20].dst[0].reg);
+  g_assert_cmpuint (fn->insts[21].dst[0].reg, !=, fn->insts[20].dst[0].reg);
+  g_assert_cmpint (fn->insts[22].op, ==, WS_OP_MOV);
+  g_assert_cmpint (fn->insts[22].type, ==, WS_T_B32);
+  g_assert_cmpuint (fn->insts[22].src[0].imm, ==, 5);
+  g_assert_cmpint (fn->reg_types[fn->insts[22].dst[0].reg], ==, WS_T_B32);
+  g_assert_cmpuint (fn->insts[23].src[0].vec_regs[1], ==, fn->insts[22].dst[0].reg);
+  g_assert_cmpint (fn->insts[24].type, ==, WS_T_B16);
+  g_assert_cmpuint (fn->insts[24].src[0].imm, ==, 0xffff);
+  g_assert_cmpuint (fn->insts[25].src[0].vec_regs[0], ==, fn->insts[24].dst[0].reg);
   float f = 1.5f;
   uint32_t fb;
   memcpy (&fb, &f, 4);
@@ -991,6 +1010,7 @@ test_directives_snippet (void)
     ".global .align 8 .b8 tbl[2][3] = {{1, 2, 3}, {4, 5, 6}};\n"
     ".const .align 4 .f32 cf[] = {1.0, 0f40000000};\n"
     ".global .u32 a = 1, b = 0x10;\n"
+    ".global .align 8 .u64 ptrs[] = {generic(a)+4, b, 0};\n"
     ".weak .global .align 4 .u32 w;\n"
     ".section .debug_str { $L__str: .b8 65,66,0 }\n"
     ".func (.param .b64 r) f(.param .b32 x, .param .align 16 .b8 s[20]);\n"
@@ -1026,6 +1046,12 @@ test_directives_snippet (void)
   g_assert_cmpuint (sym_named (m, "b", -1)->init[0], ==, 0x10);
   g_assert_cmpuint (sym_named (m, "a", -1)->init[0], ==, 1);
   g_assert_true (sym_named (m, "w", -1)->is_visible);
+  const WsPtxSymbol *ptrs = sym_named (m, "ptrs", -1);
+  g_assert_cmpuint (ptrs->size, ==, 24);
+  g_assert_cmpuint (ptrs->n_init_relocs, ==, 2);
+  g_assert_cmpint (ptrs->init_reloc_addends[0], ==, 4);
+  g_assert_cmpuint (ptrs->init_reloc_offsets[1], ==, 8);
+  g_assert_cmpstr (m->symbols[ptrs->init_reloc_symbols[1]].name, ==, "b");
   const WsPtxFunction *k = fn_named (m, "k");
   g_assert_cmpuint (k->maxntid[0], ==, 256);
   g_assert_cmpuint (k->maxntid[1], ==, 1);
@@ -1187,6 +1213,121 @@ test_features (void)
   g_autofree uint32_t *ip = ws_ptx_function_ipdom (k);
   g_assert_cmpuint (ip[find_op (k, WS_OP_TRAP, 0)], ==, k->n_insts);
   g_assert_cmpuint (ip[find_op (k, WS_OP_EXIT, 0)], ==, k->n_insts);
+}
+
+
+/* One line per opcode of the IR: every mnemonic the X-macro lists decodes. */
+static void
+test_every_opcode_snippet (void)
+{
+  const char *lines[] = {
+    "abs.s32 %r1, %r2;", "activemask.b32 %r1;", "add.sat.s32 %r1, %r2, 1;", "addc.cc.u32 %r1, %r2, %r3;",
+    "and.b32 %r1, %r2, 0xff;", "atom.global.acquire.gpu.inc.u32 %r1, [%rd1], 9;", "bar.arrive 1, 64;",
+    "barrier.sync.aligned 0;", "bfe.u32 %r1, %r2, 8, 4;", "bfi.b32 %r1, %r2, %r3, 4, 8;",
+    "bfind.u32 %r1, %r2;", "bmsk.wrap.b32 %r1, %r2, %r3;", "bra.uni L1;", "brev.b32 %r1, %r2;",
+    "brkpt;", "call.uni f, (pa);", "clz.b32 %r1, %r2;", "cnot.b32 %r1, %r2;",
+    "copysign.f32 %f1, %f2, %f3;", "cos.approx.ftz.f32 %f1, %f2;", "cvt.rzi.ftz.sat.s32.f32 %r1, %f1;",
+    "cvta.shared.u64 %rd1, %rd2;", "div.full.f32 %f1, %f2, %f3;", "dp2a.hi.u32.u32 %r1, %r2, %r3, %r4;",
+    "dp4a.u32.s32 %r1, %r2, %r3, 7;", "ex2.approx.f32 %f1, %f2;", "@%p1 exit;",
+    "fence.sc.cta;", "fma.rn.sat.f32 %f1, %f2, %f3, 0f3F800000;", "fns.b32 %r1, %r2, %r3, 1;",
+    "isspacep.shared %p1, %rd1;", "ld.relaxed.sys.global.u32 %r1, [%rd1];", "ldu.global.f32 %f1, [%rd1+8];",
+    "lg2.approx.ftz.f32 %f1, %f2;", "lop3.b32 %r1, %r2, %r3, %r4, 0x96;", "mad.hi.cc.u32 %r1, %r2, %r3, %r4;",
+    "madc.lo.u32 %r1, %r2, %r3, %r4;", "mad24.lo.s32 %r1, %r2, %r3, %r4;", "match.any.sync.b64 %rd1, %rd2, 0xffffffff;",
+    "max.NaN.f32 %f1, %f2, %f3;", "membar.cta;", "min.xorsign.abs.f32 %f1, %f2, %f3;", "mov.u32 %r1, %nctaid.z;",
+    "mul.lo.u16 %rs1, %rs2, 3;", "mul24.hi.u32 %r1, %r2, %r3;", "nanosleep.u32 5;", "neg.f64 %fd1, %fd2;",
+    "not.pred %p2, %p1;", "or.b64 %rd1, %rd2, 1;", "popc.b32 %r1, %r2;", "prefetch.global.L2 [%rd1];",
+    "prmt.b32.ecl %r1, %r2, %r3, %r4;", "rcp.approx.ftz.f64 %fd1, %fd2;", "red.release.gpu.global.add.f32 [%rd1], %f1;",
+    "redux.sync.or.b32 %r1, %r2, %r3;", "rem.u64 %rd1, %rd2, 7;", "rsqrt.approx.f32 %f1, %f2;",
+    "sad.u32 %r1, %r2, %r3, %r4;", "selp.b32 %r1, %r2, -1, %p1;", "set.gtu.u32.f32 %r1, %f1, %f2;",
+    "setp.num.and.f32 %p1, %f1, %f2, %p2;", "shf.r.clamp.b32 %r1, %r2, %r3, 33;", "shfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;",
+    "shl.b64 %rd1, %rd2, 62;", "shr.s32 %r1, %r2, %r3;", "sin.approx.f32 %f1, %f2;",
+    "slct.f32.s32 %f1, %f2, %f3, %r1;", "sqrt.approx.ftz.f32 %f1, %f2;", "st.release.cta.shared.v2.u32 [%rd1], {%r1, %r2};",
+    "sub.f64 %fd1, %fd2, 0d3FF0000000000000;", "subc.cc.u32 %r1, %r2, %r3;", "tanh.approx.f32 %f1, %f2;",
+    "testp.notanumber.f64 %p1, %fd1;", "trap;", "vote.sync.uni.pred %p1, !%p2, 0xffffffff;", "xor.b32 %r1, %r2, %r3;",
+    "pmevent 3;", "mapa.shared::cluster.u32 %r1, %r2, %r3;", "cp.async.ca.shared.global [%rd1], [%rd2], 8;",
+    "elect.sync %r1|%p1, 0xffffffff;", "L1: ret;",
+  };
+  GString *t = g_string_new (
+    ".version 9.0\n.target sm_90\n.address_size 64\n.func f (.param .b32 a)\n{\n  ret;\n}\n"
+    ".visible .entry k ()\n{\n  .reg .b16 %rs<4>;\n  .reg .b32 %r<5>;\n  .reg .f32 %f<4>;\n"
+    "  .reg .b64 %rd<3>;\n  .reg .f64 %fd<3>;\n  .reg .pred %p<3>;\n  .param .b32 pa;\n");
+  for (guint i = 0; i < G_N_ELEMENTS (lines); i++)
+    g_string_append_printf (t, "  %s\n", lines[i]);
+  g_string_append (t, "}\n");
+  g_autoptr (WsPtxModule) m = parse_ok (t->str);
+  g_string_free (t, TRUE);
+  const WsPtxFunction *fn = fn_named (m, "k");
+  g_assert_cmpuint (fn->n_insts, ==, G_N_ELEMENTS (lines));
+  guint8 seen[WS_OP_COUNT] = { 0 };
+  for (guint i = 0; i < fn->n_insts; i++)
+    seen[fn->insts[i].op] = 1;
+  for (guint op = 0; op < WS_OP_COUNT; op++)
+    if (op != WS_OP_BRX && !seen[op])
+      g_error ("opcode %s not covered", ws_ptx_op_name ((WsPtxOp) op));
+#define I(n) (&fn->insts[n])
+  g_assert_true (I (2)->mods & WS_MOD_SAT);
+  g_assert_true (I (3)->mods & WS_MOD_CC);
+  g_assert_cmpint (I (5)->scope, ==, WS_SCOPE_GPU);
+  g_assert_true (I (5)->mods & WS_MOD_ACQUIRE);
+  g_assert_cmpint (I (5)->sub, ==, WS_SUB_INC);
+  g_assert_cmpint (I (6)->sub, ==, WS_SUB_ARRIVE);
+  g_assert_cmpuint (I (6)->nsrc, ==, 2);
+  g_assert_cmpint (I (7)->op, ==, WS_OP_BARRIER);
+  g_assert_true (I (7)->mods & WS_MOD_ALIGNED);
+  g_assert_cmpuint (I (8)->src[1].imm, ==, 8);
+  g_assert_cmpuint (I (9)->src[3].imm, ==, 8);
+  g_assert_true (I (11)->mods & WS_MOD_WRAP);
+  g_assert_cmpuint (I (12)->src[0].target, ==, fn->n_insts - 1);
+  g_assert_cmpint (I (20)->rnd, ==, WS_RND_RZI);
+  g_assert_true ((I (20)->mods & (WS_MOD_FTZ | WS_MOD_SAT)) == (WS_MOD_FTZ | WS_MOD_SAT));
+  g_assert_cmpint (I (21)->space, ==, WS_SPACE_SHARED);
+  g_assert_false (I (21)->mods & WS_MOD_TO);
+  g_assert_true (I (22)->mods & WS_MOD_FULL);
+  g_assert_true (I (23)->mods & WS_MOD_HI);
+  g_assert_cmpint (I (24)->type2, ==, WS_T_S32);
+  g_assert_cmpint (ws_ptx_inst_src_type (I (24), 2), ==, WS_T_S32);
+  g_assert_cmpuint (I (26)->guard, !=, WS_REG_SINK);
+  g_assert_true (I (27)->mods & WS_MOD_SC);
+  g_assert_cmpint (I (27)->scope, ==, WS_SCOPE_CTA);
+  g_assert_cmpuint (I (28)->src[2].imm, ==, 0x3F800000u);
+  g_assert_cmpint (I (30)->space, ==, WS_SPACE_SHARED);
+  g_assert_cmpint (I (31)->scope, ==, WS_SCOPE_SYS);
+  g_assert_true (I (31)->mods & WS_MOD_RELAXED);
+  g_assert_cmpint (I (32)->src[0].offset, ==, 8);
+  g_assert_cmpuint (I (34)->src[3].imm, ==, 0x96);
+  g_assert_cmpint (I (38)->type, ==, WS_T_B64);
+  g_assert_true (I (39)->mods & WS_MOD_NAN);
+  g_assert_true ((I (41)->mods & (WS_MOD_XORSIGN | WS_MOD_ABS)) == (WS_MOD_XORSIGN | WS_MOD_ABS));
+  g_assert_cmpint (I (42)->src[0].comp, ==, 2);
+  g_assert_cmpuint (I (43)->src[1].imm, ==, 3);
+  g_assert_cmpint (I (50)->space, ==, WS_SPACE_GLOBAL);
+  g_assert_cmpint (I (51)->sub, ==, WS_SUB_ECL);
+  g_assert_cmpint (I (53)->op, ==, WS_OP_RED);
+  g_assert_cmpuint (I (53)->ndst, ==, 0);
+  g_assert_true (I (53)->mods & WS_MOD_RELEASE);
+  g_assert_cmpint (I (54)->sub, ==, WS_SUB_OR);
+  g_assert_cmpuint (I (58)->src[1].imm, ==, 0xffffffffu);
+  g_assert_cmpint (I (59)->type, ==, WS_T_U32);
+  g_assert_cmpint (I (59)->type2, ==, WS_T_F32);
+  g_assert_cmpint (I (59)->cmp, ==, WS_CMP_GTU);
+  g_assert_cmpint (I (60)->cmp, ==, WS_CMP_NUM);
+  g_assert_true (I (61)->mods & WS_MOD_CLAMP);
+  g_assert_cmpuint (I (61)->src[2].imm, ==, 33);
+  g_assert_cmpuint (I (62)->src[3].imm, ==, 0xffffffffu);
+  g_assert_cmpint (I (66)->type2, ==, WS_T_S32);
+  g_assert_cmpint (I (68)->space, ==, WS_SPACE_SHARED);
+  g_assert_cmpint (I (68)->scope, ==, WS_SCOPE_CTA);
+  g_assert_cmpint (I (72)->sub, ==, WS_SUB_NOTANUMBER);
+  g_assert_cmpint (I (74)->sub, ==, WS_SUB_UNI);
+  g_assert_true (I (74)->src[0].neg);
+  g_assert_cmpuint (I (78)->imm2, ==, 8);
+  g_assert_cmpuint (I (79)->ndst, ==, 2);
+#undef I
+  for (guint i = 0; i < fn->n_insts; i++)
+    {
+      g_autofree char *s = inst_str (m, fn, i);
+      g_assert_true (g_str_has_prefix (s, ws_ptx_op_name (fn->insts[i].op)) || s[0] == '@');
+    }
 }
 
 typedef struct {
@@ -1372,6 +1513,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/parse/immediates", test_immediates_snippet);
   g_test_add_func ("/ptx/parse/directives", test_directives_snippet);
   g_test_add_func ("/ptx/parse/brx-cp-async-hints", test_brx_cp_async_snippet);
+  g_test_add_func ("/ptx/parse/every-opcode", test_every_opcode_snippet);
   g_test_add_func ("/ptx/parse/virtual-pipeline-intrinsics", test_features);
   g_test_add_func ("/ptx/ipdom/if-else", test_ipdom_if_else);
   g_test_add_func ("/ptx/ipdom/loop", test_ipdom_loop);

@@ -229,6 +229,9 @@ expected_tb (guint launch, uint64_t tb, WsTraceTbCounters *c)
   }
 }
 
+/* Record plain instructions through the inline fast path. */
+static gboolean use_fast;
+
 static void
 record_tb (WsTraceWriter *w, guint launch, uint64_t tb)
 {
@@ -252,6 +255,8 @@ record_tb (WsTraceWriter *w, guint launch, uint64_t tb)
           ws_trace_cta_mem (cta, i, r->id, r->mask, r->space, r->addrs);
         else if (r->kind == WS_TRACE_RECORD_BARRIER)
           ws_trace_cta_barrier_mask (cta, i, r->id, r->mask);
+        else if (use_fast)
+          ws_trace_cta_inst_fast (cta, i, r->id, r->mask);
         else
           ws_trace_cta_inst (cta, i, r->id, r->mask);
       }
@@ -573,6 +578,13 @@ test_parallel_identical (void)
     g_assert_cmpuint (la, >, 1000);
     g_assert_cmpmem (a, la, b, lb);
     g_assert_cmpmem (a, la, c, lc);
+    /* the inline fast path writes the same bytes as the function */
+    use_fast = TRUE;
+    write_synthetic_chunks (p2, 2, chunk_sizes[k]);
+    use_fast = FALSE;
+    g_clear_pointer (&b, g_free);
+    g_assert_true (g_file_get_contents (p2, &b, &lb, NULL));
+    g_assert_cmpmem (a, la, b, lb);
   }
   rm_tmp (dir, path);
 }
@@ -613,6 +625,34 @@ test_random_access_tb (void)
   g_clear_error (&error);
   g_assert_null (ws_trace_read_tb (t, 1, 99, &error));
   g_assert_error (error, WS_ERROR, WS_ERROR_NOT_FOUND);
+  rm_tmp (dir, path);
+}
+
+static gpointer
+read_all_tbs (gpointer data)
+{
+  WsTrace *t = data;
+  for (guint l = 0; l < N_LAUNCHES; l++)
+    for (uint64_t b = 0; b < launch_tbs (&gen_launches[l]); b++)
+      check_tb_records (t, l, (b * 7 + l) % launch_tbs (&gen_launches[l]));
+  return NULL;
+}
+
+/* One WsTrace shared by threads (its chunk cache included). */
+static void
+test_concurrent_readers (void)
+{
+  char *dir;
+  char *path = tmp_path (&dir, "t.wstrace");
+  write_synthetic_chunks (path, 2, 3000);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsTrace) t = ws_trace_open (path, &error);
+  g_assert_no_error (error);
+  GThread *th[4];
+  for (int i = 0; i < 4; i++)
+    th[i] = g_thread_new ("reader", read_all_tbs, t);
+  for (int i = 0; i < 4; i++)
+    g_thread_join (th[i]);
   rm_tmp (dir, path);
 }
 
@@ -860,7 +900,7 @@ test_stream_encoding (void)
   }
   /* warp 0: 100 sequential instructions, 1 byte each */
   for (uint32_t i = 0; i < 100; i++)
-    ws_trace_cta_inst (cta, 0, i % 64, 0xffffffffu);
+    ws_trace_cta_inst_fast (cta, 0, i % 64, 0xffffffffu);
   /* warp 1: a regular, a negative-stride, an irregular access, a barrier */
   ws_trace_cta_mem (cta, 1, 1, 0xffffffffu, WS_SPACE_GLOBAL, reg);
   ws_trace_cta_mem (cta, 1, 9, 0x0000ff00u, WS_SPACE_GLOBAL, neg);
@@ -1268,6 +1308,7 @@ main (int argc, char **argv)
   g_test_add_func ("/trace/writer/sector-counting", test_sector_counting);
   g_test_add_func ("/trace/writer/stream-encoding", test_stream_encoding);
   g_test_add_func ("/trace/reader/random-access-tb", test_random_access_tb);
+  g_test_add_func ("/trace/reader/concurrent-readers", test_concurrent_readers);
   g_test_add_func ("/trace/reader/corrupt-files", test_corrupt_files);
   g_test_add_func ("/trace/reader/corrupt-stream", test_corrupt_stream);
   g_test_add_func ("/trace/features/tbpoint-eq2-eq5", test_features);

@@ -1,5 +1,5 @@
 // Test kernels for tests/emu (compiled to kernels.ptx with
-// nvcc -ptx -arch=sm_80 -O3 kernels.cu; the .ptx is committed so the tests
+// nvcc -ptx -arch=sm_80 -O3 kernels.cu, and to kernels-debug.ptx with -G; the .ptx files are committed so the tests
 // run without CUDA).
 #include <cstdio>
 #include <cstdint>
@@ -209,4 +209,12 @@ extern "C" __global__ void halfops(const float *in, float *out) {
 
 extern "C" __global__ void asserter(int *p) {
   assert(p[threadIdx.x] < 10);
+}
+
+extern "C" __global__ void grid3d(unsigned *out) {
+  unsigned b = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+  unsigned nt = blockDim.x * blockDim.y * blockDim.z;
+  unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  out[2 * (b * nt + t)] = threadIdx.x | threadIdx.y << 8 | threadIdx.z << 16;
+  out[2 * (b * nt + t) + 1] = blockIdx.x | blockIdx.y << 8 | blockIdx.z << 16;
 }

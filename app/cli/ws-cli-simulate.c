@@ -1,0 +1,99 @@
+/* warpscope-cli simulate: the cycle-level simulator over a trace, with no
+ * sampling, TBPoint or random sampling; the run is stored in the store. */
+#include <stdio.h>
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "ws-cli.h"
+#include "tbpoint/ws-tbpoint.h"
+
+int ws_cli_cmd_simulate (WsCli *cli, int argc, char **argv);
+
+int
+ws_cli_cmd_simulate (WsCli *cli, int argc, char **argv)
+{
+  g_autofree char *trace_path = NULL, *gpu_name = NULL, *sampling = NULL, *scheduler = NULL;
+  double inter = 0.1, intra = 0.2, vf = 0.3, icnt = 10;
+  gboolean timeline = FALSE, no_store = FALSE;
+  int seed = 1;
+  const GOptionEntry entries[] = {
+    { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path, N_("Trace recorded by 'warpscope-cli profile'"), "TRACE" },
+    { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_name, N_("Catalogue GPU to simulate"), "NAME" },
+    { "sampling", 0, 0, G_OPTION_ARG_STRING, &sampling, N_("none (default), tbpoint or random (10 %)"), "MODE" },
+    { "scheduler", 0, 0, G_OPTION_ARG_STRING, &scheduler, N_("Warp scheduler: gto (default) or rr"), "POLICY" },
+    { "inter-threshold", 0, 0, G_OPTION_ARG_DOUBLE, &inter, N_("TBPoint inter-launch distance threshold (0.1)"), "SIGMA" },
+    { "intra-threshold", 0, 0, G_OPTION_ARG_DOUBLE, &intra, N_("TBPoint epoch clustering threshold (0.2)"), "SIGMA" },
+    { "vf-threshold", 0, 0, G_OPTION_ARG_DOUBLE, &vf, N_("TBPoint variation-factor threshold (0.3)"), "VF" },
+    { "interconnect-latency", 0, 0, G_OPTION_ARG_DOUBLE, &icnt, N_("Cycles each way between SM and L2 (10)"), "CYCLES" },
+    { "seed", 0, 0, G_OPTION_ARG_INT, &seed, N_("Random-sampling seed (1)"), "N" },
+    { "timeline", 0, 0, G_OPTION_ARG_NONE, &timeline, N_("Include the per-SM IPC timeline in the JSON"), NULL },
+    { "no-store", 0, 0, G_OPTION_ARG_NONE, &no_store, N_("Do not record the run in the store"), NULL },
+    { NULL }
+  };
+  if (!ws_cli_parse_options (cli, &argc, &argv, entries, "",
+                             _("Simulates a traced program cycle by cycle on a catalogue GPU.")))
+    return WS_EXIT_USAGE;
+  if (argc > 1)
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _("unexpected argument '%s'"), argv[1]);
+  if (trace_path == NULL || gpu_name == NULL)
+    return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _("--trace TRACE and --gpu NAME are required"));
+  WsTbpointOptions o;
+  ws_tbpoint_options_init (&o);
+  if (sampling && !ws_sampling_from_string (sampling, &o.sampling))
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _("unknown sampling '%s' (none, tbpoint, random)"), sampling);
+  if (scheduler && !ws_sim_scheduler_from_string (scheduler, &o.sim.scheduler))
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _("unknown scheduler '%s' (rr, gto)"), scheduler);
+  if (inter < 0 || intra < 0 || vf < 0 || icnt <= 0)
+    return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _("thresholds must be >= 0 and the interconnect latency > 0"));
+  o.inter_threshold = inter;
+  o.intra_threshold = intra;
+  o.vf_threshold = vf;
+  o.sim.interconnect_latency = icnt;
+  o.random_seed = (guint32) seed;
+
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = ws_trace_open (trace_path, &error);
+  if (trace == NULL)
+    return ws_cli_fail (cli, WS_EXIT_FAILURE, "%s", error->message);
+  int rc = WS_EXIT_OK;
+  g_autoptr(WsGpu) gpu = ws_cli_lookup_gpu (cli, gpu_name, &rc);
+  if (gpu == NULL)
+    return rc;
+  g_autoptr(WsTbpointResult) r = ws_tbpoint_simulate (trace, gpu, &o, &error);
+  if (r == NULL)
+    return ws_cli_fail_error (cli, error);
+  if (!no_store)
+    {
+      WsStore *store = ws_cli_store (cli);
+      if (store == NULL)
+        return WS_EXIT_FAILURE;
+      gint64 id = ws_sim_run_store_put (store, trace_path, gpu, &o, r, &error);
+      if (id < 0)
+        return ws_cli_fail_error (cli, error);
+      ws_cli_info (cli, _("stored as simulation run %" G_GINT64_FORMAT), id);
+    }
+  if (cli->json)
+    {
+      g_autoptr(JsonNode) node = ws_tbpoint_result_to_json (r, timeline);
+      ws_cli_print_json (cli, node);
+      return WS_EXIT_OK;
+    }
+  printf (_("%s on %s, %s scheduler, sampling %s\n"), trace_path, r->gpu, ws_sim_scheduler_name (r->scheduler),
+          ws_sampling_name (r->sampling));
+  printf (_("  cycles:               %" G_GUINT64_FORMAT "\n"), r->cycles);
+  printf (_("  IPC:                  %.4f warp instructions per cycle\n"), r->ipc);
+  printf (_("  warp instructions:    %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " simulated, %.2f %%)\n"),
+          r->warp_instructions, r->simulated_warp_instructions, 100 * r->sample_fraction);
+  if (r->sampling == WS_SAMPLING_TBPOINT)
+    printf (_("  launch clusters:      %u\n"), r->n_clusters);
+  printf (_("  wall time:            %.3f s\n"), r->wall_seconds);
+  printf ("  %5s  %-32s %12s %8s %9s %7s\n", _("launch"), _("kernel"), _("cycles"), _("IPC"), _("simulated"),
+          _("cluster"));
+  for (guint i = 0; i < r->n_launches; i++)
+    {
+      const WsTbpointLaunch *L = &r->launches[i];
+      printf ("  %5u  %-32.32s %12" G_GUINT64_FORMAT " %8.4f %9s %7d\n", L->index, L->kernel, L->cycles, L->ipc,
+              L->simulated ? _("yes") : _("no"), L->cluster);
+    }
+  return WS_EXIT_OK;
+}

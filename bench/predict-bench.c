@@ -1,0 +1,288 @@
+/* predict-bench: predictions per second of every predictor plugin that
+ * reads traces, on the traces given (or on a synthetic trace it writes).
+ * Prints numbers; it is not a test.
+ *
+ *   predict-bench [--gpu NAME] [--seconds S] [TRACE...]
+ *
+ * For each trace and plugin it reports
+ *  - model: predictions per second (one prediction = one launch) when the
+ *    per-launch analysis (cache simulation, latencies, representative warp)
+ *    is computed once and shared, as `warpscope-cli predict --model all` does;
+ *  - cold: the same with the analysis recomputed for every prediction;
+ * and, once per trace, how many analyses per second core computes.
+ * GPUs come from the catalogue folder db/catalogue/gpu (JSON files); default
+ * "GTX 970".  Plugins are found as `warpscope-cli` finds them (run from the
+ * build tree, or set WARPSCOPE_PLUGIN_PATH). */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ws-config.h"
+#include "predict/ws-predict.h"
+#include "interval/ws-interval.h"
+#include "trace/ws-trace.h"
+#include "trace/ws-trace-writer.h"
+#include "ptx/ws-ptx.h"
+
+static WsGpu *
+load_catalogue_gpu (const char *name, GError **error)
+{
+  g_autofree char *dir = g_build_filename (WS_SOURCE_DIR, "db", "catalogue", "gpu", NULL);
+  g_autoptr(GDir) d = g_dir_open (dir, 0, error);
+  if (d == NULL)
+    return NULL;
+  const char *f;
+  while ((f = g_dir_read_name (d)) != NULL)
+    {
+      if (!g_str_has_suffix (f, ".json"))
+        continue;
+      g_autofree char *path = g_build_filename (dir, f, NULL);
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      if (!json_parser_load_from_file (parser, path, NULL))
+        continue;
+      JsonNode *root = json_parser_get_root (parser);
+      if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+        continue;
+      const char *n = json_object_get_string_member_with_default (json_node_get_object (root), "name", "");
+      if (g_ascii_strcasecmp (n, name) == 0)
+        return ws_gpu_from_json (root, error);
+    }
+  g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, "no GPU named '%s' in %s", name, dir);
+  return NULL;
+}
+
+/* A synthetic launch: 240 blocks of 8 warps; each warp loops 16 times over
+ * a coalesced load, a strided load (8 lines), 6 dependent FP32 operations
+ * and a coalesced store. */
+static char *
+write_synthetic (const char *dir)
+{
+  enum { LD_A, LD_B, FMA0, N_FMA = 6, ST = FMA0 + N_FMA, N_INSTS };
+  g_autofree char *path = g_build_filename (dir, "predict-bench.wstrace", NULL);
+  g_autoptr(GError) error = NULL;
+  WsTraceWriter *w = ws_trace_writer_new (path, &error);
+  if (w == NULL)
+    g_error ("%s", error->message);
+  WsTraceStaticInst insts[N_INSTS] = { 0 };
+  for (int i = 0; i < N_INSTS; i++)
+    {
+      insts[i].ptx_line = 10 + i;
+      insts[i].dst[0] = insts[i].dst[1] = 0xffff;
+      for (int k = 0; k < 4; k++)
+        insts[i].src[k] = 0xffff;
+    }
+  for (int i = LD_A; i <= LD_B; i++)
+    {
+      insts[i].op = WS_OP_LD;
+      insts[i].opclass = WS_OPCLASS_LD;
+      insts[i].space = WS_SPACE_GLOBAL;
+      insts[i].access_size = 4;
+      insts[i].n_dst = 1;
+      insts[i].dst[0] = (uint16_t) (1 + i);
+    }
+  for (int i = 0; i < N_FMA; i++)
+    {
+      WsTraceStaticInst *s = &insts[FMA0 + i];
+      s->op = WS_OP_FMA;
+      s->opclass = WS_OPCLASS_FP32;
+      s->n_dst = 1;
+      s->dst[0] = (uint16_t) (10 + i);
+      s->n_src = 2;
+      s->src[0] = i == 0 ? 1 : (uint16_t) (9 + i);
+      s->src[1] = 2;
+    }
+  insts[ST].op = WS_OP_ST;
+  insts[ST].opclass = WS_OPCLASS_ST;
+  insts[ST].space = WS_SPACE_GLOBAL;
+  insts[ST].access_size = 4;
+  insts[ST].n_src = 1;
+  insts[ST].src[0] = 10 + N_FMA - 1;
+  WsTraceKernelDesc kd = { .name = "bench_kernel", .n_insts = N_INSTS, .insts = insts, .regs_per_thread = 32 };
+  uint32_t kernel = ws_trace_writer_add_kernel (w, &kd);
+  const uint32_t blocks = 240, warps = 8, iters = 16;
+  const uint32_t grid[3] = { blocks, 1, 1 }, block[3] = { warps * 32, 1, 1 };
+  ws_trace_writer_begin_launch (w, kernel, grid, block, 0);
+  for (uint64_t b = 0; b < blocks; b++)
+    {
+      WsTraceCta *cta = ws_trace_cta_begin (w, b, warps);
+      for (uint32_t wp = 0; wp < warps; wp++)
+        for (uint32_t it = 0; it < iters; it++)
+          {
+            uint64_t gw = (b * warps + wp) * iters + it, a[32], s[32];
+            for (int l = 0; l < 32; l++)
+              {
+                a[l] = 0x7e0000000000ull + gw * 128 + 4 * l;
+                s[l] = 0x7f0000000000ull + (gw * 8 + l / 4) * 128 + 4 * (l % 4);
+              }
+            ws_trace_cta_mem (cta, wp, LD_A, 0xffffffffu, WS_SPACE_GLOBAL, a);
+            ws_trace_cta_mem (cta, wp, LD_B, 0xffffffffu, WS_SPACE_GLOBAL, s);
+            for (int i = 0; i < N_FMA; i++)
+              ws_trace_cta_inst (cta, wp, FMA0 + i, 0xffffffffu);
+            ws_trace_cta_mem (cta, wp, ST, 0xffffffffu, WS_SPACE_GLOBAL, a);
+          }
+      ws_trace_cta_end (cta);
+    }
+  if (!ws_trace_writer_end_launch (w, &error) || !ws_trace_writer_close (w, &error))
+    g_error ("%s", error->message);
+  return g_steal_pointer (&path);
+}
+
+/* Runs @fn until @seconds have passed (at least once); returns calls per second. */
+typedef gboolean (*BenchFn) (gpointer data);
+
+static double
+rate (BenchFn fn, gpointer data, double seconds, guint *calls)
+{
+  gint64 start = g_get_monotonic_time ();
+  guint n = 0;
+  double elapsed;
+  do
+    {
+      if (!fn (data))
+        return -1;
+      n++;
+      elapsed = (g_get_monotonic_time () - start) / 1e6;
+    }
+  while (elapsed < seconds);
+  if (calls)
+    *calls = n;
+  return n / elapsed;
+}
+
+typedef struct {
+  WsTrace *trace;
+  const WsGpu *gpu;
+  const WsPredictorPlugin *plugin;
+  WsLaunchAnalysis **analyses;   /* per launch, or NULL for cold runs */
+  guint n_launches;
+} Job;
+
+static gboolean
+run_analysis (gpointer data)
+{
+  Job *j = data;
+  for (guint l = 0; l < j->n_launches; l++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(WsLaunchAnalysis) a = ws_launch_analysis_new (j->trace, l, j->gpu, &error);
+      if (a == NULL)
+        {
+          g_printerr ("analysis of launch %u: %s\n", l, error->message);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+run_predictions (gpointer data)
+{
+  Job *j = data;
+  for (guint l = 0; l < j->n_launches; l++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(WsPrediction) p = ws_predict_trace (j->plugin, j->gpu, j->trace, l,
+                                                    j->analyses ? j->analyses[l] : NULL, NULL, &error);
+      if (p == NULL)
+        {
+          g_printerr ("%s on launch %u: %s\n", j->plugin->name, l, error->message);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autofree char *gpu_name = NULL;
+  double seconds = 0.5;
+  g_auto(GStrv) traces = NULL;
+  const GOptionEntry entries[] = {
+    { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_name, "Catalogue GPU (default GTX 970)", "NAME" },
+    { "seconds", 0, 0, G_OPTION_ARG_DOUBLE, &seconds, "Time per measurement (default 0.5)", "S" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &traces, NULL, "TRACE..." },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) oc = g_option_context_new ("[TRACE...] - predictions per second per plugin");
+  g_option_context_add_main_entries (oc, entries, NULL);
+  g_autoptr(GError) error = NULL;
+  if (!g_option_context_parse (oc, &argc, &argv, &error))
+    {
+      g_printerr ("%s\n", error->message);
+      return 2;
+    }
+  g_autoptr(WsGpu) gpu = load_catalogue_gpu (gpu_name ? gpu_name : "GTX 970", &error);
+  if (gpu == NULL)
+    {
+      g_printerr ("%s\n", error->message);
+      return 2;
+    }
+  g_autofree char *tmp = NULL, *synthetic = NULL;
+  if (traces == NULL || traces[0] == NULL)
+    {
+      tmp = g_dir_make_tmp ("ws-predict-bench-XXXXXX", NULL);
+      synthetic = write_synthetic (tmp);
+      g_strfreev (traces);
+      traces = g_new0 (char *, 2);
+      traces[0] = g_strdup (synthetic);
+    }
+
+  g_autoptr(GPtrArray) plugins = ws_predictor_scan ();
+  printf ("GPU: %s; %.2f s per measurement; one prediction = one launch\n", gpu->name, seconds);
+  printf ("%-28s %-10s %8s %14s %14s\n", "trace", "plugin", "launches", "model pred/s", "cold pred/s");
+  int rc = 0;
+  for (guint t = 0; traces[t] != NULL; t++)
+    {
+      g_autoptr(WsTrace) trace = ws_trace_open (traces[t], &error);
+      if (trace == NULL)
+        {
+          g_printerr ("%s\n", error->message);
+          g_clear_error (&error);
+          rc = 1;
+          continue;
+        }
+      g_autofree char *base = g_path_get_basename (traces[t]);
+      guint n = ws_trace_get_n_launches (trace);
+      Job job = { trace, gpu, NULL, NULL, n };
+      guint calls = 0;
+      double arate = rate (run_analysis, &job, seconds, &calls);
+      if (arate < 0)
+        {
+          rc = 1;
+          continue;
+        }
+      printf ("%-28s %-10s %8u %14s %14.1f\n", base, "(analysis)", n, "", arate * n);
+      WsLaunchAnalysis **analyses = g_new0 (WsLaunchAnalysis *, MAX (n, 1));
+      for (guint l = 0; l < n; l++)
+        analyses[l] = ws_launch_analysis_new (trace, l, gpu, NULL);
+      for (guint i = 0; i < plugins->len; i++)
+        {
+          const WsPredictorPlugin *p = plugins->pdata[i];
+          if (!p->ok || !p->descriptor->supports_trace)
+            continue;
+          job.plugin = p;
+          job.analyses = analyses;
+          double warm = rate (run_predictions, &job, seconds, NULL);
+          job.analyses = NULL;
+          double cold = warm < 0 ? -1 : rate (run_predictions, &job, seconds, NULL);
+          if (warm < 0 || cold < 0)
+            {
+              rc = 1;
+              continue;
+            }
+          printf ("%-28s %-10s %8u %14.1f %14.1f\n", base, p->name, n, warm * n, cold * n);
+        }
+      for (guint l = 0; l < n; l++)
+        ws_launch_analysis_free (analyses[l]);
+      g_free (analyses);
+    }
+  if (synthetic != NULL)
+    {
+      g_remove (synthetic);
+      g_rmdir (tmp);
+    }
+  return rc;
+}

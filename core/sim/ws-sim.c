@@ -1,0 +1,1626 @@
+/* ws-sim.c: the cycle-level simulator (see ws-sim.h and docs/simulator.md).
+ *
+ * One global clock.  Each simulated cycle first handles the events due at
+ * that cycle (warp wake-ups, memory responses, L2 and DRAM steps), then lets
+ * every SM that has a ready warp issue.  When no warp anywhere is ready the
+ * clock jumps to the next event.  Ready warps are bits in a per-scheduler
+ * mask; waiting warps sit in the event heap (dependency) or are woken by the
+ * load that they wait for (memory), so no cycle ever scans all warps. */
+#include "sim/ws-sim.h"
+#include "occupancy/ws-occupancy.h"
+#include "cachesim/ws-cachesim.h"
+#include "ptx/ws-ptx.h"
+
+#include <math.h>
+#include <string.h>
+
+#define INF_TIME UINT64_MAX
+#define NO_REG 0xffffu
+#define MSHR_MAX_WAITERS 32
+#define SECTOR 32u
+
+/* ---- small helpers ------------------------------------------------------- */
+
+const char *
+ws_sim_scheduler_name (WsSimScheduler s)
+{
+  return s == WS_SIM_SCHED_GTO ? "gto" : "rr";
+}
+
+gboolean
+ws_sim_scheduler_from_string (const char *s, WsSimScheduler *out)
+{
+  if (g_ascii_strcasecmp (s, "rr") == 0)
+    *out = WS_SIM_SCHED_RR;
+  else if (g_ascii_strcasecmp (s, "gto") == 0)
+    *out = WS_SIM_SCHED_GTO;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+const char *
+ws_sim_stall_name (WsSimStall s)
+{
+  static const char *names[] = { "idle", "dependency", "memory", "structural", "barrier" };
+  return s < WS_SIM_STALL_COUNT ? names[s] : "?";
+}
+
+void
+ws_sim_config_init (WsSimConfig *config)
+{
+  memset (config, 0, sizeof *config);
+  config->scheduler = WS_SIM_SCHED_GTO;
+  config->interconnect_latency = 10;
+  config->timeline_interval = 1000;
+}
+
+void
+ws_sim_launch_stats_clear (WsSimLaunchStats *stats)
+{
+  g_free (stats->sm_instructions);
+  g_free (stats->timeline);
+  memset (stats, 0, sizeof *stats);
+}
+
+/* ---- event heap ------------------------------------------------------------ */
+
+enum {
+  EV_WARP_WAKE,      /* a: sm, b: warp slot */
+  EV_WARP_FINISH,    /* a: sm, b: warp slot */
+  EV_LOAD_PART,      /* b: load token: one part of a load completed (L1 hit, const) */
+  EV_L2_ARRIVE,      /* b: request */
+  EV_L1_FILL,        /* b: request: response reached the SM */
+  EV_DRAM_SCHED,     /* a: channel */
+};
+
+typedef struct {
+  uint64_t time;
+  uint32_t a, b;
+  uint32_t type;
+  uint32_t seq;
+} Event;
+
+typedef struct {
+  Event *v;
+  guint n, cap;
+  uint32_t seq;
+} Heap;
+
+static inline gboolean
+ev_before (const Event *x, const Event *y)
+{
+  return x->time < y->time || (x->time == y->time && x->seq < y->seq);
+}
+
+static void
+heap_push (Heap *h, uint64_t time, uint32_t type, uint32_t a, uint32_t b)
+{
+  if (h->n == h->cap)
+    {
+      h->cap = h->cap ? h->cap * 2 : 1024;
+      h->v = g_renew (Event, h->v, h->cap);
+    }
+  Event e = { time, a, b, type, h->seq++ };
+  guint i = h->n++;
+  while (i > 0)
+    {
+      guint p = (i - 1) / 2;
+      if (!ev_before (&e, &h->v[p]))
+        break;
+      h->v[i] = h->v[p];
+      i = p;
+    }
+  h->v[i] = e;
+}
+
+static Event
+heap_pop (Heap *h)
+{
+  Event top = h->v[0];
+  Event last = h->v[--h->n];
+  guint i = 0;
+  for (;;)
+    {
+      guint l = 2 * i + 1, r = l + 1, m = i;
+      const Event *best = &last;
+      if (l < h->n && ev_before (&h->v[l], best))
+        m = l, best = &h->v[l];
+      if (r < h->n && ev_before (&h->v[r], best))
+        m = r;
+      if (m == i)
+        break;
+      h->v[i] = h->v[m];
+      i = m;
+    }
+  if (h->n > 0)
+    h->v[i] = last;
+  return top;
+}
+
+/* ---- state ----------------------------------------------------------------- */
+
+enum {
+  W_FREE,
+  W_READY,       /* bit set in the scheduler's ready mask */
+  W_DEP,         /* waiting for a pipeline result: a wake event is queued */
+  W_MEM,         /* waiting for a load */
+  W_BARRIER,
+  W_DRAIN,       /* stream finished, loads outstanding */
+  W_FINISHING,   /* stream finished, waiting for the last result: finish event queued */
+  W_DONE,
+};
+
+typedef struct {
+  WsTraceWarpIter it;
+  WsTraceRecord rec;        /* the next instruction */
+  gboolean has_rec;
+  uint64_t *reg_ready;      /* ready cycle per register slot; INF_TIME = pending load */
+  uint64_t last_complete;
+  uint64_t wake;
+  uint64_t age;
+  uint32_t outstanding;
+  uint16_t tb_slot;
+  uint8_t state;
+} Warp;
+
+typedef struct {
+  WsTraceTb *data;
+  uint64_t tb;
+  uint32_t n_warps, live, arrived, done;
+  gboolean busy;
+} TbSlot;
+
+typedef struct {
+  uint64_t ready;           /* bit = local warp index (slot / n_sched) */
+  double pipe_free[WS_ICLASS_COUNT];
+  int last;                 /* local index last issued (RR, GTO greedy) */
+  uint32_t n_live, n_mem, n_dep, n_barrier;
+  uint64_t last_acc;        /* stall accounting: cycles before this are accounted */
+} Sched;
+
+typedef struct {
+  uint64_t line;            /* request address (L1-sector granularity) */
+  uint32_t n_waiters;
+  uint32_t waiters[MSHR_MAX_WAITERS];  /* load tokens */
+} Mshr;
+
+typedef struct {
+  Warp *warps;
+  TbSlot *tbs;
+  Sched *sched;
+  WsCache *l1;
+  Mshr *mshrs;
+  uint32_t *mshr_free;      /* stack of free MSHR indices */
+  uint32_t n_mshr_free;
+  uint32_t *mshr_used;      /* indices in use (unordered) */
+  uint32_t n_mshr_used;
+  uint64_t insts;
+} Sm;
+
+typedef struct {
+  uint32_t sm, slot;
+  uint16_t dst[2];
+  uint32_t parts;
+  uint32_t next_free;
+} LoadTok;
+
+typedef struct {
+  uint64_t addr;            /* first byte */
+  uint32_t sm;
+  int32_t mshr;             /* -1: none (store, atomic) */
+  uint32_t tok;             /* atomics: the load token; else unused */
+  uint32_t n_sectors;       /* 32-byte sectors in the request */
+  uint32_t pending;         /* sectors still at DRAM */
+  uint8_t is_write, is_atomic;
+  uint32_t next_free;
+} Req;
+
+typedef struct {
+  uint32_t req;             /* parent request (G_MAXUINT32 for writes without one) */
+  uint64_t sector;          /* 32-byte sector address (addr >> 5) */
+  uint32_t bank;
+  uint64_t row;
+  uint8_t is_write;
+} DramReq;
+
+typedef struct {
+  DramReq *q;               /* FIFO in arrival order (compacted on removal) */
+  guint n, cap;
+  double bus_free;
+  double next_cmd;
+  gboolean scheduled;
+  double *bank_ready;
+  int64_t *open_row;
+} Channel;
+
+struct _WsSim {
+  WsGpu *gpu;
+  WsSimConfig config;
+  guint n_sms, n_sched, width, max_warps, warps_per_sched;
+  double icnt, l2_tag, dram_cas, dram_rowmiss, dram_burst;
+  uint32_t l1_granule;      /* coalescing granularity of L1-cached loads */
+  uint32_t lat[WS_ICLASS_COUNT];
+  double ii[WS_ICLASS_COUNT];
+  Sm *sms;
+  WsCache *l2;
+  double *slice_free;
+  guint n_slices;
+  Channel *channels;
+  guint n_channels, n_banks;
+  Heap heap;
+  LoadTok *toks; uint32_t n_toks, tok_free;
+  Req *reqs; uint32_t n_reqs, req_free;
+  uint64_t elapsed;         /* cycles of earlier launches */
+  uint64_t now;             /* the cycle being simulated */
+  uint64_t age;
+  /* unit observer */
+  uint64_t unit_insts, unit_count;
+  WsSimUnitFunc unit_func;
+  gpointer unit_data;
+
+  /* per-launch */
+  const WsTraceKernel *kernel;
+  const WsTraceTbCounters *counters;
+  uint8_t *iclass;          /* per static instruction */
+  uint32_t n_slots;
+  uint64_t *reg_pool;
+  uint64_t *active_sms;     /* bit per SM with a ready warp */
+  guint active_words;
+  WsTrace *trace;
+  guint launch;
+  uint64_t n_tbs, next_tb, running;
+  int blocks_per_sm, warps_per_tb;
+  WsSimLaunchStats *st;
+  GError *error;
+  uint64_t issued;          /* warp instructions issued this launch */
+  uint32_t *timeline; guint tl_cap; uint64_t tl_interval; guint tl_n;
+  /* region sampling */
+  const WsSimRegionSampling *rs;
+  int rs_state;             /* 0 normal, 1 warming, 2 fast-forward */
+  int32_t rs_region;
+  int64_t rs_designated;    /* TB id of the sampling unit, -1 none, -2 pick next dispatched */
+  uint64_t rs_unit_start, rs_unit_insts;
+  double rs_prev_ipc, rs_region_ipc;
+};
+
+/* ---- construction ---------------------------------------------------------- */
+
+static void
+init_channel (Channel *c, guint n_banks)
+{
+  c->cap = 64;
+  c->q = g_new (DramReq, c->cap);
+  c->bank_ready = g_new0 (double, n_banks);
+  c->open_row = g_new (int64_t, n_banks);
+  for (guint b = 0; b < n_banks; b++)
+    c->open_row[b] = -1;
+}
+
+WsSim *
+ws_sim_new (const WsGpu *gpu, const WsSimConfig *config, GError **error)
+{
+  if (gpu->sms <= 0 || gpu->max_warps_per_sm <= 0 || gpu->warp_schedulers_per_sm <= 0)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   "GPU '%s' cannot be simulated: it needs sms, max_warps_per_sm and warp_schedulers_per_sm > 0 "
+                   "(set them with `warpscope-cli hw import`)", gpu->name);
+      return NULL;
+    }
+  int warps_per_sched = (gpu->max_warps_per_sm + gpu->warp_schedulers_per_sm - 1) / gpu->warp_schedulers_per_sm;
+  if (warps_per_sched > 64)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_UNSUPPORTED,
+                   "GPU '%s': %d warps per scheduler; the simulator supports at most 64",
+                   gpu->name, warps_per_sched);
+      return NULL;
+    }
+  WsSim *s = g_new0 (WsSim, 1);
+  s->gpu = ws_gpu_copy (gpu);
+  if (config)
+    s->config = *config;
+  else
+    ws_sim_config_init (&s->config);
+  if (s->config.interconnect_latency <= 0)
+    s->config.interconnect_latency = 10;
+  if (s->config.timeline_interval == 0)
+    s->config.timeline_interval = 1000;
+  s->n_sms = (guint) gpu->sms;
+  s->n_sched = (guint) gpu->warp_schedulers_per_sm;
+  s->width = gpu->issue_width > 0 ? (guint) gpu->issue_width : 1;
+  s->max_warps = (guint) gpu->max_warps_per_sm;
+  s->warps_per_sched = (guint) warps_per_sched;
+  for (int c = 0; c < WS_ICLASS_COUNT; c++)
+    {
+      double l = gpu->pipes[c].latency;
+      s->lat[c] = l >= 1 ? (uint32_t) ceil (l) : 1;
+      s->ii[c] = gpu->pipes[c].initiation_interval > 0 ? gpu->pipes[c].initiation_interval : 0;
+    }
+  /* Unloaded latencies from the catalogue are round trips seen by the SM:
+   * L2 hit = icnt + tag/data + icnt; DRAM = that + the DRAM access. */
+  s->icnt = s->config.interconnect_latency;
+  double l2 = gpu->l2_latency > 0 ? gpu->l2_latency : 2 * s->icnt + 20;
+  if (l2 < 2 * s->icnt + 1)
+    s->icnt = MAX (0.0, (l2 - 1) / 2);
+  s->l2_tag = l2 - 2 * s->icnt;
+  s->n_channels = gpu->dram_channels > 0 ? (guint) gpu->dram_channels : 1;
+  s->n_banks = gpu->dram_banks > 0 ? (guint) gpu->dram_banks : 1;
+  double bytes_per_cycle = 0;
+  if (gpu->dram_bandwidth_gbs > 0 && gpu->core_clock_mhz > 0)
+    bytes_per_cycle = gpu->dram_bandwidth_gbs * 1e9 / (gpu->core_clock_mhz * 1e6);
+  s->dram_burst = bytes_per_cycle > 0 ? SECTOR / (bytes_per_cycle / s->n_channels) : 1;
+  double access = gpu->dram_latency > l2 ? gpu->dram_latency - l2 : 100;
+  /* Open-row access = the catalogue's unloaded latency; a row miss adds
+   * precharge + activate, taken as 40 % of it (GDDR5/HBM tRP + tRCD are
+   * close to tCL + the controller pipeline). */
+  s->dram_cas = MAX (1.0, access - s->dram_burst);
+  s->dram_rowmiss = 0.4 * access;
+  s->l1_granule = gpu->l1_sector >= (int) SECTOR ? (uint32_t) gpu->l1_sector : SECTOR;
+  if (gpu->l1_size <= 0)
+    s->l1_granule = SECTOR;
+  s->n_slices = gpu->l2_slices > 0 ? (guint) gpu->l2_slices : 1;
+  s->slice_free = g_new0 (double, s->n_slices);
+  s->l2 = ws_cache_new (gpu->l2_size > 0 ? (uint32_t) gpu->l2_size : 0, gpu->l2_line > 0 ? (uint32_t) gpu->l2_line : 128,
+                        SECTOR, gpu->l2_assoc > 0 ? (uint32_t) gpu->l2_assoc : 8);
+  s->channels = g_new0 (Channel, s->n_channels);
+  for (guint c = 0; c < s->n_channels; c++)
+    init_channel (&s->channels[c], s->n_banks);
+  guint n_mshrs = gpu->l1_mshrs > 0 ? (guint) gpu->l1_mshrs : 32;
+  s->sms = g_new0 (Sm, s->n_sms);
+  for (guint i = 0; i < s->n_sms; i++)
+    {
+      Sm *sm = &s->sms[i];
+      sm->warps = g_new0 (Warp, s->max_warps);
+      sm->sched = g_new0 (Sched, s->n_sched);
+      sm->l1 = ws_cache_new (gpu->l1_size > 0 ? (uint32_t) gpu->l1_size : 0, gpu->l1_line > 0 ? (uint32_t) gpu->l1_line : 128,
+                             s->l1_granule, gpu->l1_assoc > 0 ? (uint32_t) gpu->l1_assoc : 4);
+      sm->mshrs = g_new0 (Mshr, n_mshrs);
+      sm->mshr_free = g_new (uint32_t, n_mshrs);
+      sm->mshr_used = g_new (uint32_t, n_mshrs);
+      for (guint m = 0; m < n_mshrs; m++)
+        sm->mshr_free[m] = n_mshrs - 1 - m;
+      sm->n_mshr_free = n_mshrs;
+    }
+  s->active_words = (s->n_sms + 63) / 64;
+  s->active_sms = g_new0 (uint64_t, s->active_words);
+  s->tok_free = G_MAXUINT32;
+  s->req_free = G_MAXUINT32;
+  return s;
+}
+
+void
+ws_sim_free (WsSim *s)
+{
+  if (s == NULL)
+    return;
+  for (guint i = 0; i < s->n_sms; i++)
+    {
+      Sm *sm = &s->sms[i];
+      g_free (sm->warps);
+      g_free (sm->tbs);
+      g_free (sm->sched);
+      ws_cache_free (sm->l1);
+      g_free (sm->mshrs);
+      g_free (sm->mshr_free);
+      g_free (sm->mshr_used);
+    }
+  for (guint c = 0; c < s->n_channels; c++)
+    {
+      g_free (s->channels[c].q);
+      g_free (s->channels[c].bank_ready);
+      g_free (s->channels[c].open_row);
+    }
+  g_free (s->channels);
+  g_free (s->sms);
+  g_free (s->slice_free);
+  ws_cache_free (s->l2);
+  g_free (s->heap.v);
+  g_free (s->toks);
+  g_free (s->reqs);
+  g_free (s->active_sms);
+  ws_gpu_free (s->gpu);
+  g_free (s);
+}
+
+const WsGpu *
+ws_sim_get_gpu (const WsSim *sim)
+{
+  return sim->gpu;
+}
+
+uint64_t
+ws_sim_get_elapsed_cycles (const WsSim *sim)
+{
+  return sim->elapsed;
+}
+
+void
+ws_sim_set_unit_observer (WsSim *sim, uint64_t unit_instructions, WsSimUnitFunc func, gpointer user_data)
+{
+  sim->unit_insts = unit_instructions;
+  sim->unit_count = 0;
+  sim->unit_func = func;
+  sim->unit_data = user_data;
+}
+
+/* ---- pools (grow by doubling; steady state allocates nothing) -------------- */
+
+static uint32_t
+tok_alloc (WsSim *s)
+{
+  if (s->tok_free == G_MAXUINT32)
+    {
+      uint32_t old = s->n_toks;
+      s->n_toks = old ? old * 2 : 1024;
+      s->toks = g_renew (LoadTok, s->toks, s->n_toks);
+      for (uint32_t i = s->n_toks; i-- > old;)
+        {
+          s->toks[i].next_free = s->tok_free;
+          s->tok_free = i;
+        }
+    }
+  uint32_t t = s->tok_free;
+  s->tok_free = s->toks[t].next_free;
+  return t;
+}
+
+static void
+tok_release (WsSim *s, uint32_t t)
+{
+  s->toks[t].next_free = s->tok_free;
+  s->tok_free = t;
+}
+
+static uint32_t
+req_alloc (WsSim *s)
+{
+  if (s->req_free == G_MAXUINT32)
+    {
+      uint32_t old = s->n_reqs;
+      s->n_reqs = old ? old * 2 : 1024;
+      s->reqs = g_renew (Req, s->reqs, s->n_reqs);
+      for (uint32_t i = s->n_reqs; i-- > old;)
+        {
+          s->reqs[i].next_free = s->req_free;
+          s->req_free = i;
+        }
+    }
+  uint32_t r = s->req_free;
+  s->req_free = s->reqs[r].next_free;
+  return r;
+}
+
+static void
+req_release (WsSim *s, uint32_t r)
+{
+  s->reqs[r].next_free = s->req_free;
+  s->req_free = r;
+}
+
+/* ---- scheduler bookkeeping ----------------------------------------------- */
+
+static inline Sched *
+warp_sched (WsSim *s, Sm *sm, uint32_t slot)
+{
+  return &sm->sched[slot % s->n_sched];
+}
+
+static inline WsSimStall
+sched_reason (const Sched *sc)
+{
+  if (sc->ready)
+    return WS_SIM_STALL_STRUCTURAL;
+  if (sc->n_live == 0)
+    return WS_SIM_STALL_IDLE;
+  if (sc->n_mem > 0)
+    return WS_SIM_STALL_MEMORY;
+  if (sc->n_dep > 0)
+    return WS_SIM_STALL_DEPENDENCY;
+  return WS_SIM_STALL_BARRIER;
+}
+
+/* Accounts the scheduler's cycles up to @now with its state so far; call
+ * before every change of that state. */
+static inline void
+sched_touch_at (WsSim *s, Sched *sc, uint64_t now)
+{
+  if (now > sc->last_acc)
+    {
+      s->st->stalls[sched_reason (sc)] += now - sc->last_acc;
+      sc->last_acc = now;
+    }
+}
+
+/* Cycles before the current one are settled whatever happens now. */
+static inline void
+sched_touch (WsSim *s, Sched *sc)
+{
+  sched_touch_at (s, sc, s->now);
+}
+
+static inline void
+sm_mark_active (WsSim *s, uint32_t smi)
+{
+  s->active_sms[smi >> 6] |= 1ull << (smi & 63);
+}
+
+/* Leaves warp state @from (counters only). */
+static inline void
+state_leave (Sched *sc, uint8_t from, uint32_t local)
+{
+  switch (from)
+    {
+    case W_READY: sc->ready &= ~(1ull << local); break;
+    case W_DEP: case W_FINISHING: sc->n_dep--; break;
+    case W_MEM: case W_DRAIN: sc->n_mem--; break;
+    case W_BARRIER: sc->n_barrier--; break;
+    default: break;
+    }
+}
+
+static inline void
+state_enter (WsSim *s, uint32_t smi, Sched *sc, Warp *w, uint8_t to, uint32_t local)
+{
+  w->state = to;
+  switch (to)
+    {
+    case W_READY: sc->ready |= 1ull << local; sm_mark_active (s, smi); break;
+    case W_DEP: case W_FINISHING: sc->n_dep++; break;
+    case W_MEM: case W_DRAIN: sc->n_mem++; break;
+    case W_BARRIER: sc->n_barrier++; break;
+    default: break;
+    }
+}
+
+static void set_state (WsSim *s, uint32_t smi, uint32_t slot, uint8_t to, uint64_t now);
+
+static inline void
+set_state (WsSim *s, uint32_t smi, uint32_t slot, uint8_t to, uint64_t now)
+{
+  Sm *sm = &s->sms[smi];
+  Warp *w = &sm->warps[slot];
+  Sched *sc = warp_sched (s, sm, slot);
+  uint32_t local = slot / s->n_sched;
+  (void) now;
+  sched_touch (s, sc);
+  state_leave (sc, w->state, local);
+  if (to == W_FREE || to == W_DONE)
+    {
+      if (w->state != W_FREE && w->state != W_DONE)
+        sc->n_live--;
+    }
+  else if (w->state == W_FREE || w->state == W_DONE)
+    sc->n_live++;
+  state_enter (s, smi, sc, w, to, local);
+}
+
+/* ---- warp progress --------------------------------------------------------- */
+
+static void warp_finished (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now);
+
+static inline void
+warp_fetch (WsSim *s, Warp *w)
+{
+  if (s->error)
+    {
+      w->has_rec = FALSE;
+      return;
+    }
+  w->has_rec = ws_trace_warp_iter_next (&w->it, &w->rec, &s->error);
+  if (w->has_rec && w->rec.static_id >= s->kernel->n_insts)
+    {
+      g_set_error (&s->error, WS_ERROR, WS_ERROR_CORRUPT,
+                   "trace '%s': launch %u, warp record with instruction %u beyond kernel '%s' (%u instructions)",
+                   ws_trace_get_path (s->trace), s->launch, w->rec.static_id, s->kernel->name, s->kernel->n_insts);
+      w->has_rec = FALSE;
+    }
+}
+
+/* Decides what warp @slot does next; its next instruction could issue at
+ * cycle @now at the earliest.  The warp joins the ready mask only when it
+ * can issue in the cycle being simulated (or, for the warp that has just
+ * issued, the next one: its scheduler will not pick it twice); any later
+ * time goes through a wake-up event, so no warp ever issues early. */
+static void
+warp_next_from (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now, gboolean self)
+{
+  Sm *sm = &s->sms[smi];
+  Warp *w = &sm->warps[slot];
+  if (!w->has_rec)
+    {
+      if (w->outstanding > 0)
+        set_state (s, smi, slot, W_DRAIN, now);
+      else if (w->last_complete > s->now)
+        {
+          set_state (s, smi, slot, W_FINISHING, now);
+          heap_push (&s->heap, w->last_complete, EV_WARP_FINISH, smi, slot);
+        }
+      else
+        warp_finished (s, smi, slot, now);
+      return;
+    }
+  const WsTraceStaticInst *si = &s->kernel->insts[w->rec.static_id];
+  uint64_t t = now;
+  for (int i = 0; i < si->n_src && i < 4; i++)
+    if (si->src[i] != NO_REG && si->src[i] < s->n_slots && w->reg_ready[si->src[i]] > t)
+      t = w->reg_ready[si->src[i]];
+  for (int i = 0; i < si->n_dst && i < 2; i++)
+    if (si->dst[i] != NO_REG && si->dst[i] < s->n_slots && w->reg_ready[si->dst[i]] > t)
+      t = w->reg_ready[si->dst[i]];
+  if (t == INF_TIME)
+    set_state (s, smi, slot, W_MEM, now);
+  else if (t <= s->now || (self && t == s->now + 1))
+    set_state (s, smi, slot, W_READY, now);
+  else
+    {
+      set_state (s, smi, slot, W_DEP, now);
+      w->wake = t;
+      heap_push (&s->heap, t, EV_WARP_WAKE, smi, slot);
+    }
+}
+
+static inline void
+warp_next (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now)
+{
+  warp_next_from (s, smi, slot, now, FALSE);
+}
+
+/* ---- TB dispatch and completion ------------------------------------------- */
+
+static int32_t
+tb_region (WsSim *s, uint64_t tb)
+{
+  if (s->rs == NULL || tb >= s->rs->n_tbs)
+    return -1;
+  return s->rs->region[tb];
+}
+
+/* All running TBs in region @r? */
+static gboolean
+all_running_in (WsSim *s, int32_t r)
+{
+  if (r < 0)
+    return FALSE;
+  for (guint i = 0; i < s->n_sms; i++)
+    for (int b = 0; b < s->blocks_per_sm; b++)
+      if (s->sms[i].tbs[b].busy && tb_region (s, s->sms[i].tbs[b].tb) != r)
+        return FALSE;
+  return TRUE;
+}
+
+static void tb_complete (WsSim *s, uint32_t smi, uint32_t b, uint64_t now);
+
+/* Starts the next TB (in id order) in slot @b of SM @smi, skipping TBs of a
+ * fast-forwarded region.  Returns FALSE when none is left. */
+static gboolean
+dispatch (WsSim *s, uint32_t smi, uint32_t b, uint64_t now)
+{
+  while (s->next_tb < s->n_tbs && s->error == NULL)
+    {
+      uint64_t id = s->next_tb++;
+      int32_t r = tb_region (s, id);
+      if (s->rs_state != 0 && r != s->rs_region)
+        s->rs_state = 0;              /* exit: a TB of another region */
+      if (s->rs_state == 2)
+        {
+          /* Fast-forward (seed 000 Table IV): charge insts / region IPC. */
+          uint64_t wi = s->counters[id].warp_instructions;
+          s->st->skipped_tbs++;
+          s->st->skipped_cycles += (double) wi / s->rs_region_ipc;
+          continue;
+        }
+      g_autoptr(GError) e = NULL;
+      WsTraceTb *data = ws_trace_read_tb (s->trace, s->launch, id, &e);
+      if (data == NULL)
+        {
+          s->error = g_steal_pointer (&e);
+          return FALSE;
+        }
+      Sm *sm = &s->sms[smi];
+      TbSlot *ts = &sm->tbs[b];
+      ts->data = data;
+      ts->tb = id;
+      ts->busy = TRUE;
+      ts->n_warps = MIN (ws_trace_tb_get_n_warps (data), (guint) s->warps_per_tb);
+      ts->live = ts->n_warps;
+      ts->arrived = 0;
+      ts->done = 0;
+      s->running++;
+      s->st->simulated_tbs++;
+      s->st->thread_instructions += s->counters[id].thread_instructions;
+      s->st->simulated_warp_instructions += s->counters[id].warp_instructions;
+      if (s->rs && s->rs_designated == -2)
+        {
+          /* A new sampling unit: this TB's lifetime. */
+          s->rs_designated = (int64_t) id;
+          s->rs_unit_start = now;
+          s->rs_unit_insts = s->issued;
+          if (s->rs_state == 0 && all_running_in (s, r))
+            {
+              s->rs_state = 1;        /* enter: every running TB is in region r */
+              s->rs_region = r;
+              s->rs_prev_ipc = -1;
+            }
+        }
+      if (ts->n_warps == 0)
+        {
+          tb_complete (s, smi, b, now);
+          return TRUE;
+        }
+      for (uint32_t wi = 0; wi < ts->n_warps; wi++)
+        {
+          uint32_t slot = b * (uint32_t) s->warps_per_tb + wi;
+          Warp *w = &sm->warps[slot];
+          ws_trace_warp_iter_init (&w->it, data, wi);
+          w->reg_ready = s->reg_pool + ((gsize) smi * s->max_warps + slot) * s->n_slots;
+          memset (w->reg_ready, 0, sizeof (uint64_t) * s->n_slots);
+          w->last_complete = now;
+          w->outstanding = 0;
+          w->tb_slot = (uint16_t) b;
+          w->age = s->age++;
+          warp_fetch (s, w);
+        }
+      for (uint32_t wi = 0; wi < ts->n_warps; wi++)
+        warp_next (s, smi, b * (uint32_t) s->warps_per_tb + wi, now);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+barrier_release (WsSim *s, uint32_t smi, uint32_t b, uint64_t now)
+{
+  Sm *sm = &s->sms[smi];
+  TbSlot *ts = &sm->tbs[b];
+  ts->arrived = 0;
+  for (uint32_t wi = 0; wi < ts->n_warps; wi++)
+    {
+      uint32_t slot = b * (uint32_t) s->warps_per_tb + wi;
+      if (sm->warps[slot].state == W_BARRIER)
+        warp_next (s, smi, slot, now);
+    }
+}
+
+static void
+tb_complete (WsSim *s, uint32_t smi, uint32_t b, uint64_t now)
+{
+  Sm *sm = &s->sms[smi];
+  TbSlot *ts = &sm->tbs[b];
+  uint64_t id = ts->tb;
+  ws_trace_tb_free (ts->data);
+  ts->data = NULL;
+  ts->busy = FALSE;
+  s->running--;
+  for (uint32_t wi = 0; wi < ts->n_warps; wi++)
+    set_state (s, smi, b * (uint32_t) s->warps_per_tb + wi, W_FREE, now);
+  if (s->rs && (int64_t) id == s->rs_designated)
+    {
+      /* End of a sampling unit (seed 000 §IV-B2). */
+      double cyc = (double) (now - s->rs_unit_start);
+      double ipc = cyc > 0 ? (double) (s->issued - s->rs_unit_insts) / cyc : 0;
+      if (s->rs_state == 1 && ipc > 0)
+        {
+          if (s->rs_prev_ipc > 0 && fabs (ipc - s->rs_prev_ipc) / s->rs_prev_ipc < s->rs->ipc_tolerance)
+            {
+              s->rs_state = 2;
+              s->rs_region_ipc = ipc;
+              s->st->regions_fast_forwarded++;
+            }
+          else
+            s->rs_prev_ipc = ipc;
+        }
+      s->rs_designated = -2;
+    }
+  dispatch (s, smi, b, now);
+}
+
+static void
+warp_finished (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now)
+{
+  Sm *sm = &s->sms[smi];
+  Warp *w = &sm->warps[slot];
+  TbSlot *ts = &sm->tbs[w->tb_slot];
+  set_state (s, smi, slot, W_DONE, now);
+  ts->live--;
+  ts->done++;
+  if (ts->done == ts->n_warps)
+    tb_complete (s, smi, w->tb_slot, now);
+  else if (ts->arrived > 0 && ts->arrived == ts->live)
+    barrier_release (s, smi, w->tb_slot, now);
+}
+
+/* ---- memory system --------------------------------------------------------- */
+
+static void
+load_part_done (WsSim *s, uint32_t t, uint64_t now)
+{
+  LoadTok *k = &s->toks[t];
+  if (--k->parts > 0)
+    return;
+  Sm *sm = &s->sms[k->sm];
+  Warp *w = &sm->warps[k->slot];
+  for (int i = 0; i < 2; i++)
+    if (k->dst[i] != NO_REG && k->dst[i] < s->n_slots)
+      w->reg_ready[k->dst[i]] = now;
+  if (now > w->last_complete)
+    w->last_complete = now;
+  w->outstanding--;
+  uint32_t smi = k->sm, slot = k->slot;
+  tok_release (s, t);
+  if (w->state == W_MEM || (w->state == W_DRAIN && w->outstanding == 0))
+    warp_next (s, smi, slot, now);
+}
+
+static inline uint32_t
+slice_of (WsSim *s, uint64_t addr)
+{
+  uint64_t line = addr >> 7;
+  return (uint32_t) ((line ^ (line >> 7) ^ (line >> 13)) % s->n_slices);
+}
+
+static void dram_enqueue (WsSim *s, uint32_t req, uint64_t sector, gboolean is_write, uint64_t now);
+
+static void
+send_to_l2 (WsSim *s, uint32_t r, uint64_t now)
+{
+  heap_push (&s->heap, now + (uint64_t) ceil (s->icnt), EV_L2_ARRIVE, 0, r);
+}
+
+static void
+l2_arrive (WsSim *s, uint32_t r, uint64_t now)
+{
+  Req *q = &s->reqs[r];
+  uint32_t sl = slice_of (s, q->addr);
+  double start = MAX ((double) now, s->slice_free[sl]);
+  s->slice_free[sl] = start + q->n_sectors;      /* one sector per cycle per slice */
+  uint64_t done = (uint64_t) ceil (start + q->n_sectors - 1 + s->l2_tag + s->icnt);
+  uint32_t misses = 0;
+  for (uint32_t i = 0; i < q->n_sectors; i++)
+    {
+      uint64_t a = q->addr + (uint64_t) i * SECTOR;
+      s->st->l2_accesses++;
+      gboolean hit = ws_cache_access (s->l2, a, TRUE);
+      if (hit)
+        s->st->l2_hits++;
+      else
+        {
+          /* Stores allocate in the L2 and go on to DRAM (write-through of
+           * the sector: write-back traffic happens, only later). */
+          misses++;
+          dram_enqueue (s, q->is_write ? G_MAXUINT32 : r, a >> 5, q->is_write, (uint64_t) ceil (start));
+        }
+    }
+  if (q->is_write)
+    {
+      req_release (s, r);
+      return;
+    }
+  q->pending = misses;
+  if (misses == 0)
+    heap_push (&s->heap, MAX (done, now + 1), EV_L1_FILL, 0, r);
+}
+
+static void
+dram_enqueue (WsSim *s, uint32_t req, uint64_t sector, gboolean is_write, uint64_t now)
+{
+  uint64_t line = sector >> 2;                   /* 128-byte interleave between channels */
+  uint32_t ch = (uint32_t) (line % s->n_channels);
+  uint64_t rest = line / s->n_channels;
+  /* 2 KiB rows: 16 consecutive 128-byte lines of a channel share a row. */
+  uint64_t page = rest >> 4;
+  Channel *c = &s->channels[ch];
+  if (c->n == c->cap)
+    {
+      c->cap *= 2;
+      c->q = g_renew (DramReq, c->q, c->cap);
+    }
+  DramReq *d = &c->q[c->n++];
+  d->req = req;
+  d->sector = sector;
+  d->bank = (uint32_t) (page % s->n_banks);
+  d->row = page / s->n_banks;
+  d->is_write = (uint8_t) is_write;
+  if (!c->scheduled)
+    {
+      c->scheduled = TRUE;
+      heap_push (&s->heap, MAX (now, (uint64_t) ceil (c->next_cmd)), EV_DRAM_SCHED, ch, 0);
+    }
+}
+
+/* FR-FCFS: the oldest row hit to a ready bank, else the oldest request to a
+ * ready bank, else the oldest request.  One column command per burst slot,
+ * so the data bus never exceeds the channel's bandwidth. */
+static void
+dram_schedule (WsSim *s, uint32_t ch, uint64_t now)
+{
+  Channel *c = &s->channels[ch];
+  c->scheduled = FALSE;
+  if (c->n == 0)
+    return;
+  double t = (double) now;
+  guint pick = G_MAXUINT, window = MIN (c->n, 64u);
+  for (guint i = 0; i < window; i++)
+    {
+      DramReq *d = &c->q[i];
+      if (c->bank_ready[d->bank] <= t && c->open_row[d->bank] == (int64_t) d->row)
+        {
+          pick = i;
+          break;
+        }
+    }
+  if (pick == G_MAXUINT)
+    for (guint i = 0; i < window; i++)
+      if (c->bank_ready[c->q[i].bank] <= t)
+        {
+          pick = i;
+          break;
+        }
+  if (pick == G_MAXUINT)
+    pick = 0;
+  DramReq d = c->q[pick];
+  memmove (&c->q[pick], &c->q[pick + 1], sizeof (DramReq) * (c->n - pick - 1));
+  c->n--;
+  double start = MAX (t, c->bank_ready[d.bank]);
+  gboolean row_hit = c->open_row[d.bank] == (int64_t) d.row;
+  double data = start + s->dram_cas + (row_hit ? 0 : s->dram_rowmiss);
+  double bus = MAX (data, c->bus_free);
+  c->bus_free = bus + s->dram_burst;
+  c->bank_ready[d.bank] = row_hit ? start + s->dram_burst : start + s->dram_rowmiss + s->dram_burst;
+  c->open_row[d.bank] = (int64_t) d.row;
+  c->next_cmd = t + s->dram_burst;
+  if (row_hit)
+    s->st->dram_row_hits++;
+  if (d.is_write)
+    s->st->dram_writes++;
+  else
+    {
+      s->st->dram_reads++;
+      Req *q = &s->reqs[d.req];
+      if (--q->pending == 0)
+        heap_push (&s->heap, (uint64_t) ceil (bus + s->dram_burst + s->l2_tag + s->icnt), EV_L1_FILL, 0, d.req);
+    }
+  if (c->n > 0)
+    {
+      c->scheduled = TRUE;
+      heap_push (&s->heap, MAX (now + 1, (uint64_t) ceil (c->next_cmd)), EV_DRAM_SCHED, ch, 0);
+    }
+}
+
+static void
+l1_fill (WsSim *s, uint32_t r, uint64_t now)
+{
+  Req *q = &s->reqs[r];
+  if (q->is_atomic)
+    {
+      uint32_t t = q->tok;
+      req_release (s, r);
+      load_part_done (s, t, now);
+      return;
+    }
+  Sm *sm = &s->sms[q->sm];
+  Mshr *m = &sm->mshrs[q->mshr];
+  uint32_t idx = (uint32_t) q->mshr;
+  req_release (s, r);
+  for (guint i = 0; i < sm->n_mshr_used; i++)
+    if (sm->mshr_used[i] == idx)
+      {
+        sm->mshr_used[i] = sm->mshr_used[--sm->n_mshr_used];
+        break;
+      }
+  sm->mshr_free[sm->n_mshr_free++] = idx;
+  uint32_t n = m->n_waiters;
+  uint32_t waiters[MSHR_MAX_WAITERS];
+  memcpy (waiters, m->waiters, n * sizeof (uint32_t));
+  m->n_waiters = 0;
+  for (uint32_t i = 0; i < n; i++)
+    load_part_done (s, waiters[i], now);
+}
+
+/* Unique request addresses of a memory record at granularity @g. */
+static guint
+coalesce (const WsTraceRecord *rec, uint32_t size, uint32_t g, uint64_t *out)
+{
+  guint n = 0;
+  uint32_t mask = rec->active_mask;
+  uint64_t gm = ~((uint64_t) g - 1);
+  if (size == 0)
+    size = 4;
+  while (mask)
+    {
+      int lane = __builtin_ctz (mask);
+      mask &= mask - 1;
+      uint64_t a0 = rec->addrs[lane] & gm, a1 = (rec->addrs[lane] + size - 1) & gm;
+      for (uint64_t a = a0; a <= a1; a += g)
+        {
+          gboolean seen = FALSE;
+          /* Neighbouring lanes usually share the last request. */
+          for (guint i = n; i-- > 0;)
+            if (out[i] == a)
+              {
+                seen = TRUE;
+                break;
+              }
+          if (!seen && n < 128)
+            out[n++] = a;
+        }
+    }
+  return n;
+}
+
+/* Bank-conflict degree of a shared access: the most distinct 4-byte words
+ * that fall into one of the 32 banks (same word = broadcast). */
+static guint
+shared_degree (const WsTraceRecord *rec, uint32_t size)
+{
+  if (size == 0)
+    size = 4;
+  if (rec->addr_mode == WS_TRACE_ADDR_MODE_STRIDE && size <= 4 && (rec->stride == 0 || rec->stride == 4))
+    return 1;
+  uint64_t words[128];
+  guint n = 0;
+  uint32_t mask = rec->active_mask;
+  while (mask)
+    {
+      int lane = __builtin_ctz (mask);
+      mask &= mask - 1;
+      for (uint32_t b = 0; b < size && n < 128; b += 4)
+        {
+          uint64_t w = (rec->addrs[lane] + b) >> 2;
+          gboolean seen = FALSE;
+          for (guint i = 0; i < n; i++)
+            if (words[i] == w)
+              {
+                seen = TRUE;
+                break;
+              }
+          if (!seen)
+            words[n++] = w;
+        }
+    }
+  guint count[32] = { 0 }, deg = 1;
+  for (guint i = 0; i < n; i++)
+    {
+      guint c = ++count[words[i] & 31];
+      if (c > deg)
+        deg = c;
+    }
+  return deg;
+}
+
+static Mshr *
+mshr_find (Sm *sm, uint64_t line)
+{
+  for (guint i = 0; i < sm->n_mshr_used; i++)
+    {
+      Mshr *m = &sm->mshrs[sm->mshr_used[i]];
+      if (m->line == line && m->n_waiters < MSHR_MAX_WAITERS)
+        return m;
+    }
+  return NULL;
+}
+
+/* ---- issue ------------------------------------------------------------------ */
+
+/* Tries to issue warp @slot's next instruction at @now.  Returns FALSE on a
+ * structural hazard (pipe busy, not enough MSHRs). */
+static gboolean
+try_issue (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now)
+{
+  Sm *sm = &s->sms[smi];
+  Sched *sc = warp_sched (s, sm, slot);
+  Warp *w = &sm->warps[slot];
+  const WsTraceRecord *rec = &w->rec;
+  const WsTraceStaticInst *si = &s->kernel->insts[rec->static_id];
+  int cls = s->iclass[rec->static_id];
+  /* A pipe with a fractional interval accepts several instructions in one
+   * cycle (e.g. 0.5: two per cycle). */
+  if (sc->pipe_free[cls] >= (double) now + 1)
+    return FALSE;
+
+  uint64_t result = INF_TIME;        /* when the destination registers are ready */
+  double occupancy = s->ii[cls];
+  gboolean is_mem = rec->kind == WS_TRACE_RECORD_MEM;
+  uint8_t space = rec->space;
+  if (is_mem && space == WS_SPACE_SHARED)
+    {
+      guint deg = shared_degree (rec, si->access_size);
+      occupancy = s->ii[cls] * deg;
+      result = now + s->lat[cls] + (uint64_t) ceil (s->ii[cls] * (deg - 1));
+      s->st->shared_accesses++;
+      s->st->shared_conflict_cycles += (uint64_t) ceil (s->ii[cls] * (deg - 1));
+    }
+  else if (is_mem && (space == WS_SPACE_GLOBAL || space == WS_SPACE_LOCAL || space == WS_SPACE_GENERIC))
+    {
+      gboolean is_store = si->opclass == WS_OPCLASS_ST;
+      gboolean is_atomic = si->opclass == WS_OPCLASS_ATOM;
+      uint64_t reqs[128];
+      if (is_store || is_atomic)
+        {
+          guint n = coalesce (rec, si->access_size, SECTOR, reqs);
+          uint32_t t = G_MAXUINT32;
+          if (is_atomic)
+            {
+              t = tok_alloc (s);
+              LoadTok *k = &s->toks[t];
+              k->sm = smi; k->slot = slot; k->parts = n;
+              k->dst[0] = si->n_dst > 0 ? si->dst[0] : NO_REG;
+              k->dst[1] = si->n_dst > 1 ? si->dst[1] : NO_REG;
+              if (n == 0)
+                {
+                  k->parts = 1;
+                  heap_push (&s->heap, now + 1, EV_LOAD_PART, 0, t);
+                }
+              w->outstanding++;
+            }
+          for (guint i = 0; i < n; i++)
+            {
+              if (is_store)
+                ws_cache_invalidate (sm->l1, reqs[i]);
+              uint32_t r = req_alloc (s);
+              Req *q = &s->reqs[r];
+              q->addr = reqs[i]; q->sm = smi; q->mshr = -1; q->tok = t; q->n_sectors = 1;
+              q->is_write = (uint8_t) is_store; q->is_atomic = (uint8_t) is_atomic;
+              send_to_l2 (s, r, now);
+            }
+          if (is_atomic)
+            for (int i = 0; i < si->n_dst && i < 2; i++)
+              if (si->dst[i] != NO_REG && si->dst[i] < s->n_slots)
+                w->reg_ready[si->dst[i]] = INF_TIME;
+          result = now + 1;
+          if (is_atomic)
+            result = INF_TIME;
+        }
+      else
+        {
+          guint n = coalesce (rec, si->access_size, s->l1_granule, reqs);
+          /* MSHR check first: the instruction issues only if every miss can
+           * get an entry (or merge into one). */
+          guint need = 0;
+          for (guint i = 0; i < n; i++)
+            if (mshr_find (sm, reqs[i]) == NULL && !ws_cache_access (sm->l1, reqs[i], FALSE))
+              need++;
+          if (need > sm->n_mshr_free)
+            return FALSE;
+          uint32_t t = tok_alloc (s);
+          LoadTok *k = &s->toks[t];
+          k->sm = smi; k->slot = slot; k->parts = 0;
+          k->dst[0] = si->n_dst > 0 ? si->dst[0] : NO_REG;
+          k->dst[1] = si->n_dst > 1 ? si->dst[1] : NO_REG;
+          gboolean any_hit = FALSE;
+          for (guint i = 0; i < n; i++)
+            {
+              s->st->l1_accesses++;
+              Mshr *m = mshr_find (sm, reqs[i]);
+              if (m)
+                {
+                  m->waiters[m->n_waiters++] = t;
+                  k->parts++;
+                  continue;
+                }
+              if (ws_cache_access (sm->l1, reqs[i], TRUE))
+                {
+                  s->st->l1_hits++;
+                  any_hit = TRUE;
+                  continue;
+                }
+              uint32_t mi = sm->mshr_free[--sm->n_mshr_free];
+              sm->mshr_used[sm->n_mshr_used++] = mi;
+              m = &sm->mshrs[mi];
+              m->line = reqs[i];
+              m->n_waiters = 1;
+              m->waiters[0] = t;
+              k->parts++;
+              uint32_t r = req_alloc (s);
+              Req *q = &s->reqs[r];
+              q->addr = reqs[i]; q->sm = smi; q->mshr = (int32_t) mi; q->tok = t;
+              q->n_sectors = s->l1_granule / SECTOR;
+              q->is_write = 0; q->is_atomic = 0;
+              send_to_l2 (s, r, now);
+            }
+          if (any_hit || n == 0)
+            {
+              k->parts++;
+              heap_push (&s->heap, now + (uint64_t) MAX (1.0, ceil (s->gpu->l1_latency)), EV_LOAD_PART, 0, t);
+            }
+          w->outstanding++;
+          for (int i = 0; i < si->n_dst && i < 2; i++)
+            if (si->dst[i] != NO_REG && si->dst[i] < s->n_slots)
+              w->reg_ready[si->dst[i]] = INF_TIME;
+        }
+    }
+  else if (is_mem)
+    /* Constant, parameter, texture: served by their own caches; modelled as
+     * an L1 hit without traffic. */
+    result = now + (uint64_t) MAX (1.0, ceil (s->gpu->l1_latency));
+  else
+    result = now + s->lat[cls];
+
+  if (occupancy > 0)
+    sc->pipe_free[cls] = MAX (sc->pipe_free[cls], (double) now) + occupancy;
+  if (result != INF_TIME)
+    {
+      for (int i = 0; i < si->n_dst && i < 2; i++)
+        if (si->dst[i] != NO_REG && si->dst[i] < s->n_slots)
+          w->reg_ready[si->dst[i]] = result;
+      if (result > w->last_complete)
+        w->last_complete = result;
+    }
+
+  /* statistics */
+  sm->insts++;
+  s->issued++;
+  if (s->unit_func && ++s->unit_count == s->unit_insts)
+    {
+      s->unit_count = 0;
+      s->unit_func (s->elapsed + now + 1, s->unit_data);
+    }
+  uint64_t bucket = now / s->tl_interval;
+  while (bucket >= 4096)
+    {
+      /* Too many samples: halve the resolution. */
+      guint half = (s->tl_n + 1) / 2;
+      for (guint i = 0; i < half; i++)
+        for (guint k2 = 0; k2 < s->n_sms; k2++)
+          {
+            uint32_t v = s->timeline[(2 * i) * s->n_sms + k2];
+            if (2 * i + 1 < s->tl_n)
+              v += s->timeline[(2 * i + 1) * s->n_sms + k2];
+            s->timeline[i * s->n_sms + k2] = v;
+          }
+      memset (s->timeline + (gsize) half * s->n_sms, 0, sizeof (uint32_t) * (s->tl_cap - half) * s->n_sms);
+      s->tl_n = half;
+      s->tl_interval *= 2;
+      bucket = now / s->tl_interval;
+    }
+  if (bucket >= s->tl_cap)
+    {
+      guint cap = s->tl_cap;
+      while (cap <= bucket)
+        cap *= 2;
+      s->timeline = g_renew (uint32_t, s->timeline, (gsize) cap * s->n_sms);
+      memset (s->timeline + (gsize) s->tl_cap * s->n_sms, 0, sizeof (uint32_t) * (cap - s->tl_cap) * s->n_sms);
+      s->tl_cap = cap;
+    }
+  s->timeline[bucket * s->n_sms + smi]++;
+  if (bucket + 1 > s->tl_n)
+    s->tl_n = (guint) bucket + 1;
+
+  /* the warp moves on */
+  gboolean barrier = rec->kind == WS_TRACE_RECORD_BARRIER;
+  warp_fetch (s, w);
+  if (barrier)
+    {
+      TbSlot *ts = &sm->tbs[w->tb_slot];
+      set_state (s, smi, slot, W_BARRIER, now);
+      ts->arrived++;
+      if (ts->arrived == ts->live)
+        barrier_release (s, smi, w->tb_slot, now + 1);
+    }
+  else
+    warp_next_from (s, smi, slot, now + 1, TRUE);
+  return TRUE;
+}
+
+/* One cycle of scheduler @k of SM @smi. */
+static void
+sched_cycle (WsSim *s, uint32_t smi, guint k, uint64_t now)
+{
+  Sm *sm = &s->sms[smi];
+  Sched *sc = &sm->sched[k];
+  uint64_t tried = 0;
+  guint issued = 0;
+  while (issued < s->width)
+    {
+      uint64_t cand = sc->ready & ~tried;
+      if (!cand)
+        break;
+      int pick;
+      if (s->config.scheduler == WS_SIM_SCHED_RR)
+        {
+          /* The first ready warp after the last one issued. */
+          int start = (sc->last + 1) & 63;
+          uint64_t rot = start ? (cand >> start) | (cand << (64 - start)) : cand;
+          pick = (__builtin_ctzll (rot) + start) & 63;
+        }
+      else
+        {
+          /* Greedy: the last issued warp while it stays ready; else the oldest. */
+          if (sc->last >= 0 && (cand >> sc->last) & 1)
+            pick = sc->last;
+          else
+            {
+              uint64_t best_age = UINT64_MAX;
+              pick = -1;
+              for (uint64_t m = cand; m; m &= m - 1)
+                {
+                  int l = __builtin_ctzll (m);
+                  uint64_t a = sm->warps[(uint32_t) l * s->n_sched + k].age;
+                  if (a < best_age)
+                    best_age = a, pick = l;
+                }
+            }
+        }
+      tried |= 1ull << pick;
+      uint32_t slot = (uint32_t) pick * s->n_sched + k;
+      sched_touch (s, sc);
+      uint64_t saved = sc->last_acc;
+      sc->last_acc = now + 1;         /* an issue cycle is no stall */
+      if (try_issue (s, smi, slot, now))
+        {
+          sc->last = pick;
+          issued++;
+        }
+      else if (issued == 0)
+        sc->last_acc = saved;
+      if (s->error)
+        return;
+    }
+}
+
+/* ---- the run --------------------------------------------------------------- */
+
+static void
+handle_event (WsSim *s, const Event *e, uint64_t now)
+{
+  switch (e->type)
+    {
+    case EV_WARP_WAKE:
+      {
+        Warp *w = &s->sms[e->a].warps[e->b];
+        if (w->state == W_DEP && w->wake == e->time)
+          warp_next (s, e->a, e->b, now);
+      }
+      break;
+    case EV_WARP_FINISH:
+      if (s->sms[e->a].warps[e->b].state == W_FINISHING)
+        warp_finished (s, e->a, e->b, now);
+      break;
+    case EV_LOAD_PART:
+      load_part_done (s, e->b, now);
+      break;
+    case EV_L2_ARRIVE:
+      l2_arrive (s, e->b, now);
+      break;
+    case EV_L1_FILL:
+      l1_fill (s, e->b, now);
+      break;
+    case EV_DRAM_SCHED:
+      dram_schedule (s, e->a, now);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static uint8_t
+inst_iclass (const WsTraceStaticInst *inst)
+{
+  switch (inst->opclass)
+    {
+    case WS_OPCLASS_FP32: return WS_ICLASS_FP32;
+    case WS_OPCLASS_FP64: return WS_ICLASS_FP64;
+    case WS_OPCLASS_SFU: return WS_ICLASS_SFU;
+    case WS_OPCLASS_LD: case WS_OPCLASS_ST: case WS_OPCLASS_ATOM:
+      return inst->space == WS_SPACE_SHARED ? WS_ICLASS_SHARED : WS_ICLASS_GLOBAL;
+    case WS_OPCLASS_BRANCH: case WS_OPCLASS_BARRIER: return WS_ICLASS_BRANCH;
+    default: return WS_ICLASS_INT;
+    }
+}
+
+gboolean
+ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSampling *sampling,
+                   WsSimLaunchStats *st, GError **error)
+{
+  memset (st, 0, sizeof *st);
+  if (launch >= ws_trace_get_n_launches (trace))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, "trace '%s' has no launch %u (it has %u)",
+                   ws_trace_get_path (trace), launch, ws_trace_get_n_launches (trace));
+      return FALSE;
+    }
+  const WsTraceLaunch *l = ws_trace_get_launch (trace, launch);
+  const WsTraceKernel *k = ws_trace_get_kernel (trace, l->kernel);
+  int threads = (int) (l->block[0] * l->block[1] * l->block[2]);
+  WsOccupancy occ;
+  if (!ws_occupancy_compute (s->gpu, threads, (int) k->regs_per_thread,
+                             (int) (k->static_shared_bytes + l->dynamic_shared_bytes), &occ, error))
+    return FALSE;
+  if (occ.blocks_per_sm <= 0)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   "launch %u of kernel '%s' cannot run on GPU '%s': %s", launch, k->name, s->gpu->name,
+                   occ.reason ? occ.reason : "no block fits on an SM");
+      return FALSE;
+    }
+  s->trace = trace;
+  s->launch = launch;
+  s->kernel = k;
+  s->st = st;
+  s->error = NULL;
+  s->warps_per_tb = (int) MAX (1u, l->warps_per_tb);
+  s->blocks_per_sm = MIN (occ.blocks_per_sm, (int) s->max_warps / s->warps_per_tb);
+  if (s->blocks_per_sm <= 0)
+    s->blocks_per_sm = 1;
+  s->counters = ws_trace_get_tb_counters (trace, launch, &s->n_tbs);
+  s->next_tb = 0;
+  s->running = 0;
+  s->issued = 0;
+  s->rs = sampling;
+  s->rs_state = 0;
+  s->rs_region = -1;
+  s->rs_designated = sampling ? -2 : -1;
+  st->blocks_per_sm = s->blocks_per_sm;
+  st->n_sms = s->n_sms;
+  st->tbs = s->n_tbs;
+
+  /* per-kernel tables */
+  s->iclass = g_new (uint8_t, MAX (1u, k->n_insts));
+  uint32_t slots = 1;
+  for (guint i = 0; i < k->n_insts; i++)
+    {
+      const WsTraceStaticInst *si = &k->insts[i];
+      s->iclass[i] = inst_iclass (si);
+      for (int j = 0; j < si->n_src && j < 4; j++)
+        if (si->src[j] != NO_REG && si->src[j] + 1u > slots)
+          slots = si->src[j] + 1u;
+      for (int j = 0; j < si->n_dst && j < 2; j++)
+        if (si->dst[j] != NO_REG && si->dst[j] + 1u > slots)
+          slots = si->dst[j] + 1u;
+    }
+  s->n_slots = slots;
+  s->reg_pool = g_new0 (uint64_t, (gsize) s->n_sms * s->max_warps * slots);
+  s->tl_interval = s->config.timeline_interval;
+  s->tl_cap = 64;
+  s->tl_n = 0;
+  s->timeline = g_new0 (uint32_t, (gsize) s->tl_cap * s->n_sms);
+  for (guint i = 0; i < s->n_sms; i++)
+    {
+      Sm *sm = &s->sms[i];
+      g_free (sm->tbs);
+      sm->tbs = g_new0 (TbSlot, s->blocks_per_sm);
+      sm->insts = 0;
+      memset (sm->warps, 0, sizeof (Warp) * s->max_warps);
+      for (guint j = 0; j < s->n_sched; j++)
+        {
+          Sched *sc = &sm->sched[j];
+          memset (sc, 0, sizeof *sc);
+          sc->last = -1;
+        }
+    }
+  memset (s->slice_free, 0, sizeof (double) * s->n_slices);
+  for (guint c = 0; c < s->n_channels; c++)
+    {
+      Channel *ch = &s->channels[c];
+      ch->n = 0;
+      ch->bus_free = ch->next_cmd = 0;
+      ch->scheduled = FALSE;
+      memset (ch->bank_ready, 0, sizeof (double) * s->n_banks);
+    }
+  s->heap.n = 0;
+
+  /* Greedy dispatch by TB id, one TB per SM in turn until all are full. */
+  uint64_t now = 0;
+  s->now = 0;
+  for (int b = 0; b < s->blocks_per_sm; b++)
+    for (guint i = 0; i < s->n_sms; i++)
+      if (!s->sms[i].tbs[b].busy)
+        dispatch (s, i, (uint32_t) b, 0);
+
+  while (s->error == NULL && (s->running > 0 || s->next_tb < s->n_tbs))
+    {
+      while (s->heap.n > 0 && s->heap.v[0].time <= now && s->error == NULL)
+        {
+          Event e = heap_pop (&s->heap);
+          handle_event (s, &e, now);
+        }
+      gboolean any = FALSE;
+      for (guint wd = 0; wd < s->active_words; wd++)
+        {
+          uint64_t bits = s->active_sms[wd];
+          while (bits)
+            {
+              uint32_t smi = wd * 64 + (uint32_t) __builtin_ctzll (bits);
+              bits &= bits - 1;
+              Sm *sm = &s->sms[smi];
+              gboolean still = FALSE;
+              for (guint k2 = 0; k2 < s->n_sched; k2++)
+                {
+                  if (sm->sched[k2].ready)
+                    sched_cycle (s, smi, k2, now);
+                  if (sm->sched[k2].ready)
+                    still = TRUE;
+                }
+              if (!still)
+                s->active_sms[wd] &= ~(1ull << (smi & 63));
+              else
+                any = TRUE;
+            }
+        }
+      if (s->error)
+        break;
+      if (s->running == 0 && s->next_tb >= s->n_tbs)
+        break;
+      /* Warps woken during the issue phase (barrier release) set bits too. */
+      for (guint wd = 0; wd < s->active_words && !any; wd++)
+        if (s->active_sms[wd])
+          any = TRUE;
+      if (any)
+        now++;
+      else if (s->heap.n > 0)
+        now = MAX (now + 1, s->heap.v[0].time);
+      else
+        {
+          g_set_error (&s->error, WS_ERROR, WS_ERROR_FAILED,
+                       "simulation of launch %u (kernel '%s') stopped at cycle %" G_GUINT64_FORMAT
+                       " with %" G_GUINT64_FORMAT " TBs running and nothing pending (a barrier no warp reaches?)",
+                       launch, k->name, now, s->running);
+          break;
+        }
+      s->now = now;
+    }
+  /* Outstanding stores and write-backs drain in the background: the launch
+   * ends with its last TB.  Drop what is left in flight. */
+  uint64_t end = now;
+  for (guint i = 0; i < s->n_sms; i++)
+    {
+      Sm *sm = &s->sms[i];
+      for (guint j = 0; j < s->n_sched; j++)
+        sched_touch_at (s, &sm->sched[j], end);
+      for (int b = 0; b < s->blocks_per_sm; b++)
+        if (sm->tbs[b].data)
+          {
+            ws_trace_tb_free (sm->tbs[b].data);
+            sm->tbs[b].data = NULL;
+            sm->tbs[b].busy = FALSE;
+          }
+      for (guint m = 0; m < sm->n_mshr_used; m++)
+        {
+          sm->mshrs[sm->mshr_used[m]].n_waiters = 0;
+          sm->mshr_free[sm->n_mshr_free++] = sm->mshr_used[m];
+        }
+      sm->n_mshr_used = 0;
+    }
+  memset (s->active_sms, 0, sizeof (uint64_t) * s->active_words);
+  /* Reset pools: nothing in flight survives a launch boundary. */
+  s->tok_free = G_MAXUINT32;
+  for (uint32_t i = s->n_toks; i-- > 0;)
+    {
+      s->toks[i].next_free = s->tok_free;
+      s->tok_free = i;
+    }
+  s->req_free = G_MAXUINT32;
+  for (uint32_t i = s->n_reqs; i-- > 0;)
+    {
+      s->reqs[i].next_free = s->req_free;
+      s->req_free = i;
+    }
+  g_clear_pointer (&s->iclass, g_free);
+  g_clear_pointer (&s->reg_pool, g_free);
+  s->rs = NULL;
+  if (s->error)
+    {
+      g_propagate_error (error, s->error);
+      s->error = NULL;
+      g_clear_pointer (&s->timeline, g_free);
+      st->sm_instructions = NULL;
+      return FALSE;
+    }
+  s->elapsed += end;
+  st->simulated_cycles = end;
+  st->warp_instructions = l->warp_instructions;
+  st->cycles = end + (uint64_t) llround (st->skipped_cycles);
+  st->ipc = st->cycles > 0 ? (double) st->warp_instructions / (double) st->cycles : 0;
+  st->l1_hit_rate = st->l1_accesses ? (double) st->l1_hits / (double) st->l1_accesses : 0;
+  st->l2_hit_rate = st->l2_accesses ? (double) st->l2_hits / (double) st->l2_accesses : 0;
+  if (end > 0 && s->gpu->core_clock_mhz > 0)
+    st->dram_bandwidth_gbs = (double) (st->dram_reads + st->dram_writes) * SECTOR
+                             / ((double) end / (s->gpu->core_clock_mhz * 1e6)) / 1e9;
+  st->sm_instructions = g_new (uint64_t, s->n_sms);
+  for (guint i = 0; i < s->n_sms; i++)
+    st->sm_instructions[i] = s->sms[i].insts;
+  st->timeline_interval = s->tl_interval;
+  st->n_samples = s->tl_n;
+  st->timeline = s->timeline;
+  s->timeline = NULL;
+  return TRUE;
+}

@@ -1,0 +1,85 @@
+/* ws-system-private.h: internals shared by the files of core/system. */
+#pragma once
+
+#include "system/ws-system.h"
+#include "expr/ws-expr.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  APP_OP_H2D,
+  APP_OP_D2H,
+  APP_OP_KERNEL,
+  APP_OP_HOST,
+  APP_OP_SEND,
+  APP_OP_RECV,
+  APP_OP_BARRIER,
+  APP_OP_SYNC,
+  APP_OP_LOOP,
+  APP_OP_IF,
+} AppOpKind;
+
+/* The analytic kernel fields ws_predict_analytic understands, with their minimums. */
+typedef struct {
+  const char *name;
+  gboolean required;
+  double min;
+} AppAnalyticField;
+extern const AppAnalyticField ws_app_analytic_fields[];
+extern const guint ws_app_n_analytic_fields;
+
+typedef struct _AppOp AppOp;
+struct _AppOp {
+  AppOpKind kind;
+  char *where;                   /* "application 'A', label 'L', operation 2.1 (kernel)" */
+  WsExpr *bytes;                 /* h2d, d2h, send */
+  WsExpr *device;                /* h2d, d2h, kernel, sync: which linked GPU (optional) */
+  WsExpr *seconds, *operations;  /* host */
+  char *peer;                    /* send/recv: the other label */
+  WsExpr *peer_rank;             /* optional */
+  char *name;                    /* kernel name */
+  WsExpr *analytic[16];          /* per ws_app_analytic_fields entry, NULL when absent */
+  char *trace;                   /* profiled kernel: trace file */
+  WsExpr *launch;                /* profiled kernel: launch index (default 0) */
+  char **barrier_labels;         /* NULL: every process */
+  WsExpr *count;                 /* loop */
+  char *loop_var;
+  GPtrArray *body;               /* loop body / then-branch, of AppOp* */
+  WsExpr *cond;                  /* if */
+  GPtrArray *else_body;
+};
+
+typedef struct {
+  char *name;
+  double def;
+  WsExpr *derived;               /* NULL for an input variable */
+} AppVariable;
+
+typedef struct {
+  char *label;
+  WsExpr *count;                 /* processes with this label (default 1) */
+  GPtrArray *ops;                /* of AppOp* */
+} AppProcess;
+
+struct _WsAppModel {
+  char *name;
+  JsonNode *json;                /* the record as imported (exported unchanged) */
+  GPtrArray *variables;          /* of AppVariable* */
+  GPtrArray *var_names;          /* of char*, NULL-terminated */
+  GPtrArray *processes;          /* of AppProcess* */
+};
+
+/* JSON helpers (ws-system-model.c). */
+gboolean ws_json_check_members (JsonObject *o, const char *const *allowed, const char *where, GError **error);
+const char *ws_json_get_string (JsonObject *o, const char *member, gboolean required, const char *where,
+                                GError **error);
+gboolean ws_json_get_number (JsonObject *o, const char *member, double *value, const char *where, GError **error);
+void ws_system_model_walk (GPtrArray *list, void (*fn) (WsComponent *c, gpointer data), gpointer data);
+
+/* Evaluates @e with @vars; errors are prefixed with "@where, field '@field': ". */
+gboolean ws_app_eval (const WsExpr *e, GHashTable *vars, const char *where, const char *field, double *value,
+                      GError **error);
+/* Fills @vars (char* -> double*, newly allocated values) with defaults, @overrides and derived values. */
+gboolean ws_app_bind_variables (const WsAppModel *app, GHashTable *overrides, GHashTable *vars, GError **error);
+
+G_END_DECLS

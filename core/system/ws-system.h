@@ -1,0 +1,188 @@
+/* ws-system.h: MERPSYS-style system and application models (seed 004 §2.2,
+ * §5.4), their discrete-event evaluation, sweeps and persistence.
+ *
+ * A system model is a tree of components: machines contain CPUs, GPUs, links
+ * and further machines.  Every CPU, GPU and link names a catalogue entry
+ * (WsCpu, WsGpu, WsLink); every component has a count and labels with a
+ * multiplicity (seed 004 Fig. 5.3).  An application model has variables and,
+ * per process label, a sequence of operations (transfers, kernels, host
+ * computation, send/receive, barriers, loops, conditionals) whose numbers are
+ * expressions (core/expr).  ws_system_evaluate maps processes to components
+ * by label and simulates the run; the semantics are in docs/system-modelling.md.
+ *
+ * JSON formats (the `model import/export` files): see docs/system-modelling.md. */
+#pragma once
+
+#include "base/ws-base.h"
+#include "store/ws-store.h"
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/* ---- system model ------------------------------------------------------ */
+
+typedef enum {
+  WS_COMPONENT_MACHINE,
+  WS_COMPONENT_CPU,
+  WS_COMPONENT_GPU,
+  WS_COMPONENT_LINK,
+} WsComponentKind;
+
+typedef struct {
+  char *name;
+  int multiplicity;              /* processes of this label one unit can run */
+} WsSystemLabel;
+
+typedef struct _WsComponent WsComponent;
+struct _WsComponent {
+  WsComponentKind kind;
+  char *name;                    /* unique within the system */
+  char *hw;                      /* catalogue name (CPU, GPU, link); NULL for a machine */
+  int count;                     /* units of this component (>= 1) */
+  GPtrArray *labels;             /* of WsSystemLabel* */
+  char *from, *to;               /* link endpoints (component names) */
+  GPtrArray *children;           /* of WsComponent* (machines only, else empty) */
+  WsComponent *parent;           /* NULL at the top level */
+};
+
+typedef struct {
+  char *name;
+  char *description;
+  GPtrArray *components;         /* top level, of WsComponent* */
+} WsSystemModel;
+
+WS_EXPORT const char *ws_component_kind_name (WsComponentKind kind);  /* "machine", "cpu", "gpu", "link" */
+WS_EXPORT WsSystemModel *ws_system_model_new (const char *name);
+WS_EXPORT void ws_system_model_free (WsSystemModel *system);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsSystemModel, ws_system_model_free)
+/* Adds a component under @parent (NULL: top level); returns it (owned by the model). */
+WS_EXPORT WsComponent *ws_system_model_add (WsSystemModel *system, WsComponent *parent, WsComponentKind kind,
+                                            const char *name, const char *hw, int count);
+WS_EXPORT void ws_component_add_label (WsComponent *component, const char *label, int multiplicity);
+WS_EXPORT void ws_component_set_endpoints (WsComponent *link, const char *from, const char *to);
+WS_EXPORT WsComponent *ws_system_model_find (const WsSystemModel *system, const char *name);
+
+WS_EXPORT JsonNode *ws_system_model_to_json (const WsSystemModel *system);
+/* Parses and checks the structure (fields, types, counts); errors name the
+ * component.  Catalogue references are checked by ws_system_model_validate. */
+WS_EXPORT WsSystemModel *ws_system_model_from_json (JsonNode *node, GError **error);
+/* Checks names, links (dangling endpoints, CPU-GPU and machine-machine ends),
+ * labels, GPUs without a link to a host CPU, and (with @store) that every
+ * catalogue entry exists and has the right kind.  WS_ERROR_INVALID. */
+WS_EXPORT gboolean ws_system_model_validate (const WsSystemModel *system, WsStore *store, GError **error);
+
+/* ---- application model ------------------------------------------------- */
+
+typedef struct _WsAppModel WsAppModel;
+
+WS_EXPORT JsonNode *ws_app_model_to_json (const WsAppModel *app);
+/* Parses the JSON and compiles every expression; errors name the process
+ * label, the operation (1-based, nested as 2.1), the field and the column. */
+WS_EXPORT WsAppModel *ws_app_model_from_json (JsonNode *node, GError **error);
+WS_EXPORT void ws_app_model_free (WsAppModel *app);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsAppModel, ws_app_model_free)
+WS_EXPORT const char *ws_app_model_get_name (const WsAppModel *app);
+/* Names of the variables (input and derived), in order; NULL-terminated, owned. */
+WS_EXPORT const char *const *ws_app_model_get_variables (const WsAppModel *app);
+/* The default of an input variable; FALSE for unknown or derived names. */
+WS_EXPORT gboolean ws_app_model_get_default (const WsAppModel *app, const char *name, double *value);
+/* Paths of the trace files the application's profiled kernels read (NULL-terminated, newly allocated). */
+WS_EXPORT char **ws_app_model_get_traces (const WsAppModel *app);
+
+/* ---- evaluation -------------------------------------------------------- */
+
+typedef struct {
+  char *label;
+  guint rank;                    /* process number within its label */
+  char *op;                      /* "h2d", "d2h", "kernel", "host", "send", "recv", "barrier", "sync" */
+  char *component;               /* instance the operation occupied (GPU, CPU, link route) */
+  char *name;                    /* kernel name, or NULL */
+  double bytes;                  /* transfers, send/recv; 0 otherwise */
+  double start, end;             /* seconds from the start of the run */
+} WsSystemOpRecord;
+
+typedef struct {
+  GHashTable *variables;         /* char* -> double* : every variable's value in this run */
+  double total_seconds;
+  GPtrArray *operations;         /* of WsSystemOpRecord*, by start time */
+  GPtrArray *busy_components;    /* of char* (instance names), sorted */
+  GArray *busy_seconds;          /* of double, parallel to busy_components */
+  gboolean ok;
+  char *error;                   /* why the point failed (ok == FALSE) */
+} WsSystemResult;
+
+WS_EXPORT void ws_system_result_free (WsSystemResult *result);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsSystemResult, ws_system_result_free)
+/* {"variables":{…},"total_seconds":…,"operations":[{"label","rank","op","component","bytes","start","end"}],"busy":{…}} */
+WS_EXPORT JsonNode *ws_system_result_to_json (const WsSystemResult *result);
+
+/* What an evaluation needs besides the models: catalogue records of every
+ * component (resolved once) and the predictor plugin.  Shared read-only by
+ * the threads of a sweep. */
+typedef struct _WsSystemEnv WsSystemEnv;
+
+/* Resolves the system against @store and loads predictor @predictor (NULL:
+ * "volkov").  Validates the system. */
+WS_EXPORT WsSystemEnv *ws_system_env_new (WsStore *store, const WsSystemModel *system, const char *predictor,
+                                          GError **error);
+WS_EXPORT void ws_system_env_free (WsSystemEnv *env);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsSystemEnv, ws_system_env_free)
+
+/* Runs @app on the environment's system with @overrides (char* -> double*,
+ * may be NULL) over the defaults.  NULL with an error when the inputs are
+ * wrong (expression, capacity, label, unknown variable). */
+WS_EXPORT WsSystemResult *ws_system_evaluate (WsSystemEnv *env, const WsAppModel *app, GHashTable *overrides,
+                                              GError **error);
+
+/* ---- sweeps ------------------------------------------------------------ */
+
+/* "VAR=1,2,4" or "VAR=A:B:STEP" (inclusive of B up to rounding). */
+typedef struct {
+  char *variable;
+  GArray *values;                /* of double */
+} WsSweepAxis;
+
+WS_EXPORT WsSweepAxis *ws_sweep_axis_parse (const char *text, GError **error);
+WS_EXPORT void ws_sweep_axis_free (WsSweepAxis *axis);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsSweepAxis, ws_sweep_axis_free)
+
+/* Evaluates the cartesian product of @axes (of WsSweepAxis*; empty: one
+ * point) with @fixed overrides, in parallel on @n_threads threads (0: the
+ * number of processors).  Returns the results in point order (the first axis
+ * varies slowest); a point that fails has ok == FALSE and its error. */
+WS_EXPORT GPtrArray *ws_system_sweep (WsSystemEnv *env, const WsAppModel *app, GHashTable *fixed,
+                                      GPtrArray *axes, guint n_threads, GCancellable *cancellable,
+                                      GError **error);
+
+/* ---- store ------------------------------------------------------------- */
+
+/* Creates the demo workspace (testbed systems, saxpy2 applications) the
+ * first time it is called on a store; later calls add `saxpy2` once its
+ * trace exists.  Cheap when there is nothing to do. */
+WS_EXPORT gboolean ws_system_store_ensure_demo (WsStore *store, GError **error);
+/* Where the demo's saxpy2 trace is looked for (newly allocated). */
+WS_EXPORT char *ws_system_demo_trace_path (void);
+WS_EXPORT char **ws_system_store_list_systems (WsStore *store, GError **error);
+WS_EXPORT char **ws_system_store_list_apps (WsStore *store, GError **error);
+WS_EXPORT WsSystemModel *ws_system_store_get_system (WsStore *store, const char *name, GError **error);
+WS_EXPORT WsAppModel *ws_system_store_get_app (WsStore *store, const char *name, GError **error);
+/* Validates (system) or compiles (application) and stores; a trace a
+ * profiled kernel references is copied into the workspace's trace folder and
+ * the stored model points at the copy. */
+WS_EXPORT gboolean ws_system_store_put_system (WsStore *store, const WsSystemModel *system, gboolean replace,
+                                               GError **error);
+WS_EXPORT gboolean ws_system_store_put_app (WsStore *store, JsonNode *app, gboolean replace, GError **error);
+/* Folder next to the database where applications' traces are kept. */
+WS_EXPORT char *ws_system_store_trace_dir (WsStore *store);
+
+/* Stores a sweep (one or more points) with all its inputs (system and
+ * application records, predictor, every point's variables) and every result
+ * in one transaction; returns the sweep id (> 0) or 0 with @error. */
+WS_EXPORT gint64 ws_system_store_put_sweep (WsStore *store, const WsSystemModel *system, const WsAppModel *app,
+                                            const char *predictor, GPtrArray *results, double wall_seconds,
+                                            GError **error);
+/* Reads a stored sweep's results back (of WsSystemResult*, in point order). */
+WS_EXPORT GPtrArray *ws_system_store_get_sweep (WsStore *store, gint64 sweep_id, char **system_name,
+                                                char **app_name, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,654 @@
+/* The gpumech predictor plugin (seed 001 ch. 4) on synthetic traces whose
+ * interval profiles, cache behaviour and contention are worked out by hand. */
+#include "predict/ws-predict.h"
+#include "interval/ws-interval.h"
+#include "trace/ws-trace.h"
+#include "trace/ws-trace-writer.h"
+#include "ptx/ws-ptx.h"
+
+#include <math.h>
+#include <string.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#define FP32_LAT 20.0
+#define DRAM_LAT 500.0
+
+/* One SM, one scheduler, issue 1/cycle: the seed's "core". */
+static WsGpu *
+test_gpu (void)
+{
+  WsGpu *g = g_new0 (WsGpu, 1);
+  g->name = g_strdup ("gpumech test GPU");
+  g->cc_major = 8; g->cc_minor = 0;
+  g->sms = 1; g->core_clock_mhz = 1000; g->warp_schedulers_per_sm = 1; g->issue_width = 1;
+  g->warp_size = 32; g->max_warps_per_sm = 64; g->max_blocks_per_sm = 32;
+  g->max_threads_per_block = 1024; g->registers_per_sm = 65536; g->max_registers_per_block = 65536;
+  g->max_registers_per_thread = 255; g->register_alloc_unit = 256;
+  g->shared_per_sm = 167936; g->shared_per_block = 49152; g->shared_per_block_optin = 166912;
+  g->shared_alloc_unit = 128; g->shared_reserved_per_block = 1024;
+  g->l1_size = 32768; g->l1_line = 128; g->l1_sector = 32; g->l1_assoc = 4; g->l1_latency = 30;
+  g->l1_mshrs = 32;
+  g->l2_size = 1 << 20; g->l2_line = 128; g->l2_assoc = 16; g->l2_latency = 200;
+  g->dram_latency = DRAM_LAT;
+  g->dram_bandwidth_gbs = 1000;
+  for (int c = 0; c < WS_ICLASS_COUNT; c++)
+    g->pipes[c].latency = 1;
+  g->pipes[WS_ICLASS_FP32].latency = FP32_LAT;
+  g->pipes[WS_ICLASS_INT].latency = FP32_LAT;
+  g->pipes[WS_ICLASS_SHARED].latency = 25;
+  g->pipes[WS_ICLASS_GLOBAL].latency = DRAM_LAT;
+  return g;
+}
+
+/* ---- synthetic traces ------------------------------------------------------ */
+
+/* ADDR_REPEAT: the addresses of the warp's first step again (cache hits). */
+enum { ADDR_NONE, ADDR_COALESCED, ADDR_SCATTER, ADDR_REPEAT };
+
+typedef struct {
+  const WsTraceStaticInst *insts;
+  guint n_insts;
+  const uint32_t *program;   /* static ids every warp executes, in order */
+  guint n_steps;
+  const int *addr;           /* per step: ADDR_* */
+} Kernel;
+
+static WsTraceStaticInst
+inst_fp32 (int dst, int src)
+{
+  WsTraceStaticInst i = { 0 };
+  i.op = WS_OP_ADD;
+  i.opclass = WS_OPCLASS_FP32;
+  i.dst[0] = i.dst[1] = 0xffff;
+  for (int k = 0; k < 4; k++)
+    i.src[k] = 0xffff;
+  if (dst >= 0)
+    {
+      i.n_dst = 1;
+      i.dst[0] = (uint16_t) dst;
+    }
+  if (src >= 0)
+    {
+      i.n_src = 1;
+      i.src[0] = (uint16_t) src;
+    }
+  return i;
+}
+
+static WsTraceStaticInst
+inst_mem (int opclass, int dst, int src)
+{
+  WsTraceStaticInst i = inst_fp32 (dst, src);
+  i.op = opclass == WS_OPCLASS_ST ? WS_OP_ST : WS_OP_LD;
+  i.opclass = (uint8_t) opclass;
+  i.space = WS_SPACE_GLOBAL;
+  i.access_size = 4;
+  return i;
+}
+
+/* Every warp of @blocks blocks of @warps_per_block warps runs the program;
+ * every memory access touches addresses no other access touches (first
+ * touch: DRAM), coalesced (4 sectors, 1 line) or scattered (32 lines). */
+static char *
+write_trace (const char *dir, const char *name, const Kernel *kern, uint32_t blocks, uint32_t warps_per_block)
+{
+  g_autofree char *file = g_strconcat (name, ".wstrace", NULL);
+  g_autofree char *path = g_build_filename (dir, file, NULL);
+  g_autoptr(GError) error = NULL;
+  WsTraceWriter *w = ws_trace_writer_new (path, &error);
+  g_assert_no_error (error);
+  WsTraceKernelDesc kd = { .name = name, .n_insts = kern->n_insts, .insts = kern->insts, .regs_per_thread = 16 };
+  uint32_t kernel = ws_trace_writer_add_kernel (w, &kd);
+  const uint32_t grid[3] = { blocks, 1, 1 }, block[3] = { 32 * warps_per_block, 1, 1 };
+  ws_trace_writer_begin_launch (w, kernel, grid, block, 0);
+  for (uint64_t b = 0; b < blocks; b++)
+    {
+      WsTraceCta *cta = ws_trace_cta_begin (w, b, warps_per_block);
+      for (uint32_t warp = 0; warp < warps_per_block; warp++)
+        for (guint s = 0; s < kern->n_steps; s++)
+          {
+            uint64_t gw = b * warps_per_block + warp, a[32];
+            uint64_t slot = gw * kern->n_steps + (kern->addr[s] == ADDR_REPEAT ? 0 : s);
+            for (int l = 0; l < 32; l++)
+              a[l] = kern->addr[s] == ADDR_SCATTER ? 0x7e0000000000ull + (slot * 32 + l) * 128
+                                                   : 0x7f0000000000ull + slot * 128 + 4 * l;
+            if (kern->addr[s] == ADDR_NONE)
+              ws_trace_cta_inst (cta, warp, kern->program[s], 0xffffffffu);
+            else
+              ws_trace_cta_mem (cta, warp, kern->program[s], 0xffffffffu, WS_SPACE_GLOBAL, a);
+          }
+      ws_trace_cta_end (cta);
+    }
+  g_assert_true (ws_trace_writer_end_launch (w, &error));
+  g_assert_true (ws_trace_writer_close (w, &error));
+  g_assert_no_error (error);
+  return g_steal_pointer (&path);
+}
+
+/* Compute kernel: 8 independent FP32 instructions, then one that needs the
+ * 8th.  Eq. 13: i0..i7 issue at 0..7, i7 is done at 27, i8 issues at 28:
+ * intervals [8 insts, 20 stall cycles] and [1 inst, 0]: 9 insts, 29 cycles. */
+static char *
+write_compute_trace (const char *dir, uint32_t blocks, uint32_t warps_per_block)
+{
+  WsTraceStaticInst insts[9];
+  uint32_t program[9];
+  int addr[9] = { 0 };
+  for (int i = 0; i < 8; i++)
+    {
+      insts[i] = inst_fp32 (1 + i, -1);
+      program[i] = i;
+    }
+  insts[8] = inst_fp32 (20, 8);
+  program[8] = 8;
+  Kernel k = { insts, 9, program, 9, addr };
+  return write_trace (dir, "compute", &k, blocks, warps_per_block);
+}
+
+/* Memory kernel: a scattered load (32 sectors in 32 lines, all from DRAM)
+ * and its consumer: intervals [1 inst, 500 stall cycles on the load], [1, 0]. */
+static char *
+write_gather_trace (const char *dir, uint32_t blocks, uint32_t warps_per_block)
+{
+  WsTraceStaticInst insts[2] = { inst_mem (WS_OPCLASS_LD, 1, -1), inst_fp32 (2, 1) };
+  uint32_t program[2] = { 0, 1 };
+  int addr[2] = { ADDR_SCATTER, ADDR_NONE };
+  Kernel k = { insts, 2, program, 2, addr };
+  return write_trace (dir, "gather", &k, blocks, warps_per_block);
+}
+
+/* Store kernel: a scattered store (32 DRAM writes, no MSHR), then a
+ * dependent FP32 pair: intervals [2 insts, 20 stall cycles], [1, 0]. */
+static char *
+write_scatter_store_trace (const char *dir, uint32_t blocks, uint32_t warps_per_block)
+{
+  WsTraceStaticInst insts[3] = { inst_mem (WS_OPCLASS_ST, -1, -1), inst_fp32 (1, -1), inst_fp32 (2, 1) };
+  uint32_t program[3] = { 0, 1, 2 };
+  int addr[3] = { ADDR_SCATTER, ADDR_NONE, ADDR_NONE };
+  Kernel k = { insts, 3, program, 3, addr };
+  return write_trace (dir, "scatter_store", &k, blocks, warps_per_block);
+}
+
+/* Reuse kernel: a coalesced load from DRAM and its consumer, then the same
+ * load again (an L1 hit, 30 cycles) and its consumer.  Eq. 13: i0 at 0
+ * (done 500), i1 at 501, i2 at 502 (done 532), i3 at 533: intervals
+ * [1, 500 on DRAM], [2, 30 on L1], [1, 0]: 4 insts, 534 cycles. */
+static char *
+write_reuse_trace (const char *dir, uint32_t blocks, uint32_t warps_per_block)
+{
+  WsTraceStaticInst insts[4] = { inst_mem (WS_OPCLASS_LD, 1, -1), inst_fp32 (2, 1),
+                                 inst_mem (WS_OPCLASS_LD, 3, -1), inst_fp32 (4, 3) };
+  uint32_t program[4] = { 0, 1, 2, 3 };
+  int addr[4] = { ADDR_COALESCED, ADDR_NONE, ADDR_REPEAT, ADDR_NONE };
+  Kernel k = { insts, 4, program, 4, addr };
+  return write_trace (dir, "reuse", &k, blocks, warps_per_block);
+}
+
+/* ---- running the plugin ---------------------------------------------------- */
+
+static WsPredictorPlugin *
+load_gpumech (void)
+{
+  const char *path = g_getenv ("WS_GPUMECH_PLUGIN");
+  g_assert_nonnull (path);
+  WsPredictorPlugin *p = ws_predictor_plugin_load (path);
+  if (!p->ok)
+    g_error ("%s", p->error);
+  g_assert_cmpstr (p->name, ==, "gpumech");
+  g_assert_true (p->descriptor->supports_trace);
+  return p;
+}
+
+static WsPrediction *
+predict (const char *trace_path, const WsGpu *gpu, const char *variant, const char *scheduler)
+{
+  g_autoptr(WsPredictorPlugin) plugin = load_gpumech ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = ws_trace_open (trace_path, &error);
+  g_assert_no_error (error);
+  g_autoptr(GHashTable) options = g_hash_table_new (g_str_hash, g_str_equal);
+  if (variant)
+    g_hash_table_insert (options, "variant", (gpointer) variant);
+  if (scheduler)
+    g_hash_table_insert (options, "scheduler", (gpointer) scheduler);
+  WsPrediction *p = ws_predict_trace (plugin, gpu, trace, 0, NULL, options, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (p);
+  return p;
+}
+
+static double
+metric (const WsPrediction *p, const char *name)
+{
+  for (guint i = 0; i < p->metric_names->len; i++)
+    if (strcmp (g_array_index (p->metric_names, char *, i), name) == 0)
+      return g_array_index (p->metric_values, double, i);
+  g_error ("no metric %s", name);
+  return NAN;
+}
+
+static double
+cpi (const WsPrediction *p, const char *category)
+{
+  for (guint i = 0; i < p->cpi_names->len; i++)
+    if (strcmp (g_array_index (p->cpi_names, char *, i), category) == 0)
+      return g_array_index (p->cpi_values, double, i);
+  g_error ("no CPI category %s", category);
+  return NAN;
+}
+
+#define assert_close(a, b) g_assert_cmpfloat_with_epsilon ((a), (double) (b), 1e-9 * fmax (1, fabs ((double) (b))))
+
+/* The Table 9 categories are all there and add up to cycles per warp
+ * instruction of the launch (the reciprocal of the reported IPC). */
+static void
+assert_stack_sums (const WsPrediction *p, double warp_insts)
+{
+  static const char *cats[] = { "BASE", "DEP", "L1", "L2", "DRAM", "MSHR", "QUEUE" };
+  g_assert_cmpuint (p->cpi_names->len, ==, G_N_ELEMENTS (cats));
+  double sum = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (cats); i++)
+    {
+      double v = cpi (p, cats[i]);
+      g_assert_cmpfloat (v, >=, 0);
+      sum += v;
+    }
+  assert_close (sum, p->cycles / warp_insts);
+  assert_close (ws_prediction_cpi_total (p), 1 / p->ipc);
+}
+
+typedef struct {
+  char *dir;
+  WsGpu *gpu;
+} Fixture;
+
+static void
+fixture_setup (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  f->dir = g_dir_make_tmp ("ws-gpumech-XXXXXX", NULL);
+  g_assert_nonnull (f->dir);
+  f->gpu = test_gpu ();
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  g_autoptr(GDir) d = g_dir_open (f->dir, 0, NULL);
+  const char *n;
+  while (d && (n = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *p = g_build_filename (f->dir, n, NULL);
+      g_remove (p);
+    }
+  g_rmdir (f->dir);
+  g_free (f->dir);
+  ws_gpu_free (f->gpu);
+}
+
+/* ---- tests ---------------------------------------------------------------- */
+
+/* The host's interval profile (eq. 13) of the compute kernel, which every
+ * hand computation below starts from. */
+static void
+test_interval_profile (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  g_autofree char *path = write_compute_trace (f->dir, 1, 2);
+  g_autoptr(WsPrediction) p = predict (path, f->gpu, "mt", "rr");
+  g_assert_cmpfloat (metric (p, "intervals"), ==, 2);
+  g_assert_cmpfloat (metric (p, "representative_insts"), ==, 9);
+  g_assert_cmpfloat (metric (p, "representative_cycles"), ==, 29);
+  assert_close (metric (p, "issue_prob"), 9.0 / 29);            /* eq. 18 */
+  g_assert_cmpfloat (metric (p, "warps_per_sm"), ==, 2);
+}
+
+/* Two warps on the scheduler.  RR (eqs. 19-20): 9/29 x (2-1) x (8-1)
+ * non-overlapped instructions; GTO (eqs. 21-25): 4.5 x min(9/29 x 20, 1)
+ * x (2-1) = 4.5 < 20 stall cycles, so none.  Eq. 16 then gives the CPI. */
+static void
+test_rr_vs_gto (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  g_autofree char *path = write_compute_trace (f->dir, 1, 2);
+  g_autoptr(WsPrediction) rr = predict (path, f->gpu, "mt", "rr");
+  g_autoptr(WsPrediction) gto = predict (path, f->gpu, "mt", "gto");
+  double rr_non = 9.0 / 29 * 1 * 7;
+  assert_close (metric (rr, "nonoverlapped_insts"), rr_non);
+  assert_close (metric (gto, "nonoverlapped_insts"), 0);
+  double rr_cpi = (29 + rr_non) / (2 * 9), gto_cpi = 29.0 / (2 * 9);
+  assert_close (metric (rr, "cpi_eq16"), rr_cpi);
+  assert_close (metric (gto, "cpi_eq16"), gto_cpi);
+  /* 18 warp instructions on the only SM */
+  assert_close (rr->cycles, 18 * rr_cpi);
+  assert_close (gto->cycles, 18 * gto_cpi);
+  assert_close (rr->seconds, 18 * rr_cpi / 1e9);
+  assert_close (rr->ipc, 1 / rr_cpi);
+  /* §4.7: BASE and DEP of the warp alone (9 and 20 of 29 cycles) shrunk to the CPI */
+  assert_close (cpi (rr, "BASE"), rr_cpi * 9 / 29);
+  assert_close (cpi (rr, "DEP"), rr_cpi * 20 / 29);
+  assert_close (cpi (rr, "DRAM"), 0);
+  assert_stack_sums (rr, 18);
+  assert_stack_sums (gto, 18);
+}
+
+/* §4.7: stalls on memory instructions go to the level their miss events
+ * reached (DRAM 500, L1 30 cycles), the issue cycles to BASE. */
+static void
+test_stack_levels (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  g_autofree char *path = write_reuse_trace (f->dir, 1, 2);
+  g_autoptr(WsPrediction) p = predict (path, f->gpu, "full", "rr");
+  g_assert_cmpfloat (metric (p, "intervals"), ==, 3);
+  g_assert_cmpfloat (metric (p, "representative_cycles"), ==, 534);
+  double c = metric (p, "cpi_multithreading");
+  assert_close (cpi (p, "DRAM"), c * 500 / 534);
+  assert_close (cpi (p, "L1"), c * 30 / 534);
+  assert_close (cpi (p, "BASE"), c * 4 / 534);
+  assert_close (cpi (p, "DEP"), 0);
+  assert_close (cpi (p, "L2"), 0);
+  assert_stack_sums (p, 8);
+}
+
+/* Eight warps: GTO's remaining warps issue 4.5 x 7 = 31.5 instructions in
+ * the 20 stall cycles, 11.5 of them not overlapped (eq. 25); RR gives
+ * 9/29 x 7 x 7.  Both eq. 16 values are below one cycle per instruction,
+ * which the scheduler cannot beat: the CPI is 1. */
+static void
+test_gto_nonoverlapped_and_issue_bound (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  g_autofree char *path = write_compute_trace (f->dir, 1, 8);
+  g_autoptr(WsPrediction) rr = predict (path, f->gpu, "mt", "rr");
+  g_autoptr(WsPrediction) gto = predict (path, f->gpu, "mt", "gto");
+  assert_close (metric (gto, "nonoverlapped_insts"), 11.5);
+  assert_close (metric (gto, "cpi_eq16"), (29 + 11.5) / 72);
+  assert_close (metric (rr, "nonoverlapped_insts"), 9.0 / 29 * 7 * 7);
+  assert_close (metric (rr, "cpi_eq16"), (29 + 9.0 / 29 * 49) / 72);
+  assert_close (metric (rr, "cpi_sm"), 1);
+  assert_close (gto->cycles, 72);
+  /* naive (eq. 10): 9/29 x 8 > 1 instruction per cycle, bounded too */
+  g_autoptr(WsPrediction) naive = predict (path, f->gpu, "naive", "rr");
+  assert_close (naive->cycles, 72);
+  assert_stack_sums (naive, 72);
+}
+
+/* Stationary distribution by power iteration of the same chain, written
+ * independently of the plugin's LU solve. */
+static double
+markov_power_ipc (double p, double m, int n)
+{
+  double q = 1 / m;
+  double pi[65] = { 1 }, next[65];
+  for (int it = 0; it < 200000; it++)
+    {
+      memset (next, 0, sizeof next);
+      for (int k = 0; k <= n; k++)
+        for (int r = 0; r <= k; r++)
+          {
+            double b = pi[k];
+            for (int j = 0; j < r; j++)
+              b *= (double) (k - j) / (j + 1) * q;
+            b *= pow (1 - q, k - r);
+            if (k < n)
+              {
+                next[k - r + 1] += b * p;
+                next[k - r] += b * (1 - p);
+              }
+            else
+              next[k - r] += b;
+          }
+      memcpy (pi, next, sizeof pi);
+    }
+  return 1 - pi[n];
+}
+
+/* Chen & Aamodt: one stall event per 9 instructions (p = 1/9) of M = 20
+ * cycles; three warps. */
+static void
+test_markov (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  g_autofree char *path = write_compute_trace (f->dir, 1, 3);
+  g_autoptr(WsPrediction) m = predict (path, f->gpu, "markov", "rr");
+  assert_close (metric (m, "markov_p"), 1.0 / 9);
+  assert_close (metric (m, "markov_m"), 20);
+  double ipc = markov_power_ipc (1.0 / 9, 20, 3);
+  g_assert_cmpfloat_with_epsilon (metric (m, "markov_ipc"), ipc, 1e-9);
+  /* Each warp alone issues 9/29 of the cycles: three can't reach 1. */
+  g_assert_cmpfloat (ipc, <, 3 * 9.0 / 29);
+  g_assert_cmpfloat (ipc, >, 9.0 / 29);
+  assert_close (m->cycles, 27 / ipc);
+  assert_stack_sums (m, 27);
+}
+
+/* Eight warps each gathering 32 sectors from DRAM with 4 MSHRs per SM.
+ * Eq. 27: 8 x 32 = 256 requests; eq. 28: sum of ceil(j/4) for j = 1..256 is
+ * 4 x 64 x 65 / 2 = 8320, so 500 x (8320/256 - 1) = 15750 cycles per
+ * memory instruction (eq. 29), 15750 / 2 per instruction of the warp
+ * (eq. 26), / 8 warps per instruction of the SM. */
+static void
+test_mshr_limited (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  f->gpu->l1_mshrs = 4;
+  g_autofree char *path = write_gather_trace (f->dir, 1, 8);
+  g_autoptr(WsPrediction) mt = predict (path, f->gpu, "mt", "rr");
+  g_autoptr(WsPrediction) mshr = predict (path, f->gpu, "mt_mshr", "rr");
+  g_autoptr(WsPrediction) full = predict (path, f->gpu, "full", "rr");
+  g_assert_cmpfloat (metric (mt, "representative_cycles"), ==, 502);
+  assert_close (metric (mt, "avg_miss_latency"), DRAM_LAT);
+  double cpi_mt = 502.0 / (8 * 2);                 /* eq. 16: no waiting slots, no non-overlap */
+  assert_close (metric (mt, "cpi_sm"), cpi_mt);
+  assert_close (metric (mt, "cpi_mshr"), 0);
+  double eq26 = 500.0 * (8320.0 / 256 - 1) / 2, cpi_mshr = eq26 / 8;
+  assert_close (metric (mshr, "cpi_rc_mshr_eq26"), eq26);
+  assert_close (metric (mshr, "cpi_mshr"), cpi_mshr);
+  assert_close (metric (mshr, "cpi_sm"), cpi_mt + cpi_mshr);
+  assert_close (metric (mshr, "cpi_queue"), 0);
+  /* The DRAM stall (500 of 502 cycles) is all DRAM in the stack. */
+  assert_close (cpi (mshr, "DRAM"), cpi_mt * 500 / 502);
+  assert_close (cpi (mshr, "MSHR"), cpi_mshr);
+  g_assert_cmpfloat (cpi (mshr, "MSHR"), >, cpi (mshr, "DRAM"));
+  /* Eqs. 30-32 at 1000 GB/s: s = 0.032 cycles, lambda = 256 / 501 */
+  double s = 32.0 / 1000, lambda = 256.0 / 501, rho = lambda * s;
+  assert_close (metric (full, "dram_service_cycles"), s);
+  assert_close (metric (full, "cpi_rc_queue_eq26"), lambda * s * s / (2 * (1 - rho)) / 2);
+  assert_close (metric (full, "cpi_queue"), lambda * s * s / (2 * (1 - rho)) / 2 / 8);
+  assert_stack_sums (mt, 16);
+  assert_stack_sums (mshr, 16);
+  assert_stack_sums (full, 16);
+
+  /* With 256 MSHRs the requests all fit: no MSHR delay (eq. 29). */
+  f->gpu->l1_mshrs = 256;
+  g_autoptr(WsPrediction) roomy = predict (path, f->gpu, "mt_mshr", "rr");
+  assert_close (metric (roomy, "cpi_mshr"), 0);
+}
+
+/* Stores do not take MSHRs but load the DRAM: at 1 GB/s a 32-byte request
+ * takes s = 1e9 x 32 / 1e9 = 32 cycles; 8 warps x 32 requests in a 22-cycle
+ * interval give rho >> 1, so eq. 30's cap s x 256 / 2 = 4096 cycles applies,
+ * 4096 / 3 per instruction of the warp (eq. 26), / 8 for the SM. */
+static void
+test_dram_queue_dominates (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  f->gpu->dram_bandwidth_gbs = 1;
+  g_autofree char *path = write_scatter_store_trace (f->dir, 1, 8);
+  g_autoptr(WsPrediction) mshr = predict (path, f->gpu, "mt_mshr", "gto");
+  g_autoptr(WsPrediction) full = predict (path, f->gpu, "full", "gto");
+  g_assert_cmpfloat (metric (full, "representative_cycles"), ==, 23);
+  assert_close (metric (full, "dram_service_cycles"), 32);
+  assert_close (metric (mshr, "cpi_mshr"), 0);
+  assert_close (metric (full, "cpi_mshr"), 0);
+  assert_close (metric (full, "cpi_rc_queue_eq26"), 4096.0 / 3);
+  assert_close (metric (full, "cpi_queue"), 4096.0 / 3 / 8);
+  assert_close (metric (full, "cpi_sm"), metric (mshr, "cpi_sm") + 4096.0 / 3 / 8);
+  const char *cats[] = { "BASE", "DEP", "L1", "L2", "DRAM", "MSHR" };
+  for (guint i = 0; i < G_N_ELEMENTS (cats); i++)
+    g_assert_cmpfloat (cpi (full, "QUEUE"), >, 100 * cpi (full, cats[i]));
+  assert_stack_sums (full, 24);
+}
+
+/* Every variant and scheduler: the stack adds up, and on a memory-bound
+ * kernel the models order as their equations imply: eq. 10 is the optimistic
+ * bound of eq. 16 (non-overlapped instructions are >= 0) and of the Markov
+ * chain (a warp among others issues no more often than alone), and each of
+ * MT_MSHR and MT_MSHR_BAND adds a non-negative delay. */
+static void
+test_variants_order (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  f->gpu->l1_mshrs = 16;
+  f->gpu->dram_bandwidth_gbs = 50;
+  g_autofree char *path = write_gather_trace (f->dir, 2, 4);
+  const char *scheds[] = { "rr", "gto" };
+  for (guint s = 0; s < 2; s++)
+    {
+      double c[5];
+      const char *variants[] = { "naive", "markov", "mt", "mt_mshr", "full" };
+      for (guint v = 0; v < 5; v++)
+        {
+          g_autoptr(WsPrediction) p = predict (path, f->gpu, variants[v], scheds[s]);
+          assert_stack_sums (p, 16);
+          c[v] = p->cycles;
+          g_autofree char *name = g_strconcat ("cpi_sm_", variants[v], NULL);
+          assert_close (metric (p, name), metric (p, "cpi_sm"));
+        }
+      g_assert_cmpfloat (c[0], <=, c[1]);
+      g_assert_cmpfloat (c[0], <=, c[2]);
+      g_assert_cmpfloat (c[2], <, c[3]);
+      g_assert_cmpfloat (c[3], <, c[4]);
+    }
+}
+
+/* Waves: 2 SMs holding at most 2 one-warp blocks each; 5 blocks make one full
+ * wave (2 warps per SM, eq. 16 with RR: (29 + 9/29 x 7) / 18) and a tail of
+ * one block (1 warp: 29 / 9). */
+static void
+test_waves (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  f->gpu->sms = 2;
+  f->gpu->max_blocks_per_sm = 2;
+  g_autofree char *path = write_compute_trace (f->dir, 5, 1);
+  g_autoptr(WsPrediction) p = predict (path, f->gpu, "full", "rr");
+  g_assert_cmpfloat (metric (p, "waves"), ==, 2);
+  g_assert_cmpfloat (metric (p, "warps_per_sm"), ==, 2);
+  g_assert_cmpfloat (metric (p, "tail_warps_per_sm"), ==, 1);
+  double full = (29 + 9.0 / 29 * 7) / 18, tail = 29.0 / 9;
+  assert_close (p->cycles, 2 * 9 * full + 9 * tail);
+  assert_close (p->ipc, 45 / p->cycles);
+  assert_stack_sums (p, 45);
+}
+
+/* Several schedulers split the SM's warps: 8 warps on 4 schedulers are 4
+ * cores of 2 warps, each at eq. 16's CPI; the SM retires 4 times as fast. */
+static void
+test_schedulers (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  f->gpu->warp_schedulers_per_sm = 4;
+  g_autofree char *path = write_compute_trace (f->dir, 1, 8);
+  g_autoptr(WsPrediction) p = predict (path, f->gpu, "mt", "rr");
+  g_assert_cmpfloat (metric (p, "warps_per_scheduler"), ==, 2);
+  double per_sched = (29 + 9.0 / 29 * 7) / 18;
+  assert_close (metric (p, "cpi_sm"), per_sched / 4);
+  assert_close (p->cycles, 72 * per_sched / 4);
+}
+
+static void
+test_bad_options (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  g_autofree char *path = write_compute_trace (f->dir, 1, 1);
+  g_autoptr(WsPredictorPlugin) plugin = load_gpumech ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_assert_no_error (error);
+  const char *bad[][2] = { { "variant", "mt_band" }, { "scheduler", "lrr" }, { "warps", "4" } };
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GHashTable) options = g_hash_table_new (g_str_hash, g_str_equal);
+      g_hash_table_insert (options, (gpointer) bad[i][0], (gpointer) bad[i][1]);
+      WsPrediction *p = ws_predict_trace (plugin, f->gpu, trace, 0, NULL, options, &error);
+      g_assert_null (p);
+      g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
+      g_assert_nonnull (strstr (error->message, bad[i][0]));
+      g_clear_error (&error);
+    }
+  /* Defaults: full, rr */
+  const WsPredictorDescriptor *d = plugin->descriptor;
+  g_assert_cmpuint (d->n_options, ==, 2);
+  g_assert_cmpstr (d->options[0].default_value, ==, "full");
+  g_assert_cmpstr (d->options[1].default_value, ==, "rr");
+  /* An analytic kernel is refused. */
+  g_autoptr(WsAnalyticKernel) k = ws_analytic_kernel_new ("k");
+  ws_analytic_kernel_set (k, "grid_size", 1);
+  ws_analytic_kernel_set (k, "block_size", 32);
+  g_assert_null (ws_predict_analytic (plugin, f->gpu, k, NULL, &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_UNSUPPORTED);
+}
+
+/* warpscope-cli predict --trace with the catalogue's GPUMech baseline. */
+static void
+test_cli (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  const char *cli = g_getenv ("WS_CLI");
+  g_assert_nonnull (cli);
+  g_autofree char *path = write_gather_trace (f->dir, 4, 4);
+  g_autofree char *db = g_build_filename (f->dir, "ws.db", NULL);
+  const char *argv[] = { cli, "--db", db, "--json", "predict", "--trace", path, "--gpu", "GPUMech baseline",
+                         "--model", "gpumech", "--option", "scheduler=gto", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int status = 0;
+  g_autoptr(GError) error = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, 0, NULL, NULL, &out, &err, &status, &error));
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("warpscope-cli failed: %s", err);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  JsonObject *o = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (o, "model"), ==, "gpumech");
+  g_assert_cmpstr (json_object_get_string_member (o, "gpu"), ==, "GPUMech baseline");
+  JsonArray *launches = json_object_get_array_member (o, "launches");
+  g_assert_cmpuint (json_array_get_length (launches), ==, 1);
+  JsonObject *l = json_array_get_object_element (launches, 0);
+  double cycles = json_object_get_double_member (l, "cycles");
+  double ipc = json_object_get_double_member (l, "ipc");
+  g_assert_cmpfloat (cycles, >, 500);
+  assert_close (ipc, 32 / cycles);   /* 16 warps x 2 instructions */
+  JsonObject *stack = json_object_get_object_member (l, "cpi_stack");
+  g_assert_cmpuint (json_object_get_size (stack), ==, 7);
+  double sum = 0;
+  g_autoptr(GList) members = json_object_get_members (stack);
+  for (GList *m = members; m; m = m->next)
+    sum += json_object_get_double_member (stack, m->data);
+  assert_close (sum, 1 / ipc);
+  assert_close (json_object_get_double_member (o, "total_seconds"), cycles / 1e9);   /* 1 GHz */
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+#define ADD(name, fn) g_test_add (name, Fixture, NULL, fixture_setup, fn, fixture_teardown)
+  ADD ("/gpumech/interval/host-profile", test_interval_profile);
+  ADD ("/gpumech/mt/rr-vs-gto-nonoverlapped", test_rr_vs_gto);
+  ADD ("/gpumech/mt/gto-eq25-and-issue-bound", test_gto_nonoverlapped_and_issue_bound);
+  ADD ("/gpumech/markov/chen-aamodt-stationary", test_markov);
+  ADD ("/gpumech/stack/stall-levels", test_stack_levels);
+  ADD ("/gpumech/contention/mshr-limited", test_mshr_limited);
+  ADD ("/gpumech/contention/dram-queue-dominates", test_dram_queue_dominates);
+  ADD ("/gpumech/variants/order-and-stack-sums", test_variants_order);
+  ADD ("/gpumech/launch/waves-and-tail", test_waves);
+  ADD ("/gpumech/launch/schedulers-split-warps", test_schedulers);
+  ADD ("/gpumech/options/validated", test_bad_options);
+  ADD ("/gpumech/cli/predict-trace-json", test_cli);
+  return g_test_run ();
+}

@@ -1,0 +1,131 @@
+/* Helpers shared by the simulator and TBPoint tests: a small GPU record and
+ * a builder of synthetic traces written with the real trace writer. */
+#pragma once
+
+#include "hw/ws-hw.h"
+#include "ptx/ws-ptx.h"
+#include "trace/ws-trace.h"
+#include "trace/ws-trace-writer.h"
+
+#include <string.h>
+
+/* One SM (or @sms), one scheduler issuing one instruction per cycle, every
+ * ALU class 4 cycles with initiation interval 1, shared memory 20 cycles
+ * with interval 2, L1 30, L2 100, DRAM 300 cycles, 16 bytes per cycle of
+ * DRAM bandwidth in one channel. */
+static inline WsGpu *
+sim_test_gpu (int sms)
+{
+  WsGpu *g = g_new0 (WsGpu, 1);
+  g->name = g_strdup ("sim test GPU");
+  g->cc_major = 8; g->cc_minor = 0;
+  g->sms = sms; g->warp_size = 32; g->max_warps_per_sm = 48; g->max_blocks_per_sm = 8;
+  g->warp_schedulers_per_sm = 1; g->issue_width = 1;
+  g->max_threads_per_block = 1024; g->registers_per_sm = 65536; g->max_registers_per_block = 65536;
+  g->max_registers_per_thread = 255; g->register_alloc_unit = 256;
+  g->shared_per_sm = 167936; g->shared_per_block = 49152; g->shared_per_block_optin = 166912;
+  g->shared_alloc_unit = 128; g->shared_reserved_per_block = 1024;
+  g->core_clock_mhz = 1000;
+  g->l1_size = 32768; g->l1_line = 128; g->l1_sector = 32; g->l1_assoc = 4; g->l1_latency = 30;
+  g->l1_mshrs = 256;
+  g->l2_size = 1 << 20; g->l2_line = 128; g->l2_assoc = 16; g->l2_latency = 100; g->l2_slices = 4;
+  g->dram_latency = 300; g->dram_channels = 1; g->dram_banks = 16;
+  g->dram_bandwidth_gbs = 16;  /* 16 bytes per cycle at 1 GHz: 2 cycles per 32-byte sector */
+  for (int c = 0; c < WS_ICLASS_COUNT; c++)
+    {
+      g->pipes[c].latency = 4;
+      g->pipes[c].initiation_interval = 1;
+    }
+  g->pipes[WS_ICLASS_SHARED].latency = 20;
+  g->pipes[WS_ICLASS_SHARED].initiation_interval = 2;
+  return g;
+}
+
+static inline WsTraceStaticInst
+sim_test_inst (WsOpClass cls, int dst, int src0, int src1)
+{
+  WsTraceStaticInst i;
+  memset (&i, 0, sizeof i);
+  i.opclass = (uint8_t) cls;
+  i.op = cls == WS_OPCLASS_LD ? WS_OP_LD : cls == WS_OPCLASS_ST ? WS_OP_ST : WS_OP_ADD;
+  i.dst[0] = i.dst[1] = 0xffff;
+  for (int k = 0; k < 4; k++)
+    i.src[k] = 0xffff;
+  if (dst >= 0)
+    {
+      i.dst[0] = (uint16_t) dst;
+      i.n_dst = 1;
+    }
+  if (src0 >= 0)
+    i.src[i.n_src++] = (uint16_t) src0;
+  if (src1 >= 0)
+    i.src[i.n_src++] = (uint16_t) src1;
+  i.access_size = 4;
+  return i;
+}
+
+/* A launch being written: call sim_trace_begin, then per TB sim_tb_begin,
+ * records, sim_tb_end; then sim_trace_end_launch; finally
+ * sim_trace_close. */
+typedef struct {
+  WsTraceWriter *w;
+  WsTraceCta *cta;
+  char *path;
+} SimTraceBuilder;
+
+static inline void
+sim_trace_open (SimTraceBuilder *b, const char *dir, const char *name)
+{
+  GError *error = NULL;
+  b->path = g_build_filename (dir, name, NULL);
+  b->w = ws_trace_writer_new (b->path, &error);
+  g_assert_no_error (error);
+  b->cta = NULL;
+}
+
+static inline uint32_t
+sim_trace_kernel (SimTraceBuilder *b, const char *name, const WsTraceStaticInst *insts, guint n)
+{
+  WsTraceKernelDesc kd = { .name = name, .n_insts = n, .insts = insts, .regs_per_thread = 16 };
+  return ws_trace_writer_add_kernel (b->w, &kd);
+}
+
+static inline void
+sim_trace_launch (SimTraceBuilder *b, uint32_t kernel, uint32_t n_tbs, uint32_t threads)
+{
+  const uint32_t grid[3] = { n_tbs, 1, 1 }, block[3] = { threads, 1, 1 };
+  ws_trace_writer_begin_launch (b->w, kernel, grid, block, 0);
+}
+
+static inline void
+sim_trace_end_launch (SimTraceBuilder *b)
+{
+  GError *error = NULL;
+  g_assert_true (ws_trace_writer_end_launch (b->w, &error));
+  g_assert_no_error (error);
+}
+
+static inline char *
+sim_trace_close (SimTraceBuilder *b)
+{
+  GError *error = NULL;
+  g_assert_true (ws_trace_writer_close (b->w, &error));
+  g_assert_no_error (error);
+  return b->path;
+}
+
+static inline void
+sim_rec_inst (WsTraceCta *cta, uint32_t warp, uint32_t id)
+{
+  ws_trace_cta_inst (cta, warp, id, 0xffffffffu);
+}
+
+/* A memory record whose lane l accesses base + l * stride. */
+static inline void
+sim_rec_mem (WsTraceCta *cta, uint32_t warp, uint32_t id, uint8_t space, uint64_t base, int64_t stride)
+{
+  uint64_t a[32];
+  for (int l = 0; l < 32; l++)
+    a[l] = base + (uint64_t) (l * stride);
+  ws_trace_cta_mem (cta, warp, id, 0xffffffffu, space, a);
+}

@@ -1,0 +1,347 @@
+/* The cycle-level simulator on tiny synthetic traces whose timing can be
+ * worked out by hand (see the comment of each case). */
+#include "sim/ws-sim.h"
+#include "sim-test-util.h"
+
+#include <glib/gstdio.h>
+
+static char *tmpdir;
+
+static WsSimLaunchStats
+run_one (const WsGpu *gpu, const char *path, WsSimScheduler sched)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_assert_no_error (error);
+  WsSimConfig cfg;
+  ws_sim_config_init (&cfg);
+  cfg.scheduler = sched;
+  g_autoptr(WsSim) sim = ws_sim_new (gpu, &cfg, &error);
+  g_assert_no_error (error);
+  WsSimLaunchStats st;
+  g_assert_true (ws_sim_run_launch (sim, trace, 0, NULL, &st, &error));
+  g_assert_no_error (error);
+  return st;
+}
+
+static uint64_t
+stall_sum (const WsSimLaunchStats *st)
+{
+  uint64_t s = 0;
+  for (int i = 0; i < WS_SIM_STALL_COUNT; i++)
+    s += st->stalls[i];
+  return s;
+}
+
+/* One warp, 100 instructions each reading the previous one's result:
+ * every instruction waits the full 4-cycle latency, cycles = 100 x 4. */
+static void
+test_dependent_chain (void)
+{
+  SimTraceBuilder b;
+  sim_trace_open (&b, tmpdir, "chain.wstrace");
+  WsTraceStaticInst insts[1] = { sim_test_inst (WS_OPCLASS_ALU, 1, 1, -1) };
+  uint32_t k = sim_trace_kernel (&b, "chain", insts, 1);
+  sim_trace_launch (&b, k, 1, 32);
+  WsTraceCta *cta = ws_trace_cta_begin (b.w, 0, 1);
+  for (int i = 0; i < 100; i++)
+    sim_rec_inst (cta, 0, 0);
+  ws_trace_cta_end (cta);
+  sim_trace_end_launch (&b);
+  g_autofree char *path = sim_trace_close (&b);
+  g_autoptr(WsGpu) gpu = sim_test_gpu (1);
+  WsSimLaunchStats st = run_one (gpu, path, WS_SIM_SCHED_GTO);
+  g_assert_cmpuint (st.cycles, ==, 400);
+  g_assert_cmpuint (st.warp_instructions, ==, 100);
+  g_assert_cmpuint (st.simulated_warp_instructions, ==, 100);
+  g_assert_cmpfloat_with_epsilon (st.ipc, 0.25, 1e-12);
+  /* 100 issue cycles, 300 cycles waiting on the dependency. */
+  g_assert_cmpuint (st.stalls[WS_SIM_STALL_DEPENDENCY], ==, 300);
+  g_assert_cmpuint (stall_sum (&st) + 100, ==, 400);
+  g_assert_cmpuint (st.sm_instructions[0], ==, 100);
+  g_assert_cmpuint (st.n_samples, ==, 1);
+  g_assert_cmpuint (st.timeline[0], ==, 100);
+  ws_sim_launch_stats_clear (&st);
+}
+
+/* Independent instructions (8 destination registers in turn, more than the
+ * 4-cycle latency apart): one per cycle, so n instructions take n - 1 issue
+ * cycles plus the last one's latency.  Four warps share the one
+ * scheduler: 4n - 1 + 4. */
+static void
+test_independent_issue_limited (void)
+{
+  for (guint warps = 1; warps <= 4; warps += 3)
+    {
+      SimTraceBuilder b;
+      g_autofree char *name = g_strdup_printf ("indep%u.wstrace", warps);
+      sim_trace_open (&b, tmpdir, name);
+      WsTraceStaticInst insts[8];
+      for (int i = 0; i < 8; i++)
+        insts[i] = sim_test_inst (WS_OPCLASS_ALU, i, -1, -1);
+      uint32_t k = sim_trace_kernel (&b, "indep", insts, 8);
+      sim_trace_launch (&b, k, 1, 32 * warps);
+      WsTraceCta *cta = ws_trace_cta_begin (b.w, 0, warps);
+      for (guint w = 0; w < warps; w++)
+        for (int i = 0; i < 96; i++)
+          sim_rec_inst (cta, w, (uint32_t) (i % 8));
+      ws_trace_cta_end (cta);
+      sim_trace_end_launch (&b);
+      g_autofree char *path = sim_trace_close (&b);
+      g_autoptr(WsGpu) gpu = sim_test_gpu (1);
+      for (int sch = 0; sch < 2; sch++)
+        {
+          WsSimLaunchStats st = run_one (gpu, path, sch);
+          g_assert_cmpuint (st.cycles, ==, 96 * warps - 1 + 4);
+          ws_sim_launch_stats_clear (&st);
+        }
+      /* Two instructions per cycle (from different warps) when the ALU pipe
+       * takes one every half cycle. */
+      gpu->issue_width = 2;
+      gpu->pipes[WS_ICLASS_INT].initiation_interval = 0.5;
+      WsSimLaunchStats st = run_one (gpu, path, WS_SIM_SCHED_RR);
+      if (warps == 4)
+        g_assert_cmpuint (st.cycles, ==, 96 * 2 - 1 + 4);
+      else
+        g_assert_cmpuint (st.cycles, ==, 96 - 1 + 4);
+      ws_sim_launch_stats_clear (&st);
+    }
+}
+
+/* A streaming read of 2048 distinct 32-byte sectors (16 warps on 2 SMs,
+ * 32 coalesced 128-byte loads each).  The single DRAM channel moves 16
+ * bytes per cycle, i.e. one sector per 2 cycles, so the bus alone needs
+ * T = 4096 cycles.  Upper bound: T plus one unloaded DRAM round trip (300)
+ * for the first response, plus one row activation (0.4 x 200 = 80 cycles)
+ * for each of the 32 rows of 2 KiB that the stream opens, if none of them
+ * overlapped with transfers: 4096 + 300 + 32 x 80 = 6956.  The open-row
+ * policy should overlap most activations; we require the bandwidth used
+ * to be at least 85 % of the peak. */
+static void
+test_dram_bandwidth (void)
+{
+  SimTraceBuilder b;
+  sim_trace_open (&b, tmpdir, "stream.wstrace");
+  WsTraceStaticInst insts[8];
+  for (int i = 0; i < 8; i++)
+    {
+      insts[i] = sim_test_inst (WS_OPCLASS_LD, 10 + i, -1, -1);
+      insts[i].space = WS_SPACE_GLOBAL;
+    }
+  uint32_t k = sim_trace_kernel (&b, "stream", insts, 8);
+  sim_trace_launch (&b, k, 2, 32 * 8);
+  uint64_t base = 0x10000000;
+  for (uint32_t tb = 0; tb < 2; tb++)
+    {
+      WsTraceCta *cta = ws_trace_cta_begin (b.w, tb, 8);
+      for (uint32_t w = 0; w < 8; w++)
+        for (uint32_t i = 0; i < 32; i++)
+          {
+            uint64_t idx = ((uint64_t) i * 16 + tb * 8 + w);   /* interleaved: neighbouring warps, neighbouring lines */
+            sim_rec_mem (cta, w, i % 8, WS_SPACE_GLOBAL, base + idx * 128, 4);
+          }
+      ws_trace_cta_end (cta);
+    }
+  sim_trace_end_launch (&b);
+  g_autofree char *path = sim_trace_close (&b);
+  g_autoptr(WsGpu) gpu = sim_test_gpu (2);
+  WsSimLaunchStats st = run_one (gpu, path, WS_SIM_SCHED_GTO);
+  g_test_message ("stream: %" G_GUINT64_FORMAT " cycles, %.2f GB/s, row hits %" G_GUINT64_FORMAT,
+                  st.cycles, st.dram_bandwidth_gbs, st.dram_row_hits);
+  g_assert_cmpuint (st.dram_reads, ==, 2048);
+  g_assert_cmpuint (st.l1_hits, ==, 0);
+  g_assert_cmpuint (st.cycles, >=, 4096);
+  g_assert_cmpuint (st.cycles, <=, 6956);
+  g_assert_cmpfloat (st.dram_bandwidth_gbs, >=, 0.85 * 16 * (double) 4096 / (double) (4096 + 300));
+  g_assert_cmpfloat (st.dram_bandwidth_gbs, <=, 16.0);
+  g_assert_cmpuint (st.stalls[WS_SIM_STALL_MEMORY], >, 0);
+  ws_sim_launch_stats_clear (&st);
+}
+
+/* One warp, 64 independent shared loads (16 destination registers in turn,
+ * so no write-after-write wait).  Stride 4 bytes: every lane its own
+ * bank; the shared pipe (interval 2) takes one every 2 cycles, the last
+ * result comes 20 cycles after its issue: 2 x 63 + 20.  Stride 8 bytes:
+ * lanes l and l + 16 hit the same bank (2-way conflict), the pipe is held
+ * 4 cycles per access and each result comes 2 cycles later:
+ * 4 x 63 + 20 + 2, and the shared access time per instruction doubles. */
+static void
+test_shared_bank_conflict (void)
+{
+  uint64_t cycles[2];
+  for (int conflict = 0; conflict < 2; conflict++)
+    {
+      SimTraceBuilder b;
+      sim_trace_open (&b, tmpdir, conflict ? "shared2.wstrace" : "shared1.wstrace");
+      WsTraceStaticInst insts[16];
+      for (int i = 0; i < 16; i++)
+        {
+          insts[i] = sim_test_inst (WS_OPCLASS_LD, 10 + i, -1, -1);
+          insts[i].space = WS_SPACE_SHARED;
+        }
+      uint32_t k = sim_trace_kernel (&b, "shared", insts, 16);
+      sim_trace_launch (&b, k, 1, 32);
+      WsTraceCta *cta = ws_trace_cta_begin (b.w, 0, 1);
+      for (int i = 0; i < 64; i++)
+        sim_rec_mem (cta, 0, (uint32_t) (i % 16), WS_SPACE_SHARED, 0, conflict ? 8 : 4);
+      ws_trace_cta_end (cta);
+      sim_trace_end_launch (&b);
+      g_autofree char *path = sim_trace_close (&b);
+      g_autoptr(WsGpu) gpu = sim_test_gpu (1);
+      WsSimLaunchStats st = run_one (gpu, path, WS_SIM_SCHED_GTO);
+      cycles[conflict] = st.cycles;
+      g_assert_cmpuint (st.shared_accesses, ==, 64);
+      g_assert_cmpuint (st.shared_conflict_cycles, ==, conflict ? 64 * 2 : 0);
+      ws_sim_launch_stats_clear (&st);
+    }
+  g_assert_cmpuint (cycles[0], ==, 2 * 63 + 20);
+  g_assert_cmpuint (cycles[1], ==, 4 * 63 + 20 + 2);
+  /* Per-access pipe time: (last issue) / 63 = 2 vs 4. */
+  g_assert_cmpuint ((cycles[1] - 22) / 63, ==, 2 * ((cycles[0] - 20) / 63));
+}
+
+/* Two warps, each: 100 independent ALU, a constant load (30-cycle L1
+ * latency here set to 100) into r20, a use of r20, 100 more ALU, a load into
+ * r21, a use.  RR interleaves the warps, so both reach each load late and
+ * wait for it together: the last use issues at 603, done at 607.  GTO runs
+ * warp 0 ahead and hides its load behind warp 1's ALU work: the last use
+ * issues at 505, done at 509 (worked out in docs/simulator.md). */
+static void
+test_rr_vs_gto (void)
+{
+  SimTraceBuilder b;
+  sim_trace_open (&b, tmpdir, "sched.wstrace");
+  WsTraceStaticInst insts[12];
+  for (int i = 0; i < 8; i++)
+    insts[i] = sim_test_inst (WS_OPCLASS_ALU, i, -1, -1);
+  insts[8] = sim_test_inst (WS_OPCLASS_LD, 20, -1, -1);
+  insts[8].space = WS_SPACE_CONST;
+  insts[9] = sim_test_inst (WS_OPCLASS_ALU, 9, 20, -1);
+  insts[10] = sim_test_inst (WS_OPCLASS_LD, 21, -1, -1);
+  insts[10].space = WS_SPACE_CONST;
+  insts[11] = sim_test_inst (WS_OPCLASS_ALU, 11, 21, -1);
+  uint32_t k = sim_trace_kernel (&b, "sched", insts, 12);
+  sim_trace_launch (&b, k, 1, 64);
+  WsTraceCta *cta = ws_trace_cta_begin (b.w, 0, 2);
+  for (uint32_t w = 0; w < 2; w++)
+    for (int phase = 0; phase < 2; phase++)
+      {
+        for (int i = 0; i < 100; i++)
+          sim_rec_inst (cta, w, (uint32_t) (i % 8));
+        sim_rec_mem (cta, w, phase ? 10 : 8, WS_SPACE_CONST, 0x100, 0);
+        sim_rec_inst (cta, w, phase ? 11 : 9);
+      }
+  ws_trace_cta_end (cta);
+  sim_trace_end_launch (&b);
+  g_autofree char *path = sim_trace_close (&b);
+  g_autoptr(WsGpu) gpu = sim_test_gpu (1);
+  gpu->l1_latency = 100;
+  WsSimLaunchStats rr = run_one (gpu, path, WS_SIM_SCHED_RR);
+  WsSimLaunchStats gto = run_one (gpu, path, WS_SIM_SCHED_GTO);
+  g_assert_cmpuint (rr.cycles, ==, 607);
+  g_assert_cmpuint (gto.cycles, ==, 509);
+  g_assert_cmpuint (rr.warp_instructions, ==, gto.warp_instructions);
+  ws_sim_launch_stats_clear (&rr);
+  ws_sim_launch_stats_clear (&gto);
+}
+
+/* Six TBs of one warp, each a 10-instruction dependent chain (40 cycles).
+ * With at most 2 resident TBs per SM, one SM runs them in 3 waves; the
+ * second resident TB issues one cycle behind the first (one instruction
+ * per cycle), so the last ends at 3 x 40 + 1.  Two SMs: 2 waves, the last
+ * TB alone on its SM: 80 cycles. */
+static void
+test_dispatch_occupancy (void)
+{
+  SimTraceBuilder b;
+  sim_trace_open (&b, tmpdir, "waves.wstrace");
+  WsTraceStaticInst insts[1] = { sim_test_inst (WS_OPCLASS_ALU, 1, 1, -1) };
+  uint32_t k = sim_trace_kernel (&b, "waves", insts, 1);
+  sim_trace_launch (&b, k, 6, 32);
+  for (uint32_t tb = 0; tb < 6; tb++)
+    {
+      WsTraceCta *cta = ws_trace_cta_begin (b.w, tb, 1);
+      for (int i = 0; i < 10; i++)
+        sim_rec_inst (cta, 0, 0);
+      ws_trace_cta_end (cta);
+    }
+  sim_trace_end_launch (&b);
+  g_autofree char *path = sim_trace_close (&b);
+  for (int sms = 1; sms <= 2; sms++)
+    {
+      g_autoptr(WsGpu) gpu = sim_test_gpu (sms);
+      gpu->max_blocks_per_sm = 2;
+      WsSimLaunchStats st = run_one (gpu, path, WS_SIM_SCHED_GTO);
+      g_assert_cmpint (st.blocks_per_sm, ==, 2);
+      g_assert_cmpuint (st.cycles, ==, sms == 1 ? 121 : 80);
+      g_assert_cmpuint (st.simulated_tbs, ==, 6);
+      if (sms == 2)
+        {
+          /* Greedy by id: TBs 0, 2, 4 on SM 0 and 1, 3, 5 on SM 1. */
+          g_assert_cmpuint (st.sm_instructions[0], ==, 30);
+          g_assert_cmpuint (st.sm_instructions[1], ==, 30);
+        }
+      ws_sim_launch_stats_clear (&st);
+    }
+}
+
+/* Warp 0: a 10-long dependent chain (issues at 0, 4, ..., 36), a barrier,
+ * one instruction.  Warp 1: a barrier (issued at cycle 1), one instruction.
+ * Warp 1 waits until warp 0 arrives: the barrier has no register operand,
+ * so warp 0 issues it at 37; both continue at 38 and 39 and the last
+ * instruction finishes at 39 + 4. */
+static void
+test_barrier (void)
+{
+  SimTraceBuilder b;
+  sim_trace_open (&b, tmpdir, "barrier.wstrace");
+  WsTraceStaticInst insts[3] = {
+    sim_test_inst (WS_OPCLASS_ALU, 1, 1, -1),
+    sim_test_inst (WS_OPCLASS_BARRIER, -1, -1, -1),
+    sim_test_inst (WS_OPCLASS_ALU, 2, -1, -1),
+  };
+  insts[1].is_barrier = 1;
+  uint32_t k = sim_trace_kernel (&b, "barrier", insts, 3);
+  sim_trace_launch (&b, k, 1, 64);
+  WsTraceCta *cta = ws_trace_cta_begin (b.w, 0, 2);
+  for (int i = 0; i < 10; i++)
+    sim_rec_inst (cta, 0, 0);
+  ws_trace_cta_barrier_mask (cta, 0, 1, 0xffffffffu);
+  sim_rec_inst (cta, 0, 2);
+  ws_trace_cta_barrier_mask (cta, 1, 1, 0xffffffffu);
+  sim_rec_inst (cta, 1, 2);
+  ws_trace_cta_end (cta);
+  sim_trace_end_launch (&b);
+  g_autofree char *path = sim_trace_close (&b);
+  g_autoptr(WsGpu) gpu = sim_test_gpu (1);
+  WsSimLaunchStats st = run_one (gpu, path, WS_SIM_SCHED_RR);
+  g_assert_cmpuint (st.cycles, ==, 43);
+  g_assert_cmpuint (st.stalls[WS_SIM_STALL_BARRIER], ==, 0);  /* warp 0 was never at the barrier while waiting */
+  g_assert_cmpuint (st.warp_instructions, ==, 14);
+  ws_sim_launch_stats_clear (&st);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  tmpdir = g_dir_make_tmp ("ws-sim-XXXXXX", NULL);
+  g_test_add_func ("/sim/timing/dependent-chain", test_dependent_chain);
+  g_test_add_func ("/sim/timing/independent-issue-limited", test_independent_issue_limited);
+  g_test_add_func ("/sim/memory/dram-bandwidth-bound", test_dram_bandwidth);
+  g_test_add_func ("/sim/shared/bank-conflict-doubles-time", test_shared_bank_conflict);
+  g_test_add_func ("/sim/scheduler/rr-vs-gto", test_rr_vs_gto);
+  g_test_add_func ("/sim/dispatch/occupancy-waves", test_dispatch_occupancy);
+  g_test_add_func ("/sim/barrier/waits-for-all-warps", test_barrier);
+  int rc = g_test_run ();
+  g_autoptr(GDir) d = g_dir_open (tmpdir, 0, NULL);
+  const char *n;
+  while (d && (n = g_dir_read_name (d)))
+    {
+      g_autofree char *p = g_build_filename (tmpdir, n, NULL);
+      g_unlink (p);
+    }
+  g_rmdir (tmpdir);
+  g_free (tmpdir);
+  return rc;
+}

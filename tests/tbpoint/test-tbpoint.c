@@ -1,0 +1,278 @@
+/* TBPoint: clustering, homogeneous regions, region sampling, Markov chain. */
+#include "tbpoint/ws-tbpoint.h"
+#include "../sim/sim-test-util.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+
+static char *tmpdir;
+
+/* Complete linkage: a cluster's diameter never exceeds the threshold. */
+static void
+test_cluster_known (void)
+{
+  const double pts[] = { 0, 0,  0.05, 0,  0, 0.05,  1, 1,  1.05, 1,  5, 5 };
+  int c[6];
+  guint k = ws_tbpoint_cluster (pts, 6, 2, 0.1, c);
+  g_assert_cmpuint (k, ==, 3);
+  const int expect[] = { 0, 0, 0, 1, 1, 2 };
+  for (int i = 0; i < 6; i++)
+    g_assert_cmpint (c[i], ==, expect[i]);
+  /* A chain 0, 0.08, 0.16: single linkage would join all three; the
+   * diameter rule keeps 0.16 apart. */
+  const double chain[] = { 0, 0.08, 0.16 };
+  int cc[3];
+  g_assert_cmpuint (ws_tbpoint_cluster (chain, 3, 1, 0.1, cc), ==, 2);
+  g_assert_cmpint (cc[0], ==, cc[1]);
+  g_assert_cmpint (cc[2], !=, cc[1]);
+  /* A large threshold: one cluster; zero: every distinct point alone. */
+  g_assert_cmpuint (ws_tbpoint_cluster (pts, 6, 2, 100, c), ==, 1);
+  g_assert_cmpuint (ws_tbpoint_cluster (pts, 6, 2, 0, c), ==, 6);
+}
+
+/* Static instructions used by the synthetic kernels: 8 independent ALU
+ * (ids 0-7) and 8 global loads (ids 8-15). */
+static uint32_t
+add_kernel (SimTraceBuilder *b, const char *name)
+{
+  WsTraceStaticInst insts[16];
+  for (int i = 0; i < 8; i++)
+    insts[i] = sim_test_inst (WS_OPCLASS_ALU, i, -1, -1);
+  for (int i = 8; i < 16; i++)
+    {
+      insts[i] = sim_test_inst (WS_OPCLASS_LD, i, -1, -1);
+      insts[i].space = WS_SPACE_GLOBAL;
+    }
+  return sim_trace_kernel (b, name, insts, 16);
+}
+
+/* One TB of @warps warps, each @alu ALU instructions and @loads coalesced
+ * loads (4 sectors each) of fresh addresses. */
+static void
+write_tb (SimTraceBuilder *b, uint64_t tb, guint warps, guint alu, guint loads, uint64_t *next_addr)
+{
+  WsTraceCta *cta = ws_trace_cta_begin (b->w, tb, warps);
+  for (guint w = 0; w < warps; w++)
+    {
+      guint total = alu + loads;
+      for (guint i = 0; i < total; i++)
+        {
+          /* spread the loads evenly over the stream */
+          if (loads > 0 && (i * loads) / total != ((i + 1) * loads) / total)
+            {
+              sim_rec_mem (cta, w, 8 + i % 8, WS_SPACE_GLOBAL, *next_addr, 4);
+              *next_addr += 128;
+            }
+          else
+            sim_rec_inst (cta, w, i % 8);
+        }
+    }
+  ws_trace_cta_end (cta);
+}
+
+/* Four launches: three of the same size and one twice as large: two
+ * clusters; the large launch is its own representative. */
+static void
+test_inter_launch (void)
+{
+  SimTraceBuilder b;
+  sim_trace_open (&b, tmpdir, "inter.wstrace");
+  uint32_t k = add_kernel (&b, "inter");
+  uint64_t addr = 0x1000000;
+  for (int l = 0; l < 4; l++)
+    {
+      guint n_tbs = l == 2 ? 16 : 8;
+      sim_trace_launch (&b, k, n_tbs, 64);
+      for (guint t = 0; t < n_tbs; t++)
+        write_tb (&b, t, 2, 20, 4, &addr);
+      sim_trace_end_launch (&b);
+    }
+  g_autofree char *path = sim_trace_close (&b);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_assert_no_error (error);
+  g_autoptr(WsTbpointInter) inter = ws_tbpoint_inter_launch (trace, 0.1);
+  g_assert_cmpuint (inter->n_clusters, ==, 2);
+  g_assert_cmpint (inter->cluster[0], ==, inter->cluster[1]);
+  g_assert_cmpint (inter->cluster[0], ==, inter->cluster[3]);
+  g_assert_cmpint (inter->cluster[2], !=, inter->cluster[0]);
+  g_assert_cmpuint (inter->representative[inter->cluster[2]], ==, 2);
+  /* Table IV weights: 24 of 40 TBs' worth of instructions, and 16 of 40. */
+  g_assert_cmpfloat_with_epsilon (inter->weight[inter->cluster[0]], 24.0 / 40, 1e-12);
+  g_assert_cmpfloat_with_epsilon (inter->weight[inter->cluster[2]], 16.0 / 40, 1e-12);
+  /* Eq. 2 feature: the large launch has twice the average's... 16 / 10. */
+  g_assert_cmpfloat_with_epsilon (inter->features[2].warp_instructions, 1.6, 1e-12);
+
+  /* TBPoint over the whole trace: two launches simulated, the others
+   * charged their representative's CPI. */
+  g_autoptr(WsGpu) gpu = sim_test_gpu (1);
+  WsTbpointOptions o;
+  ws_tbpoint_options_init (&o);
+  o.sampling = WS_SAMPLING_TBPOINT;
+  g_autoptr(WsTbpointResult) r = ws_tbpoint_simulate (trace, gpu, &o, &error);
+  g_assert_no_error (error);
+  guint simulated = 0;
+  for (guint i = 0; i < 4; i++)
+    simulated += r->launches[i].simulated;
+  g_assert_cmpuint (simulated, ==, 2);
+  g_assert_cmpuint (r->n_clusters, ==, 2);
+  g_assert_cmpuint (r->warp_instructions, ==, 40 * 2 * 24);
+  g_assert_cmpfloat (r->sample_fraction, <, 0.75);
+}
+
+/* A launch in two phases on a GPU with 8 resident TBs (epochs of 8 TBs):
+ * TBs 0-31 compute only (stall probability 0), TBs 32-63 load every other
+ * instruction (4 sectors per load: eq. 5 gives 2).  TB 44 is three times
+ * as long as its neighbours, so epoch 5 (TBs 40-47) has a variation factor
+ * above 0.3 and is left out of every region. */
+static void
+test_regions_two_phases (void)
+{
+  SimTraceBuilder b;
+  sim_trace_open (&b, tmpdir, "phases.wstrace");
+  uint32_t k = add_kernel (&b, "phases");
+  sim_trace_launch (&b, k, 64, 64);
+  uint64_t addr = 0x1000000;
+  for (guint t = 0; t < 64; t++)
+    {
+      if (t < 32)
+        write_tb (&b, t, 2, 40, 0, &addr);
+      else if (t == 44)
+        write_tb (&b, t, 2, 60, 60, &addr);
+      else
+        write_tb (&b, t, 2, 20, 20, &addr);
+    }
+  sim_trace_end_launch (&b);
+  g_autofree char *path = sim_trace_close (&b);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_assert_no_error (error);
+  g_autoptr(WsGpu) gpu = sim_test_gpu (1);
+  g_autoptr(WsTbpointRegions) r = ws_tbpoint_regions (trace, 0, gpu, 0.2, 0.3, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (r->epoch_size, ==, 8);
+  g_assert_cmpuint (r->n_epochs, ==, 8);
+  g_assert_cmpint (r->epoch_cluster[5], ==, -1);
+  g_assert_cmpuint (r->n_regions, ==, 3);
+  g_assert_cmpuint (r->regions[0].first_tb, ==, 0);
+  g_assert_cmpuint (r->regions[0].last_tb, ==, 31);
+  g_assert_cmpuint (r->regions[1].first_tb, ==, 32);
+  g_assert_cmpuint (r->regions[1].last_tb, ==, 39);
+  g_assert_cmpuint (r->regions[2].first_tb, ==, 48);
+  g_assert_cmpuint (r->regions[2].last_tb, ==, 63);
+  g_assert_cmpint (r->regions[1].cluster, ==, r->regions[2].cluster);
+  g_assert_cmpint (r->regions[0].cluster, !=, r->regions[1].cluster);
+  g_assert_cmpint (r->tb_region[44], ==, -1);
+  g_assert_cmpint (r->tb_region[50], ==, 2);
+  g_assert_cmpfloat_with_epsilon (r->regions[0].stall_probability, 0.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (r->regions[2].stall_probability, 2.0, 1e-12);
+  /* Per GPU configuration: with 2 SMs the epochs are 16 TBs long. */
+  g_autoptr(WsGpu) gpu2 = sim_test_gpu (2);
+  g_autoptr(WsTbpointRegions) r2 = ws_tbpoint_regions (trace, 0, gpu2, 0.2, 0.3, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (r2->epoch_size, ==, 16);
+  g_assert_cmpuint (r2->n_epochs, ==, 4);
+}
+
+/* A homogeneous launch of 600 identical TBs: TBPoint enters the region,
+ * warms up, fast-forwards; its IPC must be within 1 % of the full
+ * simulation with a fraction of the instructions simulated. */
+static void
+test_sampling_homogeneous (void)
+{
+  SimTraceBuilder b;
+  sim_trace_open (&b, tmpdir, "homog.wstrace");
+  uint32_t k = add_kernel (&b, "homog");
+  sim_trace_launch (&b, k, 600, 128);
+  uint64_t addr = 0x1000000;
+  for (guint t = 0; t < 600; t++)
+    write_tb (&b, t, 4, 40, 8, &addr);
+  sim_trace_end_launch (&b);
+  g_autofree char *path = sim_trace_close (&b);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_assert_no_error (error);
+  g_autoptr(WsGpu) gpu = sim_test_gpu (2);
+  gpu->dram_channels = 4;
+  gpu->dram_bandwidth_gbs = 64;
+  WsTbpointOptions o;
+  ws_tbpoint_options_init (&o);
+  g_autoptr(WsTbpointResult) full = ws_tbpoint_simulate (trace, gpu, &o, &error);
+  g_assert_no_error (error);
+  o.sampling = WS_SAMPLING_TBPOINT;
+  g_autoptr(WsTbpointResult) tbp = ws_tbpoint_simulate (trace, gpu, &o, &error);
+  g_assert_no_error (error);
+  double err = fabs (tbp->ipc - full->ipc) / full->ipc;
+  g_test_message ("full IPC %.4f, TBPoint IPC %.4f (error %.3f %%), sample %.1f %%, regions %u, skipped TBs %"
+                  G_GUINT64_FORMAT, full->ipc, tbp->ipc, 100 * err, 100 * tbp->sample_fraction,
+                  tbp->launches[0].n_regions, tbp->launches[0].stats.skipped_tbs);
+  g_assert_cmpfloat (full->sample_fraction, ==, 1.0);
+  g_assert_cmpuint (full->simulated_warp_instructions, ==, full->warp_instructions);
+  g_assert_cmpuint (tbp->launches[0].n_regions, ==, 1);
+  g_assert_cmpuint (tbp->launches[0].stats.regions_fast_forwarded, ==, 1);
+  g_assert_cmpfloat (err, <, 0.01);
+  g_assert_cmpfloat (tbp->sample_fraction, <, 0.5);
+  g_assert_cmpuint (tbp->warp_instructions, ==, full->warp_instructions);
+
+  /* Random sampling: 10 % of 100 units. */
+  o.sampling = WS_SAMPLING_RANDOM;
+  g_autoptr(WsTbpointResult) rnd = ws_tbpoint_simulate (trace, gpu, &o, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (rnd->random_units, >=, 99);
+  g_assert_cmpuint (rnd->random_selected, ==, (guint) llround (0.1 * rnd->random_units));
+  g_assert_cmpfloat_with_epsilon (rnd->sample_fraction, 0.1, 0.01);
+  g_assert_cmpfloat (fabs (rnd->ipc - full->ipc) / full->ipc, <, 0.2);
+}
+
+/* Eq. 3 on cases with a known answer. */
+static void
+test_markov (void)
+{
+  /* One warp: P(stalled) = p / (p + 1/M), IPC = 1 / (1 + p M). */
+  double m1 = 100;
+  g_assert_cmpfloat_with_epsilon (ws_tbpoint_markov_ipc (0.1, &m1, 1), 1.0 / 11, 1e-12);
+  g_assert_cmpfloat_with_epsilon (ws_tbpoint_markov_ipc_matrix (0.1, &m1, 1), 1.0 / 11, 1e-9);
+  /* Several warps with different M: the explicit 2^N chain agrees with the
+   * product form. */
+  const double m[4] = { 80, 100, 120, 400 };
+  for (guint n = 2; n <= 4; n++)
+    g_assert_cmpfloat_with_epsilon (ws_tbpoint_markov_ipc_matrix (0.05, m, n), ws_tbpoint_markov_ipc (0.05, m, n),
+                                    1e-9);
+  double m4[4] = { 100, 100, 100, 100 };
+  double r0 = pow (0.05 / (0.05 + 0.01), 4);
+  g_assert_cmpfloat_with_epsilon (ws_tbpoint_markov_ipc_matrix (0.05, m4, 4), 1 - r0, 1e-9);
+  /* Lemma 4.1 / Fig. 5: p = 0.05, M = 100, N = 4: more than 95 % of the
+   * samples lie within 10 % of the mean IPC. */
+  WsTbpointMarkovStats st;
+  ws_tbpoint_markov_monte_carlo (0.05, 100, 4, 10000, 1, &st);
+  g_assert_cmpuint (st.samples, ==, 10000);
+  g_assert_cmpfloat (st.within_10, >, 0.95);
+  g_assert_cmpfloat_with_epsilon (st.mean_ipc, 1 - r0, 0.01);
+  guint hsum = 0;
+  for (int i = 0; i < 21; i++)
+    hsum += st.histogram[i];
+  g_assert_cmpuint (hsum, ==, 10000);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  tmpdir = g_dir_make_tmp ("ws-tbpoint-XXXXXX", NULL);
+  g_test_add_func ("/tbpoint/cluster/known-clusters", test_cluster_known);
+  g_test_add_func ("/tbpoint/inter-launch/clusters-and-weights", test_inter_launch);
+  g_test_add_func ("/tbpoint/regions/two-phases-and-outlier", test_regions_two_phases);
+  g_test_add_func ("/tbpoint/sampling/homogeneous-launch-error", test_sampling_homogeneous);
+  g_test_add_func ("/tbpoint/markov/known-cases", test_markov);
+  int rc = g_test_run ();
+  g_autoptr(GDir) d = g_dir_open (tmpdir, 0, NULL);
+  const char *n;
+  while (d && (n = g_dir_read_name (d)))
+    {
+      g_autofree char *p = g_build_filename (tmpdir, n, NULL);
+      g_unlink (p);
+    }
+  g_rmdir (tmpdir);
+  g_free (tmpdir);
+  return rc;
+}
