@@ -93,7 +93,8 @@ run() {
     gopt=
     [ -n "$gpu" ] && gopt="--gpu $gpu"
     # shellcheck disable=SC2086 # options are split on purpose
-    if ! "$cli" profile $topt $gopt --json --summary "$summary" -- "$ex/$prog" "$@" \
+    if ! "$cli" --db "$tmp/warpscope.db" profile $topt $gopt --json --summary "$summary" \
+      -- "$ex/$prog" "$@" \
       >"$tmp/$name.out" 2>"$tmp/$name.err"; then
       echo "emu-bench: $name failed (trace=$with_trace):" >&2
       tail -n 5 "$tmp/$name.out" "$tmp/$name.err" >&2

@@ -5,19 +5,25 @@
 
 int ws_cli_cmd_build (WsCli *cli, int argc, char **argv);
 int ws_cli_cmd_hw (WsCli *cli, int argc, char **argv);
+int ws_cli_cmd_model (WsCli *cli, int argc, char **argv);
 int ws_cli_cmd_occupancy (WsCli *cli, int argc, char **argv);
 int ws_cli_cmd_plugins (WsCli *cli, int argc, char **argv);
 int ws_cli_cmd_predict (WsCli *cli, int argc, char **argv);
 int ws_cli_cmd_profile (WsCli *cli, int argc, char **argv);
+int ws_cli_cmd_simulate (WsCli *cli, int argc, char **argv);
+int ws_cli_cmd_tbpoint (WsCli *cli, int argc, char **argv);
 int ws_cli_cmd_trace (WsCli *cli, int argc, char **argv);
 
 const WsCliCommand ws_cli_commands[] = {
   { "build", N_("Build a CUDA program for profiling (nvcc -cudart shared, PTX embedded)"), ws_cli_cmd_build },
   { "hw", N_("List, show, import and export the hardware catalogue"), ws_cli_cmd_hw },
+  { "model", N_("System and application models: list, run (with sweeps), import, export"), ws_cli_cmd_model },
   { "occupancy", N_("Theoretical occupancy of a launch on a GPU"), ws_cli_cmd_occupancy },
   { "plugins", N_("List predictor plugins and their status"), ws_cli_cmd_plugins },
   { "predict", N_("Predict kernel time with a predictor plugin"), ws_cli_cmd_predict },
   { "profile", N_("Run a CUDA program on the emulator and record a trace"), ws_cli_cmd_profile },
+  { "simulate", N_("Cycle-level simulation of a trace (optionally with TBPoint or random sampling)"), ws_cli_cmd_simulate },
+  { "tbpoint", N_("TBPoint analyses: launch clusters, homogeneous regions, Markov chain, validation"), ws_cli_cmd_tbpoint },
   { "trace", N_("Inspect a recorded trace (kernels, launches, counters)"), ws_cli_cmd_trace },
   { NULL, NULL, NULL }
 };

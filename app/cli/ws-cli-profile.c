@@ -254,9 +254,13 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
                                           ? json_object_get_double_member (ro, "seconds") : 0.0);
       json_builder_set_member_name (b, "wall_seconds");
       json_builder_add_double_value (b, wall);
-      json_builder_set_member_name (b, "gpu");
-      json_builder_add_string_value (b, ro != NULL && json_object_has_member (ro, "gpu")
-                                          ? json_object_get_string_member (ro, "gpu") : (gpu_name != NULL ? gpu_name : ""));
+      const char *gpu = ro != NULL && json_object_has_member (ro, "gpu") ? json_object_get_string_member (ro, "gpu")
+                                                                         : gpu_name;
+      if (gpu != NULL && *gpu)
+        {
+          json_builder_set_member_name (b, "gpu");
+          json_builder_add_string_value (b, gpu);
+        }
       if (output != NULL)
         {
           json_builder_set_member_name (b, "trace");

@@ -11,6 +11,7 @@ typedef struct {
   uint64_t tag;        /* line address (addr / line size) + 1; 0 = invalid way */
   uint64_t lru;        /* last use stamp */
   uint32_t sectors;    /* valid-sector bits */
+  uint32_t dirty;      /* dirty-sector bits (write-back caches) */
 } Way;
 
 struct _WsCache {
@@ -78,9 +79,11 @@ find_way (WsCache *c, uint64_t line_addr, Way **victim)
   return NULL;
 }
 
-gboolean
-ws_cache_access (WsCache *c, uint64_t addr, gboolean allocate)
+static gboolean
+cache_touch (WsCache *c, uint64_t addr, gboolean allocate, gboolean write, guint *written_back)
 {
+  if (written_back)
+    *written_back = 0;
   if (c->n_sets == 0)
     return FALSE;
   uint64_t line_addr = addr >> c->line_shift;
@@ -91,19 +94,45 @@ ws_cache_access (WsCache *c, uint64_t addr, gboolean allocate)
   if (w != NULL)
     {
       w->lru = c->stamp;
-      if (w->sectors & bit)
-        return TRUE;
+      gboolean hit = (w->sectors & bit) != 0;
       if (allocate)
         w->sectors |= bit;
-      return FALSE;
+      if (write)
+        w->dirty |= bit;
+      return hit;
     }
   if (allocate)
     {
+      if (written_back && victim->tag != 0)
+        *written_back = (guint) __builtin_popcount (victim->dirty);
       victim->tag = line_addr + 1;
       victim->sectors = bit;
+      victim->dirty = write ? bit : 0;
       victim->lru = c->stamp;
     }
   return FALSE;
+}
+
+gboolean
+ws_cache_access (WsCache *c, uint64_t addr, gboolean allocate)
+{
+  return cache_touch (c, addr, allocate, FALSE, NULL);
+}
+
+gboolean
+ws_cache_access_wb (WsCache *c, uint64_t addr, gboolean write, guint *written_back)
+{
+  return cache_touch (c, addr, TRUE, write, written_back);
+}
+
+guint64
+ws_cache_count_dirty (WsCache *c)
+{
+  guint64 n = 0;
+  for (guint64 i = 0; i < (guint64) c->n_sets * c->assoc; i++)
+    if (c->ways[i].tag != 0)
+      n += (guint) __builtin_popcount (c->ways[i].dirty);
+  return n;
 }
 
 void
@@ -114,7 +143,11 @@ ws_cache_invalidate (WsCache *c, uint64_t addr)
   uint64_t line_addr = addr >> c->line_shift;
   Way *w = find_way (c, line_addr, NULL);
   if (w != NULL)
-    w->sectors &= ~(1u << ((addr & (c->line - 1)) >> c->sector_shift));
+    {
+      uint32_t bit = 1u << ((addr & (c->line - 1)) >> c->sector_shift);
+      w->sectors &= ~bit;
+      w->dirty &= ~bit;
+    }
 }
 
 /* ---- launch simulation ------------------------------------------------------ */
@@ -186,9 +219,18 @@ access_record (WsCacheStats *st, const WsTraceKernel *k, const WsTraceRecord *r,
         level = WS_CACHE_EVENT_L1_HIT;
       else
         {
+          guint written_back = 0;
+          gboolean l2_hit = ws_cache_access_wb (l2, addr, is_store || is_atomic, &written_back);
+          st->writeback_sectors += written_back;
+          /* The L2 takes a store with its byte mask and fetches nothing; the
+           * store's DRAM cost is the later write-back. */
           if (is_store)
-            ws_cache_invalidate (l1, addr);
-          level = ws_cache_access (l2, addr, TRUE) ? WS_CACHE_EVENT_L2_HIT : WS_CACHE_EVENT_DRAM;
+            {
+              ws_cache_invalidate (l1, addr);
+              level = WS_CACHE_EVENT_L2_HIT;
+            }
+          else
+            level = l2_hit ? WS_CACHE_EVENT_L2_HIT : WS_CACHE_EVENT_DRAM;
         }
       switch (level)
         {
@@ -303,6 +345,8 @@ ws_cachesim_run_launch (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
   g_free (l1);
   if (!ok)
     return NULL;
+  /* What the launch left dirty is written back when its data is flushed. */
+  st->writeback_sectors += ws_cache_count_dirty (l2);
 
   for (guint i = 0; i < st->n_insts; i++)
     {
@@ -319,6 +363,6 @@ ws_cachesim_run_launch (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
   st->l1_hit_rate = l1_lookups ? (double) st->l1_hits / l1_lookups : 0;
   uint64_t l2_lookups = st->l2_hits + st->dram_sectors;
   st->l2_hit_rate = l2_lookups ? (double) st->l2_hits / l2_lookups : 0;
-  st->dram_bytes = st->dram_sectors * 32;
+  st->dram_bytes = (st->dram_sectors + st->writeback_sectors) * 32;
   return g_steal_pointer (&st);
 }

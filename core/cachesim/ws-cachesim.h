@@ -8,7 +8,9 @@
  * round, with no timing.  Every SM has its own L1; the L2 is shared.  Both
  * are sectored (a line is filled 32 bytes at a time), set-associative, LRU.
  * Stores write through the L1 without allocating (they invalidate the
- * sector) and allocate in the L2; atomics are performed at the L2.
+ * sector) and allocate in the L2, which is write-back: a dirty sector costs
+ * a DRAM write when its line is evicted or, for what is still dirty at the
+ * end, when the launch's data is flushed.  Atomics are performed at the L2.
  *
  * Per memory instruction (static id) it reports the distribution of *miss
  * events*: for a warp instruction whose requests end at different levels,
@@ -42,7 +44,8 @@ typedef struct {
   guint n_insts;
   WsCachePcStats *pcs;                    /* indexed by static instruction id; zero for non-memory */
   uint64_t sectors, l1_hits, l2_hits, dram_sectors;
-  uint64_t dram_bytes;                    /* sectors that reached DRAM (reads and write-backs) x 32 */
+  uint64_t writeback_sectors;             /* dirty L2 sectors written to DRAM (evictions + final flush) */
+  uint64_t dram_bytes;                    /* (DRAM read sectors + write-back sectors) x 32 */
   double l1_hit_rate, l2_hit_rate;        /* over sectors looked up at that level */
   int blocks_per_sm;                      /* residency used to form waves */
 } WsCacheStats;
@@ -66,5 +69,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsCache, ws_cache_free)
 WS_EXPORT gboolean ws_cache_access (WsCache *cache, uint64_t addr, gboolean allocate);
 /* Drops the sector holding @addr if present. */
 WS_EXPORT void ws_cache_invalidate (WsCache *cache, uint64_t addr);
+/* A write-back access: like ws_cache_access with allocation, and marks the
+ * sector dirty when @write.  Returns TRUE on hit; *@written_back receives the
+ * number of dirty sectors of a line this access evicted. */
+WS_EXPORT gboolean ws_cache_access_wb (WsCache *cache, uint64_t addr, gboolean write, guint *written_back);
+/* Number of dirty sectors still in the cache. */
+WS_EXPORT guint64 ws_cache_count_dirty (WsCache *cache);
 
 G_END_DECLS

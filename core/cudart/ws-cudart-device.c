@@ -615,6 +615,75 @@ cudaLaunchHostFunc_ptsz (cudaStream_t stream, cudaHostFn_t fn, void *userData)
   return cudaLaunchHostFunc (stream, fn, userData);
 }
 
+cudaError_t
+cudaStreamGetId (cudaStream_t hStream, unsigned long long *streamId)
+{
+  if (streamId == NULL)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  ENSURE_OR_RETURN ();
+  if (!ws_cudart_stream_valid (hStream))
+    return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
+  /* The two built-in streams first, then created streams in order. */
+  *streamId = hStream == NULL || hStream == cudaStreamLegacy ? 1 : hStream == cudaStreamPerThread ? 2 : hStream->id;
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaStreamGetId_ptsz (cudaStream_t hStream, unsigned long long *streamId)
+{
+  return cudaStreamGetId (hStream, streamId);
+}
+
+cudaError_t
+cudaStreamGetDevice (cudaStream_t hStream, int *device)
+{
+  if (device == NULL)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  ENSURE_OR_RETURN ();
+  if (!ws_cudart_stream_valid (hStream))
+    return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
+  *device = 0;
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaStreamGetDevice_ptsz (cudaStream_t hStream, int *device)
+{
+  return cudaStreamGetDevice (hStream, device);
+}
+
+/* Graph capture is not supported (cudaStreamBeginCapture fails loudly), so
+ * no stream is ever capturing; libraries ask before they synchronise. */
+cudaError_t
+cudaStreamIsCapturing (cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus)
+{
+  if (pCaptureStatus == NULL)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  ENSURE_OR_RETURN ();
+  if (!ws_cudart_stream_valid (stream))
+    return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
+  *pCaptureStatus = cudaStreamCaptureStatusNone;
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaStreamIsCapturing_ptsz (cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus)
+{
+  return cudaStreamIsCapturing (stream, pCaptureStatus);
+}
+
+cudaError_t
+cudaThreadExchangeStreamCaptureMode (enum cudaStreamCaptureMode *mode)
+{
+  static _Thread_local enum cudaStreamCaptureMode current = cudaStreamCaptureModeGlobal;
+  if (mode == NULL)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  enum cudaStreamCaptureMode old = current;
+  current = *mode;
+  *mode = old;
+  return cudaSuccess;
+}
+
 /* ---- events ------------------------------------------------------------- */
 
 /* An event's time is the host's monotonic clock when it was recorded.
@@ -903,6 +972,63 @@ cudaOccupancyAvailableDynamicSMemPerBlock (size_t *dynamicSmemSize, const void *
       best = (size_t) dyn;
     }
   *dynamicSmemSize = best;
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaFuncGetParamInfo (const void *func, size_t paramIndex, size_t *paramOffset, size_t *paramSize)
+{
+  if (paramOffset == NULL || paramSize == NULL)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  WsCudartKernel *k = NULL;
+  cudaError_t err = kernel_for (func, &k);
+  if (err != cudaSuccess)
+    return ws_cudart_set_error (err);
+  WsEmuFunctionInfo info = { 0 };
+  ws_emu_function_get_info (k->fn, &info);
+  if (paramIndex >= info.n_params)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  *paramOffset = info.param_offsets[paramIndex];
+  *paramSize = info.param_sizes[paramIndex];
+  return cudaSuccess;
+}
+
+/* The emulated device sits at PCI 0000:01:00.0 (cudaDevAttrPciBusId = 1). */
+cudaError_t
+cudaDeviceGetPCIBusId (char *pciBusId, int len, int device)
+{
+  if (pciBusId == NULL || len <= 0)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  ENSURE_OR_RETURN ();
+  if (device != 0)
+    return ws_cudart_set_error (cudaErrorInvalidDevice);
+  g_strlcpy (pciBusId, "0000:01:00.0", (gsize) len);
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaDeviceGetByPCIBusId (int *device, const char *pciBusId)
+{
+  if (device == NULL || pciBusId == NULL)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  ENSURE_OR_RETURN ();
+  if (g_ascii_strcasecmp (pciBusId, "0000:01:00.0") != 0 && g_ascii_strcasecmp (pciBusId, "01:00.0") != 0 &&
+      g_ascii_strcasecmp (pciBusId, "0000:01:00") != 0)
+    return ws_cudart_set_error (cudaErrorInvalidDevice);
+  *device = 0;
+  return cudaSuccess;
+}
+
+/* One device: it cannot be its own peer, and there is no other. */
+cudaError_t
+cudaDeviceCanAccessPeer (int *canAccessPeer, int device, int peerDevice)
+{
+  if (canAccessPeer == NULL)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  ENSURE_OR_RETURN ();
+  if (device != 0 || peerDevice != 0)
+    return ws_cudart_set_error (cudaErrorInvalidDevice);
+  *canAccessPeer = 0;
   return cudaSuccess;
 }
 

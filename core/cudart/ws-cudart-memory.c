@@ -149,6 +149,20 @@ cudaHostGetDevicePointer (void **pDevice, void *pHost, unsigned int flags)
 }
 
 cudaError_t
+cudaHostGetFlags (unsigned int *pFlags, void *pHost)
+{
+  if (pFlags == NULL)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  ENSURE_OR_RETURN ();
+  const WsDevAlloc *a = ws_devmem_lookup (ws_cudart.mem, (uint64_t) (uintptr_t) pHost, 1);
+  if (a == NULL || a->kind != WS_ALLOC_HOST)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  /* All pinned memory is mapped into the (one) device's address space. */
+  *pFlags = cudaHostAllocMapped | cudaHostAllocPortable;
+  return cudaSuccess;
+}
+
+cudaError_t
 cudaMallocAsync (void **devPtr, size_t size, cudaStream_t hStream)
 {
   if (!ws_cudart_stream_valid (hStream))
@@ -544,6 +558,29 @@ cudaPointerGetAttributes (struct cudaPointerAttributes *attributes, const void *
       break;
     }
   return cudaSuccess;
+}
+
+/* Which stream may touch managed memory only matters where host and device
+ * memories are separate; here they are one, so the call is checked and
+ * accepted. */
+cudaError_t
+cudaStreamAttachMemAsync (cudaStream_t stream, void *devPtr, size_t length, unsigned int flags)
+{
+  ENSURE_OR_RETURN ();
+  if (!ws_cudart_stream_valid (stream))
+    return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
+  if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost && flags != cudaMemAttachSingle)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  const WsDevAlloc *a = ws_devmem_lookup (ws_cudart.mem, (uint64_t) (uintptr_t) devPtr, MAX (length, 1));
+  if (a == NULL || a->kind != WS_ALLOC_MANAGED || (length != 0 && a->base != (uint64_t) (uintptr_t) devPtr))
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaStreamAttachMemAsync_ptsz (cudaStream_t stream, void *devPtr, size_t length, unsigned int flags)
+{
+  return cudaStreamAttachMemAsync (stream, devPtr, length, flags);
 }
 
 /* Migration hints: the emulated device and the host share one memory, so

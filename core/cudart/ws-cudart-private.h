@@ -138,6 +138,10 @@ cudaError_t cudaStreamAddCallback_ptsz (cudaStream_t stream, cudaStreamCallback_
 cudaError_t cudaLaunchHostFunc_ptsz (cudaStream_t stream, cudaHostFn_t fn, void *userData);
 cudaError_t cudaEventRecord_ptsz (cudaEvent_t event, cudaStream_t stream);
 cudaError_t cudaEventRecordWithFlags_ptsz (cudaEvent_t event, cudaStream_t stream, unsigned int flags);
+cudaError_t cudaStreamIsCapturing_ptsz (cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus);
+cudaError_t cudaStreamGetId_ptsz (cudaStream_t hStream, unsigned long long *streamId);
+cudaError_t cudaStreamGetDevice_ptsz (cudaStream_t hStream, int *device);
+cudaError_t cudaStreamAttachMemAsync_ptsz (cudaStream_t stream, void *devPtr, size_t length, unsigned int flags);
 cudaError_t cudaMallocAsync_ptsz (void **devPtr, size_t size, cudaStream_t hStream);
 cudaError_t cudaFreeAsync_ptsz (void *devPtr, cudaStream_t hStream);
 cudaError_t cudaMemPrefetchAsync_ptsz (const void *devPtr, size_t count, struct cudaMemLocation location,

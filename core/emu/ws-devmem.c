@@ -291,8 +291,15 @@ ws_devmem_describe (WsDevMem *mem, uint64_t addr)
     }
   g_mutex_unlock (&mem->lock);
 
+  if (addr < 65536)
+    return g_strdup_printf ("0x%" G_GINT64_MODIFIER "x is a null pointer (plus an offset)", addr);
   if (a == NULL)
     return g_strdup_printf ("0x%" G_GINT64_MODIFIER "x is not device memory (no allocation exists)", addr);
+  if ((addr >= a->base + a->size && addr - (a->base + a->size) > (64u << 20))
+      || (addr < a->base && a->base - addr > (64u << 20)))
+    return g_strdup_printf ("0x%" G_GINT64_MODIFIER "x does not point into any device allocation (nearest: %s at 0x%"
+                            G_GINT64_MODIFIER "x+%" G_GUINT64_FORMAT ")",
+                            addr, a->label, a->base, a->size);
   if (addr >= a->base && addr < a->base + a->size)
     return g_strdup_printf ("0x%" G_GINT64_MODIFIER "x is %" G_GUINT64_FORMAT " bytes inside %s (0x%"
                             G_GINT64_MODIFIER "x+%" G_GUINT64_FORMAT ")",

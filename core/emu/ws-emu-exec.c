@@ -24,7 +24,9 @@ static inline uint64_t f2u (float f) { uint32_t u; memcpy (&u, &f, 4); return u;
 static inline double u2d (uint64_t u) { double d; memcpy (&d, &u, 8); return d; }
 static inline uint64_t d2u (double d) { uint64_t u; memcpy (&u, &d, 8); return u; }
 static inline uint64_t f2u_canon (float f) { return f != f ? F32_NAN : f2u (f); }
-static inline uint64_t d2u_canon (double d) { return d != d ? F64_NAN : d2u (d); }
+/* f64: the host already behaves like the GPU (input NaNs propagate quietened,
+ * new NaNs are 0xfff8000000000000), see the ptxmath contract. */
+static inline uint64_t d2u_canon (double d) { return d2u (d); }
 
 #define FOR_LANES(mask, ...) do { \
     uint32_t _m = (mask); \
@@ -866,7 +868,18 @@ cvt (const EInst *in, uint64_t a)
             }
         }
     }
-  return ws_ptx_cvt (a, (WsPtxType) from, (WsPtxType) to, in->rnd, sat, ftz);
+  return ws_ptx_cvt_mods (a, (WsPtxType) from, (WsPtxType) to, in->rnd, in->mods);
+}
+
+/* cvt.rn.f16x2.f32 d, a, b (and bf16x2): cvt(a) in the upper half. */
+static uint64_t
+cvt_packed (const EInst *in, uint64_t a, uint64_t b)
+{
+  WsPtxType el = in->type == WS_T_BF16X2 ? WS_T_BF16 : WS_T_F16;
+  uint32_t mods = in->mods & ~(uint32_t) WS_MOD_PACKED;
+  uint64_t hi = ws_ptx_cvt_mods (a, (WsPtxType) in->type2, el, in->rnd, mods) & 0xffff;
+  uint64_t lo = ws_ptx_cvt_mods (b, (WsPtxType) in->type2, el, in->rnd, mods) & 0xffff;
+  return hi << 16 | lo;
 }
 
 /* ---- atomics ---------------------------------------------------------------- */
@@ -1489,7 +1502,13 @@ run_warp (Cta *c, Warp *w)
           {
             const uint64_t *A = SRC (0);
             uint64_t *D = DST (0);
-            FOR_LANES (m, D[l] = cvt (in, A[l]););
+            if ((in->mods & WS_MOD_PACKED) && in->nsrc > 1)
+              {
+                const uint64_t *B = SRC (1);
+                FOR_LANES (m, D[l] = cvt_packed (in, A[l], B[l]););
+              }
+            else
+              FOR_LANES (m, D[l] = cvt (in, A[l]););
           }
           break;
 
@@ -1542,6 +1561,23 @@ run_warp (Cta *c, Warp *w)
             uint32_t cpred = in->boolop ? PSRC (2) : 0, p = 0, q = 0;
             if (t == WS_T_PRED)
               t = in->type;
+            if (t == WS_T_F16X2 || t == WS_T_BF16X2)
+              {
+                /* setp.f16x2 p|q: p compares the low halves, q the high halves */
+                int el = t == WS_T_F16X2 ? WS_T_F16 : WS_T_BF16;
+                FOR_LANES (m, {
+                  gboolean cv = cpred >> l & 1;
+                  gboolean r0 = ws_ptx_compare (in->cmp, (WsPtxType) el, A[l] & 0xffff, B[l] & 0xffff,
+                                                (in->mods & WS_MOD_FTZ) != 0);
+                  gboolean r1 = ws_ptx_compare (in->cmp, (WsPtxType) el, (A[l] >> 16) & 0xffff,
+                                                (B[l] >> 16) & 0xffff, (in->mods & WS_MOD_FTZ) != 0);
+                  p |= (uint32_t) boolop (in->boolop, r0, cv) << l;
+                  q |= (uint32_t) boolop (in->boolop, r1, cv) << l;
+                });
+                w->preds[in->d[0]] = (w->preds[in->d[0]] & ~m) | p;
+                w->preds[in->d[1]] = (w->preds[in->d[1]] & ~m) | q;
+                break;
+              }
             FOR_LANES (m, {
               gboolean r = compare (in, t, A[l], B[l]);
               gboolean cv = cpred >> l & 1;
@@ -1896,9 +1932,41 @@ run_warp (Cta *c, Warp *w)
         case H_BRA:
           if (m == active)
             {
+              if (G_UNLIKELY (in->spin) && ++w->spin_count >= 1024 && w->sp >= 2)
+                {
+                  /* A polling loop keeps spinning while lanes of this warp
+                   * wait at its reconvergence point: they may hold what it
+                   * waits for (a lock), so let them run ahead to the end of
+                   * the enclosing region first, as a Volta+ GPU would. */
+                  uint32_t at = top->rpc, parked = 0, rpc = at;
+                  uint32_t base = w->nframes ? w->frames[w->nframes - 1].simt_base : 0;
+                  w->spin_count = 0;
+                  /* entries waiting at the loop's exit (the last one owns the region) */
+                  for (uint32_t e = w->sp - 1; e-- > base && w->simt[e].pc == at;)
+                    {
+                      parked |= w->simt[e].mask & ~top->mask & w->live;
+                      rpc = w->simt[e].rpc;
+                      if (rpc != at)
+                        break;
+                    }
+                  if (parked && rpc != at)
+                    {
+                      for (uint32_t e = w->sp - 1; e-- > base && w->simt[e].pc == at;)
+                        {
+                          w->simt[e].mask &= ~parked;
+                          if (w->simt[e].rpc != at)
+                            break;
+                        }
+                      top->pc = in->target;
+                      simt_push (w, at, rpc, parked);
+                      continue;
+                    }
+                }
               top->pc = in->target;
               continue;
             }
+          if (in->spin)
+            w->spin_count = 0;
           if (m == 0)
             break;
           {
@@ -2187,6 +2255,7 @@ init_warp (Cta *c, Warp *w, uint32_t index)
   w->sp = 0;
   w->nframes = 0;
   w->icount = 0;
+  w->spin_count = 0;
   w->cache_lo = w->cache_hi = 0;
   {
     /* Only the rows the kernel reads (warp set-up is per CTA, so it shows in

@@ -37,6 +37,7 @@ typedef struct {
   uint32_t local_base;
   uint64_t icount;
   uint64_t cache_lo, cache_hi;
+  uint32_t spin_count;    /* taken iterations of polling loops since the last yield */
   /* barrier wait */
   uint32_t bar_id, bar_dst, bar_mask;
   int bar_red;            /* 0 none, else WS_SUB_RED_* */

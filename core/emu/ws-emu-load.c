@@ -736,6 +736,23 @@ decode_function (WsEmuModule *m, WsEmuFunction *k, uint32_t f, GString *err)
                      || (i == 1 && (e->h == H_SHFL || e->h == H_MATCH || e->h == H_ELECT)))
                       ? ef->sink_pred : ef->sink_row;
     }
+  /* Loops that poll memory may wait for another lane of the same warp
+   * (a lock held by a lane parked at the reconvergence point): the
+   * interpreter lets the parked lanes run ahead when such a loop spins. */
+  for (guint pc = 0; pc < fn->n_insts; pc++)
+    {
+      EInst *e = &ef->code[pc];
+      if (e->h != H_BRA || e->target > pc)
+        continue;
+      for (guint q = e->target; q <= pc; q++)
+        {
+          const WsPtxInst *qi = &fn->insts[q];
+          /* (a call may hide the atomic: -G builds call atomicCAS) */
+          if (qi->op == WS_OP_ATOM || qi->op == WS_OP_NANOSLEEP || qi->op == WS_OP_CALL
+              || ((qi->op == WS_OP_LD) && (qi->mods & (WS_MOD_VOLATILE | WS_MOD_RELAXED | WS_MOD_ACQUIRE))))
+            e->spin = 1;
+        }
+    }
   ef->n_imm = d.imm_vals->len;
   ef->imm = g_new (uint64_t, (gsize) MAX (ef->n_imm, 1) * WS_EMU_WARP);
   for (guint i = 0; i < ef->n_imm; i++)

@@ -75,6 +75,7 @@ typedef struct {
   uint8_t has_base;   /* memory operand has a base register */
   uint8_t size;       /* bytes per element of a memory access */
   uint8_t trace_self; /* the handler records the trace itself (ld/st/atom/bar) */
+  uint8_t spin;       /* backward branch of a loop that polls memory (atomics, volatile loads) */
   uint32_t guard;     /* predicate slot, or WS_REG_SINK */
   uint32_t mods;
   uint32_t d[4];      /* destination rows (value or predicate slots) */

@@ -855,7 +855,7 @@ parse_var_decl (P *p, Linkage link, WsPtxParamRole role, gboolean in_list, GArra
           uint64_t dim;
           if (!expect_uint (p, &dim, "an array size"))
             return FALSE;
-          if (dim > (G_MAXUINT64 >> 40) || count * dim > (UINT64_C (1) << 40))
+          if (dim > (UINT64_C (1) << 40) || (dim && count > (UINT64_C (1) << 40) / dim))
             return fail_at (p, lb, "array too large");
           count *= dim;
           if (!expect_punct (p, ']', "after the array size"))
@@ -907,6 +907,11 @@ parse_var_decl (P *p, Linkage link, WsPtxParamRole role, gboolean in_list, GArra
                 }
               p->pos = save;
               s.size = (uint64_t) n * (uint64_t) esize;
+            }
+          if (s.size > (UINT64_C (256) << 20))
+            {
+              g_free (s.name);
+              return unsupported_at (p, eq, "an initialised variable larger than 256 MiB");
             }
           s.init = g_malloc0 (s.size ? s.size : 1);
           guint idx = add_symbol (p, &s);

@@ -728,6 +728,7 @@ ws_ptx_inst_to_string (const WsPtxModule *m, const WsPtxFunction *fn, const WsPt
   MOD ((in->mods & WS_MOD_RELEASE) && !(in->mods & WS_MOD_ACQUIRE), "release");
   MOD (in->mods & WS_MOD_SC, "sc");
   MOD (in->mods & WS_MOD_MMIO, "mmio");
+  MOD (in->mods & WS_MOD_PROXY, "proxy");
   MOD (in->scope == WS_SCOPE_CTA, "cta");
   MOD (in->scope == WS_SCOPE_CLUSTER, "cluster");
   MOD (in->scope == WS_SCOPE_GPU && op == WS_OP_MEMBAR, "gl");

@@ -74,6 +74,7 @@ gboolean ws_json_check_members (JsonObject *o, const char *const *allowed, const
 const char *ws_json_get_string (JsonObject *o, const char *member, gboolean required, const char *where,
                                 GError **error);
 gboolean ws_json_get_number (JsonObject *o, const char *member, double *value, const char *where, GError **error);
+void ws_system_op_record_free (gpointer p);
 void ws_system_model_walk (GPtrArray *list, void (*fn) (WsComponent *c, gpointer data), gpointer data);
 
 /* Evaluates @e with @vars; errors are prefixed with "@where, field '@field': ". */

@@ -439,6 +439,17 @@ ws_tbpoint_simulate (WsTrace *trace, const WsGpu *gpu, const WsTbpointOptions *o
   return g_steal_pointer (&res);
 }
 
+double
+ws_tbpoint_geomean (const double *v, guint n, double floor)
+{
+  if (n == 0)
+    return 0;
+  double s = 0;
+  for (guint i = 0; i < n; i++)
+    s += log (MAX (v[i], floor));
+  return exp (s / n);
+}
+
 /* ---- Markov chain (eq. 3) -------------------------------------------------- */
 
 double

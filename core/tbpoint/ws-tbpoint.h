@@ -152,6 +152,10 @@ WS_EXPORT gint64 ws_sim_run_store_put (WsStore *store, const char *trace_path, c
                                        const WsTbpointOptions *options, const WsTbpointResult *result,
                                        GError **error);
 
+/* Geometric mean of @v[0 .. n) with every value floored at @floor (so an
+ * exact 0 does not zero the mean); 0 for n = 0. */
+WS_EXPORT double ws_tbpoint_geomean (const double *v, guint n, double floor);
+
 /* ---- Markov chain (eq. 3) ----------------------------------------------------- */
 
 /* Eq. 3 solved on the explicit 2^N x 2^N transition matrix (GSL): steady

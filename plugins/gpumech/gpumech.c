@@ -523,8 +523,13 @@ build_profile (const WsPredictorHost *h, WsPredictorContext *ctx, Profile *p, ui
         continue;
       Interval *x = &p->iv[iv];
       double miss = 1 - pc->l1;
-      /* DRAM traffic counts 32-byte sectors, loads and stores alike. */
-      x->dram_reqs += r.sectors * miss * (1 - pc->l2);
+      /* DRAM traffic counts 32-byte sectors: loads that miss both caches,
+       * and every stored sector once (the L2 is write-back: the store is
+       * absorbed and its sector written to DRAM later). */
+      if (pc->cls == WS_PRED_CLASS_ST)
+        x->dram_reqs += r.sectors;
+      else
+        x->dram_reqs += r.sectors * miss * (1 - pc->l2);
       /* Stores do not allocate MSHRs (seed §4.6.2); an MSHR holds one L1 fill unit. */
       if (pc->cls != WS_PRED_CLASS_ST)
         {

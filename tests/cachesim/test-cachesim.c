@@ -23,6 +23,18 @@ test_cache_lru_and_sectors (void)
   g_assert_false (ws_cache_access (c, 0x0080, FALSE));
   ws_cache_invalidate (c, 0x0100);
   g_assert_false (ws_cache_access (c, 0x0100, FALSE));
+
+  /* Write-back: dirty sectors are counted when their line is evicted. */
+  g_autoptr(WsCache) wb = ws_cache_new (256, 128, 32, 1);    /* 2 sets, direct mapped */
+  guint out = 99;
+  g_assert_false (ws_cache_access_wb (wb, 0x000, TRUE, &out));
+  g_assert_cmpuint (out, ==, 0);
+  g_assert_false (ws_cache_access_wb (wb, 0x020, TRUE, &out));  /* second sector of line 0, dirty */
+  g_assert_false (ws_cache_access_wb (wb, 0x040, FALSE, &out)); /* clean sector */
+  g_assert_cmpuint (ws_cache_count_dirty (wb), ==, 2);
+  g_assert_false (ws_cache_access_wb (wb, 0x100, FALSE, &out)); /* evicts line 0 (set 0) */
+  g_assert_cmpuint (out, ==, 2);
+  g_assert_cmpuint (ws_cache_count_dirty (wb), ==, 0);
   /* No cache at all: everything misses. */
   g_autoptr(WsCache) none = ws_cache_new (0, 128, 32, 4);
   g_assert_false (ws_cache_access (none, 0, TRUE));
@@ -141,7 +153,9 @@ test_launch_events (void)
   g_assert_cmpuint (st->l1_hits, ==, 4);
   g_assert_cmpuint (st->l2_hits, ==, 4);
   g_assert_cmpuint (st->dram_sectors, ==, 36);
-  g_assert_cmpuint (st->dram_bytes, ==, 36 * 32);
+  /* The 4 stored sectors are dirty at the end: written back once. */
+  g_assert_cmpuint (st->writeback_sectors, ==, 4);
+  g_assert_cmpuint (st->dram_bytes, ==, (36 + 4) * 32);
   g_assert_cmpfloat_with_epsilon (st->l2_hit_rate, 4.0 / 40.0, 1e-12);
   g_remove (path);
   g_rmdir (dir);

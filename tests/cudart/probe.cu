@@ -131,6 +131,10 @@ static int memory() {
   cudaPointerAttributes attr;
   E(cudaPointerGetAttributes(&attr, managed));
   printf("managed_type=%d managed_value=%d\n", (int) attr.type, managed[5]);
+  cudaStream_t ms;
+  cudaStreamCreate(&ms);
+  E(cudaStreamAttachMemAsync(ms, managed, 0, cudaMemAttachHost));
+  E(cudaStreamAttachMemAsync(ms, host, 0, cudaMemAttachHost));
   char pitched_host[3][10];
   for (int r = 0; r < 3; r++) for (int c = 0; c < 10; c++) pitched_host[r][c] = (char) (r * 10 + c);
   void *pitched; size_t pitch = 0;
@@ -281,6 +285,45 @@ static int shared() {
   return 0;
 }
 
+static int misc() {
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  unsigned long long id = 0;
+  E(cudaStreamGetId(s, &id));
+  unsigned int flags = 0;
+  E(cudaStreamGetFlags(s, &flags));
+  int dev = -1;
+  E(cudaStreamGetDevice(s, &dev));
+  cudaStreamCaptureStatus st = cudaStreamCaptureStatusActive;
+  E(cudaStreamIsCapturing(s, &st));
+  printf("stream id_positive=%d flags=%u device=%d capturing=%d\n", id > 2, flags, dev, (int) st);
+  size_t off = 0, size = 0;
+  E(cudaFuncGetParamInfo((const void *) add_kernel, 3, &off, &size));
+  printf("param3=%zu+%zu\n", off, size);
+  E(cudaFuncGetParamInfo((const void *) add_kernel, 4, &off, &size));
+  char bus[32];
+  E(cudaDeviceGetPCIBusId(bus, sizeof bus, 0));
+  int back = -1;
+  E(cudaDeviceGetByPCIBusId(&back, bus));
+  printf("bus=%s back=%d\n", bus, back);
+  void *pinned;
+  cudaHostAlloc(&pinned, 64, cudaHostAllocDefault);
+  unsigned int hf = 0;
+  E(cudaHostGetFlags(&hf, pinned));
+  printf("host_mapped=%d\n", (hf & cudaHostAllocMapped) != 0);
+  const char *fname = nullptr;
+  E(cudaFuncGetName(&fname, (const void *) add_kernel));
+  printf("fname=%s\n", fname);
+  cudaStream_t s2;
+  E(cudaStreamDestroy(s));
+  E(cudaStreamDestroy(s));
+  E(cudaStreamCreate(&s2));
+  int called = 0;
+  E(cudaLaunchHostFunc(s2, [](void *p) { *(int *) p = 42; }, &called));
+  printf("host_func=%d\n", called);
+  return 0;
+}
+
 static int fault() {
   int *p;
   cudaMalloc(&p, 64 * sizeof(int));
@@ -303,6 +346,7 @@ int main(int argc, char **argv) {
   if (!strcmp(mode, "launch")) return launch();
   if (!strcmp(mode, "fault")) return fault();
   if (!strcmp(mode, "shared")) return shared();
-  fprintf(stderr, "usage: probe props|memory|symbols|errors|unsupported|launch|fault|shared\n");
+  if (!strcmp(mode, "misc")) return misc();
+  fprintf(stderr, "usage: probe props|memory|symbols|errors|unsupported|launch|fault|shared|misc\n");
   return 2;
 }

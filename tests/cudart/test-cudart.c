@@ -296,6 +296,8 @@ test_memory (Fixture *f, gconstpointer data)
   assert_line (&r, "pinned_same=1");
   assert_line (&r, "cudaFreeHost(pinned)=0");
   assert_line (&r, "managed_type=3 managed_value=55");
+  assert_line (&r, "cudaStreamAttachMemAsync(ms, managed, 0, cudaMemAttachHost)=0");
+  assert_line (&r, "cudaStreamAttachMemAsync(ms, host, 0, cudaMemAttachHost)=1");
   assert_line (&r, "pitch=512");
   assert_line (&r, "pitched_row2=20,29");
   /* 1 PiB does not fit: out of memory, reported once by cudaGetLastError. */
@@ -362,6 +364,27 @@ test_unsupported (Fixture *f, gconstpointer data)
   assert_line (&r, "cudaGetLastError()=801");
   g_assert_nonnull (strstr (r.err, "warpscope: unsupported CUDA runtime call cudaGraphCreate "
                                    "(not implemented by the Warpscope emulator)\n"));
+  run_clear (&r);
+}
+
+static void
+test_misc (Fixture *f, gconstpointer data)
+{
+  g_autofree char *probe = need_program ("probe");
+  if (probe == NULL)
+    return;
+  Run r = run_program (f, NULL, probe, "misc");
+  g_assert_cmpint (r.status, ==, 0);
+  assert_line (&r, "stream id_positive=1 flags=1 device=0 capturing=0");
+  /* add_kernel (const float *, const float *, float *, int): n at 24, 4 bytes. */
+  assert_line (&r, "param3=24+4");
+  assert_line (&r, "cudaFuncGetParamInfo((const void *) add_kernel, 4, &off, &size)=1");
+  assert_line (&r, "bus=0000:01:00.0 back=0");
+  assert_line (&r, "host_mapped=1");
+  assert_line (&r, "fname=_Z10add_kernelPKfS0_Pfi");
+  assert_line (&r, "cudaStreamDestroy(s)=0");
+  assert_line (&r, "cudaStreamDestroy(s)=400");
+  assert_line (&r, "host_func=42");
   run_clear (&r);
 }
 
@@ -700,6 +723,7 @@ main (int argc, char **argv)
   ADD ("/cudart/symbols/copy-to-from-and-address", test_symbols);
   ADD ("/cudart/errors/strings-last-error-events", test_errors);
   ADD ("/cudart/unsupported/call-names-the-function", test_unsupported);
+  ADD ("/cudart/streams/ids-capture-params-pci-host-funcs", test_misc);
   ADD ("/cudart/launch/kernels-attributes-occupancy", test_launch);
   ADD ("/cudart/launch/fault-is-sticky", test_fault);
   ADD ("/cudart/launch/ptx-newer-than-target-runs-with-warning", test_older_target);

@@ -800,6 +800,21 @@ test_printf_formats (void)
   fx_clear (&fx);
 }
 
+static void
+test_spinlock (void)
+{
+  Fx fx;
+  uint64_t counter;
+  fx_init (&fx, "kernels.ptx", 2, FALSE);
+  counter = dalloc (&fx, 4);
+  {
+    void *args[] = { &counter };
+    launch_ok (&fx, "spinlock", 6, 96, 0, args, NULL);
+  }
+  g_assert_cmpint (*(int *) HOST (counter), ==, 6 * 96);
+  fx_clear (&fx);
+}
+
 /* ---- hand-written PTX ----------------------------------------------------------- */
 
 static void
@@ -1064,6 +1079,7 @@ main (int argc, char **argv)
   g_test_add_func ("/emu/kernel/indirect-call-and-switch", test_indirect_and_switch);
   g_test_add_func ("/emu/kernel/half-precision", test_half);
   g_test_add_func ("/emu/kernel/3d-grid-and-block", test_grid3d);
+  g_test_add_func ("/emu/kernel/intra-warp-spin-lock", test_spinlock);
   g_test_add_func ("/emu/fault/assert-710", test_assert);
   g_test_add_func ("/emu/fault/out-of-bounds-700", test_fault_oob);
   g_test_add_func ("/emu/fault/misaligned-716", test_fault_misaligned);
@@ -1089,6 +1105,7 @@ main (int argc, char **argv)
       { "/emu/debug-build/indirect-call-and-switch", test_indirect_and_switch },
       { "/emu/debug-build/half-precision", test_half },
       { "/emu/debug-build/3d-grid-and-block", test_grid3d },
+      { "/emu/debug-build/intra-warp-spin-lock", test_spinlock },
       { "/emu/debug-build/assert-710", test_assert },
       { "/emu/debug-build/out-of-bounds-700", test_fault_oob },
       { "/emu/debug-build/misaligned-716", test_fault_misaligned },

@@ -145,10 +145,10 @@ remove_tree (const char *path)
 /* `warpscope-cli trace info TRACE --json` must list the launches the
  * summary counted, with the same instruction totals. */
 static void
-check_trace (const Program *p, const char *trace_path, gint64 launches, gint64 warp_insts,
-             gint64 thread_insts)
+check_trace (const Program *p, const char *trace_path, const char *db_path, gint64 launches,
+             gint64 warp_insts, gint64 thread_insts)
 {
-  const char *argv[] = { cli_path, "trace", "info", trace_path, "--json", NULL };
+  const char *argv[] = { cli_path, "--db", db_path, "trace", "info", trace_path, "--json", NULL };
   g_autofree char *out = NULL, *err = NULL;
   g_autoptr (GError) error = NULL;
   int status = 0;
@@ -227,11 +227,16 @@ test_program (gconstpointer data)
   g_assert_no_error (error);
   g_autofree char *summary_path = g_build_filename (tmp, "summary.json", NULL);
   g_autofree char *trace_path = g_build_filename (tmp, "trace", NULL);
+  /* A temporary database: never the user's (the catalogue is seeded on
+   * first use). */
+  g_autofree char *db_path = g_build_filename (tmp, "warpscope.db", NULL);
 
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_ptr_array_add (argv, (char *)"timeout");
   g_ptr_array_add (argv, (char *)PROGRAM_TIMEOUT_S);
   g_ptr_array_add (argv, (char *)cli_path);
+  g_ptr_array_add (argv, (char *)"--db");
+  g_ptr_array_add (argv, db_path);
   g_ptr_array_add (argv, (char *)"profile");
   /* The examples also write a trace, cross-checked with `trace info`. */
   gboolean with_trace = g_strcmp0 (p->suite, "examples") == 0;
@@ -365,7 +370,7 @@ test_program (gconstpointer data)
                           "times the warp instructions (%" G_GINT64_FORMAT ")",
                           p->name, thread_insts, warp_insts);
     else if (with_trace)
-      check_trace (p, trace_path, launches, warp_insts, thread_insts);
+      check_trace (p, trace_path, db_path, launches, warp_insts, thread_insts);
   }
 
 cleanup:
@@ -420,12 +425,14 @@ tree_difference (const char *a, const char *b)
 /* Runs `profile [--deterministic] -o TRACE -- PROGRAM`; FALSE (test failed)
  * unless it exits 0 and prints PASSED. */
 static gboolean
-profile_to_trace (const Program *p, const char *trace, gboolean deterministic)
+profile_to_trace (const Program *p, const char *trace, const char *db, gboolean deterministic)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_ptr_array_add (argv, (char *)"timeout");
   g_ptr_array_add (argv, (char *)PROGRAM_TIMEOUT_S);
   g_ptr_array_add (argv, cli_path);
+  g_ptr_array_add (argv, (char *)"--db");
+  g_ptr_array_add (argv, (char *)db);
   g_ptr_array_add (argv, (char *)"profile");
   if (deterministic)
     g_ptr_array_add (argv, (char *)"--deterministic");
@@ -472,7 +479,8 @@ test_determinism (gconstpointer data)
   g_assert_no_error (error);
   g_autofree char *parallel = g_build_filename (tmp, "parallel", NULL);
   g_autofree char *serial = g_build_filename (tmp, "serial", NULL);
-  if (profile_to_trace (p, parallel, FALSE) && profile_to_trace (p, serial, TRUE))
+  g_autofree char *db = g_build_filename (tmp, "warpscope.db", NULL);
+  if (profile_to_trace (p, parallel, db, FALSE) && profile_to_trace (p, serial, db, TRUE))
     {
       g_autofree char *diff = tree_difference (parallel, serial);
       if (diff)

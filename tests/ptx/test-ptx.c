@@ -1407,6 +1407,11 @@ test_errors_unsupported (void)
       if (!g_str_has_prefix (error->message, cases[i].msg) || !strstr (error->message, "not supported"))
         g_error ("case %u: got \"%s\", want \"%s\"", i, error->message, cases[i].msg);
     }
+  const char *huge = ".version 9.0\n.target sm_80\n.global .b8 big[8589934592] = {1};\n";
+  g_autoptr (GError) herr = NULL;
+  g_autoptr (WsPtxModule) hm = ws_ptx_parse (huge, strlen (huge), "bad.ptx", &herr);
+  g_assert_null (hm);
+  g_assert_error (herr, WS_ERROR, WS_ERROR_UNSUPPORTED);
   const char *texvar = ".version 9.0\n.target sm_80\n.global .texref t;\n";
   g_autoptr (GError) error = NULL;
   g_autoptr (WsPtxModule) m = ws_ptx_parse (texvar, strlen (texvar), "bad.ptx", &error);

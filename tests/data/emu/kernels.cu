@@ -218,3 +218,14 @@ extern "C" __global__ void grid3d(unsigned *out) {
   out[2 * (b * nt + t)] = threadIdx.x | threadIdx.y << 8 | threadIdx.z << 16;
   out[2 * (b * nt + t) + 1] = blockIdx.x | blockIdx.y << 8 | blockIdx.z << 16;
 }
+
+// Volta-style independent thread scheduling: a spin lock taken by every
+// thread of a warp (deadlocks on a pure SIMT stack).
+__device__ int g_lock;
+extern "C" __global__ void spinlock(int *counter) {
+  while (atomicCAS(&g_lock, 0, 1) != 0)
+    ;
+  *(volatile int *) counter += 1;
+  __threadfence();
+  atomicExch(&g_lock, 0);
+}

@@ -1,0 +1,590 @@
+/* ws-app-model.c: application models (seed 004 §5.4.2, Listing 5): variables
+ * and, per process label, operations whose numbers are expressions.  Every
+ * expression is compiled once here, so a sweep only evaluates. */
+#include <math.h>
+#include <string.h>
+#include "system/ws-system-private.h"
+
+const AppAnalyticField ws_app_analytic_fields[] = {
+  { "grid_size", TRUE, 1 },
+  { "block_size", TRUE, 1 },
+  { "cuda_core_instructions", FALSE, 0 },
+  { "issued_instructions", FALSE, 0 },
+  { "gmem_bytes", FALSE, 0 },
+  { "latency_bound", FALSE, 1e-9 },
+  { "occupancy_warps", FALSE, 1e-9 },
+  { "lambda", FALSE, 1e-9 },
+  { "sfu_instructions", FALSE, 0 },
+  { "fp64_instructions", FALSE, 0 },
+  { "shared_bytes", FALSE, 0 },
+  { "registers_per_thread", FALSE, 0 },
+  { "shared_per_block", FALSE, 0 },
+};
+const guint ws_app_n_analytic_fields = G_N_ELEMENTS (ws_app_analytic_fields);
+
+static const char *const op_names[] = { "h2d", "d2h", "kernel", "host", "send", "recv", "barrier", "sync", "loop", "if", NULL };
+
+static void
+op_free (gpointer p)
+{
+  AppOp *op = p;
+  g_free (op->where);
+  g_clear_pointer (&op->bytes, ws_expr_free);
+  g_clear_pointer (&op->device, ws_expr_free);
+  g_clear_pointer (&op->seconds, ws_expr_free);
+  g_clear_pointer (&op->operations, ws_expr_free);
+  g_clear_pointer (&op->peer_rank, ws_expr_free);
+  g_clear_pointer (&op->launch, ws_expr_free);
+  g_clear_pointer (&op->count, ws_expr_free);
+  g_clear_pointer (&op->cond, ws_expr_free);
+  for (guint i = 0; i < G_N_ELEMENTS (op->analytic); i++)
+    g_clear_pointer (&op->analytic[i], ws_expr_free);
+  g_free (op->peer);
+  g_free (op->name);
+  g_free (op->trace);
+  g_free (op->loop_var);
+  g_strfreev (op->barrier_labels);
+  g_clear_pointer (&op->body, g_ptr_array_unref);
+  g_clear_pointer (&op->else_body, g_ptr_array_unref);
+  g_free (op);
+}
+
+static void
+variable_free (gpointer p)
+{
+  AppVariable *v = p;
+  g_free (v->name);
+  g_clear_pointer (&v->derived, ws_expr_free);
+  g_free (v);
+}
+
+static void
+process_free (gpointer p)
+{
+  AppProcess *pr = p;
+  g_free (pr->label);
+  g_clear_pointer (&pr->count, ws_expr_free);
+  g_ptr_array_unref (pr->ops);
+  g_free (pr);
+}
+
+void
+ws_app_model_free (WsAppModel *app)
+{
+  if (app == NULL)
+    return;
+  g_free (app->name);
+  g_clear_pointer (&app->json, json_node_unref);
+  g_ptr_array_unref (app->variables);
+  g_ptr_array_unref (app->var_names);
+  g_ptr_array_unref (app->processes);
+  g_free (app);
+}
+
+const char *
+ws_app_model_get_name (const WsAppModel *app)
+{
+  return app->name;
+}
+
+const char *const *
+ws_app_model_get_variables (const WsAppModel *app)
+{
+  return (const char *const *) app->var_names->pdata;
+}
+
+gboolean
+ws_app_model_get_default (const WsAppModel *app, const char *name, double *value)
+{
+  for (guint i = 0; i < app->variables->len; i++)
+    {
+      AppVariable *v = app->variables->pdata[i];
+      if (strcmp (v->name, name) == 0 && v->derived == NULL)
+        {
+          *value = v->def;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+JsonNode *
+ws_app_model_to_json (const WsAppModel *app)
+{
+  return json_node_copy (app->json);
+}
+
+static void
+collect_traces (GPtrArray *ops, GPtrArray *out)
+{
+  for (guint i = 0; ops != NULL && i < ops->len; i++)
+    {
+      AppOp *op = ops->pdata[i];
+      if (op->trace != NULL && !g_ptr_array_find_with_equal_func (out, op->trace, g_str_equal, NULL))
+        g_ptr_array_add (out, g_strdup (op->trace));
+      collect_traces (op->body, out);
+      collect_traces (op->else_body, out);
+    }
+}
+
+char **
+ws_app_model_get_traces (const WsAppModel *app)
+{
+  GPtrArray *out = g_ptr_array_new ();
+  for (guint i = 0; i < app->processes->len; i++)
+    collect_traces (((AppProcess *) app->processes->pdata[i])->ops, out);
+  g_ptr_array_add (out, NULL);
+  return (char **) g_ptr_array_free (out, FALSE);
+}
+
+/* An expression field: a JSON string (the expression) or a number. */
+static gboolean
+compile_field (JsonObject *o, const char *member, gboolean required, const char *where, WsExpr **out,
+               GError **error)
+{
+  *out = NULL;
+  JsonNode *n = json_object_get_member (o, member);
+  if (n == NULL || JSON_NODE_HOLDS_NULL (n))
+    {
+      if (required)
+        g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: missing field '%s'", where, member);
+      return !required;
+    }
+  g_autofree char *text = NULL;
+  if (JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING)
+    text = g_strdup (json_node_get_string (n));
+  else if (JSON_NODE_HOLDS_VALUE (n) && (json_node_get_value_type (n) == G_TYPE_INT64
+                                          || json_node_get_value_type (n) == G_TYPE_DOUBLE))
+    {
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      text = g_strdup (g_ascii_dtostr (buf, sizeof buf, json_node_get_double (n)));
+    }
+  else
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: field '%s' must be an expression (a string) or a number",
+                   where, member);
+      return FALSE;
+    }
+  *out = ws_expr_parse (text, error);
+  if (*out == NULL)
+    {
+      g_prefix_error (error, "%s, field '%s': ", where, member);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+ws_app_eval (const WsExpr *e, GHashTable *vars, const char *where, const char *field, double *value, GError **error)
+{
+  if (!ws_expr_eval_with_table (e, vars, value, error))
+    {
+      g_prefix_error (error, "%s, field '%s': ", where, field);
+      return FALSE;
+    }
+  if (!isfinite (*value))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s, field '%s': '%s' is not a finite number", where, field,
+                   ws_expr_get_text (e));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static GPtrArray *ops_from_json (JsonNode *node, const char *app, const char *label, const char *prefix,
+                                 const char *field, GError **error);
+
+static AppOp *
+op_from_json (JsonNode *node, const char *app, const char *label, const char *number, GError **error)
+{
+  g_autofree char *where0 = g_strdup_printf ("application '%s', label '%s', operation %s", app, label, number);
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: an operation is a JSON object", where0);
+      return NULL;
+    }
+  JsonObject *o = json_node_get_object (node);
+  const char *kind = ws_json_get_string (o, "op", TRUE, where0, error);
+  if (kind == NULL)
+    return NULL;
+  int k = -1;
+  for (int i = 0; op_names[i] != NULL; i++)
+    if (strcmp (kind, op_names[i]) == 0)
+      k = i;
+  if (k < 0)
+    {
+      g_autofree char *close = ws_suggest_names (kind, op_names, 2);
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: unknown operation '%s'%s%s%s (operations: %s)", where0,
+                   kind, close ? " (did you mean " : "", close ? close : "", close ? "?)" : "",
+                   "h2d, d2h, kernel, host, send, recv, barrier, sync, loop, if");
+      return NULL;
+    }
+  g_autoptr(GPtrArray) holder = g_ptr_array_new_with_free_func (op_free);
+  AppOp *op = g_new0 (AppOp, 1);
+  g_ptr_array_add (holder, op);
+  op->kind = k;
+  op->where = g_strdup_printf ("%s (%s)", where0, kind);
+  const char *w = op->where;
+  static const char *const a_h2d[] = { "op", "bytes", "device", NULL };
+  static const char *const a_kernel[] = { "op", "name", "analytic", "trace", "launch", "device", NULL };
+  static const char *const a_host[] = { "op", "seconds", "operations", NULL };
+  static const char *const a_send[] = { "op", "to", "rank", "bytes", NULL };
+  static const char *const a_recv[] = { "op", "from", "rank", NULL };
+  static const char *const a_barrier[] = { "op", "labels", NULL };
+  static const char *const a_sync[] = { "op", "device", NULL };
+  static const char *const a_loop[] = { "op", "count", "variable", "body", NULL };
+  static const char *const a_if[] = { "op", "condition", "then", "else", NULL };
+  const char *const *allowed[] = { a_h2d, a_h2d, a_kernel, a_host, a_send, a_recv, a_barrier, a_sync, a_loop, a_if };
+  if (!ws_json_check_members (o, allowed[k], w, error))
+    return NULL;
+
+  switch (op->kind)
+    {
+    case APP_OP_H2D:
+    case APP_OP_D2H:
+      if (!compile_field (o, "bytes", TRUE, w, &op->bytes, error)
+          || !compile_field (o, "device", FALSE, w, &op->device, error))
+        return NULL;
+      break;
+    case APP_OP_SYNC:
+      if (!compile_field (o, "device", FALSE, w, &op->device, error))
+        return NULL;
+      break;
+    case APP_OP_KERNEL:
+      {
+        op->name = g_strdup (ws_json_get_string (o, "name", FALSE, w, NULL));
+        if (!compile_field (o, "device", FALSE, w, &op->device, error))
+          return NULL;
+        JsonNode *an = json_object_get_member (o, "analytic");
+        const char *trace = ws_json_get_string (o, "trace", FALSE, w, error);
+        if ((an == NULL) == (trace == NULL))
+          {
+            if (error != NULL && *error != NULL)
+              return NULL;
+            g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                         "%s: a kernel has either 'analytic' (explicit parameters) or 'trace' (a profiled kernel)", w);
+            return NULL;
+          }
+        if (trace != NULL)
+          {
+            op->trace = g_strdup (trace);
+            if (!compile_field (o, "launch", FALSE, w, &op->launch, error))
+              return NULL;
+            break;
+          }
+        if (!JSON_NODE_HOLDS_OBJECT (an))
+          {
+            g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: 'analytic' must be an object of expressions", w);
+            return NULL;
+          }
+        JsonObject *ao = json_node_get_object (an);
+        const char *fields[G_N_ELEMENTS (ws_app_analytic_fields) + 1];
+        for (guint i = 0; i < ws_app_n_analytic_fields; i++)
+          fields[i] = ws_app_analytic_fields[i].name;
+        fields[ws_app_n_analytic_fields] = NULL;
+        if (!ws_json_check_members (ao, fields, w, error))
+          return NULL;
+        for (guint i = 0; i < ws_app_n_analytic_fields; i++)
+          if (!compile_field (ao, fields[i], ws_app_analytic_fields[i].required, w, &op->analytic[i], error))
+            return NULL;
+      }
+      break;
+    case APP_OP_HOST:
+      if (!compile_field (o, "seconds", FALSE, w, &op->seconds, error)
+          || !compile_field (o, "operations", FALSE, w, &op->operations, error))
+        return NULL;
+      if ((op->seconds == NULL) == (op->operations == NULL))
+        {
+          g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                       "%s: host computation gives either 'seconds' or 'operations' (at the CPU's rate)", w);
+          return NULL;
+        }
+      break;
+    case APP_OP_SEND:
+    case APP_OP_RECV:
+      {
+        const char *peer = ws_json_get_string (o, op->kind == APP_OP_SEND ? "to" : "from", TRUE, w, error);
+        if (peer == NULL)
+          return NULL;
+        op->peer = g_strdup (peer);
+        if (!compile_field (o, "rank", FALSE, w, &op->peer_rank, error))
+          return NULL;
+        if (op->kind == APP_OP_SEND && !compile_field (o, "bytes", TRUE, w, &op->bytes, error))
+          return NULL;
+      }
+      break;
+    case APP_OP_BARRIER:
+      {
+        JsonNode *ln = json_object_get_member (o, "labels");
+        if (ln != NULL)
+          {
+            if (!JSON_NODE_HOLDS_ARRAY (ln))
+              {
+                g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: 'labels' must be an array of label names", w);
+                return NULL;
+              }
+            JsonArray *a = json_node_get_array (ln);
+            GPtrArray *labels = g_ptr_array_new ();
+            for (guint i = 0; i < json_array_get_length (a); i++)
+              {
+                const char *s = json_array_get_string_element (a, i);
+                if (s != NULL)
+                  g_ptr_array_add (labels, g_strdup (s));
+              }
+            g_ptr_array_add (labels, NULL);
+            op->barrier_labels = (char **) g_ptr_array_free (labels, FALSE);
+          }
+      }
+      break;
+    case APP_OP_LOOP:
+      {
+        if (!compile_field (o, "count", TRUE, w, &op->count, error))
+          return NULL;
+        op->loop_var = g_strdup (ws_json_get_string (o, "variable", FALSE, w, NULL));
+        op->body = ops_from_json (json_object_get_member (o, "body"), app, label, number, "body", error);
+        if (op->body == NULL)
+          return NULL;
+      }
+      break;
+    case APP_OP_IF:
+      {
+        if (!compile_field (o, "condition", TRUE, w, &op->cond, error))
+          return NULL;
+        op->body = ops_from_json (json_object_get_member (o, "then"), app, label, number, "then", error);
+        if (op->body == NULL)
+          return NULL;
+        if (json_object_has_member (o, "else"))
+          {
+            g_autofree char *p = g_strconcat (number, "e", NULL);
+            op->else_body = ops_from_json (json_object_get_member (o, "else"), app, label, p, "else", error);
+            if (op->else_body == NULL)
+              return NULL;
+          }
+      }
+      break;
+    }
+  return g_ptr_array_steal_index (holder, 0);
+}
+
+static GPtrArray *
+ops_from_json (JsonNode *node, const char *app, const char *label, const char *prefix, const char *field,
+               GError **error)
+{
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "application '%s', label '%s'%s%s: '%s' must be an array of operations",
+                   app, label, prefix ? ", operation " : "", prefix ? prefix : "", field);
+      return NULL;
+    }
+  JsonArray *a = json_node_get_array (node);
+  g_autoptr(GPtrArray) ops = g_ptr_array_new_with_free_func (op_free);
+  for (guint i = 0; i < json_array_get_length (a); i++)
+    {
+      g_autofree char *number = prefix ? g_strdup_printf ("%s.%u", prefix, i + 1) : g_strdup_printf ("%u", i + 1);
+      AppOp *op = op_from_json (json_array_get_element (a, i), app, label, number, error);
+      if (op == NULL)
+        return NULL;
+      g_ptr_array_add (ops, op);
+    }
+  return g_steal_pointer (&ops);
+}
+
+static gboolean
+valid_identifier (const char *s)
+{
+  if (s == NULL || !(g_ascii_isalpha (s[0]) || s[0] == '_'))
+    return FALSE;
+  for (const char *p = s; *p; p++)
+    if (!(g_ascii_isalnum (*p) || *p == '_'))
+      return FALSE;
+  return TRUE;
+}
+
+WsAppModel *
+ws_app_model_from_json (JsonNode *node, GError **error)
+{
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "an application model must be a JSON object");
+      return NULL;
+    }
+  JsonObject *o = json_node_get_object (node);
+  static const char *const allowed[] = { "kind", "name", "description", "variables", "processes", NULL };
+  if (!ws_json_check_members (o, allowed, "application model", error))
+    return NULL;
+  const char *kind = ws_json_get_string (o, "kind", FALSE, "application model", error);
+  if (kind != NULL && strcmp (kind, "application") != 0)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   "application model: \"kind\" is '%s', expected \"application\"", kind);
+      return NULL;
+    }
+  const char *name = ws_json_get_string (o, "name", TRUE, "application model", error);
+  if (name == NULL)
+    return NULL;
+  g_autoptr(WsAppModel) app = g_new0 (WsAppModel, 1);
+  app->name = g_strdup (name);
+  app->json = json_node_copy (node);
+  app->variables = g_ptr_array_new_with_free_func (variable_free);
+  app->var_names = g_ptr_array_new ();
+  app->processes = g_ptr_array_new_with_free_func (process_free);
+
+  JsonNode *vars = json_object_get_member (o, "variables");
+  if (vars != NULL)
+    {
+      if (!JSON_NODE_HOLDS_ARRAY (vars))
+        {
+          g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "application '%s': 'variables' must be an array", name);
+          return NULL;
+        }
+      JsonArray *a = json_node_get_array (vars);
+      for (guint i = 0; i < json_array_get_length (a); i++)
+        {
+          g_autofree char *where = g_strdup_printf ("application '%s', variable %u", name, i + 1);
+          JsonNode *vn = json_array_get_element (a, i);
+          if (!JSON_NODE_HOLDS_OBJECT (vn))
+            {
+              g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: must be an object", where);
+              return NULL;
+            }
+          JsonObject *vo = json_node_get_object (vn);
+          static const char *const vallowed[] = { "name", "default", "expression", "description", NULL };
+          if (!ws_json_check_members (vo, vallowed, where, error))
+            return NULL;
+          const char *vname = ws_json_get_string (vo, "name", TRUE, where, error);
+          if (vname == NULL)
+            return NULL;
+          if (!valid_identifier (vname))
+            {
+              g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: '%s' is not a valid variable name", where, vname);
+              return NULL;
+            }
+          if (g_ptr_array_find_with_equal_func (app->var_names, vname, g_str_equal, NULL))
+            {
+              g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: variable '%s' is defined twice", where, vname);
+              return NULL;
+            }
+          g_free (where);
+          where = g_strdup_printf ("application '%s', variable '%s'", name, vname);
+          AppVariable *v = g_new0 (AppVariable, 1);
+          v->name = g_strdup (vname);
+          g_ptr_array_add (app->variables, v);
+          g_ptr_array_add (app->var_names, v->name);
+          gboolean has_def = json_object_has_member (vo, "default");
+          gboolean has_expr = json_object_has_member (vo, "expression");
+          if (has_def == has_expr)
+            {
+              g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                           "%s: give either 'default' (an input) or 'expression' (a derived value)", where);
+              return NULL;
+            }
+          if (has_def && !ws_json_get_number (vo, "default", &v->def, where, error))
+            return NULL;
+          if (has_expr && !compile_field (vo, "expression", TRUE, where, &v->derived, error))
+            return NULL;
+        }
+    }
+  g_ptr_array_add (app->var_names, NULL);
+
+  JsonNode *procs = json_object_get_member (o, "processes");
+  if (procs == NULL || !JSON_NODE_HOLDS_ARRAY (procs) || json_array_get_length (json_node_get_array (procs)) == 0)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   "application '%s': 'processes' must be a non-empty array of {\"label\", \"count\", \"operations\"}",
+                   name);
+      return NULL;
+    }
+  JsonArray *pa = json_node_get_array (procs);
+  for (guint i = 0; i < json_array_get_length (pa); i++)
+    {
+      g_autofree char *where = g_strdup_printf ("application '%s', process %u", name, i + 1);
+      JsonNode *pn = json_array_get_element (pa, i);
+      if (!JSON_NODE_HOLDS_OBJECT (pn))
+        {
+          g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: must be an object", where);
+          return NULL;
+        }
+      JsonObject *po = json_node_get_object (pn);
+      static const char *const pallowed[] = { "label", "count", "operations", NULL };
+      if (!ws_json_check_members (po, pallowed, where, error))
+        return NULL;
+      const char *label = ws_json_get_string (po, "label", TRUE, where, error);
+      if (label == NULL)
+        return NULL;
+      for (guint j = 0; j < app->processes->len; j++)
+        if (strcmp (((AppProcess *) app->processes->pdata[j])->label, label) == 0)
+          {
+            g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                         "application '%s': label '%s' has two process entries; merge them", name, label);
+            return NULL;
+          }
+      g_free (where);
+      where = g_strdup_printf ("application '%s', label '%s'", name, label);
+      AppProcess *pr = g_new0 (AppProcess, 1);
+      pr->label = g_strdup (label);
+      pr->ops = g_ptr_array_new_with_free_func (op_free);
+      g_ptr_array_add (app->processes, pr);
+      if (!compile_field (po, "count", FALSE, where, &pr->count, error))
+        return NULL;
+      g_ptr_array_unref (pr->ops);
+      pr->ops = ops_from_json (json_object_get_member (po, "operations"), name, label, NULL, "operations", error);
+      if (pr->ops == NULL)
+        {
+          pr->ops = g_ptr_array_new ();
+          return NULL;
+        }
+    }
+  return g_steal_pointer (&app);
+}
+
+gboolean
+ws_app_bind_variables (const WsAppModel *app, GHashTable *overrides, GHashTable *vars, GError **error)
+{
+  if (overrides != NULL)
+    {
+      GHashTableIter it;
+      gpointer key;
+      g_hash_table_iter_init (&it, overrides);
+      while (g_hash_table_iter_next (&it, &key, NULL))
+        {
+          AppVariable *found = NULL;
+          for (guint i = 0; i < app->variables->len; i++)
+            if (strcmp (((AppVariable *) app->variables->pdata[i])->name, key) == 0)
+              found = app->variables->pdata[i];
+          if (found == NULL)
+            {
+              g_autofree char *close = ws_suggest_names (key, ws_app_model_get_variables (app), 2);
+              g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "application '%s' has no variable '%s'%s%s%s",
+                           app->name, (const char *) key, close ? " (did you mean " : "", close ? close : "",
+                           close ? "?)" : "");
+              return FALSE;
+            }
+          if (found->derived != NULL)
+            {
+              g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                           "application '%s': variable '%s' is derived ('%s') and cannot be set", app->name,
+                           found->name, ws_expr_get_text (found->derived));
+              return FALSE;
+            }
+        }
+    }
+  /* In order, so a derived variable sees the ones defined before it. */
+  for (guint i = 0; i < app->variables->len; i++)
+    {
+      AppVariable *v = app->variables->pdata[i];
+      double *value = g_new (double, 1);
+      double *over = overrides ? g_hash_table_lookup (overrides, v->name) : NULL;
+      *value = over ? *over : v->def;
+      if (v->derived != NULL)
+        {
+          g_autofree char *where = g_strdup_printf ("application '%s', variable '%s'", app->name, v->name);
+          if (!ws_app_eval (v->derived, vars, where, "expression", value, error))
+            {
+              g_free (value);
+              return FALSE;
+            }
+        }
+      g_hash_table_insert (vars, g_strdup (v->name), value);
+    }
+  return TRUE;
+}
