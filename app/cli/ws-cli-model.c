@@ -202,19 +202,33 @@ model_run (WsCli *cli, int argc, char **argv)
     }
   else
     {
+      /* Kernel and transfer columns: summed durations of those operations
+       * (transfers: h2d, d2h and send, startup included). */
       for (guint a = 0; a < axes->len; a++)
         printf ("%16s ", ((WsSweepAxis *) axes->pdata[a])->variable);
-      printf ("%18s\n", _("total [s]"));
+      printf ("%16s %16s %16s\n", _("total [s]"), _("kernels [s]"), _("transfers [s]"));
       for (guint i = 0; i < results->len; i++)
         {
           WsSystemResult *r = results->pdata[i];
           for (guint a = 0; a < axes->len; a++)
-            printf ("%16.6g ", *(double *) g_hash_table_lookup (r->variables, ((WsSweepAxis *) axes->pdata[a])->variable));
-          if (r->ok)
-            printf ("%18.9f\n", r->total_seconds);
-          else
-            printf ("%18s  %s\n", _("failed"), r->error);
+            printf ("%16.10g ", *(double *) g_hash_table_lookup (r->variables, ((WsSweepAxis *) axes->pdata[a])->variable));
+          if (!r->ok)
+            {
+              printf ("%16s  %s\n", _("failed"), r->error);
+              continue;
+            }
+          double kernels = 0, transfers = 0;
+          for (guint k = 0; k < r->operations->len; k++)
+            {
+              WsSystemOpRecord *o = r->operations->pdata[k];
+              if (strcmp (o->op, "kernel") == 0)
+                kernels += o->end - o->start;
+              else if (strcmp (o->op, "h2d") == 0 || strcmp (o->op, "d2h") == 0 || strcmp (o->op, "send") == 0)
+                transfers += o->end - o->start;
+            }
+          printf ("%16.9f %16.9f %16.9f\n", r->total_seconds, kernels, transfers);
         }
+      fflush (stdout);
     }
   if (sweep_id > 0)
     ws_cli_info (cli, _("stored as sweep %" G_GINT64_FORMAT " (%u point(s), %.3f s)"), sweep_id, results->len, wall);

@@ -436,12 +436,6 @@ cudaDeviceGetStreamPriorityRange (int *leastPriority, int *greatestPriority)
 
 /* ---- streams ------------------------------------------------------------ */
 
-struct CUstream_st {
-  unsigned int flags;
-  int priority;
-  unsigned long long id;
-};
-
 gboolean
 ws_cudart_stream_valid (cudaStream_t stream)
 {
@@ -500,6 +494,8 @@ cudaError_t
 cudaStreamSynchronize (cudaStream_t stream)
 {
   ENSURE_OR_RETURN ();
+  if (ws_cudart_capturing (stream) != NULL)
+    return ws_cudart_capture_unsupported (ws_cudart_capturing (stream), "cudaStreamSynchronize");
   return ws_cudart_stream_valid (stream) ? cudaSuccess : ws_cudart_set_error (cudaErrorInvalidResourceHandle);
 }
 
@@ -515,6 +511,8 @@ cudaError_t
 cudaStreamQuery (cudaStream_t stream)
 {
   ENSURE_OR_RETURN ();
+  if (ws_cudart_capturing (stream) != NULL)
+    return ws_cudart_capture_unsupported (ws_cudart_capturing (stream), "cudaStreamQuery");
   return ws_cudart_stream_valid (stream) ? cudaSuccess : ws_cudart_set_error (cudaErrorInvalidResourceHandle);
 }
 
@@ -529,6 +527,15 @@ cudaStreamWaitEvent (cudaStream_t stream, cudaEvent_t event, unsigned int flags)
 {
   ENSURE_OR_RETURN ();
   if (!ws_cudart_stream_valid (stream) || event == NULL)
+    return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
+  /* Waiting on an event recorded during a capture joins the stream to it. */
+  g_rec_mutex_lock (&ws_cudart.lock);
+  gboolean known = g_hash_table_contains (ws_cudart.events, event);
+  if (known && event->capture != NULL && stream != NULL && stream != cudaStreamLegacy &&
+      stream != cudaStreamPerThread && stream->capture == NULL)
+    stream->capture = event->capture;
+  g_rec_mutex_unlock (&ws_cudart.lock);
+  if (!known)
     return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
   return cudaSuccess;
 }
@@ -585,6 +592,8 @@ cudaStreamAddCallback (cudaStream_t stream, cudaStreamCallback_t callback, void 
     return ws_cudart_set_error (err);
   if (!ws_cudart_stream_valid (stream))
     return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
+  if (ws_cudart_capturing (stream) != NULL)   /* as CUDA: use cudaLaunchHostFunc */
+    return ws_cudart_capture_unsupported (ws_cudart_capturing (stream), "cudaStreamAddCallback");
   /* Everything issued before has completed: run it now, with the status a
    * GPU passes (the sticky error after a fault). */
   callback (stream, ws_cudart.sticky, userData);
@@ -605,6 +614,9 @@ cudaLaunchHostFunc (cudaStream_t stream, cudaHostFn_t fn, void *userData)
   ENSURE_OR_RETURN ();
   if (!ws_cudart_stream_valid (stream))
     return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
+  WsCudartGraph *capture = ws_cudart_capturing (stream);
+  if (capture != NULL)
+    return ws_cudart_capture_host (capture, fn, userData);
   fn (userData);
   return cudaSuccess;
 }
@@ -652,8 +664,7 @@ cudaStreamGetDevice_ptsz (cudaStream_t hStream, int *device)
   return cudaStreamGetDevice (hStream, device);
 }
 
-/* Graph capture is not supported (cudaStreamBeginCapture fails loudly), so
- * no stream is ever capturing; libraries ask before they synchronise. */
+/* Libraries ask before they synchronise (which a capture forbids). */
 cudaError_t
 cudaStreamIsCapturing (cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus)
 {
@@ -662,7 +673,8 @@ cudaStreamIsCapturing (cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptu
   ENSURE_OR_RETURN ();
   if (!ws_cudart_stream_valid (stream))
     return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
-  *pCaptureStatus = cudaStreamCaptureStatusNone;
+  *pCaptureStatus = ws_cudart_capturing (stream) != NULL ? cudaStreamCaptureStatusActive
+                                                         : cudaStreamCaptureStatusNone;
   return cudaSuccess;
 }
 
@@ -690,11 +702,6 @@ cudaThreadExchangeStreamCaptureMode (enum cudaStreamCaptureMode *mode)
  * Work runs inside the calls that issue it, so the elapsed time between two
  * events is the emulator's wall-clock time for the work issued between
  * them (not a prediction of GPU time: use the predictors for that). */
-struct CUevent_st {
-  unsigned int flags;
-  gboolean recorded;
-  double time;
-};
 
 static gboolean
 event_valid (cudaEvent_t event)
@@ -735,6 +742,13 @@ cudaEventRecordWithFlags (cudaEvent_t event, cudaStream_t stream, unsigned int f
   ENSURE_OR_RETURN ();
   if (!event_valid (event) || !ws_cudart_stream_valid (stream))
     return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
+  WsCudartGraph *capture = ws_cudart_capturing (stream);
+  if (capture != NULL)
+    {
+      /* A fork point of the capture (other streams join by waiting on it). */
+      event->capture = capture;
+      return cudaSuccess;
+    }
   event->recorded = TRUE;
   event->time = ws_now_seconds ();
   return cudaSuccess;

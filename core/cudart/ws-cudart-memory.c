@@ -24,6 +24,8 @@ ws_cudart_is_device_ptr (const void *ptr)
   return ws_devmem_lookup (ws_cudart.mem, (uint64_t) (uintptr_t) ptr, 1) != NULL;
 }
 
+static cudaError_t symbol_range (const void *symbol, size_t count, size_t offset, void **dev);
+
 static uint64_t
 total_memory (void)
 {
@@ -167,6 +169,8 @@ cudaMallocAsync (void **devPtr, size_t size, cudaStream_t hStream)
 {
   if (!ws_cudart_stream_valid (hStream))
     return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
+  if (ws_cudart_capturing (hStream) != NULL)
+    return ws_cudart_capture_unsupported (ws_cudart_capturing (hStream), "cudaMallocAsync");
   return allocate (devPtr, size, WS_ALLOC_DEVICE, "cudaMallocAsync");
 }
 
@@ -181,6 +185,8 @@ cudaFreeAsync (void *devPtr, cudaStream_t hStream)
 {
   if (!ws_cudart_stream_valid (hStream))
     return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
+  if (ws_cudart_capturing (hStream) != NULL)
+    return ws_cudart_capture_unsupported (ws_cudart_capturing (hStream), "cudaFreeAsync");
   return release (devPtr, FALSE);
 }
 
@@ -287,6 +293,13 @@ cudaMemcpyAsync (void *dst, const void *src, size_t count, enum cudaMemcpyKind k
 {
   if (!ws_cudart_stream_valid (stream))
     return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
+  WsCudartGraph *capture = ws_cudart_capturing (stream);
+  if (capture != NULL)
+    {
+      if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
+        return ws_cudart_set_error (cudaErrorInvalidMemcpyDirection);
+      return ws_cudart_capture_memcpy (capture, dst, src, count, kind);
+    }
   return copy (dst, src, count, kind, "cudaMemcpyAsync");
 }
 
@@ -331,6 +344,8 @@ cudaMemcpy2DAsync (void *dst, size_t dpitch, const void *src, size_t spitch, siz
 {
   if (!ws_cudart_stream_valid (stream))
     return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
+  if (ws_cudart_capturing (stream) != NULL)
+    return ws_cudart_capture_unsupported (ws_cudart_capturing (stream), "cudaMemcpy2DAsync");
   return copy_2d (dst, dpitch, src, spitch, width, height, kind, "cudaMemcpy2DAsync");
 }
 
@@ -371,6 +386,9 @@ cudaMemsetAsync (void *devPtr, int value, size_t count, cudaStream_t stream)
 {
   if (!ws_cudart_stream_valid (stream))
     return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
+  WsCudartGraph *capture = ws_cudart_capturing (stream);
+  if (capture != NULL)
+    return ws_cudart_capture_memset (capture, devPtr, value, count);
   return set (devPtr, value, count, "cudaMemsetAsync");
 }
 
@@ -405,6 +423,8 @@ cudaMemset2DAsync (void *devPtr, size_t pitch, int value, size_t width, size_t h
 {
   if (!ws_cudart_stream_valid (stream))
     return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
+  if (ws_cudart_capturing (stream) != NULL)
+    return ws_cudart_capture_unsupported (ws_cudart_capturing (stream), "cudaMemset2DAsync");
   return cudaMemset2D (devPtr, pitch, value, width, height);
 }
 
@@ -473,6 +493,15 @@ cudaMemcpyToSymbolAsync (const void *symbol, const void *src, size_t count, size
 {
   if (!ws_cudart_stream_valid (stream))
     return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
+  WsCudartGraph *capture = ws_cudart_capturing (stream);
+  if (capture != NULL)
+    {
+      void *dev = NULL;
+      cudaError_t err = symbol_range (symbol, count, offset, &dev);
+      if (err != cudaSuccess)
+        return ws_cudart_set_error (err);
+      return ws_cudart_capture_memcpy (capture, dev, src, count, kind);
+    }
   return cudaMemcpyToSymbol (symbol, src, count, offset, kind);
 }
 
@@ -482,6 +511,15 @@ cudaMemcpyFromSymbolAsync (void *dst, const void *symbol, size_t count, size_t o
 {
   if (!ws_cudart_stream_valid (stream))
     return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
+  WsCudartGraph *capture = ws_cudart_capturing (stream);
+  if (capture != NULL)
+    {
+      void *dev = NULL;
+      cudaError_t err = symbol_range (symbol, count, offset, &dev);
+      if (err != cudaSuccess)
+        return ws_cudart_set_error (err);
+      return ws_cudart_capture_memcpy (capture, dst, dev, count, kind);
+    }
   return cudaMemcpyFromSymbol (dst, symbol, count, offset, kind);
 }
 

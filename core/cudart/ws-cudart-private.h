@@ -52,6 +52,22 @@ typedef struct {
   gboolean constant;
 } WsCudartVar;
 
+typedef struct _WsCudartGraph WsCudartGraph;
+
+struct CUstream_st {
+  unsigned int flags;
+  int priority;
+  unsigned long long id;
+  WsCudartGraph *capture;       /* graph being captured into, or NULL */
+};
+
+struct CUevent_st {
+  unsigned int flags;
+  gboolean recorded;
+  double time;
+  WsCudartGraph *capture;       /* recorded in a capturing stream: joins others into it */
+};
+
 /* The runtime: one emulated device. */
 typedef struct {
   GRecMutex lock;
@@ -142,6 +158,10 @@ cudaError_t cudaStreamIsCapturing_ptsz (cudaStream_t stream, enum cudaStreamCapt
 cudaError_t cudaStreamGetId_ptsz (cudaStream_t hStream, unsigned long long *streamId);
 cudaError_t cudaStreamGetDevice_ptsz (cudaStream_t hStream, int *device);
 cudaError_t cudaStreamAttachMemAsync_ptsz (cudaStream_t stream, void *devPtr, size_t length, unsigned int flags);
+cudaError_t cudaStreamBeginCapture_ptsz (cudaStream_t stream, enum cudaStreamCaptureMode mode);
+cudaError_t cudaStreamEndCapture_ptsz (cudaStream_t stream, cudaGraph_t *pGraph);
+cudaError_t cudaGraphUpload_ptsz (cudaGraphExec_t graphExec, cudaStream_t stream);
+cudaError_t cudaGraphLaunch_ptsz (cudaGraphExec_t graphExec, cudaStream_t stream);
 cudaError_t cudaMallocAsync_ptsz (void **devPtr, size_t size, cudaStream_t hStream);
 cudaError_t cudaFreeAsync_ptsz (void *devPtr, cudaStream_t hStream);
 cudaError_t cudaMemPrefetchAsync_ptsz (const void *devPtr, size_t count, struct cudaMemLocation location,
@@ -177,7 +197,19 @@ cudaError_t ws_cudart_symbol_address (const void *symbol, uint64_t *addr, uint64
 /* ws-cudart-memory.c */
 gboolean ws_cudart_is_device_ptr (const void *ptr);
 
-/* ws-cudart-stream.c */
+/* ws-cudart-device.c */
 gboolean ws_cudart_stream_valid (cudaStream_t stream);
+
+/* ws-cudart-graph.c: stream capture.  The graph @stream is capturing into,
+ * or NULL (built-in streams never capture). */
+WsCudartGraph *ws_cudart_capturing (cudaStream_t stream);
+cudaError_t ws_cudart_capture_kernel (WsCudartGraph *graph, WsCudartKernel *kernel, dim3 grid, dim3 block,
+                                      void **args, size_t shared);
+cudaError_t ws_cudart_capture_memcpy (WsCudartGraph *graph, void *dst, const void *src, size_t count,
+                                      enum cudaMemcpyKind kind);
+cudaError_t ws_cudart_capture_memset (WsCudartGraph *graph, void *dst, int value, size_t count);
+cudaError_t ws_cudart_capture_host (WsCudartGraph *graph, cudaHostFn_t fn, void *user_data);
+/* A stream operation that cannot be captured: ends the capture as invalid. */
+cudaError_t ws_cudart_capture_unsupported (WsCudartGraph *graph, const char *what);
 
 G_END_DECLS

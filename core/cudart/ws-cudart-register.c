@@ -401,6 +401,9 @@ ws_cudart_launch (const void *func, WsCudartKernel *k, dim3 grid, dim3 block, vo
   err = check_config (k, grid, block, shared);
   if (err != cudaSuccess)
     return ws_cudart_set_error (err);
+  WsCudartGraph *capture = ws_cudart_capturing (stream);
+  if (capture != NULL)
+    return ws_cudart_capture_kernel (capture, k, grid, block, args, shared);
 
   WsLaunchConfig config = {
     .grid = { grid.x, grid.y, grid.z },

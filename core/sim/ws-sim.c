@@ -148,6 +148,7 @@ enum {
   W_BARRIER,
   W_DRAIN,       /* stream finished, loads outstanding */
   W_FINISHING,   /* stream finished, waiting for the last result: finish event queued */
+  W_MSHR,        /* its load needs more MSHRs than are free: retried when one frees */
   W_DONE,
 };
 
@@ -195,6 +196,9 @@ typedef struct {
   uint32_t n_mshr_free;
   uint32_t *mshr_used;      /* indices in use (unordered) */
   uint32_t n_mshr_used;
+  uint32_t n_mshrs;
+  uint32_t *mshr_wait;      /* warp slots parked in W_MSHR */
+  uint32_t n_mshr_wait;
   uint64_t insts;
 } Sm;
 
@@ -380,6 +384,8 @@ ws_sim_new (const WsGpu *gpu, const WsSimConfig *config, GError **error)
       for (guint m = 0; m < n_mshrs; m++)
         sm->mshr_free[m] = n_mshrs - 1 - m;
       sm->n_mshr_free = n_mshrs;
+      sm->n_mshrs = n_mshrs;
+      sm->mshr_wait = g_new (uint32_t, s->max_warps);
     }
   s->active_words = (s->n_sms + 63) / 64;
   s->active_sms = g_new0 (uint64_t, s->active_words);
@@ -403,6 +409,7 @@ ws_sim_free (WsSim *s)
       g_free (sm->mshrs);
       g_free (sm->mshr_free);
       g_free (sm->mshr_used);
+      g_free (sm->mshr_wait);
     }
   for (guint c = 0; c < s->n_channels; c++)
     {
@@ -552,7 +559,7 @@ state_leave (Sched *sc, uint8_t from, uint32_t local)
     {
     case W_READY: sc->ready &= ~(1ull << local); break;
     case W_DEP: case W_FINISHING: sc->n_dep--; break;
-    case W_MEM: case W_DRAIN: sc->n_mem--; break;
+    case W_MEM: case W_DRAIN: case W_MSHR: sc->n_mem--; break;
     case W_BARRIER: sc->n_barrier--; break;
     default: break;
     }
@@ -566,7 +573,7 @@ state_enter (WsSim *s, uint32_t smi, Sched *sc, Warp *w, uint8_t to, uint32_t lo
     {
     case W_READY: sc->ready |= 1ull << local; sm_mark_active (s, smi); break;
     case W_DEP: case W_FINISHING: sc->n_dep++; break;
-    case W_MEM: case W_DRAIN: sc->n_mem++; break;
+    case W_MEM: case W_DRAIN: case W_MSHR: sc->n_mem++; break;
     case W_BARRIER: sc->n_barrier++; break;
     default: break;
     }
@@ -990,7 +997,7 @@ static void
 l1_fill (WsSim *s, uint32_t r, uint64_t now)
 {
   Req *q = &s->reqs[r];
-  if (q->is_atomic)
+  if (q->mshr < 0)
     {
       uint32_t t = q->tok;
       req_release (s, r);
@@ -1008,6 +1015,16 @@ l1_fill (WsSim *s, uint32_t r, uint64_t now)
         break;
       }
   sm->mshr_free[sm->n_mshr_free++] = idx;
+  if (sm->n_mshr_wait > 0)
+    {
+      /* Parked loads retry now that an entry is free. */
+      uint32_t smi = (uint32_t) (sm - s->sms);
+      uint32_t nw = sm->n_mshr_wait;
+      sm->n_mshr_wait = 0;
+      for (uint32_t i = 0; i < nw; i++)
+        if (sm->warps[sm->mshr_wait[i]].state == W_MSHR)
+          set_state (s, smi, sm->mshr_wait[i], W_READY, now);
+    }
   uint32_t n = m->n_waiters;
   uint32_t waiters[MSHR_MAX_WAITERS];
   memcpy (waiters, m->waiters, n * sizeof (uint32_t));
@@ -1101,9 +1118,13 @@ mshr_find (Sm *sm, uint64_t line)
 
 /* ---- issue ------------------------------------------------------------------ */
 
-/* Tries to issue warp @slot's next instruction at @now.  Returns FALSE on a
- * structural hazard (pipe busy, not enough MSHRs). */
-static gboolean
+enum { ISSUE_BLOCKED, ISSUE_OK, ISSUE_PARKED };
+
+/* Tries to issue warp @slot's next instruction at @now.  Returns
+ * ISSUE_BLOCKED when its pipe is busy, ISSUE_PARKED when its load needs
+ * more MSHRs than are free (the warp leaves the ready mask until an MSHR
+ * frees, so it is not retried every cycle). */
+static int
 try_issue (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now)
 {
   Sm *sm = &s->sms[smi];
@@ -1115,7 +1136,7 @@ try_issue (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now)
   /* A pipe with a fractional interval accepts several instructions in one
    * cycle (e.g. 0.5: two per cycle). */
   if (sc->pipe_free[cls] >= (double) now + 1)
-    return FALSE;
+    return ISSUE_BLOCKED;
 
   uint64_t result = INF_TIME;        /* when the destination registers are ready */
   double occupancy = s->ii[cls];
@@ -1179,8 +1200,14 @@ try_issue (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now)
           for (guint i = 0; i < n; i++)
             if (mshr_find (sm, reqs[i]) == NULL && !ws_cache_access (sm->l1, reqs[i], FALSE))
               need++;
-          if (need > sm->n_mshr_free)
-            return FALSE;
+          /* A load needing more entries than exist waits until all are
+           * free and sends the excess without an entry. */
+          if (need > sm->n_mshr_free && sm->n_mshr_free < sm->n_mshrs)
+            {
+              set_state (s, smi, slot, W_MSHR, now);
+              sm->mshr_wait[sm->n_mshr_wait++] = slot;
+              return ISSUE_PARKED;
+            }
           uint32_t t = tok_alloc (s);
           LoadTok *k = &s->toks[t];
           k->sm = smi; k->slot = slot; k->parts = 0;
@@ -1203,16 +1230,20 @@ try_issue (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now)
                   any_hit = TRUE;
                   continue;
                 }
-              uint32_t mi = sm->mshr_free[--sm->n_mshr_free];
-              sm->mshr_used[sm->n_mshr_used++] = mi;
-              m = &sm->mshrs[mi];
-              m->line = reqs[i];
-              m->n_waiters = 1;
-              m->waiters[0] = t;
+              int32_t mi = -1;
+              if (sm->n_mshr_free > 0)
+                {
+                  mi = (int32_t) sm->mshr_free[--sm->n_mshr_free];
+                  sm->mshr_used[sm->n_mshr_used++] = (uint32_t) mi;
+                  m = &sm->mshrs[mi];
+                  m->line = reqs[i];
+                  m->n_waiters = 1;
+                  m->waiters[0] = t;
+                }
               k->parts++;
               uint32_t r = req_alloc (s);
               Req *q = &s->reqs[r];
-              q->addr = reqs[i]; q->sm = smi; q->mshr = (int32_t) mi; q->tok = t;
+              q->addr = reqs[i]; q->sm = smi; q->mshr = mi; q->tok = t;
               q->n_sectors = s->l1_granule / SECTOR;
               q->is_write = 0; q->is_atomic = 0;
               send_to_l2 (s, r, now);
@@ -1298,7 +1329,7 @@ try_issue (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now)
     }
   else
     warp_next_from (s, smi, slot, now + 1, TRUE);
-  return TRUE;
+  return ISSUE_OK;
 }
 
 /* One cycle of scheduler @k of SM @smi. */
@@ -1345,7 +1376,7 @@ sched_cycle (WsSim *s, uint32_t smi, guint k, uint64_t now)
       sched_touch (s, sc);
       uint64_t saved = sc->last_acc;
       sc->last_acc = now + 1;         /* an issue cycle is no stall */
-      if (try_issue (s, smi, slot, now))
+      if (try_issue (s, smi, slot, now) == ISSUE_OK)
         {
           sc->last = pick;
           issued++;
@@ -1579,6 +1610,7 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
           sm->mshr_free[sm->n_mshr_free++] = sm->mshr_used[m];
         }
       sm->n_mshr_used = 0;
+      sm->n_mshr_wait = 0;
     }
   memset (s->active_sms, 0, sizeof (uint64_t) * s->active_words);
   /* Reset pools: nothing in flight survives a launch boundary. */

@@ -1363,11 +1363,21 @@ ws_system_evaluate (WsSystemEnv *env, const WsAppModel *app, GHashTable *overrid
 
   WsSystemResult *result = NULL;
   gboolean ok = map_processes (&s, vars, error);
+  /* `rank` (the process's number within its label) is visible to its
+   * expressions, unless the application defines a variable of that name. */
+  gboolean own_rank = !g_hash_table_contains (vars, "rank");
   for (guint i = 0; ok && i < s.procs->len; i++)
     {
+      if (own_rank)
+        {
+          double r = g_array_index (s.procs, Proc, i).rank;
+          g_hash_table_insert (vars, g_strdup ("rank"), g_memdup2 (&r, sizeof r));
+        }
       ok = unroll (&s, (int) i, ((AppProcess *) app->processes->pdata[g_array_index (s.procs, Proc, i).label])->ops,
                    vars, error);
     }
+  if (own_rank)
+    g_hash_table_remove (vars, "rank");
   if (ok)
     ok = simulate (&s, error);
   if (ok)

@@ -134,7 +134,7 @@ put_record (WsStore *store, const char *table, const char *what, const char *nam
   sqlite3_bind_text (st, 3, origin, -1, SQLITE_STATIC);
   int rc = sqlite3_step (st);
   sqlite3_finalize (st);
-  if (rc == SQLITE_CONSTRAINT)
+  if ((rc & 0xff) == SQLITE_CONSTRAINT)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_DUPLICATE, "a %s model named '%s' exists already (use --replace)", what,
                    name);
@@ -291,7 +291,13 @@ ws_system_demo_trace_path (void)
   const char *env = g_getenv ("WARPSCOPE_DEMO_TRACE");
   if (env != NULL && env[0] != '\0')
     return g_strdup (env);
-  return g_build_filename (WS_BUILD_DIR, "demo", "saxpy2.wstrace", NULL);
+  /* A fresh profile from this build (tools/headless-demo.sh records it),
+   * else the one shipped for machines without the CUDA toolkit. */
+  char *built = g_build_filename (WS_BUILD_DIR, "demo", "saxpy2.wstrace", NULL);
+  if (g_file_test (built, G_FILE_TEST_IS_REGULAR))
+    return built;
+  g_free (built);
+  return g_build_filename (WS_SOURCE_DIR, "db", "workspace", "saxpy2.wstrace", NULL);
 }
 
 gboolean
@@ -325,7 +331,8 @@ ws_system_store_ensure_demo (WsStore *store, GError **error)
   /* saxpy2 needs the trace of examples/saxpy2.cu; added once it exists. */
   if (!meta_get (db, "system_demo_saxpy2"))
     {
-      g_autofree char *trace = ws_system_demo_trace_path ();
+      g_autofree char *given = ws_system_demo_trace_path ();
+      g_autofree char *trace = g_canonicalize_filename (given, NULL);
       if (!g_file_test (trace, G_FILE_TEST_IS_REGULAR))
         return TRUE;
       g_autoptr(JsonNode) app = workspace_file ("saxpy2.json", error);

@@ -30,7 +30,8 @@
 enum { CAT_BASE, CAT_DEP, CAT_SFU, CAT_FP64, CAT_MEM, CAT_SHARED, CAT_BARRIER, CAT_CONTROL, N_CATS };
 static const char *const cat_names[N_CATS] = { "BASE", "DEP", "SFU", "FP64", "MEM", "SHARED", "BARRIER", "CONTROL" };
 
-/* Resources of one SM sub-partition (one warp scheduler each). */
+/* Resources of one SM sub-partition (one warp scheduler each), except the
+ * load/store pipeline, which is the SM's (machine_from_gpu). */
 enum { UNIT_ALU, UNIT_FP32, UNIT_SFU, UNIT_FP64, UNIT_BRANCH, UNIT_LSU, N_UNITS };
 static const char *const unit_pipes[N_UNITS] = { "int", "fp32", "sfu", "fp64", "branch", "global" };
 static const double unit_default_latency[N_UNITS] = { 4, 4, 16, 8, 10, 0 };
@@ -105,7 +106,7 @@ typedef struct {
   uint32_t n_warps;
   Block *blocks;
   double *admit;            /* [sched][unit] */
-  double gmem_admit, shared_admit;
+  double lsu_admit, gmem_admit, shared_admit;   /* the SM's load/store pipeline, DRAM, banks */
   double end;               /* latest completion so far */
   int end_cat;
   EmuResult *r;
@@ -196,8 +197,8 @@ resource_request (double t, double *admit, double gap, double latency, double n)
 
 /* A global/local/constant access passes two resources in series (§2: "the
  * completion timestamp ... adding the latency of the various resources it
- * goes through"): the sub-partition's load/store issue, one request per
- * 128-byte line (uncoalesced accesses as several requests), then the global
+ * goes through"): the SM's load/store pipeline (L1 tag stage), one request
+ * per 128-byte line (uncoalesced accesses as several requests), then the global
  * memory, whose gap is the DRAM time of the bytes that miss both caches and
  * whose latency is the cache simulation's AMAT.  Request k leaves the LSU
  * at s1 + k g1 and enters memory at x_k = max(s1 + k g1, x_{k-1} + g2),
@@ -207,7 +208,7 @@ global_request (Emu *e, Warp *w, const Inst *in, double t)
 {
   const Machine *m = e->m;
   double n = w->next.lines > 0 ? w->next.lines : 1;
-  double *lsu = &e->admit[w->sched * N_UNITS + UNIT_LSU];
+  double *lsu = &e->lsu_admit;
   double g1 = m->gap[UNIT_LSU];
   double s1 = fmax (t, *lsu);
   *lsu = s1 + n * g1;
@@ -241,7 +242,10 @@ shared_request (Emu *e, Warp *w, const Inst *in, double t)
   return resource_request (t, &e->shared_admit, e->m->shared_gap, in->latency, d);
 }
 
-/* Issues the next record of warp w at cycle t and reads the one after it. */
+/* §2: issuing warp w's next record at cycle t: "the completion timestamp of
+ * an instruction is computed by adding the latency of the various resources
+ * it goes through"; its destinations become ready then.  Reads the record
+ * after it. */
 static void
 warp_issue (Emu *e, Warp *w, double t)
 {
@@ -295,6 +299,7 @@ warp_issue (Emu *e, Warp *w, double t)
   block_try_release (e, b, t);
 }
 
+/* §2: an instruction is schedulable once its earliest time has come. */
 static int
 warp_can_issue (const Warp *w, double t)
 {
@@ -468,6 +473,7 @@ fail_fmt (const WsPredictorHost *h, WsPredictorContext *ctx, const char *fmt, co
   h->fail (ctx, msg);
 }
 
+/* One catalogue pipe parameter (§2: latency and gap per resource). */
 static double
 pipe_param (const WsPredictorHost *h, WsPredictorContext *ctx, const char *pipe, const char *field, double fallback)
 {
@@ -476,7 +482,8 @@ pipe_param (const WsPredictorHost *h, WsPredictorContext *ctx, const char *pipe,
   return h->gpu_param (ctx, name, fallback);
 }
 
-/* DRAM bytes per core cycle of one SM when `active` SMs share the DRAM. */
+/* The global memory's gap (§2: "global memory gap" per request): DRAM bytes
+ * per core cycle of one SM when `active` SMs share the DRAM. */
 static double
 dram_bytes_per_cycle (const WsPredictorHost *h, WsPredictorContext *ctx, double clock_mhz, double active)
 {
@@ -507,13 +514,18 @@ machine_from_gpu (const WsPredictorHost *h, WsPredictorContext *ctx, Machine *m)
       m->gap[u] = fmax (pipe_param (h, ctx, unit_pipes[u], "initiation_interval", 1), 0);
     }
   m->latency[UNIT_LSU] = 0;
+  /* The catalogue's intervals are per sub-partition (32 lanes over its
+   * share of the load/store units); the L1 and the shared-memory banks
+   * serve the whole SM, one line or wavefront per interval / schedulers. */
+  m->gap[UNIT_LSU] /= m->schedulers;
   m->shared_latency = fmax (pipe_param (h, ctx, "shared", "latency", h->gpu_param (ctx, "l1_latency", 30)), 1);
-  /* The catalogue's interval is per sub-partition; the banks serve the SM. */
   m->shared_gap = fmax (pipe_param (h, ctx, "shared", "initiation_interval", 1), 0) / m->schedulers;
   m->barrier_latency = m->latency[UNIT_BRANCH];
 }
 
-/* The static table turned into the emulator's per-instruction resources. */
+/* §2's resources per static instruction: which resource it goes through,
+ * its latency (the AMAT from the cache simulation for global accesses, §2
+ * "caches") and its register dependences. */
 static Inst *
 build_insts (const WsPredictorHost *h, WsPredictorContext *ctx, const Machine *m, int caches, uint32_t *n_slots_out)
 {
@@ -620,7 +632,8 @@ build_insts (const WsPredictorHost *h, WsPredictorContext *ctx, const Machine *m
   return insts;
 }
 
-/* The first `want` thread blocks at or after `from` whose streams were
+/* §2: "a maximal set of thread-blocks that can be concurrently loaded on
+ * one SM": the first `want` thread blocks at or after `from` whose streams were
  * recorded (a sampled trace leaves some out), continuing from block 0 when
  * the range runs out; returns how many were found. */
 static uint32_t
@@ -638,7 +651,8 @@ pick_blocks (const WsPredictorHost *h, WsPredictorContext *ctx, uint64_t n_tbs, 
   return got;
 }
 
-/* Mean warp instructions per recorded block over [from, to). */
+/* §4 extrapolation from "a small number of thread blocks": the mean warp
+ * instructions per recorded block over [from, to). */
 static double
 mean_block_insts (const WsPredictorHost *h, WsPredictorContext *ctx, uint64_t from, uint64_t to)
 {
@@ -655,6 +669,7 @@ mean_block_insts (const WsPredictorHost *h, WsPredictorContext *ctx, uint64_t fr
   return n > 0 ? sum / n : 0;
 }
 
+/* The same mean over the emulated blocks. */
 static double
 mean_of (const WsPredictorHost *h, WsPredictorContext *ctx, const uint64_t *tbs, uint32_t n)
 {
@@ -693,6 +708,8 @@ emulate_wave (const WsPredictorHost *h, WsPredictorContext *ctx, Machine *m, con
   return rc;
 }
 
+/* The whole model: §2's emulation of one SM's resident blocks for a full
+ * wave and the tail, §4's extrapolation to the grid, and the CPI stack. */
 static int
 ake_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
 {
@@ -805,7 +822,7 @@ ake_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
   h->set_metric (ctx, "gmem_utilization", main_r->cycles > 0 ? main_r->gmem_busy / main_r->cycles : 0);
   h->set_metric (ctx, "shared_utilization", main_r->cycles > 0 ? main_r->shared_busy / main_r->cycles : 0);
   h->set_metric (ctx, "lsu_utilization",
-                 main_r->cycles > 0 ? main_r->lsu_busy / (main_r->cycles * m.schedulers) : 0);
+                 main_r->cycles > 0 ? main_r->lsu_busy / main_r->cycles : 0);
   h->set_metric (ctx, "global_requests_per_inst",
                  main_r->global_insts > 0 ? main_r->global_requests / main_r->global_insts : 0);
   h->set_metric (ctx, "shared_wavefronts_per_inst",

@@ -146,7 +146,13 @@ trace_inputs (const WsPredictorHost *h, WsPredictorContext *ctx, VolkovInputs *i
       h->fail (ctx, "the launch's blocks do not fit on an SM of this GPU (occupancy 0)");
       return -1;
     }
-  in->occupancy = warps;
+  /* A grid smaller than one full wave leaves fewer warps resident than the
+   * occupancy limit: Little's law needs the warps actually in flight.  (The
+   * analytic path keeps the paper's occupancy as given, so Listing 5
+   * reproduces exactly; the paper notes its error for small data sizes.) */
+  double sms = h->gpu_param (ctx, "sms", 1);
+  double available = ceil (in->warps_launched / (sms > 0 ? sms : 1));
+  in->occupancy = fmin ((double) warps, available);
   in->lambda = h->option_double (ctx, "lambda");
   h->set_metric (ctx, "representative_tb", (double) tb);
   h->set_metric (ctx, "representative_warp", warp);

@@ -195,7 +195,7 @@ write_independent_trace (const char *dir, guint n, uint32_t warps_per_block)
 
 /* n independent loads, each of its own coalesced line (or 32 lines). */
 static char *
-write_stream_trace (const char *dir, guint n, int addr)
+write_stream_trace (const char *dir, guint n, int addr, uint32_t blocks)
 {
   WsTraceStaticInst insts[16];
   Step steps[16];
@@ -205,7 +205,8 @@ write_stream_trace (const char *dir, guint n, int addr)
       steps[i] = (Step) { i, addr };
     }
   Program p = { steps, n };
-  return write_trace (dir, "stream", insts, n, 1, 1, &p, 1);
+  g_autofree char *name = g_strdup_printf ("stream_%u_%d_%u", n, addr, blocks);
+  return write_trace (dir, name, insts, n, blocks, 1, &p, 1);
 }
 
 /* ---- running the plugin ---------------------------------------------------- */
@@ -376,7 +377,7 @@ static void
 test_bandwidth_limited (Fixture *f, gconstpointer data)
 {
   (void) data;
-  g_autofree char *path = write_stream_trace (f->dir, 10, ADDR_COALESCED);
+  g_autofree char *path = write_stream_trace (f->dir, 10, ADDR_COALESCED, 1);
   const char *const no_caches[] = { "caches=false", NULL };
   g_autoptr(WsPrediction) p = predict_opts (path, f->gpu, no_caches);
   assert_close (p->cycles, 9 * 8 + GLOBAL_LAT);
@@ -405,7 +406,7 @@ static void
 test_uncoalesced_requests (Fixture *f, gconstpointer data)
 {
   (void) data;
-  g_autofree char *path = write_stream_trace (f->dir, 1, ADDR_SCATTER);
+  g_autofree char *path = write_stream_trace (f->dir, 1, ADDR_SCATTER, 1);
   const char *const no_caches[] = { "caches=false", NULL };
   g_autoptr(WsPrediction) p = predict_opts (path, f->gpu, no_caches);
   assert_close (metric (p, "global_requests_per_inst"), 32);
@@ -538,6 +539,26 @@ test_waves_and_tail (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (metric (capped, "waves"), ==, 3);
   assert_close (capped->cycles, 3 * 60);
   assert_stack_sums (capped, 50);
+}
+
+/* The DRAM is shared by the SMs that are busy: 2 SMs of one block each at
+ * 16 GB/s give 8 bytes per cycle and SM in a full wave (10 loads of 128
+ * bytes: 9 x 16 + 400 = 544); the tail's single block has the DRAM to
+ * itself (9 x 8 + 400 = 472). */
+static void
+test_tail_bandwidth (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  f->gpu->sms = 2;
+  f->gpu->max_blocks_per_sm = 1;
+  g_autofree char *path = write_stream_trace (f->dir, 10, ADDR_COALESCED, 3);
+  const char *const no_caches[] = { "caches=false", NULL };
+  g_autoptr(WsPrediction) p = predict_opts (path, f->gpu, no_caches);
+  assert_close (metric (p, "dram_bytes_per_cycle_per_sm"), 8);
+  assert_close (metric (p, "wave_cycles"), 9 * 16 + GLOBAL_LAT);
+  assert_close (metric (p, "tail_cycles"), 9 * 8 + GLOBAL_LAT);
+  assert_close (p->cycles, 544 + 472);
+  assert_stack_sums (p, 30);
 }
 
 /* Blocks of different lengths: the emulated blocks of a wave stand for the
@@ -752,6 +773,7 @@ main (int argc, char **argv)
   ADD ("/ake/scheduler/gto-vs-rr", test_gto_vs_rr);
   ADD ("/ake/launch/waves-and-tail", test_waves_and_tail);
   ADD ("/ake/launch/wave-scaling-uneven-blocks", test_wave_scaling);
+  ADD ("/ake/launch/tail-shares-dram-among-fewer-sms", test_tail_bandwidth);
   ADD ("/ake/stack/sums-mixed-kernel", test_stack_sums_mixed);
   ADD ("/ake/options/validated", test_options);
   ADD ("/ake/cli/predict-trace-json", test_cli);

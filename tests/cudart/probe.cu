@@ -324,6 +324,64 @@ static int misc() {
   return 0;
 }
 
+static void CUDART_CB bump_counter(void *p) { ++*(int *) p; }
+
+static int graph() {
+  const int n = 1000;
+  float *a = (float *) malloc(n * 4), *b = (float *) malloc(n * 4), *c = (float *) malloc(n * 4);
+  for (int i = 0; i < n; i++) { a[i] = i; b[i] = 1; c[i] = -1; }
+  float coef[4] = {2, 0, 0, 0};
+  cudaMemcpyToSymbol(c_coef, coef, sizeof coef);
+  float *da, *db, *dc;
+  cudaMalloc(&da, n * 4); cudaMalloc(&db, n * 4); cudaMalloc(&dc, n * 4);
+  cudaStream_t s, s2;
+  cudaStreamCreate(&s);
+  cudaStreamCreate(&s2);
+  int counter = 0;
+  E(cudaStreamBeginCapture(0, cudaStreamCaptureModeGlobal));
+  E(cudaGetLastError());
+  E(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  cudaStreamCaptureStatus st;
+  cudaStreamIsCapturing(s, &st);
+  printf("capturing=%d\n", (int) st);
+  E(cudaMemcpyAsync(da, a, n * 4, cudaMemcpyHostToDevice, s));
+  cudaEvent_t fork, join;
+  cudaEventCreate(&fork);
+  cudaEventCreate(&join);
+  E(cudaEventRecord(fork, s));
+  E(cudaStreamWaitEvent(s2, fork, 0));          // s2 joins the capture
+  E(cudaMemcpyAsync(db, b, n * 4, cudaMemcpyHostToDevice, s2));
+  E(cudaEventRecord(join, s2));
+  E(cudaStreamWaitEvent(s, join, 0));
+  E(cudaMemsetAsync(dc, 0, n * 4, s));
+  add_kernel<<<(n + 127) / 128, 128, 0, s>>>(da, db, dc, n);
+  E(cudaGetLastError());
+  E(cudaMemcpyAsync(c, dc, n * 4, cudaMemcpyDeviceToHost, s));
+  E(cudaLaunchHostFunc(s, bump_counter, &counter));
+  cudaGraph_t g;
+  E(cudaStreamEndCapture(s2, &g));              // not the origin
+  E(cudaStreamEndCapture(s, &g));
+  printf("after_capture c5=%g counter=%d\n", c[5], counter);   // nothing ran yet
+  size_t nodes = 0;
+  E(cudaGraphGetNodes(g, nullptr, &nodes));
+  printf("nodes=%zu\n", nodes);
+  cudaGraphExec_t ex;
+  E(cudaGraphInstantiate(&ex, g, 0));
+  E(cudaGraphDestroy(g));
+  for (int it = 0; it < 3; it++) {
+    a[5] = 100 * it;                               // read when the graph runs
+    E(cudaGraphLaunch(ex, s));
+  }
+  E(cudaStreamSynchronize(s));
+  printf("after_launch c5=%g counter=%d\n", c[5], counter);
+  E(cudaGraphExecDestroy(ex));
+  // An operation that cannot be captured invalidates the capture.
+  E(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  E(cudaStreamSynchronize(s));
+  E(cudaStreamEndCapture(s, &g));
+  return 0;
+}
+
 static int fault() {
   int *p;
   cudaMalloc(&p, 64 * sizeof(int));
@@ -347,6 +405,7 @@ int main(int argc, char **argv) {
   if (!strcmp(mode, "fault")) return fault();
   if (!strcmp(mode, "shared")) return shared();
   if (!strcmp(mode, "misc")) return misc();
-  fprintf(stderr, "usage: probe props|memory|symbols|errors|unsupported|launch|fault|shared|misc\n");
+  if (!strcmp(mode, "graph")) return graph();
+  fprintf(stderr, "usage: probe props|memory|symbols|errors|unsupported|launch|fault|shared|misc|graph\n");
   return 2;
 }

@@ -388,6 +388,34 @@ test_misc (Fixture *f, gconstpointer data)
   run_clear (&r);
 }
 
+static void
+test_graph (Fixture *f, gconstpointer data)
+{
+  g_autofree char *probe = need_program ("probe");
+  if (probe == NULL)
+    return;
+  Run r = run_program (f, NULL, probe, "graph");
+  g_assert_cmpint (r.status, ==, 0);
+  /* The legacy stream cannot be captured. */
+  assert_line (&r, "cudaStreamBeginCapture(0, cudaStreamCaptureModeGlobal)=900");
+  assert_line (&r, "capturing=1");
+  assert_line (&r, "cudaGetLastError()=0");
+  /* Only the stream that began the capture ends it. */
+  assert_line (&r, "cudaStreamEndCapture(s2, &g)=903");
+  assert_line (&r, "cudaStreamEndCapture(s, &g)=0");
+  /* Captured work does not run until the graph is launched. */
+  assert_line (&r, "after_capture c5=-1 counter=0");
+  /* 2 H2D copies (one from the joined stream), memset, kernel, D2H, host function. */
+  assert_line (&r, "nodes=6");
+  /* Three launches; the last read a[5] = 200 when it ran: 200 + 1 x 2. */
+  assert_line (&r, "after_launch c5=202 counter=3");
+  assert_line (&r, "cudaGraphExecDestroy(ex)=0");
+  /* Synchronising a capturing stream is refused and invalidates the capture. */
+  assert_line (&r, "cudaStreamSynchronize(s)=900");
+  assert_line (&r, "cudaStreamEndCapture(s, &g)=901");
+  run_clear (&r);
+}
+
 /* ---- kernels -------------------------------------------------------------- */
 
 static void
@@ -724,6 +752,7 @@ main (int argc, char **argv)
   ADD ("/cudart/errors/strings-last-error-events", test_errors);
   ADD ("/cudart/unsupported/call-names-the-function", test_unsupported);
   ADD ("/cudart/streams/ids-capture-params-pci-host-funcs", test_misc);
+  ADD ("/cudart/streams/capture-into-graph-and-replay", test_graph);
   ADD ("/cudart/launch/kernels-attributes-occupancy", test_launch);
   ADD ("/cudart/launch/fault-is-sticky", test_fault);
   ADD ("/cudart/launch/ptx-newer-than-target-runs-with-warning", test_older_target);

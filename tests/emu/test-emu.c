@@ -152,6 +152,12 @@ test_devmem (void)
   g_assert_cmpuint (ws_devmem_nearest (mem, a + 1004)->base, ==, a);
   past = ws_devmem_describe (mem, a + 1016);
   g_assert_nonnull (strstr (past, "16 bytes past the end of cudaMalloc #1"));
+  {
+    g_autofree char *null_desc = ws_devmem_describe (mem, 8);
+    g_autofree char *far_desc = ws_devmem_describe (mem, c + (1ull << 32));
+    g_assert_nonnull (strstr (null_desc, "null pointer"));
+    g_assert_nonnull (strstr (far_desc, "does not point into any device allocation (nearest: cudaMalloc #3"));
+  }
   inside = ws_devmem_describe (mem, b + 8);
   g_assert_nonnull (strstr (inside, "8 bytes inside cudaMalloc #2"));
   g_assert_nonnull (ws_devmem_table (mem, &n));

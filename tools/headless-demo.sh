@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The Warpscope demo without a display (./run.sh runs it when there is none).
+#
+#   tools/headless-demo.sh BUILD_DIR
+#
+# Creates a fresh demo workspace (BUILD_DIR/demo/demo.db: seed 004's three
+# test beds and the saxpy2 application models), profiles examples/saxpy2 on
+# the emulator when the example was built (else the trace shipped in
+# db/workspace/ is used), evaluates saxpy2-analytic (seed 004 Listing 5) once
+# and as a 20-point sweep over N on testbed-gtx970, runs the profiled saxpy2
+# on all three test beds, and writes BUILD_DIR/demo/report.txt (plus the
+# sweep as CSV and the single run as JSON).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD="${1:-build}"
+CLI="$BUILD/app/cli/warpscope-cli"
+if [ ! -x "$CLI" ]; then
+  echo "headless-demo: $CLI does not exist; build first (meson setup $BUILD && ninja -C $BUILD)" >&2
+  exit 1
+fi
+OUT="$BUILD/demo"
+mkdir -p "$OUT"
+DB="$OUT/demo.db"
+rm -f "$DB" "$DB-wal" "$DB-shm"
+rm -rf "$OUT/warpscope-traces"
+REPORT="$OUT/report.txt"
+ws() { "$CLI" --db "$DB" "$@"; }
+
+# The real profile of examples/saxpy2.cu (N = 16384, computeIntensity 16,
+# blockSize 256: the example's defaults, which the saxpy2 model assumes).
+TRACE="$OUT/saxpy2.wstrace"
+TRACE_NOTE=""
+rm -f "$TRACE"
+if [ -x "$BUILD/examples/saxpy2" ] && ws --quiet profile -o "$TRACE" -- "$BUILD/examples/saxpy2" > "$OUT/profile.log" 2>&1; then
+  TRACE_NOTE="profiled $BUILD/examples/saxpy2 on the emulator into $TRACE"
+elif [ -f db/workspace/saxpy2.wstrace ]; then
+  rm -f "$TRACE"
+  cp db/workspace/saxpy2.wstrace "$TRACE"
+  TRACE_NOTE="examples/saxpy2 was not built or could not be profiled (see $OUT/profile.log); used the trace shipped in db/workspace/saxpy2.wstrace"
+fi
+export WARPSCOPE_DEMO_TRACE="$TRACE"
+
+SWEEP="N=1048576:20971520:1048576"
+{
+  echo "Warpscope headless demo — system and application modelling (seed 004)"
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)   build: $BUILD   database: $DB"
+  echo
+  echo "== Workspace"
+  ws model list
+  echo
+  echo "saxpy2 trace: ${TRACE_NOTE:-none available; the saxpy2 model is added once a trace exists}"
+  echo
+  echo "== saxpy2-analytic on testbed-gtx970 (seed 004 Listing 5, N = 1048576, computeIntensity = 16, blockSize = 256)"
+  ws model run --system testbed-gtx970 --app saxpy2-analytic
+  echo
+  echo "== 20-point sweep over N ($SWEEP) on testbed-gtx970"
+} > "$REPORT" 2>&1
+
+start=$(date +%s.%N)
+ws model run --system testbed-gtx970 --app saxpy2-analytic --sweep "$SWEEP" >> "$REPORT" 2>&1
+end=$(date +%s.%N)
+ws --json model run --system testbed-gtx970 --app saxpy2-analytic --no-store > "$OUT/saxpy2-analytic-run.json"
+# The sweep as CSV (N, total, kernels, transfers) for plotting.
+{
+  echo "N,total_seconds,kernel_seconds,transfer_seconds"
+  ws model run --system testbed-gtx970 --app saxpy2-analytic --sweep "$SWEEP" --no-store \
+    | awk 'NR > 1 { printf "%s,%s,%s,%s\n", $1, $2, $3, $4 }'
+} > "$OUT/sweep-N.csv"
+
+{
+  echo "sweep wall time (CLI process, evaluation + storing 20 runs): $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f s", b - a }')"
+  echo
+  if ws model list | grep -qx '  saxpy2'; then
+    echo "== saxpy2 (profiled kernel, seed 004 Listing 6) on the three test beds"
+    for s in testbed-gtx970 testbed-titanx testbed-gtx1070; do
+      echo "-- $s"
+      ws model run --system "$s" --app saxpy2 | grep -E "^(CPU|Overall)"
+    done
+  else
+    echo "saxpy2 (profiled): no trace of examples/saxpy2 is available, so it was not evaluated."
+  fi
+  echo
+  echo "Files: $REPORT, $OUT/sweep-N.csv, $OUT/saxpy2-analytic-run.json"
+  if "$CLI" plot --help > /dev/null 2>&1; then
+    echo "Plots: run 'warpscope-cli plot --help' to draw $OUT/sweep-N.csv."
+  else
+    echo "Plots: this build has no 'warpscope-cli plot' command yet; $OUT/sweep-N.csv holds the data."
+  fi
+} >> "$REPORT" 2>&1
+
+cat "$REPORT"
