@@ -4,8 +4,10 @@
 #include <glib/gi18n.h>
 
 #include "ws-hardware-page-private.h"
+#include "occupancy/ws-occupancy.h"
 #include "ws-hw-item.h"
 #include "ws-hw-params.h"
+#include "ws-hw-record.h"
 
 struct _WsHardwarePage
 {
@@ -15,6 +17,10 @@ struct _WsHardwarePage
   GtkCustomFilter *filter;
   GtkFilterListModel *filtered;
   char *needle;                 /* lower-case search text */
+  WsStore *store;               /* borrowed from the window */
+  WsUndoStack *undo;            /* the window's history */
+  WsHwItem *current;            /* the one selected item, or NULL */
+  gboolean editing;             /* the details pane shows the editor */
 
   /* Template children */
   GtkStack *state_stack;
@@ -27,6 +33,9 @@ struct _WsHardwarePage
   AdwPreferencesGroup *sources_group;
   GtkLabel *sources_label;
   AdwStatusPage *error_page;
+  GtkLabel *edit_title_label;
+  GtkWidget *editor_box;
+  GtkGrid *compare_grid;
 };
 
 G_DEFINE_FINAL_TYPE (WsHardwarePage, ws_hardware_page, GTK_TYPE_WIDGET)
@@ -155,11 +164,7 @@ show_item (WsHardwarePage *self, WsHwItem *item)
   gtk_stack_set_visible_child_name (self->detail_stack, "details");
 }
 
-static void
-on_row_selected (WsHardwarePage *self, GtkListBoxRow *row, GtkListBox *list_box)
-{
-  show_item (self, row_item (row));
-}
+#include "ws-hardware-page-edit.c"
 
 static void
 on_search_changed (WsHardwarePage *self, GtkSearchEntry *entry)
@@ -180,6 +185,7 @@ on_search_activate (WsHardwarePage *self, GtkSearchEntry *entry)
 
   if (row != NULL)
     {
+      gtk_list_box_unselect_all (self->list_box);
       gtk_list_box_select_row (self->list_box, row);
       gtk_widget_grab_focus (GTK_WIDGET (row));
     }
@@ -201,6 +207,8 @@ ws_hardware_page_dispose (GObject *object)
   if (self->list_box != NULL)
     gtk_list_box_bind_model (self->list_box, NULL, NULL, NULL, NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), WS_TYPE_HARDWARE_PAGE);
+  g_clear_object (&self->current);
+  g_clear_object (&self->undo);
   g_clear_object (&self->filtered);
   g_clear_object (&self->filter);
   g_clear_object (&self->items);
@@ -229,7 +237,11 @@ ws_hardware_page_class_init (WsHardwarePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsHardwarePage, sources_group);
   gtk_widget_class_bind_template_child (widget_class, WsHardwarePage, sources_label);
   gtk_widget_class_bind_template_child (widget_class, WsHardwarePage, error_page);
-  gtk_widget_class_bind_template_callback (widget_class, on_row_selected);
+  gtk_widget_class_bind_template_child (widget_class, WsHardwarePage, edit_title_label);
+  gtk_widget_class_bind_template_child (widget_class, WsHardwarePage, editor_box);
+  gtk_widget_class_bind_template_child (widget_class, WsHardwarePage, compare_grid);
+  gtk_widget_class_bind_template_callback (widget_class, on_selection_changed);
+  ws_hardware_page_install_actions (widget_class);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_search_activate);
   gtk_widget_class_bind_template_callback (widget_class, on_stop_search);
@@ -247,6 +259,7 @@ ws_hardware_page_init (WsHardwarePage *self)
   gtk_list_box_bind_model (self->list_box, G_LIST_MODEL (self->filtered), create_row, self, NULL);
   gtk_list_box_set_header_func (self->list_box, update_header, self, NULL);
   gtk_search_entry_set_key_capture_widget (self->search_entry, GTK_WIDGET (self));
+  ws_hardware_page_init_edit (self);
 }
 
 GtkWidget *
@@ -273,6 +286,7 @@ ws_hardware_page_load (WsHardwarePage *self, WsStore *store)
   g_return_if_fail (WS_IS_HARDWARE_PAGE (self));
   g_return_if_fail (store != NULL);
 
+  self->store = store;
   if ((gpus = ws_store_list_gpus (store, &error)) == NULL ||
       (cpus = ws_store_list_cpus (store, &error)) == NULL ||
       (links = ws_store_list_links (store, &error)) == NULL)
@@ -298,6 +312,7 @@ ws_hardware_page_load (WsHardwarePage *self, WsStore *store)
 
   gtk_stack_set_visible_child_name (self->state_stack, "catalogue");
   show_item (self, NULL);
+  update_actions (self);
 }
 
 void
@@ -342,6 +357,7 @@ ws_hardware_page_select (WsHardwarePage *self, const char *name)
         return FALSE;
       if (g_ascii_strcasecmp (ws_hw_item_get_name (row_item (row)), name) == 0)
         {
+          gtk_list_box_unselect_all (self->list_box);
           gtk_list_box_select_row (self->list_box, row);
           return TRUE;
         }

@@ -3,6 +3,8 @@
 
 #include "ws-window.h"
 #include "ws-hardware-page.h"
+#include "ws-systems-page.h"
+#include "ws-undo-stack.h"
 
 G_BEGIN_DECLS
 
@@ -14,5 +16,8 @@ GtkStack       *ws_window_get_stack         (WsWindow *self);
 GtkListBox     *ws_window_get_sidebar       (WsWindow *self);
 /* The store the window opened, or NULL when opening failed. */
 WsStore        *ws_window_get_store         (WsWindow *self);
+
+WsSystemsPage  *ws_window_get_systems_page  (WsWindow *self);
+WsUndoStack    *ws_window_get_undo_stack    (WsWindow *self);
 
 G_END_DECLS

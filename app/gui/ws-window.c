@@ -5,6 +5,7 @@
 
 #include "ws-window-private.h"
 #include "ws-hardware-page.h"
+#include "ws-systems-page.h"
 
 struct _WsWindow
 {
@@ -12,6 +13,7 @@ struct _WsWindow
 
   char *db_path;
   WsStore *store;
+  WsUndoStack *undo;            /* one history for every page's edits */
 
   /* Template children */
   AdwLeaflet *leaflet;
@@ -19,6 +21,7 @@ struct _WsWindow
   GtkStack *stack;
   AdwWindowTitle *page_title;
   WsHardwarePage *hardware_page;
+  WsSystemsPage *systems_page;
 };
 
 G_DEFINE_FINAL_TYPE (WsWindow, ws_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -104,6 +107,34 @@ search_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 }
 
 static void
+report_undo_error (WsWindow *self, const GError *error)
+{
+  GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Could Not Undo or Redo"), error->message);
+
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+undo_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  WsWindow *self = WS_WINDOW (widget);
+  g_autoptr(GError) error = NULL;
+  gboolean ok = g_str_equal (action_name, "win.undo") ? ws_undo_stack_undo (self->undo, &error)
+                                                        : ws_undo_stack_redo (self->undo, &error);
+
+  if (!ok)
+    report_undo_error (self, error);
+}
+
+static void
+on_undo_changed (WsWindow *self, WsUndoStack *undo)
+{
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.undo", ws_undo_stack_can_undo (undo));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.redo", ws_undo_stack_can_redo (undo));
+}
+
+static void
 ws_window_constructed (GObject *object)
 {
   WsWindow *self = WS_WINDOW (object);
@@ -128,6 +159,7 @@ ws_window_constructed (GObject *object)
   else
     {
       ws_hardware_page_load (self->hardware_page, self->store);
+      ws_systems_page_load (self->systems_page, self->store);
     }
 
   on_visible_page_changed (self, NULL, self->stack);
@@ -141,6 +173,7 @@ ws_window_dispose (GObject *object)
   /* Pages borrow the store: drop them before closing it. */
   gtk_widget_dispose_template (GTK_WIDGET (self), WS_TYPE_WINDOW);
   g_clear_pointer (&self->store, ws_store_close);
+  g_clear_object (&self->undo);
 
   G_OBJECT_CLASS (ws_window_parent_class)->dispose (object);
 }
@@ -205,6 +238,7 @@ ws_window_class_init (WsWindowClass *klass)
 
   /* The page types must exist before the template names them. */
   g_type_ensure (WS_TYPE_HARDWARE_PAGE);
+  g_type_ensure (WS_TYPE_SYSTEMS_PAGE);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/warpscope/Warpscope/ui/ws-window.ui");
   gtk_widget_class_bind_template_child (widget_class, WsWindow, leaflet);
@@ -212,6 +246,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, page_title);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, hardware_page);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, systems_page);
   gtk_widget_class_bind_template_callback (widget_class, on_sidebar_row_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_sidebar_row_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_visible_page_changed);
@@ -220,12 +255,20 @@ ws_window_class_init (WsWindowClass *klass)
   /* Keyboard shortcuts for these live in the template's shortcut controller. */
   gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
   gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
+  gtk_widget_class_install_action (widget_class, "win.undo", NULL, undo_action);
+  gtk_widget_class_install_action (widget_class, "win.redo", NULL, undo_action);
 }
 
 static void
 ws_window_init (WsWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->undo = ws_undo_stack_new ();
+  g_signal_connect_object (self->undo, "changed", G_CALLBACK (on_undo_changed), self, G_CONNECT_SWAPPED);
+  on_undo_changed (self, self->undo);
+  ws_hardware_page_set_undo_stack (self->hardware_page, self->undo);
+  ws_systems_page_set_undo_stack (self->systems_page, self->undo);
 }
 
 WsWindow *
@@ -281,4 +324,16 @@ WsStore *
 ws_window_get_store (WsWindow *self)
 {
   return self->store;
+}
+
+WsSystemsPage *
+ws_window_get_systems_page (WsWindow *self)
+{
+  return self->systems_page;
+}
+
+WsUndoStack *
+ws_window_get_undo_stack (WsWindow *self)
+{
+  return self->undo;
 }

@@ -32,23 +32,7 @@ text_width (cairo_t *cr, const char *text)
   return e.x_advance;
 }
 
-/* Draws @text with its anchor at (x, y): ax 0 left, 0.5 centre, 1 right;
- * ay 0 top, 0.5 middle, 1 baseline-ish bottom. */
-static void
-draw_text (cairo_t *cr, const char *text, double x, double y, double ax, double ay)
-{
-  cairo_font_extents_t fe;
-  cairo_font_extents (cr, &fe);
-  double w = text_width (cr, text);
-  /* the cap height is about the ascent minus internal leading; 0.75 em centres digits well */
-  double h = cairo_get_font_matrix_size (cr) * 0.72;
-  cairo_move_to (cr, x - ax * w, y + (1 - ay) * h - (ay == 1 ? 0 : 0));
-  cairo_show_text (cr, text);
-  (void) fe;
-}
-
-/* cairo has no getter for the font size; keep it in the matrix. */
-#define cairo_get_font_matrix_size(cr) font_size_of (cr)
+/* The current font size (cairo keeps it in the font matrix). */
 static double
 font_size_of (cairo_t *cr)
 {
@@ -56,6 +40,19 @@ font_size_of (cairo_t *cr)
   cairo_get_font_matrix (cr, &m);
   return m.yy;
 }
+
+/* Draws @text with its anchor at (x, y): ax 0 left, 0.5 centre, 1 right;
+ * ay 0 top, 0.5 middle, 1 baseline-ish bottom. */
+static void
+draw_text (cairo_t *cr, const char *text, double x, double y, double ax, double ay)
+{
+  double w = text_width (cr, text);
+  /* the cap height is about 0.72 em: anchors align digits and capitals */
+  double h = font_size_of (cr) * 0.72;
+  cairo_move_to (cr, x - ax * w, y + (1 - ay) * h);
+  cairo_show_text (cr, text);
+}
+
 
 static void
 set_color (cairo_t *cr, WsChartColor c, double alpha)
@@ -69,12 +66,6 @@ static WsChartSeries *
 series_at (const WsChart *chart, guint i)
 {
   return chart->series->pdata[i];
-}
-
-static gboolean
-has_points (WsChartKind k)
-{
-  return k == WS_CHART_LINE || k == WS_CHART_SCATTER || k == WS_CHART_TBPOINT;
 }
 
 static double
@@ -183,7 +174,7 @@ integer_ticks (double lo, double hi, guint max_ticks)
   return out;
 }
 
-guint
+static guint
 legend_entries (const WsChart *chart)
 {
   if (chart->kind == WS_CHART_HEATMAP || chart->series->len == 0)

@@ -556,22 +556,22 @@ ws_chart_nice_ticks (double min, double max, guint max_ticks, gboolean log)
 char *
 ws_chart_format_value (double value, WsChartUnit unit, double step)
 {
-  static const struct { double scale; const char *suffix; } seconds[] = {
+  typedef struct { double scale; const char *suffix; } Prefix;
+  static const Prefix seconds[] = {
     { 1e-9, "ns" }, { 1e-6, "µs" }, { 1e-3, "ms" }, { 1, "s" },
   }, bytes[] = {
     { 1, "B" }, { 1e3, "kB" }, { 1e6, "MB" }, { 1e9, "GB" }, { 1e12, "TB" }, { 1e15, "PB" },
   }, plain[] = {
     { 1, "" }, { 1e3, "k" }, { 1e6, "M" }, { 1e9, "G" }, { 1e12, "T" },
   };
-  const void *table;
+  const Prefix *t;
   guint n;
   switch (unit)
     {
-    case WS_CHART_UNIT_SECONDS: table = seconds; n = G_N_ELEMENTS (seconds); break;
-    case WS_CHART_UNIT_BYTES: table = bytes; n = G_N_ELEMENTS (bytes); break;
-    default: table = plain; n = G_N_ELEMENTS (plain); break;
+    case WS_CHART_UNIT_SECONDS: t = seconds; n = G_N_ELEMENTS (seconds); break;
+    case WS_CHART_UNIT_BYTES: t = bytes; n = G_N_ELEMENTS (bytes); break;
+    default: t = plain; n = G_N_ELEMENTS (plain); break;
     }
-  const typeof (seconds[0]) *t = table;
   if (!isfinite (value))
     return g_strdup (isnan (value) ? "–" : value > 0 ? "∞" : "−∞");
   double mag = fmax (fabs (value), fabs (step));
@@ -596,7 +596,7 @@ ws_chart_format_value (double value, WsChartUnit unit, double step)
     }
   else
     g_snprintf (buf, sizeof buf, "%.3g", v);
-  if (strcmp (buf, "-0") == 0 || g_str_has_prefix (buf, "-0") && strspn (buf + 1, "0.") == strlen (buf + 1))
+  if (buf[0] == '-' && strspn (buf + 1, "0.") == strlen (buf + 1))
     memmove (buf, buf + 1, strlen (buf));
   if (t[pick].suffix[0] == '\0')
     return g_strdup (buf);

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #define WS_DEVMEM_FIXED_BASE 0x7e0000000000ull
-#define WS_DEVMEM_RESERVE    (256ull << 30)   /* 256 GiB of address space */
+#define WS_DEVMEM_RESERVE    (128ull << 30)   /* 128 GiB of address space (valgrind refuses much more) */
 #define WS_DEVMEM_ALIGN      256u
 #define WS_DEVMEM_GUARD      4096u            /* unmapped gap after every allocation */
 #define WS_DEVMEM_MAX_FREED  64
@@ -64,9 +64,16 @@ ws_devmem_new (GError **error)
   if (p == MAP_FAILED)
     {
       /* Another WsDevMem (or something else) holds the fixed range: any
-       * address keeps offsets deterministic, only the base differs. */
-      p = mmap (NULL, mem->region_size, PROT_NONE,
-                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+       * address keeps offsets deterministic, only the base differs.  Under
+       * an address-space limit (ulimit -v, valgrind) settle for less. */
+      for (;;)
+        {
+          p = mmap (NULL, mem->region_size, PROT_NONE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+          if (p != MAP_FAILED || mem->region_size <= (1ull << 30))
+            break;
+          mem->region_size /= 4;
+        }
       if (p == MAP_FAILED)
         {
           g_set_error (error, WS_ERROR, WS_ERROR_FAILED,

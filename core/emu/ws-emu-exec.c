@@ -1766,7 +1766,7 @@ run_warp (Cta *c, Warp *w)
               __atomic_thread_fence (__ATOMIC_ACQUIRE);
             if (trace)
               {
-                if (m && traced_space (tspace))
+                if (m && traced_space (tspace) && traced_space (in->space))
                   ws_trace_cta_mem (trace, w->index, w->fn->static_base + pc, m, (uint8_t) tspace, c->addrs);
                 else
                   ws_trace_cta_inst (trace, w->index, w->fn->static_base + pc, m);
@@ -1824,7 +1824,7 @@ run_warp (Cta *c, Warp *w)
             });
             if (trace)
               {
-                if (m && traced_space (tspace))
+                if (m && traced_space (tspace) && traced_space (in->space))
                   ws_trace_cta_mem (trace, w->index, w->fn->static_base + pc, m, (uint8_t) tspace, c->addrs);
                 else
                   ws_trace_cta_inst (trace, w->index, w->fn->static_base + pc, m);

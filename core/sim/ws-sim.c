@@ -161,6 +161,7 @@ typedef struct {
   uint64_t wake;
   uint64_t age;
   uint32_t outstanding;
+  uint32_t mshr_need;       /* W_MSHR: entries its load needs */
   uint16_t tb_slot;
   uint8_t state;
 } Warp;
@@ -1019,11 +1020,19 @@ l1_fill (WsSim *s, uint32_t r, uint64_t now)
     {
       /* Parked loads retry now that an entry is free. */
       uint32_t smi = (uint32_t) (sm - s->sms);
-      uint32_t nw = sm->n_mshr_wait;
+      uint32_t nw = sm->n_mshr_wait, kept = 0;
       sm->n_mshr_wait = 0;
       for (uint32_t i = 0; i < nw; i++)
-        if (sm->warps[sm->mshr_wait[i]].state == W_MSHR)
-          set_state (s, smi, sm->mshr_wait[i], W_READY, now);
+        {
+          Warp *pw = &sm->warps[sm->mshr_wait[i]];
+          if (pw->state != W_MSHR)
+            continue;
+          if (pw->mshr_need <= sm->n_mshr_free || sm->n_mshr_free == sm->n_mshrs)
+            set_state (s, smi, sm->mshr_wait[i], W_READY, now);
+          else
+            sm->mshr_wait[kept++] = sm->mshr_wait[i];
+        }
+      sm->n_mshr_wait = kept;
     }
   uint32_t n = m->n_waiters;
   uint32_t waiters[MSHR_MAX_WAITERS];
@@ -1205,6 +1214,7 @@ try_issue (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now)
           if (need > sm->n_mshr_free && sm->n_mshr_free < sm->n_mshrs)
             {
               set_state (s, smi, slot, W_MSHR, now);
+              w->mshr_need = need;
               sm->mshr_wait[sm->n_mshr_wait++] = slot;
               return ISSUE_PARKED;
             }

@@ -1311,7 +1311,13 @@ simulate (Sim *s, GError **error)
       /* Transfers due at the same time as a process go first, so a recv
        * sees a message that arrives exactly when it is posted. */
       if (xbest >= 0 && t_x <= t_proc)
-        xfer_step (s, xbest, t_x);
+        {
+          xfer_step (s, xbest, t_x);
+          /* Nothing keeps a transfer's index past its last step, so finished
+           * ones leave the array and the scans stay short. */
+          if (g_array_index (s->xfers, Xfer, xbest).phase == 3)
+            g_array_remove_index_fast (s->xfers, xbest);
+        }
       else if (!proc_step (s, pbest, error))
         return FALSE;
     }

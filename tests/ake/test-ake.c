@@ -400,7 +400,7 @@ test_bandwidth_limited (Fixture *f, gconstpointer data)
 }
 
 /* One uncoalesced load touching 32 lines: 32 requests through the load/store
- * issue (gap 1) and the memory (32 bytes each: gap 2); the last enters
+ * pipeline (gap 1) and the memory (32 bytes each: gap 2); the last enters
  * memory at max(0 + 31 x 2, 0 + 31 x 1) = 62 and is done at 462. */
 static void
 test_uncoalesced_requests (Fixture *f, gconstpointer data)
@@ -411,11 +411,22 @@ test_uncoalesced_requests (Fixture *f, gconstpointer data)
   g_autoptr(WsPrediction) p = predict_opts (path, f->gpu, no_caches);
   assert_close (metric (p, "global_requests_per_inst"), 32);
   assert_close (p->cycles, 31 * 2 + GLOBAL_LAT);
-  /* With a slow load/store issue (gap 3) the issue side sets the pace: 93 + 400. */
+  /* With a slow load/store pipeline (gap 3) the L1 side sets the pace: 93 + 400. */
   f->gpu->pipes[WS_ICLASS_GLOBAL].initiation_interval = 3;
   g_autoptr(WsPrediction) slow = predict_opts (path, f->gpu, no_caches);
   assert_close (slow->cycles, 31 * 3 + GLOBAL_LAT);
+  assert_close (metric (slow, "lsu_utilization"), 96 / slow->cycles);
   assert_stack_sums (slow, 1);
+  /* The L1 pipeline is the SM's: an interval of 4 per sub-partition with two
+   * schedulers is one line per 2 cycles (DRAM at 160 bytes per cycle no
+   * longer limits): 31 x 2 + 400 against 31 x 4 + 400 with one scheduler. */
+  f->gpu->pipes[WS_ICLASS_GLOBAL].initiation_interval = 4;
+  f->gpu->dram_bandwidth_gbs = 160;
+  g_autoptr(WsPrediction) one = predict_opts (path, f->gpu, no_caches);
+  assert_close (one->cycles, 31 * 4 + GLOBAL_LAT);
+  f->gpu->warp_schedulers_per_sm = 2;
+  g_autoptr(WsPrediction) two = predict_opts (path, f->gpu, no_caches);
+  assert_close (two->cycles, 31 * 2 + GLOBAL_LAT);
 }
 
 /* A load from DRAM, its consumer, the same load again (an L1 hit in the

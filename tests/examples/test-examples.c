@@ -8,9 +8,10 @@
  *   --cli PATH              warpscope-cli
  *   then one group of four arguments per program:
  *   SUITE NAME PROGRAM SPEC
- * SUITE is "examples" or "cuda" (the test path is /SUITE/NAME; examples also
- * write a trace, checked against the summary with `trace info`); PROGRAM is the
- * built program or "-" when nvcc was not found (the case is then skipped);
+ * SUITE names the group ("examples", "cuda", "flags"; the test path is
+ * /SUITE/NAME; programs of "examples" also write a trace, checked against the
+ * summary with `trace info`); PROGRAM is the built program or "-" when nvcc
+ * was not found (the case is then skipped);
  * SPEC is a ';'-separated list of
  *   args=A B C        arguments for the program (split on spaces)
  *   expect=FILE       stdout must equal FILE exactly (instead of "PASSED")
@@ -23,6 +24,7 @@
  *                     cores must equal, byte for byte, the trace of a
  *                     --deterministic run (for programs whose results do not
  *                     depend on the order of atomics between blocks)
+ * Every warpscope-cli run uses a temporary database (--db), never the user's.
  */
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -30,8 +32,9 @@
 #include <string.h>
 #include <sys/wait.h>
 
-/* Per-program wall-clock limit, far above what the default sizes need. */
-#define PROGRAM_TIMEOUT_S "300"
+/* Per-program wall-clock limit: the default sizes need well under a second,
+ * and a few hanging programs must not exceed the meson timeout (900 s). */
+#define PROGRAM_TIMEOUT_S "120"
 
 typedef struct
 {
