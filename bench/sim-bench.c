@@ -4,7 +4,8 @@
  *   sim-bench [--gpu NAME] [--db PATH] [--scheduler rr|gto] [TRACE...]
  *
  * Without traces it writes and simulates a synthetic one (a mix of ALU,
- * FP32, SFU, coalesced and scattered global loads, stores, shared memory
+ * FP32, SFU, coalesced loads and gathers (random words of a 1 KiB window),
+ * stores, shared memory
  * and barriers; 1536 TBs of 8 warps), so the figure exists without CUDA.
  * Prints one line per trace: warp instructions, simulated cycles, wall
  * seconds, warp instructions per second, and the same for the time spent
@@ -98,7 +99,8 @@ write_synthetic (const char *dir)
                   break;
                 case 10:
                   for (int l = 0; l < 32; l++)
-                    a[l] = 0x200000000ull + (uint64_t) g_rand_int_range (rnd, 0, 1 << 22) * 4;
+                    /* a gather: random words inside a random 1 KiB window */
+                    a[l] = 0x200000000ull + (gid % 4096) * 1024 + (uint64_t) g_rand_int_range (rnd, 0, 256) * 4;
                   ws_trace_cta_mem (cta, wi, (uint32_t) i, 0xffffffffu, body[i].space, a);
                   break;
                 case 6:

@@ -8,7 +8,7 @@
  *   warpscope-cli calibrate list
  *
  * `measure` and `calibrate --gpu` need an NVIDIA GPU; without one they exit
- * with WS_CLI_EXIT_NO_GPU (3) and say why (docs/measurement.md). */
+ * with WS_EXIT_NO_GPU (3) and say why (docs/measurement.md). */
 #define G_LOG_DOMAIN "ws-cli-measure"
 
 #include "ws-config.h"
@@ -25,7 +25,7 @@
 
 /* Exit code of the GPU-only commands on a machine without a usable GPU
  * (distinct from 1 = failed and 2 = bad usage, so scripts and CI can skip). */
-#define WS_CLI_EXIT_NO_GPU 3
+
 
 int ws_cli_cmd_measure (WsCli *cli, int argc, char **argv);
 int ws_cli_cmd_measurements (WsCli *cli, int argc, char **argv);
@@ -39,7 +39,7 @@ require_gpu (WsCli *cli, const char *what, gboolean need_injection, int *code)
   g_autofree char *why = NULL;
   if (!ws_measure_gpu_present (&why))
     {
-      *code = ws_cli_fail (cli, WS_CLI_EXIT_NO_GPU, _("no NVIDIA GPU is present: %s needs one (%s)"), what, why);
+      *code = ws_cli_fail (cli, WS_EXIT_NO_GPU, _("no NVIDIA GPU is present: %s needs one (%s)"), what, why);
       return FALSE;
     }
   if (need_injection)
@@ -47,7 +47,7 @@ require_gpu (WsCli *cli, const char *what, gboolean need_injection, int *code)
       g_autofree char *lib = ws_measure_injection_library (&why);
       if (lib == NULL)
         {
-          *code = ws_cli_fail (cli, WS_CLI_EXIT_NO_GPU, _("no NVIDIA GPU is present: %s needs one (%s)"), what, why);
+          *code = ws_cli_fail (cli, WS_EXIT_NO_GPU, _("no NVIDIA GPU is present: %s needs one (%s)"), what, why);
           return FALSE;
         }
     }
@@ -130,6 +130,10 @@ ws_cli_cmd_measure (WsCli *cli, int argc, char **argv)
       else if (!g_spawn_check_wait_status (status, &error))
         rc = ws_cli_fail (cli, WS_EXIT_FAILURE, _("%s failed in run %d (%s); its times are not recorded"),
                           argv[prog], r + 1, error->message);
+      else if (!g_file_test (raw, G_FILE_TEST_EXISTS))
+        rc = ws_cli_fail (cli, WS_EXIT_FAILURE,
+                          _("run %d of %s recorded no CUDA activity: the program made no CUDA calls, or the driver "
+                            "did not load the injection library %s"), r + 1, argv[prog], lib);
       else
         {
           GArray *rows = ws_measure_csv_load (raw, &error);
@@ -510,58 +514,6 @@ find_benchmark_source (void)
   return NULL;
 }
 
-/* Reads the benchmark's "key value" lines and "pcie DIR BYTES SECONDS". */
-static gboolean
-parse_benchmark_output (const char *text, GHashTable *values, GArray *pcie[2], GError **error)
-{
-  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
-  for (guint i = 0; lines[i]; i++)
-    {
-      g_strstrip (lines[i]);
-      if (lines[i][0] == '\0' || lines[i][0] == '#')
-        continue;
-      g_auto(GStrv) f = g_strsplit_set (lines[i], " \t", -1);
-      guint n = g_strv_length (f);
-      if (n == 4 && strcmp (f[0], "pcie") == 0)
-        {
-          WsMemcpyDirection d;
-          if (!ws_memcpy_direction_from_string (f[1], &d) || d > WS_MEMCPY_DTOH)
-            goto bad;
-          double pair[2] = { g_ascii_strtod (f[2], NULL), g_ascii_strtod (f[3], NULL) };
-          g_array_append_vals (pcie[d], pair, 2);
-          continue;
-        }
-      if (n == 2)
-        {
-          char *end = NULL;
-          double v = g_ascii_strtod (f[1], &end);
-          if (end == f[1] || *end != '\0' || !isfinite (v))
-            goto bad;
-          double *p = g_new (double, 1);
-          *p = v;
-          g_hash_table_replace (values, g_strdup (f[0]), p);
-          continue;
-        }
-      if (n >= 2 && strcmp (f[0], "device") == 0)
-        continue;
-    bad:
-      g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "benchmark output line %u is not understood: %s", i + 1,
-                   lines[i]);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
-take (GHashTable *values, const char *key, double *out)
-{
-  double *v = g_hash_table_lookup (values, key);
-  if (v == NULL || !(*v > 0))
-    return FALSE;
-  *out = *v;
-  return TRUE;
-}
-
 static int
 calibrate_gpu (WsCli *cli, int argc, char **argv)
 {
@@ -630,116 +582,27 @@ calibrate_gpu (WsCli *cli, int argc, char **argv)
       g_rmdir (dir);
     }
 
-  g_autoptr(GHashTable) values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  GArray *pcie[2] = { g_array_new (FALSE, FALSE, sizeof (double)), g_array_new (FALSE, FALSE, sizeof (double)) };
-  gboolean parsed = parse_benchmark_output (out, values, pcie, &error);
-  if (!parsed)
-    {
-      g_array_unref (pcie[0]);
-      g_array_unref (pcie[1]);
-      return ws_cli_fail (cli, WS_EXIT_FAILURE, "%s", error->message);
-    }
-
-  /* The catalogue entry: measured values replace the datasheet ones. */
-  double v;
-  if (take (values, "sms", &v)) gpu->sms = (int) v;
-  if (take (values, "core_clock_mhz", &v)) gpu->core_clock_mhz = v;
-  if (take (values, "l1_latency", &v)) gpu->l1_latency = v;
-  if (take (values, "l2_latency", &v)) gpu->l2_latency = v;
-  if (take (values, "dram_latency", &v)) gpu->dram_latency = v;
-  if (take (values, "dram_latency", &v)) gpu->pipes[WS_ICLASS_GLOBAL].latency = v;
-  if (take (values, "shared_latency", &v)) gpu->pipes[WS_ICLASS_SHARED].latency = v;
-  static const struct { const char *key; WsIClass c; } pipes[] = {
-    { "fp32", WS_ICLASS_FP32 }, { "int", WS_ICLASS_INT }, { "sfu", WS_ICLASS_SFU }, { "fp64", WS_ICLASS_FP64 },
-  };
-  int subparts = gpu->warp_schedulers_per_sm > 0 ? gpu->warp_schedulers_per_sm : 4;
-  for (guint i = 0; i < G_N_ELEMENTS (pipes); i++)
-    {
-      g_autofree char *lat = g_strconcat (pipes[i].key, "_latency", NULL);
-      g_autofree char *thr = g_strconcat (pipes[i].key, "_warp_insts_per_cycle_per_sm", NULL);
-      if (take (values, lat, &v))
-        gpu->pipes[pipes[i].c].latency = v;
-      /* The catalogue's gap is per SM sub-partition (one scheduler). */
-      if (take (values, thr, &v))
-        gpu->pipes[pipes[i].c].initiation_interval = subparts / v;
-    }
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
   g_autofree char *when = g_date_time_format_iso8601 (now);
   double bank = 0;
-  take (values, "shared_bank_conflict_cycles_per_way", &bank);
-  g_autofree char *provenance = g_strdup_printf (
-    "latencies (L1, L2, DRAM by pointer chasing; shared memory; FP32/INT/SFU/FP64), pipe gaps, SMs and clock "
-    "measured by warpscope-cli calibrate (bench/calibration/ws-calibrate.cu) on %s, starting from catalogue entry "
-    "\"%s\"; shared-memory bank conflict cost %.3g cycles per extra way", when, gpu->name, bank);
-  g_autofree char *sources = g_strdup_printf ("%s%s%s", gpu->sources ? gpu->sources : "", gpu->sources ? "; " : "",
-                                              provenance);
-  g_free (gpu->sources);
-  gpu->sources = g_steal_pointer (&sources);
   if (as_name != NULL)
     {
       g_free (gpu->name);
       gpu->name = g_strdup (as_name);
     }
-  if (!ws_store_put_gpu (store, gpu, TRUE, &error))
-    {
-      g_array_unref (pcie[0]);
-      g_array_unref (pcie[1]);
-      return ws_cli_fail_error (cli, error);
-    }
-
-  /* PCIe: eq. 4.6 fitted per direction against the nominal bandwidth. */
-  g_autoptr(WsLink) link = g_new0 (WsLink, 1);
-  link->name = g_strdup_printf ("%s PCIe", gpu->name);
-  link->type = g_strdup ("PCIe");
-  double nominal = ws_measure_pcie_bandwidth_gbs (gpu->pcie_gen, gpu->pcie_lanes);
-  gboolean have_link = FALSE;
-  for (int d = 0; d < 2; d++)
-    {
-      GArray *a = pcie[d];
-      guint n = a->len / 2;
-      g_autofree double *bytes = g_new (double, n + 1), *secs = g_new (double, n + 1);
-      for (guint i = 0; i < n; i++)
-        {
-          bytes[i] = g_array_index (a, double, 2 * i);
-          secs[i] = g_array_index (a, double, 2 * i + 1);
-        }
-      WsLinkFit fit;
-      g_autoptr(GError) fit_error = NULL;
-      if (!ws_measure_fit_link (bytes, secs, n, nominal > 0 ? nominal : 1.0, &fit, &fit_error))
-        {
-          g_printerr ("warpscope-cli calibrate: %s: %s\n", ws_memcpy_direction_name (d), fit_error->message);
-          continue;
-        }
-      /* Without a nominal bandwidth the effective one is recorded with λc = 1. */
-      double bw = nominal > 0 ? nominal : fit.lambda;
-      double lambda = nominal > 0 ? fit.lambda : 1.0;
-      if (d == WS_MEMCPY_HTOD)
-        link->h2d_bandwidth_gbs = bw, link->h2d_startup_us = fit.startup_s * 1e6, link->h2d_lambda = lambda;
-      else
-        link->d2h_bandwidth_gbs = bw, link->d2h_startup_us = fit.startup_s * 1e6, link->d2h_lambda = lambda;
-      have_link = TRUE;
-    }
-  g_array_unref (pcie[0]);
-  g_array_unref (pcie[1]);
-  if (have_link)
-    {
-      link->sources = g_strdup_printf ("startup and lambda_c (seed 004 eq. 4.6) fitted to pinned cudaMemcpy times "
-                                       "measured by warpscope-cli calibrate on %s; bw = nominal PCIe gen %d x%d",
-                                       when, gpu->pcie_gen, gpu->pcie_lanes);
-      if (!ws_store_put_link (store, link, TRUE, &error))
-        return ws_cli_fail_error (cli, error);
-    }
+  g_autoptr(WsLink) link = ws_measure_apply_benchmark (gpu, out, when, &bank, &error);
+  if (link == NULL)
+    return ws_cli_fail (cli, WS_EXIT_FAILURE, _("%s (the raw output is kept with --keep DIR)"), error->message);
+  if (!ws_store_put_gpu (store, gpu, TRUE, &error) || !ws_store_put_link (store, link, TRUE, &error))
+    return ws_cli_fail_error (cli, error);
   if (cli->json)
     {
       g_autoptr(JsonBuilder) b = json_builder_new ();
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "gpu");
       json_builder_add_value (b, ws_gpu_to_json (gpu));
-      if (have_link)
-        {
-          json_builder_set_member_name (b, "link");
-          json_builder_add_value (b, ws_link_to_json (link));
-        }
+      json_builder_set_member_name (b, "link");
+      json_builder_add_value (b, ws_link_to_json (link));
       json_builder_set_member_name (b, "shared_bank_conflict_cycles_per_way");
       json_builder_add_double_value (b, bank);
       json_builder_end_object (b);
@@ -747,8 +610,7 @@ calibrate_gpu (WsCli *cli, int argc, char **argv)
       ws_cli_print_json (cli, root);
     }
   else
-    ws_cli_info (cli, _("catalogue entry \"%s\" written%s%s"), gpu->name, have_link ? _(" with link ") : "",
-                 have_link ? link->name : "");
+    ws_cli_info (cli, _("catalogue entry \"%s\" and link \"%s\" written"), gpu->name, link->name);
   return WS_EXIT_OK;
 }
 

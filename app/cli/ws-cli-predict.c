@@ -7,6 +7,7 @@
 #include "predict/ws-predict.h"
 #include "interval/ws-interval.h"
 #include "trace/ws-trace.h"
+#include "measure/ws-measure.h"
 
 int ws_cli_cmd_predict (WsCli *cli, int argc, char **argv);
 
@@ -157,14 +158,29 @@ ws_cli_cmd_predict (WsCli *cli, int argc, char **argv)
         {
           WsPredictorPlugin *p = chosen->pdata[m];
           WsPrediction *pred;
+          /* volkov with no lambda given: use a λk calibrated for this kernel
+           * and architecture (`calibrate lambda`), if the store has one.  A
+           * copy per call, so one kernel's λk is never used for another. */
+          g_autoptr(GHashTable) call_options = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+          GHashTableIter it;
+          gpointer key, value;
+          g_hash_table_iter_init (&it, options);
+          while (g_hash_table_iter_next (&it, &key, &value))
+            g_hash_table_insert (call_options, g_strdup (key), g_strdup (value));
+          const char *kname = trace != NULL
+            ? ws_trace_get_kernel (trace, ws_trace_get_launch (trace, l)->kernel)->name : kernel->name;
+          if (strcmp (p->name, "volkov") == 0 && ws_cli_store (cli) != NULL &&
+              !ws_measure_apply_lambda (ws_cli_store (cli), kname, gpu->architecture, call_options, &error) &&
+              error != NULL)
+            return ws_cli_fail_error (cli, error);
           if (trace != NULL)
             {
               if (analysis == NULL && (analysis = ws_launch_analysis_new (trace, l, gpu, &error)) == NULL)
                 return ws_cli_fail (cli, WS_EXIT_FAILURE, _("launch %u: %s"), l, error->message);
-              pred = ws_predict_trace (p, gpu, trace, l, analysis, options, &error);
+              pred = ws_predict_trace (p, gpu, trace, l, analysis, call_options, &error);
             }
           else
-            pred = ws_predict_analytic (p, gpu, kernel, options, &error);
+            pred = ws_predict_analytic (p, gpu, kernel, call_options, &error);
           if (pred == NULL)
             return ws_cli_fail_error (cli, error);
           g_ptr_array_add (per_model->pdata[m], pred);

@@ -10,7 +10,8 @@
 
 G_BEGIN_DECLS
 
-enum { WS_EXIT_OK = 0, WS_EXIT_FAILURE = 1, WS_EXIT_USAGE = 2 };
+/* 3: a command that needs a real GPU (measure, calibrate) found none. */
+enum { WS_EXIT_OK = 0, WS_EXIT_FAILURE = 1, WS_EXIT_USAGE = 2, WS_EXIT_NO_GPU = 3 };
 
 typedef struct {
   char *db_path;      /* --db PATH, or NULL for the default */

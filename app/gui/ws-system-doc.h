@@ -81,6 +81,5 @@ gboolean      ws_system_doc_save          (WsStore *store, const WsSystemDoc *do
                                            GError **error);
 WsSystemDoc  *ws_system_doc_load          (WsStore *store, const char *name, GError **error);
 char        **ws_system_doc_list          (WsStore *store, GError **error);
-gboolean      ws_system_doc_delete        (WsStore *store, const char *name, GError **error);
 
 G_END_DECLS

@@ -13,6 +13,9 @@
 #define MARGIN 14.0
 #define LEGEND_SWATCH 24.0
 #define LEGEND_ROW 18.0
+/* The fitted view rounds to ticks of this density whatever the size, so the
+ * data window (what zoom and pan change) does not depend on the size. */
+#define BOUNDS_TICKS 7
 
 /* ---- text helpers ------------------------------------------------------------ */
 
@@ -150,6 +153,28 @@ nice_bounds (double *lo, double *hi, gboolean log, guint max_ticks)
   *hi = ceil (*hi / step - 1e-9) * step;
 }
 
+static void
+pad_range (double *lo, double *hi, gboolean log, gboolean both)
+{
+  if (!isfinite (*lo) || !isfinite (*hi) || *hi <= *lo)
+    return;
+  if (log)
+    {
+      double f = pow (*hi / *lo, 0.04);
+      *hi *= f;
+      if (both)
+        *lo /= f;
+      return;
+    }
+  double pad = (*hi - *lo) * 0.04;
+  gboolean non_negative = *lo >= 0;
+  *hi += pad;
+  if (both)
+    *lo -= pad;
+  if (non_negative && *lo < 0)
+    *lo = 0; /* no negative sizes or times just for a margin */
+}
+
 static double
 tick_step (GArray *ticks, gboolean log)
 {
@@ -172,6 +197,15 @@ integer_ticks (double lo, double hi, guint max_ticks)
     }
   g_array_unref (t);
   return out;
+}
+
+static double
+ticks_reference (GArray *ticks, double step)
+{
+  double m = fabs (step);
+  for (guint i = 0; i < ticks->len; i++)
+    m = fmax (m, fabs (g_array_index (ticks, double, i)));
+  return m;
 }
 
 static guint
@@ -239,7 +273,7 @@ ws_chart_layout_compute (WsChart *chart, cairo_t *cr, double width, double heigh
         }
       if (!(y1 > 0))
         y1 = 1;
-      nice_bounds (&y0, &y1, l->ylog, max_yt);
+      nice_bounds (&y0, &y1, l->ylog, BOUNDS_TICKS);
       break;
     case WS_CHART_HEATMAP:
       x0 = -0.5;
@@ -260,7 +294,7 @@ ws_chart_layout_compute (WsChart *chart, cairo_t *cr, double width, double heigh
         }
       if (isfinite (x0) && x0 > 0 && x0 < (x1 - x0) * 0.5)
         x0 = 0;
-      nice_bounds (&x0, &x1, FALSE, max_xt);
+      nice_bounds (&x0, &x1, FALSE, BOUNDS_TICKS);
       y0 = -0.5;
       y1 = MAX (chart->rows->len, 1) - 0.5;
       break;
@@ -274,13 +308,23 @@ ws_chart_layout_compute (WsChart *chart, cairo_t *cr, double width, double heigh
           if (!l->ylog && isfinite (y0))
             y0 = fmin (0, y0);
         }
-      else if (!l->ylog && isfinite (y0) && y0 > 0 && chart->kind == WS_CHART_LINE)
-        y0 = 0; /* times against a sweep read best from zero */
+      else
+        {
+          /* a margin keeps markers and error labels on the edge inside the plot */
+          pad_range (&x0, &x1, l->xlog, TRUE);
+          if (!l->ylog && isfinite (y0) && y0 >= 0 && chart->kind == WS_CHART_LINE)
+            {
+              pad_range (&y0, &y1, FALSE, FALSE);
+              y0 = 0; /* times against a sweep read best from zero */
+            }
+          else
+            pad_range (&y0, &y1, l->ylog, TRUE);
+        }
       if (chart->kind != WS_CHART_TBPOINT)
-        nice_bounds (&x0, &x1, l->xlog, max_xt);
+        nice_bounds (&x0, &x1, l->xlog, BOUNDS_TICKS);
       else if (!isfinite (x0))
         x0 = -0.5, x1 = 0.5;
-      nice_bounds (&y0, &y1, l->ylog, max_yt);
+      nice_bounds (&y0, &y1, l->ylog, BOUNDS_TICKS);
       break;
     }
   if (isfinite (chart->view[0]) && isfinite (chart->view[1]) && chart->view[1] > chart->view[0])
@@ -327,9 +371,11 @@ ws_chart_layout_compute (WsChart *chart, cairo_t *cr, double width, double heigh
   else
     for (guint i = 0; i < l->yticks->len; i++)
       {
-        g_autofree char *t = ws_chart_format_value (g_array_index (l->yticks, double, i),
-                                                    chart->kind == WS_CHART_HEATMAP ? WS_CHART_UNIT_NONE
-                                                                                    : chart->unit[1], l->ystep);
+        g_autofree char *t = ws_chart_format_tick (g_array_index (l->yticks, double, i),
+                                                   chart->kind == WS_CHART_HEATMAP ? WS_CHART_UNIT_NONE
+                                                                                   : chart->unit[1], l->ystep,
+                                                   l->ylog ? fabs (g_array_index (l->yticks, double, i))
+                                                           : ticks_reference (l->yticks, l->ystep));
         ylab_w = fmax (ylab_w, text_width (cr, t));
       }
   double left = MARGIN + ylab_w + 8 + (chart->axis_title[1] ? WS_CHART_LABEL_SIZE * 1.3 + 6 : 0);
@@ -379,7 +425,8 @@ ws_chart_layout_compute (WsChart *chart, cairo_t *cr, double width, double heigh
       double vw = 0, vstep = tick_step (vt, FALSE);
       for (guint i = 0; i < vt->len; i++)
         {
-          g_autofree char *t = ws_chart_format_value (g_array_index (vt, double, i), WS_CHART_UNIT_NONE, vstep);
+          g_autofree char *t = ws_chart_format_tick (g_array_index (vt, double, i), WS_CHART_UNIT_NONE, vstep,
+                                                     ticks_reference (vt, vstep));
           vw = fmax (vw, text_width (cr, t));
         }
       g_array_unref (vt);
@@ -494,7 +541,42 @@ static void
 draw_points (WsChart *chart, cairo_t *cr, const WsChartLayout *l)
 {
   gboolean lines = chart->kind == WS_CHART_LINE;
-  guint annotated_rank = 0;
+  g_autoptr(GArray) boxes = g_array_new (FALSE, FALSE, sizeof (double)); /* placed labels: x0,y0,x1,y1 */
+  /* markers count as occupied, so labels do not cover measured points */
+  for (guint s = 0; s < chart->series->len; s++)
+    {
+      WsChartSeries *ser = series_at (chart, s);
+      for (guint i = 0; ser->visible && i < ser->points->len; i++)
+        {
+          WsChartPoint *p = &g_array_index (ser->points, WsChartPoint, i);
+          if (!point_ok (l, p))
+            continue;
+          double x = ws_chart_layout_x (l, p->x), y = ws_chart_layout_y (l, p->y);
+          double box[4] = { x - 5, y - 5, x + 5, y + 5 };
+          g_array_append_vals (boxes, box, 4);
+        }
+      /* and so do the lines, sampled every few pixels */
+      if (!lines || !ser->visible || (ser->flags & (WS_CHART_SERIES_MEASURED | WS_CHART_SERIES_NO_LINE)))
+        continue;
+      g_autoptr(GArray) sorted = g_array_sized_new (FALSE, FALSE, sizeof (WsChartPoint), ser->points->len);
+      g_array_append_vals (sorted, ser->points->data, ser->points->len);
+      g_array_sort (sorted, cmp_point_x);
+      for (guint i = 0; i + 1 < sorted->len; i++)
+        {
+          WsChartPoint *a = &g_array_index (sorted, WsChartPoint, i), *b = a + 1;
+          if (!point_ok (l, a) || !point_ok (l, b))
+            continue;
+          double ax = ws_chart_layout_x (l, a->x), ay = ws_chart_layout_y (l, a->y);
+          double bx = ws_chart_layout_x (l, b->x), by = ws_chart_layout_y (l, b->y);
+          guint n = (guint) fmin (ceil (hypot (bx - ax, by - ay) / 4), 2000);
+          for (guint k = 1; k < n; k++)
+            {
+              double t = (double) k / n, x = ax + (bx - ax) * t, y = ay + (by - ay) * t;
+              double box[4] = { x - 2, y - 2, x + 2, y + 2 };
+              g_array_append_vals (boxes, box, 4);
+            }
+        }
+    }
   for (guint s = 0; s < chart->series->len; s++)
     {
       WsChartSeries *ser = series_at (chart, s);
@@ -527,7 +609,7 @@ draw_points (WsChart *chart, cairo_t *cr, const WsChartLayout *l)
           cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
           cairo_stroke (cr);
         }
-      double r = lines ? (pts->len > 60 ? 0 : 3.6) : 3.4;
+      double r = lines ? (pts->len > 60 ? 0 : 3.6) : 4.0;
       if (r > 0)
         for (guint i = 0; i < pts->len; i++)
           {
@@ -536,7 +618,6 @@ draw_points (WsChart *chart, cairo_t *cr, const WsChartLayout *l)
               draw_marker (cr, ser, ws_chart_layout_x (l, p->x), ws_chart_layout_y (l, p->y), r);
           }
       /* Relative errors, stacked by series so several predictors stay readable. */
-      gboolean any = FALSE;
       set_font (cr, WS_CHART_SMALL_SIZE, TRUE);
       for (guint i = 0; i < pts->len; i++)
         {
@@ -546,9 +627,37 @@ draw_points (WsChart *chart, cairo_t *cr, const WsChartLayout *l)
           char buf[32];
           g_snprintf (buf, sizeof buf, "%+.1f%%", p->rel_error * 100);
           double x = ws_chart_layout_x (l, p->x), y = ws_chart_layout_y (l, p->y);
-          double dy = -7 - (annotated_rank % 3) * 11;
-          double tw = text_width (cr, buf);
-          double tx = x + 6 + tw > l->px + l->pw ? x - 6 - tw : x + 6;
+          /* Prefer the side the curve leaves free (below a rising curve,
+           * above a falling one), then other spots; a label that fits
+           * nowhere is left out (tooltips and CSV still carry it). */
+          gboolean rising = TRUE;
+          if (i + 1 < pts->len && point_ok (l, &g_array_index (pts, WsChartPoint, i + 1)))
+            rising = ws_chart_layout_y (l, g_array_index (pts, WsChartPoint, i + 1).y) <= y;
+          else if (i > 0 && point_ok (l, &g_array_index (pts, WsChartPoint, i - 1)))
+            rising = ws_chart_layout_y (l, g_array_index (pts, WsChartPoint, i - 1).y) >= y;
+          double tw = text_width (cr, buf), th = WS_CHART_SMALL_SIZE;
+          static const double dys[] = { 15, -7, 26, -18, 37, -29 };
+          double tx = 0, dy = 0;
+          gboolean placed = FALSE;
+          for (guint k = 0; k < 2 * G_N_ELEMENTS (dys) && !placed; k++)
+            {
+              dy = dys[k % G_N_ELEMENTS (dys)] * (rising ? 1 : -1) + (rising ? 0 : 8);
+              tx = k < G_N_ELEMENTS (dys) ? x + 6 : x - 6 - tw;
+              double top = y + dy - th;
+              if (tx < l->px || tx + tw > l->px + l->pw || top < l->py || y + dy + 2 > l->py + l->ph)
+                continue;
+              placed = TRUE;
+              for (guint q = 0; q < boxes->len && placed; q++)
+                {
+                  const double *b = &g_array_index (boxes, double, q);
+                  if (q % 4 == 0 && tx < b[2] && tx + tw > b[0] && top < b[3] && y + dy + 2 > b[1])
+                    placed = FALSE;
+                }
+            }
+          if (!placed)
+            continue;
+          double box[4] = { tx - 1, y + dy - th - 1, tx + tw + 1, y + dy + 2 };
+          g_array_append_vals (boxes, box, 4);
           /* a white halo keeps the label legible over lines */
           cairo_move_to (cr, tx, y + dy);
           cairo_text_path (cr, buf);
@@ -558,9 +667,7 @@ draw_points (WsChart *chart, cairo_t *cr, const WsChartLayout *l)
           set_color (cr, ser->color, 1);
           cairo_move_to (cr, tx, y + dy);
           cairo_show_text (cr, buf);
-          any = TRUE;
         }
-      annotated_rank += any;
     }
 }
 
@@ -635,20 +742,23 @@ draw_stacked (WsChart *chart, cairo_t *cr, const WsChartLayout *l)
 static void
 draw_heatmap (WsChart *chart, cairo_t *cr, const WsChartLayout *l)
 {
+  cairo_save (cr);
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
   for (guint r = 0; r < chart->m_rows; r++)
     for (guint c = 0; c < chart->m_cols; c++)
       {
         double v = chart->matrix[(gsize) r * chart->m_cols + c];
-        double x0 = ws_chart_layout_x (l, c - 0.5), x1 = ws_chart_layout_x (l, c + 0.5);
-        double y0 = ws_chart_layout_y (l, r - 0.5), y1 = ws_chart_layout_y (l, r + 0.5);
-        /* overlap by a hair so antialiasing leaves no seams between cells */
-        cairo_rectangle (cr, x0, y0, x1 - x0 + 0.5, y1 - y0 + 0.5);
+        /* whole-pixel edges, so neighbouring cells meet without seams */
+        double x0 = round (ws_chart_layout_x (l, c - 0.5)), x1 = round (ws_chart_layout_x (l, c + 0.5));
+        double y0 = round (ws_chart_layout_y (l, r - 0.5)), y1 = round (ws_chart_layout_y (l, r + 0.5));
+        cairo_rectangle (cr, x0, y0, x1 - x0, y1 - y0);
         if (isfinite (v))
           set_color (cr, ws_chart_scale_color ((v - l->vmin) / (l->vmax - l->vmin)), 1);
         else
           cairo_set_source_rgb (cr, 0.85, 0.85, 0.85);
         cairo_fill (cr);
       }
+  cairo_restore (cr);
 }
 
 static void
@@ -680,7 +790,7 @@ draw_colour_scale (WsChart *chart, cairo_t *cr, const WsChartLayout *l)
       cairo_line_to (cr, x + l->scale_w + 4, ty);
       cairo_set_source_rgb (cr, 0.4, 0.4, 0.4);
       cairo_stroke (cr);
-      g_autofree char *t = ws_chart_format_value (v, WS_CHART_UNIT_NONE, step);
+      g_autofree char *t = ws_chart_format_tick (v, WS_CHART_UNIT_NONE, step, ticks_reference (vt, step));
       cairo_set_source_rgb (cr, 0.2, 0.2, 0.2);
       draw_text (cr, t, x + l->scale_w + 6, ty, 0, 0.5);
       tw = fmax (tw, text_width (cr, t));
@@ -697,6 +807,17 @@ draw_colour_scale (WsChart *chart, cairo_t *cr, const WsChartLayout *l)
     }
 }
 
+/* Vertical extent of a span on @row: most of the row, but no taller than
+ * 30 pixels so a timeline with few rows does not turn into slabs. */
+static void
+span_rows (const WsChartLayout *l, guint row, double *y0, double *y1)
+{
+  double c = ws_chart_layout_y (l, row);
+  double half = fmin (fabs (ws_chart_layout_y (l, row + 0.34) - c), 15);
+  *y0 = c - half;
+  *y1 = c + half;
+}
+
 static void
 draw_gantt (WsChart *chart, cairo_t *cr, const WsChartLayout *l)
 {
@@ -707,7 +828,8 @@ draw_gantt (WsChart *chart, cairo_t *cr, const WsChartLayout *l)
       if (!ser->visible)
         continue;
       double x0 = ws_chart_layout_x (l, sp->start), x1 = ws_chart_layout_x (l, sp->end);
-      double y0 = ws_chart_layout_y (l, sp->row - 0.34), y1 = ws_chart_layout_y (l, sp->row + 0.34);
+      double y0, y1;
+      span_rows (l, sp->row, &y0, &y1);
       double w = fmax (x1 - x0, 1.0);
       cairo_rectangle (cr, x0, y0, w, y1 - y0);
       set_color (cr, ser->color, 1);
@@ -777,7 +899,8 @@ draw_axes (WsChart *chart, cairo_t *cr, const WsChartLayout *l)
       cairo_move_to (cr, round (x) + 0.5, l->py + l->ph);
       cairo_line_to (cr, round (x) + 0.5, l->py + l->ph + 4);
       cairo_stroke (cr);
-      g_autofree char *t = ws_chart_format_value (v, xu, l->xstep);
+      /* log axes span prefixes on purpose; linear ones share the largest tick's */
+      g_autofree char *t = ws_chart_format_tick (v, xu, l->xstep, l->xlog ? fabs (v) : ticks_reference (l->xticks, l->xstep));
       cairo_set_source_rgb (cr, 0.2, 0.2, 0.2);
       draw_text (cr, t, x, l->py + l->ph + 6, 0.5, 0);
     }
@@ -791,7 +914,7 @@ draw_axes (WsChart *chart, cairo_t *cr, const WsChartLayout *l)
       cairo_move_to (cr, l->px - 4, round (y) + 0.5);
       cairo_line_to (cr, l->px, round (y) + 0.5);
       cairo_stroke (cr);
-      g_autofree char *t = ws_chart_format_value (v, yu, l->ystep);
+      g_autofree char *t = ws_chart_format_tick (v, yu, l->ystep, l->ylog ? fabs (v) : ticks_reference (l->yticks, l->ystep));
       cairo_set_source_rgb (cr, 0.2, 0.2, 0.2);
       draw_text (cr, t, l->px - 7, y, 1, 0.5);
     }
@@ -933,7 +1056,9 @@ ws_chart_draw (WsChart *chart, cairo_t *cr, double width, double height)
   draw_axes (chart, cr, &l);
 
   cairo_save (cr);
-  cairo_rectangle (cr, l.px, l.py - 1, l.pw + 1, l.ph + 1);
+  /* markers on the edge of the view stay whole */
+  double slack = chart->kind == WS_CHART_LINE || chart->kind == WS_CHART_SCATTER ? 6 : 0;
+  cairo_rectangle (cr, l.px - slack, l.py - 1 - slack, l.pw + 1 + 2 * slack, l.ph + 1 + 2 * slack);
   cairo_clip (cr);
   switch (chart->kind)
     {
@@ -999,7 +1124,8 @@ ws_chart_pixel_to_data (WsChart *chart, double width, double height, double px, 
 void
 ws_chart_get_view (WsChart *chart, double *x_min, double *x_max, double *y_min, double *y_max)
 {
-  /* The effective window (fitted when no view is set); size does not change it. */
+  /* The effective window (fitted when no view is set); the size does not
+   * change it (BOUNDS_TICKS). */
   WsChartLayout l;
   layout_for (chart, 640, 480, &l);
   *x_min = l.x0;
@@ -1134,7 +1260,8 @@ ws_chart_hit_test (WsChart *chart, double width, double height, double px, doubl
           if (!series_at (chart, sp->series)->visible)
             continue;
           double x0 = ws_chart_layout_x (&l, sp->start), x1 = fmax (ws_chart_layout_x (&l, sp->end), x0 + 1);
-          double y0 = ws_chart_layout_y (&l, sp->row - 0.34), y1 = ws_chart_layout_y (&l, sp->row + 0.34);
+          double y0, y1;
+          span_rows (&l, sp->row, &y0, &y1);
           if (py < y0 || py > y1)
             continue;
           double d = px < x0 ? x0 - px : px > x1 ? px - x1 : 0;

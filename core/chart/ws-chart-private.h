@@ -71,3 +71,6 @@ double ws_chart_layout_y (const WsChartLayout *l, double y);
 int ws_chart_legend_entry_series (const WsChart *chart, guint entry);
 /* Total of a stacked bar over the visible series. */
 double ws_chart_bar_total (const WsChart *chart, guint bar);
+/* A tick label whose SI prefix is chosen from @reference (the largest tick
+ * of the axis), so one axis uses one prefix. */
+char *ws_chart_format_tick (double value, WsChartUnit unit, double step, double reference);

@@ -556,6 +556,12 @@ ws_chart_nice_ticks (double min, double max, guint max_ticks, gboolean log)
 char *
 ws_chart_format_value (double value, WsChartUnit unit, double step)
 {
+  return ws_chart_format_tick (value, unit, step, fmax (fabs (value), fabs (step)));
+}
+
+char *
+ws_chart_format_tick (double value, WsChartUnit unit, double step, double reference)
+{
   typedef struct { double scale; const char *suffix; } Prefix;
   static const Prefix seconds[] = {
     { 1e-9, "ns" }, { 1e-6, "µs" }, { 1e-3, "ms" }, { 1, "s" },
@@ -574,7 +580,9 @@ ws_chart_format_value (double value, WsChartUnit unit, double step)
     }
   if (!isfinite (value))
     return g_strdup (isnan (value) ? "–" : value > 0 ? "∞" : "−∞");
-  double mag = fmax (fabs (value), fabs (step));
+  if (value == 0 && unit == WS_CHART_UNIT_NONE)
+    return g_strdup ("0");
+  double mag = reference;
   guint pick = 0;
   for (guint i = 0; i < n; i++)
     if (mag >= t[i].scale * (1 - 1e-9))

@@ -89,6 +89,8 @@ struct _Launch {
   int cuda_error;
   GPtrArray *outputs;        /* PrintfOut*, sorted at the end */
   guint64 winst, tinst;      /* atomic sums */
+  guint helpers_running;     /* pool workers not finished (under lock) */
+  GCond done;
   uint64_t gridid;
 };
 

@@ -139,6 +139,8 @@ struct _WsEmu {
   GMutex heap_lock;
   GArray *heap_blocks;       /* sorted (offset, size, used) */
   guint64 grid_serial;
+  GThreadPool *pool;         /* helper workers, kept between launches */
+  guint pool_size;
 };
 
 void ws_emu_module_free (WsEmuModule *m);

@@ -50,6 +50,8 @@ ws_emu_free (WsEmu *emu)
 {
   if (emu == NULL)
     return;
+  if (emu->pool)
+    g_thread_pool_free (emu->pool, FALSE, TRUE);
   g_ptr_array_free (emu->modules, TRUE);
   g_array_free (emu->heap_blocks, TRUE);
   g_mutex_clear (&emu->heap_lock);
@@ -257,6 +259,17 @@ worker_main (gpointer data)
   return NULL;
 }
 
+static void
+pool_task (gpointer data, gpointer user_data)
+{
+  Launch *L = data;
+  worker_main (L);
+  g_mutex_lock (&L->lock);
+  if (--L->helpers_running == 0)
+    g_cond_signal (&L->done);
+  g_mutex_unlock (&L->lock);
+}
+
 static gint
 cmp_out (gconstpointer a, gconstpointer b)
 {
@@ -395,12 +408,26 @@ ws_emu_launch (WsEmu *emu, WsEmuFunction *fn, const WsLaunchConfig *config, void
     worker_main (&L);
   else
     {
-      g_autoptr (GPtrArray) threads = g_ptr_array_new ();
+      /* The launching thread is one worker; the others come from a pool
+       * that outlives the launch (thread creation would dominate programs
+       * with many short launches). */
+      if (emu->pool == NULL || emu->pool_size < nworkers - 1)
+        {
+          if (emu->pool)
+            g_thread_pool_free (emu->pool, FALSE, TRUE);
+          emu->pool = g_thread_pool_new (pool_task, NULL, (gint) (nworkers - 1), TRUE, NULL);
+          emu->pool_size = nworkers - 1;
+        }
+      g_cond_init (&L.done);
+      L.helpers_running = nworkers - 1;
       for (guint i = 0; i < nworkers - 1; i++)
-        g_ptr_array_add (threads, g_thread_new ("ws-emu-cta", worker_main, &L));
+        g_thread_pool_push (emu->pool, &L, NULL);
       worker_main (&L);
-      for (guint i = 0; i < threads->len; i++)
-        g_thread_join (g_ptr_array_index (threads, i));
+      g_mutex_lock (&L.lock);
+      while (L.helpers_running > 0)
+        g_cond_wait (&L.done, &L.lock);
+      g_mutex_unlock (&L.lock);
+      g_cond_clear (&L.done);
     }
 
   /* printf output in CTA order. */

@@ -237,6 +237,8 @@ ws_measure_csv_parse (const char *text, gsize length, const char *filename, GErr
       const char *dir_text = NULL;
       guint dir_col = 0;
       gboolean have_duration = FALSE, have_bytes = FALSE;
+      guint bytes_col = 0, launch_col = 0;  /* columns of fields that belong to the other kind */
+      const char *launch_name = NULL;
       for (guint f = 0; f < fields->len; f++)
         {
           char *v = g_ptr_array_index (fields, f);
@@ -293,6 +295,11 @@ ws_measure_csv_parse (const char *text, gsize length, const char *filename, GErr
                            (c == COL_RUNS || (c >= COL_GRID_X && c <= COL_BLOCK_Z)) ? "positive" : "non-negative");
               return NULL;
             }
+          if (c >= COL_GRID_X && c <= COL_REGISTERS && launch_col == 0)
+            {
+              launch_col = col;
+              launch_name = column_names[c];
+            }
           switch (c)
             {
             case COL_OCCURRENCE: m.occurrence = (guint) u; break;
@@ -300,7 +307,7 @@ ws_measure_csv_parse (const char *text, gsize length, const char *filename, GErr
             case COL_BLOCK_X: case COL_BLOCK_Y: case COL_BLOCK_Z: m.block[c - COL_BLOCK_X] = (guint32) u; break;
             case COL_SHARED: m.shared_bytes = (guint32) u; break;
             case COL_REGISTERS: m.registers = (guint32) u; break;
-            case COL_BYTES: m.bytes = u; have_bytes = TRUE; break;
+            case COL_BYTES: m.bytes = u; have_bytes = TRUE; bytes_col = col; break;
             case COL_RUNS: m.runs = (guint) u; break;
             default: g_assert_not_reached ();
             }
@@ -348,8 +355,20 @@ ws_measure_csv_parse (const char *text, gsize length, const char *filename, GErr
               g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:%u: a memcpy row needs bytes", filename, lineno);
               return NULL;
             }
+          if (launch_col != 0)
+            {
+              g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:%u:%u: a memcpy row has no %s (leave it empty)",
+                           filename, lineno, launch_col, launch_name);
+              return NULL;
+            }
           memset (m.grid, 0, sizeof m.grid);
           memset (m.block, 0, sizeof m.block);
+        }
+      else if (have_bytes)
+        {
+          g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:%u:%u: a kernel row has no bytes (leave it empty)",
+                       filename, lineno, bytes_col);
+          return NULL;
         }
       else if (dir_text != NULL && *dir_text != '\0')
         {

@@ -1,5 +1,5 @@
 /* ws-measure-store.c: measurement sets and calibrated λ values in the store
- * (db/migrations/007-measurements.sql). */
+ * (db/migrations/004-measurements.sql). */
 #include "measure/ws-measure.h"
 #include "measure/ws-measure-private.h"
 #include <sqlite3.h>
@@ -421,6 +421,21 @@ ws_measure_lookup_lambda (WsStore *store, const char *kernel, const char *archit
   if (sqlite3_step (s) != SQLITE_ROW)
     return FALSE;
   *lambda = sqlite3_column_double (s, 0);
+  return TRUE;
+}
+
+gboolean
+ws_measure_apply_lambda (WsStore *store, const char *kernel, const char *architecture, GHashTable *options,
+                         GError **error)
+{
+  g_return_val_if_fail (options != NULL, FALSE);
+  if (g_hash_table_contains (options, "lambda") || kernel == NULL || architecture == NULL)
+    return FALSE;
+  double lambda;
+  if (!ws_measure_lookup_lambda (store, kernel, architecture, &lambda, error))
+    return FALSE;
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  g_hash_table_insert (options, g_strdup ("lambda"), g_strdup (g_ascii_dtostr (buf, sizeof buf, lambda)));
   return TRUE;
 }
 

@@ -84,7 +84,7 @@ WS_EXPORT void ws_measurement_set_free (WsMeasurementSet *set);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsMeasurementSet, ws_measurement_set_free)
 WS_EXPORT JsonNode *ws_measurement_set_to_json (const WsMeasurementSet *set, gboolean with_rows);
 
-/* Store (tables of db/migrations/007-measurements.sql).  Names are unique,
+/* Store (tables of db/migrations/004-measurements.sql).  Names are unique,
  * case-insensitive.  put: WS_ERROR_DUPLICATE unless @replace. */
 WS_EXPORT gboolean ws_measure_store_put (WsStore *store, WsMeasurementSet *set, gboolean replace, GError **error);
 WS_EXPORT WsMeasurementSet *ws_measure_store_get (WsStore *store, const char *name, GError **error);
@@ -138,8 +138,25 @@ WS_EXPORT JsonNode *ws_measure_calibrate_lambda (WsStore *store, const char *set
 /* The λk stored for (kernel, architecture); FALSE (no error) when none. */
 WS_EXPORT gboolean ws_measure_lookup_lambda (WsStore *store, const char *kernel, const char *architecture,
                                              double *lambda, GError **error);
+/* For `predict --model volkov`: when @options (char* -> char*, owning
+ * g_strdup'ed keys and values) has no "lambda" and a λk is stored for
+ * (@kernel, @architecture), inserts it; returns TRUE when it did.  Errors
+ * reading the store are returned as FALSE with @error set. */
+WS_EXPORT gboolean ws_measure_apply_lambda (WsStore *store, const char *kernel, const char *architecture,
+                                            GHashTable *options, GError **error);
 /* All stored λ values as a JSON array. */
 WS_EXPORT JsonNode *ws_measure_list_lambdas (WsStore *store, GError **error);
+
+/* Applies the output of the calibration micro-benchmarks
+ * (bench/calibration/ws-calibrate.cu: "key value" and "pcie DIR BYTES
+ * SECONDS" lines) to @gpu in place — latencies, pipe gaps, SMs, clock, and a
+ * provenance note dated @when appended to its sources — and returns the link
+ * "<gpu> PCIe" with t_s and λc of eq. 4.6 fitted per direction against the
+ * GPU's nominal PCIe bandwidth.  @bank_conflict (may be NULL) receives the
+ * shared-memory cost per extra conflicting way, which the catalogue has no
+ * field for. */
+WS_EXPORT WsLink *ws_measure_apply_benchmark (WsGpu *gpu, const char *output, const char *when,
+                                              double *bank_conflict, GError **error);
 
 /* PCIe bandwidth per direction, GB/s, of generation @gen with @lanes lanes
  * after line encoding (gen 3 x16: 15.75); 0 when unknown. */

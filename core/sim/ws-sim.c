@@ -1433,6 +1433,51 @@ handle_event (WsSim *s, const Event *e, uint64_t now)
     }
 }
 
+gboolean
+ws_sim_warm_launch (WsSim *s, WsTrace *trace, guint launch, GError **error)
+{
+  if (launch >= ws_trace_get_n_launches (trace))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, "trace '%s' has no launch %u", ws_trace_get_path (trace),
+                   launch);
+      return FALSE;
+    }
+  const WsTraceLaunch *l = ws_trace_get_launch (trace, launch);
+  const WsTraceKernel *k = ws_trace_get_kernel (trace, l->kernel);
+  uint64_t n_tbs = 0, reqs[128];
+  ws_trace_get_tb_counters (trace, launch, &n_tbs);
+  WsTraceRecord rec;
+  for (uint64_t t = 0; t < n_tbs; t++)
+    {
+      WsTraceTb *tb = ws_trace_read_tb (trace, launch, t, error);
+      if (tb == NULL)
+        return FALSE;
+      for (guint w = 0; w < ws_trace_tb_get_n_warps (tb); w++)
+        {
+          WsTraceWarpIter it;
+          ws_trace_warp_iter_init (&it, tb, w);
+          GError *e = NULL;
+          while (ws_trace_warp_iter_next (&it, &rec, &e))
+            {
+              if (rec.kind != WS_TRACE_RECORD_MEM || rec.static_id >= k->n_insts ||
+                  (rec.space != WS_SPACE_GLOBAL && rec.space != WS_SPACE_LOCAL && rec.space != WS_SPACE_GENERIC))
+                continue;
+              guint n = coalesce (&rec, k->insts[rec.static_id].access_size, SECTOR, reqs);
+              for (guint i = 0; i < n; i++)
+                ws_cache_access (s->l2, reqs[i], TRUE);
+            }
+          if (e)
+            {
+              g_propagate_error (error, e);
+              ws_trace_tb_free (tb);
+              return FALSE;
+            }
+        }
+      ws_trace_tb_free (tb);
+    }
+  return TRUE;
+}
+
 static uint8_t
 inst_iclass (const WsTraceStaticInst *inst)
 {
@@ -1521,6 +1566,12 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
       sm->tbs = g_new0 (TbSlot, s->blocks_per_sm);
       sm->insts = 0;
       memset (sm->warps, 0, sizeof (Warp) * s->max_warps);
+      /* L1s are not coherent: a new kernel starts with them invalidated,
+       * as on NVIDIA GPUs.  The L2 keeps its contents. */
+      ws_cache_free (sm->l1);
+      sm->l1 = ws_cache_new (s->gpu->l1_size > 0 ? (uint32_t) s->gpu->l1_size : 0,
+                             s->gpu->l1_line > 0 ? (uint32_t) s->gpu->l1_line : 128, s->l1_granule,
+                             s->gpu->l1_assoc > 0 ? (uint32_t) s->gpu->l1_assoc : 4);
       for (guint j = 0; j < s->n_sched; j++)
         {
           Sched *sc = &sm->sched[j];

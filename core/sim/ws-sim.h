@@ -24,7 +24,8 @@
  *  - Idle cycles are skipped: when no warp of any SM can issue, the clock
  *    jumps to the next event (writeback, memory response, DRAM slot).
  *
- * Caches keep their contents from one launch to the next, as on hardware. */
+ * The L2 keeps its contents from one launch to the next; the L1s start
+ * each launch invalidated, as on hardware. */
 #pragma once
 
 #include "hw/ws-hw.h"
@@ -117,6 +118,12 @@ WS_EXPORT const WsGpu *ws_sim_get_gpu (const WsSim *sim);
 WS_EXPORT gboolean ws_sim_run_launch (WsSim *sim, WsTrace *trace, guint launch,
                                       const WsSimRegionSampling *sampling,
                                       WsSimLaunchStats *stats, GError **error);
+
+/* Functional warming for a launch that sampling skips: its global and local
+ * accesses update the L2's tags in program order (no timing, no
+ * statistics), so the next simulated launch finds the L2 as the skipped
+ * work would have left it.  Costs one decode of the launch's streams. */
+WS_EXPORT gboolean ws_sim_warm_launch (WsSim *sim, WsTrace *trace, guint launch, GError **error);
 
 /* Instruction-count observer for fixed-size sampling units (random sampling,
  * seed 000 §V-A): called each time @unit_instructions more warp

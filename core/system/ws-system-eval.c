@@ -262,6 +262,8 @@ typedef struct {
   int wait_msg;                  /* blocked in recv: message index; <= -2: in a copy on GPU -2-wait_msg */
   int recv_rec;                  /* blocked in a recv not yet matched: its record, else -1 */
   int recv_peer;
+  GArray *inbox;                 /* of int: messages sent to this process, in order */
+  guint inbox_head;              /* inbox entries before it are all taken */
 } Proc;
 
 typedef struct {
@@ -876,6 +878,7 @@ map_processes (Sim *s, GHashTable *vars, GError **error)
           p.stream_free = g_new0 (double, insts->len);
           p.wait_msg = -1;
           p.recv_rec = -1;
+          p.inbox = g_array_new (FALSE, FALSE, sizeof (int));
           Inst *in = &g_array_index (insts, Inst, p.inst);
           p.host = -1;
           if (in->comp->kind == WS_COMPONENT_CPU)
@@ -1176,6 +1179,7 @@ proc_step (Sim *s, int pi, GError **error)
         g_autofree char *comp = route_name (s, hops, p->inst, dst->inst);
         int rec = add_record (s, p, P_SEND, comp, NULL, pr->bytes, now, -1);
         int mi = (int) s->msgs->len - 1;
+        g_array_append_val (dst->inbox, mi);
         xfer_new (s, p->inst == dst->inst ? NULL : hops, pr->bytes, now, -1, rec, mi);
         dst = &g_array_index (s->procs, Proc, pr->peer);
         if (dst->state == 1 && dst->recv_rec >= 0 && dst->recv_peer == pi)
@@ -1189,11 +1193,15 @@ proc_step (Sim *s, int pi, GError **error)
     case P_RECV:
       {
         int found = -1;
-        for (guint i = 0; i < s->msgs->len && found < 0; i++)
+        while (p->inbox_head < p->inbox->len
+               && g_array_index (s->msgs, Msg, g_array_index (p->inbox, int, p->inbox_head)).taken)
+          p->inbox_head++;
+        for (guint i = p->inbox_head; i < p->inbox->len && found < 0; i++)
           {
-            Msg *m = &g_array_index (s->msgs, Msg, i);
-            if (!m->taken && m->src == pr->peer && m->dst == pi)
-              found = (int) i;
+            int mi = g_array_index (p->inbox, int, i);
+            Msg *m = &g_array_index (s->msgs, Msg, mi);
+            if (!m->taken && m->src == pr->peer)
+              found = mi;
           }
         int rec = add_record (s, p, P_RECV, inst_at (s, p->inst)->name, NULL, 0, now, -1);
         if (found < 0)
@@ -1434,6 +1442,7 @@ ws_system_evaluate (WsSystemEnv *env, const WsAppModel *app, GHashTable *overrid
     {
       Proc *p = &g_array_index (s.procs, Proc, i);
       g_array_unref (p->prog);
+      g_array_unref (p->inbox);
       g_free (p->stream_free);
     }
   g_array_unref (s.procs);

@@ -125,6 +125,8 @@ ws_tbpoint_options_to_json (const WsTbpointOptions *o)
   add_double (b, "random_fraction", o->random_fraction);
   add_int (b, "random_unit", (int64_t) o->random_unit);
   add_int (b, "random_seed", o->random_seed);
+  json_builder_set_member_name (b, "warm_skipped");
+  json_builder_add_boolean_value (b, o->warm_skipped);
   json_builder_end_object (b);
   return json_builder_get_root (b);
 }

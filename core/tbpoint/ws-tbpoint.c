@@ -106,27 +106,32 @@ ws_tbpoint_inter_launch (const WsTrace *trace, double threshold)
     return r;
   ws_trace_get_inter_launch_features (trace, r->features);
   /* Seed 000 eq. 2: <thread insts, warp insts, memory requests (each over
-   * its average), CoV of TB sizes>. */
-  g_autofree double *pts = g_new (double, (gsize) n * 4);
+   * its average), CoV of TB sizes>.  A fifth coordinate, the kernel index
+   * times a distance no threshold reaches, keeps launches of different
+   * kernels apart: the seed evaluates one kernel per program (§V-A), and
+   * two kernels with equal counts (a naive and a tiled transpose) need not
+   * perform alike. */
+  g_autofree double *pts = g_new (double, (gsize) n * 5);
   for (guint i = 0; i < n; i++)
     {
-      pts[i * 4 + 0] = r->features[i].thread_instructions;
-      pts[i * 4 + 1] = r->features[i].warp_instructions;
-      pts[i * 4 + 2] = r->features[i].memory_requests;
-      pts[i * 4 + 3] = r->features[i].cov_tb_size;
+      pts[i * 5 + 0] = r->features[i].thread_instructions;
+      pts[i * 5 + 1] = r->features[i].warp_instructions;
+      pts[i * 5 + 2] = r->features[i].memory_requests;
+      pts[i * 5 + 3] = r->features[i].cov_tb_size;
+      pts[i * 5 + 4] = 1e9 * ws_trace_get_launch (trace, i)->kernel;
     }
-  r->n_clusters = ws_tbpoint_cluster (pts, n, 4, threshold, r->cluster);
+  r->n_clusters = ws_tbpoint_cluster (pts, n, 5, threshold, r->cluster);
   r->representative = g_new0 (guint, r->n_clusters);
   r->weight = g_new0 (double, r->n_clusters);
-  g_autofree double *centre = g_new0 (double, (gsize) r->n_clusters * 4);
+  g_autofree double *centre = g_new0 (double, (gsize) r->n_clusters * 5);
   g_autofree guint *count = g_new0 (guint, r->n_clusters);
   double total = 0;
   for (guint i = 0; i < n; i++)
     {
       int c = r->cluster[i];
       count[c]++;
-      for (int k = 0; k < 4; k++)
-        centre[c * 4 + k] += pts[i * 4 + k];
+      for (int k = 0; k < 5; k++)
+        centre[c * 5 + k] += pts[i * 5 + k];
       double wi = (double) ws_trace_get_launch (trace, i)->warp_instructions;
       r->weight[c] += wi;
       total += wi;
@@ -134,21 +139,37 @@ ws_tbpoint_inter_launch (const WsTrace *trace, double threshold)
   g_autofree double *best = g_new (double, r->n_clusters);
   for (guint c = 0; c < r->n_clusters; c++)
     {
-      for (int k = 0; k < 4; k++)
-        centre[c * 4 + k] /= count[c];
+      for (int k = 0; k < 5; k++)
+        centre[c * 5 + k] /= count[c];
       best[c] = INFINITY;
       r->weight[c] = total > 0 ? r->weight[c] / total : 0;
     }
+  g_autofree double *dist = g_new (double, n);
   for (guint i = 0; i < n; i++)
     {
       int c = r->cluster[i];
       double s = 0;
       for (int k = 0; k < 4; k++)
-        s += (pts[i * 4 + k] - centre[c * 4 + k]) * (pts[i * 4 + k] - centre[c * 4 + k]);
-      if (s < best[c])
+        s += (pts[i * 5 + k] - centre[c * 5 + k]) * (pts[i * 5 + k] - centre[c * 5 + k]);
+      dist[i] = sqrt (s);
+      best[c] = MIN (best[c], dist[i]);
+    }
+  /* The launch nearest the centre; among launches equally near (identical
+   * launches are common), the middle one in program order, so that the
+   * representative does not start with the cold caches of the first. */
+  g_autofree guint *ties = g_new0 (guint, r->n_clusters);
+  for (guint i = 0; i < n; i++)
+    if (dist[i] <= best[r->cluster[i]] + 1e-9)
+      ties[r->cluster[i]]++;
+  g_autofree guint *seen = g_new0 (guint, r->n_clusters);
+  for (guint i = 0; i < n; i++)
+    {
+      int c = r->cluster[i];
+      if (dist[i] <= best[c] + 1e-9)
         {
-          best[c] = s;
-          r->representative[c] = i;
+          if (seen[c] == ties[c] / 2)
+            r->representative[c] = i;
+          seen[c]++;
         }
     }
   return r;
@@ -293,6 +314,7 @@ ws_tbpoint_options_init (WsTbpointOptions *o)
   o->ipc_tolerance = 0.1;
   o->random_fraction = 0.1;
   o->random_seed = 1;
+  o->warm_skipped = TRUE;
 }
 
 void
@@ -362,11 +384,20 @@ ws_tbpoint_simulate (WsTrace *trace, const WsGpu *gpu, const WsTbpointOptions *o
         res->launches[i].cluster = inter->cluster[i];
     }
 
+  /* The last simulated launch: skipped launches before it warm the L2. */
+  guint last_sim = 0;
+  for (guint i = 0; i < n; i++)
+    if (inter == NULL || inter->representative[inter->cluster[i]] == i)
+      last_sim = i;
   for (guint i = 0; i < n; i++)
     {
       WsTbpointLaunch *L = &res->launches[i];
       if (inter && inter->representative[inter->cluster[i]] != i)
-        continue;
+        {
+          if (options->warm_skipped && i < last_sim && !ws_sim_warm_launch (sim, trace, i, error))
+            return NULL;
+          continue;
+        }
       g_autoptr(WsTbpointRegions) regions = NULL;
       WsSimRegionSampling rs = { 0 };
       if (options->sampling == WS_SAMPLING_TBPOINT)

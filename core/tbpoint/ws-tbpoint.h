@@ -90,6 +90,7 @@ typedef struct {
   double random_fraction;    /* default 0.1 */
   uint64_t random_unit;      /* warp instructions per unit; 0: min (1 M, total / 100) */
   guint32 random_seed;       /* default 1 */
+  gboolean warm_skipped;     /* launches skipped by inter-launch sampling warm the L2 functionally (default TRUE) */
 } WsTbpointOptions;
 
 WS_EXPORT void ws_tbpoint_options_init (WsTbpointOptions *o);

@@ -152,7 +152,8 @@ main (int argc, char **argv)
     {
       if (only && strcmp (only, cases[c]) != 0)
         continue;
-      rc |= run_case (ptx, len, cases[c], n, threads, FALSE);
+      if (!g_getenv ("WS_BENCH_TRACE_ONLY"))
+        rc |= run_case (ptx, len, cases[c], n, threads, FALSE);
       rc |= run_case (ptx, len, cases[c], n, threads, TRUE);
     }
   return rc;

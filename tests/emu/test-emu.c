@@ -876,7 +876,7 @@ test_hand_intops (void)
   g_assert_cmpuint (h[1], ==, 0xabu);                            /* bfe.u32 */
   g_assert_cmpuint (h[2], ==, 0xffffffabu);                      /* bfe.s32 sign-extends the field */
   g_assert_cmpuint (h[3], ==, 0x12345f78u);                      /* bfi.b32 */
-  g_assert_cmpuint (h[4], ==, ~0xab0u);                          /* not.b32 */
+  g_assert_cmpuint (h[4], ==, 0xf0000000u);                      /* bmsk.clamp: bits 28..35 cut at 31 */
   g_assert_cmpuint (h[5], ==, 7);                                /* popc */
   g_assert_cmpuint (h[6], ==, (0xf0f0f0f0u & 0xff00ff00u) | 0x0f0f0f0fu); /* lop3 (a&b)|c */
   g_assert_cmpuint (h[7], ==, 1 * 5 + 2 * 6 + 3 * 7 + 4 * 8 + 10); /* dp4a */
@@ -884,6 +884,29 @@ test_hand_intops (void)
   g_assert_cmpuint (h[9], ==, (uint32_t) ((uint64_t) 0x87654321u * 0x12345678u >> 32)); /* mul.hi.u32 */
   g_assert_cmpuint (h[10], ==, (uint32_t) G_MAXINT32);           /* add.sat.s32 */
   g_assert_cmpuint (h[11], ==, 3);                               /* bfind.u32 */
+  g_assert_cmpuint (h[12], ==, 0xff0u);                          /* bmsk.wrap: position 36 wraps to 4 */
+  fx_clear (&fx);
+}
+
+static void
+test_brx (void)
+{
+  Fx fx;
+  uint64_t out;
+  uint32_t *h;
+  fx_init (&fx, "hand.ptx", 1, TRUE);
+  out = dalloc (&fx, 40 * 8);
+  h = HOST (out);
+  {
+    void *args[] = { &out };
+    launch_ok (&fx, "brx_test", 1, 40, 0, args, NULL);
+  }
+  for (uint32_t t = 0; t < 40; t++)
+    {
+      g_assert_cmpuint (h[2 * t], ==, 100 * (t % 3 + 1) + t);
+      /* the three targets reconverge before activemask */
+      g_assert_cmpuint (h[2 * t + 1], ==, t < 32 ? 0xffffffffu : 0xffu);
+    }
   fx_clear (&fx);
 }
 
@@ -1082,6 +1105,7 @@ main (int argc, char **argv)
   g_test_add_func ("/emu/kernel/warp-vote-shfl-match-redux", test_warp_ops);
   g_test_add_func ("/emu/kernel/math-functions", test_math);
   g_test_add_func ("/emu/kernel/integer-bit-ops-bar-red", test_hand_intops);
+  g_test_add_func ("/emu/kernel/brx-idx-multiway-divergence", test_brx);
   g_test_add_func ("/emu/kernel/indirect-call-and-switch", test_indirect_and_switch);
   g_test_add_func ("/emu/kernel/half-precision", test_half);
   g_test_add_func ("/emu/kernel/3d-grid-and-block", test_grid3d);
@@ -1116,12 +1140,12 @@ main (int argc, char **argv)
       { "/emu/debug-build/out-of-bounds-700", test_fault_oob },
       { "/emu/debug-build/misaligned-716", test_fault_misaligned },
     };
+    static Variant variants[G_N_ELEMENTS (debug_tests)];
     for (guint i = 0; i < G_N_ELEMENTS (debug_tests); i++)
       {
-        Variant *v = g_new (Variant, 1);   /* lives until exit */
-        v->file = "kernels-debug.ptx";
-        v->fn = debug_tests[i].fn;
-        g_test_add_data_func_full (debug_tests[i].name, v, run_variant, g_free);
+        variants[i].file = "kernels-debug.ptx";
+        variants[i].fn = debug_tests[i].fn;
+        g_test_add_data_func (debug_tests[i].name, &variants[i], run_variant);
       }
   }
   return g_test_run ();

@@ -331,6 +331,8 @@ test_shows_gpu_parameters (Fixture *f, gconstpointer data)
 
     row = find_row (f, link->name);
     g_assert_nonnull (row);
+    /* A plain click: the list allows Ctrl+click multiple selection. */
+    gtk_list_box_unselect_all (ws_hardware_page_get_list_box (page));
     gtk_list_box_select_row (ws_hardware_page_get_list_box (page), row);
     drain ();
     g_assert_cmpstr (gtk_label_get_text (ws_hardware_page_get_title_label (page)), ==, link->name);

@@ -121,6 +121,9 @@ test_csv_errors (void)
   assert_parse_error ("kind,name,direction,bytes,duration_ns\nkernel,k,DtoH,,3\n", "t.csv:2:10: a kernel row has no direction");
   assert_parse_error ("kind,name,direction,bytes,duration_ns\nmemcpy,memcpy,DtoH,,3\n", "t.csv:2: a memcpy row needs bytes");
   assert_parse_error ("kind,name,duration_ns\nlaunch,k,3\n", "t.csv:2:1: kind \"launch\"");
+  assert_parse_error ("kind,name,bytes,duration_ns\nkernel,k,64,3\n", "t.csv:2:10: a kernel row has no bytes");
+  assert_parse_error ("kind,name,direction,bytes,block_x,duration_ns\nmemcpy,memcpy,HtoD,64,32,3\n",
+                      "t.csv:2:23: a memcpy row has no block_x");
   assert_parse_error ("kind,name\nkernel,k\n", "t.csv:1:1: the header lacks the column \"duration_ns\"");
   assert_parse_error ("kind,name,duration_ns\nkernel,k,3,4\n", "t.csv:2:12: 4 fields where the header has 3");
   assert_parse_error ("kind,name,duration_ns,kind\n", "t.csv:1:23: column \"kind\" appears twice");
@@ -129,7 +132,7 @@ test_csv_errors (void)
 
   /* The files beside the sample fail the same way. */
   static const char *const files[][2] = {
-    { "bad-unknown-column.csv", ":1:19: unknown column \"colour\"" },
+    { "bad-unknown-column.csv", ":1:23: unknown column \"colour\"" },
     { "bad-direction.csv", ":3:15: direction \"HostToDevice\"" },
     { "bad-number.csv", ":2:10: grid_x \"12x\"" },
   };
@@ -454,6 +457,17 @@ test_calibrate_set_analytic (void)
   g_assert_true (ws_measure_lookup_lambda (t.store, base->name, "maxwell", &lambda, &error));
   assert_rel (lambda, lambda_true, 1e-9);
   g_assert_false (ws_measure_lookup_lambda (t.store, base->name, "Pascal", &lambda, &error));
+  /* What `predict --model volkov` does when the user gives no lambda. */
+  g_autoptr(GHashTable) user = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_assert_true (ws_measure_apply_lambda (t.store, base->name, "Maxwell", user, &error));
+  assert_rel (g_ascii_strtod (g_hash_table_lookup (user, "lambda"), NULL), lambda_true, 1e-9);
+  g_hash_table_replace (user, g_strdup ("lambda"), g_strdup ("0.5"));
+  g_assert_false (ws_measure_apply_lambda (t.store, base->name, "Maxwell", user, &error));
+  g_assert_cmpstr (g_hash_table_lookup (user, "lambda"), ==, "0.5");
+  g_hash_table_remove_all (user);
+  g_assert_false (ws_measure_apply_lambda (t.store, base->name, "Hopper", user, &error));
+  g_assert_no_error (error);
+  g_assert_false (g_hash_table_contains (user, "lambda"));
 
   /* --update-link wrote the fit into the catalogue's link record. */
   g_autoptr(WsLink) link = ws_store_get_link (t.store, o.link, &error);
@@ -681,6 +695,105 @@ test_injection_library_built (void)
   g_unsetenv ("WARPSCOPE_CUPTI_LIBRARY");
 }
 
+/* What `calibrate --gpu` does with the benchmark's output, on a synthetic
+ * output (the benchmark itself needs a GPU). */
+static void
+test_apply_benchmark_output (void)
+{
+  TmpStore t;
+  tmp_store_init (&t);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsGpu) gpu = ws_store_get_gpu (t.store, "H100 SXM", &error);
+  g_assert_no_error (error);
+  g_autoptr(GString) out = g_string_new ("device NVIDIA H100 80GB HBM3\ncc 9.0\nsms 132\ncore_clock_mhz 1980.0\n"
+                                         "l1_latency 33.5\nl2_latency 261.25\ndram_latency 640\n"
+                                         "shared_latency 29.5\nshared_stride_1_cycles 30.0\n"
+                                         "shared_bank_conflict_cycles_per_way 2.125\n"
+                                         "fp32_latency 4.0\nfp32_warp_insts_per_cycle_per_sm 4.0\n"
+                                         "int_latency 4.5\nint_warp_insts_per_cycle_per_sm 2.0\n"
+                                         "sfu_latency 18\nsfu_warp_insts_per_cycle_per_sm 0.5\n"
+                                         "fp64_latency 8\nfp64_warp_insts_per_cycle_per_sm 2.0\n");
+  /* Eq. 4.6 with t_s 10 µs / 12 µs and λc 0.8 / 0.75 on PCIe 5 x16. */
+  double nominal = ws_measure_pcie_bandwidth_gbs (5, 16);
+  for (double n = 4; n <= 256.0 * 1024 * 1024; n *= 4)
+    {
+      char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
+      g_string_append_printf (out, "pcie HtoD %.0f %s\n", n,
+                              g_ascii_dtostr (a, sizeof a, 10e-6 + n / (nominal * 1e9 * 0.8)));
+      g_string_append_printf (out, "pcie DtoH %.0f %s\n", n,
+                              g_ascii_dtostr (b, sizeof b, 12e-6 + n / (nominal * 1e9 * 0.75)));
+    }
+  double bank = 0;
+  g_autoptr(WsLink) link = ws_measure_apply_benchmark (gpu, out->str, "2026-11-22", &bank, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (gpu->l1_latency, ==, 33.5);
+  g_assert_cmpfloat (gpu->l2_latency, ==, 261.25);
+  g_assert_cmpfloat (gpu->dram_latency, ==, 640);
+  g_assert_cmpfloat (gpu->pipes[WS_ICLASS_GLOBAL].latency, ==, 640);
+  g_assert_cmpfloat (gpu->pipes[WS_ICLASS_SHARED].latency, ==, 29.5);
+  g_assert_cmpfloat (gpu->pipes[WS_ICLASS_SFU].latency, ==, 18);
+  /* 4 schedulers: 4 warp instructions per cycle per SM is one per cycle
+   * per scheduler; 0.5 per SM is one every 8 cycles per scheduler. */
+  g_assert_cmpfloat (gpu->pipes[WS_ICLASS_FP32].initiation_interval, ==, 1);
+  g_assert_cmpfloat (gpu->pipes[WS_ICLASS_INT].initiation_interval, ==, 2);
+  g_assert_cmpfloat (gpu->pipes[WS_ICLASS_SFU].initiation_interval, ==, 8);
+  g_assert_cmpfloat (gpu->pipes[WS_ICLASS_FP64].initiation_interval, ==, 2);
+  g_assert_cmpint (gpu->sms, ==, 132);
+  g_assert_cmpfloat (bank, ==, 2.125);
+  g_assert_nonnull (strstr (gpu->sources, "measured by warpscope-cli calibrate"));
+  g_assert_nonnull (strstr (gpu->sources, "2026-11-22"));
+  g_assert_cmpstr (link->name, ==, "H100 SXM PCIe");
+  assert_rel (link->h2d_startup_us, 10, 1e-6);
+  assert_rel (link->h2d_lambda, 0.8, 1e-6);
+  assert_rel (link->d2h_startup_us, 12, 1e-6);
+  assert_rel (link->d2h_lambda, 0.75, 1e-6);
+  g_assert_cmpfloat (link->h2d_bandwidth_gbs, ==, nominal);
+  /* The results are valid catalogue records. */
+  g_assert_true (ws_store_put_gpu (t.store, gpu, TRUE, &error));
+  g_assert_no_error (error);
+  g_assert_true (ws_store_put_link (t.store, link, TRUE, &error));
+  g_assert_no_error (error);
+
+  g_autoptr(WsLink) none = ws_measure_apply_benchmark (gpu, "l1_latency 3\nl2_latency oops\n", "x", NULL, &error);
+  g_assert_null (none);
+  g_assert_error (error, WS_ERROR, WS_ERROR_PARSE);
+  g_assert_nonnull (strstr (error->message, "line 2"));
+  g_clear_error (&error);
+  none = ws_measure_apply_benchmark (gpu, "l1_latency 3\n", "x", NULL, &error);
+  g_assert_null (none);
+  g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "lacks l2_latency"));
+  tmp_store_clear (&t);
+}
+
+/* The calibration micro-benchmarks compile (they can only run on a GPU). */
+static void
+test_calibration_benchmarks_compile (void)
+{
+  const char *nvcc = g_getenv ("WS_NVCC");
+  if (nvcc == NULL || *nvcc == '\0')
+    {
+      g_test_skip ("nvcc was not found at configure time");
+      return;
+    }
+  g_autofree char *src = g_build_filename (g_getenv ("WS_SOURCE_DIR"), "bench", "calibration", "ws-calibrate.cu", NULL);
+  GError *error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ws-test-calib-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *obj = g_build_filename (dir, "ws-calibrate.o", NULL);
+  const char *argv[] = { nvcc, "-O2", "-arch=sm_90", "-c", "-o", obj, src, NULL };
+  g_autofree char *err = NULL;
+  int status = 0;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err,
+                               &status, &error));
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("nvcc failed on %s:\n%s", src, err);
+  g_assert_true (g_file_test (obj, G_FILE_TEST_IS_REGULAR));
+  g_unlink (obj);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -700,5 +813,7 @@ main (int argc, char **argv)
   g_test_add_func ("/measure/cli/calibrate-without-gpu-exits-3", test_cli_calibrate_no_gpu);
   g_test_add_func ("/measure/cli/measurements-import-export-calibrate", test_cli_measurements);
   g_test_add_func ("/measure/cupti/injection-library-built", test_injection_library_built);
+  g_test_add_func ("/measure/bench/apply-benchmark-output", test_apply_benchmark_output);
+  g_test_add_func ("/measure/bench/calibration-benchmarks-compile", test_calibration_benchmarks_compile);
   return g_test_run ();
 }

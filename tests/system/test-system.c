@@ -841,6 +841,25 @@ test_saxpy2_profiled_total (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (p->seconds, >, 0);
 }
 
+
+/* A long loop unrolls and simulates in time linear in its length. */
+static void
+test_long_loop (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsSystemModel) s = ws_system_store_get_system (f->store, "testbed-gtx970", &error);
+  g_autoptr(WsAppModel) app = app_from (
+      "{\"name\":\"long\",\"variables\":[{\"name\":\"K\",\"default\":50000}],\"processes\":[{\"label\":\"CPU\","
+      "\"operations\":[{\"op\":\"loop\",\"count\":\"K\",\"body\":[{\"op\":\"h2d\",\"bytes\":\"4096\"},"
+      "{\"op\":\"host\",\"seconds\":\"1e-6\"},{\"op\":\"d2h\",\"bytes\":\"4096\"}]}]}]}");
+  double t0 = ws_now_seconds ();
+  g_autoptr(WsSystemResult) r = run (f, s, app, NULL);
+  g_test_message ("150000 operations in %.3f s", ws_now_seconds () - t0);
+  g_assert_cmpuint (r->operations->len, ==, 150000);
+  double per = (3.97e-6 + 4096 / (15.8e9 * 0.689)) + 1e-6 + (5.16e-6 + 4096 / (15.8e9 * 0.653));
+  g_assert_cmpfloat_with_epsilon (r->total_seconds, 50000 * per, 1e-9);
+}
+
 static void
 test_deadlock_reported (Fixture *f, gconstpointer data)
 {
@@ -991,6 +1010,7 @@ main (int argc, char **argv)
   ADD ("/system/demo/workspace-created-once", test_demo_workspace);
   ADD ("/system/app/missing-trace-is-explained", test_missing_trace);
   ADD ("/system/eval/deadlock-reported", test_deadlock_reported);
+  ADD ("/system/eval/long-loop-linear", test_long_loop);
   ADD ("/system/cli/json-fields", test_cli_json);
   return g_test_run ();
 }

@@ -97,6 +97,9 @@ test_inter_launch (void)
   g_assert_cmpint (inter->cluster[0], ==, inter->cluster[3]);
   g_assert_cmpint (inter->cluster[2], !=, inter->cluster[0]);
   g_assert_cmpuint (inter->representative[inter->cluster[2]], ==, 2);
+  /* Identical launches 0, 1, 3: the middle one stands for them, not the
+   * cold first one. */
+  g_assert_cmpuint (inter->representative[inter->cluster[0]], ==, 1);
   /* Table IV weights: 24 of 40 TBs' worth of instructions, and 16 of 40. */
   g_assert_cmpfloat_with_epsilon (inter->weight[inter->cluster[0]], 24.0 / 40, 1e-12);
   g_assert_cmpfloat_with_epsilon (inter->weight[inter->cluster[2]], 16.0 / 40, 1e-12);

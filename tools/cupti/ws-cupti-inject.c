@@ -6,11 +6,16 @@
  * memcpys, collects them from the buffer-completed callback, and at exit
  * flushes CUPTI and writes one CSV row per record, in start-time order, to
  * the file named by WS_CUPTI_OUTPUT (format: docs/measurement.md; the
- * occurrence column is left out and computed by the reader).
+ * occurrence column is left out and computed by the reader).  Several
+ * processes append to the same file; the header is written once.
  *
  * Plain C with no GLib: it lives inside the user's program. */
 #include <cupti.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,18 +169,27 @@ finish (void)
   if (rc != CUPTI_SUCCESS)
     report ("cuptiActivityFlushAll", rc);
   const char *path = getenv ("WS_CUPTI_OUTPUT");
-  FILE *f = path ? fopen (path, "w") : NULL;
+  /* Append under a lock: a measured script may start several CUDA
+   * processes, each with this library, all writing the same file. */
+  int fd = path ? open (path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644) : -1;
+  FILE *f = fd >= 0 ? fdopen (fd, "a") : NULL;
   if (f == NULL)
     {
       fprintf (stderr, "warpscope CUPTI injection: cannot write %s\n", path ? path : "(WS_CUPTI_OUTPUT is not set)");
+      if (fd >= 0)
+        close (fd);
       return;
     }
+  flock (fd, LOCK_EX);
+  struct stat st;
+  int empty = fstat (fd, &st) == 0 && st.st_size == 0;
   pthread_mutex_lock (&lock);
   qsort (records, n_records, sizeof *records, by_start);
   fprintf (f, "# raw run recorded by the warpscope CUPTI injection library; %zu records, %llu dropped%s\n",
            n_records, (unsigned long long) dropped, failed ? ", a CUPTI call failed" : "");
-  fputs ("kind,name,grid_x,grid_y,grid_z,block_x,block_y,block_z,shared_bytes,registers,direction,bytes,runs,"
-         "duration_ns\n", f);
+  if (empty)
+    fputs ("kind,name,grid_x,grid_y,grid_z,block_x,block_y,block_z,shared_bytes,registers,direction,bytes,runs,"
+           "duration_ns\n", f);
   for (size_t i = 0; i < n_records; i++)
     {
       const Record *r = &records[i];
@@ -192,6 +206,8 @@ finish (void)
                  (unsigned long long) r->bytes, ns);
     }
   pthread_mutex_unlock (&lock);
+  fflush (f);
+  flock (fd, LOCK_UN);
   if (fclose (f) != 0)
     fprintf (stderr, "warpscope CUPTI injection: writing %s failed\n", path);
 }
