@@ -178,7 +178,11 @@ commit_field (WsHardwarePage *self, GtkEntry *entry)
       return TRUE;
     }
 
-  after = json_node_copy (before);
+  {
+    /* json_node_copy shares the object: edit a real copy. */
+    g_autofree char *text_before = ws_hw_record_to_text (before);
+    after = ws_hw_record_from_text (text_before);
+  }
   ws_hw_record_set_field (after, field, text);
   name = ws_hw_record_put (NULL, ws_hw_item_get_kind (self->current), after, &error);
   if (name == NULL)
@@ -210,7 +214,8 @@ on_field_focus_leave (GtkEventControllerFocus *focus, WsHardwarePage *self)
 
   /* The editor is rebuilt after every stored change; a leave during that
    * rebuild must not commit a stale row. */
-  if (gtk_widget_get_root (entry) != NULL && self->current != NULL)
+  if (gtk_widget_get_root (entry) != NULL && self->current != NULL &&
+      GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (entry), "ws-serial")) == self->editor_serial)
     commit_field (self, GTK_ENTRY (entry));
 }
 
@@ -223,6 +228,7 @@ build_editor (WsHardwarePage *self)
   const char *group_name = NULL;
   guint n_fields;
 
+  self->editor_serial++;
   clear_box (self->editor_box);
   if (self->current == NULL)
     return;
@@ -264,6 +270,8 @@ build_editor (WsHardwarePage *self)
       gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _(field->label), -1);
       g_object_set_data (G_OBJECT (entry), "ws-field", (gpointer) field);
       g_object_set_data (G_OBJECT (entry), "ws-row", row);
+      /* Only the item the row was built for (not an undo's reload) takes its text. */
+      g_object_set_data (G_OBJECT (entry), "ws-serial", GUINT_TO_POINTER (self->editor_serial));
       g_signal_connect (entry, "activate", G_CALLBACK (on_field_activate), self);
       focus = gtk_event_controller_focus_new ();
       g_signal_connect (focus, "leave", G_CALLBACK (on_field_focus_leave), self);
@@ -442,6 +450,7 @@ on_selection_changed (WsHardwarePage *self, GtkListBox *list_box)
     if (ws_hw_item_get_kind (items->pdata[i]) == WS_HW_GPU)
       g_ptr_array_add (gpus, items->pdata[i]);
 
+  self->editor_serial++;
   g_clear_object (&self->current);
   if (items->len == 1)
     self->current = g_object_ref (items->pdata[0]);

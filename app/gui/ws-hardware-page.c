@@ -21,6 +21,7 @@ struct _WsHardwarePage
   WsUndoStack *undo;            /* the window's history */
   WsHwItem *current;            /* the one selected item, or NULL */
   gboolean editing;             /* the details pane shows the editor */
+  guint editor_serial;          /* bumped on every rebuild of the editor */
 
   /* Template children */
   GtkStack *state_stack;

@@ -2298,8 +2298,13 @@ init_warp (Cta *c, Warp *w, uint32_t index)
     FILL (SR_NSMID, nsm);
     FILL (SR_GRIDID, L->gridid);
     FILL (SR_DYN_SMEM, L->dyn);
-    FILL (SR_TOTAL_SMEM, c->shared_size);
+    FILL (SR_TOTAL_SMEM, c->shared_user);
     FILL (SR_ZERO, 0);
+    FILL (SR_RSMEM_BEGIN, c->shared_size - WS_EMU_RESERVED_SMEM);
+    FILL (SR_RSMEM_END, c->shared_size);
+    FILL (SR_RSMEM_CAP, WS_EMU_RESERVED_SMEM);
+    FILL (SR_RSMEM_0, c->shared_size - WS_EMU_RESERVED_SMEM);
+    FILL (SR_RSMEM_1, c->shared_size - WS_EMU_RESERVED_SMEM / 2);
     if (used & ((1ull << SR_LANEID) | (0x1full << SR_LANEMASK_EQ)))
       for (int l = 0; l < WS_EMU_WARP; l++)
         {

@@ -51,7 +51,8 @@ typedef struct {
   uint32_t ctaid[3];
   uint64_t linear;
   uint8_t *shared;
-  uint32_t shared_size;
+  uint32_t shared_size;         /* user shared memory + the reserved region */
+  uint32_t shared_user;         /* static + dynamic shared memory of the launch */
   uint8_t *local;
   uint32_t stack;
   Warp *warps;

@@ -138,6 +138,11 @@ sreg_row (const WsPtxOperand *o)
     case WS_SREG_CLUSTER_CTAID: return SR_CLUSTER_CTAID + c;
     case WS_SREG_CLUSTER_NCTAID: return SR_CLUSTER_NCTAID + c;
     case WS_SREG_ENVREG: return SR_ZERO;
+    case WS_SREG_RESERVED_SMEM_BEGIN: return SR_RSMEM_BEGIN;
+    case WS_SREG_RESERVED_SMEM_END: return SR_RSMEM_END;
+    case WS_SREG_RESERVED_SMEM_CAP: return SR_RSMEM_CAP;
+    case WS_SREG_RESERVED_SMEM_0: return SR_RSMEM_0;
+    case WS_SREG_RESERVED_SMEM_1: return SR_RSMEM_1;
     default: return -1;   /* clocks: dynamic */
     }
 }

@@ -13,6 +13,8 @@
 
 #define WS_EMU_WARP 32
 #define WS_EMU_FULL 0xffffffffu
+/* Reserved shared memory per CTA; offsets _0 and _1 split it in halves. */
+#define WS_EMU_RESERVED_SMEM 1024u
 
 /* Generic-address windows.  They lie far below the device-memory region
  * (0x7e0000000000) and below where Linux places host mappings, so a generic
@@ -37,7 +39,8 @@ enum {
   SR_LANEMASK_LE = 19, SR_LANEMASK_LT = 20, SR_LANEMASK_GE = 21, SR_LANEMASK_GT = 22,
   SR_DYN_SMEM = 23, SR_TOTAL_SMEM = 24, SR_CLUSTERID = 25, SR_NCLUSTERID = 28,
   SR_CLUSTER_CTAID = 31, SR_CLUSTER_NCTAID = 34, SR_ZERO = 37,
-  SR_COUNT = 38
+  SR_RSMEM_BEGIN = 38, SR_RSMEM_END = 39, SR_RSMEM_CAP = 40, SR_RSMEM_0 = 41, SR_RSMEM_1 = 42,
+  SR_COUNT = 43
 };
 
 /* Handlers (the interpreter's switch). */

@@ -212,10 +212,16 @@ worker_main (gpointer data)
   c.L = L;
   c.nwarps = L->nwarps;
   c.warps = g_new0 (Warp, c.nwarps);
-  c.shared_size = L->k->static_shared;
+  c.shared_user = L->k->static_shared;
   if (L->dyn)
-    c.shared_size = (L->k->static_shared + L->k->dyn_shared_align - 1) / L->k->dyn_shared_align
+    c.shared_user = (L->k->static_shared + L->k->dyn_shared_align - 1) / L->k->dyn_shared_align
                     * L->k->dyn_shared_align + L->dyn;
+  /* A kernel reading %reserved_smem_offset_* (cooperative groups) gets the
+   * CTA's reserved shared memory (1 KiB from sm_80 on) after its own,
+   * 16-byte aligned; other kernels keep exact bounds on their shared memory. */
+  const uint64_t reserved_rows = 0x1full << SR_RSMEM_BEGIN;
+  c.shared_size = (L->k->sreg_used & reserved_rows)
+                    ? ((c.shared_user + 15u) & ~15u) + WS_EMU_RESERVED_SMEM : c.shared_user;
   c.shared = g_malloc0 (MAX (c.shared_size, 1));
   c.stack = L->k->stack_bytes;
   c.local = g_malloc0 ((gsize) L->nwarps * WS_EMU_WARP * c.stack);

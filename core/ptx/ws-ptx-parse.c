@@ -532,6 +532,11 @@ lookup_sreg (const WsPtxTok *t, uint32_t *sreg, uint8_t *comp, gboolean *known)
     { "%total_smem_size", WS_SREG_TOTAL_SMEM_SIZE, FALSE },
     { "%clusterid", WS_SREG_CLUSTERID, TRUE }, { "%nclusterid", WS_SREG_NCLUSTERID, TRUE },
     { "%cluster_ctaid", WS_SREG_CLUSTER_CTAID, TRUE }, { "%cluster_nctaid", WS_SREG_CLUSTER_NCTAID, TRUE },
+    { "%reserved_smem_offset_begin", WS_SREG_RESERVED_SMEM_BEGIN, FALSE },
+    { "%reserved_smem_offset_end", WS_SREG_RESERVED_SMEM_END, FALSE },
+    { "%reserved_smem_offset_cap", WS_SREG_RESERVED_SMEM_CAP, FALSE },
+    { "%reserved_smem_offset_0", WS_SREG_RESERVED_SMEM_0, FALSE },
+    { "%reserved_smem_offset_1", WS_SREG_RESERVED_SMEM_1, FALSE },
   };
   *known = FALSE;
   if (t->len < 2 || t->s[0] != '%')

@@ -177,6 +177,7 @@ typedef struct {
   uint64_t ready;           /* bit = local warp index (slot / n_sched) */
   double pipe_free[WS_ICLASS_COUNT];
   int last;                 /* local index last issued (RR, GTO greedy) */
+  uint64_t blocked_until;   /* every ready warp's pipe is busy before this cycle */
   uint32_t n_live, n_mem, n_dep, n_barrier;
   uint64_t last_acc;        /* stall accounting: cycles before this are accounted */
 } Sched;
@@ -572,7 +573,7 @@ state_enter (WsSim *s, uint32_t smi, Sched *sc, Warp *w, uint8_t to, uint32_t lo
   w->state = to;
   switch (to)
     {
-    case W_READY: sc->ready |= 1ull << local; sm_mark_active (s, smi); break;
+    case W_READY: sc->ready |= 1ull << local; sc->blocked_until = 0; sm_mark_active (s, smi); break;
     case W_DEP: case W_FINISHING: sc->n_dep++; break;
     case W_MEM: case W_DRAIN: case W_MSHR: sc->n_mem++; break;
     case W_BARRIER: sc->n_barrier++; break;
@@ -1350,6 +1351,8 @@ sched_cycle (WsSim *s, uint32_t smi, guint k, uint64_t now)
   Sched *sc = &sm->sched[k];
   uint64_t tried = 0;
   guint issued = 0;
+  double pipe_min = INFINITY;
+  gboolean other = FALSE;     /* a candidate failed for another reason than its pipe */
   while (issued < s->width)
     {
       uint64_t cand = sc->ready & ~tried;
@@ -1386,16 +1389,33 @@ sched_cycle (WsSim *s, uint32_t smi, guint k, uint64_t now)
       sched_touch (s, sc);
       uint64_t saved = sc->last_acc;
       sc->last_acc = now + 1;         /* an issue cycle is no stall */
-      if (try_issue (s, smi, slot, now) == ISSUE_OK)
+      int res = try_issue (s, smi, slot, now);
+      if (res == ISSUE_OK)
         {
           sc->last = pick;
           issued++;
         }
-      else if (issued == 0)
-        sc->last_acc = saved;
+      else
+        {
+          if (issued == 0)
+            sc->last_acc = saved;
+          if (res == ISSUE_BLOCKED)
+            {
+              double pf = sc->pipe_free[s->iclass[sm->warps[slot].rec.static_id]];
+              if (pf < pipe_min)
+                pipe_min = pf;
+            }
+          else
+            other = TRUE;
+        }
       if (s->error)
         return;
     }
+  /* Nothing issued and every ready warp waits for its pipe: no need to
+   * look again before the earliest pipe frees (a pipe busy until f
+   * accepts at cycle floor (f)). */
+  if (issued == 0 && !other && sc->ready && pipe_min < INFINITY)
+    sc->blocked_until = MAX (now + 1, (uint64_t) floor (pipe_min));
 }
 
 /* ---- the run --------------------------------------------------------------- */
@@ -1606,6 +1626,7 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
           handle_event (s, &e, now);
         }
       gboolean any = FALSE;
+      uint64_t blocked_min = INF_TIME;
       for (guint wd = 0; wd < s->active_words; wd++)
         {
           uint64_t bits = s->active_sms[wd];
@@ -1615,16 +1636,24 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
               bits &= bits - 1;
               Sm *sm = &s->sms[smi];
               gboolean still = FALSE;
+              gboolean issuable = FALSE;
               for (guint k2 = 0; k2 < s->n_sched; k2++)
                 {
-                  if (sm->sched[k2].ready)
+                  Sched *sc = &sm->sched[k2];
+                  if (sc->ready && sc->blocked_until <= now)
                     sched_cycle (s, smi, k2, now);
-                  if (sm->sched[k2].ready)
-                    still = TRUE;
+                  if (sc->ready)
+                    {
+                      still = TRUE;
+                      if (sc->blocked_until > now + 1)
+                        blocked_min = MIN (blocked_min, sc->blocked_until);
+                      else
+                        issuable = TRUE;
+                    }
                 }
               if (!still)
                 s->active_sms[wd] &= ~(1ull << (smi & 63));
-              else
+              else if (issuable)
                 any = TRUE;
             }
         }
@@ -1632,14 +1661,15 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
         break;
       if (s->running == 0 && s->next_tb >= s->n_tbs)
         break;
-      /* Warps woken during the issue phase (barrier release) set bits too. */
-      for (guint wd = 0; wd < s->active_words && !any; wd++)
-        if (s->active_sms[wd])
-          any = TRUE;
       if (any)
         now++;
-      else if (s->heap.n > 0)
-        now = MAX (now + 1, s->heap.v[0].time);
+      else if (s->heap.n > 0 || blocked_min != INF_TIME)
+        {
+          uint64_t next = blocked_min;
+          if (s->heap.n > 0 && s->heap.v[0].time < next)
+            next = s->heap.v[0].time;
+          now = MAX (now + 1, next);
+        }
       else
         {
           g_set_error (&s->error, WS_ERROR, WS_ERROR_FAILED,

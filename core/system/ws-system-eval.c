@@ -1049,7 +1049,7 @@ static char *
 route_name (Sim *s, GArray *hops, int a, int b)
 {
   if (hops == NULL || hops->len == 0)
-    return g_strdup (inst_at (s, a == b ? a : a)->name);
+    return g_strdup (inst_at (s, a)->name);
   GString *str = g_string_new (NULL);
   for (guint h = 0; h < hops->len; h++)
     {
@@ -1155,11 +1155,10 @@ proc_step (Sim *s, int pi, GError **error)
         g_autofree char *comp = route_name (s, hops, a, b);
         int rec = add_record (s, p, pr->kind, comp, NULL, pr->bytes, start, -1);
         p->state = 1;
-        int xi = xfer_new (s, hops, pr->bytes, start, pi, rec, -1);
-        (void) xi;
-        /* stream_free is set when the copy ends (proc_unblock gives now). */
+        xfer_new (s, hops, pr->bytes, start, pi, rec, -1);
+        /* The stream is free again when the copy ends (proc_unblock). */
         p->stream_free[pr->gpu] = INFINITY;
-        p->wait_msg = -2 - pr->gpu;  /* marks "copy on this GPU" */
+        p->wait_msg = -2 - pr->gpu;
       }
       break;
     case P_SEND:

@@ -12,6 +12,8 @@
 #include "ws-window-private.h"
 #include "ws-hardware-page-private.h"
 #include "ws-hw-params.h"
+#include "ws-systems-page-private.h"
+#include "system/ws-system.h"
 
 static gboolean have_display;
 
@@ -446,8 +448,10 @@ test_switches_pages (Fixture *f, gconstpointer data)
       g_assert_cmpint (gtk_list_box_row_get_index (gtk_list_box_get_selected_row (sidebar)), ==, i);
       child = gtk_stack_get_visible_child (stack);
       g_assert_true (gtk_widget_get_mapped (child));
+      if (i == 1)
+        g_assert_true (WS_IS_SYSTEMS_PAGE (child));
       /* Pages of later issues say what will be there instead of showing nothing. */
-      if (i > 0)
+      if (i > 1)
         {
           g_assert_true (ADW_IS_STATUS_PAGE (child));
           g_assert_cmpuint (strlen (adw_status_page_get_description (ADW_STATUS_PAGE (child))), >, 40);
@@ -512,6 +516,8 @@ test_shortcuts_in_template (Fixture *f, gconstpointer data)
     }
   g_assert_cmpstr (g_hash_table_lookup (seen, "<Control>f"), ==, "action(win.search)");
   g_assert_cmpstr (g_hash_table_lookup (seen, "<Control>q"), ==, "action(app.quit)");
+  g_assert_cmpstr (g_hash_table_lookup (seen, "<Control>z"), ==, "action(win.undo)");
+  g_assert_cmpstr (g_hash_table_lookup (seen, "<Shift><Control>z"), ==, "action(win.redo)");
 }
 
 static void
@@ -667,6 +673,593 @@ test_format_units (void)
   }
 }
 
+
+/* ---- editing the catalogue -------------------------------------------- */
+
+static WsGpu *
+stored_gpu (Fixture *f, const char *name)
+{
+  g_autoptr(WsStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+  WsGpu *gpu;
+
+  store = ws_store_open (f->db_path, &error);
+  g_assert_no_error (error);
+  gpu = ws_store_get_gpu (store, name, NULL);
+  g_clear_pointer (&store, ws_store_close);
+  return gpu;
+}
+
+static gboolean
+store_has (Fixture *f, const char *name)
+{
+  g_autoptr(WsStore) store = ws_store_open (f->db_path, NULL);
+  WsHwKind kind;
+  gboolean found;
+
+  g_assert_nonnull (store);
+  found = ws_store_find_hw (store, name, &kind, NULL);
+  g_clear_pointer (&store, ws_store_close);
+  return found;
+}
+
+static void
+select_only (Fixture *f, const char *name)
+{
+  WsHardwarePage *page = ws_window_get_hardware_page (f->window);
+
+  g_assert_true (ws_hardware_page_select (page, name));
+  drain ();
+}
+
+static gboolean
+is_field_row (GtkWidget *widget, gconstpointer name)
+{
+  return ADW_IS_ACTION_ROW (widget) && gtk_widget_has_css_class (widget, "ws-field-row") &&
+         g_str_equal (gtk_widget_get_name (widget), name);
+}
+
+static gboolean
+is_entry (GtkWidget *widget, gconstpointer unused)
+{
+  return GTK_IS_ENTRY (widget);
+}
+
+/* Types @text into the editor field @name and presses Enter. */
+static GtkWidget *
+type_field (Fixture *f, const char *name, const char *text)
+{
+  GtkWidget *box = ws_hardware_page_get_editor_box (ws_window_get_hardware_page (f->window));
+  GtkWidget *row = find_descendant (box, is_field_row, name);
+  GtkWidget *entry;
+
+  g_assert_nonnull (row);
+  entry = find_descendant (row, is_entry, NULL);
+  g_assert_nonnull (entry);
+  gtk_editable_set_text (GTK_EDITABLE (entry), text);
+  g_signal_emit_by_name (entry, "activate");
+  drain ();
+  return row;
+}
+
+static void
+undo (Fixture *f, gboolean redo)
+{
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), redo ? "win.redo" : "win.undo", NULL));
+  drain ();
+}
+
+static void
+test_edit_field (Fixture *f, gconstpointer data)
+{
+  WsHardwarePage *page;
+  g_autoptr(WsGpu) before = NULL;
+  g_autoptr(WsGpu) after = NULL;
+  g_autoptr(WsGpu) undone = NULL;
+  g_autoptr(WsGpu) redone = NULL;
+  g_autoptr(WsGpu) unchanged = NULL;
+  g_autoptr(JsonNode) json = NULL;
+  g_autoptr(GError) import_error = NULL;
+  g_autoptr(WsGpu) rejected = NULL;
+  GtkWidget *row;
+
+  SKIP_WITHOUT_DISPLAY ();
+
+  page = ws_window_get_hardware_page (f->window);
+  before = stored_gpu (f, "GTX 970");
+  g_assert_cmpfloat (before->core_clock_mhz, ==, 1253);
+  select_only (f, "GTX 970");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "hardware.edit", NULL));
+  drain ();
+  g_assert_cmpstr (ws_hardware_page_get_detail_state (page), ==, "edit");
+
+  /* A valid value is stored at once and shown in the overview. */
+  row = type_field (f, "core_clock_mhz", "1300");
+  after = stored_gpu (f, "GTX 970");
+  g_assert_cmpfloat (after->core_clock_mhz, ==, 1300);
+  g_assert_cmpint (after->sms, ==, 13);
+
+  /* A wrong type is refused inline with the JSON import's own message. */
+  json = ws_gpu_to_json (after);
+  json_object_set_string_member (json_node_get_object (json), "sms", "thirteen");
+  rejected = ws_gpu_from_json (json, &import_error);
+  g_assert_null (rejected);
+  g_assert_nonnull (import_error);
+  row = type_field (f, "sms", "thirteen");
+  g_assert_true (gtk_widget_has_css_class (row, "error"));
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, import_error->message);
+  g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), "'sms'"));
+  /* Out of range: refused, message names the field, the store keeps 13. */
+  row = type_field (f, "sms", "-4");
+  g_assert_true (gtk_widget_has_css_class (row, "error"));
+  g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), "'sms'"));
+  unchanged = stored_gpu (f, "GTX 970");
+  g_assert_cmpint (unchanged->sms, ==, 13);
+
+  /* Ctrl+Z / Ctrl+Shift+Z walk the window's history. */
+  undo (f, FALSE);
+  undone = stored_gpu (f, "GTX 970");
+  g_assert_cmpfloat (undone->core_clock_mhz, ==, 1253);
+  g_assert_false (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.undo", NULL) &&
+                  ws_undo_stack_can_undo (ws_window_get_undo_stack (f->window)));
+  undo (f, TRUE);
+  redone = stored_gpu (f, "GTX 970");
+  g_assert_cmpfloat (redone->core_clock_mhz, ==, 1300);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "hardware.view", NULL));
+  drain ();
+  g_assert_cmpstr (shown_value (f, "core_clock"), ==, "1300 MHz");
+}
+
+static void
+test_create_duplicate_delete (Fixture *f, gconstpointer data)
+{
+  WsHardwarePage *page;
+  g_autoptr(WsGpu) copy = NULL;
+
+  SKIP_WITHOUT_DISPLAY ();
+
+  page = ws_window_get_hardware_page (f->window);
+  select_only (f, "GTX 970");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "hardware.duplicate", NULL));
+  drain ();
+  copy = stored_gpu (f, "GTX 970 (2)");
+  g_assert_nonnull (copy);
+  g_assert_cmpint (copy->sms, ==, 13);
+  g_assert_nonnull (find_row (f, "GTX 970 (2)"));
+  /* The copy opens in the editor, ready to be renamed. */
+  g_assert_cmpstr (ws_hardware_page_get_detail_state (page), ==, "edit");
+  type_field (f, "name", "GTX 970 overclocked");
+  g_assert_true (store_has (f, "GTX 970 overclocked"));
+  g_assert_false (store_has (f, "GTX 970 (2)"));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "hardware.new", "s", "cpu"));
+  drain ();
+  g_assert_true (store_has (f, "New CPU"));
+
+  select_only (f, "GTX 970 overclocked");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "hardware.delete", NULL));
+  drain ();
+  g_assert_false (store_has (f, "GTX 970 overclocked"));
+  g_assert_null (find_row (f, "GTX 970 overclocked"));
+
+  undo (f, FALSE);   /* the delete */
+  g_assert_true (store_has (f, "GTX 970 overclocked"));
+  undo (f, FALSE);   /* the new CPU */
+  g_assert_false (store_has (f, "New CPU"));
+  undo (f, FALSE);   /* the rename */
+  g_assert_true (store_has (f, "GTX 970 (2)"));
+  undo (f, FALSE);   /* the duplicate */
+  g_assert_false (store_has (f, "GTX 970 (2)"));
+  g_assert_true (store_has (f, "GTX 970"));
+}
+
+static void
+test_import_export (Fixture *f, gconstpointer data)
+{
+  WsHardwarePage *page;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (f->tmpdir, "gtx970.json", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autofree char *renamed = NULL;
+
+  SKIP_WITHOUT_DISPLAY ();
+
+  page = ws_window_get_hardware_page (f->window);
+  select_only (f, "GTX 970");
+  g_assert_true (ws_hardware_page_export_file (page, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  node = json_from_string (text, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (node), "name"), ==, "GTX 970");
+
+  json_object_set_string_member (json_node_get_object (node), "name", "GTX 970 imported");
+  renamed = ws_hw_json_to_data (node, TRUE);
+  g_assert_true (g_file_set_contents (path, renamed, -1, NULL));
+  g_assert_true (ws_hardware_page_import_file (page, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (store_has (f, "GTX 970 imported"));
+  undo (f, FALSE);
+  g_assert_false (store_has (f, "GTX 970 imported"));
+
+  /* A bad record is refused with the field named; nothing is stored. */
+  g_assert_true (g_file_set_contents (path, "{\"kind\":\"gpu\",\"name\":\"Broken\"}", -1, NULL));
+  g_assert_false (ws_hardware_page_import_file (page, path, &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "missing"));
+  g_assert_false (store_has (f, "Broken"));
+}
+
+static gboolean
+is_named_label (GtkWidget *widget, gconstpointer name)
+{
+  return GTK_IS_LABEL (widget) && g_str_equal (gtk_widget_get_name (widget), name);
+}
+
+static const char *
+compare_cell (Fixture *f, const char *name)
+{
+  GtkGrid *grid = ws_hardware_page_get_compare_grid (ws_window_get_hardware_page (f->window));
+  GtkWidget *label = find_descendant (GTK_WIDGET (grid), is_named_label, name);
+
+  g_assert_nonnull (label);
+  return gtk_label_get_text (GTK_LABEL (label));
+}
+
+static void
+test_compare_gpus (Fixture *f, gconstpointer data)
+{
+  WsHardwarePage *page;
+  GtkListBox *list;
+  g_autoptr(WsGpu) a = NULL;
+  g_autoptr(WsGpu) b = NULL;
+  g_autofree char *fp32 = NULL;
+  g_autofree char *fp32_text = NULL;
+  g_autofree char *bpf = NULL;
+  g_autofree char *bpf_text = NULL;
+  const char *other = NULL;
+
+  SKIP_WITHOUT_DISPLAY ();
+
+  for (guint i = 0; i < f->gpus->len && other == NULL; i++)
+    if (!g_str_equal (((WsGpu *) f->gpus->pdata[i])->name, "GTX 970"))
+      other = ((WsGpu *) f->gpus->pdata[i])->name;
+  g_assert_nonnull (other);
+  page = ws_window_get_hardware_page (f->window);
+  list = ws_hardware_page_get_list_box (page);
+  select_only (f, "GTX 970");
+  /* Ctrl+click adds a row to the selection. */
+  gtk_list_box_select_row (list, find_row (f, other));
+  drain ();
+  g_assert_cmpstr (ws_hardware_page_get_detail_state (page), ==, "compare");
+
+  /* Columns follow list order; find which column is the GTX 970. */
+  a = stored_gpu (f, "GTX 970");
+  b = stored_gpu (f, other);
+  {
+    int col = g_str_equal (compare_cell (f, "sms:0"), "13") && g_str_equal (compare_cell (f, "architecture:0"), "Maxwell") ? 0 : 1;
+    g_autofree char *fp32_name = g_strdup_printf ("peak_fp32:%d", col);
+    g_autofree char *bpf_name = g_strdup_printf ("bytes_per_flop:%d", col);
+    g_autofree char *bw_name = g_strdup_printf ("dram_bandwidth:%d", 1 - col);
+    g_autofree char *bw = ws_hw_format_number (b->dram_bandwidth_gbs, 1);
+    g_autofree char *bw_text = g_strdup_printf ("%s GB/s", bw);
+
+    /* Seed 004 Table 6.1: 13 SMs × 128 lanes × 2 FLOP × 1253 MHz. */
+    g_assert_cmpfloat_with_epsilon (ws_gpu_peak_fp32_gflops (a), 13 * 128 * 2 * 1.253, 0.01);
+    fp32 = ws_hw_format_number (ws_gpu_peak_fp32_gflops (a), 1);
+    fp32_text = g_strdup_printf ("%s GFLOP/s", fp32);
+    g_assert_cmpstr (compare_cell (f, fp32_name), ==, fp32_text);
+    bpf = ws_hw_format_number (a->dram_bandwidth_gbs / ws_gpu_peak_fp32_gflops (a), 3);
+    bpf_text = g_strdup_printf ("%s B/FLOP", bpf);
+    g_assert_cmpstr (compare_cell (f, bpf_name), ==, bpf_text);
+    g_assert_cmpstr (compare_cell (f, bw_name), ==, bw_text);
+  }
+  g_assert_true (g_str_has_suffix (compare_cell (f, "occupancy_256_32:0"), "blocks)"));
+}
+
+/* ---- the system designer ---------------------------------------------- */
+
+static GtkEventControllerKey *
+canvas_keys (WsSystemCanvas *canvas)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (canvas));
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+      if (GTK_IS_EVENT_CONTROLLER_KEY (controller))
+        return GTK_EVENT_CONTROLLER_KEY (controller);
+    }
+  g_assert_not_reached ();
+}
+
+/* A key press as the canvas's key controller receives it. */
+static void
+press (WsSystemCanvas *canvas, guint keyval)
+{
+  gboolean handled = FALSE;
+
+  g_signal_emit_by_name (canvas_keys (canvas), "key-pressed", keyval, 0, (GdkModifierType) 0, &handled);
+  g_assert_true (handled);
+  drain ();
+}
+
+static GtkListBoxRow *
+catalogue_row (WsSystemsPage *page, const char *payload)
+{
+  GtkListBoxRow *row;
+
+  for (int i = 0; (row = gtk_list_box_get_row_at_index (ws_systems_page_get_catalogue_list (page), i)) != NULL; i++)
+    if (g_strcmp0 (g_object_get_data (G_OBJECT (row), "ws-payload"), payload) == 0)
+      return row;
+  return NULL;
+}
+
+static guint
+problem_count (WsSystemsPage *page)
+{
+  guint n = 0;
+
+  for (GtkWidget *c = gtk_widget_get_first_child (GTK_WIDGET (ws_systems_page_get_problems_list (page))); c;
+       c = gtk_widget_get_next_sibling (c))
+    n += GTK_IS_LIST_BOX_ROW (c);
+  return n;
+}
+
+static WsSystemModel *
+stored_system (Fixture *f, const char *name)
+{
+  g_autoptr(WsStore) store = ws_store_open (f->db_path, NULL);
+  WsSystemModel *model;
+
+  g_assert_nonnull (store);
+  model = ws_system_store_get_system (store, name, NULL);
+  g_clear_pointer (&store, ws_store_close);
+  return model;
+}
+
+static void
+pick (AdwComboRow *row, const char *text)
+{
+  GListModel *model = adw_combo_row_get_model (row);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GtkStringObject) item = g_list_model_get_item (model, i);
+      if (g_str_equal (gtk_string_object_get_string (item), text))
+        {
+          adw_combo_row_set_selected (row, i);
+          drain ();
+          return;
+        }
+    }
+  g_assert_not_reached ();
+}
+
+static const char *const testbed_link = "PCIe 3.1 x16 (GTX 970 test bed)";
+
+static void
+test_build_testbed (Fixture *f, gconstpointer data)
+{
+  WsSystemsPage *page;
+  WsSystemCanvas *canvas;
+  const WsSystemDoc *doc;
+  const WsDesignNode *machine, *cpu, *gpu, *link;
+  double wx, wy, gx_before;
+  g_autoptr(WsSystemModel) model = NULL;
+  g_autoptr(WsSystemModel) after_undo = NULL;
+  WsComponent *c;
+  WsWindow *second;
+  gint64 start = g_get_monotonic_time ();
+
+  SKIP_WITHOUT_DISPLAY ();
+
+  g_assert_true (ws_window_show_page (f->window, "systems"));
+  page = ws_window_get_systems_page (f->window);
+  canvas = ws_systems_page_get_canvas (page);
+  drain ();
+
+  /* From an empty canvas. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "systems.new", NULL));
+  drain ();
+  doc = ws_systems_page_get_doc (page);
+  g_assert_nonnull (doc);
+  g_assert_cmpstr (doc->name, ==, "system-1");
+  g_assert_cmpuint (doc->nodes->len, ==, 0);
+
+  /* Drop a machine from the palette, then a CPU from the catalogue into it
+   * (the GtkDropTarget's path)... */
+  g_assert_true (ws_system_canvas_drop (canvas, "machine", 200, 120));
+  doc = ws_systems_page_get_doc (page);
+  g_assert_cmpuint (doc->nodes->len, ==, 1);
+  machine = ws_system_doc_find (doc, "machine");
+  g_assert_nonnull (machine);
+  g_assert_nonnull (catalogue_row (page, "cpu:Core i7-4790K"));
+  ws_system_canvas_to_widget (canvas, machine->x + 80, machine->y + 70, &wx, &wy);
+  g_assert_true (ws_system_canvas_drop (canvas, g_object_get_data (G_OBJECT (catalogue_row (page, "cpu:Core i7-4790K")), "ws-payload"), wx, wy));
+  doc = ws_systems_page_get_doc (page);
+  cpu = ws_system_doc_find (doc, "cpu");
+  g_assert_nonnull (cpu);
+  g_assert_cmpstr (cpu->parent, ==, "machine");
+  g_assert_cmpstr (cpu->hw, ==, "Core i7-4790K");
+
+  /* ...and the GPU the keyboard way: select the machine, Enter on the catalogue row. */
+  ws_system_canvas_select (canvas, "machine");
+  g_signal_emit_by_name (ws_systems_page_get_catalogue_list (page), "row-activated", catalogue_row (page, "gpu:GTX 970"));
+  drain ();
+  doc = ws_systems_page_get_doc (page);
+  gpu = ws_system_doc_find (doc, "gpu");
+  g_assert_nonnull (gpu);
+  g_assert_cmpstr (gpu->parent, ==, "machine");
+  g_assert_cmpstr (gpu->hw, ==, "GTX 970");
+  /* A GPU without a host link is flagged on the canvas and in the list. */
+  g_assert_cmpuint (problem_count (page), ==, 1);
+  /* The draft is saved; the system model keeps the last valid state (machine + CPU). */
+  {
+    g_autoptr(WsSystemModel) last_valid = stored_system (f, "system-1");
+    g_assert_nonnull (last_valid);
+    g_assert_nonnull (ws_system_model_find (last_valid, "cpu"));
+    g_assert_null (ws_system_model_find (last_valid, "gpu"));
+  }
+
+  /* Connect by keyboard: C on the CPU, C on the GPU. */
+  ws_system_canvas_select (canvas, "cpu");
+  press (canvas, GDK_KEY_c);
+  g_assert_cmpstr (ws_system_canvas_get_connect_source (canvas), ==, "cpu");
+  ws_system_canvas_select (canvas, "gpu");
+  press (canvas, GDK_KEY_c);
+  doc = ws_systems_page_get_doc (page);
+  link = ws_system_doc_find (doc, "link");
+  g_assert_nonnull (link);
+  g_assert_cmpstr (link->from, ==, "cpu");
+  g_assert_cmpstr (link->to, ==, "gpu");
+  g_assert_cmpstr (link->parent, ==, "machine");
+  g_assert_cmpstr (ws_system_canvas_get_selected (canvas), ==, "link");
+
+  /* The side panel picks the seed's PCIe link and sets the GPU's labels. */
+  pick (ws_systems_page_get_hw_row (page), testbed_link);
+  doc = ws_systems_page_get_doc (page);
+  g_assert_cmpstr (ws_system_doc_find (doc, "link")->hw, ==, testbed_link);
+  ws_system_canvas_select (canvas, "gpu");
+  drain ();
+  gtk_spin_button_set_value (ws_systems_page_get_count_spin (page), 2);
+  drain ();
+  gtk_editable_set_text (GTK_EDITABLE (ws_systems_page_get_labels_row (page)), "GPU:1, worker:4");
+  g_signal_emit_by_name (ws_systems_page_get_labels_row (page), "apply");
+  drain ();
+  g_assert_cmpuint (problem_count (page), ==, 0);
+  g_assert_cmpstr (gtk_label_get_text (ws_systems_page_get_status_label (page)), ==, "Saved");
+  g_test_message ("test bed drawn in %.3f s of GUI time", (g_get_monotonic_time () - start) / 1e6);
+
+  /* Saved as the user works: the store has the valid system model. */
+  model = stored_system (f, "system-1");
+  g_assert_nonnull (model);
+  g_assert_cmpuint (model->components->len, ==, 1);
+  c = ws_system_model_find (model, "gpu");
+  g_assert_nonnull (c);
+  g_assert_cmpint (c->count, ==, 2);
+  g_assert_cmpuint (c->labels->len, ==, 2);
+  g_assert_cmpstr (((WsSystemLabel *) c->labels->pdata[1])->name, ==, "worker");
+  g_assert_cmpint (((WsSystemLabel *) c->labels->pdata[1])->multiplicity, ==, 4);
+  g_assert_true (c->parent == ws_system_model_find (model, "machine"));
+  c = ws_system_model_find (model, "link");
+  g_assert_cmpstr (c->hw, ==, testbed_link);
+  g_assert_cmpstr (c->from, ==, "cpu");
+  g_assert_cmpstr (c->to, ==, "gpu");
+
+  /* Arrow keys move; Ctrl+Z moves back. */
+  gx_before = ws_system_doc_find (ws_systems_page_get_doc (page), "gpu")->x;
+  press (canvas, GDK_KEY_Right);
+  g_assert_cmpfloat (ws_system_doc_find (ws_systems_page_get_doc (page), "gpu")->x, ==, gx_before + 10);
+  undo (f, FALSE);
+  g_assert_cmpfloat (ws_system_doc_find (ws_systems_page_get_doc (page), "gpu")->x, ==, gx_before);
+
+  /* Delete the link: the GPU loses its host link, shown as a problem; undo. */
+  ws_system_canvas_select (canvas, "link");
+  press (canvas, GDK_KEY_Delete);
+  g_assert_null (ws_system_doc_find (ws_systems_page_get_doc (page), "link"));
+  g_assert_cmpuint (problem_count (page), ==, 1);
+  undo (f, FALSE);
+  g_assert_nonnull (ws_system_doc_find (ws_systems_page_get_doc (page), "link"));
+  g_assert_cmpuint (problem_count (page), ==, 0);
+
+  /* Reopen: a new window on the same store shows the same system. */
+  second = ws_window_new (NULL, f->db_path);
+  gtk_window_present (GTK_WINDOW (second));
+  drain ();
+  ws_window_show_page (second, "systems");
+  g_assert_true (ws_systems_page_open (ws_window_get_systems_page (second), "system-1"));
+  drain ();
+  doc = ws_systems_page_get_doc (ws_window_get_systems_page (second));
+  g_assert_cmpuint (doc->nodes->len, ==, 4);
+  g_assert_cmpstr (ws_system_doc_find (doc, "link")->from, ==, "cpu");
+  g_assert_cmpstr (ws_system_doc_find (doc, "link")->hw, ==, testbed_link);
+  g_assert_cmpint (ws_system_doc_find (doc, "gpu")->count, ==, 2);
+  g_assert_cmpfloat (ws_system_doc_find (doc, "gpu")->x, ==, gx_before);
+  gtk_window_destroy (GTK_WINDOW (second));
+  drain ();
+
+  /* Undo in the first window back past the connection: the stored design
+   * loses the link, the stored model keeps the last valid state. */
+  undo (f, FALSE);   /* labels */
+  undo (f, FALSE);   /* count */
+  undo (f, FALSE);   /* link catalogue entry */
+  undo (f, FALSE);   /* connect */
+  g_assert_null (ws_system_doc_find (ws_systems_page_get_doc (page), "link"));
+  g_assert_cmpuint (problem_count (page), ==, 1);
+  after_undo = stored_system (f, "system-1");
+  g_assert_nonnull (after_undo);
+  g_assert_nonnull (ws_system_model_find (after_undo, "link"));
+  second = ws_window_new (NULL, f->db_path);
+  gtk_window_present (GTK_WINDOW (second));
+  drain ();
+  g_assert_true (ws_systems_page_open (ws_window_get_systems_page (second), "system-1"));
+  g_assert_cmpuint (ws_systems_page_get_doc (ws_window_get_systems_page (second))->nodes->len, ==, 3);
+  gtk_window_destroy (GTK_WINDOW (second));
+  drain ();
+  undo (f, TRUE);
+  g_assert_nonnull (ws_system_doc_find (ws_systems_page_get_doc (page), "link"));
+}
+
+static void
+test_designer_duplicate_and_dangling (Fixture *f, gconstpointer data)
+{
+  WsSystemsPage *page;
+  WsSystemCanvas *canvas;
+  const WsSystemDoc *doc;
+
+  SKIP_WITHOUT_DISPLAY ();
+
+  ws_window_show_page (f->window, "systems");
+  page = ws_window_get_systems_page (f->window);
+  canvas = ws_systems_page_get_canvas (page);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "systems.new", NULL));
+  drain ();
+  /* The Add menu's keyboard path: a machine, then a CPU, GPU and link inside it. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "systems.add", "s", "machine"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "systems.add", "s", "cpu"));
+  ws_system_canvas_select (canvas, "machine");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "systems.add", "s", "gpu"));
+  ws_system_canvas_select (canvas, "machine");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "systems.add", "s", "link"));
+  drain ();
+  doc = ws_systems_page_get_doc (page);
+  g_assert_cmpuint (doc->nodes->len, ==, 4);
+  g_assert_cmpstr (ws_system_doc_find (doc, "gpu")->parent, ==, "machine");
+  /* A palette link is dangling until both ends are chosen. */
+  g_assert_cmpuint (problem_count (page), ==, 2);
+  ws_system_canvas_select (canvas, "link");
+  drain ();
+  pick (ws_systems_page_get_from_row (page), "cpu");
+  pick (ws_systems_page_get_to_row (page), "gpu");
+  g_assert_cmpuint (problem_count (page), ==, 0);
+
+  /* Duplicating the machine copies what is inside, links rewired to the copies. */
+  ws_system_canvas_select (canvas, "machine");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "systems.duplicate", NULL));
+  drain ();
+  doc = ws_systems_page_get_doc (page);
+  g_assert_cmpuint (doc->nodes->len, ==, 8);
+  g_assert_cmpstr (ws_system_doc_find (doc, "link2")->from, ==, "cpu2");
+  g_assert_cmpstr (ws_system_doc_find (doc, "link2")->parent, ==, "machine2");
+  g_assert_cmpuint (problem_count (page), ==, 0);
+
+  /* Renaming keeps the link's ends. */
+  ws_system_canvas_select (canvas, "cpu2");
+  drain ();
+  gtk_editable_set_text (GTK_EDITABLE (ws_systems_page_get_name_row (page)), "host2");
+  g_signal_emit_by_name (ws_systems_page_get_name_row (page), "apply");
+  drain ();
+  g_assert_cmpstr (ws_system_doc_find (ws_systems_page_get_doc (page), "link2")->from, ==, "host2");
+
+  /* Zoom changes the mapping between widget and document points. */
+  gtk_widget_activate_action (GTK_WIDGET (page), "systems.zoom", "s", "in");
+  g_assert_cmpfloat (ws_system_canvas_get_zoom (canvas), ==, 1.25);
+  gtk_widget_activate_action (GTK_WIDGET (page), "systems.zoom", "s", "reset");
+  g_assert_cmpfloat (ws_system_canvas_get_zoom (canvas), ==, 1.0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -685,6 +1278,13 @@ main (int argc, char **argv)
   g_test_add ("/gui/app/command-line-db", Fixture, "no-window", fixture_setup, test_command_line_db, fixture_teardown);
   g_test_add ("/gui/window/switches-pages", Fixture, NULL, fixture_setup, test_switches_pages, fixture_teardown);
   g_test_add ("/gui/window/shortcuts-in-template", Fixture, NULL, fixture_setup, test_shortcuts_in_template, fixture_teardown);
+
+  g_test_add ("/gui/hardware/edit-field-valid-invalid-undo", Fixture, NULL, fixture_setup, test_edit_field, fixture_teardown);
+  g_test_add ("/gui/hardware/create-duplicate-delete", Fixture, NULL, fixture_setup, test_create_duplicate_delete, fixture_teardown);
+  g_test_add ("/gui/hardware/import-export", Fixture, NULL, fixture_setup, test_import_export, fixture_teardown);
+  g_test_add ("/gui/hardware/compare-gpus", Fixture, NULL, fixture_setup, test_compare_gpus, fixture_teardown);
+  g_test_add ("/gui/systems/build-testbed-save-reopen-undo", Fixture, NULL, fixture_setup, test_build_testbed, fixture_teardown);
+  g_test_add ("/gui/systems/add-connect-duplicate-rename", Fixture, NULL, fixture_setup, test_designer_duplicate_and_dangling, fixture_teardown);
 
   return g_test_run ();
 }

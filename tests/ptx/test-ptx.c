@@ -1500,6 +1500,31 @@ test_names (void)
   g_assert_cmpstr (ws_ptx_opclass_name (WS_OPCLASS_SFU), ==, "sfu");
 }
 
+/* Cooperative groups built with -G read the CTA's reserved shared memory. */
+static void
+test_reserved_smem_registers (void)
+{
+  const char *text = PRE
+    "  mov.u32 %r0, %reserved_smem_offset_begin;\n"
+    "  mov.u32 %r1, %reserved_smem_offset_1;\n"
+    "  mov.u32 %r2, %reserved_smem_offset_cap;\n"
+    "  ret;\n}\n";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsPtxModule) m = ws_ptx_parse (text, strlen (text), "rsmem.ptx", &error);
+  g_assert_no_error (error);
+  const WsPtxFunction *fn = &m->functions[ws_ptx_module_find_function (m, "k")];
+  const uint32_t expect[] = { WS_SREG_RESERVED_SMEM_BEGIN, WS_SREG_RESERVED_SMEM_1, WS_SREG_RESERVED_SMEM_CAP };
+  guint seen = 0;
+  for (guint i = 0; i < fn->n_insts; i++)
+    if (fn->insts[i].op == WS_OP_MOV && fn->insts[i].src[0].kind == WS_OPND_SPECIAL)
+      {
+        g_assert_cmpuint (seen, <, G_N_ELEMENTS (expect));
+        g_assert_cmpuint (fn->insts[i].src[0].sreg, ==, expect[seen]);
+        seen++;
+      }
+  g_assert_cmpuint (seen, ==, G_N_ELEMENTS (expect));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1527,5 +1552,6 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/errors/unsupported", test_errors_unsupported);
   g_test_add_func ("/ptx/errors/garbage-input", test_garbage_input);
   g_test_add_func ("/ptx/names", test_names);
+  g_test_add_func ("/ptx/parse/reserved-smem-registers", test_reserved_smem_registers);
   return g_test_run ();
 }
