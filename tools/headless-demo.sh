@@ -9,7 +9,8 @@
 # db/workspace/ is used), evaluates saxpy2-analytic (seed 004 Listing 5) once
 # and as a 20-point sweep over N on testbed-gtx970, runs the profiled saxpy2
 # on all three test beds, and writes BUILD_DIR/demo/report.txt (plus the
-# sweep as CSV and the single run as JSON).
+# sweep as CSV and JSON, the single run as JSON, and PNG/SVG plots of both
+# when the CLI has the `plot` command).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD="${1:-build}"
@@ -76,15 +77,26 @@ ws --json model run --system testbed-gtx970 --app saxpy2-analytic --no-store > "
       echo "-- $s"
       ws model run --system "$s" --app saxpy2 | grep -E "^(CPU|Overall)"
     done
+    echo "-- testbed-gtx970, kernel time from the detailed simulator (--predictor simulator)"
+    ws model run --system testbed-gtx970 --app saxpy2 --predictor simulator | grep -E "^(CPU|Overall)" \
+      || echo "(the detailed simulator could not run this trace)"
   else
     echo "saxpy2 (profiled): no trace of examples/saxpy2 is available, so it was not evaluated."
   fi
   echo
   echo "Files: $REPORT, $OUT/sweep-N.csv, $OUT/saxpy2-analytic-run.json"
   if "$CLI" plot --help > /dev/null 2>&1; then
-    echo "Plots: run 'warpscope-cli plot --help' to draw $OUT/sweep-N.csv."
+    ws --json model run --system testbed-gtx970 --app saxpy2-analytic --sweep "$SWEEP" --no-store > "$OUT/sweep-N.json"
+    for fmt in png svg; do
+      ws plot line -i "$OUT/sweep-N.json" --x N -o "$OUT/sweep-N.$fmt" \
+        --title "saxpy2-analytic on testbed-gtx970 (seed 004 Listing 5)" --x-title "N (elements)" --y-title "time" \
+        && echo "Plot: $OUT/sweep-N.$fmt (overall time against N)" || echo "Plot of the sweep failed"
+      ws plot gantt -i "$OUT/saxpy2-analytic-run.json" -o "$OUT/timeline.$fmt" \
+        --title "saxpy2-analytic, N = 1048576: operations per component" \
+        && echo "Plot: $OUT/timeline.$fmt (timeline of one run)" || echo "Plot of the timeline failed"
+    done
   else
-    echo "Plots: this build has no 'warpscope-cli plot' command yet; $OUT/sweep-N.csv holds the data."
+    echo "Plots: this build has no 'warpscope-cli plot' command; $OUT/sweep-N.csv holds the data."
   fi
 } >> "$REPORT" 2>&1
 

@@ -236,16 +236,17 @@ ws_system_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       cairo_translate (cr, self->pan_x, self->pan_y);
       cairo_scale (cr, self->zoom, self->zoom);
 
-      /* Machines outermost first, then components, then links on top. */
-      for (int pass = 0; pass < 3; pass++)
+      /* Machines, then link lines, then components over the lines, then
+       * the links' tags on top. */
+      for (int pass = 0; pass < 4; pass++)
         for (guint i = 0; i < self->doc->nodes->len; i++)
           {
             const WsDesignNode *n = self->doc->nodes->pdata[i];
-            int want = n->kind == WS_COMPONENT_MACHINE ? 0 : n->kind == WS_COMPONENT_LINK ? 2 : 1;
+            int want = n->kind == WS_COMPONENT_MACHINE ? 0 : n->kind == WS_COMPONENT_LINK ? 1 : 2;
 
-            if (want != pass)
+            if (want != pass && !(pass == 3 && want == 1))
               continue;
-            if (n->kind == WS_COMPONENT_LINK)
+            if (pass == 1)
               {
                 const WsDesignNode *ends[2] = { ws_system_doc_find (self->doc, n->from),
                                                 ws_system_doc_find (self->doc, n->to) };
@@ -265,6 +266,7 @@ ws_system_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
                 gdk_cairo_set_source_rgba (cr, &color);
                 cairo_set_line_width (cr, 3);
                 cairo_stroke (cr);
+                continue;
               }
             draw_node (self, cr, n, &fg);
           }

@@ -208,7 +208,7 @@ add_from_component (WsSystemDoc *doc, const WsComponent *c, const char *parent, 
       if (child->kind == WS_COMPONENT_LINK)
         add_from_component (doc, child, c->name, 20, WS_NODE_HEIGHT + 70);
       else
-        add_from_component (doc, child, c->name, 20 + (WS_NODE_WIDTH + 80) * column++, 40);
+        add_from_component (doc, child, c->name, 20 + (WS_NODE_WIDTH + 100) * column++, 40);
     }
 }
 
@@ -456,8 +456,9 @@ ws_system_doc_node_bounds (const WsSystemDoc *doc, const WsDesignNode *node,
           /* A connected link is drawn as a tag halfway between its ends. */
           center_of (doc, ws_system_doc_find (doc, node->from), &ax, &ay);
           center_of (doc, ws_system_doc_find (doc, node->to), &bx, &by);
+          /* Below the line between the ends, so the tag never covers a box. */
           *x = (ax + bx) / 2 - WS_LINK_WIDTH / 2;
-          *y = (ay + by) / 2 - WS_LINK_HEIGHT / 2;
+          *y = MAX (ay, by) + WS_NODE_HEIGHT / 2 + 16;
         }
       *w = WS_LINK_WIDTH;
       *h = WS_LINK_HEIGHT;
@@ -625,6 +626,7 @@ ws_system_doc_save (WsStore *store, const WsSystemDoc *doc, gboolean *model_stor
   sqlite3 *db = ws_store_get_db (store);
   g_autofree char *text = ws_system_doc_to_text (doc);
   g_autoptr(WsSystemModel) model = NULL;
+  g_autoptr(GPtrArray) problems = NULL;
   sqlite3_stmt *st = NULL;
   int rc;
 
@@ -647,7 +649,10 @@ ws_system_doc_save (WsStore *store, const WsSystemDoc *doc, gboolean *model_stor
   /* The system model proper is stored whenever it is valid; an invalid
    * draft leaves the last valid model in place. */
   model = ws_system_doc_to_model (doc);
-  if (doc->nodes->len > 0 && ws_system_model_validate (model, store, NULL))
+  problems = ws_system_doc_problems (doc);
+  /* The designer's checks first: the model's validation expects both ends
+   * of every link to be named. */
+  if (doc->nodes->len > 0 && problems->len == 0 && ws_system_model_validate (model, store, NULL))
     {
       if (!ws_system_store_put_system (store, model, TRUE, error))
         return FALSE;

@@ -196,9 +196,10 @@ kind_from_string (const char *s, WsComponentKind *kind)
 
 static WsDesignNode *
 add_node (WsSystemsPage *self, WsSystemDoc *doc, WsComponentKind kind, const char *hw, double x, double y,
-          gboolean centred)
+          gboolean centred, const char *into)
 {
-  WsDesignNode *machine = ws_system_doc_machine_at (doc, x, y, NULL);
+  /* @into: the machine the keyboard path chose; else the one under the point. */
+  WsDesignNode *machine = into ? ws_system_doc_find (doc, into) : ws_system_doc_machine_at (doc, x, y, NULL);
   g_autofree char *name = ws_system_doc_unique_name (doc, ws_component_kind_name (kind));
   g_autofree char *chosen = hw ? g_strdup (hw) : kind == WS_COMPONENT_MACHINE ? NULL : default_hw (self, kind);
   double px = 0, py = 0;
@@ -216,7 +217,8 @@ add_node (WsSystemsPage *self, WsSystemDoc *doc, WsComponentKind kind, const cha
 }
 
 static void
-add_at (WsSystemsPage *self, WsComponentKind kind, const char *hw, double x, double y, gboolean centred)
+add_at (WsSystemsPage *self, WsComponentKind kind, const char *hw, double x, double y, gboolean centred,
+        const char *into)
 {
   g_autoptr(WsSystemDoc) next = NULL;
   g_autofree char *name = NULL;
@@ -224,7 +226,7 @@ add_at (WsSystemsPage *self, WsComponentKind kind, const char *hw, double x, dou
   if (self->doc == NULL)
     return;
   next = edit_copy (self);
-  name = g_strdup (add_node (self, next, kind, hw, x, y, centred)->name);
+  name = g_strdup (add_node (self, next, kind, hw, x, y, centred, into)->name);
   if (commit (self, g_steal_pointer (&next), _("Add Component")))
     ws_system_canvas_select (self->canvas, name);
 }
@@ -232,7 +234,7 @@ add_at (WsSystemsPage *self, WsComponentKind kind, const char *hw, double x, dou
 /* Where the keyboard path puts a new component: inside the selected machine
  * (or the selected component's machine) next to what is there, else to the
  * right of everything. */
-static void
+static const char *
 free_spot (WsSystemsPage *self, WsComponentKind kind, double *x, double *y)
 {
   const WsDesignNode *sel = ws_system_doc_find (self->doc, ws_system_canvas_get_selected (self->canvas));
@@ -251,19 +253,18 @@ free_spot (WsSystemsPage *self, WsComponentKind kind, double *x, double *y)
       if (g_strcmp0 (n->parent, machine ? machine->name : NULL) != 0 || n->kind == WS_COMPONENT_LINK)
         continue;
       ws_system_doc_node_bounds (self->doc, n, &nx, &ny, &nw, &nh);
-      right = MAX (right, nx + nw + 40 - (machine ? 0 : 0));
+      right = MAX (right, nx + nw + 100);
     }
   if (machine != NULL)
     {
       ws_system_doc_node_bounds (self->doc, machine, &mx, &my, &mw, &mh);
       *x = MAX (right, mx + 20);
       *y = my + 40;
+      return machine->name;
     }
-  else
-    {
-      *x = right;
-      *y = 40;
-    }
+  *x = right;
+  *y = 40;
+  return NULL;
 }
 
 static void
@@ -274,7 +275,7 @@ on_canvas_drop (WsSystemsPage *self, const char *payload, double x, double y, Ws
 
   if (!kind_from_string (parts[0], &kind))
     return;
-  add_at (self, kind, parts[1], x, y, TRUE);
+  add_at (self, kind, parts[1], x, y, TRUE, NULL);
 }
 
 static void
@@ -315,7 +316,8 @@ on_canvas_connect (WsSystemsPage *self, const char *a, const char *b, WsSystemCa
   ws_system_doc_node_origin (next, na, &ax, &ay);
   ws_system_doc_node_origin (next, nb, &bx, &by);
   hw = default_hw (self, WS_COMPONENT_LINK);
-  link = add_node (self, next, WS_COMPONENT_LINK, hw, (ax + bx) / 2, (ay + by) / 2 + WS_NODE_HEIGHT + 20, FALSE);
+  link = add_node (self, next, WS_COMPONENT_LINK, hw, (ax + bx) / 2, (ay + by) / 2 + WS_NODE_HEIGHT + 20, FALSE,
+                   g_strcmp0 (na->parent, nb->parent) == 0 ? na->parent : NULL);
   /* The link lives where its ends live (the machine for CPU-GPU links). */
   g_free (link->parent);
   link->parent = g_strcmp0 (na->parent, nb->parent) == 0 ? g_strdup (na->parent) : NULL;
@@ -421,8 +423,10 @@ add_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 
   if (self->doc == NULL || !kind_from_string (g_variant_get_string (parameter, NULL), &kind))
     return;
-  free_spot (self, kind, &x, &y);
-  add_at (self, kind, NULL, x, y, FALSE);
+  {
+    g_autofree char *into = g_strdup (free_spot (self, kind, &x, &y));
+    add_at (self, kind, NULL, x, y, FALSE, into);
+  }
   gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
 }
 
@@ -496,8 +500,21 @@ set_combo (AdwComboRow *row, char **items, const char *current, gboolean with_no
       gtk_string_list_append (list, current);
       selected = index;
     }
-  adw_combo_row_set_model (row, G_LIST_MODEL (list));
-  adw_combo_row_set_selected (row, selected);
+  /* Keep the model when its items are unchanged: this runs from inside the
+   * row's own selection change, and replacing the model there frees it under
+   * GTK's feet. */
+  {
+    GListModel *old = adw_combo_row_get_model (row);
+    gboolean same = old != NULL && g_list_model_get_n_items (old) == g_list_model_get_n_items (G_LIST_MODEL (list));
+
+    for (guint i = 0; same && i < g_list_model_get_n_items (old); i++)
+      same = g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (old), i),
+                        gtk_string_list_get_string (list, i)) == 0;
+    if (!same)
+      adw_combo_row_set_model (row, G_LIST_MODEL (list));
+    if (adw_combo_row_get_selected (row) != selected)
+      adw_combo_row_set_selected (row, selected);
+  }
   g_object_unref (list);
 }
 
@@ -828,8 +845,10 @@ on_catalogue_activated (WsSystemsPage *self, GtkListBoxRow *row, GtkListBox *lis
 
   if (parts == NULL || self->doc == NULL || !kind_from_string (parts[0], &kind))
     return;
-  free_spot (self, kind, &x, &y);
-  add_at (self, kind, parts[1], x, y, FALSE);
+  {
+    g_autofree char *into = g_strdup (free_spot (self, kind, &x, &y));
+    add_at (self, kind, parts[1], x, y, FALSE, into);
+  }
 }
 
 static void

@@ -270,7 +270,8 @@ struct _WsSim {
   const WsTraceTbCounters *counters;
   uint8_t *iclass;          /* per static instruction */
   uint32_t n_slots;
-  uint64_t *reg_pool;
+  uint64_t *reg_pool;       /* register-ready times of every warp slot; kept between launches */
+  gsize reg_pool_len;
   uint64_t *active_sms;     /* bit per SM with a ready warp */
   guint active_words;
   WsTrace *trace;
@@ -427,6 +428,7 @@ ws_sim_free (WsSim *s)
   g_free (s->toks);
   g_free (s->reqs);
   g_free (s->active_sms);
+  g_free (s->reg_pool);
   ws_gpu_free (s->gpu);
   g_free (s);
 }
@@ -707,6 +709,8 @@ dispatch (WsSim *s, uint32_t smi, uint32_t b, uint64_t now)
   while (s->next_tb < s->n_tbs && s->error == NULL)
     {
       uint64_t id = s->next_tb++;
+      if (!s->counters[id].recorded)
+        continue;                     /* never finished in the emulator (a faulted launch): nothing to replay */
       int32_t r = tb_region (s, id);
       if (s->rs_state != 0 && r != s->rs_region)
         s->rs_state = 0;              /* exit: a TB of another region */
@@ -1574,7 +1578,15 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
           slots = si->dst[j] + 1u;
     }
   s->n_slots = slots;
-  s->reg_pool = g_new0 (uint64_t, (gsize) s->n_sms * s->max_warps * slots);
+  /* Each warp's part is cleared when a TB is dispatched into its slot, so
+   * the pool is only grown here, never cleared per launch. */
+  gsize pool = (gsize) s->n_sms * s->max_warps * slots;
+  if (pool > s->reg_pool_len)
+    {
+      g_free (s->reg_pool);
+      s->reg_pool = g_new (uint64_t, pool);
+      s->reg_pool_len = pool;
+    }
   s->tl_interval = s->config.timeline_interval;
   s->tl_cap = 64;
   s->tl_n = 0;
@@ -1718,7 +1730,6 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
       s->req_free = i;
     }
   g_clear_pointer (&s->iclass, g_free);
-  g_clear_pointer (&s->reg_pool, g_free);
   s->rs = NULL;
   if (s->error)
     {

@@ -23,6 +23,7 @@
 #include "system/ws-system-private.h"
 #include "predict/ws-predict.h"
 #include "trace/ws-trace.h"
+#include "sim/ws-sim.h"
 
 #define MAX_HOPS 8
 #define MAX_PRIMS 5000000
@@ -48,7 +49,7 @@ struct _WsSystemEnv {
   WsSystemModel *system;         /* a copy, via JSON */
   char *predictor_name;
   GPtrArray *plugins;
-  WsPredictorPlugin *plugin;
+  WsPredictorPlugin *plugin;     /* NULL when the detailed simulator predicts */
   GArray *insts;                 /* of Inst */
   GArray **adj;                  /* per instance, of Edge */
   GPtrArray *hw;                 /* owned catalogue records, of HwRec* */
@@ -140,8 +141,8 @@ ws_system_env_new (WsStore *store, const WsSystemModel *system, const char *pred
     return NULL;
   env->predictor_name = g_strdup (predictor ? predictor : "volkov");
   env->plugins = ws_predictor_scan ();
-  env->plugin = ws_predictor_find (env->plugins, env->predictor_name, error);
-  if (env->plugin == NULL)
+  if (strcmp (env->predictor_name, WS_SYSTEM_PREDICTOR_SIMULATOR) != 0
+      && (env->plugin = ws_predictor_find (env->plugins, env->predictor_name, error)) == NULL)
     {
       g_prefix_error (error, "predictor for the system model: ");
       return NULL;
@@ -479,13 +480,31 @@ kernel_time (Sim *s, const AppOp *op, int gpu, GHashTable *vars, double *seconds
                        op->where, launch, op->trace, ws_trace_get_n_launches (trace));
           return FALSE;
         }
-      g_autoptr(WsPrediction) pred = ws_predict_trace (env->plugin, g, trace, (guint) launch, NULL, NULL, error);
-      if (pred == NULL)
+      if (env->plugin == NULL)
         {
-          g_prefix_error (error, "%s: predictor '%s' on %s: ", op->where, env->predictor_name, g->name);
-          return FALSE;
+          /* The detailed, cycle-level simulator (core/sim), every TB simulated. */
+          WsSimConfig config;
+          ws_sim_config_init (&config);
+          g_autoptr(WsSim) sim = ws_sim_new (g, &config, error);
+          WsSimLaunchStats stats = { 0 };
+          if (sim == NULL || !ws_sim_run_launch (sim, trace, (guint) launch, NULL, &stats, error))
+            {
+              g_prefix_error (error, "%s: the detailed simulator on %s: ", op->where, g->name);
+              return FALSE;
+            }
+          *seconds = (double) stats.cycles / (g->core_clock_mhz * 1e6);
+          ws_sim_launch_stats_clear (&stats);
         }
-      *seconds = pred->seconds;
+      else
+        {
+          g_autoptr(WsPrediction) pred = ws_predict_trace (env->plugin, g, trace, (guint) launch, NULL, NULL, error);
+          if (pred == NULL)
+            {
+              g_prefix_error (error, "%s: predictor '%s' on %s: ", op->where, env->predictor_name, g->name);
+              return FALSE;
+            }
+          *seconds = pred->seconds;
+        }
       g_mutex_lock (&env->lock);
       g_hash_table_replace (env->trace_times, g_steal_pointer (&key), g_memdup2 (seconds, sizeof (double)));
       g_mutex_unlock (&env->lock);
@@ -514,6 +533,14 @@ kernel_time (Sim *s, const AppOp *op, int gpu, GHashTable *vars, double *seconds
         }
       ws_analytic_kernel_set (k, ws_app_analytic_fields[i].name, v);
       g_string_append_printf (key, "|%u=%.17g", i, v);
+    }
+  if (s->env->plugin == NULL)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   "%s: the detailed simulator needs a profiled kernel ('trace'); use a predictor plugin "
+                   "(--predictor volkov) for analytic kernels", op->where);
+      g_string_free (key, TRUE);
+      return FALSE;
     }
   double *cached = g_hash_table_lookup (s->kernel_cache, key->str);
   if (cached != NULL)

@@ -121,8 +121,13 @@ WS_EXPORT JsonNode *ws_system_result_to_json (const WsSystemResult *result);
  * the threads of a sweep. */
 typedef struct _WsSystemEnv WsSystemEnv;
 
+/* The predictor name that selects the detailed cycle-level simulator
+ * (core/sim) instead of a plugin; it predicts profiled kernels only. */
+#define WS_SYSTEM_PREDICTOR_SIMULATOR "simulator"
+
 /* Resolves the system against @store and loads predictor @predictor (NULL:
- * "volkov").  Validates the system. */
+ * "volkov"; WS_SYSTEM_PREDICTOR_SIMULATOR: the detailed simulator).
+ * Validates the system. */
 WS_EXPORT WsSystemEnv *ws_system_env_new (WsStore *store, const WsSystemModel *system, const char *predictor,
                                           GError **error);
 WS_EXPORT void ws_system_env_free (WsSystemEnv *env);

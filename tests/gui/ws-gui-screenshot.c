@@ -2,13 +2,16 @@
  * component selected, to a PNG for the documentation.  Run under a display
  * (xvfb-run); see docs/images/README.md.
  *
- *   ws-gui-screenshot [--db PATH] [--select NAME] [--page NAME] OUTPUT.png */
+ *   ws-gui-screenshot [--db PATH] [--select NAME] [--compare NAME] [--edit]
+ *                     [--page NAME] [--system NAME] [--component NAME] OUTPUT.png */
 #include <adwaita.h>
 #include <glib/gi18n.h>
 #include <locale.h>
 
 #include "ws-window-private.h"
-#include "ws-hardware-page.h"
+#include "ws-hardware-page-private.h"
+#include "ws-systems-page-private.h"
+#include "system/ws-system.h"
 
 static gboolean
 quit_loop (gpointer loop)
@@ -32,11 +35,19 @@ main (int argc, char **argv)
   g_autofree char *db = NULL;
   g_autofree char *select = NULL;
   g_autofree char *page = NULL;
+  g_autofree char *compare = NULL;
+  g_autofree char *system = NULL;
+  g_autofree char *component = NULL;
+  gboolean edit = FALSE;
   int width = 1100, height = 720;
   GOptionEntry entries[] = {
     { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "Store to open", "PATH" },
     { "select", 0, 0, G_OPTION_ARG_STRING, &select, "Component to select (default GTX 970)", "NAME" },
     { "page", 0, 0, G_OPTION_ARG_STRING, &page, "Page to show (default hardware)", "NAME" },
+    { "compare", 0, 0, G_OPTION_ARG_STRING, &compare, "Second GPU to compare with the selected one", "NAME" },
+    { "edit", 0, 0, G_OPTION_ARG_NONE, &edit, "Show the parameter editor", NULL },
+    { "system", 0, 0, G_OPTION_ARG_STRING, &system, "System to open on the Systems page (the demo test beds are created)", "NAME" },
+    { "component", 0, 0, G_OPTION_ARG_STRING, &component, "Component to select on the canvas", "NAME" },
     { "width", 0, 0, G_OPTION_ARG_INT, &width, "Window width", "PX" },
     { "height", 0, 0, G_OPTION_ARG_INT, &height, "Window height", "PX" },
     { NULL }
@@ -77,6 +88,17 @@ main (int argc, char **argv)
                                                 GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
   }
 
+  if (system != NULL && db != NULL)
+    {
+      /* The seed's test beds as the CLI's demo workspace stores them. */
+      g_autoptr(GError) demo_error = NULL;
+      WsStore *store = ws_store_open (db, &demo_error);
+
+      if (store == NULL || !ws_system_store_ensure_demo (store, &demo_error))
+        g_printerr ("ws-gui-screenshot: %s\n", demo_error->message);
+      g_clear_pointer (&store, ws_store_close);
+    }
+
   window = ws_window_new (NULL, db);
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);
   gtk_window_present (GTK_WINDOW (window));
@@ -85,6 +107,26 @@ main (int argc, char **argv)
   ws_window_show_page (window, page ? page : "hardware");
   if (!ws_hardware_page_select (ws_window_get_hardware_page (window), select ? select : "GTX 970"))
     g_printerr ("ws-gui-screenshot: no component called %s\n", select ? select : "GTX 970");
+  if (compare != NULL)
+    {
+      /* What a Ctrl+click on a second row does. */
+      GtkListBox *list = ws_hardware_page_get_list_box (ws_window_get_hardware_page (window));
+      GtkListBoxRow *row;
+
+      for (int i = 0; (row = gtk_list_box_get_row_at_index (list, i)) != NULL; i++)
+        if (g_str_equal (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), compare))
+          gtk_list_box_select_row (list, row);
+    }
+  if (edit)
+    gtk_widget_activate_action (GTK_WIDGET (ws_window_get_hardware_page (window)), "hardware.edit", NULL);
+  if (system != NULL)
+    {
+      WsSystemsPage *systems = ws_window_get_systems_page (window);
+      if (!ws_systems_page_open (systems, system))
+        g_printerr ("ws-gui-screenshot: no system called %s\n", system);
+      if (component != NULL)
+        ws_system_canvas_select (ws_systems_page_get_canvas (systems), component);
+    }
   settle (1000);
 
   w = gtk_widget_get_width (GTK_WIDGET (window));

@@ -4,6 +4,7 @@
 #include "system/ws-system.h"
 #include "predict/ws-predict.h"
 #include "trace/ws-trace.h"
+#include "sim/ws-sim.h"
 
 #include <math.h>
 #include <string.h>
@@ -839,6 +840,30 @@ test_saxpy2_profiled_total (Fixture *f, gconstpointer data)
                                   2 * (3.97e-6 + n / (15.8e9 * 0.689)) + p->seconds + (5.16e-6 + n / (15.8e9 * 0.653)),
                                   1e-15);
   g_assert_cmpfloat (p->seconds, >, 0);
+
+  /* The same with the detailed simulator as the kernel-time source. */
+  g_autoptr(WsSystemEnv) senv = ws_system_env_new (f->store, s, WS_SYSTEM_PREDICTOR_SIMULATOR, &error);
+  g_assert_no_error (error);
+  g_autoptr(WsSystemResult) rs = ws_system_evaluate (senv, app, NULL, &error);
+  g_assert_no_error (error);
+  WsSimConfig config;
+  ws_sim_config_init (&config);
+  g_autoptr(WsSim) sim = ws_sim_new (gpu, &config, &error);
+  WsSimLaunchStats stats = { 0 };
+  g_assert_true (ws_sim_run_launch (sim, trace, 0, NULL, &stats, &error));
+  double sim_seconds = (double) stats.cycles / (gpu->core_clock_mhz * 1e6);
+  ws_sim_launch_stats_clear (&stats);
+  g_assert_cmpfloat (sim_seconds, >, 0);
+  double ts = (0 + ts_h) + n / rate_h;
+  ts = (ts + ts_h) + n / rate_h;
+  ts = ts + sim_seconds;
+  ts = (ts + ts_d) + n / rate_d;
+  g_assert_cmpfloat (rs->total_seconds, ==, ts);
+  /* The simulator needs a trace: an analytic kernel is refused clearly. */
+  g_autoptr(WsAppModel) analytic = ws_system_store_get_app (f->store, "saxpy2-analytic", &error);
+  g_autoptr(WsSystemResult) none = ws_system_evaluate (senv, analytic, NULL, &error);
+  g_assert_null (none);
+  g_assert_nonnull (strstr (error->message, "operation 4 (kernel): the detailed simulator needs a profiled kernel"));
 }
 
 
