@@ -13,6 +13,10 @@
 #   --gpu NAME    TBPoint part on NAME (default "TBPoint Fermi"); the GPUMech
 #                 part always uses "GPUMech baseline" (seed 001 Table 7)
 #   --traces DIR  reuse DIR/*.wstrace instead of profiling the examples
+#   --large       profile the examples with larger inputs (about 16x the
+#                 default work and many more thread blocks per launch):
+#                 intra-launch sampling needs launches of many waves, which
+#                 the defaults, sized for the test suite, do not have
 # Traces are recorded with `warpscope-cli profile` from BUILD_DIR/examples.
 # Needs jq.  Prints Markdown.
 set -eu
@@ -22,10 +26,12 @@ build=$(cd "$1" && pwd)
 shift
 gpu="TBPoint Fermi"
 traces=
+large=0
 while [ $# -gt 0 ]; do
   case $1 in
     --gpu) gpu=$2; shift 2 ;;
     --traces) traces=$2; shift 2 ;;
+    --large) large=1; shift ;;
     *) echo "$0: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -39,7 +45,33 @@ if [ -z "$traces" ]; then
   for p in "$build"/examples/*; do
     [ -f "$p" ] && [ -x "$p" ] || continue
     n=$(basename "$p")
-    "$cli" --db "$db" --quiet profile -o "$traces/$n.wstrace" -- "$p" > /dev/null 2>&1 ||
+    args=
+    if [ $large = 1 ]; then
+      # Arguments as examples/README.md lists them.
+      case $n in
+        saxpy2) args="1048576 16 256" ;;
+        vectoradd) args="4194304 64" ;;
+        matmul) args="480 400 88" ;;
+        reduction) args="4800000 256" ;;
+        histogram) args="3200000 768 256" ;;
+        hotspot) args="256 320 20" ;;
+        bfs) args="48000 96 0" ;;
+        spmv) args="8192 16384 10" ;;
+        kmeans) args="65536 8 10" ;;
+        blackscholes) args="131072 4" ;;
+        transpose) args="800 544 2" ;;
+        scan) args="1600000" ;;
+        sssp) args="16000 64 100" ;;
+        convsep) args="512 512 4" ;;
+        lbm) args="512 256 8" ;;
+        cfd) args="256 192 10" ;;
+        streamcluster) args="32768 20 1000000" ;;
+        mri_gridding) args="96 240 100 5" ;;
+        mst) args="16384 200" ;;
+      esac
+    fi
+    # shellcheck disable=SC2086
+    "$cli" --db "$db" --quiet profile -o "$traces/$n.wstrace" -- "$p" $args > /dev/null 2>&1 ||
       echo "$0: profiling $n failed; left out" >&2
   done
 fi

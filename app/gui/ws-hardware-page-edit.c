@@ -277,14 +277,14 @@ build_editor (WsHardwarePage *self)
       g_signal_connect (focus, "leave", G_CALLBACK (on_field_focus_leave), self);
       gtk_widget_add_controller (entry, focus);
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), entry);
-      if (field->unit != NULL && *field->unit != '\0')
-        {
-          GtkWidget *unit = gtk_label_new (field->unit);
-          gtk_widget_add_css_class (unit, "dim-label");
-          gtk_label_set_width_chars (GTK_LABEL (unit), 6);
-          gtk_label_set_xalign (GTK_LABEL (unit), 0.0f);
-          adw_action_row_add_suffix (ADW_ACTION_ROW (row), unit);
-        }
+      {
+        /* Always present, empty for unitless fields, so entries line up. */
+        GtkWidget *unit = gtk_label_new (field->unit ? field->unit : "");
+        gtk_widget_add_css_class (unit, "dim-label");
+        gtk_label_set_width_chars (GTK_LABEL (unit), 6);
+        gtk_label_set_xalign (GTK_LABEL (unit), 0.0f);
+        adw_action_row_add_suffix (ADW_ACTION_ROW (row), unit);
+      }
       adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
     }
 }

@@ -316,6 +316,27 @@ on_canvas_connect (WsSystemsPage *self, const char *a, const char *b, WsSystemCa
   ws_system_doc_node_origin (next, na, &ax, &ay);
   ws_system_doc_node_origin (next, nb, &bx, &by);
   hw = default_hw (self, WS_COMPONENT_LINK);
+  {
+    /* Unless a link is picked in the catalogue list, prefer one the
+     * catalogue measured for this GPU ("PCIe 3.1 x16 (GTX 970 test bed)"). */
+    GtkListBoxRow *row = gtk_list_box_get_selected_row (self->catalogue_list);
+    const char *payload = row ? g_object_get_data (G_OBJECT (row), "ws-payload") : NULL;
+    const char *gpu_hw = nb->kind == WS_COMPONENT_GPU ? nb->hw : na->kind == WS_COMPONENT_GPU ? na->hw : NULL;
+
+    if (gpu_hw != NULL && !(payload && g_str_has_prefix (payload, "link:")))
+      {
+        g_auto(GStrv) links = catalogue_names (self, WS_COMPONENT_LINK);
+        g_autofree char *needle = g_strdup_printf ("(%s ", gpu_hw);
+
+        for (guint i = 0; links[i] != NULL; i++)
+          if (strstr (links[i], needle) != NULL)
+            {
+              g_free (hw);
+              hw = g_strdup (links[i]);
+              break;
+            }
+      }
+  }
   link = add_node (self, next, WS_COMPONENT_LINK, hw, (ax + bx) / 2, (ay + by) / 2 + WS_NODE_HEIGHT + 20, FALSE,
                    g_strcmp0 (na->parent, nb->parent) == 0 ? na->parent : NULL);
   /* The link lives where its ends live (the machine for CPU-GPU links). */

@@ -1278,6 +1278,11 @@ try_issue (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now)
     /* Constant, parameter, texture: served by their own caches; modelled as
      * an L1 hit without traffic. */
     result = now + (uint64_t) MAX (1.0, ceil (s->gpu->l1_latency));
+  else if (cls == WS_ICLASS_GLOBAL || cls == WS_ICLASS_SHARED)
+    /* A memory instruction recorded without addresses (no active lane, or
+     * a space the trace does not record): it occupies its pipe but has no
+     * memory latency. */
+    result = now + s->lat[WS_ICLASS_INT];
   else
     result = now + s->lat[cls];
 
@@ -1511,6 +1516,10 @@ inst_iclass (const WsTraceStaticInst *inst)
     case WS_OPCLASS_FP64: return WS_ICLASS_FP64;
     case WS_OPCLASS_SFU: return WS_ICLASS_SFU;
     case WS_OPCLASS_LD: case WS_OPCLASS_ST: case WS_OPCLASS_ATOM:
+      /* Parameter reads are constant-bank operands on the hardware (and
+       * plain instructions in the trace): integer-pipe work. */
+      if (inst->space == WS_SPACE_PARAM || inst->space == WS_SPACE_FUNC_PARAM)
+        return WS_ICLASS_INT;
       return inst->space == WS_SPACE_SHARED ? WS_ICLASS_SHARED : WS_ICLASS_GLOBAL;
     case WS_OPCLASS_BRANCH: case WS_OPCLASS_BARRIER: return WS_ICLASS_BRANCH;
     default: return WS_ICLASS_INT;

@@ -1116,6 +1116,9 @@ test_build_testbed (Fixture *f, gconstpointer data)
   g_assert_cmpstr (link->to, ==, "gpu");
   g_assert_cmpstr (link->parent, ==, "machine");
   g_assert_cmpstr (ws_system_canvas_get_selected (canvas), ==, "link");
+  /* The catalogue's link measured for this GPU is the default. */
+  g_assert_cmpstr (link->hw, ==, testbed_link);
+  pick (ws_systems_page_get_hw_row (page), "PCIe 2.0 x4 (GTX TITAN X test bed)");
 
   /* The side panel picks the seed's PCIe link and sets the GPU's labels. */
   pick (ws_systems_page_get_hw_row (page), testbed_link);
@@ -1184,6 +1187,7 @@ test_build_testbed (Fixture *f, gconstpointer data)
    * loses the link, the stored model keeps the last valid state. */
   undo (f, FALSE);   /* labels */
   undo (f, FALSE);   /* count */
+  undo (f, FALSE);   /* link catalogue entry */
   undo (f, FALSE);   /* link catalogue entry */
   undo (f, FALSE);   /* connect */
   g_assert_null (ws_system_doc_find (ws_systems_page_get_doc (page), "link"));

@@ -39,6 +39,7 @@ main (int argc, char **argv)
   g_autofree char *system = NULL;
   g_autofree char *component = NULL;
   gboolean edit = FALSE;
+  g_auto(GStrv) drops = NULL;
   int width = 1100, height = 720;
   GOptionEntry entries[] = {
     { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "Store to open", "PATH" },
@@ -47,6 +48,7 @@ main (int argc, char **argv)
     { "compare", 0, 0, G_OPTION_ARG_STRING, &compare, "Second GPU to compare with the selected one", "NAME" },
     { "edit", 0, 0, G_OPTION_ARG_NONE, &edit, "Show the parameter editor", NULL },
     { "system", 0, 0, G_OPTION_ARG_STRING, &system, "System to open on the Systems page (the demo test beds are created)", "NAME" },
+    { "drop", 0, 0, G_OPTION_ARG_STRING_ARRAY, &drops, "Drop a palette or catalogue payload on the canvas (\"X,Y,gpu:GTX 1070\"); repeatable", "X,Y,PAYLOAD" },
     { "component", 0, 0, G_OPTION_ARG_STRING, &component, "Component to select on the canvas", "NAME" },
     { "width", 0, 0, G_OPTION_ARG_INT, &width, "Window width", "PX" },
     { "height", 0, 0, G_OPTION_ARG_INT, &height, "Window height", "PX" },
@@ -124,6 +126,14 @@ main (int argc, char **argv)
       WsSystemsPage *systems = ws_window_get_systems_page (window);
       if (!ws_systems_page_open (systems, system))
         g_printerr ("ws-gui-screenshot: no system called %s\n", system);
+      settle (300);
+      for (guint i = 0; drops != NULL && drops[i] != NULL; i++)
+        {
+          g_auto(GStrv) parts = g_strsplit (drops[i], ",", 3);
+          if (g_strv_length (parts) == 3)
+            ws_system_canvas_drop (ws_systems_page_get_canvas (systems), parts[2],
+                                   g_ascii_strtod (parts[0], NULL), g_ascii_strtod (parts[1], NULL));
+        }
       if (component != NULL)
         ws_system_canvas_select (ws_systems_page_get_canvas (systems), component);
     }

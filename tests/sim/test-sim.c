@@ -321,6 +321,95 @@ test_barrier (void)
   ws_sim_launch_stats_clear (&st);
 }
 
+/* The emulator records parameter reads as plain instructions: a ld.param
+ * and a dependent add take 4 + 4 cycles (integer pipe), not a DRAM trip.
+ * A global load recorded without addresses (no active lane) has no memory
+ * latency either. */
+static void
+test_param_load (void)
+{
+  SimTraceBuilder b;
+  sim_trace_open (&b, tmpdir, "param.wstrace");
+  WsTraceStaticInst insts[4] = {
+    sim_test_inst (WS_OPCLASS_LD, 1, -1, -1),
+    sim_test_inst (WS_OPCLASS_ALU, 2, 1, -1),
+    sim_test_inst (WS_OPCLASS_LD, 3, 2, -1),
+    sim_test_inst (WS_OPCLASS_ALU, 4, 3, -1),
+  };
+  insts[0].space = WS_SPACE_PARAM;
+  insts[2].space = WS_SPACE_GLOBAL;
+  uint32_t k = sim_trace_kernel (&b, "param", insts, 4);
+  sim_trace_launch (&b, k, 1, 32);
+  WsTraceCta *cta = ws_trace_cta_begin (b.w, 0, 1);
+  for (uint32_t i = 0; i < 4; i++)
+    sim_rec_inst (cta, 0, i);
+  ws_trace_cta_end (cta);
+  sim_trace_end_launch (&b);
+  g_autofree char *path = sim_trace_close (&b);
+  g_autoptr(WsGpu) gpu = sim_test_gpu (1);
+  WsSimLaunchStats st = run_one (gpu, path, WS_SIM_SCHED_GTO);
+  g_assert_cmpuint (st.cycles, ==, 16);
+  g_assert_cmpuint (st.dram_reads, ==, 0);
+  ws_sim_launch_stats_clear (&st);
+}
+
+/* Two launches reading the same 64 lines: the second finds them in the L2
+ * (kept across launches) but not in its L1 (invalidated at a launch).
+ * Functional warming with the first launch has the same effect on the L2
+ * as simulating it. */
+static void
+test_caches_across_launches (void)
+{
+  SimTraceBuilder b;
+  sim_trace_open (&b, tmpdir, "twice.wstrace");
+  WsTraceStaticInst insts[8];
+  for (int i = 0; i < 8; i++)
+    {
+      insts[i] = sim_test_inst (WS_OPCLASS_LD, 10 + i, -1, -1);
+      insts[i].space = WS_SPACE_GLOBAL;
+    }
+  uint32_t k = sim_trace_kernel (&b, "twice", insts, 8);
+  for (int l = 0; l < 2; l++)
+    {
+      sim_trace_launch (&b, k, 1, 32);
+      WsTraceCta *cta = ws_trace_cta_begin (b.w, 0, 1);
+      for (uint32_t i = 0; i < 64; i++)
+        sim_rec_mem (cta, 0, i % 8, WS_SPACE_GLOBAL, 0x4000000 + i * 128, 4);
+      ws_trace_cta_end (cta);
+      sim_trace_end_launch (&b);
+    }
+  g_autofree char *path = sim_trace_close (&b);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_assert_no_error (error);
+  g_autoptr(WsGpu) gpu = sim_test_gpu (1);
+  g_autoptr(WsSim) sim = ws_sim_new (gpu, NULL, &error);
+  g_assert_no_error (error);
+  WsSimLaunchStats st[2];
+  for (guint l = 0; l < 2; l++)
+    {
+      g_assert_true (ws_sim_run_launch (sim, trace, l, NULL, &st[l], &error));
+      g_assert_no_error (error);
+    }
+  g_assert_cmpuint (st[0].l2_hits, ==, 0);
+  g_assert_cmpuint (st[0].dram_reads, ==, 256);
+  g_assert_cmpuint (st[1].l1_hits, ==, 0);
+  g_assert_cmpuint (st[1].l2_hits, ==, 256);
+  g_assert_cmpuint (st[1].dram_reads, ==, 0);
+  g_assert_cmpuint (st[1].cycles, <, st[0].cycles);
+  g_assert_cmpuint (ws_sim_get_elapsed_cycles (sim), ==, st[0].cycles + st[1].cycles);
+  g_autoptr(WsSim) warmed = ws_sim_new (gpu, NULL, &error);
+  g_assert_true (ws_sim_warm_launch (warmed, trace, 0, &error));
+  g_assert_no_error (error);
+  WsSimLaunchStats w;
+  g_assert_true (ws_sim_run_launch (warmed, trace, 1, NULL, &w, &error));
+  g_assert_cmpuint (w.l2_hits, ==, 256);
+  g_assert_cmpuint (w.cycles, ==, st[1].cycles);
+  for (int l = 0; l < 2; l++)
+    ws_sim_launch_stats_clear (&st[l]);
+  ws_sim_launch_stats_clear (&w);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -333,6 +422,8 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/scheduler/rr-vs-gto", test_rr_vs_gto);
   g_test_add_func ("/sim/dispatch/occupancy-waves", test_dispatch_occupancy);
   g_test_add_func ("/sim/barrier/waits-for-all-warps", test_barrier);
+  g_test_add_func ("/sim/timing/param-load-is-alu", test_param_load);
+  g_test_add_func ("/sim/memory/caches-across-launches", test_caches_across_launches);
   int rc = g_test_run ();
   g_autoptr(GDir) d = g_dir_open (tmpdir, 0, NULL);
   const char *n;
