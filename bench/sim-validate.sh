@@ -52,7 +52,7 @@ if [ -z "$traces" ]; then
         saxpy2) args="1048576 16 256" ;;
         vectoradd) args="4194304 64" ;;
         matmul) args="480 400 88" ;;
-        reduction) args="4800000 256" ;;
+        reduction) args="2000000 256" ;;
         histogram) args="3200000 768 256" ;;
         hotspot) args="256 320 20" ;;
         bfs) args="48000 96 0" ;;

@@ -1,6 +1,13 @@
 /* ws-hardware-page-edit.c: editing, creating, duplicating, deleting,
- * importing, exporting and comparing catalogue components.  Included by
- * ws-hardware-page.c (it shares the page's private struct). */
+ * importing, exporting and comparing catalogue components. */
+#define G_LOG_DOMAIN "ws-hardware-page"
+
+#include <glib/gi18n.h>
+
+#include "occupancy/ws-occupancy.h"
+#include "ws-hardware-page-private.h"
+#include "ws-hw-params.h"
+#include "ws-hw-record.h"
 
 /* ---- undoable catalogue changes -------------------------------------- */
 
@@ -420,12 +427,12 @@ selected_items (WsHardwarePage *self)
   GPtrArray *items = g_ptr_array_new ();
 
   for (GList *l = rows; l != NULL; l = l->next)
-    g_ptr_array_add (items, row_item (l->data));
+    g_ptr_array_add (items, ws_hardware_page_row_item (l->data));
   return items;
 }
 
-static void
-update_actions (WsHardwarePage *self)
+void
+ws_hardware_page_update_actions (WsHardwarePage *self)
 {
   g_autoptr(GPtrArray) items = selected_items (self);
   gboolean have_store = self->store != NULL;
@@ -440,8 +447,8 @@ update_actions (WsHardwarePage *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "hardware.toggle-edit", items->len == 1);
 }
 
-static void
-on_selection_changed (WsHardwarePage *self, GtkListBox *list_box)
+void
+ws_hardware_page_on_selection_changed (WsHardwarePage *self, GtkListBox *list_box)
 {
   g_autoptr(GPtrArray) items = selected_items (self);
   g_autoptr(GPtrArray) gpus = g_ptr_array_new ();
@@ -455,7 +462,7 @@ on_selection_changed (WsHardwarePage *self, GtkListBox *list_box)
   if (items->len == 1)
     self->current = g_object_ref (items->pdata[0]);
 
-  show_item (self, self->current);
+  ws_hardware_page_show_item (self, self->current);
   if (self->current != NULL)
     {
       build_editor (self);
@@ -467,7 +474,7 @@ on_selection_changed (WsHardwarePage *self, GtkListBox *list_box)
       build_comparison (self, gpus);
       gtk_stack_set_visible_child_name (self->detail_stack, "compare");
     }
-  update_actions (self);
+  ws_hardware_page_update_actions (self);
 }
 
 /* ---- actions --------------------------------------------------------- */
@@ -670,7 +677,7 @@ on_list_key_pressed (GtkEventControllerKey *key, guint keyval, guint keycode, Gd
   return FALSE;
 }
 
-static void
+void
 ws_hardware_page_install_actions (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "hardware.new", "s", new_action);
@@ -683,14 +690,14 @@ ws_hardware_page_install_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "hardware.toggle-edit", NULL, edit_action);
 }
 
-static void
+void
 ws_hardware_page_init_edit (WsHardwarePage *self)
 {
   GtkEventController *key = gtk_event_controller_key_new ();
 
   g_signal_connect (key, "key-pressed", G_CALLBACK (on_list_key_pressed), self);
   gtk_widget_add_controller (GTK_WIDGET (self->list_box), key);
-  update_actions (self);
+  ws_hardware_page_update_actions (self);
 }
 
 /* ---- public ---------------------------------------------------------- */

@@ -4,40 +4,9 @@
 #include <glib/gi18n.h>
 
 #include "ws-hardware-page-private.h"
-#include "occupancy/ws-occupancy.h"
 #include "ws-hw-item.h"
 #include "ws-hw-params.h"
-#include "ws-hw-record.h"
 
-struct _WsHardwarePage
-{
-  GtkWidget parent_instance;
-
-  GListStore *items;            /* of WsHwItem, sorted by ws_hw_item_compare */
-  GtkCustomFilter *filter;
-  GtkFilterListModel *filtered;
-  char *needle;                 /* lower-case search text */
-  WsStore *store;               /* borrowed from the window */
-  WsUndoStack *undo;            /* the window's history */
-  WsHwItem *current;            /* the one selected item, or NULL */
-  gboolean editing;             /* the details pane shows the editor */
-  guint editor_serial;          /* bumped on every rebuild of the editor */
-
-  /* Template children */
-  GtkStack *state_stack;
-  GtkSearchEntry *search_entry;
-  GtkListBox *list_box;
-  GtkStack *detail_stack;
-  GtkLabel *title_label;
-  GtkLabel *summary_label;
-  GtkWidget *groups_box;
-  AdwPreferencesGroup *sources_group;
-  GtkLabel *sources_label;
-  AdwStatusPage *error_page;
-  GtkLabel *edit_title_label;
-  GtkWidget *editor_box;
-  GtkGrid *compare_grid;
-};
 
 G_DEFINE_FINAL_TYPE (WsHardwarePage, ws_hardware_page, GTK_TYPE_WIDGET)
 
@@ -61,8 +30,8 @@ create_row (gpointer item, gpointer user_data)
   return row;
 }
 
-static WsHwItem *
-row_item (GtkListBoxRow *row)
+WsHwItem *
+ws_hardware_page_row_item (GtkListBoxRow *row)
 {
   return row ? g_object_get_data (G_OBJECT (row), "ws-hw-item") : NULL;
 }
@@ -85,8 +54,8 @@ group_title (WsHwItem *item)
 static void
 update_header (GtkListBoxRow *row, GtkListBoxRow *before, gpointer user_data)
 {
-  g_autofree char *title = group_title (row_item (row));
-  g_autofree char *before_title = before ? group_title (row_item (before)) : NULL;
+  g_autofree char *title = group_title (ws_hardware_page_row_item (row));
+  g_autofree char *before_title = before ? group_title (ws_hardware_page_row_item (before)) : NULL;
   GtkWidget *header;
 
   if (g_strcmp0 (title, before_title) == 0)
@@ -116,8 +85,8 @@ clear_groups (WsHardwarePage *self)
     gtk_box_remove (GTK_BOX (self->groups_box), child);
 }
 
-static void
-show_item (WsHardwarePage *self, WsHwItem *item)
+void
+ws_hardware_page_show_item (WsHardwarePage *self, WsHwItem *item)
 {
   g_autoptr(GPtrArray) groups = NULL;
 
@@ -165,7 +134,6 @@ show_item (WsHardwarePage *self, WsHwItem *item)
   gtk_stack_set_visible_child_name (self->detail_stack, "details");
 }
 
-#include "ws-hardware-page-edit.c"
 
 static void
 on_search_changed (WsHardwarePage *self, GtkSearchEntry *entry)
@@ -241,7 +209,7 @@ ws_hardware_page_class_init (WsHardwarePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsHardwarePage, edit_title_label);
   gtk_widget_class_bind_template_child (widget_class, WsHardwarePage, editor_box);
   gtk_widget_class_bind_template_child (widget_class, WsHardwarePage, compare_grid);
-  gtk_widget_class_bind_template_callback (widget_class, on_selection_changed);
+  gtk_widget_class_bind_template_callback_full (widget_class, "on_selection_changed", G_CALLBACK (ws_hardware_page_on_selection_changed));
   ws_hardware_page_install_actions (widget_class);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_search_activate);
@@ -312,8 +280,8 @@ ws_hardware_page_load (WsHardwarePage *self, WsStore *store)
   g_list_store_sort (self->items, compare_items, NULL);
 
   gtk_stack_set_visible_child_name (self->state_stack, "catalogue");
-  show_item (self, NULL);
-  update_actions (self);
+  ws_hardware_page_show_item (self, NULL);
+  ws_hardware_page_update_actions (self);
 }
 
 void
@@ -356,7 +324,7 @@ ws_hardware_page_select (WsHardwarePage *self, const char *name)
 
       if (row == NULL)
         return FALSE;
-      if (g_ascii_strcasecmp (ws_hw_item_get_name (row_item (row)), name) == 0)
+      if (g_ascii_strcasecmp (ws_hw_item_get_name (ws_hardware_page_row_item (row)), name) == 0)
         {
           gtk_list_box_unselect_all (self->list_box);
           gtk_list_box_select_row (self->list_box, row);

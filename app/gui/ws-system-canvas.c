@@ -16,6 +16,8 @@ struct _WsSystemCanvas
   GtkWidget parent_instance;
 
   const WsSystemDoc *doc;
+  char *doc_name;             /* the system last shown, to fit a newly opened one */
+  gboolean fit_pending;       /* opened before the canvas had a size */
   GPtrArray *problems;        /* of WsDesignProblem*, owned */
   char *selected;
   char *connect_source;
@@ -118,7 +120,14 @@ draw_text (GtkWidget *widget, cairo_t *cr, const char *text, double x, double y,
 
   pango_layout_set_font_description (layout, font);
   pango_layout_set_width (layout, (int) (width * PANGO_SCALE));
-  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+  pango_layout_set_ellipsize (layout, bold ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
+  pango_layout_set_wrap (layout, PANGO_WRAP_WORD);
+  /* Box texts stay on one line; only the empty-canvas hint wraps. */
+  if (width < 200)
+    {
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+      pango_layout_set_height (layout, 0);
+    }
   gdk_cairo_set_source_rgba (cr, color);
   cairo_move_to (cr, x, y);
   pango_cairo_show_layout (cr, layout);
@@ -231,6 +240,15 @@ ws_system_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       cairo_rectangle (cr, gx, gy, 1.5, 1.5);
   cairo_fill (cr);
 
+  if (self->doc != NULL && self->doc->nodes->len == 0)
+    {
+      /* An empty canvas says how to start, for mouse and keyboard. */
+      GdkRGBA dim = fg;
+      dim.alpha = 0.6;
+      draw_text (widget, cr, _("Drag a machine, CPU, GPU or link here from the palette or the catalogue, "
+                               "or press Ctrl+Shift+M to add a machine."),
+                 24, height / 2.0 - 20, MAX (width - 48, 50), FALSE, &dim);
+    }
   if (self->doc != NULL)
     {
       cairo_translate (cr, self->pan_x, self->pan_y);
@@ -624,6 +642,7 @@ ws_system_canvas_dispose (GObject *object)
   WsSystemCanvas *self = WS_SYSTEM_CANVAS (object);
 
   g_clear_pointer (&self->problems, g_ptr_array_unref);
+  g_clear_pointer (&self->doc_name, g_free);
   g_clear_pointer (&self->selected, g_free);
   g_clear_pointer (&self->connect_source, g_free);
   g_clear_pointer (&self->drag_node, g_free);
@@ -638,6 +657,17 @@ ws_system_canvas_measure (GtkWidget *widget, GtkOrientation orientation, int for
   *natural = 600;
 }
 
+static void fit (WsSystemCanvas *self);
+
+static void
+ws_system_canvas_size_allocate (GtkWidget *widget, int width, int height, int baseline)
+{
+  WsSystemCanvas *self = WS_SYSTEM_CANVAS (widget);
+
+  if (self->fit_pending && self->doc != NULL)
+    fit (self);
+}
+
 static void
 ws_system_canvas_class_init (WsSystemCanvasClass *klass)
 {
@@ -647,6 +677,7 @@ ws_system_canvas_class_init (WsSystemCanvasClass *klass)
   object_class->dispose = ws_system_canvas_dispose;
   widget_class->snapshot = ws_system_canvas_snapshot;
   widget_class->measure = ws_system_canvas_measure;
+  widget_class->size_allocate = ws_system_canvas_size_allocate;
   widget_class->query_tooltip = query_tooltip;
 
   signals[SELECTION_CHANGED] = g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -712,6 +743,35 @@ ws_system_canvas_init (WsSystemCanvas *self)
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
 }
 
+/* A newly opened system is shown whole: zoomed out (never in) to fit. */
+static void
+fit (WsSystemCanvas *self)
+{
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  int height = gtk_widget_get_height (GTK_WIDGET (self));
+  double x0 = G_MAXDOUBLE, y0 = G_MAXDOUBLE, x1 = -G_MAXDOUBLE, y1 = -G_MAXDOUBLE;
+
+  self->zoom = 1.0;
+  self->pan_x = self->pan_y = 20;
+  for (guint i = 0; i < self->doc->nodes->len; i++)
+    {
+      const WsDesignNode *n = self->doc->nodes->pdata[i];
+      double x, y, w, h;
+
+      ws_system_doc_node_bounds (self->doc, n, &x, &y, &w, &h);
+      x0 = MIN (x0, x);
+      y0 = MIN (y0, y);
+      x1 = MAX (x1, x + w);
+      y1 = MAX (y1, y + h);
+    }
+  self->fit_pending = width <= 40 || height <= 40;
+  if (x1 <= x0 || self->fit_pending)
+    return;
+  self->zoom = CLAMP (MIN ((width - 40) / (x1 - x0 + 20), (height - 40) / (y1 - y0 + 20)), 0.25, 1.0);
+  self->pan_x = 20 - x0 * self->zoom;
+  self->pan_y = 20 - y0 * self->zoom;
+}
+
 GtkWidget *
 ws_system_canvas_new (void)
 {
@@ -724,6 +784,12 @@ ws_system_canvas_set_doc (WsSystemCanvas *self, const WsSystemDoc *doc, GPtrArra
   g_return_if_fail (WS_IS_SYSTEM_CANVAS (self));
 
   self->doc = doc;
+  if (doc != NULL && g_strcmp0 (doc->name, self->doc_name) != 0)
+    {
+      g_free (self->doc_name);
+      self->doc_name = g_strdup (doc->name);
+      fit (self);
+    }
   g_clear_pointer (&self->problems, g_ptr_array_unref);
   self->problems = problems ? g_ptr_array_ref (problems) : NULL;
   if (doc == NULL || (self->selected != NULL && ws_system_doc_find (doc, self->selected) == NULL))

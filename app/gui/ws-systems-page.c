@@ -68,6 +68,17 @@ apply_text (WsSystemsPage *self, const char *text, GError **error)
     return FALSE;
   ws_system_doc_free (self->doc);
   self->doc = g_steal_pointer (&doc);
+  {
+    /* An undo may concern another system than the one open: follow it in the list. */
+    GtkListBoxRow *selected = gtk_list_box_get_selected_row (self->systems_list);
+    if (selected == NULL || g_strcmp0 (g_object_get_data (G_OBJECT (selected), "ws-name"), self->doc->name) != 0)
+      for (int i = 0; (selected = gtk_list_box_get_row_at_index (self->systems_list, i)) != NULL; i++)
+        if (g_strcmp0 (g_object_get_data (G_OBJECT (selected), "ws-name"), self->doc->name) == 0)
+          {
+            gtk_list_box_select_row (self->systems_list, selected);
+            break;
+          }
+  }
   gtk_label_set_text (self->status_label, model_stored ? _("Saved") : _("Saved as a draft until the problems are solved"));
   refresh (self);
   return TRUE;

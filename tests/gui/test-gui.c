@@ -960,6 +960,36 @@ test_compare_gpus (Fixture *f, gconstpointer data)
 
 /* ---- the system designer ---------------------------------------------- */
 
+static gpointer
+find_controller (GtkWidget *widget, GType type)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+      if (G_TYPE_CHECK_INSTANCE_TYPE (controller, type))
+        return controller;   /* the widget keeps it alive */
+    }
+  g_assert_not_reached ();
+}
+
+static gboolean
+has_payload (GtkWidget *widget, gconstpointer payload)
+{
+  return g_strcmp0 (g_object_get_data (G_OBJECT (widget), "ws-payload"), payload) == 0;
+}
+
+/* The palette button carrying @id's payload ("palette_machine" -> "machine"). */
+static GtkWidget *
+page_palette_button (WsSystemsPage *page, const char *id)
+{
+  GtkWidget *button = find_descendant (GTK_WIDGET (page), has_payload, id + strlen ("palette_"));
+
+  g_assert_true (GTK_IS_BUTTON (button));
+  return button;
+}
+
 static GtkEventControllerKey *
 canvas_keys (WsSystemCanvas *canvas)
 {
@@ -1070,7 +1100,25 @@ test_build_testbed (Fixture *f, gconstpointer data)
 
   /* Drop a machine from the palette, then a CPU from the catalogue into it
    * (the GtkDropTarget's path)... */
-  g_assert_true (ws_system_canvas_drop (canvas, "machine", 200, 120));
+  {
+    /* The palette button's GtkDragSource offers "machine"; the canvas's
+     * GtkDropTarget takes it (both real controllers, signals emitted as
+     * GTK does during a drag). */
+    GtkDragSource *source = find_controller (page_palette_button (page, "palette_machine"), GTK_TYPE_DRAG_SOURCE);
+    GtkDropTarget *target = find_controller (GTK_WIDGET (canvas), GTK_TYPE_DROP_TARGET);
+    g_autoptr(GdkContentProvider) content = NULL;
+    g_auto(GValue) value = G_VALUE_INIT;
+    gboolean accepted = FALSE;
+
+    g_signal_emit_by_name (source, "prepare", 10.0, 10.0, &content);
+    g_assert_nonnull (content);
+    g_value_init (&value, G_TYPE_STRING);
+    g_assert_true (gdk_content_provider_get_value (content, &value, NULL));
+    g_assert_cmpstr (g_value_get_string (&value), ==, "machine");
+    g_signal_emit_by_name (target, "drop", &value, 200.0, 120.0, &accepted);
+    g_assert_true (accepted);
+    drain ();
+  }
   doc = ws_systems_page_get_doc (page);
   g_assert_cmpuint (doc->nodes->len, ==, 1);
   machine = ws_system_doc_find (doc, "machine");
@@ -1233,6 +1281,37 @@ test_designer_duplicate_and_dangling (Fixture *f, gconstpointer data)
   g_assert_cmpstr (ws_system_doc_find (doc, "gpu")->parent, ==, "machine");
   /* A palette link is dangling until both ends are chosen. */
   g_assert_cmpuint (problem_count (page), ==, 2);
+  /* Dragging from the CPU's handle to the GPU (the canvas's GtkGestureDrag
+   * signals, as a pointer drag emits them) adds a second, connected link. */
+  {
+    GtkGestureDrag *drag = find_controller (GTK_WIDGET (canvas), GTK_TYPE_GESTURE_DRAG);
+    const WsDesignNode *c = ws_system_doc_find (ws_systems_page_get_doc (page), "cpu");
+    const WsDesignNode *g = ws_system_doc_find (ws_systems_page_get_doc (page), "gpu");
+    double cx, cy, cw, ch, gx, gy, gw, gh, hx, hy, tx, ty;
+    double gpu_x = g->x;   /* the document is replaced by every edit */
+
+    ws_system_doc_node_bounds (ws_systems_page_get_doc (page), c, &cx, &cy, &cw, &ch);
+    ws_system_doc_node_bounds (ws_systems_page_get_doc (page), g, &gx, &gy, &gw, &gh);
+    ws_system_canvas_to_widget (canvas, cx + cw, cy + ch / 2, &hx, &hy);
+    ws_system_canvas_to_widget (canvas, gx + gw / 2, gy + gh / 2, &tx, &ty);
+    g_signal_emit_by_name (drag, "drag-begin", hx, hy);
+    g_signal_emit_by_name (drag, "drag-update", (tx - hx) / 2, (ty - hy) / 2);
+    g_signal_emit_by_name (drag, "drag-end", tx - hx, ty - hy);
+    drain ();
+    g_assert_cmpuint (ws_systems_page_get_doc (page)->nodes->len, ==, 5);
+    g_assert_cmpstr (ws_system_doc_find (ws_systems_page_get_doc (page), "link2")->from, ==, "cpu");
+    g_assert_cmpstr (ws_system_doc_find (ws_systems_page_get_doc (page), "link2")->to, ==, "gpu");
+    /* Dragging the GPU body moves it by the drag distance. */
+    ws_system_canvas_to_widget (canvas, gx + 20, gy + 20, &hx, &hy);
+    g_signal_emit_by_name (drag, "drag-begin", hx, hy);
+    g_signal_emit_by_name (drag, "drag-update", 30.0, 0.0);
+    g_signal_emit_by_name (drag, "drag-end", 30.0, 0.0);
+    drain ();
+    g_assert_cmpfloat (ws_system_doc_find (ws_systems_page_get_doc (page), "gpu")->x, ==, gpu_x + 30);
+    undo (f, FALSE);
+    undo (f, FALSE);
+    g_assert_cmpuint (ws_systems_page_get_doc (page)->nodes->len, ==, 4);
+  }
   ws_system_canvas_select (canvas, "link");
   drain ();
   pick (ws_systems_page_get_from_row (page), "cpu");
