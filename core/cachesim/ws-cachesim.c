@@ -172,7 +172,8 @@ typedef struct {
  * distinct sectors, send each through L1 (global/local loads) and L2, and
  * record the slowest level reached. */
 static void
-access_record (WsCacheStats *st, const WsTraceKernel *k, const WsTraceRecord *r, WsCache *l1, WsCache *l2)
+access_record (WsCacheStats *st, const WsTraceKernel *k, const WsTraceRecord *r, WsCache *l1, WsCache *l2,
+               uint32_t unit)
 {
   if (r->static_id >= st->n_insts)
     return;
@@ -207,6 +208,59 @@ access_record (WsCacheStats *st, const WsTraceKernel *k, const WsTraceRecord *r,
         }
     }
   int worst = WS_CACHE_EVENT_L1_HIT;
+  if (!is_store && !is_atomic && !read_only_space && unit > 32)
+    {
+      /* A load through an L1 whose fill unit is larger than a sector (Fermi's
+       * 128-byte lines): each unit the instruction touches is one L1 lookup
+       * and, on a miss, one request (one MSHR) fetching the whole unit from
+       * the L2, as the detailed simulator and the hardware do.  Its touched
+       * sectors count as L1 hits or misses together (a sector filled by the
+       * same instruction is not a hit), and the L2 counts every fetched sector. */
+      uint32_t per_unit = unit / 32;
+      for (guint i = 0; i < n; i++)
+        {
+          uint64_t u = (sectors[i] << 5) / unit;
+          gboolean seen = FALSE;
+          for (guint j = 0; j < i && !seen; j++)
+            seen = (sectors[j] << 5) / unit == u;
+          if (seen)
+            continue;
+          guint touched = 0;
+          for (guint j = i; j < n; j++)
+            if ((sectors[j] << 5) / unit == u)
+              touched++;
+          pc->sectors += touched;
+          st->sectors += touched;
+          if (ws_cache_access (l1, u * unit, TRUE))
+            {
+              pc->sector_l1_hits += touched;
+              st->l1_hits += touched;
+              continue;
+            }
+          int level = WS_CACHE_EVENT_L2_HIT;
+          for (uint32_t k = 0; k < per_unit; k++)
+            {
+              guint written_back = 0;
+              gboolean l2_hit = ws_cache_access_wb (l2, u * unit + (uint64_t) k * 32, FALSE, &written_back);
+              st->writeback_sectors += written_back;
+              if (l2_hit)
+                {
+                  pc->sector_l2_hits++;
+                  st->l2_hits++;
+                }
+              else
+                {
+                  pc->sector_dram++;
+                  st->dram_sectors++;
+                  level = WS_CACHE_EVENT_DRAM;
+                }
+            }
+          worst = MAX (worst, level);
+        }
+      if (n > 0)
+        pc->events[worst]++;
+      return;
+    }
   for (guint i = 0; i < n; i++)
     {
       uint64_t addr = sectors[i] << 5;
@@ -276,6 +330,8 @@ ws_cachesim_run_launch (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
   for (int s = 0; s < sms; s++)
     l1[s] = ws_cache_new ((uint32_t) gpu->l1_size, (uint32_t) gpu->l1_line, (uint32_t) gpu->l1_sector,
                           (uint32_t) gpu->l1_assoc);
+  /* The L1's fill unit (what one L1 miss fetches), as the detailed simulator. */
+  uint32_t l1_unit = gpu->l1_size > 0 && gpu->l1_sector > 32 ? (uint32_t) gpu->l1_sector : 32;
   g_autoptr(WsCache) l2 = ws_cache_new ((uint32_t) gpu->l2_size, (uint32_t) gpu->l2_line, 32,
                                         (uint32_t) gpu->l2_assoc);
   const double latency[WS_CACHE_EVENT_COUNT] = {
@@ -336,7 +392,7 @@ ws_cachesim_run_launch (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
                 }
               live++;
               if (r.kind == WS_TRACE_RECORD_MEM)
-                access_record (st, k, &r, l1[f->sm], l2);
+                access_record (st, k, &r, l1[f->sm], l2, l1_unit);
             }
         }
     }

@@ -6,7 +6,11 @@
  * of (SMs x resident blocks per SM, by the occupancy rules), and the warps
  * of a wave are fed to the caches round-robin, one instruction per warp per
  * round, with no timing.  Every SM has its own L1; the L2 is shared.  Both
- * are sectored (a line is filled 32 bytes at a time), set-associative, LRU.
+ * are sectored (a line is filled 32 bytes at a time), set-associative, LRU;
+ * an L1 whose l1_sector is larger (Fermi: 128 bytes) is filled a whole
+ * l1_sector at a time: a load's L1 miss fetches every sector of that unit
+ * from the L2 (the L2 counts them all; the load's L1 hit rate counts the
+ * sectors it touched in units that hit).
  * Stores write through the L1 without allocating (they invalidate the
  * sector) and allocate in the L2, which is write-back: a dirty sector costs
  * a DRAM write when its line is evicted or, for what is still dirty at the
@@ -35,7 +39,9 @@ typedef struct {
   uint64_t executions;                    /* warp-level executions of this memory instruction */
   uint64_t events[WS_CACHE_EVENT_COUNT];  /* executions by their slowest request's level */
   uint64_t sectors;                       /* 32-byte requests issued (after coalescing) */
-  uint64_t sector_l1_hits, sector_l2_hits, sector_dram;
+  uint64_t sector_l1_hits;                /* of `sectors`, those found in the L1 */
+  uint64_t sector_l2_hits, sector_dram;   /* sectors looked up in the L2: with an L1 fill unit
+                                           * over 32 bytes, every sector a miss fetches */
   double amat;                            /* cycles */
 } WsCachePcStats;
 

@@ -66,6 +66,7 @@ typedef struct {
   uint64_t addrs[WS_EMU_WARP];
   /* first fault in this CTA */
   gboolean faulted;
+  struct _WsEmuInstrCta *instr;  /* instrumentation state; NULL without tools */
 } Cta;
 
 struct _Launch {
@@ -93,6 +94,7 @@ struct _Launch {
   guint helpers_running;     /* pool workers not finished (under lock) */
   GCond done;
   uint64_t gridid;
+  struct _WsInstrRun *instr;     /* instrumentation of this launch; NULL without tools */
 };
 
 void ws_emu_run_cta (Cta *c);

@@ -29,6 +29,8 @@ typedef struct {
   /* vprintf output: called with formatted text (default: stdout) */
   void (*printf_func) (const char *text, gsize len, gpointer user_data);
   gpointer printf_data;
+  /* instrumentation tools (core/instrument); NULL: none; borrowed */
+  struct _WsInstrument *instrument;
 } WsEmuOptions;
 
 WS_EXPORT WsEmu *ws_emu_new (const WsEmuOptions *options, GError **error);

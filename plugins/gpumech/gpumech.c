@@ -67,6 +67,7 @@ typedef struct {
   double schedulers;           /* warp schedulers per SM, each a seed "core" issuing 1 instruction/cycle */
   double mshrs;                /* #MSHR per SM */
   double avg_miss_latency;     /* eq. 28 */
+  double miss_l2, miss_dram;   /* the representative warp's L1-miss sectors served by L2 / DRAM */
   double dram_service;         /* s of eq. 31, cycles per 32-byte DRAM request */
 } Profile;
 
@@ -523,19 +524,23 @@ build_profile (const WsPredictorHost *h, WsPredictorContext *ctx, Profile *p, ui
         continue;
       Interval *x = &p->iv[iv];
       double miss = 1 - pc->l1;
-      /* DRAM traffic counts 32-byte sectors: loads that miss both caches,
-       * and every stored sector once (the L2 is write-back: the store is
-       * absorbed and its sector written to DRAM later). */
+      /* DRAM traffic counts 32-byte sectors: every stored sector once (the
+       * L2 is write-back: the store is absorbed and its sector written to
+       * DRAM later), and for loads the sectors an L1 miss fetches (a whole
+       * L1 fill unit, l1_sector bytes) that also miss the L2. */
       if (pc->cls == WS_PRED_CLASS_ST)
         x->dram_reqs += r.sectors;
-      else
-        x->dram_reqs += r.sectors * miss * (1 - pc->l2);
       /* Stores do not allocate MSHRs (seed §4.6.2); an MSHR holds one L1 fill unit. */
-      if (pc->cls != WS_PRED_CLASS_ST)
+      else
         {
           double units = fmax ((double) r.lines, r.sectors * 32.0 / l1_sector);
+          double fetched = units * l1_sector / 32.0 * miss;
+          x->dram_reqs += fetched * (1 - pc->l2);
           x->mem_reqs += units * miss;
           x->mem_insts += 1 - pc->ev[0];
+          /* Eq. 28's avg_miss_latency: over the requests that hold MSHRs. */
+          p->miss_l2 += fetched * pc->l2;
+          p->miss_dram += fetched * (1 - pc->l2);
         }
     }
   h->warp_close (cur);
@@ -625,9 +630,16 @@ gpumech_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
       p.mshrs = 32;
       h->warn (ctx, "the GPU gives no l1_mshrs; 32 MSHRs per SM assumed (seed 001 Table 7)");
     }
+  /* Eq. 28: the average L2/DRAM latency of the loads' L1 misses (the
+   * requests that hold MSHRs; stores, absorbed by the L2, hold none), from
+   * the representative warp's loads, else the launch's sectors. */
   double l2_lat = h->gpu_param (ctx, "l2_latency", 1), dram_lat = h->gpu_param (ctx, "dram_latency", 1);
-  double l2_hits = (double) h->launch_counter (ctx, "l2_hits");
-  double dram_sectors = (double) h->launch_counter (ctx, "dram_sectors");
+  double l2_hits = p.miss_l2, dram_sectors = p.miss_dram;
+  if (l2_hits + dram_sectors <= 0)
+    {
+      l2_hits = (double) h->launch_counter (ctx, "l2_hits");
+      dram_sectors = (double) h->launch_counter (ctx, "dram_sectors");
+    }
   p.avg_miss_latency = l2_hits + dram_sectors > 0
                          ? (l2_hits * l2_lat + dram_sectors * dram_lat) / (l2_hits + dram_sectors) : dram_lat;
   double gbs = h->gpu_param (ctx, "dram_bandwidth_gbs", 0);

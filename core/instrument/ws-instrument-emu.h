@@ -1,0 +1,36 @@
+/* ws-instrument-emu.h: the emulator's instrumentation hooks (private to
+ * core/emu and core/instrument).  The emulator calls these only when a
+ * WsInstrument is attached (WsEmuOptions.instrument), each behind one
+ * G_UNLIKELY pointer test, so the uninstrumented interpreter is unchanged. */
+#pragma once
+
+#include "emu/ws-emu-exec.h"
+#include "instrument/ws-instrument.h"
+
+struct _WsEmuInstrCta {
+  WsInstrCtaRun *cr;
+  guint where;
+  gboolean after;
+  const uint8_t *flags;
+  const WsTraceStaticInst *insts;
+  WsInstrInst inst;             /* scratch, reused per instruction */
+  uint64_t addr[WS_EMU_WARP];
+  /* the register-writing instruction whose after-callback is due: called
+   * at the top of the warp's next interpreter step, when its results are
+   * in the registers and before any frame change */
+  gboolean pending;
+  Warp *pw;
+  const EInst *pin;
+  uint32_t pid, pactive, pm;
+};
+
+/* ws_emu_launch: after the launch is set up / before it reports. */
+void ws_emu_instr_launch_begin (Launch *L);
+void ws_emu_instr_launch_end (Launch *L, gboolean ok);
+/* worker_main: around ws_emu_run_cta. */
+void ws_emu_instr_cta_begin (Cta *c);
+void ws_emu_instr_cta_end (Cta *c);
+/* run_warp: before executing @in (after the guard is evaluated) ... */
+void ws_emu_instr_before (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t active, uint32_t m);
+/* ... and at the top of each step (delivers the pending after-callback). */
+void ws_emu_instr_flush (Cta *c);
