@@ -1,6 +1,7 @@
 /* ws-cli-model.c: `warpscope-cli model list|run|import|export`: system and
  * application models (seed 004 §5.4), evaluated and swept. */
 #define G_LOG_DOMAIN "ws-cli-model"
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <glib/gi18n.h>
@@ -231,7 +232,7 @@ model_run (WsCli *cli, int argc, char **argv)
       fflush (stdout);
     }
   if (sweep_id > 0)
-    ws_cli_info (cli, _("stored as sweep %" G_GINT64_FORMAT " (%u point(s), %.3f s)"), sweep_id, results->len, wall);
+    ws_cli_info (cli, _("stored as sweep %" PRId64 " (%u point(s), %.3f s)"), sweep_id, results->len, wall);
   return failed ? WS_EXIT_FAILURE : WS_EXIT_OK;
 }
 

@@ -1,5 +1,6 @@
 /* warpscope-cli simulate: the cycle-level simulator over a trace, with no
  * sampling, TBPoint or random sampling; the run is stored in the store. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <glib/gi18n.h>
@@ -70,7 +71,7 @@ ws_cli_cmd_simulate (WsCli *cli, int argc, char **argv)
       gint64 id = ws_sim_run_store_put (store, trace_path, gpu, &o, r, &error);
       if (id < 0)
         return ws_cli_fail_error (cli, error);
-      ws_cli_info (cli, _("stored as simulation run %" G_GINT64_FORMAT), id);
+      ws_cli_info (cli, _("stored as simulation run %" PRId64), id);
     }
   if (cli->json)
     {
@@ -80,9 +81,9 @@ ws_cli_cmd_simulate (WsCli *cli, int argc, char **argv)
     }
   printf (_("%s on %s, %s scheduler, sampling %s\n"), trace_path, r->gpu, ws_sim_scheduler_name (r->scheduler),
           ws_sampling_name (r->sampling));
-  printf (_("  cycles:               %" G_GUINT64_FORMAT "\n"), r->cycles);
+  printf (_("  cycles:               %" PRIu64 "\n"), r->cycles);
   printf (_("  IPC:                  %.4f warp instructions per cycle\n"), r->ipc);
-  printf (_("  warp instructions:    %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " simulated, %.2f %%)\n"),
+  printf (_("  warp instructions:    %" PRIu64 " (%" PRIu64 " simulated, %.2f %%)\n"),
           r->warp_instructions, r->simulated_warp_instructions, 100 * r->sample_fraction);
   if (r->sampling == WS_SAMPLING_TBPOINT)
     printf (_("  launch clusters:      %u\n"), r->n_clusters);

@@ -1,6 +1,7 @@
 /* warpscope-cli tbpoint: TBPoint's analyses (seed 000) on their own:
  * launch clusters, homogeneous regions, the Markov-chain IPC variation, and
  * the validation of TBPoint and random sampling against full simulation. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <glib/gi18n.h>
@@ -160,7 +161,7 @@ cmd_regions (WsCli *cli, int argc, char **argv)
       ws_cli_print_json (cli, n);
       return WS_EXIT_OK;
     }
-  printf (_("launch %d: %" G_GUINT64_FORMAT " TBs, epochs of %u TBs (%u epochs), %u regions\n"), launch, r->n_tbs,
+  printf (_("launch %d: %" PRIu64 " TBs, epochs of %u TBs (%u epochs), %u regions\n"), launch, r->n_tbs,
           r->epoch_size, r->n_epochs, r->n_regions);
   printf ("  %9s %10s %10s %18s\n", _("region"), _("start TB"), _("end TB"), _("stall probability"));
   for (guint i = 0; i < r->n_regions; i++)

@@ -1,4 +1,5 @@
 /* warpscope-cli trace: inspect a recorded trace. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <glib/gi18n.h>
@@ -103,7 +104,7 @@ static void
 print_text (WsTrace *t)
 {
   uint64_t total_warp = ws_trace_get_total_warp_instructions (t);
-  printf (_("Trace %s: format version %u, %" G_GUINT64_FORMAT " bytes, %.3f bytes per warp instruction\n"),
+  printf (_("Trace %s: format version %u, %" PRIu64 " bytes, %.3f bytes per warp instruction\n"),
           ws_trace_get_path (t), ws_trace_get_version (t), ws_trace_get_file_size (t),
           total_warp ? (double) ws_trace_get_file_size (t) / (double) total_warp : 0.0);
   printf ("\n%s\n", _("Kernels:"));

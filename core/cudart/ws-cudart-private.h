@@ -100,6 +100,11 @@ typedef struct {
   guint64 thread_instructions;
   double seconds;
   double start_time;
+  /* Instrumentation (WS_TOOLS, results to WS_TOOL_OUTPUT.NAME.json) and the
+   * count of CUDA errors returned to the program (fault-injection symptoms). */
+  struct _WsInstrument *instrument;
+  guint64 errors_reported;
+  cudaError_t first_reported_error;
 } WsCudart;
 
 extern WsCudart ws_cudart;

@@ -7,7 +7,10 @@
  *   WS_TRACE          trace output path; unset = no trace
  *   WS_THREADS        emulator worker threads (0/unset = all CPUs)
  *   WS_DETERMINISTIC  "1": run thread blocks one at a time, in order
- *   WS_SUMMARY        path of a JSON summary written at exit */
+ *   WS_SUMMARY        path of a JSON summary written at exit
+ *   WS_TOOLS          comma-separated instrumentation tools (docs/instrumentation.md)
+ *   WS_TOOL_OUTPUT    results prefix: PREFIX.TOOL.json written at exit
+ *   WS_INSTRUCTION_BUDGET  warp instructions per launch before a hang is reported (0 = none) */
 #define G_LOG_DOMAIN "ws-cudart"
 
 #include "ws-config.h"
@@ -21,6 +24,7 @@
 
 #include "store/ws-store.h"
 #include "trace/ws-trace-writer.h"
+#include "instrument/ws-instrument.h"
 
 #define WS_CUDART_DEFAULT_GPU "A100"
 
@@ -43,7 +47,13 @@ cudaError_t
 ws_cudart_set_error (cudaError_t err)
 {
   if (err != cudaSuccess)
-    last_error = err;
+    {
+      last_error = err;
+      /* counted for fault-injection campaigns (a "symptom" outcome);
+       * cudaErrorNotReady is a status (stream/event queries), not an error */
+      if (err != cudaErrorNotReady && __atomic_fetch_add (&ws_cudart.errors_reported, 1, __ATOMIC_RELAXED) == 0)
+        ws_cudart.first_reported_error = err;
+    }
   return err;
 }
 
@@ -92,6 +102,13 @@ shutdown_runtime (void)
       if (!ws_trace_writer_close (ws_cudart.trace, &error))
         ws_cudart_warn ("could not finish the trace %s: %s", ws_cudart.trace_path, error->message);
       ws_cudart.trace = NULL;
+    }
+  if (ws_cudart.instrument != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+      const char *prefix = g_getenv ("WS_TOOL_OUTPUT");
+      if (prefix != NULL && *prefix && !ws_instrument_write_results (ws_cudart.instrument, prefix, &error))
+        ws_cudart_warn ("could not write the instrumentation results: %s", error->message);
     }
   write_summary ();
   g_rec_mutex_unlock (&ws_cudart.lock);
@@ -180,7 +197,21 @@ ensure_emu (void)
   options.n_threads = ws_cudart.n_threads;
   options.deterministic = ws_cudart.deterministic;
   options.heap_bytes = ws_cudart.heap_bytes;
+  options.instruction_budget = env_uint ("WS_INSTRUCTION_BUDGET", 0);
   g_autoptr(GError) error = NULL;
+  const char *tools = g_getenv ("WS_TOOLS");
+  if (tools != NULL && *tools && ws_cudart.instrument == NULL)
+    {
+      g_auto(GStrv) names = g_strsplit (tools, ",", -1);
+      ws_cudart.instrument = ws_instrument_new ();
+      for (guint i = 0; names[i] != NULL; i++)
+        if (*names[i] && !ws_instrument_add_builtin (ws_cudart.instrument, names[i], &error))
+          {
+            ws_cudart_warn ("WS_TOOLS: %s", error->message);
+            return cudaErrorInitializationError;
+          }
+    }
+  options.instrument = ws_cudart.instrument;
   ws_cudart.emu = ws_emu_new (&options, &error);
   if (ws_cudart.emu == NULL)
     {
@@ -241,6 +272,13 @@ write_summary (void)
     {
       json_builder_set_member_name (b, "trace");
       json_builder_add_string_value (b, ws_cudart.trace_path);
+    }
+  json_builder_set_member_name (b, "errors_reported");
+  json_builder_add_int_value (b, (gint64) ws_cudart.errors_reported);
+  if (ws_cudart.errors_reported > 0)
+    {
+      json_builder_set_member_name (b, "first_reported_error");
+      json_builder_add_string_value (b, cudaGetErrorName (ws_cudart.first_reported_error));
     }
   if (ws_cudart.sticky != cudaSuccess)
     {

@@ -10,6 +10,7 @@
 #define G_LOG_DOMAIN "ws-emu"
 
 #include "emu/ws-emu-exec.h"
+#include "instrument/ws-instrument-emu.h"
 #include "ptxmath/ws-ptxmath.h"
 
 #include <math.h>
@@ -1249,6 +1250,8 @@ run_warp (Cta *c, Warp *w)
       uint32_t pc, active, m;
       const EInst *in;
 
+      if (G_UNLIKELY (c->instr != NULL))
+        ws_emu_instr_flush (c);   /* after-callback of the previous instruction */
       if (G_UNLIKELY (w->sp == 0))
         {
           warp_done (w);
@@ -1268,6 +1271,8 @@ run_warp (Cta *c, Warp *w)
       m = active;
       if (in->guard != WS_REG_SINK)
         m &= in->guard_neg ? ~w->preds[in->guard] : w->preds[in->guard];
+      if (G_UNLIKELY (c->instr != NULL))
+        ws_emu_instr_before (c, w, in, pc, active, m);
 
       winst++;
       tinst += popc32 (m);   /* lanes that execute it: the trace counts the same */

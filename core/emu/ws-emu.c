@@ -8,6 +8,7 @@
 #define G_LOG_DOMAIN "ws-emu"
 
 #include "emu/ws-emu-exec.h"
+#include "instrument/ws-instrument-emu.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -242,7 +243,11 @@ worker_main (gpointer data)
       c.winst = c.tinst = 0;
       c.out = NULL;
       c.trace = L->trace ? ws_trace_cta_begin (L->trace, idx, c.nwarps) : NULL;
+      if (G_UNLIKELY (L->instr != NULL))
+        ws_emu_instr_cta_begin (&c);
       ws_emu_run_cta (&c);
+      if (G_UNLIKELY (c.instr != NULL))
+        ws_emu_instr_cta_end (&c);
       if (c.trace)
         ws_trace_cta_end (c.trace);
       c.trace = NULL;
@@ -407,6 +412,9 @@ ws_emu_launch (WsEmu *emu, WsEmuFunction *fn, const WsLaunchConfig *config, void
       ws_trace_writer_begin_launch (L.trace, (uint32_t) fn->trace_kernel, L.grid, L.block, L.dyn);
     }
 
+  if (emu->opt.instrument != NULL)
+    ws_emu_instr_launch_begin (&L);
+
   nworkers = emu->opt.deterministic ? 1 : (emu->opt.n_threads ? emu->opt.n_threads : g_get_num_processors ());
   if (nworkers > L.ncta)
     nworkers = (guint) L.ncta;
@@ -462,6 +470,8 @@ ws_emu_launch (WsEmu *emu, WsEmuFunction *fn, const WsLaunchConfig *config, void
           ok = FALSE;
         }
     }
+  if (L.instr != NULL)
+    ws_emu_instr_launch_end (&L, !L.faulted);
   if (L.faulted)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_FAULT, "%s", L.fault_msg);

@@ -7,6 +7,8 @@
 #include "emu/ws-emu-exec.h"
 #include "instrument/ws-instrument.h"
 
+typedef struct _WsEmuInstrCta WsEmuInstrCta;
+
 struct _WsEmuInstrCta {
   WsInstrCtaRun *cr;
   guint where;

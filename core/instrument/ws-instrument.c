@@ -145,7 +145,7 @@ ws_instrument_write_results (WsInstrument *ins, const char *prefix, GError **err
 
 WsInstrRun *
 ws_instrument_launch_begin (WsInstrument *ins, const char *kernel, const uint32_t grid[3], const uint32_t block[3],
-                            guint n_insts, const WsTraceStaticInst *insts, const uint8_t *flags)
+                            guint n_insts, const WsTraceStaticInst *insts, uint8_t *flags)
 {
   WsInstrRun *run = g_new0 (WsInstrRun, 1);
   run->ins = ins;
@@ -179,7 +179,14 @@ ws_instrument_launch_end (WsInstrRun *run, gboolean ok)
       if (t->vt.launch_end)
         t->vt.launch_end (t->data, &run->launch, ok);
     }
+  g_free ((gpointer) run->launch.flags);
   g_free (run);
+}
+
+const WsInstrLaunch *
+ws_instrument_run_launch (WsInstrRun *run)
+{
+  return &run->launch;
 }
 
 guint

@@ -150,10 +150,12 @@ typedef struct _WsInstrCtaRun WsInstrCtaRun; /* one CTA on one thread */
 
 WS_EXPORT WsInstrRun *ws_instrument_launch_begin (WsInstrument *ins, const char *kernel, const uint32_t grid[3],
                                                   const uint32_t block[3], guint n_insts,
-                                                  const WsTraceStaticInst *insts, const uint8_t *flags);
+                                                  const WsTraceStaticInst *insts, uint8_t *flags);
+/* (@flags: per static id WsInstrWhere class bits; the run takes ownership) */
 WS_EXPORT void ws_instrument_launch_end (WsInstrRun *run, gboolean ok);
 WS_EXPORT WsInstrCtaRun *ws_instrument_cta_begin (WsInstrRun *run, uint64_t cta);
 WS_EXPORT void ws_instrument_cta_end (WsInstrCtaRun *cr);
+WS_EXPORT const WsInstrLaunch *ws_instrument_run_launch (WsInstrRun *run);
 /* Union of the tools' where bits (what the emulator has to report). */
 WS_EXPORT guint ws_instrument_run_where (WsInstrRun *run);
 WS_EXPORT gboolean ws_instrument_run_wants_after (WsInstrRun *run);

@@ -13,6 +13,8 @@
 
 #include <math.h>
 #include <string.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #define INF_TIME UINT64_MAX
 #define NO_REG 0xffffu
@@ -811,6 +813,7 @@ tb_complete (WsSim *s, uint32_t smi, uint32_t b, uint64_t now)
       /* End of a sampling unit (seed 000 §IV-B2). */
       double cyc = (double) (now - s->rs_unit_start);
       double ipc = cyc > 0 ? (double) (s->issued - s->rs_unit_insts) / cyc : 0;
+      if (getenv ("TBDBG")) fprintf (stderr, "unit tb=%lu start=%lu end=%lu ipc=%.3f state=%d running=%lu next=%lu\n", (unsigned long) id, (unsigned long) s->rs_unit_start, (unsigned long) now, ipc, s->rs_state, (unsigned long) s->running, (unsigned long) s->next_tb);
       if (s->rs_state == 1 && ipc > 0)
         {
           if (s->rs_prev_ipc > 0 && fabs (ipc - s->rs_prev_ipc) / s->rs_prev_ipc < s->rs->ipc_tolerance)
