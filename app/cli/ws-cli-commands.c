@@ -17,6 +17,7 @@ int ws_cli_cmd_profile (WsCli *cli, int argc, char **argv);
 int ws_cli_cmd_simulate (WsCli *cli, int argc, char **argv);
 int ws_cli_cmd_tbpoint (WsCli *cli, int argc, char **argv);
 int ws_cli_cmd_trace (WsCli *cli, int argc, char **argv);
+int ws_cli_cmd_tool (WsCli *cli, int argc, char **argv);
 
 const WsCliCommand ws_cli_commands[] = {
   { "build", N_("Build a CUDA program for profiling (nvcc -cudart shared, PTX embedded)"), ws_cli_cmd_build },
@@ -32,6 +33,7 @@ const WsCliCommand ws_cli_commands[] = {
   { "profile", N_("Run a CUDA program on the emulator and record a trace"), ws_cli_cmd_profile },
   { "simulate", N_("Cycle-level simulation of a trace (optionally with TBPoint or random sampling)"), ws_cli_cmd_simulate },
   { "tbpoint", N_("TBPoint analyses: launch clusters, homogeneous regions, Markov chain, validation"), ws_cli_cmd_tbpoint },
+  { "tool", N_("Instrumentation tools on the emulator: branch, memdiv, value, faults (seed 003)"), ws_cli_cmd_tool },
   { "trace", N_("Inspect a recorded trace (kernels, launches, counters)"), ws_cli_cmd_trace },
   { NULL, NULL, NULL }
 };

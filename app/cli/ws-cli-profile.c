@@ -17,6 +17,7 @@
 
 #include "ws-cli.h"
 #include "fatbin/ws-fatbin.h"
+#include "instrument/ws-instrument.h"
 
 int ws_cli_cmd_profile (WsCli *cli, int argc, char **argv);
 
@@ -39,7 +40,8 @@ cudart_dir (void)
 static int
 program_index (int argc, char **argv)
 {
-  static const char *const with_value[] = { "-o", "--output", "--gpu", "--threads", "--summary", NULL };
+  static const char *const with_value[] = { "-o", "--output", "--gpu", "--threads", "--summary", "--tool",
+                                            "--tool-output", NULL };
   for (int i = 1; i < argc; i++)
     {
       if (strcmp (argv[i], "--") == 0)
@@ -108,6 +110,8 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
   g_autofree char *output = NULL, *gpu_name = NULL, *summary_file = NULL;
   int threads = -1;
   gboolean deterministic = FALSE;
+  g_auto(GStrv) tools = NULL;
+  g_autofree char *tool_output = NULL;
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the trace to TRACE"), "TRACE" },
     { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_name, N_("Target GPU from the catalogue (default A100)"), "NAME" },
@@ -115,6 +119,10 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
     { "deterministic", 0, 0, G_OPTION_ARG_NONE, &deterministic,
       N_("Run thread blocks one at a time, in order"), NULL },
     { "summary", 0, 0, G_OPTION_ARG_FILENAME, &summary_file, N_("Write the JSON summary to FILE"), "FILE" },
+    { "tool", 0, 0, G_OPTION_ARG_STRING_ARRAY, &tools,
+      N_("Attach an instrumentation tool (branch, memdiv, value; repeatable)"), "NAME" },
+    { "tool-output", 0, 0, G_OPTION_ARG_FILENAME, &tool_output,
+      N_("Write tool results to PREFIX.NAME.json (default: the trace path, else the program name)"), "PREFIX" },
     { NULL }
   };
   int prog = program_index (argc, argv);
@@ -199,6 +207,36 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
     }
   if (deterministic)
     envp = g_environ_setenv (envp, "WS_DETERMINISTIC", "1", TRUE);
+  /* Instrumentation tools (docs/instrumentation.md): results next to the
+   * trace, or PROGRAM.NAME.json in the current directory. */
+  g_autofree char *tool_prefix = NULL;
+  if (tools != NULL && tools[0] != NULL)
+    {
+      g_autofree char *joined = g_strjoinv (",", tools);
+      for (guint i = 0; tools[i] != NULL; i++)
+        if (!g_strv_contains (ws_instrument_builtin_names (), tools[i]))
+          {
+            g_strfreev (envp);
+            g_rmdir (tmpdir);
+            return ws_cli_fail (cli, WS_EXIT_USAGE, _("unknown tool '%s' (known: branch, memdiv, value)"), tools[i]);
+          }
+      if (tool_output != NULL)
+        tool_prefix = g_canonicalize_filename (tool_output, NULL);
+      else if (output != NULL)
+        tool_prefix = g_canonicalize_filename (output, NULL);
+      else
+        {
+          g_autofree char *base = g_path_get_basename (program);
+          tool_prefix = g_canonicalize_filename (base, NULL);
+        }
+      envp = g_environ_setenv (envp, "WS_TOOLS", joined, TRUE);
+      envp = g_environ_setenv (envp, "WS_TOOL_OUTPUT", tool_prefix, TRUE);
+    }
+  else
+    {
+      envp = g_environ_unsetenv (envp, "WS_TOOLS");
+      envp = g_environ_unsetenv (envp, "WS_TOOL_OUTPUT");
+    }
 
   /* The program's stdin/stdout/stderr are ours: its output passes through
    * unchanged. */
@@ -236,6 +274,27 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
   if (rt == NULL && exit_code == 0)
     ws_cli_info (cli, _("note: %s did not load the Warpscope CUDA runtime (no kernels were emulated)"), program);
 
+  /* Tool results are also kept in the store (table tool_result). */
+  for (guint i = 0; tool_prefix != NULL && tools[i] != NULL; i++)
+    {
+      static const char *const stored[] = { "branch", "memdiv", "value", NULL };
+      g_autofree char *path = g_strdup_printf ("%s.%s.json", tool_prefix, tools[i]);
+      g_autoptr(JsonParser) tp = json_parser_new ();
+      g_autoptr(GError) terr = NULL;
+      if (!g_strv_contains (stored, tools[i]))
+        continue;
+      if (!json_parser_load_from_file (tp, path, &terr))
+        {
+          ws_cli_info (cli, _("%s: no %s result (%s)"), program, tools[i], terr->message);
+          continue;
+        }
+      if (!ws_instrument_store_result (ws_store_get_db (store), tools[i], program, (const char *const *) child_argv + 1,
+                                       output, json_parser_get_root (tp), &terr))
+        ws_cli_info (cli, "%s", terr->message);
+      else
+        ws_cli_info (cli, _("%s result: %s"), tools[i], path);
+    }
+
   if (cli->json || summary_file != NULL)
     {
       JsonObject *ro = rt != NULL ? json_node_get_object (rt) : NULL;
@@ -265,6 +324,20 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
         {
           json_builder_set_member_name (b, "trace");
           json_builder_add_string_value (b, output);
+        }
+      json_builder_set_member_name (b, "errors_reported");
+      json_builder_add_int_value (b, member_int (ro, "errors_reported"));
+      if (tool_prefix != NULL)
+        {
+          json_builder_set_member_name (b, "tools");
+          json_builder_begin_object (b);
+          for (guint i = 0; tools[i] != NULL; i++)
+            {
+              g_autofree char *path = g_strdup_printf ("%s.%s.json", tool_prefix, tools[i]);
+              json_builder_set_member_name (b, tools[i]);
+              json_builder_add_string_value (b, path);
+            }
+          json_builder_end_object (b);
         }
       if (ro != NULL && json_object_has_member (ro, "error"))
         {

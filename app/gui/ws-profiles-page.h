@@ -41,6 +41,8 @@ guint        ws_profiles_page_get_n_value_rows  (WsProfilesPage *self);
  * trace in the folder; a .cu file is first built with nvcc.  FALSE when a
  * run is already going. */
 gboolean     ws_profiles_page_profile        (WsProfilesPage *self, const char *program, const char * const *args);
+/* Instrumentation tools (branch, memdiv, value) later runs ask for; NULL or empty: none. */
+void         ws_profiles_page_set_tools      (WsProfilesPage *self, const char * const *tools);
 gboolean     ws_profiles_page_is_running     (WsProfilesPage *self);
 void         ws_profiles_page_cancel         (WsProfilesPage *self);
 /* The message of the last run ("" before any). */

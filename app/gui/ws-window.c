@@ -6,6 +6,9 @@
 #include "ws-window-private.h"
 #include "ws-hardware-page.h"
 #include "ws-systems-page.h"
+#include "ws-profiles-page.h"
+#include "ws-simulations-page.h"
+#include "ws-results-page.h"
 
 struct _WsWindow
 {
@@ -22,6 +25,9 @@ struct _WsWindow
   AdwWindowTitle *page_title;
   WsHardwarePage *hardware_page;
   WsSystemsPage *systems_page;
+  WsProfilesPage *profiles_page;
+  WsSimulationsPage *simulations_page;
+  WsResultsPage *results_page;
 };
 
 G_DEFINE_FINAL_TYPE (WsWindow, ws_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -160,6 +166,8 @@ ws_window_constructed (GObject *object)
     {
       ws_hardware_page_load (self->hardware_page, self->store);
       ws_systems_page_load (self->systems_page, self->store);
+      ws_profiles_page_load (self->profiles_page, self->store);
+      ws_simulations_page_load (self->simulations_page, self->store);
     }
 
   on_visible_page_changed (self, NULL, self->stack);
@@ -239,6 +247,9 @@ ws_window_class_init (WsWindowClass *klass)
   /* The page types must exist before the template names them. */
   g_type_ensure (WS_TYPE_HARDWARE_PAGE);
   g_type_ensure (WS_TYPE_SYSTEMS_PAGE);
+  g_type_ensure (WS_TYPE_PROFILES_PAGE);
+  g_type_ensure (WS_TYPE_SIMULATIONS_PAGE);
+  g_type_ensure (WS_TYPE_RESULTS_PAGE);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/warpscope/Warpscope/ui/ws-window.ui");
   gtk_widget_class_bind_template_child (widget_class, WsWindow, leaflet);
@@ -247,6 +258,9 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, page_title);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, hardware_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, systems_page);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, profiles_page);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, simulations_page);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, results_page);
   gtk_widget_class_bind_template_callback (widget_class, on_sidebar_row_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_sidebar_row_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_visible_page_changed);
@@ -269,6 +283,8 @@ ws_window_init (WsWindow *self)
   on_undo_changed (self, self->undo);
   ws_hardware_page_set_undo_stack (self->hardware_page, self->undo);
   ws_systems_page_set_undo_stack (self->systems_page, self->undo);
+  /* Runs queued on the Simulations page are plotted on the Results page. */
+  ws_results_page_set_queue (self->results_page, ws_simulations_page_get_queue (self->simulations_page));
 }
 
 WsWindow *

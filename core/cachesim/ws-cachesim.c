@@ -125,6 +125,18 @@ ws_cache_access_wb (WsCache *c, uint64_t addr, gboolean write, guint *written_ba
   return cache_touch (c, addr, TRUE, write, written_back);
 }
 
+gboolean
+ws_cache_write (WsCache *c, uint64_t addr, gboolean *was_dirty)
+{
+  *was_dirty = FALSE;
+  if (c->n_sets == 0)
+    return FALSE;
+  Way *w = find_way (c, addr >> c->line_shift, NULL);
+  if (w != NULL)
+    *was_dirty = (w->dirty & (1u << ((addr & (c->line - 1)) >> c->sector_shift))) != 0;
+  return cache_touch (c, addr, TRUE, TRUE, NULL);
+}
+
 guint64
 ws_cache_count_dirty (WsCache *c)
 {

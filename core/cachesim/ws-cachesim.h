@@ -79,6 +79,10 @@ WS_EXPORT void ws_cache_invalidate (WsCache *cache, uint64_t addr);
  * sector dirty when @write.  Returns TRUE on hit; *@written_back receives the
  * number of dirty sectors of a line this access evicted. */
 WS_EXPORT gboolean ws_cache_access_wb (WsCache *cache, uint64_t addr, gboolean write, guint *written_back);
+/* A write with allocation: marks the sector dirty; *@was_dirty tells
+ * whether it already was (a write-back cache owes DRAM one write per
+ * sector it dirties).  Returns TRUE on hit. */
+WS_EXPORT gboolean ws_cache_write (WsCache *cache, uint64_t addr, gboolean *was_dirty);
 /* Number of dirty sectors still in the cache. */
 WS_EXPORT guint64 ws_cache_count_dirty (WsCache *cache);
 

@@ -1242,6 +1242,8 @@ run_warp (Cta *c, Warp *w)
 {
   Launch *L = c->L;
   WsTraceCta *trace = c->trace;
+  /* instrumentation (core/instrument): one register test per instruction */
+  struct _WsEmuInstrCta *const instr = c->instr;
   uint64_t winst = 0, tinst = 0;
 
   for (;;)
@@ -1250,8 +1252,6 @@ run_warp (Cta *c, Warp *w)
       uint32_t pc, active, m;
       const EInst *in;
 
-      if (G_UNLIKELY (c->instr != NULL))
-        ws_emu_instr_flush (c);   /* after-callback of the previous instruction */
       if (G_UNLIKELY (w->sp == 0))
         {
           warp_done (w);
@@ -1271,8 +1271,8 @@ run_warp (Cta *c, Warp *w)
       m = active;
       if (in->guard != WS_REG_SINK)
         m &= in->guard_neg ? ~w->preds[in->guard] : w->preds[in->guard];
-      if (G_UNLIKELY (c->instr != NULL))
-        ws_emu_instr_before (c, w, in, pc, active, m);
+      if (G_UNLIKELY (instr != NULL))
+        m = ws_emu_instr_before (c, w, in, pc, active, m);
 
       winst++;
       tinst += popc32 (m);   /* lanes that execute it: the trace counts the same */

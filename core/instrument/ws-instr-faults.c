@@ -14,6 +14,7 @@
 #include "instrument/ws-instrument-private.h"
 
 #include <stdlib.h>
+#include <gsl/gsl_rng.h>
 #include <string.h>
 
 /* ---- profile ------------------------------------------------------------------- */
@@ -323,4 +324,73 @@ ws_instrument_add_fault_injector (WsInstrument *ins, const WsFaultSite *site)
   Inject *ij = g_new0 (Inject, 1);
   ij->site = *site;
   ws_instrument_add (ins, &vt, ij);
+}
+
+/* ---- site selection ---------------------------------------------------------------- */
+
+WsFaultSite *
+ws_fault_pick_sites (JsonNode *profile, guint n, guint64 seed, guint64 *space, GError **error)
+{
+  JsonObject *o = profile != NULL && JSON_NODE_HOLDS_OBJECT (profile) ? json_node_get_object (profile) : NULL;
+  JsonArray *launches = o != NULL && json_object_has_member (o, "launches")
+                          ? json_object_get_array_member (o, "launches") : NULL;
+  uint64_t total = 0;
+  if (launches == NULL)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "the injection-space profile has no launches");
+      return NULL;
+    }
+  for (guint i = 0; i < json_array_get_length (launches); i++)
+    {
+      JsonArray *ctas = json_object_get_array_member (json_array_get_object_element (launches, i), "ctas");
+      for (guint c = 0; c < json_array_get_length (ctas); c++)
+        total += (uint64_t) json_array_get_int_element (ctas, c);
+    }
+  if (space)
+    *space = total;
+  if (total == 0)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   "the program executed no register-writing instruction on the emulator: nothing to inject into");
+      return NULL;
+    }
+  gsl_rng *r = gsl_rng_alloc (gsl_rng_mt19937);
+  gsl_rng_set (r, (unsigned long) seed);
+  WsFaultSite *sites = g_new0 (WsFaultSite, MAX (n, 1));
+  for (guint s = 0; s < n; s++)
+    {
+      uint64_t k;
+      if (total - 1 <= gsl_rng_max (r))
+        k = gsl_rng_uniform_int (r, (unsigned long) total);
+      else
+        {
+          /* spaces beyond 2^32: two 32-bit draws (bias below 2^-32 relative) */
+          uint64_t hi = gsl_rng_get (r), lo = gsl_rng_get (r);
+          k = ((hi << 32) | lo) % total;
+        }
+      sites[s].reg_pick = (uint32_t) gsl_rng_get (r);
+      sites[s].bit_pick = (uint32_t) gsl_rng_get (r);
+      for (guint i = 0; i < json_array_get_length (launches); i++)
+        {
+          JsonArray *ctas = json_object_get_array_member (json_array_get_object_element (launches, i), "ctas");
+          gboolean found = FALSE;
+          for (guint c = 0; c < json_array_get_length (ctas); c++)
+            {
+              uint64_t cnt = (uint64_t) json_array_get_int_element (ctas, c);
+              if (k < cnt)
+                {
+                  sites[s].launch = i;
+                  sites[s].cta = c;
+                  sites[s].index = k;
+                  found = TRUE;
+                  break;
+                }
+              k -= cnt;
+            }
+          if (found)
+            break;
+        }
+    }
+  gsl_rng_free (r);
+  return sites;
 }

@@ -176,12 +176,22 @@ fill_static (WsEmuInstrCta *S, uint32_t id, Warp *w, uint32_t active, uint32_t m
   x->n_pdst = 0;
 }
 
-void
+uint32_t
 ws_emu_instr_before (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t active, uint32_t m)
 {
   WsEmuInstrCta *S = c->instr;
   uint32_t id = w->fn->static_base + pc;
   uint8_t fl = S->flags[id];
+  /* The previous instruction of this warp has completed: its results are
+   * in the registers, and no frame change happened in between (a callee
+   * returns through its ret, a warp stops at bar or exit, all of which
+   * come here first). */
+  if (S->pending)
+    {
+      ws_emu_instr_flush (c);
+      if (in->guard != WS_REG_SINK)
+        m = active & (in->guard_neg ? ~w->preds[in->guard] : w->preds[in->guard]);
+    }
   if (S->after && (fl & WS_INSTR_AT_REG_WRITE))
     {
       S->pending = TRUE;
@@ -192,7 +202,7 @@ ws_emu_instr_before (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t act
       S->pm = m;
     }
   if (!(S->where & WS_INSTR_AT_ALL) && !(S->where & fl))
-    return;
+    return m;
   fill_static (S, id, w, active, m);
   WsInstrInst *x = &S->inst;
   if (fl & WS_INSTR_AT_MEMORY)
@@ -243,6 +253,7 @@ ws_emu_instr_before (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t act
       x->target = in->target;
     }
   ws_instrument_before (S->cr, x);
+  return m;
 }
 
 void

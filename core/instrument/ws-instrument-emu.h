@@ -18,8 +18,8 @@ struct _WsEmuInstrCta {
   WsInstrInst inst;             /* scratch, reused per instruction */
   uint64_t addr[WS_EMU_WARP];
   /* the register-writing instruction whose after-callback is due: called
-   * at the top of the warp's next interpreter step, when its results are
-   * in the registers and before any frame change */
+   * before the warp's next instruction, when its results are in the
+   * registers and before any frame change */
   gboolean pending;
   Warp *pw;
   const EInst *pin;
@@ -32,7 +32,10 @@ void ws_emu_instr_launch_end (Launch *L, gboolean ok);
 /* worker_main: around ws_emu_run_cta. */
 void ws_emu_instr_cta_begin (Cta *c);
 void ws_emu_instr_cta_end (Cta *c);
-/* run_warp: before executing @in (after the guard is evaluated) ... */
-void ws_emu_instr_before (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t active, uint32_t m);
-/* ... and at the top of each step (delivers the pending after-callback). */
+/* run_warp: before executing @in (after the guard is evaluated); first
+ * delivers the after-callback of the warp's previous instruction.  Returns
+ * the will-execute mask, re-evaluated when that callback changed the
+ * guard predicate (fault injection). */
+uint32_t ws_emu_instr_before (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t active, uint32_t m);
+/* Delivers a pending after-callback (also called at the end of a CTA). */
 void ws_emu_instr_flush (Cta *c);

@@ -5,6 +5,7 @@
 #include "instrument/ws-instrument-private.h"
 
 #include <string.h>
+#include <sqlite3.h>
 
 typedef struct {
   WsInstrTool vt;
@@ -250,4 +251,45 @@ ws_instrument_after (WsInstrCtaRun *cr, WsInstrInst *inst)
       if (t->vt.after && t->vt.after_reg_writes)
         t->vt.after (t->data, cr->data[i], inst);
     }
+}
+
+/* ---- store ------------------------------------------------------------------------ */
+
+gboolean
+ws_instrument_store_result (struct sqlite3 *db, const char *tool, const char *program, const char *const *args,
+                            const char *trace, JsonNode *result, GError **error)
+{
+  g_autoptr (JsonBuilder) ab = json_builder_new ();
+  json_builder_begin_array (ab);
+  for (guint i = 0; args != NULL && args[i] != NULL; i++)
+    json_builder_add_string_value (ab, args[i]);
+  json_builder_end_array (ab);
+  g_autoptr (JsonNode) an = json_builder_get_root (ab);
+  g_autofree char *args_text = json_to_string (an, FALSE);
+  g_autofree char *result_text = json_to_string (result, FALSE);
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2 (db, "INSERT INTO tool_result (tool, program, args, trace, result) VALUES (?, ?, ?, ?, ?)",
+                               -1, &st, NULL);
+  if (rc == SQLITE_OK)
+    {
+      sqlite3_bind_text (st, 1, tool, -1, SQLITE_TRANSIENT);
+      sqlite3_bind_text (st, 2, program, -1, SQLITE_TRANSIENT);
+      sqlite3_bind_text (st, 3, args_text, -1, SQLITE_TRANSIENT);
+      if (trace != NULL)
+        sqlite3_bind_text (st, 4, trace, -1, SQLITE_TRANSIENT);
+      else
+        sqlite3_bind_null (st, 4);
+      sqlite3_bind_text (st, 5, result_text, -1, SQLITE_TRANSIENT);
+      rc = sqlite3_step (st);
+      if (rc == SQLITE_DONE)
+        rc = SQLITE_OK;
+    }
+  sqlite3_finalize (st);
+  if (rc != SQLITE_OK)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_IO, "storing the %s result of %s: %s (is the store older than "
+                   "migration 005?)", tool, program, sqlite3_errmsg (db));
+      return FALSE;
+    }
+  return TRUE;
 }

@@ -129,6 +129,14 @@ WS_EXPORT const char *const *ws_instrument_builtin_names (void);
 /* Writes every tool's result to PREFIX.NAME.json. */
 WS_EXPORT gboolean ws_instrument_write_results (WsInstrument *ins, const char *prefix, GError **error);
 
+/* Keeps a tool result in the store (table tool_result, migration 005):
+ * @db from ws_store_get_db; @args: the program's arguments (NULL-terminated
+ * or NULL); @trace may be NULL. */
+struct sqlite3;
+WS_EXPORT gboolean ws_instrument_store_result (struct sqlite3 *db, const char *tool, const char *program,
+                                               const char *const *args, const char *trace, JsonNode *result,
+                                               GError **error);
+
 /* A fault-injection site: the @index-th thread-level execution of a
  * register-writing instruction (counted in execution order, lanes in
  * ascending order) in CTA @cta of launch @launch; @reg_pick and @bit_pick
@@ -142,6 +150,12 @@ WS_EXPORT gboolean ws_fault_site_parse (const char *text, WsFaultSite *site, GEr
 WS_EXPORT char *ws_fault_site_to_string (const WsFaultSite *site);
 /* The injector for @site (also reachable as builtin "faults-inject" with WS_FAULT_SITE). */
 WS_EXPORT void ws_instrument_add_fault_injector (WsInstrument *ins, const WsFaultSite *site);
+
+/* Picks @n sites uniformly over the thread-level register-writing
+ * executions of a "faults-profile" result (seed 003 §8), with a
+ * gsl_rng_mt19937 seeded with @seed: the same profile and seed give the
+ * same sites.  An empty injection space is WS_ERROR_INVALID. */
+WS_EXPORT WsFaultSite *ws_fault_pick_sites (JsonNode *profile, guint n, guint64 seed, guint64 *space, GError **error);
 
 /* ---- emulator side (called by core/emu) ------------------------------------- */
 

@@ -244,6 +244,17 @@ ws_launch_analysis_new (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
       WsIClass c = ws_interval_inst_iclass (si);
       if ((c == WS_ICLASS_GLOBAL || c == WS_ICLASS_SHARED) && a->cache->pcs[i].executions > 0)
         a->latency[i] = a->cache->pcs[i].amat;              /* seed 001 §4.5.2 */
+      else if (c == WS_ICLASS_GLOBAL && (si->space == WS_SPACE_PARAM || si->space == WS_SPACE_FUNC_PARAM))
+        /* Parameter reads (the trace records no addresses for them) are
+         * constant-bank operands on the hardware: integer-pipe work, as the
+         * detailed simulator takes them; not a DRAM access. */
+        a->latency[i] = gpu->pipes[WS_ICLASS_INT].latency;
+      else if (c == WS_ICLASS_GLOBAL && si->space == WS_SPACE_CONST)
+        a->latency[i] = gpu->l1_latency;                    /* constant-cache hit */
+      else if (c == WS_ICLASS_GLOBAL)
+        /* A global access that never executed with an active lane: it
+         * reaches no memory (the detailed simulator charges an integer op). */
+        a->latency[i] = gpu->pipes[WS_ICLASS_INT].latency;
       else
         a->latency[i] = gpu->pipes[c].latency;
       if (a->latency[i] < 1)

@@ -67,6 +67,8 @@ typedef struct {
   const int32_t *region;        /* n_tbs entries */
   uint64_t n_tbs;
   double ipc_tolerance;         /* warming ends when two consecutive units differ by less (default 0.1) */
+  gboolean warm_skipped;        /* skipped TBs' accesses warm the L2 tags functionally, as
+                                 * ws_sim_warm_launch does for a whole launch */
 } WsSimRegionSampling;
 
 typedef struct {

@@ -123,16 +123,24 @@ ws_tbpoint_inter_launch (const WsTrace *trace, double threshold)
   r->n_clusters = ws_tbpoint_cluster (pts, n, 5, threshold, r->cluster);
   r->representative = g_new0 (guint, r->n_clusters);
   r->weight = g_new0 (double, r->n_clusters);
+  /* The centre of a cluster is weighted by warp instructions, the same
+   * weight Table IV gives each launch: the representative's CPI is charged
+   * to every instruction of the cluster, so it must stand for where the
+   * cluster's instructions are.  An unweighted centre lets a launch of one
+   * TB represent one of dozens when both are tiny next to the average
+   * launch (eq. 2 normalises by it), and the one-TB launch's CPI is many
+   * times higher (scan, bfs).  Clusters of equal launches are unaffected. */
   g_autofree double *centre = g_new0 (double, (gsize) r->n_clusters * 5);
-  g_autofree guint *count = g_new0 (guint, r->n_clusters);
+  g_autofree double *mass = g_new0 (double, r->n_clusters);
   double total = 0;
   for (guint i = 0; i < n; i++)
     {
       int c = r->cluster[i];
-      count[c]++;
-      for (int k = 0; k < 5; k++)
-        centre[c * 5 + k] += pts[i * 5 + k];
       double wi = (double) ws_trace_get_launch (trace, i)->warp_instructions;
+      double m = MAX (wi, 1.0);
+      mass[c] += m;
+      for (int k = 0; k < 5; k++)
+        centre[c * 5 + k] += m * pts[i * 5 + k];
       r->weight[c] += wi;
       total += wi;
     }
@@ -140,7 +148,7 @@ ws_tbpoint_inter_launch (const WsTrace *trace, double threshold)
   for (guint c = 0; c < r->n_clusters; c++)
     {
       for (int k = 0; k < 5; k++)
-        centre[c * 5 + k] /= count[c];
+        centre[c * 5 + k] /= mass[c];
       best[c] = INFINITY;
       r->weight[c] = total > 0 ? r->weight[c] / total : 0;
     }
@@ -408,6 +416,7 @@ ws_tbpoint_simulate (WsTrace *trace, const WsGpu *gpu, const WsTbpointOptions *o
           rs.region = regions->tb_region;
           rs.n_tbs = regions->n_tbs;
           rs.ipc_tolerance = options->ipc_tolerance;
+          rs.warm_skipped = options->warm_skipped;
           L->n_regions = regions->n_regions;
         }
       if (!ws_sim_run_launch (sim, trace, i, regions ? &rs : NULL, &L->stats, error))

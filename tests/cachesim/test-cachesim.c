@@ -161,11 +161,59 @@ test_launch_events (void)
   g_rmdir (dir);
 }
 
+/* Fermi-like L1 filled 128 bytes at a time (l1_sector 128, as the GPUMech
+ * baseline and the detailed simulator): a load's L1 miss fetches all four
+ * sectors of the line from the L2, and the other sectors the same
+ * instruction touches in that line are part of the miss, not L1 hits. */
+static void
+test_launch_fill_unit (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-cachesim-XXXXXX", NULL);
+  g_autofree char *path = write_trace (dir);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_assert_no_error (error);
+  g_autoptr(WsGpu) gpu = small_gpu ();
+  gpu->l1_sector = 128;
+  g_autoptr(WsCacheStats) st = ws_cachesim_run_launch (trace, 0, gpu, &error);
+  g_assert_no_error (error);
+
+  /* Coalesced load: one line, missing; its 4 sectors come from DRAM. */
+  const WsCachePcStats *p = &st->pcs[PC_LOAD_A];
+  g_assert_cmpuint (p->sectors, ==, 4);
+  g_assert_cmpuint (p->sector_l1_hits, ==, 0);
+  g_assert_cmpuint (p->sector_dram, ==, 4);
+  g_assert_cmpuint (p->events[WS_CACHE_EVENT_DRAM], ==, 1);
+  /* Again: the whole line hits. */
+  p = &st->pcs[PC_LOAD_A_AGAIN];
+  g_assert_cmpuint (p->sector_l1_hits, ==, 4);
+  g_assert_cmpfloat_with_epsilon (p->amat, 30, 1e-12);
+  /* Store: per 32-byte sector to the L2, as before. */
+  p = &st->pcs[PC_STORE_A];
+  g_assert_cmpuint (p->sector_l2_hits, ==, 4);
+  /* Gather: 32 touched sectors in 32 lines = 32 misses fetching 128 sectors. */
+  p = &st->pcs[PC_LOAD_SCATTER];
+  g_assert_cmpuint (p->sectors, ==, 32);
+  g_assert_cmpuint (p->sector_l1_hits, ==, 0);
+  g_assert_cmpuint (p->sector_dram, ==, 128);
+  g_assert_cmpfloat_with_epsilon (p->amat, 500, 1e-12);
+
+  g_assert_cmpuint (st->sectors, ==, 44);
+  g_assert_cmpuint (st->l1_hits, ==, 4);
+  g_assert_cmpuint (st->l2_hits, ==, 4);
+  g_assert_cmpuint (st->dram_sectors, ==, 132);
+  g_assert_cmpuint (st->writeback_sectors, ==, 4);
+  g_assert_cmpuint (st->dram_bytes, ==, (132 + 4) * 32);
+  g_remove (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cachesim/cache/lru-and-sectors", test_cache_lru_and_sectors);
   g_test_add_func ("/cachesim/launch/miss-events-and-amat", test_launch_events);
+  g_test_add_func ("/cachesim/launch/l1-fill-unit-128", test_launch_fill_unit);
   return g_test_run ();
 }

@@ -305,6 +305,25 @@ test_interval_profile (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (metric (p, "warps_per_sm"), ==, 2);
 }
 
+/* A kernel parameter read (ld.param: no addresses in the trace, no cache
+ * simulation) costs an integer op (FP32_LAT here), as in the detailed
+ * simulator, not the global-memory latency: ld.param -> add gives
+ * intervals [1, FP32_LAT] and [1, 0], 2 + FP32_LAT cycles. */
+static void
+test_param_load_latency (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  WsTraceStaticInst insts[2] = { inst_mem (WS_OPCLASS_LD, 1, -1), inst_fp32 (2, 1) };
+  insts[0].space = WS_SPACE_PARAM;
+  const uint32_t program[2] = { 0, 1 };
+  const int addr[2] = { ADDR_NONE, ADDR_NONE };
+  const Kernel kern = { insts, 2, program, 2, addr };
+  g_autofree char *path = write_trace (f->dir, "param", &kern, 1, 1);
+  g_autoptr(WsPrediction) p = predict (path, f->gpu, "mt", "rr");
+  g_assert_cmpfloat (metric (p, "representative_insts"), ==, 2);
+  g_assert_cmpfloat (metric (p, "representative_cycles"), ==, 2 + FP32_LAT);
+}
+
 /* Two warps on the scheduler.  RR (eqs. 19-20): 9/29 x (2-1) x (8-1)
  * non-overlapped instructions; GTO (eqs. 21-25): 4.5 x min(9/29 x 20, 1)
  * x (2-1) = 4.5 < 20 stall cycles, so none.  Eq. 16 then gives the CPI. */
@@ -639,6 +658,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
 #define ADD(name, fn) g_test_add (name, Fixture, NULL, fixture_setup, fn, fixture_teardown)
   ADD ("/gpumech/interval/host-profile", test_interval_profile);
+  ADD ("/gpumech/interval/param-load-latency", test_param_load_latency);
   ADD ("/gpumech/mt/rr-vs-gto-nonoverlapped", test_rr_vs_gto);
   ADD ("/gpumech/mt/gto-eq25-and-issue-bound", test_gto_nonoverlapped_and_issue_bound);
   ADD ("/gpumech/markov/chen-aamodt-stationary", test_markov);

@@ -13,6 +13,9 @@
 #include "ws-hardware-page-private.h"
 #include "ws-hw-params.h"
 #include "ws-systems-page-private.h"
+#include "ws-profiles-page.h"
+#include "ws-simulations-page.h"
+#include "ws-results-page.h"
 #include "system/ws-system.h"
 
 static gboolean have_display;
@@ -450,8 +453,14 @@ test_switches_pages (Fixture *f, gconstpointer data)
       g_assert_true (gtk_widget_get_mapped (child));
       if (i == 1)
         g_assert_true (WS_IS_SYSTEMS_PAGE (child));
+      if (i == 3)
+        g_assert_true (WS_IS_PROFILES_PAGE (child));
+      if (i == 4)
+        g_assert_true (WS_IS_SIMULATIONS_PAGE (child));
+      if (i == 5)
+        g_assert_true (WS_IS_RESULTS_PAGE (child));
       /* Pages of later issues say what will be there instead of showing nothing. */
-      if (i > 1)
+      if (i == 2)
         {
           g_assert_true (ADW_IS_STATUS_PAGE (child));
           g_assert_cmpuint (strlen (adw_status_page_get_description (ADW_STATUS_PAGE (child))), >, 40);

@@ -410,6 +410,50 @@ test_caches_across_launches (void)
   ws_sim_launch_stats_clear (&w);
 }
 
+/* A warp loads 128 bytes, stores them back twice, then loads another line
+ * (so the stores drain before the launch ends).  The L2 is write-back: the
+ * first store hits the sectors the load brought in and dirties them, which
+ * costs 4 sector writes at DRAM; the second finds them dirty and costs
+ * none; next to the 8 sector reads. */
+static void
+test_store_hit_writes_dram (void)
+{
+  SimTraceBuilder b;
+  sim_trace_open (&b, tmpdir, "rmw.wstrace");
+  WsTraceStaticInst insts[4] = {
+    sim_test_inst (WS_OPCLASS_LD, 1, -1, -1),
+    sim_test_inst (WS_OPCLASS_ST, -1, 1, -1),
+    sim_test_inst (WS_OPCLASS_LD, 2, -1, -1),
+    sim_test_inst (WS_OPCLASS_ALU, 3, 2, -1),
+  };
+  insts[0].space = insts[1].space = insts[2].space = WS_SPACE_GLOBAL;
+  uint32_t k = sim_trace_kernel (&b, "rmw", insts, 4);
+  sim_trace_launch (&b, k, 1, 32);
+  WsTraceCta *cta = ws_trace_cta_begin (b.w, 0, 1);
+  sim_rec_mem (cta, 0, 0, WS_SPACE_GLOBAL, 0x4000000, 4);
+  sim_rec_mem (cta, 0, 1, WS_SPACE_GLOBAL, 0x4000000, 4);
+  sim_rec_mem (cta, 0, 1, WS_SPACE_GLOBAL, 0x4000000, 4);
+  sim_rec_mem (cta, 0, 2, WS_SPACE_GLOBAL, 0x4100000, 4);
+  sim_rec_inst (cta, 0, 3);
+  ws_trace_cta_end (cta);
+  sim_trace_end_launch (&b);
+  g_autofree char *path = sim_trace_close (&b);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_assert_no_error (error);
+  g_autoptr(WsGpu) gpu = sim_test_gpu (1);
+  g_autoptr(WsSim) sim = ws_sim_new (gpu, NULL, &error);
+  g_assert_no_error (error);
+  WsSimLaunchStats st;
+  g_assert_true (ws_sim_run_launch (sim, trace, 0, NULL, &st, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (st.dram_reads, ==, 8);
+  g_assert_cmpuint (st.l2_hits, ==, 8);
+  g_assert_cmpuint (st.dram_writes, ==, 4);
+  ws_sim_launch_stats_clear (&st);
+  g_remove (path);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -424,6 +468,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/barrier/waits-for-all-warps", test_barrier);
   g_test_add_func ("/sim/timing/param-load-is-alu", test_param_load);
   g_test_add_func ("/sim/memory/caches-across-launches", test_caches_across_launches);
+  g_test_add_func ("/sim/memory/store-hit-writes-dram", test_store_hit_writes_dram);
   int rc = g_test_run ();
   g_autoptr(GDir) d = g_dir_open (tmpdir, 0, NULL);
   const char *n;

@@ -123,6 +123,42 @@ test_inter_launch (void)
   g_assert_cmpfloat (r->sample_fraction, <, 0.75);
 }
 
+/* Two large launches (400 TBs) and two small ones (8 TBs and 1 TB): eq. 2
+ * normalises by the average launch, so the small ones are within 0.1 of
+ * each other and share a cluster.  The representative is the one nearest
+ * the instruction-weighted centre (Table IV charges its CPI to every
+ * instruction of the cluster): the 8-TB launch, which holds 8/9 of them,
+ * not the 1-TB launch whose CPI is set by one TB's latency. */
+static void
+test_inter_launch_weighted_centre (void)
+{
+  SimTraceBuilder b;
+  sim_trace_open (&b, tmpdir, "inter-small.wstrace");
+  uint32_t k = add_kernel (&b, "small");
+  uint64_t addr = 0x1000000;
+  const guint sizes[] = { 400, 400, 8, 1 };
+  for (int l = 0; l < 4; l++)
+    {
+      sim_trace_launch (&b, k, sizes[l], 64);
+      for (guint t = 0; t < sizes[l]; t++)
+        write_tb (&b, t, 2, 20, 4, &addr);
+      sim_trace_end_launch (&b);
+    }
+  g_autofree char *path = sim_trace_close (&b);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_assert_no_error (error);
+  g_autoptr(WsTbpointInter) inter = ws_tbpoint_inter_launch (trace, 0.1);
+  g_assert_cmpuint (inter->n_clusters, ==, 2);
+  g_assert_cmpint (inter->cluster[2], ==, inter->cluster[3]);
+  g_assert_cmpint (inter->cluster[2], !=, inter->cluster[0]);
+  g_assert_cmpuint (inter->representative[inter->cluster[2]], ==, 2);
+  g_assert_cmpfloat_with_epsilon (inter->weight[inter->cluster[2]], 9.0 / 809, 1e-12);
+  /* The two equal large launches: the middle-in-order rule still applies
+   * (the later of two, seen = ties / 2 = 1). */
+  g_assert_cmpuint (inter->representative[inter->cluster[0]], ==, 1);
+}
+
 /* A launch in two phases on a GPU with 8 resident TBs (epochs of 8 TBs):
  * TBs 0-31 compute only (stall probability 0), TBs 32-63 load every other
  * instruction (4 sectors per load: eq. 5 gives 2).  TB 44 is three times
@@ -264,6 +300,7 @@ main (int argc, char **argv)
   tmpdir = g_dir_make_tmp ("ws-tbpoint-XXXXXX", NULL);
   g_test_add_func ("/tbpoint/cluster/known-clusters", test_cluster_known);
   g_test_add_func ("/tbpoint/inter-launch/clusters-and-weights", test_inter_launch);
+  g_test_add_func ("/tbpoint/inter-launch/representative-weighted-centre", test_inter_launch_weighted_centre);
   g_test_add_func ("/tbpoint/regions/two-phases-and-outlier", test_regions_two_phases);
   g_test_add_func ("/tbpoint/sampling/homogeneous-launch-error", test_sampling_homogeneous);
   g_test_add_func ("/tbpoint/markov/known-cases", test_markov);

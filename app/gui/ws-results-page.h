@@ -1,0 +1,37 @@
+/* ws-results-page.h: the Results page.  Shows the finished runs of the
+ * queue the Simulations page fills:
+ *  - Sweep: total time against the swept variable, one series per predictor
+ *    of the runs sharing the latest run's system, application and variable
+ *    (seed 004 Fig. 6.1-6.5), with imported measurements overlaid and every
+ *    predicted point annotated with its relative error;
+ *  - Timeline: the operations of the last point of the latest run, one row
+ *    per component (a Gantt chart).
+ * Charts are drawn by core/chart, so `warpscope-cli plot` draws the same.
+ *
+ * Measured CSV: one measurement per line, "VALUE,SECONDS" (the swept
+ * variable's value and the measured total time in seconds); an optional
+ * header line whose first field is not a number and lines starting with '#'
+ * are skipped. */
+#pragma once
+
+#include <gtk/gtk.h>
+#include "ws-chart-view.h"
+#include "ws-run-queue.h"
+
+G_BEGIN_DECLS
+
+#define WS_TYPE_RESULTS_PAGE (ws_results_page_get_type ())
+G_DECLARE_FINAL_TYPE (WsResultsPage, ws_results_page, WS, RESULTS_PAGE, GtkWidget)
+
+GtkWidget   *ws_results_page_new              (void);
+void         ws_results_page_set_queue        (WsResultsPage *self, WsRunQueue *queue);
+/* Rebuilds the charts from the queue's finished runs. */
+void         ws_results_page_refresh          (WsResultsPage *self);
+/* Reads a measured CSV (format above) and overlays it. */
+gboolean     ws_results_page_import_measured  (WsResultsPage *self, const char *path, GError **error);
+WsChartView *ws_results_page_get_sweep_view   (WsResultsPage *self);
+WsChartView *ws_results_page_get_timeline_view (WsResultsPage *self);
+/* "sweep" or "timeline". */
+void         ws_results_page_show             (WsResultsPage *self, const char *name);
+
+G_END_DECLS

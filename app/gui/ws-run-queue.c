@@ -1,0 +1,362 @@
+/* ws-run-queue.c: runs model evaluations one at a time off the main thread. */
+#define G_LOG_DOMAIN "ws-run-queue"
+
+#include <glib/gi18n.h>
+
+#include "ws-run-queue.h"
+
+/* What the worker owns while a run executes; freed on the main thread. */
+typedef struct {
+  WsSystemEnv *env;
+  WsAppModel *app;
+  GPtrArray *points;             /* of GHashTable* overrides */
+  GPtrArray *results;            /* filled by the worker */
+  gint n_done;                   /* atomic */
+} Job;
+
+struct _WsRunQueue
+{
+  GObject parent_instance;
+
+  WsStore *store;
+  GPtrArray *runs;               /* of WsRun* */
+  GPtrArray *cancellables;       /* parallel to runs */
+  int running;                   /* index of the running run, or -1 */
+  Job *job;
+  guint poll_id;
+  guint next_id;
+};
+
+G_DEFINE_FINAL_TYPE (WsRunQueue, ws_run_queue, G_TYPE_OBJECT)
+
+enum { RUN_CHANGED, RUN_ADDED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+static void start_next (WsRunQueue *self);
+
+const char *
+ws_run_state_name (WsRunState state)
+{
+  switch (state)
+    {
+    case WS_RUN_QUEUED: return _("queued");
+    case WS_RUN_RUNNING: return _("running");
+    case WS_RUN_DONE: return _("done");
+    case WS_RUN_FAILED: return _("failed");
+    case WS_RUN_CANCELLED: return _("cancelled");
+    default: return "?";
+    }
+}
+
+static void
+run_free (WsRun *run)
+{
+  g_free (run->system);
+  g_free (run->app);
+  g_free (run->predictor);
+  g_free (run->variable);
+  g_array_unref (run->values);
+  g_clear_pointer (&run->fixed, g_hash_table_unref);
+  g_clear_pointer (&run->results, g_ptr_array_unref);
+  g_free (run->error);
+  g_free (run);
+}
+
+static void
+job_free (Job *job)
+{
+  g_clear_pointer (&job->env, ws_system_env_free);
+  g_clear_pointer (&job->app, ws_app_model_free);
+  g_clear_pointer (&job->points, g_ptr_array_unref);
+  g_clear_pointer (&job->results, g_ptr_array_unref);
+  g_free (job);
+}
+
+static GHashTable *
+copy_overrides (GHashTable *src)
+{
+  GHashTable *dst = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  if (src != NULL)
+    {
+      g_hash_table_iter_init (&iter, src);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        g_hash_table_insert (dst, g_strdup (key), g_memdup2 (value, sizeof (double)));
+    }
+  return dst;
+}
+
+static void
+changed (WsRunQueue *self, guint index)
+{
+  g_signal_emit (self, signals[RUN_CHANGED], 0, index);
+}
+
+static void
+worker (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  Job *job = task_data;
+
+  for (guint i = 0; i < job->points->len; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      WsSystemResult *result;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, &error))
+        {
+          g_task_return_error (task, g_steal_pointer (&error));
+          return;
+        }
+      result = ws_system_evaluate (job->env, job->app, g_ptr_array_index (job->points, i), &error);
+      if (result == NULL)
+        {
+          g_prefix_error (&error, _("Point %u of %u: "), i + 1, job->points->len);
+          g_task_return_error (task, g_steal_pointer (&error));
+          return;
+        }
+      g_ptr_array_add (job->results, result);
+      g_atomic_int_inc (&job->n_done);
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+static gboolean
+poll_cb (gpointer user_data)
+{
+  WsRunQueue *self = user_data;
+  WsRun *run;
+  guint n;
+
+  if (self->running < 0 || self->job == NULL)
+    return G_SOURCE_CONTINUE;
+  run = g_ptr_array_index (self->runs, self->running);
+  n = g_atomic_int_get (&self->job->n_done);
+  if (n != run->n_done)
+    {
+      run->n_done = n;
+      changed (self, self->running);
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+on_run_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  WsRunQueue *self = WS_RUN_QUEUE (source);
+  guint index = GPOINTER_TO_UINT (user_data);
+  WsRun *run = g_ptr_array_index (self->runs, index);
+  Job *job = g_steal_pointer (&self->job);
+  g_autoptr(GError) error = NULL;
+
+  if (g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      g_autoptr(GError) store_error = NULL;
+      g_autoptr(WsSystemModel) system = ws_system_store_get_system (self->store, run->system, NULL);
+
+      run->state = WS_RUN_DONE;
+      run->results = g_steal_pointer (&job->results);
+      run->n_done = run->results->len;
+      /* Kept in the workspace like `warpscope-cli sweep` does; a store
+       * failure is reported but the results stay on screen. */
+      if (system != NULL)
+        run->sweep_id = ws_system_store_put_sweep (self->store, system, job->app, run->predictor, run->results,
+                                                   0.0, &store_error);
+      if (store_error != NULL)
+        run->error = g_strdup_printf (_("The results could not be saved: %s"), store_error->message);
+    }
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    run->state = WS_RUN_CANCELLED;
+  else
+    {
+      run->state = WS_RUN_FAILED;
+      run->error = g_strdup (error->message);
+    }
+  job_free (job);
+  self->running = -1;
+  g_clear_handle_id (&self->poll_id, g_source_remove);
+  changed (self, index);
+  start_next (self);
+  g_object_unref (self);
+}
+
+static void
+fail_run (WsRunQueue *self, guint index, const GError *error)
+{
+  WsRun *run = g_ptr_array_index (self->runs, index);
+
+  run->state = WS_RUN_FAILED;
+  run->error = g_strdup (error->message);
+  changed (self, index);
+}
+
+static void
+start_next (WsRunQueue *self)
+{
+  for (guint i = 0; self->running < 0 && i < self->runs->len; i++)
+    {
+      WsRun *run = g_ptr_array_index (self->runs, i);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(WsSystemModel) system = NULL;
+      g_autoptr(GTask) task = NULL;
+      Job *job;
+
+      if (run->state != WS_RUN_QUEUED)
+        continue;
+      if (self->store == NULL)
+        {
+          g_set_error (&error, WS_ERROR, WS_ERROR_INVALID, _("No workspace is open to run “%s” in."), run->app);
+          fail_run (self, i, error);
+          continue;
+        }
+      job = g_new0 (Job, 1);
+      system = ws_system_store_get_system (self->store, run->system, &error);
+      if (system != NULL)
+        job->app = ws_system_store_get_app (self->store, run->app, &error);
+      if (job->app != NULL)
+        job->env = ws_system_env_new (self->store, system, run->predictor, &error);
+      if (job->env == NULL)
+        {
+          job_free (job);
+          fail_run (self, i, error);
+          continue;
+        }
+      job->points = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
+      job->results = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_system_result_free);
+      for (guint p = 0; p < (run->variable != NULL ? run->values->len : 1); p++)
+        {
+          GHashTable *overrides = copy_overrides (run->fixed);
+
+          if (run->variable != NULL)
+            g_hash_table_insert (overrides, g_strdup (run->variable),
+                                 g_memdup2 (&g_array_index (run->values, double, p), sizeof (double)));
+          g_ptr_array_add (job->points, overrides);
+        }
+
+      self->running = i;
+      self->job = job;
+      run->state = WS_RUN_RUNNING;
+      run->n_done = 0;
+      changed (self, i);
+      self->poll_id = g_timeout_add (100, poll_cb, self);
+      task = g_task_new (self, g_ptr_array_index (self->cancellables, i), on_run_done, GUINT_TO_POINTER (i));
+      g_object_ref (self);
+      /* The job outlives the task data slot: on_run_done frees it. */
+      g_task_set_task_data (task, job, NULL);
+      g_task_run_in_thread (task, worker);
+    }
+}
+
+guint
+ws_run_queue_add (WsRunQueue *self, const char *system, const char *app, const char *predictor,
+                  const char *variable, GArray *values, GHashTable *fixed)
+{
+  WsRun *run;
+  guint index;
+
+  g_return_val_if_fail (WS_IS_RUN_QUEUE (self), 0);
+  g_return_val_if_fail (system != NULL && app != NULL && predictor != NULL, 0);
+
+  run = g_new0 (WsRun, 1);
+  run->id = ++self->next_id;
+  run->system = g_strdup (system);
+  run->app = g_strdup (app);
+  run->predictor = g_strdup (predictor);
+  run->variable = variable != NULL && values != NULL && values->len > 0 ? g_strdup (variable) : NULL;
+  run->values = g_array_new (FALSE, FALSE, sizeof (double));
+  if (run->variable != NULL)
+    g_array_append_vals (run->values, values->data, values->len);
+  run->fixed = copy_overrides (fixed);
+  run->state = WS_RUN_QUEUED;
+  index = self->runs->len;
+  g_ptr_array_add (self->runs, run);
+  g_ptr_array_add (self->cancellables, g_cancellable_new ());
+  g_signal_emit (self, signals[RUN_ADDED], 0, index);
+  start_next (self);
+  return index;
+}
+
+guint
+ws_run_queue_get_n_runs (WsRunQueue *self)
+{
+  g_return_val_if_fail (WS_IS_RUN_QUEUE (self), 0);
+  return self->runs->len;
+}
+
+const WsRun *
+ws_run_queue_get_run (WsRunQueue *self, guint index)
+{
+  g_return_val_if_fail (WS_IS_RUN_QUEUE (self), NULL);
+  return index < self->runs->len ? g_ptr_array_index (self->runs, index) : NULL;
+}
+
+void
+ws_run_queue_cancel (WsRunQueue *self, guint index)
+{
+  WsRun *run;
+
+  g_return_if_fail (WS_IS_RUN_QUEUE (self));
+  if (index >= self->runs->len)
+    return;
+  run = g_ptr_array_index (self->runs, index);
+  if (run->state == WS_RUN_QUEUED)
+    {
+      run->state = WS_RUN_CANCELLED;
+      changed (self, index);
+    }
+  else if (run->state == WS_RUN_RUNNING)
+    g_cancellable_cancel (g_ptr_array_index (self->cancellables, index));
+}
+
+gboolean
+ws_run_queue_is_busy (WsRunQueue *self)
+{
+  g_return_val_if_fail (WS_IS_RUN_QUEUE (self), FALSE);
+  return self->running >= 0;
+}
+
+void
+ws_run_queue_set_store (WsRunQueue *self, WsStore *store)
+{
+  g_return_if_fail (WS_IS_RUN_QUEUE (self));
+  self->store = store;
+}
+
+static void
+ws_run_queue_finalize (GObject *object)
+{
+  WsRunQueue *self = WS_RUN_QUEUE (object);
+
+  /* A running task holds a reference, so no job is left here. */
+  g_clear_handle_id (&self->poll_id, g_source_remove);
+  g_ptr_array_unref (self->runs);
+  g_ptr_array_unref (self->cancellables);
+  G_OBJECT_CLASS (ws_run_queue_parent_class)->finalize (object);
+}
+
+static void
+ws_run_queue_class_init (WsRunQueueClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = ws_run_queue_finalize;
+  signals[RUN_CHANGED] = g_signal_new ("run-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                       NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+  signals[RUN_ADDED] = g_signal_new ("run-added", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                     NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+}
+
+static void
+ws_run_queue_init (WsRunQueue *self)
+{
+  self->runs = g_ptr_array_new_with_free_func ((GDestroyNotify) run_free);
+  self->cancellables = g_ptr_array_new_with_free_func (g_object_unref);
+  self->running = -1;
+}
+
+WsRunQueue *
+ws_run_queue_new (void)
+{
+  return g_object_new (WS_TYPE_RUN_QUEUE, NULL);
+}
