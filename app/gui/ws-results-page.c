@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ws-results-page.h"
+#include "predict/ws-predict.h"
 
 struct _WsResultsPage
 {
@@ -21,6 +22,7 @@ struct _WsResultsPage
   GtkStack *stack;
   WsChartView *sweep_view;
   WsChartView *timeline_view;
+  WsChartView *cpi_view;
   GtkLabel *message;
 };
 
@@ -99,6 +101,46 @@ build_sweep (WsResultsPage *self, const WsRun *latest)
   return chart;
 }
 
+/* CPI stacks (seed 001 Fig. 33): one bar per predictor and profiled
+ * launch, one segment per CPI category the predictor reports. */
+static WsChart *
+build_cpi (WsResultsPage *self, const WsRun *latest)
+{
+  WsChart *chart = ws_chart_new (WS_CHART_STACKED);
+  g_autofree char *title = g_strdup_printf (_("CPI stacks of %s on %s"), latest->app, latest->system);
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+  ws_chart_set_title (chart, title);
+  ws_chart_set_axis_title (chart, WS_CHART_AXIS_X, _("predictor: launch"));
+  ws_chart_set_axis_title (chart, WS_CHART_AXIS_Y, _("CPI"));
+  for (guint i = ws_run_queue_get_n_runs (self->queue); i > 0; i--)
+    {
+      const WsRun *run = ws_run_queue_get_run (self->queue, i - 1);
+
+      if (run->state != WS_RUN_DONE || !same_study (run, latest) || run->cpi == NULL
+          || g_hash_table_contains (seen, run->predictor))
+        continue;
+      g_hash_table_add (seen, run->predictor);
+      for (guint p = 0; p < run->cpi->len; p++)
+        {
+          const WsPrediction *pred = g_ptr_array_index (run->cpi, p);
+          g_autofree char *label = g_strdup_printf ("%s: %s #%u", run->predictor, pred->kernel, pred->index);
+          guint bar = ws_chart_add_bar (chart, label);
+
+          for (guint c = 0; c < pred->cpi_names->len; c++)
+            {
+              const char *name = g_array_index (pred->cpi_names, char *, c);
+              int series = ws_chart_find_series (chart, name);
+
+              if (series < 0)
+                series = ws_chart_add_series (chart, name, 0);
+              ws_chart_set_bar_value (chart, bar, series, g_array_index (pred->cpi_values, double, c));
+            }
+        }
+    }
+  return chart;
+}
+
 static WsChart *
 build_timeline (const WsRun *run)
 {
@@ -141,12 +183,15 @@ ws_results_page_refresh (WsResultsPage *self)
     {
       ws_chart_view_set_chart (self->sweep_view, NULL);
       ws_chart_view_set_chart (self->timeline_view, NULL);
+      ws_chart_view_set_chart (self->cpi_view, NULL);
       gtk_label_set_text (self->message, _("No finished runs yet: queue one on the Simulations page."));
       return;
     }
   gtk_label_set_text (self->message, "");
   ws_chart_view_set_chart (self->sweep_view, build_sweep (self, latest));
   ws_chart_view_set_chart (self->timeline_view, build_timeline (latest));
+  ws_chart_view_set_chart (self->cpi_view, build_cpi (self, latest));
+  ws_chart_view_set_export_name (self->cpi_view, "cpi-stacks");
   name = g_strdup_printf ("%s-%s%s%s", latest->app, latest->system, latest->variable != NULL ? "-" : "",
                           latest->variable != NULL ? latest->variable : "");
   ws_chart_view_set_export_name (self->sweep_view, name);
@@ -261,6 +306,12 @@ ws_results_page_get_sweep_view (WsResultsPage *self)
 }
 
 WsChartView *
+ws_results_page_get_cpi_view (WsResultsPage *self)
+{
+  return self->cpi_view;
+}
+
+WsChartView *
 ws_results_page_get_timeline_view (WsResultsPage *self)
 {
   return self->timeline_view;
@@ -323,8 +374,10 @@ ws_results_page_init (WsResultsPage *self)
   self->stack = GTK_STACK (gtk_stack_new ());
   self->sweep_view = WS_CHART_VIEW (ws_chart_view_new ());
   self->timeline_view = WS_CHART_VIEW (ws_chart_view_new ());
+  self->cpi_view = WS_CHART_VIEW (ws_chart_view_new ());
   gtk_widget_set_vexpand (GTK_WIDGET (self->stack), TRUE);
   gtk_stack_add_titled (self->stack, GTK_WIDGET (self->sweep_view), "sweep", _("Sweep"));
+  gtk_stack_add_titled (self->stack, GTK_WIDGET (self->cpi_view), "cpi", _("CPI Stacks"));
   gtk_stack_add_titled (self->stack, GTK_WIDGET (self->timeline_view), "timeline", _("Timeline"));
   gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), self->stack);
   gtk_actionable_set_action_name (GTK_ACTIONABLE (import), "results.import-measured");

@@ -4,6 +4,8 @@
  *    of the runs sharing the latest run's system, application and variable
  *    (seed 004 Fig. 6.1-6.5), with imported measurements overlaid and every
  *    predicted point annotated with its relative error;
+ *  - CPI Stacks: stacked bars per predictor and profiled launch (seed 001
+ *    Fig. 33; plugin predictors of applications with profiled kernels);
  *  - Timeline: the operations of the last point of the latest run, one row
  *    per component (a Gantt chart).
  * Charts are drawn by core/chart, so `warpscope-cli plot` draws the same.
@@ -31,7 +33,9 @@ void         ws_results_page_refresh          (WsResultsPage *self);
 gboolean     ws_results_page_import_measured  (WsResultsPage *self, const char *path, GError **error);
 WsChartView *ws_results_page_get_sweep_view   (WsResultsPage *self);
 WsChartView *ws_results_page_get_timeline_view (WsResultsPage *self);
-/* "sweep" or "timeline". */
+/* CPI stacks of the profiled launches, one bar per predictor and launch. */
+WsChartView *ws_results_page_get_cpi_view     (WsResultsPage *self);
+/* "sweep", "cpi" or "timeline". */
 void         ws_results_page_show             (WsResultsPage *self, const char *name);
 
 G_END_DECLS

@@ -4,6 +4,8 @@
 #include <glib/gi18n.h>
 
 #include "ws-run-queue.h"
+#include "predict/ws-predict.h"
+#include "trace/ws-trace.h"
 
 /* What the worker owns while a run executes; freed on the main thread. */
 typedef struct {
@@ -12,6 +14,12 @@ typedef struct {
   GPtrArray *points;             /* of GHashTable* overrides */
   GPtrArray *results;            /* filled by the worker */
   gint n_done;                   /* atomic */
+  /* CPI stacks: the plugin (kept loaded by its scan) on the GPU, per trace. */
+  GPtrArray *plugins;
+  const WsPredictorPlugin *plugin;
+  WsGpu *gpu;
+  GStrv traces;
+  GPtrArray *cpi;                /* of WsPrediction* */
 } Job;
 
 struct _WsRunQueue
@@ -58,6 +66,7 @@ run_free (WsRun *run)
   g_array_unref (run->values);
   g_clear_pointer (&run->fixed, g_hash_table_unref);
   g_clear_pointer (&run->results, g_ptr_array_unref);
+  g_clear_pointer (&run->cpi, g_ptr_array_unref);
   g_free (run->error);
   g_free (run);
 }
@@ -69,6 +78,10 @@ job_free (Job *job)
   g_clear_pointer (&job->app, ws_app_model_free);
   g_clear_pointer (&job->points, g_ptr_array_unref);
   g_clear_pointer (&job->results, g_ptr_array_unref);
+  g_clear_pointer (&job->cpi, g_ptr_array_unref);
+  g_clear_pointer (&job->gpu, ws_gpu_free);
+  g_clear_pointer (&job->traces, g_strfreev);
+  g_clear_pointer (&job->plugins, g_ptr_array_unref);
   g_free (job);
 }
 
@@ -119,6 +132,32 @@ worker (GTask *task, gpointer source, gpointer task_data, GCancellable *cancella
       g_ptr_array_add (job->results, result);
       g_atomic_int_inc (&job->n_done);
     }
+
+  /* The CPI stack of every profiled launch (seed 001 Fig. 33); a launch
+   * the plugin cannot predict fails the run like a point would. */
+  for (guint t = 0; job->plugin != NULL && job->traces != NULL && job->traces[t] != NULL; t++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(WsTrace) trace = ws_trace_open (job->traces[t], &error);
+
+      for (guint l = 0; trace != NULL && l < ws_trace_get_n_launches (trace); l++)
+        {
+          WsPrediction *p;
+
+          if (g_cancellable_set_error_if_cancelled (cancellable, &error))
+            break;
+          p = ws_predict_trace (job->plugin, job->gpu, trace, l, NULL, NULL, &error);
+          if (p == NULL)
+            break;
+          g_ptr_array_add (job->cpi, p);
+        }
+      if (error != NULL)
+        {
+          g_prefix_error (&error, _("CPI stack of %s: "), job->traces[t]);
+          g_task_return_error (task, g_steal_pointer (&error));
+          return;
+        }
+    }
   g_task_return_boolean (task, TRUE);
 }
 
@@ -157,6 +196,7 @@ on_run_done (GObject *source, GAsyncResult *result, gpointer user_data)
 
       run->state = WS_RUN_DONE;
       run->results = g_steal_pointer (&job->results);
+      run->cpi = g_steal_pointer (&job->cpi);
       run->n_done = run->results->len;
       /* Kept in the workspace like `warpscope-cli sweep` does; a store
        * failure is reported but the results stay on screen. */
@@ -191,6 +231,23 @@ fail_run (WsRunQueue *self, guint index, const GError *error)
   changed (self, index);
 }
 
+/* The catalogue name of the first GPU, depth first. */
+static const char *
+first_gpu (GPtrArray *components)
+{
+  for (guint i = 0; components != NULL && i < components->len; i++)
+    {
+      WsComponent *c = g_ptr_array_index (components, i);
+      const char *found;
+
+      if (c->kind == WS_COMPONENT_GPU && c->hw != NULL)
+        return c->hw;
+      if ((found = first_gpu (c->children)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 start_next (WsRunQueue *self)
 {
@@ -221,6 +278,21 @@ start_next (WsRunQueue *self)
           job_free (job);
           fail_run (self, i, error);
           continue;
+        }
+      job->cpi = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_prediction_free);
+      if (!g_str_equal (run->predictor, WS_SYSTEM_PREDICTOR_SIMULATOR))
+        {
+          const char *gpu_name = first_gpu (system->components);
+
+          job->traces = ws_app_model_get_traces (job->app);
+          if (gpu_name != NULL && job->traces != NULL && job->traces[0] != NULL)
+            {
+              job->plugins = ws_predictor_scan ();
+              job->plugin = ws_predictor_find (job->plugins, run->predictor, NULL);
+              job->gpu = ws_store_get_gpu (self->store, gpu_name, NULL);
+              if (job->gpu == NULL)
+                job->plugin = NULL;
+            }
         }
       job->points = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
       job->results = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_system_result_free);

@@ -37,6 +37,9 @@ typedef struct {
   GPtrArray *results;            /* of WsSystemResult*, in point order (DONE) */
   char *error;                   /* FAILED: why */
   gint64 sweep_id;               /* stored sweep (> 0) once saved */
+  /* CPI stacks of the application's profiled launches on the system's
+   * first GPU (plugin predictors only; empty otherwise). */
+  GPtrArray *cpi;                /* of WsPrediction*, one per trace launch */
 } WsRun;
 
 #define WS_TYPE_RUN_QUEUE (ws_run_queue_get_type ())

@@ -14,6 +14,7 @@
 #include "ws-simulations-page.h"
 #include "ws-results-page.h"
 #include "system/ws-system.h"
+#include "predict/ws-predict.h"
 
 static gboolean have_display;
 
@@ -642,6 +643,62 @@ test_sim_failure_and_cancel (SimFixture *f, gconstpointer data)
   g_assert_cmpint (ws_run_queue_get_run (queue, 0)->state, ==, WS_RUN_DONE);
 }
 
+static void
+test_sim_cpi_stacks (SimFixture *f, gconstpointer data)
+{
+  RunWait wait;
+  const WsRun *run;
+  WsChart *chart, *sweep;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsAppModel) app = NULL;
+  g_auto(GStrv) traces = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  double total = 0;
+
+  SKIP_WITHOUT_DISPLAY ();
+  if (first_plugin (f->sims) == NULL)
+    {
+      g_test_skip ("no predictor plugin built");
+      return;
+    }
+  app = ws_system_store_get_app (f->store, "saxpy2", &error);
+  if (app == NULL)
+    {
+      g_test_skip ("the demo trace of saxpy2 is not available");
+      return;
+    }
+  traces = ws_app_model_get_traces (app);
+  g_assert_nonnull (traces[0]);
+  trace = ws_trace_open (traces[0], &error);
+  g_assert_no_error (error);
+
+  g_assert_true (ws_simulations_page_select_system (f->sims, f->system));
+  g_assert_true (ws_simulations_page_select_app (f->sims, "saxpy2"));
+  ws_simulations_page_set_predictor (f->sims, "volkov", TRUE);
+  ws_simulations_page_set_sweep (f->sims, "");
+  g_assert_cmpuint (ws_simulations_page_run (f->sims), ==, 1);
+  wait.queue = ws_simulations_page_get_queue (f->sims);
+  wait.index = 0;
+  g_assert_true (iterate_until (run_finished, &wait, 60000));
+  run = ws_run_queue_get_run (wait.queue, 0);
+  g_assert_cmpint (run->state, ==, WS_RUN_DONE);
+  g_assert_null (run->variable);
+  g_assert_cmpuint (run->cpi->len, ==, ws_trace_get_n_launches (trace));
+
+  /* One bar per launch; its segments are the prediction's CPI stack. */
+  drain ();
+  chart = ws_chart_view_get_chart (ws_results_page_get_cpi_view (f->results));
+  g_assert_cmpint (ws_chart_get_kind (chart), ==, WS_CHART_STACKED);
+  g_assert_cmpuint (ws_chart_get_n_bars (chart), ==, ws_trace_get_n_launches (trace));
+  for (guint s = 0; s < ws_chart_get_n_series (chart); s++)
+    total += ws_chart_get_bar_value (chart, 0, s);
+  g_assert_cmpfloat (total, >, 0);
+  g_assert_cmpfloat_with_epsilon (total, ws_prediction_cpi_total (g_ptr_array_index (run->cpi, 0)), 1e-12 * total);
+  /* A single point plots as one marker at the run's number. */
+  sweep = ws_chart_view_get_chart (ws_results_page_get_sweep_view (f->results));
+  g_assert_cmpuint (ws_chart_series_get_n_points (sweep, 0), ==, 1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -665,6 +722,9 @@ main (int argc, char **argv)
               test_sim_sweep_results, sim_teardown);
   g_test_add ("/gui/simulations/failure-kept-and-cancel", SimFixture, NULL, sim_setup,
               test_sim_failure_and_cancel, sim_teardown);
+
+  g_test_add ("/gui/simulations/cpi-stacks-per-launch", SimFixture, NULL, sim_setup,
+              test_sim_cpi_stacks, sim_teardown);
 
   return g_test_run ();
 }

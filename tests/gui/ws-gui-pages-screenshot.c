@@ -140,10 +140,10 @@ main (int argc, char **argv)
           g_print ("%s: %s%s%s\n", run->predictor, ws_run_state_name (run->state), run->error ? ": " : "",
                    run->error ? run->error : "");
         }
-      if (g_str_equal (page, "results") || g_str_equal (page, "timeline"))
+      if (g_str_equal (page, "results") || g_str_equal (page, "timeline") || g_str_equal (page, "cpi"))
         {
           ws_window_show_page (window, "results");
-          ws_results_page_show (results, g_str_equal (page, "results") ? "sweep" : "timeline");
+          ws_results_page_show (results, g_str_equal (page, "results") ? "sweep" : page);
         }
     }
   settle (1000);

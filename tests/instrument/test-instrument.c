@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 
 #include "instrument/ws-instrument.h"
+#include "emu/ws-emu.h"
 
 static char *cli_path, *kernels_path, *faultprog_path, *saxpy2_path;
 static char *tmp_dir, *db_path;
@@ -138,6 +139,199 @@ test_unknown_tool (void)
   g_assert_error (error, WS_ERROR, WS_ERROR_NOT_FOUND);
   g_assert_cmpuint (ws_instrument_n_tools (ins), ==, 1);
   g_assert_cmpstr (ws_instrument_tool_name (ins, 0), ==, "branch");
+}
+
+/* ---- the C API on the emulator (no nvcc needed) ----------------------------------------- */
+
+static const char api_ptx[] =
+  ".version 7.0\n"
+  ".target sm_80\n"
+  ".address_size 64\n"
+  ".visible .entry k(.param .u64 out)\n"
+  "{\n"
+  "  .reg .pred %p<2>;\n"
+  "  .reg .b32 %r<6>;\n"
+  "  .reg .b64 %rd<4>;\n"
+  "  ld.param.u64 %rd1, [out];\n"
+  "  cvta.to.global.u64 %rd2, %rd1;\n"
+  "  mov.u32 %r1, %tid.x;\n"
+  "  mov.u32 %r5, %ctaid.x;\n"
+  "  shl.b32 %r5, %r5, 6;\n"
+  "  add.u32 %r1, %r1, %r5;\n"
+  "  and.b32 %r2, %r1, 3;\n"
+  "  setp.eq.u32 %p1, %r2, 0;\n"
+  "  mov.u32 %r3, 10;\n"
+  "  @%p1 bra DONE;\n"
+  "  mov.u32 %r3, 20;\n"
+  "DONE:\n"
+  "  add.u32 %r4, %r3, 1;\n"
+  "  mul.wide.u32 %rd3, %r1, 4;\n"
+  "  add.u64 %rd3, %rd2, %rd3;\n"
+  "  st.global.u32 [%rd3], %r4;\n"
+  "  ret;\n"
+  "}\n";
+
+typedef struct {
+  GMutex lock;
+  uint32_t add_line, st_line;
+  uint64_t out;
+  guint64 before, blocks, branches, taken, stores, bad_addr, ctas_begun, ctas_ended, launches;
+} ApiTool;
+
+typedef struct {
+  guint64 before, blocks, branches, taken, stores, bad_addr;
+} ApiCta;
+
+static void
+api_launch_begin (gpointer tool, const WsInstrLaunch *l)
+{
+  ApiTool *t = tool;
+  t->launches++;
+  g_assert_cmpstr (l->kernel, ==, "k");
+  g_assert_cmpuint (l->n_ctas, ==, 2);
+}
+
+static gpointer
+api_cta_begin (gpointer tool, const WsInstrLaunch *l, uint64_t cta)
+{
+  ApiTool *t = tool;
+  g_mutex_lock (&t->lock);
+  t->ctas_begun++;
+  g_mutex_unlock (&t->lock);
+  return g_new0 (ApiCta, 1);
+}
+
+static void
+api_cta_end (gpointer tool, const WsInstrLaunch *l, gpointer data)
+{
+  ApiTool *t = tool;
+  ApiCta *c = data;
+  g_mutex_lock (&t->lock);
+  t->ctas_ended++;
+  t->before += c->before;
+  t->blocks += c->blocks;
+  t->branches += c->branches;
+  t->taken += c->taken;
+  t->stores += c->stores;
+  t->bad_addr += c->bad_addr;
+  g_mutex_unlock (&t->lock);
+  g_free (c);
+}
+
+static void
+api_before (gpointer tool, gpointer data, const WsInstrInst *x)
+{
+  ApiTool *t = tool;
+  ApiCta *c = data;
+  c->before++;
+  if (x->flags & WS_INSTR_AT_BLOCK)
+    c->blocks++;
+  if (x->flags & WS_INSTR_AT_COND_BRANCH)
+    {
+      c->branches++;
+      c->taken += (guint64) __builtin_popcount (x->taken);
+    }
+  if ((x->flags & WS_INSTR_AT_MEMORY) && x->mem_kind == WS_INSTR_MEM_STORE)
+    {
+      g_assert_cmpuint (x->ptx_line, ==, t->st_line);
+      g_assert_cmpuint (x->mem_space, ==, WS_SPACE_GLOBAL);
+      g_assert_cmpuint (x->mem_width, ==, 4);
+      c->stores++;
+      for (int l = 0; l < 32; l++)
+        if ((x->will_execute >> l & 1)
+            && x->addr[l] != t->out + 4 * (x->cta * 64 + x->warp * 32 + (uint64_t) l))
+          c->bad_addr++;
+    }
+}
+
+static void
+api_after (gpointer tool, gpointer data, WsInstrInst *x)
+{
+  ApiTool *t = tool;
+  /* writable destinations: add 100 to every result of `add.u32 %r4` */
+  if (x->ptx_line == t->add_line)
+    {
+      g_assert_cmpuint (x->n_dst, ==, 1);
+      g_assert_cmpuint (x->dst_bits[0], ==, 32);
+      for (int l = 0; l < 32; l++)
+        if (x->will_execute >> l & 1)
+          x->dst[0][l] += 100;
+    }
+}
+
+static uint32_t
+line_of (const char *text, const char *needle)
+{
+  const char *p = strstr (text, needle);
+  uint32_t line = 1;
+  g_assert_nonnull (p);
+  for (const char *q = text; q < p; q++)
+    line += *q == '\n';
+  return line;
+}
+
+static void
+run_api (gboolean deterministic, guint n_threads)
+{
+  g_autoptr (GError) error = NULL;
+  WsDevMem *mem = ws_devmem_new (&error);
+  g_assert_no_error (error);
+  WsInstrument *ins = ws_instrument_new ();
+  ApiTool *t = g_new0 (ApiTool, 1);
+  static const WsInstrTool vt = {
+    .name = "api", .where = WS_INSTR_AT_ALL, .after_reg_writes = TRUE,
+    .launch_begin = api_launch_begin, .cta_begin = api_cta_begin, .cta_end = api_cta_end,
+    .before = api_before, .after = api_after, .free = g_free,
+  };
+  g_mutex_init (&t->lock);
+  t->add_line = line_of (api_ptx, "add.u32 %r4");
+  t->st_line = line_of (api_ptx, "st.global");
+  ws_instrument_add (ins, &vt, t);
+  WsEmuOptions opt = { 0 };
+  opt.mem = mem;
+  opt.deterministic = deterministic;
+  opt.n_threads = n_threads;
+  opt.instrument = ins;
+  WsEmu *emu = ws_emu_new (&opt, &error);
+  g_assert_no_error (error);
+  WsEmuModule *mod = ws_emu_load_ptx (emu, api_ptx, sizeof api_ptx - 1, "api.ptx", &error);
+  g_assert_no_error (error);
+  WsEmuFunction *fn = ws_emu_module_get_function (mod, "k");
+  g_assert_nonnull (fn);
+  t->out = ws_devmem_alloc (mem, 128 * 4, WS_ALLOC_DEVICE, NULL, &error);
+  g_assert_no_error (error);
+  void *args[] = { &t->out };
+  WsLaunchConfig cfg = { { 2, 1, 1 }, { 64, 1, 1 }, 0 };
+  WsLaunchStats stats;
+  int cuda_error = -1;
+  g_assert_true (ws_emu_launch (emu, fn, &cfg, args, &stats, &cuda_error, &error));
+  g_assert_no_error (error);
+  const uint32_t *out = ws_devmem_host_ptr (mem, t->out, 128 * 4, &error);
+  g_assert_no_error (error);
+  for (int i = 0; i < 128; i++)
+    g_assert_cmpuint (out[i], ==, (i % 4 == 0 ? 11u : 21u) + 100u);
+  g_assert_cmpuint (t->launches, ==, 1);
+  g_assert_cmpuint (t->ctas_begun, ==, 2);
+  g_assert_cmpuint (t->ctas_ended, ==, 2);
+  /* before every instruction: the emulator's own warp-instruction count */
+  g_assert_cmpuint (t->before, ==, stats.warp_instructions);
+  g_assert_cmpuint (t->before, ==, 4 * 16);
+  /* 4 warps x (entry, fall-through path, DONE) */
+  g_assert_cmpuint (t->blocks, ==, 12);
+  g_assert_cmpuint (t->branches, ==, 4);
+  g_assert_cmpuint (t->taken, ==, 32);
+  g_assert_cmpuint (t->stores, ==, 4);
+  g_assert_cmpuint (t->bad_addr, ==, 0);
+  ws_emu_free (emu);
+  ws_instrument_free (ins);
+  ws_devmem_free_all (mem);
+}
+
+static void
+test_api_emulator (void)
+{
+  run_api (TRUE, 1);
+  run_api (FALSE, 2);
 }
 
 /* ---- tools on purpose-built kernels ---------------------------------------------------- */
@@ -431,6 +625,7 @@ main (int argc, char **argv)
   g_test_add_func ("/instrument/api/fault-site-roundtrip", test_site_roundtrip);
   g_test_add_func ("/instrument/api/pick-sites-seeded-uniform", test_pick_sites);
   g_test_add_func ("/instrument/api/unknown-tool", test_unknown_tool);
+  g_test_add_func ("/instrument/api/emulator-hooks-where-what-writable", test_api_emulator);
   g_test_add_func ("/instrument/branch/mod4-exact-counts", test_branch_mod4);
   g_test_add_func ("/instrument/memdiv/strided-exact-matrix", test_memdiv_strided);
   g_test_add_func ("/instrument/value/uniform-kernel-scalar", test_value_uniform);

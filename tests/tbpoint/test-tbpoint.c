@@ -263,6 +263,51 @@ test_sampling_homogeneous (void)
   g_assert_cmpfloat (fabs (rnd->ipc - full->ipc) / full->ipc, <, 0.2);
 }
 
+/* Functional warming of skipped TBs: launch 0 is homogeneous (600 TBs,
+ * region sampling skips most of them), launch 1 reads exactly the lines of
+ * launch 0's last TB.  With warm_skipped the skipped TB's accesses went
+ * through the L2 tags, so launch 1 hits on every sector; without it the
+ * L2 never saw them and every sector misses. */
+static void
+test_sampling_warms_skipped (void)
+{
+  SimTraceBuilder b;
+  sim_trace_open (&b, tmpdir, "warm-skipped.wstrace");
+  uint32_t k = add_kernel (&b, "warm");
+  sim_trace_launch (&b, k, 600, 128);
+  uint64_t addr = 0x1000000;
+  for (guint t = 0; t < 600; t++)
+    write_tb (&b, t, 4, 40, 8, &addr);
+  sim_trace_end_launch (&b);
+  sim_trace_launch (&b, k, 1, 128);
+  uint64_t last = 0x1000000 + 599 * 4 * 8 * 128;   /* TB 599's first line: 32 lines per TB */
+  write_tb (&b, 0, 4, 40, 8, &last);
+  sim_trace_end_launch (&b);
+  g_autofree char *path = sim_trace_close (&b);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_assert_no_error (error);
+  g_autoptr(WsGpu) gpu = sim_test_gpu (2);
+  g_autoptr(WsTbpointRegions) regions = ws_tbpoint_regions (trace, 0, gpu, 0.2, 0.3, &error);
+  g_assert_no_error (error);
+  for (int warm = 0; warm < 2; warm++)
+    {
+      g_autoptr(WsSim) sim = ws_sim_new (gpu, NULL, &error);
+      g_assert_no_error (error);
+      WsSimRegionSampling rs = { regions->tb_region, regions->n_tbs, 0.1, warm };
+      WsSimLaunchStats st0, st1;
+      g_assert_true (ws_sim_run_launch (sim, trace, 0, &rs, &st0, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (st0.skipped_tbs, >, 300);
+      g_assert_true (ws_sim_run_launch (sim, trace, 1, NULL, &st1, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (st1.l2_accesses, ==, 32 * 4);
+      g_assert_cmpuint (st1.l2_hits, ==, warm ? 32 * 4 : 0);
+      ws_sim_launch_stats_clear (&st0);
+      ws_sim_launch_stats_clear (&st1);
+    }
+}
+
 /* Eq. 3 on cases with a known answer. */
 static void
 test_markov (void)
@@ -303,6 +348,7 @@ main (int argc, char **argv)
   g_test_add_func ("/tbpoint/inter-launch/representative-weighted-centre", test_inter_launch_weighted_centre);
   g_test_add_func ("/tbpoint/regions/two-phases-and-outlier", test_regions_two_phases);
   g_test_add_func ("/tbpoint/sampling/homogeneous-launch-error", test_sampling_homogeneous);
+  g_test_add_func ("/tbpoint/sampling/skipped-tbs-warm-l2", test_sampling_warms_skipped);
   g_test_add_func ("/tbpoint/markov/known-cases", test_markov);
   int rc = g_test_run ();
   g_autoptr(GDir) d = g_dir_open (tmpdir, 0, NULL);
