@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 #include <adwaita.h>
 #include <json-glib/json-glib.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "ws-config.h"
@@ -335,11 +336,11 @@ show_value (WsProfilesPage *self, JsonObject *root, const char *trace_path)
     {
       JsonObject *o = g_ptr_array_index (sorted, i);
       const char *kernel = json_object_has_member (o, "kernel") ? json_object_get_string_member (o, "kernel") : "?";
-      g_autofree char *title = g_strdup_printf (_("%s, PTX line %" G_GINT64_FORMAT), kernel, member_int (o, "ptx_line"));
+      g_autofree char *title = g_strdup_printf (_("%s, PTX line %" PRId64), kernel, member_int (o, "ptx_line"));
       gboolean scalar = json_object_has_member (o, "scalar") && json_object_get_boolean_member (o, "scalar");
       g_autofree char *subtitle =
-        g_strdup_printf (_("%" G_GINT64_FORMAT " executions · %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT
-                           " bits constant (%" G_GINT64_FORMAT " one, %" G_GINT64_FORMAT " zero) · %s"),
+        g_strdup_printf (_("%" PRId64 " executions · %" PRId64 " of %" PRId64
+                           " bits constant (%" PRId64 " one, %" PRId64 " zero) · %s"),
                          member_int (o, "executions"),
                          member_int (o, "constant_one_bits") + member_int (o, "constant_zero_bits"),
                          member_int (o, "bits"), member_int (o, "constant_one_bits"),
@@ -424,8 +425,8 @@ ws_profiles_page_select (WsProfilesPage *self, guint index)
       const WsTraceKernel *kernel = ws_trace_get_kernel (trace, launch->kernel);
       g_autofree char *title = g_strdup_printf (_("#%u %s"), l, kernel != NULL ? kernel->name : "?");
       g_autofree char *subtitle =
-        g_strdup_printf (_("grid %u×%u×%u · block %u×%u×%u · %" G_GUINT64_FORMAT " TBs · %" G_GUINT64_FORMAT
-                           " warp instructions · %" G_GUINT64_FORMAT " memory requests%s"),
+        g_strdup_printf (_("grid %u×%u×%u · block %u×%u×%u · %" PRIu64 " TBs · %" PRIu64
+                           " warp instructions · %" PRIu64 " memory requests%s"),
                          launch->grid[0], launch->grid[1], launch->grid[2],
                          launch->block[0], launch->block[1], launch->block[2],
                          launch->n_tbs, launch->warp_instructions, launch->memory_requests,
@@ -596,10 +597,10 @@ on_child_done (GObject *source, GAsyncResult *result, gpointer user_data)
         && JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
       summary = json_node_get_object (json_parser_get_root (parser));
     if (summary != NULL && json_object_has_member (summary, "exit_code") && member_int (summary, "exit_code") != 0)
-      message = g_strdup_printf (_("Profiled into %s; the program exited with code %" G_GINT64_FORMAT "."), base,
+      message = g_strdup_printf (_("Profiled into %s; the program exited with code %" PRId64 "."), base,
                                  member_int (summary, "exit_code"));
     else
-      message = g_strdup_printf (_("Profiled into %s: %" G_GINT64_FORMAT " launches, %" G_GINT64_FORMAT
+      message = g_strdup_printf (_("Profiled into %s: %" PRId64 " launches, %" PRId64
                                    " warp instructions."), base, member_int (summary, "launches"),
                                  member_int (summary, "warp_instructions"));
     finish_run (self, TRUE, message);
