@@ -291,18 +291,28 @@ load_tbs (PlotCtx *ctx, const char *path, JsonObject *root, JsonArray *tbs, GErr
           return fail (error, path, msg);
         }
       g_autofree char *region = member_text (o, "region");
-      g_autofree char *name = g_strdup_printf (_("region %s"), region ? region : "0");
+      /* Region -1 (the view's outliers, in no region) gets a name of its own. */
+      g_autofree char *name = region != NULL && region[0] == '-' ? g_strdup (_("no region"))
+                                                                 : g_strdup_printf (_("region %s"), region ? region : "0");
       gboolean sim = !json_object_has_member (o, "simulated") || member_double (o, "simulated", 1) != 0;
       simulated += sim;
       ws_chart_series_add_point_full (ctx->chart, series_for (ctx->chart, name), id, size,
                                       sim ? 0 : WS_CHART_POINT_SKIPPED);
     }
+  /* "sample_fraction" is in warp instructions (simulate, tbpoint view);
+   * without it the share of simulated TBs is given. */
   double err = member_double (root, "error", NAN), frac = member_double (root, "sample_fraction", NAN);
-  if (!isfinite (frac) && json_array_get_length (tbs) > 0)
-    frac = (double) simulated / json_array_get_length (tbs);
-  g_autofree char *sub = isfinite (err)
-    ? g_strdup_printf (_("error %.2f %%, sample size %.1f %% of TBs"), fabs (err) * 100, frac * 100)
-    : g_strdup_printf (_("sample size %.1f %% of TBs"), frac * 100);
+  gboolean of_tbs = !isfinite (frac);
+  if (of_tbs)
+    frac = json_array_get_length (tbs) > 0 ? (double) simulated / json_array_get_length (tbs) : 0;
+  g_autofree char *sub = NULL;
+  if (isfinite (err))
+    sub = of_tbs ? g_strdup_printf (_("error %.2f %%, sample size %.1f %% of TBs"), fabs (err) * 100, frac * 100)
+                 : g_strdup_printf (_("error %.2f %%, sample size %.1f %% of warp instructions"), fabs (err) * 100,
+                                    frac * 100);
+  else
+    sub = of_tbs ? g_strdup_printf (_("sample size %.1f %% of TBs"), frac * 100)
+                 : g_strdup_printf (_("sample size %.1f %% of warp instructions"), frac * 100);
   if (member_string (root, "subtitle") == NULL)
     ws_chart_set_subtitle (ctx->chart, sub);
   if (ctx->x_title == NULL)

@@ -413,6 +413,76 @@ cmd_validate (WsCli *cli, int argc, char **argv)
   return WS_EXIT_OK;
 }
 
+static int
+cmd_view (WsCli *cli, int argc, char **argv)
+{
+  g_autofree char *trace_path = NULL, *gpu_name = NULL, *output = NULL, *plot = NULL, *sched = NULL;
+  int launch = 0;
+  const GOptionEntry entries[] = {
+    { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path, N_("Trace"), "TRACE" },
+    { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_name, N_("Catalogue GPU"), "NAME" },
+    { "launch", 0, 0, G_OPTION_ARG_INT, &launch, N_("Launch index (0)"), "N" },
+    { "scheduler", 0, 0, G_OPTION_ARG_STRING, &sched, N_("Warp scheduler: rr (default) or gto"), "POLICY" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the view as JSON (the input of plot tbpoint)"), "FILE" },
+    { "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, N_("Draw the chart to FILE (.png, .svg, .pdf or .csv)"), "FILE" },
+    { NULL }
+  };
+  if (!ws_cli_parse_options (cli, &argc, &argv, entries, "",
+                             _("One launch simulated in full and with TBPoint: TB sizes, homogeneous regions, "
+                               "simulated and skipped TBs, error and sample size (seed 000 Fig. 8).")))
+    return WS_EXIT_USAGE;
+  if (trace_path == NULL || gpu_name == NULL || argc > 1 || launch < 0)
+    return ws_cli_fail (cli, WS_EXIT_USAGE, "%s",
+                        _("usage: tbpoint view --trace TRACE --gpu NAME [--launch N] [--scheduler rr|gto] "
+                          "[-o VIEW.json] [--plot FILE]"));
+  WsTbpointOptions o;
+  ws_tbpoint_options_init (&o);
+  if (sched != NULL && !ws_sim_scheduler_from_string (sched, &o.sim.scheduler))
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _("unknown scheduler '%s' (rr, gto)"), sched);
+  WsChartFormat format = WS_CHART_FORMAT_PNG;
+  if (plot != NULL && !ws_chart_format_from_path (plot, &format))
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _("cannot tell the format of '%s': use .png, .svg, .pdf or .csv"), plot);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = ws_trace_open (trace_path, &error);
+  if (trace == NULL)
+    return ws_cli_fail (cli, WS_EXIT_FAILURE, "%s", error->message);
+  int rc = WS_EXIT_OK;
+  g_autoptr(WsGpu) gpu = ws_cli_lookup_gpu (cli, gpu_name, &rc);
+  if (gpu == NULL)
+    return rc;
+  g_autoptr(WsTbpointView) view = ws_tbpoint_view_compute (trace, (guint) launch, gpu, &o, &error);
+  if (view == NULL)
+    return ws_cli_fail_error (cli, error);
+  g_autoptr(JsonNode) node = ws_tbpoint_view_to_json (view);
+  if (output != NULL)
+    {
+      g_autoptr(JsonGenerator) gen = json_generator_new ();
+      json_generator_set_root (gen, node);
+      if (!json_generator_to_file (gen, output, &error))
+        return ws_cli_fail (cli, WS_EXIT_FAILURE, _("cannot write %s: %s"), output, error->message);
+    }
+  if (plot != NULL)
+    {
+      WsChart *chart = ws_tbpoint_view_to_chart (view);
+      gboolean ok = ws_chart_export (chart, plot, format, 900, 560, &error);
+      ws_chart_free (chart);
+      if (!ok)
+        return ws_cli_fail_error (cli, error);
+    }
+  if (cli->json)
+    {
+      ws_cli_print_json (cli, node);
+      return WS_EXIT_OK;
+    }
+  printf (_("launch %u (%s) on %s: %" PRIu64 " TBs, %u regions\n"), view->launch, view->kernel, view->gpu,
+          view->n_tbs, view->n_regions);
+  printf (_("  full simulation %" PRIu64 " cycles (%.2f s), TBPoint %" PRIu64 " cycles (%.2f s)\n"),
+          view->full_cycles, view->full_wall_seconds, view->sampled_cycles, view->sampled_wall_seconds);
+  printf (_("  error %.2f %%, sample %.1f %% of warp instructions, %" PRIu64 " of %" PRIu64 " TBs simulated\n"),
+          100 * view->error, 100 * view->sample_fraction, view->simulated_tbs, view->n_tbs);
+  return WS_EXIT_OK;
+}
+
 int
 ws_cli_cmd_tbpoint (WsCli *cli, int argc, char **argv)
 {
@@ -424,12 +494,13 @@ ws_cli_cmd_tbpoint (WsCli *cli, int argc, char **argv)
     { "regions", cmd_regions },
     { "markov", cmd_markov },
     { "validate", cmd_validate },
+    { "view", cmd_view },
   };
   if (argc < 2)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _("usage: tbpoint clusters|regions|markov|validate ..."));
+    return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _("usage: tbpoint clusters|regions|markov|validate|view ..."));
   for (guint i = 0; i < G_N_ELEMENTS (subs); i++)
     if (strcmp (argv[1], subs[i].name) == 0)
       return subs[i].func (cli, argc - 1, argv + 1);
-  return ws_cli_fail (cli, WS_EXIT_USAGE, _("unknown tbpoint command '%s' (clusters, regions, markov, validate)"),
+  return ws_cli_fail (cli, WS_EXIT_USAGE, _("unknown tbpoint command '%s' (clusters, regions, markov, validate, view)"),
                       argv[1]);
 }

@@ -60,6 +60,7 @@ ws_sim_launch_stats_clear (WsSimLaunchStats *stats)
 {
   g_free (stats->sm_instructions);
   g_free (stats->timeline);
+  g_free (stats->tb_simulated);
   memset (stats, 0, sizeof *stats);
 }
 
@@ -264,6 +265,7 @@ struct _WsSim {
   uint64_t unit_insts, unit_count;
   WsSimUnitFunc unit_func;
   gpointer unit_data;
+  GCancellable *cancellable;
 
   /* per-launch */
   const WsTraceKernel *kernel;
@@ -403,6 +405,7 @@ ws_sim_free (WsSim *s)
 {
   if (s == NULL)
     return;
+  g_clear_object (&s->cancellable);
   for (guint i = 0; i < s->n_sms; i++)
     {
       Sm *sm = &s->sms[i];
@@ -438,6 +441,12 @@ const WsGpu *
 ws_sim_get_gpu (const WsSim *sim)
 {
   return sim->gpu;
+}
+
+void
+ws_sim_set_cancellable (WsSim *sim, GCancellable *cancellable)
+{
+  g_set_object (&sim->cancellable, cancellable);
 }
 
 uint64_t
@@ -762,6 +771,8 @@ dispatch (WsSim *s, uint32_t smi, uint32_t b, uint64_t now)
       ts->done = 0;
       s->running++;
       s->st->simulated_tbs++;
+      if (s->st->tb_simulated != NULL)
+        s->st->tb_simulated[id] = 1;
       s->st->thread_instructions += s->counters[id].thread_instructions;
       s->st->simulated_warp_instructions += s->counters[id].warp_instructions;
       if (s->rs && s->rs_designated == -2)
@@ -1594,6 +1605,12 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
     }
   const WsTraceLaunch *l = ws_trace_get_launch (trace, launch);
   const WsTraceKernel *k = ws_trace_get_kernel (trace, l->kernel);
+  if (s->cancellable != NULL && g_cancellable_is_cancelled (s->cancellable))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "simulation of launch %u (kernel '%s') cancelled",
+                   launch, k->name);
+      return FALSE;
+    }
   int threads = (int) (l->block[0] * l->block[1] * l->block[2]);
   WsOccupancy occ;
   if (!ws_occupancy_compute (s->gpu, threads, (int) k->regs_per_thread,
@@ -1626,6 +1643,8 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
   st->blocks_per_sm = s->blocks_per_sm;
   st->n_sms = s->n_sms;
   st->tbs = s->n_tbs;
+  if (sampling != NULL)
+    st->tb_simulated = g_new0 (uint8_t, MAX (1u, s->n_tbs));
 
   /* per-kernel tables */
   s->iclass = g_new (uint8_t, MAX (1u, k->n_insts));
@@ -1688,6 +1707,7 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
 
   /* Greedy dispatch by TB id, one TB per SM in turn until all are full. */
   uint64_t now = 0;
+  guint cancel_poll = 0;
   s->now = 0;
   for (int b = 0; b < s->blocks_per_sm; b++)
     for (guint i = 0; i < s->n_sms; i++)
@@ -1696,6 +1716,18 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
 
   while (s->error == NULL && (s->running > 0 || s->next_tb < s->n_tbs))
     {
+      /* A cancelled run stops within a few milliseconds of simulation. */
+      if (G_UNLIKELY (++cancel_poll == 1u << 14))
+        {
+          cancel_poll = 0;
+          if (s->cancellable != NULL && g_cancellable_is_cancelled (s->cancellable))
+            {
+              g_set_error (&s->error, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                           "simulation of launch %u (kernel '%s') cancelled at cycle %" G_GUINT64_FORMAT,
+                           launch, k->name, now);
+              break;
+            }
+        }
       while (s->heap.n > 0 && s->heap.v[0].time <= now && s->error == NULL)
         {
           Event e = heap_pop (&s->heap);
@@ -1800,6 +1832,7 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
       g_propagate_error (error, s->error);
       s->error = NULL;
       g_clear_pointer (&s->timeline, g_free);
+      g_clear_pointer (&st->tb_simulated, g_free);
       st->sm_instructions = NULL;
       return FALSE;
     }

@@ -30,6 +30,7 @@
 
 #include "hw/ws-hw.h"
 #include "trace/ws-trace.h"
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
 
@@ -100,6 +101,9 @@ typedef struct {
   uint64_t skipped_tbs;
   double skipped_cycles;
   guint regions_fast_forwarded;
+  /* With region sampling: per TB (n = tbs), 1 if the TB was simulated, 0 if
+   * it was fast-forwarded (or never ran in the emulator); NULL without. */
+  uint8_t *tb_simulated;
 } WsSimLaunchStats;
 
 WS_EXPORT void ws_sim_launch_stats_clear (WsSimLaunchStats *stats);
@@ -135,6 +139,10 @@ WS_EXPORT gboolean ws_sim_warm_launch (WsSim *sim, WsTrace *trace, guint launch,
 typedef void (*WsSimUnitFunc) (uint64_t end_cycle, gpointer user_data);
 WS_EXPORT void ws_sim_set_unit_observer (WsSim *sim, uint64_t unit_instructions, WsSimUnitFunc func,
                                          gpointer user_data);
+
+/* ws_sim_run_launch checks @cancellable every few thousand cycles and fails
+ * with G_IO_ERROR_CANCELLED once it is cancelled (NULL: never). */
+WS_EXPORT void ws_sim_set_cancellable (WsSim *sim, GCancellable *cancellable);
 
 /* Total cycles simulated by this WsSim so far (sum over its launches). */
 WS_EXPORT uint64_t ws_sim_get_elapsed_cycles (const WsSim *sim);

@@ -343,6 +343,38 @@ unit_end (uint64_t end_cycle, gpointer data)
   g_array_append_val ((GArray *) data, end_cycle);
 }
 
+gboolean
+ws_tbpoint_simulate_launch (WsSim *sim, WsTrace *trace, guint launch, const WsTbpointOptions *options,
+                            WsSimLaunchStats *stats, guint *n_regions, int32_t **tb_region, GError **error)
+{
+  g_autoptr(WsTbpointRegions) regions = NULL;
+  WsSimRegionSampling rs = { 0 };
+
+  if (n_regions != NULL)
+    *n_regions = 0;
+  if (tb_region != NULL)
+    *tb_region = NULL;
+  if (options->sampling == WS_SAMPLING_TBPOINT)
+    {
+      regions = ws_tbpoint_regions (trace, launch, ws_sim_get_gpu (sim), options->intra_threshold,
+                                    options->vf_threshold, error);
+      if (regions == NULL)
+        return FALSE;
+      rs.region = regions->tb_region;
+      rs.n_tbs = regions->n_tbs;
+      rs.ipc_tolerance = options->ipc_tolerance;
+      rs.warm_skipped = options->warm_skipped;
+    }
+  ws_sim_set_cancellable (sim, options->cancellable);
+  if (!ws_sim_run_launch (sim, trace, launch, regions ? &rs : NULL, stats, error))
+    return FALSE;
+  if (regions != NULL && n_regions != NULL)
+    *n_regions = regions->n_regions;
+  if (regions != NULL && tb_region != NULL)
+    *tb_region = g_steal_pointer (&regions->tb_region);
+  return TRUE;
+}
+
 WsTbpointResult *
 ws_tbpoint_simulate (WsTrace *trace, const WsGpu *gpu, const WsTbpointOptions *options, GError **error)
 {
@@ -406,20 +438,7 @@ ws_tbpoint_simulate (WsTrace *trace, const WsGpu *gpu, const WsTbpointOptions *o
             return NULL;
           continue;
         }
-      g_autoptr(WsTbpointRegions) regions = NULL;
-      WsSimRegionSampling rs = { 0 };
-      if (options->sampling == WS_SAMPLING_TBPOINT)
-        {
-          regions = ws_tbpoint_regions (trace, i, gpu, options->intra_threshold, options->vf_threshold, error);
-          if (regions == NULL)
-            return NULL;
-          rs.region = regions->tb_region;
-          rs.n_tbs = regions->n_tbs;
-          rs.ipc_tolerance = options->ipc_tolerance;
-          rs.warm_skipped = options->warm_skipped;
-          L->n_regions = regions->n_regions;
-        }
-      if (!ws_sim_run_launch (sim, trace, i, regions ? &rs : NULL, &L->stats, error))
+      if (!ws_tbpoint_simulate_launch (sim, trace, i, options, &L->stats, &L->n_regions, NULL, error))
         return NULL;
       L->simulated = TRUE;
       L->cycles = L->stats.cycles;

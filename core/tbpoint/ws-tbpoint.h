@@ -18,6 +18,7 @@
 
 #include "sim/ws-sim.h"
 #include "store/ws-store.h"
+#include "chart/ws-chart.h"
 #include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
@@ -91,6 +92,7 @@ typedef struct {
   uint64_t random_unit;      /* warp instructions per unit; 0: min (1 M, total / 100) */
   guint32 random_seed;       /* default 1 */
   gboolean warm_skipped;     /* launches skipped by inter-launch sampling warm the L2 functionally (default TRUE) */
+  GCancellable *cancellable; /* borrowed; cancelling stops the simulation (G_IO_ERROR_CANCELLED); default NULL */
 } WsTbpointOptions;
 
 WS_EXPORT void ws_tbpoint_options_init (WsTbpointOptions *o);
@@ -131,6 +133,55 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsTbpointResult, ws_tbpoint_result_free)
 
 WS_EXPORT WsTbpointResult *ws_tbpoint_simulate (WsTrace *trace, const WsGpu *gpu, const WsTbpointOptions *options,
                                                 GError **error);
+
+/* One launch on @sim (its caches as earlier launches left them): with
+ * options->sampling == WS_SAMPLING_TBPOINT the launch's homogeneous regions
+ * are found and sampled inside the simulator, otherwise every TB is
+ * simulated (inter-launch and random sampling do not apply to one launch).
+ * @n_regions (may be NULL) gets the number of regions; @tb_region (may be
+ * NULL) a newly allocated per-TB region array (-1 = none), NULL without
+ * TBPoint.  Honours options->cancellable. */
+WS_EXPORT gboolean ws_tbpoint_simulate_launch (WsSim *sim, WsTrace *trace, guint launch,
+                                               const WsTbpointOptions *options, WsSimLaunchStats *stats,
+                                               guint *n_regions, int32_t **tb_region, GError **error);
+
+/* ---- TBPoint view (seed 000 Fig. 8, Table III) ---------------------------- */
+
+/* One launch simulated in full and with TBPoint's region sampling on fresh
+ * simulators: per TB its size, region and whether TBPoint simulated it, and
+ * the error and sample size that sampling gave. */
+typedef struct {
+  guint launch;
+  char *kernel;
+  char *gpu;
+  uint64_t n_tbs;
+  uint64_t *tb_size;             /* warp instructions per TB */
+  int32_t *tb_region;            /* region id per TB, -1 = in no region */
+  uint8_t *tb_simulated;         /* 1 = simulated, 0 = skipped (fast-forwarded) */
+  guint n_regions;
+  uint64_t full_cycles;          /* every TB simulated */
+  uint64_t sampled_cycles;       /* TBPoint: simulated + charged for skipped TBs */
+  double error;                  /* (sampled - full) / full */
+  uint64_t warp_instructions, simulated_warp_instructions;
+  double sample_fraction;        /* simulated / all warp instructions */
+  uint64_t simulated_tbs;
+  double full_wall_seconds, sampled_wall_seconds;
+} WsTbpointView;
+
+/* @options may be NULL (defaults); its sampling field is ignored. */
+WS_EXPORT WsTbpointView *ws_tbpoint_view_compute (WsTrace *trace, guint launch, const WsGpu *gpu,
+                                                  const WsTbpointOptions *options, GError **error);
+WS_EXPORT void ws_tbpoint_view_free (WsTbpointView *view);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsTbpointView, ws_tbpoint_view_free)
+/* {"launch", "kernel", "gpu", "regions", "full_cycles", "sampled_cycles",
+ *  "error", "sample_fraction", "simulated_tbs", "warp_instructions",
+ *  "simulated_warp_instructions", "tbs": [{"id", "size", "region",
+ *  "simulated"}]}: the input of `warpscope-cli plot tbpoint`. */
+WS_EXPORT JsonNode *ws_tbpoint_view_to_json (const WsTbpointView *view);
+/* The seed 000 Fig. 8 chart: TB size by TB id, one series per region
+ * ("region N", "no region"), skipped TBs hollow; the subtitle gives the
+ * error and the sample size.  Titles are translated. */
+WS_EXPORT WsChart *ws_tbpoint_view_to_chart (const WsTbpointView *view);
 
 /* The result as JSON: {"cycles", "ipc", "warp_instructions",
  * "simulated_warp_instructions", "sample_fraction", "wall_seconds",

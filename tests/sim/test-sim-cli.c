@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <sqlite3.h>
+#include <string.h>
 
 static char *tmpdir;
 
@@ -180,6 +181,67 @@ test_markov_json (void)
   g_assert_cmpint (run_cli (bad, NULL), ==, 2);
 }
 
+/* tbpoint view: the JSON it writes is what plot tbpoint reads, and the
+ * chart it draws is a real PNG; the figures agree with each other. */
+static void
+test_tbpoint_view (void)
+{
+  g_autofree char *path = write_trace ();
+  g_autofree char *json_path = g_build_filename (tmpdir, "view.json", NULL);
+  g_autofree char *png = g_build_filename (tmpdir, "view.png", NULL);
+  g_autofree char *png2 = g_build_filename (tmpdir, "view-plot.png", NULL);
+  const char *args[] = { "--json", "tbpoint", "view", "--trace", path, "--gpu", "TBPoint Fermi", "--launch", "1",
+                         "-o", json_path, "--plot", png, NULL };
+  g_autofree char *out = NULL;
+  g_assert_cmpint (run_cli (args, &out), ==, 0);
+  g_autoptr(JsonParser) p = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (p, out, -1, NULL));
+  JsonObject *o = json_node_get_object (json_parser_get_root (p));
+  g_assert_cmpint (json_object_get_int_member (o, "launch"), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (o, "kernel"), ==, "clikernel");
+  JsonArray *tbs = json_object_get_array_member (o, "tbs");
+  g_assert_cmpuint (json_array_get_length (tbs), ==, 400);
+  gint64 sum = 0, sim_sum = 0, n_sim = 0;
+  for (guint i = 0; i < 400; i++)
+    {
+      JsonObject *t = json_array_get_object_element (tbs, i);
+      gint64 size = json_object_get_int_member (t, "size");
+      g_assert_cmpint (size, ==, 2 * 30);
+      sum += size;
+      if (json_object_get_boolean_member (t, "simulated"))
+        {
+          sim_sum += size;
+          n_sim++;
+        }
+    }
+  g_assert_cmpint (sum, ==, json_object_get_int_member (o, "warp_instructions"));
+  g_assert_cmpint (sim_sum, ==, json_object_get_int_member (o, "simulated_warp_instructions"));
+  g_assert_cmpint (n_sim, ==, json_object_get_int_member (o, "simulated_tbs"));
+  double full = (double) json_object_get_int_member (o, "full_cycles");
+  double sampled = (double) json_object_get_int_member (o, "sampled_cycles");
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "error"), (sampled - full) / full, 1e-12);
+  /* The file written with -o is the same document. */
+  g_autoptr(JsonParser) p2 = json_parser_new ();
+  g_assert_true (json_parser_load_from_file (p2, json_path, NULL));
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (json_parser_get_root (p2)), "sampled_cycles"),
+                   ==, (gint64) sampled);
+  /* PNG written by the command and by plot from the JSON. */
+  const char *plot[] = { "plot", "tbpoint", "-i", json_path, "-o", png2, NULL };
+  g_assert_cmpint (run_cli (plot, NULL), ==, 0);
+  for (int i = 0; i < 2; i++)
+    {
+      g_autofree char *data = NULL;
+      gsize len = 0;
+      g_assert_true (g_file_get_contents (i ? png2 : png, &data, &len, NULL));
+      g_assert_cmpuint (len, >, 1000);
+      g_assert_cmpint (memcmp (data, "\x89PNG", 4), ==, 0);
+    }
+  const char *bad_launch[] = { "tbpoint", "view", "--trace", path, "--gpu", "TBPoint Fermi", "--launch", "7", NULL };
+  g_assert_cmpint (run_cli (bad_launch, NULL), ==, 2);
+  const char *bad_plot[] = { "tbpoint", "view", "--trace", path, "--gpu", "TBPoint Fermi", "--plot", "x.doc", NULL };
+  g_assert_cmpint (run_cli (bad_plot, NULL), ==, 2);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -188,6 +250,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/cli/simulate-json-and-store", test_simulate_json);
   g_test_add_func ("/sim/cli/usage-errors", test_usage_errors);
   g_test_add_func ("/sim/cli/tbpoint-markov-json", test_markov_json);
+  g_test_add_func ("/sim/cli/tbpoint-view", test_tbpoint_view);
   int rc = g_test_run ();
   g_autoptr(GDir) d = g_dir_open (tmpdir, 0, NULL);
   const char *n;

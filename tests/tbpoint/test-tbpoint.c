@@ -4,6 +4,7 @@
 
 #include <glib/gstdio.h>
 #include <math.h>
+#include <string.h>
 
 static char *tmpdir;
 
@@ -308,6 +309,187 @@ test_sampling_warms_skipped (void)
     }
 }
 
+
+/* The TBPoint view (seed 000 Fig. 8): a launch of two phases (TBs 0-299
+ * compute-bound, 300-599 memory-bound).  Every number is checked against
+ * the trace, the region analysis and separate full and sampled runs. */
+static void
+test_view (void)
+{
+  SimTraceBuilder b;
+  sim_trace_open (&b, tmpdir, "view.wstrace");
+  uint32_t k = add_kernel (&b, "view");
+  sim_trace_launch (&b, k, 600, 128);
+  uint64_t addr = 0x1000000;
+  for (guint t = 0; t < 600; t++)
+    write_tb (&b, t, 4, t < 300 ? 60 : 20, t < 300 ? 2 : 12, &addr);
+  sim_trace_end_launch (&b);
+  g_autofree char *path = sim_trace_close (&b);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_assert_no_error (error);
+  g_autoptr(WsGpu) gpu = sim_test_gpu (2);
+
+  g_autoptr(WsTbpointView) view = ws_tbpoint_view_compute (trace, 0, gpu, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (view->n_tbs, ==, 600);
+  g_assert_cmpstr (view->kernel, ==, "view");
+  /* Sizes are the trace's per-TB counts: 4 warps x (alu + loads). */
+  g_assert_cmpuint (view->tb_size[0], ==, 4 * 62);
+  g_assert_cmpuint (view->tb_size[599], ==, 4 * 32);
+  uint64_t total = 0, simulated = 0, n_sim = 0;
+  for (uint64_t t = 0; t < view->n_tbs; t++)
+    {
+      total += view->tb_size[t];
+      if (view->tb_simulated[t])
+        {
+          simulated += view->tb_size[t];
+          n_sim++;
+        }
+    }
+  g_assert_cmpuint (total, ==, view->warp_instructions);
+  g_assert_cmpuint (simulated, ==, view->simulated_warp_instructions);
+  g_assert_cmpuint (n_sim, ==, view->simulated_tbs);
+  g_assert_cmpfloat_with_epsilon (view->sample_fraction, (double) simulated / total, 1e-12);
+  g_assert_cmpuint (n_sim, <, 600);                /* region sampling skipped TBs */
+  g_assert_cmpfloat (view->sample_fraction, <, 0.8);
+
+  /* Regions are the ones ws_tbpoint_regions finds. */
+  g_autoptr(WsTbpointRegions) regions = ws_tbpoint_regions (trace, 0, gpu, 0.2, 0.3, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (view->n_regions, ==, regions->n_regions);
+  g_assert_cmpuint (view->n_regions, >=, 2);
+  for (uint64_t t = 0; t < view->n_tbs; t++)
+    g_assert_cmpint (view->tb_region[t], ==, regions->tb_region[t]);
+  /* A skipped TB is always inside a region. */
+  for (uint64_t t = 0; t < view->n_tbs; t++)
+    if (!view->tb_simulated[t])
+      g_assert_cmpint (view->tb_region[t], >=, 0);
+
+  /* Full and sampled cycles are those of separate runs. */
+  WsTbpointOptions o;
+  ws_tbpoint_options_init (&o);
+  WsSimLaunchStats st;
+  {
+    g_autoptr(WsSim) sim = ws_sim_new (gpu, NULL, &error);
+    g_assert_true (ws_tbpoint_simulate_launch (sim, trace, 0, &o, &st, NULL, NULL, &error));
+    g_assert_null (st.tb_simulated);
+    g_assert_cmpuint (st.cycles, ==, view->full_cycles);
+    ws_sim_launch_stats_clear (&st);
+  }
+  o.sampling = WS_SAMPLING_TBPOINT;
+  {
+    g_autoptr(WsSim) sim = ws_sim_new (gpu, NULL, &error);
+    guint n_regions = 0;
+    g_assert_true (ws_tbpoint_simulate_launch (sim, trace, 0, &o, &st, &n_regions, NULL, &error));
+    g_assert_cmpuint (st.cycles, ==, view->sampled_cycles);
+    g_assert_cmpuint (n_regions, ==, view->n_regions);
+    g_assert_cmpuint (st.skipped_tbs, ==, 600 - view->simulated_tbs);
+    ws_sim_launch_stats_clear (&st);
+  }
+  g_assert_cmpfloat_with_epsilon (view->error,
+                                  ((double) view->sampled_cycles - view->full_cycles) / view->full_cycles, 1e-12);
+  g_assert_cmpfloat (fabs (view->error), <, 0.05);
+  g_test_message ("view: %u regions, %" G_GUINT64_FORMAT " of 600 TBs simulated, sample %.1f %%, error %.2f %%",
+                  view->n_regions, view->simulated_tbs, 100 * view->sample_fraction, 100 * view->error);
+
+  /* JSON: the input of `plot tbpoint`. */
+  g_autoptr(JsonNode) node = ws_tbpoint_view_to_json (view);
+  JsonObject *root = json_node_get_object (node);
+  JsonArray *tbs = json_object_get_array_member (root, "tbs");
+  g_assert_cmpuint (json_array_get_length (tbs), ==, 600);
+  guint skipped_json = 0;
+  for (guint t = 0; t < 600; t++)
+    {
+      JsonObject *o2 = json_array_get_object_element (tbs, t);
+      g_assert_cmpint (json_object_get_int_member (o2, "id"), ==, t);
+      g_assert_cmpint (json_object_get_int_member (o2, "size"), ==, (gint64) view->tb_size[t]);
+      g_assert_cmpint (json_object_get_int_member (o2, "region"), ==, view->tb_region[t]);
+      skipped_json += !json_object_get_boolean_member (o2, "simulated");
+    }
+  g_assert_cmpuint (skipped_json, ==, 600 - view->simulated_tbs);
+  g_assert_cmpfloat (json_object_get_double_member (root, "error"), ==, view->error);
+
+  /* The chart: one series per region (plus "no region" for outliers), one
+   * point per TB, skipped points flagged. */
+  WsChart *chart = ws_tbpoint_view_to_chart (view);
+  g_assert_cmpint (ws_chart_get_kind (chart), ==, WS_CHART_TBPOINT);
+  guint points = 0, outliers = 0;
+  for (uint64_t t = 0; t < view->n_tbs; t++)
+    outliers += view->tb_region[t] < 0;
+  g_assert_cmpuint (ws_chart_get_n_series (chart), ==, view->n_regions + (outliers > 0));
+  for (guint s = 0; s < ws_chart_get_n_series (chart); s++)
+    points += ws_chart_series_get_n_points (chart, s);
+  g_assert_cmpuint (points, ==, 600);
+  ws_chart_free (chart);
+}
+
+static gpointer
+cancel_later (gpointer data)
+{
+  g_usleep (20000);
+  g_cancellable_cancel (data);
+  return NULL;
+}
+
+/* Cancelling stops a simulation in the middle of a launch. */
+static void
+test_cancel (void)
+{
+  SimTraceBuilder b;
+  sim_trace_open (&b, tmpdir, "cancel.wstrace");
+  uint32_t k = add_kernel (&b, "long");
+  sim_trace_launch (&b, k, 2000, 128);
+  uint64_t addr = 0x1000000;
+  for (guint t = 0; t < 2000; t++)
+    write_tb (&b, t, 4, 200, 16, &addr);
+  sim_trace_end_launch (&b);
+  g_autofree char *path = sim_trace_close (&b);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_assert_no_error (error);
+  g_autoptr(WsGpu) gpu = sim_test_gpu (2);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  WsTbpointOptions o;
+  ws_tbpoint_options_init (&o);
+  o.cancellable = cancellable;
+
+  /* Uncancelled: how long the whole launch takes. */
+  g_autoptr(WsSim) sim = ws_sim_new (gpu, NULL, &error);
+  WsSimLaunchStats st;
+  gint64 t0 = g_get_monotonic_time ();
+  g_assert_true (ws_tbpoint_simulate_launch (sim, trace, 0, &o, &st, NULL, NULL, &error));
+  gint64 full_us = g_get_monotonic_time () - t0;
+  uint64_t full_cycles = st.cycles;
+  ws_sim_launch_stats_clear (&st);
+
+  /* Cancelled before: fails at the first check. */
+  g_cancellable_cancel (cancellable);
+  g_assert_false (ws_tbpoint_simulate_launch (sim, trace, 0, &o, &st, NULL, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_nonnull (strstr (error->message, "kernel 'long'"));
+  g_clear_error (&error);
+
+  /* Cancelled 20 ms in, from another thread: stops well before the end. */
+  g_cancellable_reset (cancellable);
+  g_autoptr(WsSim) sim2 = ws_sim_new (gpu, NULL, &error);
+  GThread *thread = g_thread_new ("cancel", cancel_later, cancellable);
+  t0 = g_get_monotonic_time ();
+  gboolean ok = ws_tbpoint_simulate_launch (sim2, trace, 0, &o, &st, NULL, NULL, &error);
+  gint64 cancelled_us = g_get_monotonic_time () - t0;
+  g_thread_join (thread);
+  g_test_message ("full launch %" G_GUINT64_FORMAT " cycles in %.3f s; cancelled after %.3f s", full_cycles,
+                  full_us / 1e6, cancelled_us / 1e6);
+  if (full_us > 200000)
+    {
+      g_assert_false (ok);
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+      g_assert_cmpint (cancelled_us, <, full_us / 2);
+    }
+  else
+    g_test_message ("launch too fast on this machine to cancel midway; checked the pre-cancelled case only");
+}
+
 /* Eq. 3 on cases with a known answer. */
 static void
 test_markov (void)
@@ -350,6 +532,8 @@ main (int argc, char **argv)
   g_test_add_func ("/tbpoint/sampling/homogeneous-launch-error", test_sampling_homogeneous);
   g_test_add_func ("/tbpoint/sampling/skipped-tbs-warm-l2", test_sampling_warms_skipped);
   g_test_add_func ("/tbpoint/markov/known-cases", test_markov);
+  g_test_add_func ("/tbpoint/view/two-phases", test_view);
+  g_test_add_func ("/tbpoint/cancel/midway", test_cancel);
   int rc = g_test_run ();
   g_autoptr(GDir) d = g_dir_open (tmpdir, 0, NULL);
   const char *n;
