@@ -84,6 +84,13 @@ ws --json model run --system testbed-gtx970 --app saxpy2-analytic --no-store > "
     echo "saxpy2 (profiled): no trace of examples/saxpy2 is available, so it was not evaluated."
   fi
   echo
+  if ws model list | grep -qx '  saxpy2-profiled'; then
+    echo "== saxpy2-profiled (kernel profiled on demand: examples/saxpy2 N computeIntensity blockSize) on testbed-gtx970"
+    echo "-- sweep over N, kernel times from the detailed simulator (each N profiled once, traces reused by later runs)"
+    ws model run --system testbed-gtx970 --app saxpy2-profiled --sweep N=4096,16384,65536,262144 \
+      --predictor simulator --no-store || echo "(saxpy2-profiled could not be evaluated)"
+    echo
+  fi
   echo "Files: $REPORT, $OUT/sweep-N.csv, $OUT/saxpy2-analytic-run.json"
   if "$CLI" plot --help > /dev/null 2>&1; then
     ws --json model run --system testbed-gtx970 --app saxpy2-analytic --sweep "$SWEEP" --no-store > "$OUT/sweep-N.json"

@@ -97,7 +97,7 @@ model_run (WsCli *cli, int argc, char **argv)
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets, N_("Set a variable (repeatable)"), "VAR=V" },
     { "sweep", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sweeps,
       N_("Sweep a variable over a list or an inclusive range; several make a cartesian product"), "VAR=LIST|A:B:STEP" },
-    { "predictor", 0, 0, G_OPTION_ARG_STRING, &predictor, N_("Kernel predictor plugin (default volkov), or 'simulator' for the detailed simulator"), "NAME" },
+    { "predictor", 0, 0, G_OPTION_ARG_STRING, &predictor, N_("Kernel predictor plugin (default volkov), 'simulator' for the detailed simulator, or 'simulator-tbpoint' for the simulator with TBPoint sampling"), "NAME" },
     { "threads", 0, 0, G_OPTION_ARG_INT, &threads, N_("Threads for a sweep (default: all processors)"), "N" },
     { "no-store", 0, 0, G_OPTION_ARG_NONE, &no_store, N_("Do not store the run"), NULL },
     { NULL }

@@ -1,40 +1,17 @@
 /* warpscope-cli profile: runs an unmodified CUDA program on the emulator.
  *
- * The program loads Warpscope's libcudart.so.13 through LD_LIBRARY_PATH;
- * the runtime reads its configuration from WS_* variables (see
- * docs/profiling.md) and writes a summary that this command completes with
- * the program's exit code. */
-#include "ws-config.h"
-
-#include <errno.h>
-#include <signal.h>
+ * core/launch starts the program with Warpscope's libcudart.so.13 and the
+ * runtime's WS_* variables (see docs/profiling.md) and reads the summary the
+ * runtime writes; this command completes it with the program's exit code. */
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
 
 #include "ws-cli.h"
-#include "fatbin/ws-fatbin.h"
+#include "launch/ws-launch.h"
 #include "instrument/ws-instrument.h"
 
 int ws_cli_cmd_profile (WsCli *cli, int argc, char **argv);
-
-/* Where libcudart.so.13 is: the build tree when this binary runs from it,
- * else the installed libdir/warpscope.  WARPSCOPE_CUDART_DIR overrides. */
-static char *
-cudart_dir (void)
-{
-  const char *env = g_getenv ("WARPSCOPE_CUDART_DIR");
-  if (env != NULL && *env)
-    return g_strdup (env);
-  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
-  g_autofree char *build = g_canonicalize_filename (WS_BUILD_DIR, NULL);
-  if (exe != NULL && g_str_has_prefix (exe, build) && exe[strlen (build)] == '/')
-    return g_build_filename (WS_BUILD_DIR, "core", "cudart", NULL);
-  return g_path_get_dirname (WS_PLUGIN_DIR);   /* <prefix>/<libdir>/warpscope */
-}
 
 /* Splits "[options] [--] PROGRAM ARGS": returns the index of PROGRAM. */
 static int
@@ -54,54 +31,10 @@ program_index (int argc, char **argv)
   return argc;
 }
 
-static JsonNode *
-read_runtime_summary (const char *path)
-{
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  if (!json_parser_load_from_file (parser, path, NULL))
-    return NULL;
-  JsonNode *root = json_parser_get_root (parser);
-  return root != NULL && JSON_NODE_HOLDS_OBJECT (root) ? json_node_copy (root) : NULL;
-}
-
 static gint64
 member_int (JsonObject *o, const char *name)
 {
   return o != NULL && json_object_has_member (o, name) ? json_object_get_int_member (o, name) : 0;
-}
-
-/* Refuses programs the runtime cannot interpose on; FALSE with a message. */
-static gboolean
-check_program (WsCli *cli, const char *path, int *code)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsElfCuda) info = ws_elf_cuda_inspect (path, &error);
-  if (info == NULL)
-    {
-      /* Scripts and the like: run them, their children may be CUDA programs. */
-      if (g_error_matches (error, WS_ERROR, WS_ERROR_INVALID))
-        return TRUE;
-      *code = ws_cli_fail (cli, WS_EXIT_FAILURE, "%s", error->message);
-      return FALSE;
-    }
-  if (ws_elf_cuda_needs (info, "libcudart.so.13"))
-    return TRUE;
-  if (ws_elf_cuda_needs (info, "libcudart.so."))
-    {
-      *code = ws_cli_fail (cli, WS_EXIT_FAILURE,
-                           _("%s is linked against another CUDA runtime version than 13; rebuild it with CUDA 13 "
-                             "(warpscope-cli build or nvcc -cudart shared)"), path);
-      return FALSE;
-    }
-  if (info->has_fatbin)
-    {
-      *code = ws_cli_fail (cli, WS_EXIT_FAILURE,
-                           _("%s is linked statically against the CUDA runtime (nvcc's default), so Warpscope "
-                             "cannot run its kernels; rebuild with warpscope-cli build or nvcc -cudart shared"),
-                           path);
-      return FALSE;
-    }
-  return TRUE;
 }
 
 int
@@ -150,9 +83,10 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
     return ws_cli_fail (cli, WS_EXIT_USAGE, _("program '%s' not found"), argv[prog]);
   if (!g_file_test (program, G_FILE_TEST_IS_EXECUTABLE))
     return ws_cli_fail (cli, WS_EXIT_USAGE, _("'%s' is not executable"), program);
+  g_autoptr(GError) error = NULL;
+  if (!ws_launch_check_program (program, &error))
+    return ws_cli_fail (cli, WS_EXIT_FAILURE, "%s", error->message);
   int code = 0;
-  if (!check_program (cli, program, &code))
-    return code;
 
   if (gpu_name != NULL)
     {
@@ -163,63 +97,29 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
       gpu_name = g_strdup (gpu->name);
     }
 
-  g_autofree char *dir = cudart_dir ();
-  g_autofree char *lib = g_build_filename (dir, "libcudart.so.13", NULL);
-  if (!g_file_test (lib, G_FILE_TEST_EXISTS))
-    return ws_cli_fail (cli, WS_EXIT_FAILURE,
-                        _("the Warpscope CUDA runtime is missing (%s): it is built only where CUDA's headers "
-                          "were found at build time"), lib);
+  g_autofree char *runtime = ws_launch_find_runtime (&error);
+  if (runtime == NULL)
+    return ws_cli_fail (cli, WS_EXIT_FAILURE, "%s", error->message);
 
-  g_autoptr(GError) error = NULL;
-  g_autofree char *tmpdir = g_dir_make_tmp ("warpscope-profile-XXXXXX", &error);
-  if (tmpdir == NULL)
-    return ws_cli_fail_error (cli, error);
-  g_autofree char *runtime_summary = g_build_filename (tmpdir, "summary.json", NULL);
-
-  char **envp = g_get_environ ();
-  const char *old_ld = g_environ_getenv (envp, "LD_LIBRARY_PATH");
-  g_autofree char *ld = old_ld != NULL && *old_ld ? g_strconcat (dir, ":", old_ld, NULL) : g_strdup (dir);
-  envp = g_environ_setenv (envp, "LD_LIBRARY_PATH", ld, TRUE);
-  envp = g_environ_setenv (envp, "WS_SUMMARY", runtime_summary, TRUE);
-  if (gpu_name != NULL)
-    envp = g_environ_setenv (envp, "WS_GPU", gpu_name, TRUE);
+  WsLaunchOptions options;
+  ws_launch_options_init (&options);
+  options.gpu = gpu_name;
+  options.trace = output;
+  options.threads = threads;
+  options.deterministic = deterministic;
   /* The runtime reads the catalogue this command uses (--db or default). */
   WsStore *store = ws_cli_store (cli);
   if (store == NULL)
-    {
-      g_strfreev (envp);
-      g_rmdir (tmpdir);
-      return WS_EXIT_FAILURE;
-    }
-  g_autofree char *db = g_canonicalize_filename (ws_store_get_path (store), NULL);
-  envp = g_environ_setenv (envp, "WS_DB", db, TRUE);
-  if (output != NULL)
-    {
-      g_autofree char *trace = g_canonicalize_filename (output, NULL);
-      envp = g_environ_setenv (envp, "WS_TRACE", trace, TRUE);
-    }
-  else
-    envp = g_environ_unsetenv (envp, "WS_TRACE");
-  if (threads >= 0)
-    {
-      g_autofree char *t = g_strdup_printf ("%d", threads);
-      envp = g_environ_setenv (envp, "WS_THREADS", t, TRUE);
-    }
-  if (deterministic)
-    envp = g_environ_setenv (envp, "WS_DETERMINISTIC", "1", TRUE);
+    return WS_EXIT_FAILURE;
+  options.db = ws_store_get_path (store);
   /* Instrumentation tools (docs/instrumentation.md): results next to the
    * trace, or PROGRAM.NAME.json in the current directory. */
-  g_autofree char *tool_prefix = NULL;
+  g_autofree char *tool_prefix = NULL, *joined_tools = NULL;
   if (tools != NULL && tools[0] != NULL)
     {
-      g_autofree char *joined = g_strjoinv (",", tools);
       for (guint i = 0; tools[i] != NULL; i++)
         if (!g_strv_contains (ws_instrument_builtin_names (), tools[i]))
-          {
-            g_strfreev (envp);
-            g_rmdir (tmpdir);
-            return ws_cli_fail (cli, WS_EXIT_USAGE, _("unknown tool '%s' (known: branch, memdiv, value)"), tools[i]);
-          }
+          return ws_cli_fail (cli, WS_EXIT_USAGE, _("unknown tool '%s' (known: branch, memdiv, value)"), tools[i]);
       if (tool_output != NULL)
         tool_prefix = g_canonicalize_filename (tool_output, NULL);
       else if (output != NULL)
@@ -229,48 +129,24 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
           g_autofree char *base = g_path_get_basename (program);
           tool_prefix = g_canonicalize_filename (base, NULL);
         }
-      envp = g_environ_setenv (envp, "WS_TOOLS", joined, TRUE);
-      envp = g_environ_setenv (envp, "WS_TOOL_OUTPUT", tool_prefix, TRUE);
-    }
-  else
-    {
-      envp = g_environ_unsetenv (envp, "WS_TOOLS");
-      envp = g_environ_unsetenv (envp, "WS_TOOL_OUTPUT");
+      joined_tools = g_strjoinv (",", tools);
+      options.tools = joined_tools;
+      options.tool_output = tool_prefix;
     }
 
   /* The program's stdin/stdout/stderr are ours: its output passes through
    * unchanged. */
-  g_autofree char **child_argv = g_new0 (char *, argc - prog + 1);
-  child_argv[0] = program;
+  g_autofree const char **child_args = g_new0 (const char *, argc - prog);
   for (int i = prog + 1; i < argc; i++)
-    child_argv[i - prog] = argv[i];
-  fflush (stdout);
-  fflush (stderr);
-  double t0 = ws_now_seconds ();
-  int status = 0;
-  gboolean spawned = g_spawn_sync (NULL, child_argv, envp, G_SPAWN_CHILD_INHERITS_STDIN,
-                                   NULL, NULL, NULL, NULL, &status, &error);
-  double wall = ws_now_seconds () - t0;
-  g_strfreev (envp);
-  if (!spawned)
-    {
-      g_rmdir (tmpdir);
-      return ws_cli_fail (cli, WS_EXIT_FAILURE, _("cannot run %s: %s"), program, error->message);
-    }
-  int exit_code;
-  if (WIFEXITED (status))
-    exit_code = WEXITSTATUS (status);
-  else if (WIFSIGNALED (status))
-    {
-      exit_code = 128 + WTERMSIG (status);
-      ws_cli_info (cli, _("%s was killed by signal %d (%s)"), program, WTERMSIG (status), g_strsignal (WTERMSIG (status)));
-    }
-  else
-    exit_code = WS_EXIT_FAILURE;
-
-  g_autoptr(JsonNode) rt = read_runtime_summary (runtime_summary);
-  g_unlink (runtime_summary);
-  g_rmdir (tmpdir);
+    child_args[i - prog - 1] = argv[i];
+  g_autoptr(WsLaunchResult) run = ws_launch_run (program, child_args, &options, NULL, &error);
+  if (run == NULL)
+    return ws_cli_fail (cli, WS_EXIT_FAILURE, _("cannot run %s: %s"), program, error->message);
+  int exit_code = run->exit_code;
+  double wall = run->wall_seconds;
+  if (run->signal != 0)
+    ws_cli_info (cli, _("%s was killed by signal %d (%s)"), program, run->signal, g_strsignal (run->signal));
+  JsonNode *rt = run->summary;
   if (rt == NULL && exit_code == 0)
     ws_cli_info (cli, _("note: %s did not load the Warpscope CUDA runtime (no kernels were emulated)"), program);
 
@@ -288,8 +164,8 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
           ws_cli_info (cli, _("%s: no %s result (%s)"), program, tools[i], terr->message);
           continue;
         }
-      if (!ws_instrument_store_result (ws_store_get_db (store), tools[i], program, (const char *const *) child_argv + 1,
-                                       output, json_parser_get_root (tp), &terr))
+      if (!ws_instrument_store_result (ws_store_get_db (store), tools[i], program, child_args, output,
+                                       json_parser_get_root (tp), &terr))
         ws_cli_info (cli, "%s", terr->message);
       else
         ws_cli_info (cli, _("%s result: %s"), tools[i], path);

@@ -474,7 +474,7 @@ cmd_view (WsCli *cli, int argc, char **argv)
       ws_cli_print_json (cli, node);
       return WS_EXIT_OK;
     }
-  printf (_("launch %u (%s) on %s: %" PRIu64 " TBs, %u regions\n"), view->launch, view->kernel, view->gpu,
+  printf (_("launch %u (%s) on %s: %" PRIu64 " TBs, homogeneous regions: %u\n"), view->launch, view->kernel, view->gpu,
           view->n_tbs, view->n_regions);
   printf (_("  full simulation %" PRIu64 " cycles (%.2f s), TBPoint %" PRIu64 " cycles (%.2f s)\n"),
           view->full_cycles, view->full_wall_seconds, view->sampled_cycles, view->sampled_wall_seconds);

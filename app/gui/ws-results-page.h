@@ -7,8 +7,17 @@
  *  - CPI Stacks: stacked bars per predictor and profiled launch (seed 001
  *    Fig. 33; plugin predictors of applications with profiled kernels);
  *  - Timeline: the operations of the last point of the latest run, one row
- *    per component (a Gantt chart).
+ *    per component (a Gantt chart);
+ *  - TBPoint: for runs of the simulator with TBPoint sampling, TB size by
+ *    TB id coloured by homogeneous region, simulated TBs filled and
+ *    skipped ones hollow, with the error against the full simulation and
+ *    the sample size (seed 000 Fig. 8, Table III).
  * Charts are drawn by core/chart, so `warpscope-cli plot` draws the same.
+ *
+ * Measured data comes from a CSV file or from measurement sets stored by
+ * `warpscope-cli measurements import` (one set per measured run, the
+ * swept variable's value in the set's name, e.g. "saxpy2 N=1048576"; the
+ * set's total, or kernels', duration is the measured time).
  *
  * Measured CSV: one measurement per line, "VALUE,SECONDS" (the swept
  * variable's value and the measured total time in seconds); an optional
@@ -35,7 +44,16 @@ WsChartView *ws_results_page_get_sweep_view   (WsResultsPage *self);
 WsChartView *ws_results_page_get_timeline_view (WsResultsPage *self);
 /* CPI stacks of the profiled launches, one bar per predictor and launch. */
 WsChartView *ws_results_page_get_cpi_view     (WsResultsPage *self);
-/* "sweep", "cpi" or "timeline". */
+WsChartView *ws_results_page_get_tbpoint_view (WsResultsPage *self);
+guint        ws_results_page_get_n_tbpoint_launches (WsResultsPage *self);
+void         ws_results_page_select_tbpoint_launch (WsResultsPage *self, guint index);
+/* @store is borrowed (measurement sets). */
+void         ws_results_page_set_store        (WsResultsPage *self, WsStore *store);
+/* Overlays stored measurement sets @names (see above); @kernels_only sums
+ * the kernels' durations only. */
+gboolean     ws_results_page_use_measurement_sets (WsResultsPage *self, const char * const *names,
+                                                   gboolean kernels_only, GError **error);
+/* "sweep", "cpi", "timeline" or "tbpoint". */
 void         ws_results_page_show             (WsResultsPage *self, const char *name);
 
 G_END_DECLS

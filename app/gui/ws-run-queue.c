@@ -18,8 +18,19 @@ typedef struct {
   GPtrArray *plugins;
   const WsPredictorPlugin *plugin;
   WsGpu *gpu;
-  GStrv traces;
+  GStrv traces;                  /* the application's fixed traces */
+  char *variable;                /* the swept variable (labels of on-demand traces) */
+  GArray *values;
+  /* Every trace whose launches get CPI stacks / TBPoint views: the fixed
+   * ones, then those profiled on demand while the points ran, with a label
+   * ("N=1048576" for the point that first used it). */
+  GPtrArray *trace_paths, *trace_labels;   /* of char* */
+  GArray *tbpoint_traces;        /* of guint: indices into trace_paths that get TBPoint views */
   GPtrArray *cpi;                /* of WsPrediction* */
+  GPtrArray *cpi_labels;         /* of char*, parallel */
+  gboolean tbpoint;              /* compute TBPoint views of the traces' launches */
+  GPtrArray *tbpoint_views;      /* of WsTbpointView* */
+  GPtrArray *tbpoint_labels;     /* of char*, parallel */
 } Job;
 
 struct _WsRunQueue
@@ -67,6 +78,9 @@ run_free (WsRun *run)
   g_clear_pointer (&run->fixed, g_hash_table_unref);
   g_clear_pointer (&run->results, g_ptr_array_unref);
   g_clear_pointer (&run->cpi, g_ptr_array_unref);
+  g_clear_pointer (&run->tbpoint, g_ptr_array_unref);
+  g_clear_pointer (&run->cpi_labels, g_ptr_array_unref);
+  g_clear_pointer (&run->tbpoint_labels, g_ptr_array_unref);
   g_free (run->error);
   g_free (run);
 }
@@ -79,6 +93,14 @@ job_free (Job *job)
   g_clear_pointer (&job->points, g_ptr_array_unref);
   g_clear_pointer (&job->results, g_ptr_array_unref);
   g_clear_pointer (&job->cpi, g_ptr_array_unref);
+  g_clear_pointer (&job->tbpoint_views, g_ptr_array_unref);
+  g_clear_pointer (&job->tbpoint_labels, g_ptr_array_unref);
+  g_clear_pointer (&job->cpi_labels, g_ptr_array_unref);
+  g_clear_pointer (&job->trace_paths, g_ptr_array_unref);
+  g_clear_pointer (&job->trace_labels, g_ptr_array_unref);
+  g_clear_pointer (&job->tbpoint_traces, g_array_unref);
+  g_clear_pointer (&job->values, g_array_unref);
+  g_free (job->variable);
   g_clear_pointer (&job->gpu, ws_gpu_free);
   g_clear_pointer (&job->traces, g_strfreev);
   g_clear_pointer (&job->plugins, g_ptr_array_unref);
@@ -107,6 +129,35 @@ changed (WsRunQueue *self, guint index)
   g_signal_emit (self, signals[RUN_CHANGED], 0, index);
 }
 
+/* Traces the environment profiled on demand for point @i that are new:
+ * labelled with the point's value of the swept variable. */
+static void
+note_profiled_traces (Job *job, guint i)
+{
+  g_auto(GStrv) traces = ws_system_env_get_profiled_traces (job->env);
+  gboolean last = i + 1 == job->points->len;
+
+  for (guint t = 0; traces != NULL && traces[t] != NULL; t++)
+    {
+      gboolean known = FALSE;
+
+      for (guint k = 0; k < job->trace_paths->len && !known; k++)
+        known = g_str_equal (g_ptr_array_index (job->trace_paths, k), traces[t]);
+      if (known)
+        continue;
+      if (last)
+        {
+          guint index = job->trace_paths->len;
+          g_array_append_val (job->tbpoint_traces, index);
+        }
+      g_ptr_array_add (job->trace_paths, g_strdup (traces[t]));
+      g_ptr_array_add (job->trace_labels,
+                       job->variable != NULL
+                         ? g_strdup_printf ("%s=%.15g", job->variable, g_array_index (job->values, double, i))
+                         : g_strdup (""));
+    }
+}
+
 static void
 worker (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
 {
@@ -131,14 +182,17 @@ worker (GTask *task, gpointer source, gpointer task_data, GCancellable *cancella
         }
       g_ptr_array_add (job->results, result);
       g_atomic_int_inc (&job->n_done);
+      note_profiled_traces (job, i);
     }
 
-  /* The CPI stack of every profiled launch (seed 001 Fig. 33); a launch
-   * the plugin cannot predict fails the run like a point would. */
-  for (guint t = 0; job->plugin != NULL && job->traces != NULL && job->traces[t] != NULL; t++)
+  /* The CPI stack of every profiled launch (seed 001 Fig. 33): one bar per
+   * launch and configuration; a launch the plugin cannot predict fails the
+   * run like a point would. */
+  for (guint t = 0; job->plugin != NULL && job->gpu != NULL && t < job->trace_paths->len; t++)
     {
       g_autoptr(GError) error = NULL;
-      g_autoptr(WsTrace) trace = ws_trace_open (job->traces[t], &error);
+      const char *path = g_ptr_array_index (job->trace_paths, t);
+      g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
 
       for (guint l = 0; trace != NULL && l < ws_trace_get_n_launches (trace); l++)
         {
@@ -150,10 +204,43 @@ worker (GTask *task, gpointer source, gpointer task_data, GCancellable *cancella
           if (p == NULL)
             break;
           g_ptr_array_add (job->cpi, p);
+          g_ptr_array_add (job->cpi_labels, g_strdup (g_ptr_array_index (job->trace_labels, t)));
         }
       if (error != NULL)
         {
-          g_prefix_error (&error, _("CPI stack of %s: "), job->traces[t]);
+          if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+            g_prefix_error (&error, _("CPI stack of %s: "), path);
+          g_task_return_error (task, g_steal_pointer (&error));
+          return;
+        }
+    }
+
+  /* The TBPoint view of the profiled launches (the fixed traces and those
+   * of the last point): each launch simulated in full and sampled, so the
+   * view can say what sampling cost. */
+  for (guint k = 0; job->tbpoint && job->gpu != NULL && k < job->tbpoint_traces->len; k++)
+    {
+      g_autoptr(GError) error = NULL;
+      guint t = g_array_index (job->tbpoint_traces, guint, k);
+      const char *path = g_ptr_array_index (job->trace_paths, t);
+      g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+      WsTbpointOptions options;
+
+      ws_tbpoint_options_init (&options);
+      options.cancellable = cancellable;
+      for (guint l = 0; trace != NULL && l < ws_trace_get_n_launches (trace); l++)
+        {
+          WsTbpointView *view = ws_tbpoint_view_compute (trace, l, job->gpu, &options, &error);
+
+          if (view == NULL)
+            break;
+          g_ptr_array_add (job->tbpoint_views, view);
+          g_ptr_array_add (job->tbpoint_labels, g_strdup (g_ptr_array_index (job->trace_labels, t)));
+        }
+      if (error != NULL)
+        {
+          if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+            g_prefix_error (&error, _("TBPoint view of %s: "), path);
           g_task_return_error (task, g_steal_pointer (&error));
           return;
         }
@@ -197,6 +284,9 @@ on_run_done (GObject *source, GAsyncResult *result, gpointer user_data)
       run->state = WS_RUN_DONE;
       run->results = g_steal_pointer (&job->results);
       run->cpi = g_steal_pointer (&job->cpi);
+      run->tbpoint = g_steal_pointer (&job->tbpoint_views);
+      run->cpi_labels = g_steal_pointer (&job->cpi_labels);
+      run->tbpoint_labels = g_steal_pointer (&job->tbpoint_labels);
       run->n_done = run->results->len;
       /* Kept in the workspace like `warpscope-cli sweep` does; a store
        * failure is reported but the results stay on screen. */
@@ -279,20 +369,34 @@ start_next (WsRunQueue *self)
           fail_run (self, i, error);
           continue;
         }
+      ws_system_env_set_cancellable (job->env, g_ptr_array_index (self->cancellables, i));
       job->cpi = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_prediction_free);
-      if (!g_str_equal (run->predictor, WS_SYSTEM_PREDICTOR_SIMULATOR))
+      job->cpi_labels = g_ptr_array_new_with_free_func (g_free);
+      job->tbpoint_views = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_tbpoint_view_free);
+      job->tbpoint_labels = g_ptr_array_new_with_free_func (g_free);
+      job->trace_paths = g_ptr_array_new_with_free_func (g_free);
+      job->trace_labels = g_ptr_array_new_with_free_func (g_free);
+      job->tbpoint_traces = g_array_new (FALSE, FALSE, sizeof (guint));
+      job->variable = g_strdup (run->variable);
+      job->values = g_array_ref (run->values);
+      job->traces = ws_app_model_get_traces (job->app);
+      for (guint t = 0; job->traces != NULL && job->traces[t] != NULL; t++)
         {
-          const char *gpu_name = first_gpu (system->components);
+          g_array_append_val (job->tbpoint_traces, t);
+          g_ptr_array_add (job->trace_paths, g_strdup (job->traces[t]));
+          g_ptr_array_add (job->trace_labels, g_strdup (""));
+        }
+      {
+        const char *gpu_name = first_gpu (system->components);
 
-          job->traces = ws_app_model_get_traces (job->app);
-          if (gpu_name != NULL && job->traces != NULL && job->traces[0] != NULL)
-            {
-              job->plugins = ws_predictor_scan ();
-              job->plugin = ws_predictor_find (job->plugins, run->predictor, NULL);
-              job->gpu = ws_store_get_gpu (self->store, gpu_name, NULL);
-              if (job->gpu == NULL)
-                job->plugin = NULL;
-            }
+        job->gpu = gpu_name != NULL ? ws_store_get_gpu (self->store, gpu_name, NULL) : NULL;
+      }
+      if (g_str_equal (run->predictor, WS_SYSTEM_PREDICTOR_SIMULATOR_TBPOINT))
+        job->tbpoint = TRUE;
+      else if (!g_str_equal (run->predictor, WS_SYSTEM_PREDICTOR_SIMULATOR) && job->gpu != NULL)
+        {
+          job->plugins = ws_predictor_scan ();
+          job->plugin = ws_predictor_find (job->plugins, run->predictor, NULL);
         }
       job->points = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
       job->results = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_system_result_free);

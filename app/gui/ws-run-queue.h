@@ -6,13 +6,15 @@
  * fixed values.  Runs execute one at a time on a worker thread (GTask): the
  * main thread resolves the models and the predictor (store access stays on
  * one thread), the worker evaluates point after point and publishes how
- * many are done; cancelling stops between points.  A failure is kept with
+ * many are done; cancelling stops a running point too (the simulator
+ * checks the cancellable as it goes).  A failure is kept with
  * its message and never removes other runs or their results. */
 #pragma once
 
 #include <gio/gio.h>
 #include "store/ws-store.h"
 #include "system/ws-system.h"
+#include "tbpoint/ws-tbpoint.h"
 
 G_BEGIN_DECLS
 
@@ -37,9 +39,18 @@ typedef struct {
   GPtrArray *results;            /* of WsSystemResult*, in point order (DONE) */
   char *error;                   /* FAILED: why */
   gint64 sweep_id;               /* stored sweep (> 0) once saved */
-  /* CPI stacks of the application's profiled launches on the system's
-   * first GPU (plugin predictors only; empty otherwise). */
+  /* CPI stacks of the application's profiled launches (its traces and
+   * those profiled on demand for each point) on the system's first GPU
+   * (plugin predictors only; empty otherwise). */
   GPtrArray *cpi;                /* of WsPrediction*, one per trace launch */
+  GPtrArray *cpi_labels;         /* of char*, parallel: the configuration ("N=1048576" for a trace
+                                  * profiled on demand for that point; "" for the application's traces) */
+  /* TBPoint views (seed 000 Fig. 8) of the application's profiled launches
+   * (its traces and those profiled on demand for the last point) on the
+   * system's first GPU (WS_SYSTEM_PREDICTOR_SIMULATOR_TBPOINT runs only;
+   * empty otherwise). */
+  GPtrArray *tbpoint;            /* of WsTbpointView* */
+  GPtrArray *tbpoint_labels;     /* of char*, parallel (as cpi_labels) */
 } WsRun;
 
 #define WS_TYPE_RUN_QUEUE (ws_run_queue_get_type ())

@@ -443,13 +443,31 @@ ws_simulations_page_init (WsSimulationsPage *self)
         g_strv_builder_add (names, p->name);
     }
   g_strv_builder_add (names, WS_SYSTEM_PREDICTOR_SIMULATOR);
+  g_strv_builder_add (names, WS_SYSTEM_PREDICTOR_SIMULATOR_TBPOINT);
   self->predictors = g_strv_builder_end (names);
   for (guint i = 0; self->predictors[i] != NULL; i++)
     {
       GtkWidget *row = adw_action_row_new ();
       GtkWidget *check = gtk_check_button_new ();
+      const char *what = NULL;
 
+      if (g_str_equal (self->predictors[i], WS_SYSTEM_PREDICTOR_SIMULATOR))
+        what = _("Detailed cycle-level simulator, every thread block simulated (profiled kernels only)");
+      else if (g_str_equal (self->predictors[i], WS_SYSTEM_PREDICTOR_SIMULATOR_TBPOINT))
+        what = _("Detailed simulator with TBPoint sampling of homogeneous regions; adds the TBPoint view on the "
+                 "Results page");
+      else
+        for (guint k = 0; plugins != NULL && k < plugins->len; k++)
+          {
+            WsPredictorPlugin *p = g_ptr_array_index (plugins, k);
+
+            if (p->ok && g_str_equal (p->name, self->predictors[i]))
+              what = p->description;
+          }
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), self->predictors[i]);
+      if (what != NULL)
+        adw_action_row_set_subtitle (ADW_ACTION_ROW (row), what);
       adw_action_row_add_prefix (ADW_ACTION_ROW (row), check);
       adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), check);
       /* Volkov is the default predictor of the system API too. */

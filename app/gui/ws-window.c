@@ -6,6 +6,7 @@
 #include "ws-window-private.h"
 #include "ws-hardware-page.h"
 #include "ws-systems-page.h"
+#include "ws-app-editor-page.h"
 #include "ws-profiles-page.h"
 #include "ws-simulations-page.h"
 #include "ws-results-page.h"
@@ -25,6 +26,7 @@ struct _WsWindow
   AdwWindowTitle *page_title;
   WsHardwarePage *hardware_page;
   WsSystemsPage *systems_page;
+  WsAppEditorPage *app_editor_page;
   WsProfilesPage *profiles_page;
   WsSimulationsPage *simulations_page;
   WsResultsPage *results_page;
@@ -141,6 +143,15 @@ on_undo_changed (WsWindow *self, WsUndoStack *undo)
 }
 
 static void
+on_app_saved (WsWindow *self, const char *name, gboolean new_model, WsAppEditorPage *page)
+{
+  /* The Simulations page reads a model when it runs it: only a new name
+   * needs its list reloaded (which resets its choice of application). */
+  if (new_model && self->store != NULL)
+    ws_simulations_page_load (self->simulations_page, self->store);
+}
+
+static void
 ws_window_constructed (GObject *object)
 {
   WsWindow *self = WS_WINDOW (object);
@@ -166,8 +177,10 @@ ws_window_constructed (GObject *object)
     {
       ws_hardware_page_load (self->hardware_page, self->store);
       ws_systems_page_load (self->systems_page, self->store);
+      ws_app_editor_page_load (self->app_editor_page, self->store);
       ws_profiles_page_load (self->profiles_page, self->store);
       ws_simulations_page_load (self->simulations_page, self->store);
+      ws_results_page_set_store (self->results_page, self->store);
     }
 
   on_visible_page_changed (self, NULL, self->stack);
@@ -247,6 +260,7 @@ ws_window_class_init (WsWindowClass *klass)
   /* The page types must exist before the template names them. */
   g_type_ensure (WS_TYPE_HARDWARE_PAGE);
   g_type_ensure (WS_TYPE_SYSTEMS_PAGE);
+  g_type_ensure (WS_TYPE_APP_EDITOR_PAGE);
   g_type_ensure (WS_TYPE_PROFILES_PAGE);
   g_type_ensure (WS_TYPE_SIMULATIONS_PAGE);
   g_type_ensure (WS_TYPE_RESULTS_PAGE);
@@ -258,6 +272,7 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, page_title);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, hardware_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, systems_page);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, app_editor_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, profiles_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, simulations_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, results_page);
@@ -283,6 +298,9 @@ ws_window_init (WsWindow *self)
   on_undo_changed (self, self->undo);
   ws_hardware_page_set_undo_stack (self->hardware_page, self->undo);
   ws_systems_page_set_undo_stack (self->systems_page, self->undo);
+  ws_app_editor_page_set_undo_stack (self->app_editor_page, self->undo);
+  /* A model saved on the Applications page can be run at once. */
+  g_signal_connect_object (self->app_editor_page, "saved", G_CALLBACK (on_app_saved), self, G_CONNECT_SWAPPED);
   /* Runs queued on the Simulations page are plotted on the Results page. */
   ws_results_page_set_queue (self->results_page, ws_simulations_page_get_queue (self->simulations_page));
 }

@@ -42,11 +42,22 @@ op_free (gpointer p)
   g_free (op->peer);
   g_free (op->name);
   g_free (op->trace);
+  g_free (op->program);
+  g_clear_pointer (&op->args, g_ptr_array_unref);
   g_free (op->loop_var);
   g_strfreev (op->barrier_labels);
   g_clear_pointer (&op->body, g_ptr_array_unref);
   g_clear_pointer (&op->else_body, g_ptr_array_unref);
   g_free (op);
+}
+
+static void
+arg_piece_free (gpointer p)
+{
+  AppArgPiece *piece = p;
+  g_free (piece->literal);
+  g_clear_pointer (&piece->expr, ws_expr_free);
+  g_free (piece);
 }
 
 static void
@@ -191,6 +202,151 @@ ws_app_eval (const WsExpr *e, GHashTable *vars, const char *where, const char *f
   return TRUE;
 }
 
+/* A value as a program argument: integral values without decimals. */
+static char *
+format_arg_value (double v)
+{
+  if (v == floor (v) && fabs (v) < 1e300)
+    return g_strdup_printf ("%.0f", v == 0 ? 0.0 : v);
+  return g_strdup_printf ("%.17g", v);
+}
+
+/* Expression errors say "column C: …" relative to the expression; make C
+ * relative to the whole argument, whose expression starts at @column. */
+static void
+shift_error_column (GError *error, int column)
+{
+  if (error == NULL || !g_str_has_prefix (error->message, "column "))
+    return;
+  char *end = NULL;
+  gint64 c = g_ascii_strtoll (error->message + 7, &end, 10);
+  if (end == error->message + 7)
+    return;
+  char *msg = g_strdup_printf ("column %" G_GINT64_FORMAT "%s", c + column - 1, end);
+  g_free (error->message);
+  error->message = msg;
+}
+
+/* "text {EXPR} text": literal pieces and compiled expressions; "{{" and
+ * "}}" stand for literal braces. */
+static GPtrArray *
+compile_arg (JsonNode *n, const char *where, guint index, GError **error)
+{
+  g_autoptr(GPtrArray) pieces = g_ptr_array_new_with_free_func (arg_piece_free);
+  if (JSON_NODE_HOLDS_VALUE (n) && (json_node_get_value_type (n) == G_TYPE_INT64
+                                     || json_node_get_value_type (n) == G_TYPE_DOUBLE))
+    {
+      AppArgPiece *piece = g_new0 (AppArgPiece, 1);
+      piece->literal = format_arg_value (json_node_get_double (n));
+      g_ptr_array_add (pieces, piece);
+      return g_steal_pointer (&pieces);
+    }
+  if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   "%s, field 'args[%u]': an argument is a string (with {EXPR} parts) or a number", where, index);
+      return NULL;
+    }
+  const char *text = json_node_get_string (n);
+  GString *lit = g_string_new (NULL);
+  for (const char *p = text; *p;)
+    {
+      int column = (int) g_utf8_pointer_to_offset (text, p) + 1;
+      if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' && p[1] == '}'))
+        {
+          g_string_append_c (lit, p[0]);
+          p += 2;
+          continue;
+        }
+      if (*p == '}')
+        {
+          g_set_error (error, WS_ERROR, WS_ERROR_PARSE,
+                       "%s, field 'args[%u]': column %d: '}' without '{' (write '}}' for a literal brace)", where,
+                       index, column);
+          g_string_free (lit, TRUE);
+          return NULL;
+        }
+      if (*p != '{')
+        {
+          g_string_append_c (lit, *p++);
+          continue;
+        }
+      const char *close = strchr (p + 1, '}');
+      if (close == NULL)
+        {
+          g_set_error (error, WS_ERROR, WS_ERROR_PARSE,
+                       "%s, field 'args[%u]': column %d: '{' without a closing '}' (write '{{' for a literal brace)",
+                       where, index, column);
+          g_string_free (lit, TRUE);
+          return NULL;
+        }
+      g_autofree char *expr_text = g_strndup (p + 1, (gsize) (close - p - 1));
+      if (lit->len > 0)
+        {
+          AppArgPiece *piece = g_new0 (AppArgPiece, 1);
+          piece->literal = g_strdup (lit->str);
+          g_ptr_array_add (pieces, piece);
+          g_string_truncate (lit, 0);
+        }
+      AppArgPiece *piece = g_new0 (AppArgPiece, 1);
+      piece->column = column + 1;
+      g_ptr_array_add (pieces, piece);
+      piece->expr = ws_expr_parse (expr_text, error);
+      if (piece->expr == NULL)
+        {
+          shift_error_column (*error, piece->column);
+          g_prefix_error (error, "%s, field 'args[%u]': ", where, index);
+          g_string_free (lit, TRUE);
+          return NULL;
+        }
+      p = close + 1;
+    }
+  if (lit->len > 0 || pieces->len == 0)
+    {
+      AppArgPiece *piece = g_new0 (AppArgPiece, 1);
+      piece->literal = g_strdup (lit->str);
+      g_ptr_array_add (pieces, piece);
+    }
+  g_string_free (lit, TRUE);
+  return g_steal_pointer (&pieces);
+}
+
+char **
+ws_app_op_eval_args (const AppOp *op, GHashTable *vars, GError **error)
+{
+  guint n = op->args != NULL ? op->args->len : 0;
+  g_auto(GStrv) out = g_new0 (char *, n + 1);
+  for (guint i = 0; i < n; i++)
+    {
+      GPtrArray *pieces = op->args->pdata[i];
+      GString *s = g_string_new (NULL);
+      for (guint j = 0; j < pieces->len; j++)
+        {
+          AppArgPiece *piece = pieces->pdata[j];
+          if (piece->literal != NULL)
+            {
+              g_string_append (s, piece->literal);
+              continue;
+            }
+          double v;
+          if (!ws_expr_eval_with_table (piece->expr, vars, &v, error) || !isfinite (v))
+            {
+              if (error != NULL && *error == NULL)
+                g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "column %d: '%s' is not a finite number", 1,
+                             ws_expr_get_text (piece->expr));
+              shift_error_column (error != NULL ? *error : NULL, piece->column);
+              g_prefix_error (error, "%s, field 'args[%u]': ", op->where, i);
+              g_string_free (s, TRUE);
+              return NULL;
+            }
+          g_autofree char *text = format_arg_value (v);
+          g_string_append (s, text);
+        }
+      out[i] = g_string_free (s, FALSE);
+    }
+  return g_steal_pointer (&out);
+}
+
 static GPtrArray *ops_from_json (JsonNode *node, const char *app, const char *label, const char *prefix,
                                  const char *field, GError **error);
 
@@ -226,7 +382,8 @@ op_from_json (JsonNode *node, const char *app, const char *label, const char *nu
   op->where = g_strdup_printf ("%s (%s)", where0, kind);
   const char *w = op->where;
   static const char *const a_h2d[] = { "op", "bytes", "device", NULL };
-  static const char *const a_kernel[] = { "op", "name", "analytic", "trace", "launch", "device", NULL };
+  static const char *const a_kernel[] = { "op", "name", "analytic", "trace", "program", "args", "launch", "device",
+                                          NULL };
   static const char *const a_host[] = { "op", "seconds", "operations", NULL };
   static const char *const a_send[] = { "op", "to", "rank", "bytes", NULL };
   static const char *const a_recv[] = { "op", "from", "rank", NULL };
@@ -256,18 +413,55 @@ op_from_json (JsonNode *node, const char *app, const char *label, const char *nu
         if (!compile_field (o, "device", FALSE, w, &op->device, error))
           return NULL;
         JsonNode *an = json_object_get_member (o, "analytic");
-        const char *trace = ws_json_get_string (o, "trace", FALSE, w, error);
-        if ((an == NULL) == (trace == NULL))
+        GError *local = NULL;
+        const char *trace = ws_json_get_string (o, "trace", FALSE, w, &local);
+        const char *program = local == NULL ? ws_json_get_string (o, "program", FALSE, w, &local) : NULL;
+        if (local != NULL)
           {
-            if (error != NULL && *error != NULL)
-              return NULL;
-            g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                         "%s: a kernel has either 'analytic' (explicit parameters) or 'trace' (a profiled kernel)", w);
+            g_propagate_error (error, local);
             return NULL;
           }
-        if (trace != NULL)
+        if ((an != NULL) + (trace != NULL) + (program != NULL) != 1)
           {
-            op->trace = g_strdup (trace);
+            g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                         "%s: a kernel has exactly one of 'analytic' (explicit parameters), 'trace' (a profiled "
+                         "kernel) or 'program' with 'args' (profiled on demand for each argument list)", w);
+            return NULL;
+          }
+        if (program == NULL && json_object_has_member (o, "args"))
+          {
+            g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: 'args' goes with 'program'", w);
+            return NULL;
+          }
+        if (program != NULL)
+          {
+            if (*program == '\0')
+              {
+                g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: 'program' is empty", w);
+                return NULL;
+              }
+            op->program = g_strdup (program);
+            op->args = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+            JsonNode *args = json_object_get_member (o, "args");
+            if (args != NULL && !JSON_NODE_HOLDS_ARRAY (args))
+              {
+                g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                             "%s: 'args' must be an array of strings (with {EXPR} parts) or numbers", w);
+                return NULL;
+              }
+            JsonArray *aa = args != NULL ? json_node_get_array (args) : NULL;
+            for (guint i = 0; aa != NULL && i < json_array_get_length (aa); i++)
+              {
+                GPtrArray *pieces = compile_arg (json_array_get_element (aa, i), w, i, error);
+                if (pieces == NULL)
+                  return NULL;
+                g_ptr_array_add (op->args, pieces);
+              }
+          }
+        else if (trace != NULL)
+          op->trace = g_strdup (trace);
+        if (trace != NULL || program != NULL)
+          {
             if (!compile_field (o, "launch", FALSE, w, &op->launch, error))
               return NULL;
             break;

@@ -24,6 +24,7 @@
 #include "predict/ws-predict.h"
 #include "trace/ws-trace.h"
 #include "sim/ws-sim.h"
+#include "tbpoint/ws-tbpoint.h"
 
 #define MAX_HOPS 8
 #define MAX_PRIMS 5000000
@@ -48,6 +49,8 @@ typedef struct {
 struct _WsSystemEnv {
   WsSystemModel *system;         /* a copy, via JSON */
   char *predictor_name;
+  gboolean tbpoint;              /* the simulator samples each launch with TBPoint */
+  GCancellable *cancellable;
   GPtrArray *plugins;
   WsPredictorPlugin *plugin;     /* NULL when the detailed simulator predicts */
   GArray *insts;                 /* of Inst */
@@ -56,6 +59,7 @@ struct _WsSystemEnv {
   GMutex lock;                   /* guards the caches below */
   GHashTable *traces;            /* path -> WsTrace* */
   GHashTable *trace_times;       /* "gpu|path|launch" -> double* seconds */
+  AppOnDemand *ondemand;         /* traces of on-demand kernels (own lock) */
 };
 
 typedef struct {
@@ -121,10 +125,25 @@ ws_system_env_free (WsSystemEnv *env)
   g_clear_pointer (&env->plugins, g_ptr_array_unref);
   g_clear_pointer (&env->traces, g_hash_table_unref);
   g_clear_pointer (&env->trace_times, g_hash_table_unref);
+  g_clear_pointer (&env->ondemand, ws_app_ondemand_free);
   g_clear_pointer (&env->system, ws_system_model_free);
   g_free (env->predictor_name);
+  g_clear_object (&env->cancellable);
   g_mutex_clear (&env->lock);
   g_free (env);
+}
+
+void
+ws_system_env_set_cancellable (WsSystemEnv *env, GCancellable *cancellable)
+{
+  g_set_object (&env->cancellable, cancellable);
+}
+
+char **
+ws_system_env_get_profiled_traces (WsSystemEnv *env)
+{
+  g_return_val_if_fail (env != NULL, NULL);
+  return ws_app_ondemand_list (env->ondemand);
 }
 
 WsSystemEnv *
@@ -141,7 +160,8 @@ ws_system_env_new (WsStore *store, const WsSystemModel *system, const char *pred
     return NULL;
   env->predictor_name = g_strdup (predictor ? predictor : "volkov");
   env->plugins = ws_predictor_scan ();
-  if (strcmp (env->predictor_name, WS_SYSTEM_PREDICTOR_SIMULATOR) != 0
+  env->tbpoint = strcmp (env->predictor_name, WS_SYSTEM_PREDICTOR_SIMULATOR_TBPOINT) == 0;
+  if (strcmp (env->predictor_name, WS_SYSTEM_PREDICTOR_SIMULATOR) != 0 && !env->tbpoint
       && (env->plugin = ws_predictor_find (env->plugins, env->predictor_name, error)) == NULL)
     {
       g_prefix_error (error, "predictor for the system model: ");
@@ -149,6 +169,8 @@ ws_system_env_new (WsStore *store, const WsSystemModel *system, const char *pred
     }
   env->traces = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) ws_trace_free);
   env->trace_times = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autofree char *trace_dir = ws_system_store_trace_dir (store);
+  env->ondemand = ws_app_ondemand_new (trace_dir, ws_store_get_path (store));
   env->hw = g_ptr_array_new_with_free_func (hw_rec_free);
   env->insts = g_array_new (FALSE, TRUE, sizeof (Inst));
   env_expand (env, env->system->components, -1);
@@ -437,13 +459,24 @@ static gboolean
 kernel_time (Sim *s, const AppOp *op, int gpu, GHashTable *vars, double *seconds, GError **error)
 {
   const WsGpu *g = inst_at (s, gpu)->gpu;
-  if (op->trace != NULL)
+  if (op->trace != NULL || op->program != NULL)
     {
       double launch = 0;
       if (op->launch != NULL && !ws_app_eval (op->launch, vars, op->where, "launch", &launch, error))
         return FALSE;
       WsSystemEnv *env = s->env;
-      g_autofree char *key = g_strdup_printf ("%s|%s|%g", g->name, op->trace, launch);
+      /* An on-demand kernel: the trace of its program run with this point's
+       * arguments, profiled (or found) first; then as a profiled kernel. */
+      const char *path = op->trace;
+      const AppOnDemandTrace *od = NULL;
+      if (op->program != NULL)
+        {
+          od = ws_app_ondemand_get (env->ondemand, op, vars, env->cancellable, error);
+          if (od == NULL)
+            return FALSE;
+          path = od->trace;
+        }
+      g_autofree char *key = g_strdup_printf ("%s|%s|%g", g->name, path, launch);
       g_mutex_lock (&env->lock);
       double *cached = g_hash_table_lookup (env->trace_times, key);
       if (cached != NULL)
@@ -452,42 +485,53 @@ kernel_time (Sim *s, const AppOp *op, int gpu, GHashTable *vars, double *seconds
           g_mutex_unlock (&env->lock);
           return TRUE;
         }
-      WsTrace *trace = g_hash_table_lookup (env->traces, op->trace);
+      WsTrace *trace = g_hash_table_lookup (env->traces, path);
       if (trace == NULL)
         {
-          if (!g_file_test (op->trace, G_FILE_TEST_EXISTS))
+          if (!g_file_test (path, G_FILE_TEST_EXISTS))
             {
               g_mutex_unlock (&env->lock);
               g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND,
                            "%s: trace file '%s' does not exist; profile the program with `warpscope-cli profile "
                            "-o TRACE -- ./PROGRAM` and import the application again with that trace", op->where,
-                           op->trace);
+                           path);
               return FALSE;
             }
-          trace = ws_trace_open (op->trace, error);
+          trace = ws_trace_open (path, error);
           if (trace == NULL)
             {
               g_mutex_unlock (&env->lock);
               g_prefix_error (error, "%s: ", op->where);
               return FALSE;
             }
-          g_hash_table_insert (env->traces, g_strdup (op->trace), trace);
+          g_hash_table_insert (env->traces, g_strdup (path), trace);
         }
       g_mutex_unlock (&env->lock);
       if (launch < 0 || launch != floor (launch) || launch >= ws_trace_get_n_launches (trace))
         {
-          g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: launch %g is not in trace '%s' (it has %u launches)",
-                       op->where, launch, op->trace, ws_trace_get_n_launches (trace));
+          if (od != NULL)
+            g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                         "%s: launch %g is not in the trace of `%s` (it made %u launches)%s%s", op->where, launch,
+                         od->command, ws_trace_get_n_launches (trace),
+                         od->stderr_tail != NULL && *od->stderr_tail ? "; the end of its standard error:\n" : "",
+                         od->stderr_tail != NULL ? od->stderr_tail : "");
+          else
+            g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: launch %g is not in trace '%s' (it has %u launches)",
+                         op->where, launch, path, ws_trace_get_n_launches (trace));
           return FALSE;
         }
       if (env->plugin == NULL)
         {
-          /* The detailed, cycle-level simulator (core/sim), every TB simulated. */
-          WsSimConfig config;
-          ws_sim_config_init (&config);
-          g_autoptr(WsSim) sim = ws_sim_new (g, &config, error);
+          /* The detailed, cycle-level simulator (core/sim): every TB
+           * simulated, or TBPoint's homogeneous regions sampled. */
+          WsTbpointOptions options;
+          ws_tbpoint_options_init (&options);
+          options.sampling = env->tbpoint ? WS_SAMPLING_TBPOINT : WS_SAMPLING_NONE;
+          options.cancellable = env->cancellable;
+          g_autoptr(WsSim) sim = ws_sim_new (g, &options.sim, error);
           WsSimLaunchStats stats = { 0 };
-          if (sim == NULL || !ws_sim_run_launch (sim, trace, (guint) launch, NULL, &stats, error))
+          if (sim == NULL
+              || !ws_tbpoint_simulate_launch (sim, trace, (guint) launch, &options, &stats, NULL, NULL, error))
             {
               g_prefix_error (error, "%s: the detailed simulator on %s: ", op->where, g->name);
               return FALSE;
@@ -537,8 +581,8 @@ kernel_time (Sim *s, const AppOp *op, int gpu, GHashTable *vars, double *seconds
   if (s->env->plugin == NULL)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                   "%s: the detailed simulator needs a profiled kernel ('trace'); use a predictor plugin "
-                   "(--predictor volkov) for analytic kernels", op->where);
+                   "%s: the detailed simulator needs a profiled kernel ('trace' or 'program'); use a predictor "
+                   "plugin (--predictor volkov) for analytic kernels", op->where);
       g_string_free (key, TRUE);
       return FALSE;
     }

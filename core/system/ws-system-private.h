@@ -28,6 +28,14 @@ typedef struct {
 extern const AppAnalyticField ws_app_analytic_fields[];
 extern const guint ws_app_n_analytic_fields;
 
+/* One piece of an on-demand kernel's argument: literal text, or an
+ * expression (the text between '{' and '}') at @column of the argument. */
+typedef struct {
+  char *literal;                 /* NULL for an expression */
+  WsExpr *expr;
+  int column;                    /* 1-based column of the expression's first character */
+} AppArgPiece;
+
 typedef struct _AppOp AppOp;
 struct _AppOp {
   AppOpKind kind;
@@ -40,7 +48,9 @@ struct _AppOp {
   char *name;                    /* kernel name */
   WsExpr *analytic[16];          /* per ws_app_analytic_fields entry, NULL when absent */
   char *trace;                   /* profiled kernel: trace file */
-  WsExpr *launch;                /* profiled kernel: launch index (default 0) */
+  WsExpr *launch;                /* profiled or on-demand kernel: launch index (default 0) */
+  char *program;                 /* on-demand kernel: the program profiled for each distinct argument list */
+  GPtrArray *args;               /* on-demand kernel: per argument, a GPtrArray of AppArgPiece* */
   char **barrier_labels;         /* NULL: every process */
   WsExpr *count;                 /* loop */
   char *loop_var;
@@ -82,5 +92,28 @@ gboolean ws_app_eval (const WsExpr *e, GHashTable *vars, const char *where, cons
                       GError **error);
 /* Fills @vars (char* -> double*, newly allocated values) with defaults, @overrides and derived values. */
 gboolean ws_app_bind_variables (const WsAppModel *app, GHashTable *overrides, GHashTable *vars, GError **error);
+
+/* The arguments of on-demand kernel @op with @vars (NULL-terminated, newly
+ * allocated); errors name the operation and the field (args[i]). */
+char **ws_app_op_eval_args (const AppOp *op, GHashTable *vars, GError **error);
+
+/* On-demand profiling (ws-system-ondemand.c): each distinct program and
+ * argument list is profiled once per cache, the trace kept in
+ * TRACE_DIR/on-demand/ and reused while it is newer than the program. */
+typedef struct _AppOnDemand AppOnDemand;
+typedef struct {
+  char *trace;                   /* the trace file */
+  char *command;                 /* the command line, for messages */
+  char *stderr_tail;             /* of the run that made the trace; NULL when reused from an earlier run */
+} AppOnDemandTrace;
+AppOnDemand *ws_app_ondemand_new (const char *trace_dir, const char *db);
+void ws_app_ondemand_free (AppOnDemand *od);
+/* The trace of @op run with its arguments in @vars (owned by @od); profiles
+ * it unless it has been (by this cache or, on disk, since the program last
+ * changed).  @cancellable kills a running profile. */
+const AppOnDemandTrace *ws_app_ondemand_get (AppOnDemand *od, const AppOp *op, GHashTable *vars,
+                                             GCancellable *cancellable, GError **error);
+/* Every trace this cache has made or reused (NULL-terminated, newly allocated). */
+char **ws_app_ondemand_list (AppOnDemand *od);
 
 G_END_DECLS

@@ -170,7 +170,8 @@ ws_system_store_trace_dir (WsStore *store)
 /* Copies each trace a profiled kernel reads into the workspace's trace
  * folder and points the record at the copy, so the stored application does
  * not depend on where the trace was recorded.  A missing file is left as
- * given: evaluating the application then says it is missing. */
+ * given: evaluating the application then says it is missing.  An on-demand
+ * kernel's program is only made absolute (its traces are made when it runs). */
 static gboolean
 adopt_traces (WsStore *store, const char *app, JsonNode *ops_node, const char *base_dir, GError **error)
 {
@@ -187,7 +188,17 @@ adopt_traces (WsStore *store, const char *app, JsonNode *ops_node, const char *b
           || !adopt_traces (store, app, json_object_get_member (o, "then"), base_dir, error)
           || !adopt_traces (store, app, json_object_get_member (o, "else"), base_dir, error))
         return FALSE;
-      const char *trace = json_object_has_member (o, "trace") ? json_object_get_string_member (o, "trace") : NULL;
+      /* An on-demand kernel's program stays where it is; a relative path
+       * becomes absolute, so the stored model does not depend on the
+       * directory it was imported from. */
+      const char *program = json_object_get_string_member_with_default (o, "program", NULL);
+      if (program != NULL && !g_path_is_absolute (program))
+        {
+          g_autofree char *abs = g_build_filename (base_dir, program, NULL);
+          g_autofree char *canon = g_canonicalize_filename (abs, NULL);
+          json_object_set_string_member (o, "program", canon);
+        }
+      const char *trace = json_object_get_string_member_with_default (o, "trace", NULL);
       if (trace == NULL)
         continue;
       g_autofree char *abs = g_path_is_absolute (trace) ? g_strdup (trace)
@@ -300,6 +311,42 @@ ws_system_demo_trace_path (void)
   return g_build_filename (WS_SOURCE_DIR, "db", "workspace", "saxpy2.wstrace", NULL);
 }
 
+char *
+ws_system_demo_program_path (void)
+{
+  const char *env = g_getenv ("WARPSCOPE_DEMO_PROGRAM");
+  if (env != NULL && env[0] != '\0')
+    return g_strdup (env);
+  return g_build_filename (WS_BUILD_DIR, "examples", "saxpy2", NULL);
+}
+
+/* saxpy2-profiled: saxpy2 with its kernel profiled on demand from the
+ * example program, added once the program exists. */
+static gboolean
+ensure_demo_profiled (WsStore *store, GError **error)
+{
+  sqlite3 *db = ws_store_get_db (store);
+  if (meta_get (db, "system_demo_saxpy2_profiled"))
+    return TRUE;
+  g_autofree char *given = ws_system_demo_program_path ();
+  g_autofree char *program = g_canonicalize_filename (given, NULL);
+  if (!g_file_test (program, G_FILE_TEST_IS_REGULAR) || !g_file_test (program, G_FILE_TEST_IS_EXECUTABLE))
+    return TRUE;
+  g_autoptr(JsonNode) app = workspace_file ("saxpy2-profiled.json", error);
+  if (app == NULL)
+    return FALSE;
+  JsonArray *ops = json_object_get_array_member (json_array_get_object_element (
+      json_object_get_array_member (json_node_get_object (app), "processes"), 0), "operations");
+  for (guint i = 0; i < json_array_get_length (ops); i++)
+    {
+      JsonObject *op = json_array_get_object_element (ops, i);
+      if (json_object_has_member (op, "program"))
+        json_object_set_string_member (op, "program", program);
+    }
+  return put_app_origin (store, app, NULL, "demo", TRUE, error)
+         && meta_set (db, "system_demo_saxpy2_profiled", program, error);
+}
+
 gboolean
 ws_system_store_ensure_demo (WsStore *store, GError **error)
 {
@@ -328,6 +375,8 @@ ws_system_store_ensure_demo (WsStore *store, GError **error)
       if (!exec (db, "COMMIT", error))
         goto fail;
     }
+  if (!ensure_demo_profiled (store, error))
+    return FALSE;
   /* saxpy2 needs the trace of examples/saxpy2.cu; added once it exists. */
   if (!meta_get (db, "system_demo_saxpy2"))
     {

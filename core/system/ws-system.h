@@ -86,7 +86,9 @@ WS_EXPORT const char *ws_app_model_get_name (const WsAppModel *app);
 WS_EXPORT const char *const *ws_app_model_get_variables (const WsAppModel *app);
 /* The default of an input variable; FALSE for unknown or derived names. */
 WS_EXPORT gboolean ws_app_model_get_default (const WsAppModel *app, const char *name, double *value);
-/* Paths of the trace files the application's profiled kernels read (NULL-terminated, newly allocated). */
+/* Paths of the trace files the application's profiled kernels read
+ * (NULL-terminated, newly allocated).  On-demand kernels are not among them:
+ * their traces depend on the variables (ws_system_env_get_profiled_traces). */
 WS_EXPORT char **ws_app_model_get_traces (const WsAppModel *app);
 
 /* ---- evaluation -------------------------------------------------------- */
@@ -124,13 +126,27 @@ typedef struct _WsSystemEnv WsSystemEnv;
 /* The predictor name that selects the detailed cycle-level simulator
  * (core/sim) instead of a plugin; it predicts profiled kernels only. */
 #define WS_SYSTEM_PREDICTOR_SIMULATOR "simulator"
+/* The detailed simulator with TBPoint's intra-launch region sampling
+ * (seed 000 §IV-B) on each profiled launch. */
+#define WS_SYSTEM_PREDICTOR_SIMULATOR_TBPOINT "simulator-tbpoint"
 
 /* Resolves the system against @store and loads predictor @predictor (NULL:
- * "volkov"; WS_SYSTEM_PREDICTOR_SIMULATOR: the detailed simulator).
+ * "volkov"; WS_SYSTEM_PREDICTOR_SIMULATOR or _SIMULATOR_TBPOINT: the
+ * detailed simulator).
  * Validates the system. */
 WS_EXPORT WsSystemEnv *ws_system_env_new (WsStore *store, const WsSystemModel *system, const char *predictor,
                                           GError **error);
 WS_EXPORT void ws_system_env_free (WsSystemEnv *env);
+/* Kernel simulations started by ws_system_evaluate stop when @cancellable is
+ * cancelled, and so do on-demand profiles (the program is killed); the point
+ * fails with G_IO_ERROR_CANCELLED.  Set it before evaluating.  NULL: never. */
+WS_EXPORT void ws_system_env_set_cancellable (WsSystemEnv *env, GCancellable *cancellable);
+/* The traces the environment has profiled (or found up to date from an
+ * earlier run) for on-demand kernels ("program" + "args") while evaluating,
+ * one per distinct program and argument list, in first-use order: the
+ * traces to show next to ws_app_model_get_traces (NULL-terminated, newly
+ * allocated; empty before any evaluation). */
+WS_EXPORT char **ws_system_env_get_profiled_traces (WsSystemEnv *env);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsSystemEnv, ws_system_env_free)
 
 /* Runs @app on the environment's system with @overrides (char* -> double*,
@@ -163,10 +179,15 @@ WS_EXPORT GPtrArray *ws_system_sweep (WsSystemEnv *env, const WsAppModel *app, G
 
 /* Creates the demo workspace (testbed systems, saxpy2 applications) the
  * first time it is called on a store; later calls add `saxpy2` once its
- * trace exists.  Cheap when there is nothing to do. */
+ * trace exists and `saxpy2-profiled` once its program exists.  Cheap when
+ * there is nothing to do. */
 WS_EXPORT gboolean ws_system_store_ensure_demo (WsStore *store, GError **error);
 /* Where the demo's saxpy2 trace is looked for (newly allocated). */
 WS_EXPORT char *ws_system_demo_trace_path (void);
+/* The program of the demo's saxpy2-profiled (on-demand kernel):
+ * $WARPSCOPE_DEMO_PROGRAM, else the build's examples/saxpy2 (newly
+ * allocated).  The application is added once the program exists. */
+WS_EXPORT char *ws_system_demo_program_path (void);
 WS_EXPORT char **ws_system_store_list_systems (WsStore *store, GError **error);
 WS_EXPORT char **ws_system_store_list_apps (WsStore *store, GError **error);
 WS_EXPORT WsSystemModel *ws_system_store_get_system (WsStore *store, const char *name, GError **error);

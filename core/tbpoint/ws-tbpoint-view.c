@@ -160,7 +160,7 @@ ws_tbpoint_view_to_chart (const WsTbpointView *view)
   g_autofree char *title = g_strdup_printf (_("TBPoint: %s (launch %u) on %s"), view->kernel, view->launch, view->gpu);
   g_autofree char *subtitle = g_strdup_printf (
     _("error %.2f %%, sample %.1f %% of warp instructions (%" PRIu64 " of %" PRIu64
-      " TBs), %u regions"),
+      " TBs), homogeneous regions: %u"),
     fabs (view->error) * 100, view->sample_fraction * 100, view->simulated_tbs, view->n_tbs, view->n_regions);
 
   ws_chart_set_title (chart, title);

@@ -15,6 +15,9 @@
 #include "ws-results-page.h"
 #include "system/ws-system.h"
 #include "predict/ws-predict.h"
+#include "measure/ws-measure.h"
+#include "tbpoint/ws-tbpoint.h"
+#include "../sim/sim-test-util.h"
 
 static gboolean have_display;
 
@@ -438,6 +441,7 @@ sim_setup (SimFixture *f, gconstpointer data)
   f->results = WS_RESULTS_PAGE (ws_results_page_new ());
   ws_simulations_page_load (f->sims, f->store);
   ws_results_page_set_queue (f->results, ws_simulations_page_get_queue (f->sims));
+  ws_results_page_set_store (f->results, f->store);
   paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
   gtk_paned_set_start_child (GTK_PANED (paned), GTK_WIDGET (f->sims));
   gtk_paned_set_end_child (GTK_PANED (paned), GTK_WIDGET (f->results));
@@ -572,7 +576,7 @@ test_sim_sweep_results (SimFixture *f, gconstpointer data)
   g_assert_true (ws_results_page_import_measured (f->results, csv_path, &error));
   g_assert_no_error (error);
   chart = ws_chart_view_get_chart (ws_results_page_get_sweep_view (f->results));
-  m = ws_chart_find_series (chart, "measured");
+  m = ws_chart_find_series (chart, "measured: measured");   /* named after the file */
   g_assert_cmpint (m, ==, 1);
   g_assert_cmpuint (ws_chart_series_get_flags (chart, m) & WS_CHART_SERIES_MEASURED, !=, 0);
   g_assert_cmpfloat_with_epsilon (ws_chart_series_get_rel_error (chart, 0, 2), 1 / 1.25 - 1, 1e-9);
@@ -583,7 +587,7 @@ test_sim_sweep_results (SimFixture *f, gconstpointer data)
   g_clear_error (&error);
   /* A bad file keeps the earlier overlay. */
   g_assert_cmpint (ws_chart_find_series (ws_chart_view_get_chart (ws_results_page_get_sweep_view (f->results)),
-                                         "measured"), ==, 1);
+                                         "measured: measured"), ==, 1);
 
   /* The timeline shows every operation of the last point. */
   timeline = ws_chart_view_get_chart (ws_results_page_get_timeline_view (f->results));
@@ -699,6 +703,375 @@ test_sim_cpi_stacks (SimFixture *f, gconstpointer data)
   g_assert_cmpuint (ws_chart_series_get_n_points (sweep, 0), ==, 1);
 }
 
+/* The detailed simulator with TBPoint: the TBPoint view shows every TB of
+ * each profiled launch, and exports. */
+static void
+test_sim_tbpoint_view (SimFixture *f, gconstpointer data)
+{
+  RunWait wait;
+  const WsRun *run;
+  WsChart *chart;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsAppModel) app = NULL;
+  g_auto(GStrv) traces = NULL;
+  g_autoptr(WsTrace) trace = NULL;
+  g_autofree char *png = NULL;
+  uint64_t n_tbs = 0;
+  guint points = 0;
+  const WsTbpointView *view;
+
+  SKIP_WITHOUT_DISPLAY ();
+  app = ws_system_store_get_app (f->store, "saxpy2", &error);
+  if (app == NULL)
+    {
+      g_test_skip ("the demo trace of saxpy2 is not available");
+      return;
+    }
+  traces = ws_app_model_get_traces (app);
+  trace = ws_trace_open (traces[0], &error);
+  g_assert_no_error (error);
+  ws_trace_get_tb_counters (trace, 0, &n_tbs);
+
+  /* No TBPoint run yet: the view says how to get one. */
+  g_assert_cmpuint (ws_results_page_get_n_tbpoint_launches (f->results), ==, 0);
+  g_assert_null (ws_chart_view_get_chart (ws_results_page_get_tbpoint_view (f->results)));
+
+  g_assert_true (ws_simulations_page_select_system (f->sims, f->system));
+  g_assert_true (ws_simulations_page_select_app (f->sims, "saxpy2"));
+  g_assert_true (ws_simulations_page_set_predictor (f->sims, "volkov", FALSE));
+  g_assert_true (ws_simulations_page_set_predictor (f->sims, WS_SYSTEM_PREDICTOR_SIMULATOR_TBPOINT, TRUE));
+  ws_simulations_page_set_sweep (f->sims, "");
+  g_assert_cmpuint (ws_simulations_page_run (f->sims), ==, 1);
+  wait.queue = ws_simulations_page_get_queue (f->sims);
+  wait.index = 0;
+  g_assert_true (iterate_until (run_finished, &wait, 120000));
+  run = ws_run_queue_get_run (wait.queue, 0);
+  if (run->state == WS_RUN_FAILED)
+    g_test_message ("run failed: %s", run->error);
+  g_assert_cmpint (run->state, ==, WS_RUN_DONE);
+  g_assert_cmpuint (run->tbpoint->len, ==, ws_trace_get_n_launches (trace));
+  view = g_ptr_array_index (run->tbpoint, 0);
+  g_assert_cmpuint (view->n_tbs, ==, n_tbs);
+
+  drain ();
+  ws_results_page_show (f->results, "tbpoint");
+  g_assert_cmpuint (ws_results_page_get_n_tbpoint_launches (f->results), ==, run->tbpoint->len);
+  chart = ws_chart_view_get_chart (ws_results_page_get_tbpoint_view (f->results));
+  g_assert_nonnull (chart);
+  g_assert_cmpint (ws_chart_get_kind (chart), ==, WS_CHART_TBPOINT);
+  for (guint s = 0; s < ws_chart_get_n_series (chart); s++)
+    points += ws_chart_series_get_n_points (chart, s);
+  g_assert_cmpuint (points, ==, n_tbs);
+  g_assert_cmpuint (ws_chart_get_n_series (chart), >=, view->n_regions);
+  png = g_build_filename (f->tmpdir, "tbpoint.png", NULL);
+  g_assert_true (ws_chart_view_export (ws_results_page_get_tbpoint_view (f->results), png, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
+}
+
+/* Cancelling stops a run inside its single simulator point, not after it. */
+static void
+test_sim_cancel_inside_point (SimFixture *f, gconstpointer data)
+{
+  SimTraceBuilder b;
+  WsTraceStaticInst insts[9];
+  uint64_t addr = 0x1000000;
+  g_autofree char *path = NULL, *json = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  RunWait wait;
+  const WsRun *run;
+  gint64 cancelled_at, t0;
+
+  SKIP_WITHOUT_DISPLAY ();
+  sim_trace_open (&b, f->tmpdir, "long.wstrace");
+  for (int i = 0; i < 8; i++)
+    insts[i] = sim_test_inst (WS_OPCLASS_ALU, i, -1, -1);
+  insts[8] = sim_test_inst (WS_OPCLASS_LD, 8, -1, -1);
+  insts[8].space = WS_SPACE_GLOBAL;
+  sim_trace_launch (&b, sim_trace_kernel (&b, "long_kernel", insts, 9), 6000, 256);
+  for (guint t = 0; t < 6000; t++)
+    {
+      WsTraceCta *cta = ws_trace_cta_begin (b.w, t, 8);
+      for (uint32_t w = 0; w < 8; w++)
+        for (int i = 0; i < 200; i++)
+          if (i % 10 == 9)
+            {
+              sim_rec_mem (cta, w, 8, WS_SPACE_GLOBAL, addr, 4);
+              addr += 128;
+            }
+          else
+            sim_rec_inst (cta, w, (uint32_t) (i % 8));
+      ws_trace_cta_end (cta);
+    }
+  sim_trace_end_launch (&b);
+  path = sim_trace_close (&b);
+  json = g_strdup_printf ("{\"kind\":\"application\",\"name\":\"long-sim\",\"processes\":[{\"label\":\"CPU\","
+                          "\"operations\":[{\"op\":\"kernel\",\"name\":\"long\",\"trace\":\"%s\"}]}]}", path);
+  g_assert_true (json_parser_load_from_data (parser, json, -1, &error));
+  g_assert_true (ws_system_store_put_app (f->store, json_parser_get_root (parser), TRUE, &error));
+  g_assert_no_error (error);
+  ws_simulations_page_load (f->sims, f->store);
+
+  g_assert_true (ws_simulations_page_select_system (f->sims, f->system));
+  g_assert_true (ws_simulations_page_select_app (f->sims, "long-sim"));
+  ws_simulations_page_set_predictor (f->sims, "volkov", FALSE);
+  ws_simulations_page_set_predictor (f->sims, WS_SYSTEM_PREDICTOR_SIMULATOR, TRUE);
+  ws_simulations_page_set_sweep (f->sims, "");
+  g_assert_cmpuint (ws_simulations_page_run (f->sims), ==, 1);
+  wait.queue = ws_simulations_page_get_queue (f->sims);
+  wait.index = 0;
+  /* Let the simulation get going, then cancel. */
+  t0 = g_get_monotonic_time ();
+  while (g_get_monotonic_time () - t0 < 300000)
+    g_main_context_iteration (NULL, FALSE);
+  run = ws_run_queue_get_run (wait.queue, 0);
+  g_assert_cmpint (run->state, ==, WS_RUN_RUNNING);
+  cancelled_at = g_get_monotonic_time ();
+  ws_run_queue_cancel (wait.queue, 0);
+  g_assert_true (iterate_until (run_finished, &wait, 60000));
+  run = ws_run_queue_get_run (wait.queue, 0);
+  g_test_message ("stopped %.3f s after cancelling", (g_get_monotonic_time () - cancelled_at) / 1e6);
+  g_assert_cmpint (run->state, ==, WS_RUN_CANCELLED);
+  g_assert_cmpuint (run->n_done, ==, 0);
+  g_assert_cmpint (g_get_monotonic_time () - cancelled_at, <, 2000000);
+}
+
+/* Measured data from stored measurement sets (warpscope-cli measurements
+ * import): one set per measured run, placed by the N in its name. */
+static void
+test_results_measurement_sets (SimFixture *f, gconstpointer data)
+{
+  const double ns[] = { 1048576, 2097152, 4194304 };
+  RunWait wait;
+  WsChart *chart;
+  int m;
+  double x, y;
+  g_autoptr(GError) error = NULL;
+  const char *names[] = { "saxpy2 N=1048576", "saxpy2 N=2097152", "saxpy2-N4194304", NULL };
+  const char *bad[] = { "no number here", NULL };
+
+  SKIP_WITHOUT_DISPLAY ();
+  if (first_plugin (f->sims) == NULL)
+    {
+      g_test_skip ("no predictor plugin built");
+      return;
+    }
+  /* Before any sweep the sets have nowhere to go. */
+  g_assert_false (ws_results_page_use_measurement_sets (f->results, names, FALSE, &error));
+  g_assert_nonnull (strstr (error->message, "sweep"));
+  g_clear_error (&error);
+
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr(WsMeasurementSet) set = ws_measurement_set_new (i < 3 ? names[i] : bad[0], "GTX 970");
+      WsMeasurement k = { .kind = WS_MEASURE_KERNEL, .name = g_strdup ("_Z6saxpy2iiPfS_"), .grid = { 4096, 1, 1 },
+                          .block = { 256, 1, 1 }, .runs = 1, .duration_ns = 100000.0 * (i + 1) };
+      WsMeasurement c = { .kind = WS_MEASURE_MEMCPY, .name = g_strdup ("memcpy"), .direction = WS_MEMCPY_HTOD,
+                          .bytes = (guint64) ns[i] * 4, .runs = 1, .duration_ns = 50000.0 * (i + 1) };
+
+      set->rows = ws_measurements_new ();
+      g_array_append_val (set->rows, k);
+      g_array_append_val (set->rows, c);
+      ws_measure_assign_occurrences (set->rows);
+      g_assert_true (ws_measure_store_put (f->store, set, TRUE, &error));
+      g_assert_no_error (error);
+    }
+  {
+    g_autoptr(WsMeasurementSet) set = ws_measurement_set_new (bad[0], "GTX 970");
+    WsMeasurement k = { .kind = WS_MEASURE_KERNEL, .name = g_strdup ("k"), .grid = { 1, 1, 1 }, .block = { 32, 1, 1 },
+                        .runs = 1, .duration_ns = 1000 };
+    set->rows = ws_measurements_new ();
+    g_array_append_val (set->rows, k);
+    g_assert_true (ws_measure_store_put (f->store, set, TRUE, &error));
+  }
+
+  g_assert_true (ws_simulations_page_select_system (f->sims, f->system));
+  g_assert_true (ws_simulations_page_select_app (f->sims, "saxpy2-analytic"));
+  ws_simulations_page_set_predictor (f->sims, "volkov", TRUE);
+  ws_simulations_page_set_sweep (f->sims, "N=1048576,2097152,4194304");
+  g_assert_cmpuint (ws_simulations_page_run (f->sims), ==, 1);
+  wait.queue = ws_simulations_page_get_queue (f->sims);
+  wait.index = 0;
+  g_assert_true (iterate_until (run_finished, &wait, 60000));
+  g_assert_cmpint (ws_run_queue_get_run (wait.queue, 0)->state, ==, WS_RUN_DONE);
+
+  g_assert_true (ws_results_page_use_measurement_sets (f->results, names, FALSE, &error));
+  g_assert_no_error (error);
+  chart = ws_chart_view_get_chart (ws_results_page_get_sweep_view (f->results));
+  m = ws_chart_find_series (chart, "measured");
+  g_assert_cmpint (m, >=, 0);
+  g_assert_cmpuint (ws_chart_series_get_n_points (chart, m), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_assert_true (ws_chart_series_get_point (chart, m, i, &x, &y));
+      g_assert_cmpfloat (x, ==, ns[i]);
+      g_assert_cmpfloat_with_epsilon (y, 150e-6 * (i + 1), 1e-15);
+      g_assert_true (isfinite (ws_chart_series_get_rel_error (chart, 0, i)));
+    }
+  /* Kernels only. */
+  g_assert_true (ws_results_page_use_measurement_sets (f->results, names, TRUE, &error));
+  chart = ws_chart_view_get_chart (ws_results_page_get_sweep_view (f->results));
+  m = ws_chart_find_series (chart, "measured (kernels)");
+  g_assert_cmpint (m, >=, 0);
+  g_assert_true (ws_chart_series_get_point (chart, m, 1, &x, &y));
+  g_assert_cmpfloat_with_epsilon (y, 200e-6, 1e-15);
+  /* A set whose name gives no N is refused by name; the overlay stays. */
+  g_assert_false (ws_results_page_use_measurement_sets (f->results, bad, FALSE, &error));
+  g_assert_nonnull (strstr (error->message, "no number here"));
+  g_assert_cmpint (ws_chart_find_series (ws_chart_view_get_chart (ws_results_page_get_sweep_view (f->results)),
+                                         "measured (kernels)"), >=, 0);
+}
+
+/* The issue's walk-through on the demo workspace: sweep N for saxpy2 (its
+ * kernel profiled on demand for every N) with every predictor and the
+ * simulator (plain and TBPoint) in one plot, measured data overlaid, a
+ * CPI stack per configuration and a TBPoint view, all exported. */
+static void
+test_demo_walkthrough (SimFixture *f, gconstpointer data)
+{
+  const double ns[] = { 16384, 65536, 262144 };
+  const char * const *names;
+  g_autoptr(GPtrArray) chosen = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsAppModel) app = NULL;
+  g_autoptr(GString) csv = g_string_new ("N,seconds\n");
+  g_autofree char *csv_path = NULL;
+  WsRunQueue *queue;
+  WsChart *chart;
+  guint n_plugins = 0, points = 0;
+  int volkov = -1, m;
+  double x, y, prev;
+
+  SKIP_WITHOUT_DISPLAY ();
+  app = ws_system_store_get_app (f->store, "saxpy2-profiled", &error);
+  if (app == NULL)
+    {
+      g_test_skip ("examples/saxpy2 was not built (no CUDA): no saxpy2-profiled in the demo");
+      return;
+    }
+  queue = ws_simulations_page_get_queue (f->sims);
+  g_assert_true (ws_simulations_page_select_system (f->sims, "testbed-gtx970"));
+  g_assert_true (ws_simulations_page_select_app (f->sims, "saxpy2-profiled"));
+  names = ws_simulations_page_get_predictors (f->sims);
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      g_assert_true (ws_simulations_page_set_predictor (f->sims, names[i], TRUE));
+      g_ptr_array_add (chosen, (gpointer) names[i]);
+      if (!g_str_has_prefix (names[i], WS_SYSTEM_PREDICTOR_SIMULATOR))
+        n_plugins++;
+    }
+  g_assert_true (g_strv_contains (names, WS_SYSTEM_PREDICTOR_SIMULATOR));
+  g_assert_true (g_strv_contains (names, WS_SYSTEM_PREDICTOR_SIMULATOR_TBPOINT));
+  ws_simulations_page_set_sweep (f->sims, "N=16384,65536,262144");
+  g_assert_cmpuint (ws_simulations_page_run (f->sims), ==, chosen->len);
+  while (ws_run_queue_is_busy (queue))
+    g_main_context_iteration (NULL, TRUE);
+  for (guint i = 0; i < ws_run_queue_get_n_runs (queue); i++)
+    {
+      const WsRun *run = ws_run_queue_get_run (queue, i);
+
+      if (run->state != WS_RUN_DONE)
+        g_test_message ("%s: %s", run->predictor, run->error ? run->error : ws_run_state_name (run->state));
+      g_assert_cmpint (run->state, ==, WS_RUN_DONE);
+      g_assert_cmpuint (run->results->len, ==, 3);
+      /* Every source sees the kernel grow with N: the profile follows N. */
+      for (guint p = 1; p < 3; p++)
+        {
+          const WsSystemResult *a = g_ptr_array_index (run->results, p - 1);
+          const WsSystemResult *b = g_ptr_array_index (run->results, p);
+          double ka = 0, kb = 0;
+
+          for (guint o = 0; o < a->operations->len; o++)
+            if (g_str_equal (((WsSystemOpRecord *) g_ptr_array_index (a->operations, o))->op, "kernel"))
+              ka += ((WsSystemOpRecord *) g_ptr_array_index (a->operations, o))->end
+                    - ((WsSystemOpRecord *) g_ptr_array_index (a->operations, o))->start;
+          for (guint o = 0; o < b->operations->len; o++)
+            if (g_str_equal (((WsSystemOpRecord *) g_ptr_array_index (b->operations, o))->op, "kernel"))
+              kb += ((WsSystemOpRecord *) g_ptr_array_index (b->operations, o))->end
+                    - ((WsSystemOpRecord *) g_ptr_array_index (b->operations, o))->start;
+          g_assert_cmpfloat (kb, >, ka);
+        }
+    }
+
+  /* One plot: a series per source, three points each. */
+  drain ();
+  chart = ws_chart_view_get_chart (ws_results_page_get_sweep_view (f->results));
+  g_assert_cmpuint (ws_chart_get_n_series (chart), ==, chosen->len);
+  for (guint i = 0; i < chosen->len; i++)
+    {
+      int series = ws_chart_find_series (chart, g_ptr_array_index (chosen, i));
+
+      g_assert_cmpint (series, >=, 0);
+      g_assert_cmpuint (ws_chart_series_get_n_points (chart, series), ==, 3);
+      prev = 0;
+      for (guint p = 0; p < 3; p++)
+        {
+          g_assert_true (ws_chart_series_get_point (chart, series, p, &x, &y));
+          g_assert_cmpfloat (x, ==, ns[p]);
+          g_assert_cmpfloat (y, >, prev);
+          prev = y;
+        }
+    }
+
+  /* Measured data (here: the volkov times + 10 %, a stand-in for a CSV of
+   * real measurements) overlaid with relative errors. */
+  volkov = ws_chart_find_series (chart, "volkov");
+  g_assert_cmpint (volkov, >=, 0);
+  for (guint p = 0; p < 3; p++)
+    {
+      g_assert_true (ws_chart_series_get_point (chart, volkov, p, &x, &y));
+      g_string_append_printf (csv, "%.0f,%.17g\n", x, y * 1.1);
+    }
+  csv_path = g_build_filename (f->tmpdir, "saxpy2-measured.csv", NULL);
+  g_assert_true (g_file_set_contents (csv_path, csv->str, -1, NULL));
+  g_assert_true (ws_results_page_import_measured (f->results, csv_path, &error));
+  g_assert_no_error (error);
+  chart = ws_chart_view_get_chart (ws_results_page_get_sweep_view (f->results));
+  m = ws_chart_find_series (chart, "measured: saxpy2-measured");
+  g_assert_cmpint (m, >=, 0);
+  volkov = ws_chart_find_series (chart, "volkov");
+  for (guint p = 0; p < 3; p++)
+    g_assert_cmpfloat_with_epsilon (ws_chart_series_get_rel_error (chart, volkov, p), 1 / 1.1 - 1, 1e-9);
+
+  /* CPI stacks: a bar per plugin predictor and N (each N has its own profile). */
+  chart = ws_chart_view_get_chart (ws_results_page_get_cpi_view (f->results));
+  g_assert_cmpint (ws_chart_get_kind (chart), ==, WS_CHART_STACKED);
+  g_assert_cmpuint (ws_chart_get_n_bars (chart), ==, n_plugins * 3);
+
+  /* TBPoint view of the last point's launch: every one of its TBs. */
+  ws_results_page_show (f->results, "tbpoint");
+  g_assert_cmpuint (ws_results_page_get_n_tbpoint_launches (f->results), ==, 1);
+  chart = ws_chart_view_get_chart (ws_results_page_get_tbpoint_view (f->results));
+  for (guint s2 = 0; s2 < ws_chart_get_n_series (chart); s2++)
+    points += ws_chart_series_get_n_points (chart, s2);
+  g_assert_cmpuint (points, ==, 262144 / 256);
+
+  /* Export: every format of the sweep, the CPI stacks and the TBPoint view. */
+  {
+    const char *files[] = { "sweep.png", "sweep.svg", "sweep.pdf", "sweep.csv", "cpi.svg", "tbpoint.png", NULL };
+    const char *magic[] = { "\x89PNG", "<?xml", "%PDF", "", "<?xml", "\x89PNG" };
+
+    for (guint i = 0; files[i] != NULL; i++)
+      {
+        g_autofree char *path = g_build_filename (f->tmpdir, files[i], NULL);
+        g_autofree char *contents = NULL;
+        WsChartView *view = i < 4 ? ws_results_page_get_sweep_view (f->results)
+                            : i == 4 ? ws_results_page_get_cpi_view (f->results)
+                                     : ws_results_page_get_tbpoint_view (f->results);
+        gsize len = 0;
+
+        g_assert_true (ws_chart_view_export (view, path, &error));
+        g_assert_no_error (error);
+        g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+        g_assert_cmpuint (len, >, 200);
+        g_assert_true (g_str_has_prefix (contents, magic[i]));
+        if (i == 3)
+          g_assert_nonnull (strstr (contents, "measured: saxpy2-measured"));
+      }
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -725,6 +1098,13 @@ main (int argc, char **argv)
 
   g_test_add ("/gui/simulations/cpi-stacks-per-launch", SimFixture, NULL, sim_setup,
               test_sim_cpi_stacks, sim_teardown);
+  g_test_add ("/gui/simulations/tbpoint-view", SimFixture, NULL, sim_setup, test_sim_tbpoint_view, sim_teardown);
+  g_test_add ("/gui/simulations/cancel-inside-a-point", SimFixture, NULL, sim_setup, test_sim_cancel_inside_point,
+              sim_teardown);
+  g_test_add ("/gui/results/measurement-sets-overlay", SimFixture, NULL, sim_setup, test_results_measurement_sets,
+              sim_teardown);
+  g_test_add ("/gui/demo/saxpy2-sweep-all-sources-measured-cpi-tbpoint-export", SimFixture, NULL, sim_setup,
+              test_demo_walkthrough, sim_teardown);
 
   return g_test_run ();
 }

@@ -2,8 +2,8 @@
  * Simulations or Results page for the documentation, after really running
  * the sweep it shows.  Run under a display (xvfb-run); docs/images/README.md.
  *
- *   ws-gui-pages-screenshot --db PATH --page profiles|simulations|results|timeline
- *        [--app NAME] [--system NAME] [--sweep N=…] [--predictors a,b] OUTPUT.png */
+ *   ws-gui-pages-screenshot --db PATH --page profiles|simulations|results|cpi|timeline|tbpoint
+ *        [--app NAME] [--system NAME] [--sweep N=…] [--predictors a,b] [--measured CSV] OUTPUT.png */
 #include <adwaita.h>
 #include <glib/gi18n.h>
 #include <locale.h>
@@ -35,10 +35,12 @@ main (int argc, char **argv)
 {
   g_autofree char *profile = NULL, *profile_args = NULL;
   g_autofree char *db = NULL, *page = NULL, *app = NULL, *system = NULL, *sweep = NULL, *predictors = NULL;
+  g_autofree char *measured = NULL;
   int width = 1280, height = 800;
   GOptionEntry entries[] = {
     { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "Workspace database", "PATH" },
-    { "page", 0, 0, G_OPTION_ARG_STRING, &page, "profiles, simulations, results or timeline", "NAME" },
+    { "page", 0, 0, G_OPTION_ARG_STRING, &page, "profiles, simulations, results, cpi, timeline or tbpoint", "NAME" },
+    { "measured", 0, 0, G_OPTION_ARG_FILENAME, &measured, "Measured CSV (VALUE,SECONDS) to overlay on the sweep", "CSV" },
     { "app", 0, 0, G_OPTION_ARG_STRING, &app, "Application model (default saxpy2-analytic)", "NAME" },
     { "system", 0, 0, G_OPTION_ARG_STRING, &system, "System (default testbed-gtx970)", "NAME" },
     { "sweep", 0, 0, G_OPTION_ARG_STRING, &sweep, "Sweep (default N=1048576:16777216:1048576)", "VAR=…" },
@@ -140,7 +142,13 @@ main (int argc, char **argv)
           g_print ("%s: %s%s%s\n", run->predictor, ws_run_state_name (run->state), run->error ? ": " : "",
                    run->error ? run->error : "");
         }
-      if (g_str_equal (page, "results") || g_str_equal (page, "timeline") || g_str_equal (page, "cpi"))
+      if (measured != NULL && !ws_results_page_import_measured (results, measured, &error))
+        {
+          g_printerr ("ws-gui-pages-screenshot: %s\n", error->message);
+          return 1;
+        }
+      if (g_str_equal (page, "results") || g_str_equal (page, "timeline") || g_str_equal (page, "cpi")
+          || g_str_equal (page, "tbpoint"))
         {
           ws_window_show_page (window, "results");
           ws_results_page_show (results, g_str_equal (page, "results") ? "sweep" : page);

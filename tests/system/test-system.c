@@ -2,9 +2,11 @@
  * eq. 4.6 transfers, contention, CUDA semantics, loops, sweeps, the store,
  * the demo workspace and the CLI's JSON. */
 #include "system/ws-system.h"
+#include "tbpoint/ws-tbpoint.h"
 #include "predict/ws-predict.h"
 #include "trace/ws-trace.h"
 #include "sim/ws-sim.h"
+#include "system-test-util.h"
 
 #include <math.h>
 #include <string.h>
@@ -19,55 +21,21 @@ typedef struct {
 static void
 fixture_set_up (Fixture *f, gconstpointer data)
 {
-  g_autoptr(GError) error = NULL;
-  f->dir = g_dir_make_tmp ("ws-system-XXXXXX", &error);
-  g_assert_no_error (error);
-  g_autofree char *db = g_build_filename (f->dir, "t.db", NULL);
-  f->store = ws_store_open (db, &error);
-  g_assert_no_error (error);
-  g_assert_true (ws_system_store_ensure_demo (f->store, &error));
-  g_assert_no_error (error);
-}
-
-static void
-rm_rf (const char *path)
-{
-  GDir *d = g_dir_open (path, 0, NULL);
-  if (d != NULL)
-    {
-      const char *n;
-      while ((n = g_dir_read_name (d)) != NULL)
-        {
-          g_autofree char *p = g_build_filename (path, n, NULL);
-          rm_rf (p);
-        }
-      g_dir_close (d);
-    }
-  g_remove (path);
+  f->store = system_test_workspace (&f->dir);
 }
 
 static void
 fixture_tear_down (Fixture *f, gconstpointer data)
 {
   ws_store_close (f->store);
-  rm_rf (f->dir);
+  system_test_rm_rf (f->dir);
   g_free (f->dir);
-}
-
-static JsonNode *
-parse (const char *text)
-{
-  g_autoptr(JsonParser) p = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-  json_parser_load_from_data (p, text, -1, &error);
-  g_assert_no_error (error);
-  return json_node_copy (json_parser_get_root (p));
 }
 
 static WsAppModel *
 app_from (const char *text)
 {
-  g_autoptr(JsonNode) n = parse (text);
+  g_autoptr(JsonNode) n = system_test_parse (text);
   g_autoptr(GError) error = NULL;
   WsAppModel *app = ws_app_model_from_json (n, &error);
   g_assert_no_error (error);
@@ -77,7 +45,7 @@ app_from (const char *text)
 static WsSystemModel *
 system_from (const char *text)
 {
-  g_autoptr(JsonNode) n = parse (text);
+  g_autoptr(JsonNode) n = system_test_parse (text);
   g_autoptr(GError) error = NULL;
   WsSystemModel *s = ws_system_model_from_json (n, &error);
   g_assert_no_error (error);
@@ -362,7 +330,7 @@ static void
 test_expression_errors (Fixture *f, gconstpointer data)
 {
   /* A syntax error is found when the model is read. */
-  g_autoptr(JsonNode) bad = parse ("{\"name\":\"bad\",\"processes\":[{\"label\":\"CPU\",\"operations\":["
+  g_autoptr(JsonNode) bad = system_test_parse ("{\"name\":\"bad\",\"processes\":[{\"label\":\"CPU\",\"operations\":["
                                    "{\"op\":\"host\",\"seconds\":\"1\"},{\"op\":\"h2d\",\"bytes\":\"4*(N\"}]}]}");
   g_autoptr(GError) error = NULL;
   g_autoptr(WsAppModel) none = ws_app_model_from_json (bad, &error);
@@ -474,7 +442,8 @@ test_validation_errors (Fixture *f, gconstpointer data)
     "{\"type\":\"link\",\"name\":\"l\",\"hw\":\"PCIe 3.1 x16 (GTX 970 test bed)\",\"from\":\"cpu\",\"to\":\"gpu\"}]}",
     "which are in different machines");
   /* Structural errors are found when reading. */
-  g_autoptr(JsonNode) n = parse ("{\"name\":\"s\",\"components\":[{\"type\":\"gpu\",\"name\":\"g\",\"hw\":\"GTX 970\",\"cuont\":2}]}");
+  g_autoptr(JsonNode) n = system_test_parse ("{\"name\":\"s\",\"components\":[{\"type\":\"gpu\",\"name\":\"g\","
+                                             "\"hw\":\"GTX 970\",\"cuont\":2}]}");
   g_autoptr(GError) error = NULL;
   g_autoptr(WsSystemModel) s = ws_system_model_from_json (n, &error);
   g_assert_null (s);
@@ -745,7 +714,7 @@ test_missing_trace (Fixture *f, gconstpointer data)
   g_autofree char *path = g_build_filename (f->dir, "nothing.wstrace", NULL);
   g_autofree char *text = g_strdup_printf ("{\"kind\":\"application\",\"name\":\"prof\",\"processes\":[{\"label\":\"CPU\","
                                            "\"operations\":[{\"op\":\"kernel\",\"trace\":\"%s\"}]}]}", path);
-  g_autoptr(JsonNode) node = parse (text);
+  g_autoptr(JsonNode) node = system_test_parse (text);
   g_autoptr(GError) error = NULL;
   g_assert_true (ws_system_store_put_app (f->store, node, FALSE, &error));
   g_assert_no_error (error);
@@ -764,7 +733,7 @@ test_missing_trace (Fixture *f, gconstpointer data)
   g_assert_true (g_file_set_contents (src, "not really a trace", -1, NULL));
   g_autofree char *text2 = g_strdup_printf ("{\"name\":\"prof2\",\"processes\":[{\"label\":\"CPU\",\"operations\":"
                                             "[{\"op\":\"kernel\",\"trace\":\"%s\"}]}]}", src);
-  g_autoptr(JsonNode) node2 = parse (text2);
+  g_autoptr(JsonNode) node2 = system_test_parse (text2);
   g_assert_true (ws_system_store_put_app (f->store, node2, FALSE, &error));
   g_assert_no_error (error);
   g_autoptr(WsAppModel) app2 = ws_system_store_get_app (f->store, "prof2", &error);
@@ -859,6 +828,39 @@ test_saxpy2_profiled_total (Fixture *f, gconstpointer data)
   ts = ts + sim_seconds;
   ts = (ts + ts_d) + n / rate_d;
   g_assert_cmpfloat (rs->total_seconds, ==, ts);
+
+  /* With TBPoint: the kernel time is the region-sampled simulation's. */
+  g_autoptr(WsSystemEnv) tenv = ws_system_env_new (f->store, s, WS_SYSTEM_PREDICTOR_SIMULATOR_TBPOINT, &error);
+  g_assert_no_error (error);
+  g_autoptr(WsSystemResult) rt = ws_system_evaluate (tenv, app, NULL, &error);
+  g_assert_no_error (error);
+  WsTbpointOptions topt;
+  ws_tbpoint_options_init (&topt);
+  topt.sampling = WS_SAMPLING_TBPOINT;
+  g_autoptr(WsSim) tsim = ws_sim_new (gpu, &topt.sim, &error);
+  guint n_regions = 0;
+  g_assert_true (ws_tbpoint_simulate_launch (tsim, trace, 0, &topt, &stats, &n_regions, NULL, &error));
+  g_assert_nonnull (stats.tb_simulated);
+  double tb_seconds = (double) stats.cycles / (gpu->core_clock_mhz * 1e6);
+  ws_sim_launch_stats_clear (&stats);
+  g_assert_cmpuint (n_regions, >=, 1);
+  double tt = (0 + ts_h) + n / rate_h;
+  tt = (tt + ts_h) + n / rate_h;
+  tt = tt + tb_seconds;
+  tt = (tt + ts_d) + n / rate_d;
+  g_assert_cmpfloat (rt->total_seconds, ==, tt);
+
+  /* A cancelled environment stops the simulation and says so. */
+  g_autoptr(WsSystemEnv) cenv = ws_system_env_new (f->store, s, WS_SYSTEM_PREDICTOR_SIMULATOR, &error);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_cancellable_cancel (cancellable);
+  ws_system_env_set_cancellable (cenv, cancellable);
+  g_autoptr(WsSystemResult) rc = ws_system_evaluate (cenv, app, NULL, &error);
+  g_assert_null (rc);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_nonnull (strstr (error->message, "operation 3 (kernel)"));
+  g_clear_error (&error);
+
   /* The simulator needs a trace: an analytic kernel is refused clearly. */
   g_autoptr(WsAppModel) analytic = ws_system_store_get_app (f->store, "saxpy2-analytic", &error);
   g_autoptr(WsSystemResult) none = ws_system_evaluate (senv, analytic, NULL, &error);
@@ -922,7 +924,7 @@ cli_json (Fixture *f, int *status, const char *first, ...)
       g_test_message ("stderr: %s", err);
       return NULL;
     }
-  return parse (out);
+  return system_test_parse (out);
 }
 
 static void
@@ -1015,8 +1017,10 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  /* The demo must not pick up a trace from the developer's build tree here. */
+  /* The demo must not pick up a trace or a program from the developer's
+   * build tree here. */
   g_setenv ("WARPSCOPE_DEMO_TRACE", "/nonexistent/saxpy2.wstrace", TRUE);
+  g_setenv ("WARPSCOPE_DEMO_PROGRAM", "/nonexistent/saxpy2", TRUE);
 #define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
   ADD ("/system/transfer/table-6-2-links-exact", test_transfer_table_6_2);
   ADD ("/system/transfer/contention-shares-bandwidth", test_transfer_contention);

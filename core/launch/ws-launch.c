@@ -1,0 +1,275 @@
+/* ws-launch.c: runs a CUDA program on the emulator (LD_LIBRARY_PATH points
+ * at Warpscope's libcudart.so.13, WS_* variables configure it) and reads the
+ * summary the runtime writes at exit. */
+#include "ws-config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+
+#include "launch/ws-launch.h"
+#include "fatbin/ws-fatbin.h"
+
+#define STDERR_TAIL_BYTES 4096
+
+char *
+ws_launch_cudart_dir (void)
+{
+  const char *env = g_getenv ("WARPSCOPE_CUDART_DIR");
+  if (env != NULL && *env)
+    return g_strdup (env);
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *build = g_canonicalize_filename (WS_BUILD_DIR, NULL);
+  if (exe != NULL && g_str_has_prefix (exe, build) && exe[strlen (build)] == '/')
+    return g_build_filename (WS_BUILD_DIR, "core", "cudart", NULL);
+  return g_path_get_dirname (WS_PLUGIN_DIR);   /* <prefix>/<libdir>/warpscope */
+}
+
+char *
+ws_launch_find_runtime (GError **error)
+{
+  g_autofree char *dir = ws_launch_cudart_dir ();
+  g_autofree char *lib = g_build_filename (dir, "libcudart.so.13", NULL);
+  if (!g_file_test (lib, G_FILE_TEST_EXISTS))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND,
+                   _("the Warpscope CUDA runtime is missing (%s): it is built only where CUDA's headers "
+                     "were found at build time"), lib);
+      return NULL;
+    }
+  return g_steal_pointer (&dir);
+}
+
+gboolean
+ws_launch_check_program (const char *path, GError **error)
+{
+  g_return_val_if_fail (path != NULL, FALSE);
+  GError *local = NULL;
+  g_autoptr(WsElfCuda) info = ws_elf_cuda_inspect (path, &local);
+  if (info == NULL)
+    {
+      /* Scripts and the like: run them, their children may be CUDA programs. */
+      if (g_error_matches (local, WS_ERROR, WS_ERROR_INVALID))
+        {
+          g_error_free (local);
+          return TRUE;
+        }
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  if (ws_elf_cuda_needs (info, "libcudart.so.13"))
+    return TRUE;
+  if (ws_elf_cuda_needs (info, "libcudart.so."))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_UNSUPPORTED,
+                   _("%s is linked against another CUDA runtime version than 13; rebuild it with CUDA 13 "
+                     "(warpscope-cli build or nvcc -cudart shared)"), path);
+      return FALSE;
+    }
+  if (info->has_fatbin)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_UNSUPPORTED,
+                   _("%s is linked statically against the CUDA runtime (nvcc's default), so Warpscope "
+                     "cannot run its kernels; rebuild with warpscope-cli build or nvcc -cudart shared"), path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+ws_launch_options_init (WsLaunchOptions *options)
+{
+  memset (options, 0, sizeof *options);
+  options->threads = -1;
+}
+
+void
+ws_launch_result_free (WsLaunchResult *result)
+{
+  if (result == NULL)
+    return;
+  g_clear_pointer (&result->summary, json_node_unref);
+  g_free (result->stderr_tail);
+  g_free (result);
+}
+
+char *
+ws_launch_command_line (const char *program, const char *const *args)
+{
+  GString *s = g_string_new (NULL);
+  for (int i = -1; i < 0 || (args != NULL && args[i] != NULL); i++)
+    {
+      const char *a = i < 0 ? program : args[i];
+      gboolean plain = *a != '\0';
+      for (const char *p = a; *p && plain; p++)
+        plain = g_ascii_isalnum (*p) || strchr ("-_./=:,+@%", *p) != NULL;
+      if (s->len > 0)
+        g_string_append_c (s, ' ');
+      if (plain)
+        g_string_append (s, a);
+      else
+        {
+          g_autofree char *q = g_shell_quote (a);
+          g_string_append (s, q);
+        }
+    }
+  return g_string_free (s, FALSE);
+}
+
+static JsonNode *
+read_runtime_summary (const char *path)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  if (!json_parser_load_from_file (parser, path, NULL))
+    return NULL;
+  JsonNode *root = json_parser_get_root (parser);
+  return root != NULL && JSON_NODE_HOLDS_OBJECT (root) ? json_node_copy (root) : NULL;
+}
+
+/* The last STDERR_TAIL_BYTES of @bytes, from a line start where there is
+ * one, as valid UTF-8 without the final newline. */
+static char *
+stderr_tail (GBytes *bytes)
+{
+  gsize n = 0;
+  const char *data = bytes != NULL ? g_bytes_get_data (bytes, &n) : NULL;
+  if (data == NULL || n == 0)
+    return g_strdup ("");
+  gsize start = n > STDERR_TAIL_BYTES ? n - STDERR_TAIL_BYTES : 0;
+  if (start > 0)
+    {
+      const char *nl = memchr (data + start, '\n', n - start);
+      if (nl != NULL && nl + 1 < data + n)
+        start = (gsize) (nl + 1 - data);
+    }
+  while (n > start && (data[n - 1] == '\n' || data[n - 1] == '\r'))
+    n--;
+  return g_utf8_make_valid (data + start, (gssize) (n - start));
+}
+
+/* The program's environment: ours with the runtime's variables set. */
+static char **
+launch_environ (const char *runtime_dir, const char *summary, const WsLaunchOptions *o)
+{
+  char **envp = g_get_environ ();
+  const char *old_ld = g_environ_getenv (envp, "LD_LIBRARY_PATH");
+  g_autofree char *ld = old_ld != NULL && *old_ld ? g_strconcat (runtime_dir, ":", old_ld, NULL)
+                                                  : g_strdup (runtime_dir);
+  envp = g_environ_setenv (envp, "LD_LIBRARY_PATH", ld, TRUE);
+  envp = g_environ_setenv (envp, "WS_SUMMARY", summary, TRUE);
+  if (o->gpu != NULL)
+    envp = g_environ_setenv (envp, "WS_GPU", o->gpu, TRUE);
+  if (o->db != NULL)
+    {
+      g_autofree char *db = g_canonicalize_filename (o->db, NULL);
+      envp = g_environ_setenv (envp, "WS_DB", db, TRUE);
+    }
+  if (o->trace != NULL)
+    {
+      g_autofree char *trace = g_canonicalize_filename (o->trace, NULL);
+      envp = g_environ_setenv (envp, "WS_TRACE", trace, TRUE);
+    }
+  else
+    envp = g_environ_unsetenv (envp, "WS_TRACE");
+  if (o->threads >= 0)
+    {
+      g_autofree char *t = g_strdup_printf ("%d", o->threads);
+      envp = g_environ_setenv (envp, "WS_THREADS", t, TRUE);
+    }
+  if (o->deterministic)
+    envp = g_environ_setenv (envp, "WS_DETERMINISTIC", "1", TRUE);
+  if (o->tools != NULL && *o->tools)
+    {
+      envp = g_environ_setenv (envp, "WS_TOOLS", o->tools, TRUE);
+      if (o->tool_output != NULL)
+        envp = g_environ_setenv (envp, "WS_TOOL_OUTPUT", o->tool_output, TRUE);
+      else
+        envp = g_environ_unsetenv (envp, "WS_TOOL_OUTPUT");
+    }
+  else
+    {
+      envp = g_environ_unsetenv (envp, "WS_TOOLS");
+      envp = g_environ_unsetenv (envp, "WS_TOOL_OUTPUT");
+    }
+  return envp;
+}
+
+/* Waits for @proc (reading its stderr when it is a pipe); when @cancellable
+ * fires, kills it, waits for it and fails with G_IO_ERROR_CANCELLED. */
+static gboolean
+wait_child (GSubprocess *proc, gboolean capture, GBytes **err_bytes, GCancellable *cancellable, GError **error)
+{
+  gboolean ok = capture ? g_subprocess_communicate (proc, NULL, cancellable, NULL, err_bytes, error)
+                        : g_subprocess_wait (proc, cancellable, error);
+  if (!ok)
+    {
+      g_subprocess_force_exit (proc);
+      g_subprocess_wait (proc, NULL, NULL);
+    }
+  return ok;
+}
+
+WsLaunchResult *
+ws_launch_run (const char *program, const char *const *args, const WsLaunchOptions *options,
+               GCancellable *cancellable, GError **error)
+{
+  g_return_val_if_fail (program != NULL, NULL);
+  WsLaunchOptions defaults;
+  ws_launch_options_init (&defaults);
+  const WsLaunchOptions *o = options != NULL ? options : &defaults;
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+  g_autofree char *runtime_dir = ws_launch_find_runtime (error);
+  if (runtime_dir == NULL)
+    return NULL;
+  g_autofree char *tmpdir = g_dir_make_tmp ("warpscope-profile-XXXXXX", error);
+  if (tmpdir == NULL)
+    return NULL;
+  g_autofree char *summary = g_build_filename (tmpdir, "summary.json", NULL);
+  g_auto(GStrv) envp = launch_environ (runtime_dir, summary, o);
+
+  GPtrArray *argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, (gpointer) program);
+  for (guint i = 0; args != NULL && args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  GSubprocessFlags flags = o->capture ? G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE
+                                      : G_SUBPROCESS_FLAGS_STDIN_INHERIT;
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (flags);
+  g_subprocess_launcher_set_environ (launcher, envp);
+  if (!o->capture)
+    {
+      /* The program writes to our terminal: what we printed comes first. */
+      fflush (stdout);
+      fflush (stderr);
+    }
+  double t0 = ws_now_seconds ();
+  g_autoptr(GSubprocess) proc = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv->pdata, error);
+  g_ptr_array_free (argv, TRUE);
+  g_autoptr(GBytes) err_bytes = NULL;
+  gboolean ok = proc != NULL && wait_child (proc, o->capture, &err_bytes, cancellable, error);
+  double wall = ws_now_seconds () - t0;
+  g_autoptr(JsonNode) rt = ok ? read_runtime_summary (summary) : NULL;
+  g_unlink (summary);
+  g_rmdir (tmpdir);
+  if (!ok)
+    return NULL;
+
+  WsLaunchResult *r = g_new0 (WsLaunchResult, 1);
+  if (g_subprocess_get_if_exited (proc))
+    r->exit_code = g_subprocess_get_exit_status (proc);
+  else if (g_subprocess_get_if_signaled (proc))
+    {
+      r->signal = g_subprocess_get_term_sig (proc);
+      r->exit_code = 128 + r->signal;
+    }
+  else
+    r->exit_code = 1;
+  r->wall_seconds = wall;
+  r->summary = g_steal_pointer (&rt);
+  if (o->capture)
+    r->stderr_tail = stderr_tail (err_bytes);
+  return r;
+}

@@ -1,0 +1,69 @@
+/* ws-launch.h: runs an unmodified CUDA program on the PTX emulator.
+ *
+ * The program loads Warpscope's libcudart.so.13 (core/cudart) through
+ * LD_LIBRARY_PATH; the runtime reads its configuration from WS_* variables
+ * (docs/profiling.md) and writes a JSON summary at exit.  `warpscope-cli
+ * profile` and the on-demand kernels of application models (core/system)
+ * both start programs through this module. */
+#pragma once
+
+#include "base/ws-base.h"
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/* Where libcudart.so.13 is: $WARPSCOPE_CUDART_DIR, else the build tree when
+ * the running executable lives in it, else the installed libdir/warpscope
+ * (newly allocated). */
+WS_EXPORT char *ws_launch_cudart_dir (void);
+/* ws_launch_cudart_dir when libcudart.so.13 is there; NULL with
+ * WS_ERROR_NOT_FOUND (naming the file) when the runtime was not built. */
+WS_EXPORT char *ws_launch_find_runtime (GError **error);
+/* Refuses programs the runtime cannot interpose on (linked statically
+ * against the CUDA runtime, or against another version than 13) with
+ * WS_ERROR_UNSUPPORTED and what to do; scripts and other non-ELF files pass
+ * (their children may be CUDA programs). */
+WS_EXPORT gboolean ws_launch_check_program (const char *path, GError **error);
+
+typedef struct {
+  const char *gpu;               /* WS_GPU: target GPU (catalogue name); NULL: the runtime's default (A100) */
+  const char *db;                /* WS_DB: catalogue database; NULL: the runtime's default */
+  const char *trace;             /* WS_TRACE: trace to write; NULL: none */
+  int threads;                   /* WS_THREADS: emulator workers; -1: the runtime's default (all CPUs) */
+  gboolean deterministic;        /* WS_DETERMINISTIC=1 */
+  const char *tools;             /* WS_TOOLS: comma-separated instrumentation tools; NULL: none */
+  const char *tool_output;       /* WS_TOOL_OUTPUT: prefix of the tools' results */
+  /* FALSE: the program shares this process's stdin, stdout and stderr.
+   * TRUE: stdin is /dev/null, stdout is discarded and stderr is kept (its
+   * tail in WsLaunchResult.stderr_tail). */
+  gboolean capture;
+} WsLaunchOptions;
+
+WS_EXPORT void ws_launch_options_init (WsLaunchOptions *options);
+
+typedef struct {
+  int exit_code;                 /* the program's exit status, 128 + N when signal N killed it */
+  int signal;                    /* the signal that killed it, or 0 */
+  double wall_seconds;           /* the whole run */
+  JsonNode *summary;             /* the runtime's summary (launches, warp_instructions, seconds, gpu, error…);
+                                  * NULL when the program did not load the runtime */
+  char *stderr_tail;             /* with capture: the last lines of its stderr (at most 4 KiB); else NULL */
+} WsLaunchResult;
+
+WS_EXPORT void ws_launch_result_free (WsLaunchResult *result);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsLaunchResult, ws_launch_result_free)
+
+/* Runs @program with @args (NULL-terminated, after argv[0]; NULL: none) on
+ * the emulator with @options, environment otherwise inherited, and waits.
+ * A program that fails is a result (exit_code != 0), not an error; errors
+ * are: the runtime is missing (WS_ERROR_NOT_FOUND), the program cannot be
+ * started, or @cancellable was cancelled (G_IO_ERROR_CANCELLED: the program
+ * is killed and waited for). */
+WS_EXPORT WsLaunchResult *ws_launch_run (const char *program, const char *const *args,
+                                         const WsLaunchOptions *options, GCancellable *cancellable,
+                                         GError **error);
+/* "program arg1 'arg 2'": a command line for messages (newly allocated). */
+WS_EXPORT char *ws_launch_command_line (const char *program, const char *const *args);
+
+G_END_DECLS

@@ -1,0 +1,109 @@
+/* ws-gui-app-editor-screenshot.c: renders the main window on the
+ * Applications page with an application model open, for the documentation.
+ * Run under a display (xvfb-run); docs/images/README.md.
+ *
+ *   ws-gui-app-editor-screenshot --db PATH [--app NAME] [--scroll PX] OUTPUT.png */
+#include <adwaita.h>
+#include <glib/gi18n.h>
+#include <locale.h>
+
+#include "ws-window-private.h"
+#include "ws-app-editor-page-private.h"
+#include "system/ws-system.h"
+
+static gboolean
+quit_loop (gpointer loop)
+{
+  g_main_loop_quit (loop);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+settle (guint ms)
+{
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+
+  g_timeout_add (ms, quit_loop, loop);
+  g_main_loop_run (loop);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autofree char *db = NULL, *app = NULL;
+  int width = 1280, height = 800, scroll = 0;
+  GOptionEntry entries[] = {
+    { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "Workspace database", "PATH" },
+    { "app", 0, 0, G_OPTION_ARG_STRING, &app, "Application model (default saxpy2-analytic)", "NAME" },
+    { "scroll", 0, 0, G_OPTION_ARG_INT, &scroll, "Scroll the editor down by PX", "PX" },
+    { "width", 0, 0, G_OPTION_ARG_INT, &width, "Window width", "PX" },
+    { "height", 0, 0, G_OPTION_ARG_INT, &height, "Window height", "PX" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("OUTPUT.png");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr(WsStore) store = NULL;
+  GskRenderNode *node;
+  GtkSnapshot *snapshot;
+  WsAppEditorPage *page;
+  WsWindow *window;
+  int w, h;
+
+  setlocale (LC_ALL, "");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 2 || db == NULL)
+    {
+      g_printerr ("usage: ws-gui-app-editor-screenshot --db PATH [--app NAME] OUTPUT.png\n");
+      return 2;
+    }
+  gtk_init ();
+  adw_init ();
+
+  store = ws_store_open (db, &error);
+  if (store == NULL || !ws_system_store_ensure_demo (store, &error))
+    {
+      g_printerr ("ws-gui-app-editor-screenshot: %s\n", error->message);
+      return 1;
+    }
+  g_clear_pointer (&store, ws_store_close);
+
+  window = ws_window_new (NULL, db);
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  gtk_window_present (GTK_WINDOW (window));
+  settle (500);
+  ws_window_show_page (window, "applications");
+  page = WS_APP_EDITOR_PAGE (gtk_stack_get_child_by_name (ws_window_get_stack (window), "applications"));
+  if (!ws_app_editor_page_open (page, app != NULL ? app : "saxpy2-analytic"))
+    {
+      g_printerr ("ws-gui-app-editor-screenshot: no application %s\n", app != NULL ? app : "saxpy2-analytic");
+      return 1;
+    }
+  settle (800);
+  if (scroll > 0)
+    {
+      GtkWidget *scroller = gtk_widget_get_ancestor (ws_app_editor_page_get_variables_box (page),
+                                                     GTK_TYPE_SCROLLED_WINDOW);
+      gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller)), scroll);
+      settle (500);
+    }
+
+  w = gtk_widget_get_width (GTK_WIDGET (window));
+  h = gtk_widget_get_height (GTK_WIDGET (window));
+  paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (snapshot);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, w, h));
+  gsk_render_node_unref (node);
+  if (!gdk_texture_save_to_png (texture, argv[1]))
+    {
+      g_printerr ("ws-gui-app-editor-screenshot: cannot write %s\n", argv[1]);
+      return 1;
+    }
+  g_print ("%s: %d×%d\n", argv[1], w, h);
+  gtk_window_destroy (GTK_WINDOW (window));
+  return 0;
+}
