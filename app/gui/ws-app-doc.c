@@ -3,12 +3,12 @@
 
 #include <errno.h>
 #include <glib/gi18n.h>
-#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "expr/ws-expr.h"
 #include "ws-app-doc.h"
+#include "ws-gui-drafts.h"
 
 const char *const ws_app_op_kinds[] = {
   "h2d", "d2h", "kernel", "host", "send", "recv", "barrier", "sync", "loop", "if", NULL
@@ -1032,47 +1032,9 @@ ws_app_doc_problems (const WsAppDoc *doc)
 
 /* ---- store ------------------------------------------------------------ */
 
-static gboolean
-db_fail (sqlite3 *db, const char *what, GError **error)
-{
-  g_set_error (error, WS_ERROR, WS_ERROR_IO, "%s failed in the store: %s", what, sqlite3_errmsg (db));
-  return FALSE;
-}
-
-static gboolean
-ensure_table (sqlite3 *db, GError **error)
-{
-  /* The editor's own table: drafts the application model would reject.
-   * Created on first use so older stores open unchanged. */
-  if (sqlite3_exec (db,
-                    "CREATE TABLE IF NOT EXISTS gui_app_draft ("
-                    " name TEXT PRIMARY KEY, document TEXT NOT NULL,"
-                    " modified TEXT NOT NULL DEFAULT (strftime ('%Y-%m-%dT%H:%M:%SZ', 'now')))",
-                    NULL, NULL, NULL) != SQLITE_OK)
-    return db_fail (db, "creating the application draft table", error);
-  return TRUE;
-}
-
-static gboolean
-run_statement (sqlite3 *db, const char *sql, const char *a, const char *b, const char *what, GError **error)
-{
-  sqlite3_stmt *st = NULL;
-  int rc;
-
-  if (sqlite3_prepare_v2 (db, sql, -1, &st, NULL) != SQLITE_OK)
-    return db_fail (db, what, error);
-  sqlite3_bind_text (st, 1, a, -1, SQLITE_TRANSIENT);
-  if (b != NULL)
-    sqlite3_bind_text (st, 2, b, -1, SQLITE_TRANSIENT);
-  rc = sqlite3_step (st);
-  sqlite3_finalize (st);
-  return rc == SQLITE_DONE ? TRUE : db_fail (db, what, error);
-}
-
 gboolean
 ws_app_doc_save (WsStore *store, const WsAppDoc *doc, gboolean *model_stored, char **problem, GError **error)
 {
-  sqlite3 *db = ws_store_get_db (store);
   g_autoptr(JsonNode) record = ws_app_doc_to_json (doc);
   g_autofree char *text = json_to_string (record, FALSE);
   g_autoptr(GPtrArray) problems = ws_app_doc_problems (doc);
@@ -1083,8 +1045,6 @@ ws_app_doc_save (WsStore *store, const WsAppDoc *doc, gboolean *model_stored, ch
     *model_stored = FALSE;
   if (problem != NULL)
     *problem = NULL;
-  if (!ensure_table (db, error))
-    return FALSE;
 
   /* The editor's checks first (they also catch unknown variables, which the
    * core only finds when a point is evaluated), then the core's own. */
@@ -1095,54 +1055,35 @@ ws_app_doc_save (WsStore *store, const WsAppDoc *doc, gboolean *model_stored, ch
       if (model_stored != NULL)
         *model_stored = TRUE;
       /* The model is the user's work now: no stale draft may shadow it. */
-      return run_statement (db, "DELETE FROM gui_app_draft WHERE name = ?1", doc->name, NULL,
-                            "removing an application draft", error);
+      return ws_gui_drafts_delete (store, WS_GUI_DRAFTS_APPS, doc->name, error);
     }
   if (problem != NULL)
     *problem = g_strdup (problems->len > 0 ? problems->pdata[0] : rejected->message);
-  return run_statement (db,
-                        "INSERT INTO gui_app_draft (name, document) VALUES (?1, ?2) ON CONFLICT (name) DO "
-                        "UPDATE SET document = excluded.document, modified = strftime ('%Y-%m-%dT%H:%M:%SZ', 'now')",
-                        doc->name, text, "saving an application draft", error);
-}
-
-static char *
-draft_text (sqlite3 *db, const char *name)
-{
-  sqlite3_stmt *st = NULL;
-  char *text = NULL;
-
-  if (sqlite3_prepare_v2 (db, "SELECT document FROM gui_app_draft WHERE name = ?1", -1, &st, NULL) != SQLITE_OK)
-    return NULL;
-  sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
-  if (sqlite3_step (st) == SQLITE_ROW)
-    text = g_strdup ((const char *) sqlite3_column_text (st, 0));
-  sqlite3_finalize (st);
-  return text;
+  return ws_gui_drafts_put (store, WS_GUI_DRAFTS_APPS, doc->name, text, error);
 }
 
 gboolean
 ws_app_doc_has_draft (WsStore *store, const char *name)
 {
-  g_autofree char *text = NULL;
+  g_autofree char *text = ws_gui_drafts_get (store, WS_GUI_DRAFTS_APPS, name, NULL);
 
-  if (!ensure_table (ws_store_get_db (store), NULL))
-    return FALSE;
-  text = draft_text (ws_store_get_db (store), name);
   return text != NULL;
 }
 
 WsAppDoc *
 ws_app_doc_load (WsStore *store, const char *name, GError **error)
 {
-  sqlite3 *db = ws_store_get_db (store);
-  g_autofree char *text = NULL;
+  g_autoptr(GError) local = NULL;
+  g_autofree char *text = ws_gui_drafts_get (store, WS_GUI_DRAFTS_APPS, name, &local);
   g_autoptr(WsAppModel) model = NULL;
   g_autoptr(JsonNode) node = NULL;
 
-  if (!ensure_table (db, error))
-    return NULL;
-  if ((text = draft_text (db, name)) != NULL)
+  if (local != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return NULL;
+    }
+  if (text != NULL)
     return ws_app_doc_from_text (text, error);
   model = ws_system_store_get_app (store, name, error);
   if (model == NULL)
@@ -1151,37 +1092,12 @@ ws_app_doc_load (WsStore *store, const char *name, GError **error)
   return ws_app_doc_from_json (node, error);
 }
 
-static int
-compare_names (gconstpointer a, gconstpointer b)
-{
-  return g_strcmp0 (*(char *const *) a, *(char *const *) b);
-}
-
 char **
 ws_app_doc_list (WsStore *store, GError **error)
 {
-  sqlite3 *db = ws_store_get_db (store);
-  g_auto(GStrv) apps = NULL;
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  sqlite3_stmt *st = NULL;
+  g_auto(GStrv) apps = ws_system_store_list_apps (store, error);
 
-  if (!ensure_table (db, error) || (apps = ws_system_store_list_apps (store, error)) == NULL)
+  if (apps == NULL)
     return NULL;
-  for (guint i = 0; apps[i] != NULL; i++)
-    g_ptr_array_add (names, g_strdup (apps[i]));
-  if (sqlite3_prepare_v2 (db, "SELECT name FROM gui_app_draft ORDER BY name", -1, &st, NULL) != SQLITE_OK)
-    {
-      db_fail (db, "listing application drafts", error);
-      return NULL;
-    }
-  while (sqlite3_step (st) == SQLITE_ROW)
-    {
-      const char *name = (const char *) sqlite3_column_text (st, 0);
-      if (!g_strv_contains ((const char *const *) apps, name))
-        g_ptr_array_add (names, g_strdup (name));
-    }
-  sqlite3_finalize (st);
-  g_ptr_array_sort (names, compare_names);
-  g_ptr_array_add (names, NULL);
-  return (char **) g_ptr_array_free (g_steal_pointer (&names), FALSE);
+  return ws_gui_drafts_merge_names (store, WS_GUI_DRAFTS_APPS, (const char *const *) apps, error);
 }

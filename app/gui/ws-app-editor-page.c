@@ -75,13 +75,16 @@ field_free (Field *f)
 static void
 set_status (WsAppEditorPage *self, const char *status, const char *banner)
 {
+  /* @status or @banner may be the current value itself: copy, then free. */
+  char *new_status = g_strdup (status), *new_banner = g_strdup (banner);
+
   g_free (self->status);
-  self->status = g_strdup (status);
+  self->status = new_status;
   g_free (self->banner);
-  self->banner = g_strdup (banner);
-  gtk_label_set_text (self->status_label, status != NULL ? status : "");
-  gtk_label_set_text (self->banner_label, banner != NULL ? banner : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->banner_label), banner != NULL);
+  self->banner = new_banner;
+  gtk_label_set_text (self->status_label, new_status != NULL ? new_status : "");
+  gtk_label_set_text (self->banner_label, new_banner != NULL ? new_banner : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->banner_label), new_banner != NULL);
 }
 
 /* ---- saving and undo -------------------------------------------------- */
@@ -220,7 +223,11 @@ ws_app_editor_page_flush (WsAppEditorPage *self)
 {
   g_return_if_fail (WS_IS_APP_EDITOR_PAGE (self));
   if (self->pending_id != 0)
-    pending_cb (self);
+    {
+      /* The timeout must go too, or it fires later on a page that may be gone. */
+      g_clear_handle_id (&self->pending_id, g_source_remove);
+      commit (self, _("Edit application"), TRUE);
+    }
 }
 
 void
@@ -964,6 +971,10 @@ ws_app_editor_page_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), WS_TYPE_APP_EDITOR_PAGE);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
+  /* Tearing the widgets down may have emitted "changed" and queued a
+   * commit again: nothing may outlive the page. */
+  g_clear_handle_id (&self->pending_id, g_source_remove);
+  g_clear_handle_id (&self->rebuild_id, g_source_remove);
   g_clear_pointer (&self->fields, g_hash_table_unref);
   g_clear_pointer (&self->doc, ws_app_doc_free);
   g_clear_pointer (&self->committed, g_free);

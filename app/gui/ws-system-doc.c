@@ -2,10 +2,10 @@
 #define G_LOG_DOMAIN "ws-system-doc"
 
 #include <glib/gi18n.h>
-#include <sqlite3.h>
 #include <string.h>
 
 #include "ws-system-doc.h"
+#include "ws-gui-drafts.h"
 
 static void
 node_free (WsDesignNode *node)
@@ -599,52 +599,17 @@ ws_system_doc_problems (const WsSystemDoc *doc)
 
 /* ---- store ----------------------------------------------------------- */
 
-static gboolean
-db_fail (sqlite3 *db, const char *what, GError **error)
-{
-  g_set_error (error, WS_ERROR, WS_ERROR_IO, "%s failed in the store: %s", what, sqlite3_errmsg (db));
-  return FALSE;
-}
-
-static gboolean
-ensure_table (sqlite3 *db, GError **error)
-{
-  /* The designer's own table: layouts and drafts the system model would
-   * reject.  Created on first use so older stores open unchanged. */
-  if (sqlite3_exec (db,
-                    "CREATE TABLE IF NOT EXISTS gui_system_design ("
-                    " name TEXT PRIMARY KEY, document TEXT NOT NULL,"
-                    " modified TEXT NOT NULL DEFAULT (strftime ('%Y-%m-%dT%H:%M:%SZ', 'now')))",
-                    NULL, NULL, NULL) != SQLITE_OK)
-    return db_fail (db, "creating the system design table", error);
-  return TRUE;
-}
-
 gboolean
 ws_system_doc_save (WsStore *store, const WsSystemDoc *doc, gboolean *model_stored, GError **error)
 {
-  sqlite3 *db = ws_store_get_db (store);
   g_autofree char *text = ws_system_doc_to_text (doc);
   g_autoptr(WsSystemModel) model = NULL;
   g_autoptr(GPtrArray) problems = NULL;
-  sqlite3_stmt *st = NULL;
-  int rc;
 
   if (model_stored != NULL)
     *model_stored = FALSE;
-  if (!ensure_table (db, error))
+  if (!ws_gui_drafts_put (store, WS_GUI_DRAFTS_SYSTEMS, doc->name, text, error))
     return FALSE;
-  if (sqlite3_prepare_v2 (db,
-                          "INSERT INTO gui_system_design (name, document) VALUES (?1, ?2) ON CONFLICT (name) DO "
-                          "UPDATE SET document = excluded.document, modified = strftime ('%Y-%m-%dT%H:%M:%SZ', 'now')",
-                          -1, &st, NULL) != SQLITE_OK)
-    return db_fail (db, "saving a system design", error);
-  sqlite3_bind_text (st, 1, doc->name, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text (st, 2, text, -1, SQLITE_TRANSIENT);
-  rc = sqlite3_step (st);
-  sqlite3_finalize (st);
-  if (rc != SQLITE_DONE)
-    return db_fail (db, "saving a system design", error);
 
   /* The system model proper is stored whenever it is valid; an invalid
    * draft leaves the last valid model in place. */
@@ -665,22 +630,15 @@ ws_system_doc_save (WsStore *store, const WsSystemDoc *doc, gboolean *model_stor
 WsSystemDoc *
 ws_system_doc_load (WsStore *store, const char *name, GError **error)
 {
-  sqlite3 *db = ws_store_get_db (store);
-  sqlite3_stmt *st = NULL;
-  g_autofree char *text = NULL;
+  g_autoptr(GError) local = NULL;
+  g_autofree char *text = ws_gui_drafts_get (store, WS_GUI_DRAFTS_SYSTEMS, name, &local);
   g_autoptr(WsSystemModel) model = NULL;
 
-  if (!ensure_table (db, error))
-    return NULL;
-  if (sqlite3_prepare_v2 (db, "SELECT document FROM gui_system_design WHERE name = ?1", -1, &st, NULL) != SQLITE_OK)
+  if (local != NULL)
     {
-      db_fail (db, "reading a system design", error);
+      g_propagate_error (error, g_steal_pointer (&local));
       return NULL;
     }
-  sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
-  if (sqlite3_step (st) == SQLITE_ROW)
-    text = g_strdup ((const char *) sqlite3_column_text (st, 0));
-  sqlite3_finalize (st);
   if (text != NULL)
     return ws_system_doc_from_text (text, error);
 
@@ -688,37 +646,12 @@ ws_system_doc_load (WsStore *store, const char *name, GError **error)
   return model ? ws_system_doc_from_model (model) : NULL;
 }
 
-static int
-compare_names (gconstpointer a, gconstpointer b)
-{
-  return g_strcmp0 (*(char *const *) a, *(char *const *) b);
-}
-
 char **
 ws_system_doc_list (WsStore *store, GError **error)
 {
-  sqlite3 *db = ws_store_get_db (store);
-  g_auto(GStrv) systems = NULL;
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  sqlite3_stmt *st = NULL;
+  g_auto(GStrv) systems = ws_system_store_list_systems (store, error);
 
-  if (!ensure_table (db, error) || (systems = ws_system_store_list_systems (store, error)) == NULL)
+  if (systems == NULL)
     return NULL;
-  for (guint i = 0; systems[i] != NULL; i++)
-    g_ptr_array_add (names, g_strdup (systems[i]));
-  if (sqlite3_prepare_v2 (db, "SELECT name FROM gui_system_design ORDER BY name", -1, &st, NULL) != SQLITE_OK)
-    {
-      db_fail (db, "listing system designs", error);
-      return NULL;
-    }
-  while (sqlite3_step (st) == SQLITE_ROW)
-    {
-      const char *name = (const char *) sqlite3_column_text (st, 0);
-      if (!g_strv_contains ((const char *const *) systems, name))
-        g_ptr_array_add (names, g_strdup (name));
-    }
-  sqlite3_finalize (st);
-  g_ptr_array_sort (names, compare_names);
-  g_ptr_array_add (names, NULL);
-  return (char **) g_ptr_array_free (g_steal_pointer (&names), FALSE);
+  return ws_gui_drafts_merge_names (store, WS_GUI_DRAFTS_SYSTEMS, (const char *const *) systems, error);
 }
