@@ -11,6 +11,7 @@
 #include "ws-app-editor-page-private.h"
 #include "ws-simulations-page.h"
 #include "system/ws-system.h"
+#include "gui-test-util.h"
 
 static gboolean have_display;
 
@@ -21,53 +22,6 @@ typedef struct {
   WsAppEditorPage *page;
   WsStore *store;                  /* the window's */
 } Fixture;
-
-static gboolean
-timeout_cb (gpointer user_data)
-{
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-is_mapped (gpointer widget)
-{
-  return gtk_widget_get_mapped (GTK_WIDGET (widget));
-}
-
-static gboolean
-iterate_until (gboolean (*done) (gpointer), gpointer data, guint ms)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add (ms, timeout_cb, &timed_out);
-
-  while (!done (data) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  if (!timed_out)
-    g_source_remove (id);
-  return done (data);
-}
-
-static void
-drain (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      remove_tree (child);
-    }
-  g_remove (path);
-}
 
 static void
 fixture_setup (Fixture *f, gconstpointer data)

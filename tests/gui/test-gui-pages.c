@@ -18,6 +18,7 @@
 #include "measure/ws-measure.h"
 #include "tbpoint/ws-tbpoint.h"
 #include "../sim/sim-test-util.h"
+#include "gui-test-util.h"
 
 static gboolean have_display;
 
@@ -31,50 +32,9 @@ static gboolean have_display;
   } G_STMT_END
 
 static gboolean
-timeout_cb (gpointer user_data)
-{
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-iterate_until (gboolean (*done) (gpointer), gpointer data, guint ms)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add (ms, timeout_cb, &timed_out);
-
-  while (!done (data) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  if (!timed_out)
-    g_source_remove (id);
-  return done (data);
-}
-
-static void
-drain (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
-static gboolean
 is_allocated (gpointer widget)
 {
   return gtk_widget_get_mapped (GTK_WIDGET (widget)) && gtk_widget_get_width (GTK_WIDGET (widget)) > 100;
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      remove_tree (child);
-    }
-  g_remove (path);
 }
 
 static GtkWindow *
@@ -403,7 +363,6 @@ test_profiles_cancel (ProfilesFixture *f, gconstpointer data)
   g_assert_false (ws_profiles_page_is_running (f->page));
   g_assert_cmpuint (ws_profiles_page_get_n_traces (f->page), ==, 1);
 }
-
 
 /* ---- simulations and results -------------------------------------------------- */
 

@@ -18,6 +18,7 @@
 #include "ws-simulations-page.h"
 #include "ws-results-page.h"
 #include "system/ws-system.h"
+#include "gui-test-util.h"
 
 static gboolean have_display;
 
@@ -30,57 +31,8 @@ typedef struct {
   WsWindow *window;
 } Fixture;
 
-static gboolean
-timeout_cb (gpointer user_data)
-{
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
 /* Iterates the main loop until @done(@data) holds or @ms pass; returns the
  * final value of the condition. */
-static gboolean
-iterate_until (gboolean (*done) (gpointer), gpointer data, guint ms)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add (ms, timeout_cb, &timed_out);
-
-  while (!done (data) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  if (!timed_out)
-    g_source_remove (id);
-  return done (data);
-}
-
-static void
-drain (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
-static gboolean
-is_mapped (gpointer widget)
-{
-  return gtk_widget_get_mapped (GTK_WIDGET (widget));
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  if (dir != NULL)
-    {
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-          remove_tree (child);
-        }
-    }
-  g_remove (path);
-}
 
 static void
 open_window (Fixture *f, const char *db_path)
@@ -556,7 +508,6 @@ test_store_error_shown (Fixture *f, gconstpointer data)
   g_assert_cmpstr (gtk_stack_get_visible_child_name (ws_window_get_stack (f->window)), ==, "profiles");
 }
 
-
 typedef struct {
   char *db_path;          /* what the window was opened on */
   gboolean store_opened;
@@ -678,7 +629,6 @@ test_format_units (void)
     g_assert_cmpstr (e, ==, "0");
   }
 }
-
 
 /* ---- editing the catalogue -------------------------------------------- */
 

@@ -10,22 +10,7 @@
 #include "ws-window-private.h"
 #include "ws-app-editor-page-private.h"
 #include "system/ws-system.h"
-
-static gboolean
-quit_loop (gpointer loop)
-{
-  g_main_loop_quit (loop);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-settle (guint ms)
-{
-  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
-
-  g_timeout_add (ms, quit_loop, loop);
-  g_main_loop_run (loop);
-}
+#include "gui-screenshot-util.h"
 
 int
 main (int argc, char **argv)
@@ -42,14 +27,9 @@ main (int argc, char **argv)
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("OUTPUT.png");
   g_autoptr(GError) error = NULL;
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
   g_autoptr(WsStore) store = NULL;
-  GskRenderNode *node;
-  GtkSnapshot *snapshot;
   WsAppEditorPage *page;
   WsWindow *window;
-  int w, h;
 
   setlocale (LC_ALL, "");
   g_option_context_add_main_entries (context, entries, NULL);
@@ -89,21 +69,11 @@ main (int argc, char **argv)
       settle (500);
     }
 
-  w = gtk_widget_get_width (GTK_WIDGET (window));
-  h = gtk_widget_get_height (GTK_WIDGET (window));
-  paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  node = gtk_snapshot_free_to_node (snapshot);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, w, h));
-  gsk_render_node_unref (node);
-  if (!gdk_texture_save_to_png (texture, argv[1]))
+  if (!save_window_png (GTK_WIDGET (window), argv[1]))
     {
       g_printerr ("ws-gui-app-editor-screenshot: cannot write %s\n", argv[1]);
       return 1;
     }
-  g_print ("%s: %d×%d\n", argv[1], w, h);
   gtk_window_destroy (GTK_WINDOW (window));
   return 0;
 }
