@@ -740,17 +740,6 @@ ws_app_doc_variable_scope (const WsAppDoc *doc, guint index)
 
 /* ---- checks ----------------------------------------------------------- */
 
-static gboolean
-is_identifier (const char *s)
-{
-  if (s == NULL || !(g_ascii_isalpha (s[0]) || s[0] == '_'))
-    return FALSE;
-  for (const char *p = s; *p; p++)
-    if (!(g_ascii_isalnum (*p) || *p == '_'))
-      return FALSE;
-  return TRUE;
-}
-
 /* 1-based column of the first whole-word use of @name in @text. */
 static guint
 column_of (const char *text, const char *name)
@@ -866,7 +855,7 @@ ws_app_doc_check_field (const WsAppDoc *doc, const WsAppFieldInfo *info, const c
     case WS_APP_FIELD_EXPR:
       return ws_app_doc_check_expr (text, info->required, scope);
     case WS_APP_FIELD_IDENT:
-      if (*text != '\0' && !is_identifier (text))
+      if (*text != '\0' && !ws_expr_is_identifier (text))
         return g_strdup (_("A variable name: letters, digits and “_”, not starting with a digit"));
       return NULL;
     case WS_APP_FIELD_LABEL:
@@ -904,7 +893,7 @@ ws_app_doc_check_variable_name (const WsAppDoc *doc, guint index)
 {
   const WsAppVar *v = doc->variables->pdata[index];
 
-  if (!is_identifier (v->name))
+  if (!ws_expr_is_identifier (v->name))
     return g_strdup (_("A variable name: letters, digits and “_”, not starting with a digit"));
   for (guint i = 0; i < index; i++)
     if (g_str_equal (((WsAppVar *) doc->variables->pdata[i])->name, v->name))

@@ -120,19 +120,6 @@ save_doc (WsAppEditorPage *self)
     populate_apps (self, self->doc->name);
 }
 
-typedef struct {
-  WsAppEditorPage *page;           /* outlives the history: both belong to one window */
-  char *before, *after;            /* ws_app_doc_to_text */
-} DocChange;
-
-static void
-doc_change_free (DocChange *change)
-{
-  g_free (change->before);
-  g_free (change->after);
-  g_free (change);
-}
-
 static gboolean
 apply_text (WsAppEditorPage *self, const char *text, GError **error)
 {
@@ -155,48 +142,25 @@ apply_text (WsAppEditorPage *self, const char *text, GError **error)
   return TRUE;
 }
 
-static gboolean
-doc_change_redo (gpointer data, GError **error)
-{
-  DocChange *change = data;
-  return apply_text (change->page, change->after, error);
-}
-
-static gboolean
-doc_change_undo (gpointer data, GError **error)
-{
-  DocChange *change = data;
-  return apply_text (change->page, change->before, error);
-}
-
 /* Pushes the document as it is now as one undoable step. */
 static void
 commit (WsAppEditorPage *self, const char *label, gboolean text_edit)
 {
   g_autoptr(GError) error = NULL;
-  DocChange *change;
+  g_autofree char *after = NULL;
   WsCommand *command;
 
   g_clear_handle_id (&self->pending_id, g_source_remove);
   if (self->doc == NULL)
     return;
-  change = g_new0 (DocChange, 1);
-  change->page = self;
-  change->before = g_strdup (self->committed);
-  change->after = ws_app_doc_to_text (self->doc);
-  if (g_strcmp0 (change->before, change->after) == 0)
+  after = ws_app_doc_to_text (self->doc);
+  if (g_strcmp0 (self->committed, after) == 0)
     {
-      doc_change_free (change);
       if (!text_edit)
         rebuild (self);
       return;
     }
-  command = g_new0 (WsCommand, 1);
-  command->label = g_strdup (label);
-  command->data = change;
-  command->redo = doc_change_redo;
-  command->undo = doc_change_undo;
-  command->free_data = (GDestroyNotify) doc_change_free;
+  command = ws_command_new_text_change (label, self, (WsApplyTextFunc) apply_text, self->committed, after);
   if (self->undo == NULL)
     self->undo = ws_undo_stack_new ();
   self->committing_text = text_edit;

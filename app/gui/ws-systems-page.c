@@ -42,19 +42,6 @@ static void refresh (WsSystemsPage *self);
 
 /* ---- undoable document changes --------------------------------------- */
 
-typedef struct {
-  WsSystemsPage *page;             /* outlives the history: both belong to one window */
-  char *before, *after;            /* ws_system_doc_to_text */
-} DocChange;
-
-static void
-doc_change_free (DocChange *change)
-{
-  g_free (change->before);
-  g_free (change->after);
-  g_free (change);
-}
-
 static gboolean
 apply_text (WsSystemsPage *self, const char *text, GError **error)
 {
@@ -84,46 +71,22 @@ apply_text (WsSystemsPage *self, const char *text, GError **error)
   return TRUE;
 }
 
-static gboolean
-doc_change_redo (gpointer data, GError **error)
-{
-  DocChange *change = data;
-  return apply_text (change->page, change->after, error);
-}
-
-static gboolean
-doc_change_undo (gpointer data, GError **error)
-{
-  DocChange *change = data;
-  return apply_text (change->page, change->before, error);
-}
-
 /* Replaces the open document by @next (taken) as one undoable step. */
 static gboolean
 commit (WsSystemsPage *self, WsSystemDoc *next, const char *label)
 {
   g_autoptr(WsSystemDoc) owned = next;
   g_autoptr(GError) error = NULL;
-  DocChange *change;
+  g_autofree char *before = NULL, *after = NULL;
   WsCommand *command;
 
   if (self->doc == NULL)
     return FALSE;
-  change = g_new0 (DocChange, 1);
-  change->page = self;
-  change->before = ws_system_doc_to_text (self->doc);
-  change->after = ws_system_doc_to_text (owned);
-  if (g_str_equal (change->before, change->after))
-    {
-      doc_change_free (change);
-      return TRUE;
-    }
-  command = g_new0 (WsCommand, 1);
-  command->label = g_strdup (label);
-  command->data = change;
-  command->redo = doc_change_redo;
-  command->undo = doc_change_undo;
-  command->free_data = (GDestroyNotify) doc_change_free;
+  before = ws_system_doc_to_text (self->doc);
+  after = ws_system_doc_to_text (owned);
+  if (g_str_equal (before, after))
+    return TRUE;
+  command = ws_command_new_text_change (label, self, (WsApplyTextFunc) apply_text, before, after);
   if (self->undo == NULL)
     self->undo = ws_undo_stack_new ();
   if (!ws_undo_stack_push (self->undo, command, &error))

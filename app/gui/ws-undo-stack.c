@@ -27,6 +27,53 @@ ws_command_free (WsCommand *command)
   g_free (command);
 }
 
+typedef struct {
+  gpointer target;
+  WsApplyTextFunc apply;
+  char *before, *after;
+} TextChange;
+
+static void
+text_change_free (TextChange *change)
+{
+  g_free (change->before);
+  g_free (change->after);
+  g_free (change);
+}
+
+static gboolean
+text_change_redo (gpointer data, GError **error)
+{
+  TextChange *change = data;
+  return change->apply (change->target, change->after, error);
+}
+
+static gboolean
+text_change_undo (gpointer data, GError **error)
+{
+  TextChange *change = data;
+  return change->apply (change->target, change->before, error);
+}
+
+WsCommand *
+ws_command_new_text_change (const char *label, gpointer target, WsApplyTextFunc apply, const char *before,
+                            const char *after)
+{
+  WsCommand *command = g_new0 (WsCommand, 1);
+  TextChange *change = g_new0 (TextChange, 1);
+
+  change->target = target;
+  change->apply = apply;
+  change->before = g_strdup (before);
+  change->after = g_strdup (after);
+  command->label = g_strdup (label);
+  command->data = change;
+  command->redo = text_change_redo;
+  command->undo = text_change_undo;
+  command->free_data = (GDestroyNotify) text_change_free;
+  return command;
+}
+
 static void
 ws_undo_stack_finalize (GObject *object)
 {

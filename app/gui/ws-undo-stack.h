@@ -33,4 +33,12 @@ const char  *ws_undo_stack_get_redo_label (WsUndoStack *self);
 
 void         ws_command_free        (WsCommand *command);
 
+/* Makes @target show (and store) a document given as text. */
+typedef gboolean (*WsApplyTextFunc) (gpointer target, const char *text, GError **error);
+/* An edit of a document kept as two text snapshots: redo applies @after,
+ * undo @before (both copied), with @apply on @target (borrowed: it must
+ * outlive the history, as a page of the window does). */
+WsCommand   *ws_command_new_text_change (const char *label, gpointer target, WsApplyTextFunc apply,
+                                         const char *before, const char *after);
+
 G_END_DECLS

@@ -650,3 +650,14 @@ ws_expr_evaluate_text (const char *text, GHashTable *variables, const char *what
     }
   return TRUE;
 }
+
+gboolean
+ws_expr_is_identifier (const char *name)
+{
+  if (name == NULL || !(g_ascii_isalpha (name[0]) || name[0] == '_'))
+    return FALSE;
+  for (const char *p = name; *p; p++)
+    if (!(g_ascii_isalnum (*p) || *p == '_'))
+      return FALSE;
+  return TRUE;
+}

@@ -23,6 +23,9 @@ typedef gboolean (*WsExprLookup) (const char *name, double *value, gpointer user
 
 /* Parses @text.  WS_ERROR_PARSE with the column (1-based) on a syntax error. */
 WS_EXPORT WsExpr *ws_expr_parse (const char *text, GError **error);
+/* TRUE when @name can be a variable of an expression: a letter or '_',
+ * then letters, digits and '_'. */
+WS_EXPORT gboolean ws_expr_is_identifier (const char *name);
 WS_EXPORT void ws_expr_free (WsExpr *expr);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsExpr, ws_expr_free)
 WS_EXPORT const char *ws_expr_get_text (const WsExpr *expr);

@@ -583,17 +583,6 @@ ops_from_json (JsonNode *node, const char *app, const char *label, const char *p
   return g_steal_pointer (&ops);
 }
 
-static gboolean
-valid_identifier (const char *s)
-{
-  if (s == NULL || !(g_ascii_isalpha (s[0]) || s[0] == '_'))
-    return FALSE;
-  for (const char *p = s; *p; p++)
-    if (!(g_ascii_isalnum (*p) || *p == '_'))
-      return FALSE;
-  return TRUE;
-}
-
 WsAppModel *
 ws_app_model_from_json (JsonNode *node, GError **error)
 {
@@ -648,7 +637,7 @@ ws_app_model_from_json (JsonNode *node, GError **error)
           const char *vname = ws_json_get_string (vo, "name", TRUE, where, error);
           if (vname == NULL)
             return NULL;
-          if (!valid_identifier (vname))
+          if (!ws_expr_is_identifier (vname))
             {
               g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: '%s' is not a valid variable name", where, vname);
               return NULL;

@@ -105,6 +105,27 @@ test_errors (void)
     }
 }
 
+/* What may name a variable, as the parser reads names. */
+static void
+test_identifiers (void)
+{
+  const char *good[] = { "N", "_x", "blockSize", "a1_b2", NULL };
+  const char *bad[] = { "", "1N", "block-size", "a b", "N=", NULL };
+
+  for (guint i = 0; good[i] != NULL; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(WsExpr) e = ws_expr_parse (good[i], &error);
+
+      g_assert_true (ws_expr_is_identifier (good[i]));
+      g_assert_no_error (error);
+      g_assert_cmpstr (ws_expr_get_variables (e)[0], ==, good[i]);   /* the parser reads it as one variable */
+    }
+  for (guint i = 0; bad[i] != NULL; i++)
+    g_assert_false (ws_expr_is_identifier (bad[i]));
+  g_assert_false (ws_expr_is_identifier (NULL));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -112,5 +133,6 @@ main (int argc, char **argv)
   g_test_add_func ("/expr/values-and-precedence", test_values);
   g_test_add_func ("/expr/variables-listed", test_variables_listed);
   g_test_add_func ("/expr/errors-name-the-column", test_errors);
+  g_test_add_func ("/expr/identifiers", test_identifiers);
   return g_test_run ();
 }

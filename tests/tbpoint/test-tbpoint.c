@@ -71,6 +71,30 @@ write_tb (SimTraceBuilder *b, uint64_t tb, guint warps, guint alu, guint loads, 
   ws_trace_cta_end (cta);
 }
 
+/* A trace of one launch of @n_tbs TBs of 4 warps: TBs below @split have
+ * @alu0 ALU instructions and @loads0 loads per warp, the others @alu1 and
+ * @loads1 (@split = @n_tbs: one phase). */
+static WsTrace *
+one_launch_trace (const char *file, const char *kernel, guint n_tbs, guint split, guint alu0, guint loads0,
+                  guint alu1, guint loads1)
+{
+  SimTraceBuilder b;
+  uint64_t addr = 0x1000000;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  WsTrace *trace;
+
+  sim_trace_open (&b, tmpdir, file);
+  sim_trace_launch (&b, add_kernel (&b, kernel), n_tbs, 128);
+  for (guint t = 0; t < n_tbs; t++)
+    write_tb (&b, t, 4, t < split ? alu0 : alu1, t < split ? loads0 : loads1, &addr);
+  sim_trace_end_launch (&b);
+  path = sim_trace_close (&b);
+  trace = ws_trace_open (path, &error);
+  g_assert_no_error (error);
+  return trace;
+}
+
 /* Four launches: three of the same size and one twice as large: two
  * clusters; the large launch is its own representative. */
 static void
@@ -220,18 +244,8 @@ test_regions_two_phases (void)
 static void
 test_sampling_homogeneous (void)
 {
-  SimTraceBuilder b;
-  sim_trace_open (&b, tmpdir, "homog.wstrace");
-  uint32_t k = add_kernel (&b, "homog");
-  sim_trace_launch (&b, k, 600, 128);
-  uint64_t addr = 0x1000000;
-  for (guint t = 0; t < 600; t++)
-    write_tb (&b, t, 4, 40, 8, &addr);
-  sim_trace_end_launch (&b);
-  g_autofree char *path = sim_trace_close (&b);
   g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
-  g_assert_no_error (error);
+  g_autoptr(WsTrace) trace = one_launch_trace ("homog.wstrace", "homog", 600, 600, 40, 8, 40, 8);
   g_autoptr(WsGpu) gpu = sim_test_gpu (2);
   gpu->dram_channels = 4;
   gpu->dram_bandwidth_gbs = 64;
@@ -316,18 +330,8 @@ test_sampling_warms_skipped (void)
 static void
 test_view (void)
 {
-  SimTraceBuilder b;
-  sim_trace_open (&b, tmpdir, "view.wstrace");
-  uint32_t k = add_kernel (&b, "view");
-  sim_trace_launch (&b, k, 600, 128);
-  uint64_t addr = 0x1000000;
-  for (guint t = 0; t < 600; t++)
-    write_tb (&b, t, 4, t < 300 ? 60 : 20, t < 300 ? 2 : 12, &addr);
-  sim_trace_end_launch (&b);
-  g_autofree char *path = sim_trace_close (&b);
   g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
-  g_assert_no_error (error);
+  g_autoptr(WsTrace) trace = one_launch_trace ("view.wstrace", "view", 600, 300, 60, 2, 20, 12);
   g_autoptr(WsGpu) gpu = sim_test_gpu (2);
 
   g_autoptr(WsTbpointView) view = ws_tbpoint_view_compute (trace, 0, gpu, NULL, &error);
@@ -436,18 +440,8 @@ cancel_later (gpointer data)
 static void
 test_cancel (void)
 {
-  SimTraceBuilder b;
-  sim_trace_open (&b, tmpdir, "cancel.wstrace");
-  uint32_t k = add_kernel (&b, "long");
-  sim_trace_launch (&b, k, 2000, 128);
-  uint64_t addr = 0x1000000;
-  for (guint t = 0; t < 2000; t++)
-    write_tb (&b, t, 4, 200, 16, &addr);
-  sim_trace_end_launch (&b);
-  g_autofree char *path = sim_trace_close (&b);
   g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
-  g_assert_no_error (error);
+  g_autoptr(WsTrace) trace = one_launch_trace ("cancel.wstrace", "long", 2000, 2000, 200, 16, 200, 16);
   g_autoptr(WsGpu) gpu = sim_test_gpu (2);
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   WsTbpointOptions o;
