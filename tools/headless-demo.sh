@@ -8,9 +8,11 @@
 # the emulator when the example was built (else the trace shipped in
 # db/workspace/ is used), evaluates saxpy2-analytic (seed 004 Listing 5) once
 # and as a 20-point sweep over N on testbed-gtx970, runs the profiled saxpy2
-# on all three test beds, and writes BUILD_DIR/demo/report.txt (plus the
-# sweep as CSV and JSON, the single run as JSON, and PNG/SVG plots of both
-# when the CLI has the `plot` command).
+# on all three test beds, sweeps N for saxpy2-profiled (its kernel profiled
+# on demand) with every kernel-time source, and writes
+# BUILD_DIR/demo/report.txt (plus the sweeps as CSV and JSON, the single run
+# as JSON, and PNG/SVG plots: the sweeps, a timeline, the CPI stacks and the
+# TBPoint view of saxpy2 at N = 262144, when the CLI has `plot`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD="${1:-build}"
@@ -89,6 +91,35 @@ ws --json model run --system testbed-gtx970 --app saxpy2-analytic --no-store > "
     echo "-- sweep over N, kernel times from the detailed simulator (each N profiled once, traces reused by later runs)"
     ws model run --system testbed-gtx970 --app saxpy2-profiled --sweep N=4096,16384,65536,262144 \
       --predictor simulator --no-store || echo "(saxpy2-profiled could not be evaluated)"
+    echo
+  fi
+  if ws model list | grep -qx '  saxpy2-profiled' && "$CLI" plot --help > /dev/null 2>&1; then
+    # Issue 9's walk-through on the command line: every kernel-time source in
+    # one plot, the CPI stacks of one configuration, and the TBPoint view.
+    PSWEEP="N=65536,131072,262144,524288"
+    inputs=()
+    for p in volkov gpumech ake simulator simulator-tbpoint; do
+      if ws --json model run --system testbed-gtx970 --app saxpy2-profiled --sweep "$PSWEEP" --predictor "$p" \
+           --no-store > "$OUT/saxpy2-profiled-$p.json" 2>> "$OUT/profile.log"; then
+        inputs+=(-i "$OUT/saxpy2-profiled-$p.json")
+      else
+        echo "saxpy2-profiled with $p failed (see $OUT/profile.log)"
+      fi
+    done
+    if [ ${#inputs[@]} -gt 0 ] && ws plot line "${inputs[@]}" --x N -o "$OUT/saxpy2-profiled-sources.png" \
+         --title "saxpy2-profiled on testbed-gtx970: every kernel-time source" --x-title "N (elements)"; then
+      echo "Plot: $OUT/saxpy2-profiled-sources.png (total time against N, one series per source)"
+    fi
+    T262="$OUT/saxpy2-N262144.wstrace"
+    if ws --quiet profile -o "$T262" -- "$BUILD/examples/saxpy2" 262144 >> "$OUT/profile.log" 2>&1; then
+      ws --json predict --trace "$T262" --gpu "GTX 970" --model all > "$OUT/saxpy2-N262144-predict.json" \
+        && ws plot stacked -i "$OUT/saxpy2-N262144-predict.json" -o "$OUT/saxpy2-N262144-cpi.png" \
+             --title "CPI stacks of saxpy2 (N = 262144) on the GTX 970" \
+        && echo "Plot: $OUT/saxpy2-N262144-cpi.png (CPI stack per predictor)"
+      ws tbpoint view --trace "$T262" --gpu "GTX 970" -o "$OUT/saxpy2-N262144-tbpoint.json" \
+        --plot "$OUT/saxpy2-N262144-tbpoint.png" \
+        && echo "Plot: $OUT/saxpy2-N262144-tbpoint.png (TBPoint view: regions, simulated and skipped TBs)"
+    fi
     echo
   fi
   echo "Files: $REPORT, $OUT/sweep-N.csv, $OUT/saxpy2-analytic-run.json"

@@ -348,12 +348,65 @@ model_export (WsCli *cli, int argc, char **argv)
   return WS_EXIT_OK;
 }
 
+static int
+model_delete (WsCli *cli, int argc, char **argv)
+{
+  gboolean system = FALSE, app = FALSE;
+  const GOptionEntry entries[] = {
+    { "system", 0, 0, G_OPTION_ARG_NONE, &system, N_("Delete the system model NAME"), NULL },
+    { "app", 0, 0, G_OPTION_ARG_NONE, &app, N_("Delete the application model NAME"), NULL },
+    { NULL }
+  };
+  if (!ws_cli_parse_options (cli, &argc, &argv, entries, "delete NAME",
+                             _("Deletes a system or application model; stored runs keep the models they ran "
+                               "with.")))
+    return WS_EXIT_USAGE;
+  if (argc != 3 || (system && app))
+    return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _("usage: model delete [--system|--app] NAME"));
+  WsStore *store = model_store (cli);
+  if (store == NULL)
+    return WS_EXIT_FAILURE;
+  const char *name = argv[2];
+  g_auto(GStrv) systems = ws_system_store_list_systems (store, NULL);
+  g_auto(GStrv) apps = ws_system_store_list_apps (store, NULL);
+  gboolean is_system = systems != NULL && g_strv_contains ((const char *const *) systems, name);
+  gboolean is_app = apps != NULL && g_strv_contains ((const char *const *) apps, name);
+  if (!system && !app)
+    {
+      if (is_system && is_app)
+        return ws_cli_fail (cli, WS_EXIT_USAGE,
+                            _("both a system and an application are called '%s': say which with --system or --app"),
+                            name);
+      system = is_system;
+      app = !is_system;
+    }
+  g_autoptr(GError) error = NULL;
+  if (!(system ? ws_system_store_delete_system (store, name, &error)
+               : ws_system_store_delete_app (store, name, &error)))
+    return ws_cli_fail_error (cli, error);
+  if (cli->json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "deleted");
+      json_builder_add_string_value (b, name);
+      json_builder_set_member_name (b, "kind");
+      json_builder_add_string_value (b, system ? "system" : "application");
+      json_builder_end_object (b);
+      g_autoptr(JsonNode) node = json_builder_get_root (b);
+      ws_cli_print_json (cli, node);
+      return WS_EXIT_OK;
+    }
+  ws_cli_info (cli, system ? _("deleted the system model '%s'") : _("deleted the application model '%s'"), name);
+  return WS_EXIT_OK;
+}
+
 int
 ws_cli_cmd_model (WsCli *cli, int argc, char **argv)
 {
   static const char *usage = N_("usage: warpscope-cli model list | run --system NAME --app NAME [--set VAR=V]... "
                                 "[--sweep VAR=LIST|A:B:STEP]... [--predictor NAME] | import [--replace] FILE | "
-                                "export NAME [-o FILE]");
+                                "export NAME [-o FILE] | delete [--system|--app] NAME");
   if (argc < 2)
     return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _(usage));
   /* argv[1] is the action; the option parser sees "model ACTION ARGS...". */
@@ -365,6 +418,8 @@ ws_cli_cmd_model (WsCli *cli, int argc, char **argv)
     return model_import (cli, argc, argv);
   if (strcmp (argv[1], "export") == 0)
     return model_export (cli, argc, argv);
+  if (strcmp (argv[1], "delete") == 0)
+    return model_delete (cli, argc, argv);
   if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
     {
       printf ("%s\n", _(usage));

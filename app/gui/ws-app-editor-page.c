@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ws-app-editor-page-private.h"
+#include "ws-gui-drafts.h"
 
 #define EDIT_DEBOUNCE_MS 600
 
@@ -56,7 +57,7 @@ struct _WsAppEditorPage
 
 G_DEFINE_FINAL_TYPE (WsAppEditorPage, ws_app_editor_page, GTK_TYPE_WIDGET)
 
-enum { SIGNAL_SAVED, N_SIGNALS };
+enum { SIGNAL_SAVED, SIGNAL_DELETED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static void rebuild (WsAppEditorPage *self);
@@ -349,6 +350,81 @@ duplicate_action (GtkWidget *widget, const char *action_name, GVariant *paramete
   g_free (copy->name);
   copy->name = unique_name (self, base);
   start_doc (self, copy);
+}
+
+gboolean
+ws_app_editor_page_delete (WsAppEditorPage *self, GError **error)
+{
+  g_autofree char *name = NULL;
+  g_autoptr(GError) core_error = NULL;
+  gboolean had_draft;
+  g_auto(GStrv) names = NULL;
+
+  g_return_val_if_fail (WS_IS_APP_EDITOR_PAGE (self), FALSE);
+  if (self->doc == NULL || self->store == NULL)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("No application model is open."));
+      return FALSE;
+    }
+  /* Typing not yet committed belongs to the model that goes away. */
+  g_clear_handle_id (&self->pending_id, g_source_remove);
+  name = g_strdup (self->doc->name);
+  had_draft = ws_app_doc_has_draft (self->store, name);
+  if (!ws_gui_drafts_delete (self->store, WS_GUI_DRAFTS_APPS, name, error))
+    return FALSE;
+  if (!ws_system_store_delete_app (self->store, name, &core_error)
+      && !(had_draft && g_error_matches (core_error, WS_ERROR, WS_ERROR_NOT_FOUND)))
+    {
+      g_propagate_error (error, g_steal_pointer (&core_error));
+      return FALSE;
+    }
+  g_clear_pointer (&self->doc, ws_app_doc_free);
+  g_clear_pointer (&self->committed, g_free);
+  g_signal_emit (self, signals[SIGNAL_DELETED], 0, name);
+  names = ws_app_doc_list (self->store, NULL);
+  if (names != NULL && names[0] != NULL)
+    ws_app_editor_page_open (self, names[0]);
+  else
+    {
+      populate_apps (self, NULL);
+      rebuild (self);
+    }
+  {
+    g_autofree char *status = g_strdup_printf (_("Deleted “%s”"), name);
+    set_status (self, status, NULL);
+  }
+  return TRUE;
+}
+
+static void
+on_delete_response (AdwMessageDialog *dialog, const char *response, WsAppEditorPage *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (g_str_equal (response, "delete") && !ws_app_editor_page_delete (self, &error))
+    set_status (self, _("Not deleted"), error->message);
+}
+
+static void
+delete_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  WsAppEditorPage *self = WS_APP_EDITOR_PAGE (widget);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  g_autofree char *heading = NULL;
+  GtkWidget *dialog;
+
+  if (self->doc == NULL || self->store == NULL)
+    return;
+  heading = g_strdup_printf (_("Delete “%s”?"), self->doc->name);
+  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, heading,
+                                   _("The application model and its draft are removed from the workspace. Stored "
+                                     "runs keep the model they ran with."));
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"), "delete", _("_Delete"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "delete", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (on_delete_response), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 static void
@@ -973,6 +1049,9 @@ ws_app_editor_page_class_init (WsAppEditorPageClass *klass)
    * and whether no model of that name was stored before. */
   signals[SIGNAL_SAVED] = g_signal_new ("saved", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                                         NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_BOOLEAN);
+  /* Emitted with the name of an application model that was deleted. */
+  signals[SIGNAL_DELETED] = g_signal_new ("deleted", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                          NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/warpscope/Warpscope/ui/ws-app-editor-page.ui");
@@ -993,6 +1072,7 @@ ws_app_editor_page_class_init (WsAppEditorPageClass *klass)
 
   gtk_widget_class_install_action (widget_class, "appeditor.new", NULL, new_action);
   gtk_widget_class_install_action (widget_class, "appeditor.duplicate", NULL, duplicate_action);
+  gtk_widget_class_install_action (widget_class, "appeditor.delete", NULL, delete_action);
   gtk_widget_class_install_action (widget_class, "appeditor.save", NULL, save_action);
   gtk_widget_class_install_action (widget_class, "appeditor.add-variable", NULL, add_variable_action);
   gtk_widget_class_install_action (widget_class, "appeditor.add-process", NULL, add_process_action);

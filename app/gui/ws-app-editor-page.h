@@ -35,6 +35,9 @@ gboolean  ws_app_editor_page_drop_operation (WsAppEditorPage *self, const char *
  * in the target list as it was before the move). */
 gboolean  ws_app_editor_page_move_operation (WsAppEditorPage *self, const char *from_path, guint from_index,
                                              const char *to_path, guint to_index);
+/* Deletes the open application model and its draft (the Delete button
+ * asks first); opens the first remaining one.  Emits "deleted". */
+gboolean  ws_app_editor_page_delete         (WsAppEditorPage *self, GError **error);
 /* Saves now (Ctrl+S); TRUE when the model was valid and stored as a model,
  * FALSE when it was kept as a draft (the reason is shown on the page). */
 gboolean  ws_app_editor_page_save           (WsAppEditorPage *self);

@@ -275,12 +275,19 @@ set_names (AdwComboRow *row, GStrv names)
   g_object_unref (list);
 }
 
+static gboolean select_name (AdwComboRow *row, GStrv names, const char *name);
+
 void
 ws_simulations_page_load (WsSimulationsPage *self, WsStore *store)
 {
   g_autoptr(GError) error = NULL;
 
+  g_autofree char *system = NULL, *app = NULL;
+
   g_return_if_fail (WS_IS_SIMULATIONS_PAGE (self));
+  /* A reload (a model was added or deleted) keeps the user's choices. */
+  system = g_strdup (selected_name (self->system_row, self->systems));
+  app = g_strdup (selected_name (self->app_row, self->apps));
   self->store = store;
   ws_run_queue_set_store (self->queue, store);
   g_clear_pointer (&self->systems, g_strfreev);
@@ -295,6 +302,10 @@ ws_simulations_page_load (WsSimulationsPage *self, WsStore *store)
     set_message (self, error->message);
   set_names (self->system_row, self->systems);
   set_names (self->app_row, self->apps);
+  if (system != NULL)
+    select_name (self->system_row, self->systems, system);
+  if (app != NULL)
+    select_name (self->app_row, self->apps, app);
 }
 
 static gboolean
@@ -319,6 +330,18 @@ gboolean
 ws_simulations_page_select_app (WsSimulationsPage *self, const char *name)
 {
   return select_name (self->app_row, self->apps, name);
+}
+
+const char *
+ws_simulations_page_get_system (WsSimulationsPage *self)
+{
+  return selected_name (self->system_row, self->systems);
+}
+
+const char *
+ws_simulations_page_get_app (WsSimulationsPage *self)
+{
+  return selected_name (self->app_row, self->apps);
 }
 
 const char * const *

@@ -24,6 +24,9 @@ WsRunQueue *ws_simulations_page_get_queue      (WsSimulationsPage *self);
 /* The form, for keyboard-free tests. */
 gboolean    ws_simulations_page_select_system  (WsSimulationsPage *self, const char *name);
 gboolean    ws_simulations_page_select_app     (WsSimulationsPage *self, const char *name);
+/* The chosen system and application (NULL: none). */
+const char *ws_simulations_page_get_system     (WsSimulationsPage *self);
+const char *ws_simulations_page_get_app        (WsSimulationsPage *self);
 /* Names offered as predictors (plugins found, then "simulator"). */
 const char * const *ws_simulations_page_get_predictors (WsSimulationsPage *self);
 gboolean    ws_simulations_page_set_predictor  (WsSimulationsPage *self, const char *name, gboolean active);

@@ -146,8 +146,15 @@ static void
 on_app_saved (WsWindow *self, const char *name, gboolean new_model, WsAppEditorPage *page)
 {
   /* The Simulations page reads a model when it runs it: only a new name
-   * needs its list reloaded (which resets its choice of application). */
+   * needs its list reloaded (it keeps its choices). */
   if (new_model && self->store != NULL)
+    ws_simulations_page_load (self->simulations_page, self->store);
+}
+
+static void
+on_app_deleted (WsWindow *self, const char *name, WsAppEditorPage *page)
+{
+  if (self->store != NULL)
     ws_simulations_page_load (self->simulations_page, self->store);
 }
 
@@ -301,6 +308,7 @@ ws_window_init (WsWindow *self)
   ws_app_editor_page_set_undo_stack (self->app_editor_page, self->undo);
   /* A model saved on the Applications page can be run at once. */
   g_signal_connect_object (self->app_editor_page, "saved", G_CALLBACK (on_app_saved), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->app_editor_page, "deleted", G_CALLBACK (on_app_deleted), self, G_CONNECT_SWAPPED);
   /* Runs queued on the Simulations page are plotted on the Results page. */
   ws_results_page_set_queue (self->results_page, ws_simulations_page_get_queue (self->simulations_page));
 }

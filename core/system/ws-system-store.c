@@ -75,6 +75,42 @@ ws_system_store_list_apps (WsStore *store, GError **error)
   return list_names (store, "app_model", error);
 }
 
+/* Deletes model @name of @table; the sweeps keep the records they ran with. */
+static gboolean
+delete_record (WsStore *store, const char *table, const char *what, const char *name, GError **error)
+{
+  sqlite3 *db = ws_store_get_db (store);
+  g_autofree char *sql = g_strdup_printf ("DELETE FROM %s WHERE name = ?1", table);
+  sqlite3_stmt *st = NULL;
+  int rc;
+
+  if (sqlite3_prepare_v2 (db, sql, -1, &st, NULL) != SQLITE_OK)
+    return db_fail (db, "deleting a model", error);
+  sqlite3_bind_text (st, 1, name, -1, SQLITE_TRANSIENT);
+  rc = sqlite3_step (st);
+  sqlite3_finalize (st);
+  if (rc != SQLITE_DONE)
+    return db_fail (db, "deleting a model", error);
+  if (sqlite3_changes (db) == 0)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, "no %s model named '%s'", what, name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+ws_system_store_delete_system (WsStore *store, const char *name, GError **error)
+{
+  return delete_record (store, "system_model", "system", name, error);
+}
+
+gboolean
+ws_system_store_delete_app (WsStore *store, const char *name, GError **error)
+{
+  return delete_record (store, "app_model", "application", name, error);
+}
+
 static JsonNode *
 get_record (WsStore *store, const char *table, const char *what, const char *name, GError **error)
 {

@@ -198,6 +198,10 @@ WS_EXPORT WsAppModel *ws_system_store_get_app (WsStore *store, const char *name,
 WS_EXPORT gboolean ws_system_store_put_system (WsStore *store, const WsSystemModel *system, gboolean replace,
                                                GError **error);
 WS_EXPORT gboolean ws_system_store_put_app (WsStore *store, JsonNode *app, gboolean replace, GError **error);
+/* Deletes a stored model (WS_ERROR_NOT_FOUND when there is none); stored
+ * sweeps keep the records they ran with. */
+WS_EXPORT gboolean ws_system_store_delete_system (WsStore *store, const char *name, GError **error);
+WS_EXPORT gboolean ws_system_store_delete_app (WsStore *store, const char *name, GError **error);
 /* Folder next to the database where applications' traces are kept. */
 WS_EXPORT char *ws_system_store_trace_dir (WsStore *store);
 

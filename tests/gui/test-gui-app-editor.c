@@ -641,6 +641,59 @@ test_program_kernel (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (ws_app_editor_page_get_problem (f->page, "p0/2:program"), "/nonexistent/saxpy2"));
 }
 
+/* Delete: the model and its draft leave the store, the list and the
+ * Simulations page, which keeps the user's other choices. */
+static void
+test_delete (Fixture *f, gconstpointer data)
+{
+  WsSimulationsPage *sims;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL, *draft_name = NULL;
+  g_autoptr(WsAppModel) gone = NULL;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display (run under xvfb-run)");
+      return;
+    }
+  sims = WS_SIMULATIONS_PAGE (gtk_stack_get_child_by_name (ws_window_get_stack (f->window), "simulations"));
+  name = g_strdup (ws_app_editor_page_new_app (f->page));
+  g_assert_true (ws_app_editor_page_save (f->page));
+  drain ();
+  g_assert_true (ws_simulations_page_select_app (sims, name));
+  g_assert_true (ws_simulations_page_select_system (sims, "testbed-titanx"));
+  g_assert_cmpstr (ws_simulations_page_get_app (sims), ==, name);
+
+  g_assert_true (ws_app_editor_page_delete (f->page, &error));
+  g_assert_no_error (error);
+  drain ();
+  gone = ws_system_store_get_app (f->store, name, &error);
+  g_assert_null (gone);
+  g_assert_error (error, WS_ERROR, WS_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  g_assert_false (ws_app_doc_has_draft (f->store, name));
+  g_assert_false (ws_simulations_page_select_app (sims, name));
+  /* The page opened another model; the Simulations page kept its system. */
+  g_assert_cmpstr (ws_simulations_page_get_system (sims), ==, "testbed-titanx");
+  g_assert_nonnull (ws_app_editor_page_get_doc (f->page));
+  g_assert_cmpstr (ws_app_editor_page_get_doc (f->page)->name, !=, name);
+
+  /* A model that exists only as a draft (never valid) is deleted too. */
+  draft_name = g_strdup (ws_app_editor_page_new_app (f->page));
+  g_assert_true (ws_app_editor_page_drop_operation (f->page, "p0", 0, "h2d"));
+  drain ();
+  type_into (f, "p0/0:bytes", "4*(N");
+  g_assert_false (ws_app_editor_page_save (f->page));
+  g_assert_true (ws_app_doc_has_draft (f->store, draft_name));
+  g_assert_true (ws_app_editor_page_delete (f->page, &error));
+  g_assert_no_error (error);
+  g_assert_false (ws_app_doc_has_draft (f->store, draft_name));
+  {
+    g_auto(GStrv) names = ws_app_doc_list (f->store, &error);
+    g_assert_false (g_strv_contains ((const char *const *) names, draft_name));
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -658,6 +711,7 @@ main (int argc, char **argv)
               fixture_teardown);
   g_test_add ("/gui/app-editor/program-kernel-args", Fixture, NULL, fixture_setup, test_program_kernel,
               fixture_teardown);
+  g_test_add ("/gui/app-editor/delete-model-and-draft", Fixture, NULL, fixture_setup, test_delete, fixture_teardown);
   g_test_add ("/gui/app-editor/invalid-draft-reopened", Fixture, NULL, fixture_setup, test_draft_reopened,
               fixture_teardown);
   return g_test_run ();

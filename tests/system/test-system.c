@@ -1013,6 +1013,62 @@ test_cli_json (Fixture *f, gconstpointer data)
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (json_node_get_object (list2), "systems")), ==, 4);
 }
 
+/* Deleting models: the store and `model delete`; stored sweeps keep the
+ * records they ran with. */
+static void
+test_delete_models (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsSystemModel) s = ws_system_store_get_system (f->store, "testbed-gtx970", &error);
+  g_autoptr(WsAppModel) app = ws_system_store_get_app (f->store, "saxpy2-analytic", &error);
+  g_autoptr(WsSystemEnv) env = ws_system_env_new (f->store, s, NULL, &error);
+  g_autoptr(GPtrArray) results = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_system_result_free);
+  char *system_name = NULL, *app_name = NULL;
+
+  g_assert_no_error (error);
+  g_ptr_array_add (results, ws_system_evaluate (env, app, NULL, &error));
+  g_assert_no_error (error);
+  gint64 sweep = ws_system_store_put_sweep (f->store, s, app, "volkov", results, 0.1, &error);
+  g_assert_cmpint (sweep, >, 0);
+
+  g_assert_true (ws_system_store_delete_app (f->store, "saxpy2-analytic", &error));
+  g_assert_no_error (error);
+  g_assert_null (ws_system_store_get_app (f->store, "saxpy2-analytic", &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  g_assert_false (ws_system_store_delete_app (f->store, "saxpy2-analytic", &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  g_assert_true (ws_system_store_delete_system (f->store, "testbed-titanx", &error));
+  g_auto(GStrv) systems = ws_system_store_list_systems (f->store, &error);
+  g_assert_cmpuint (g_strv_length (systems), ==, 2);
+  g_assert_false (g_strv_contains ((const char *const *) systems, "testbed-titanx"));
+  /* The sweep is still there, with the deleted application's name. */
+  g_autoptr(GPtrArray) back = ws_system_store_get_sweep (f->store, sweep, &system_name, &app_name, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (back->len, ==, 1);
+  g_assert_cmpstr (app_name, ==, "saxpy2-analytic");
+  g_free (system_name);
+  g_free (app_name);
+
+  if (g_getenv ("WS_CLI") == NULL)
+    return;
+  int status;
+  g_autoptr(JsonNode) list = cli_json (f, &status, "model", "list", NULL);       /* creates the CLI's demo */
+  g_assert_nonnull (list);
+  g_autoptr(JsonNode) gone = cli_json (f, &status, "model", "delete", "--app", "saxpy2-analytic", NULL);
+  g_assert_nonnull (gone);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (gone), "deleted"), ==, "saxpy2-analytic");
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (gone), "kind"), ==, "application");
+  g_autoptr(JsonNode) again = cli_json (f, &status, "model", "delete", "saxpy2-analytic", NULL);
+  g_assert_null (again);
+  g_assert_cmpint (WEXITSTATUS (status), ==, 2);
+  g_autoptr(JsonNode) after = cli_json (f, &status, "model", "list", NULL);
+  JsonArray *apps = json_object_get_array_member (json_node_get_object (after), "applications");
+  for (guint i = 0; i < json_array_get_length (apps); i++)
+    g_assert_cmpstr (json_array_get_string_element (apps, i), !=, "saxpy2-analytic");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1041,5 +1097,6 @@ main (int argc, char **argv)
   ADD ("/system/eval/deadlock-reported", test_deadlock_reported);
   ADD ("/system/eval/long-loop-linear", test_long_loop);
   ADD ("/system/cli/json-fields", test_cli_json);
+  ADD ("/system/store/delete-models", test_delete_models);
   return g_test_run ();
 }
