@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ws-systems-page-private.h"
+#include "ws-gui-drafts.h"
 
 struct _WsSystemsPage
 {
@@ -38,6 +39,9 @@ struct _WsSystemsPage
 
 G_DEFINE_FINAL_TYPE (WsSystemsPage, ws_systems_page, GTK_TYPE_WIDGET)
 
+enum { SIGNAL_MODELS_CHANGED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
 static void refresh (WsSystemsPage *self);
 
 /* ---- undoable document changes --------------------------------------- */
@@ -68,6 +72,8 @@ apply_text (WsSystemsPage *self, const char *text, GError **error)
   }
   gtk_label_set_text (self->status_label, model_stored ? _("Saved") : _("Saved as a draft until the problems are solved"));
   refresh (self);
+  if (model_stored)
+    g_signal_emit (self, signals[SIGNAL_MODELS_CHANGED], 0);
   return TRUE;
 }
 
@@ -436,6 +442,74 @@ zoom_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 }
 
 static void populate_systems (WsSystemsPage *self, const char *select);
+
+gboolean
+ws_systems_page_delete_system (WsSystemsPage *self, GError **error)
+{
+  g_autofree char *name = NULL;
+  g_autoptr(GError) core_error = NULL;
+  g_auto(GStrv) names = NULL;
+
+  g_return_val_if_fail (WS_IS_SYSTEMS_PAGE (self), FALSE);
+  if (self->doc == NULL || self->store == NULL)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("No system is open."));
+      return FALSE;
+    }
+  name = g_strdup (self->doc->name);
+  if (!ws_gui_drafts_delete (self->store, WS_GUI_DRAFTS_SYSTEMS, name, error))
+    return FALSE;
+  /* A design that never was a valid system has no model to delete. */
+  if (!ws_system_store_delete_system (self->store, name, &core_error)
+      && !g_error_matches (core_error, WS_ERROR, WS_ERROR_NOT_FOUND))
+    {
+      g_propagate_error (error, g_steal_pointer (&core_error));
+      return FALSE;
+    }
+  g_clear_pointer (&self->doc, ws_system_doc_free);
+  ws_system_canvas_select (self->canvas, NULL);
+  names = ws_system_doc_list (self->store, NULL);
+  populate_systems (self, names != NULL ? names[0] : NULL);
+  if (self->doc == NULL)
+    refresh (self);
+  {
+    g_autofree char *status = g_strdup_printf (_("Deleted “%s”"), name);
+    gtk_label_set_text (self->status_label, status);
+  }
+  g_signal_emit (self, signals[SIGNAL_MODELS_CHANGED], 0);
+  return TRUE;
+}
+
+static void
+on_delete_system_response (AdwMessageDialog *dialog, const char *response, WsSystemsPage *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (g_str_equal (response, "delete") && !ws_systems_page_delete_system (self, &error))
+    gtk_label_set_text (self->status_label, error->message);
+}
+
+static void
+delete_system_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  WsSystemsPage *self = WS_SYSTEMS_PAGE (widget);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  g_autofree char *heading = NULL;
+  GtkWidget *dialog;
+
+  if (self->doc == NULL || self->store == NULL)
+    return;
+  heading = g_strdup_printf (_("Delete “%s”?"), self->doc->name);
+  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, heading,
+                                   _("The system and its design are removed from the workspace. Stored runs keep "
+                                     "the system they ran on."));
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"), "delete", _("_Delete"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "delete", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (on_delete_system_response), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
 
 static void
 new_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
@@ -919,6 +993,11 @@ ws_systems_page_class_init (WsSystemsPageClass *klass)
   gtk_widget_class_install_action (widget_class, "systems.add", "s", add_action);
   gtk_widget_class_install_action (widget_class, "systems.duplicate", NULL, duplicate_action);
   gtk_widget_class_install_action (widget_class, "systems.delete", NULL, delete_action);
+  gtk_widget_class_install_action (widget_class, "systems.delete-system", NULL, delete_system_action);
+  /* A system model was stored (valid design) or deleted: lists elsewhere
+   * (the Simulations page) should reload. */
+  signals[SIGNAL_MODELS_CHANGED] = g_signal_new ("models-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                                 NULL, NULL, NULL, G_TYPE_NONE, 0);
   gtk_widget_class_install_action (widget_class, "systems.zoom", "s", zoom_action);
 }
 

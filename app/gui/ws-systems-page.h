@@ -18,5 +18,9 @@ void      ws_systems_page_load           (WsSystemsPage *self, WsStore *store);
 void      ws_systems_page_set_undo_stack (WsSystemsPage *self, WsUndoStack *undo);
 /* Opens system @name on the canvas; FALSE when the store has no such system. */
 gboolean  ws_systems_page_open           (WsSystemsPage *self, const char *name);
+/* Deletes the open system (its model and its design; the bin button asks
+ * first) and opens the first remaining one.  Emits "models-changed", as
+ * storing a valid design does. */
+gboolean  ws_systems_page_delete_system  (WsSystemsPage *self, GError **error);
 
 G_END_DECLS

@@ -152,6 +152,13 @@ on_app_saved (WsWindow *self, const char *name, gboolean new_model, WsAppEditorP
 }
 
 static void
+on_system_models_changed (WsWindow *self, WsSystemsPage *page)
+{
+  if (self->store != NULL)
+    ws_simulations_page_load (self->simulations_page, self->store);
+}
+
+static void
 on_app_deleted (WsWindow *self, const char *name, WsAppEditorPage *page)
 {
   if (self->store != NULL)
@@ -309,6 +316,8 @@ ws_window_init (WsWindow *self)
   /* A model saved on the Applications page can be run at once. */
   g_signal_connect_object (self->app_editor_page, "saved", G_CALLBACK (on_app_saved), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->app_editor_page, "deleted", G_CALLBACK (on_app_deleted), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->systems_page, "models-changed", G_CALLBACK (on_system_models_changed), self,
+                           G_CONNECT_SWAPPED);
   /* Runs queued on the Simulations page are plotted on the Results page. */
   ws_results_page_set_queue (self->results_page, ws_simulations_page_get_queue (self->simulations_page));
 }

@@ -1299,6 +1299,60 @@ test_designer_duplicate_and_dangling (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (ws_system_canvas_get_zoom (canvas), ==, 1.0);
 }
 
+/* Deleting systems in the designer: a draft and a stored system; the
+ * Simulations page follows and keeps its other choices. */
+static void
+test_designer_delete_system (Fixture *f, gconstpointer data)
+{
+  WsSystemsPage *page;
+  WsSimulationsPage *sims;
+  WsStore *store;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsSystemModel) gone = NULL;
+  g_autofree char *draft = NULL;
+
+  SKIP_WITHOUT_DISPLAY ();
+  store = ws_window_get_store (f->window);
+  g_assert_true (ws_system_store_ensure_demo (store, &error));
+  page = ws_window_get_systems_page (f->window);
+  ws_systems_page_load (page, store);
+  sims = WS_SIMULATIONS_PAGE (gtk_stack_get_child_by_name (ws_window_get_stack (f->window), "simulations"));
+  ws_simulations_page_load (sims, store);
+  g_assert_true (ws_window_show_page (f->window, "systems"));
+  drain ();
+
+  /* A new, empty design (a draft only). */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "systems.new", NULL));
+  drain ();
+  draft = g_strdup (ws_systems_page_get_doc (page)->name);
+  g_assert_true (ws_systems_page_delete_system (page, &error));
+  g_assert_no_error (error);
+  drain ();
+  g_assert_false (ws_systems_page_open (page, draft));
+  g_assert_nonnull (ws_systems_page_get_doc (page));
+  g_assert_cmpstr (ws_systems_page_get_doc (page)->name, !=, draft);
+
+  /* A stored system the Simulations page offers. */
+  g_assert_true (ws_simulations_page_select_system (sims, "testbed-titanx"));
+  g_assert_true (ws_simulations_page_select_app (sims, "saxpy2-analytic"));
+  g_assert_true (ws_systems_page_open (page, "testbed-titanx"));
+  g_assert_true (ws_systems_page_delete_system (page, &error));
+  g_assert_no_error (error);
+  drain ();
+  gone = ws_system_store_get_system (store, "testbed-titanx", &error);
+  g_assert_null (gone);
+  g_assert_error (error, WS_ERROR, WS_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  g_assert_false (ws_systems_page_open (page, "testbed-titanx"));
+  g_assert_false (ws_simulations_page_select_system (sims, "testbed-titanx"));
+  g_assert_cmpstr (ws_simulations_page_get_app (sims), ==, "saxpy2-analytic");
+  /* Nothing open: refused with a reason. */
+  while (ws_systems_page_get_doc (page) != NULL)
+    g_assert_true (ws_systems_page_delete_system (page, NULL));
+  g_assert_false (ws_systems_page_delete_system (page, &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1324,6 +1378,8 @@ main (int argc, char **argv)
   g_test_add ("/gui/hardware/compare-gpus", Fixture, NULL, fixture_setup, test_compare_gpus, fixture_teardown);
   g_test_add ("/gui/systems/build-testbed-save-reopen-undo", Fixture, NULL, fixture_setup, test_build_testbed, fixture_teardown);
   g_test_add ("/gui/systems/add-connect-duplicate-rename", Fixture, NULL, fixture_setup, test_designer_duplicate_and_dangling, fixture_teardown);
+  g_test_add ("/gui/systems/delete-draft-and-stored-system", Fixture, NULL, fixture_setup, test_designer_delete_system,
+              fixture_teardown);
 
   return g_test_run ();
 }
