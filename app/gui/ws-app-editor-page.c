@@ -143,6 +143,58 @@ apply_text (WsAppEditorPage *self, const char *text, GError **error)
   return TRUE;
 }
 
+/* Renaming: the model moves to the new name, so the record (and draft)
+ * under the name it leaves goes; undo moves it back the same way. */
+typedef struct {
+  WsAppEditorPage *page;           /* outlives the history: both belong to one window */
+  char *before, *after;            /* ws_app_doc_to_text under the old and the new name */
+  char *old_name, *new_name;
+} Rename;
+
+static void
+rename_free (Rename *r)
+{
+  g_free (r->before);
+  g_free (r->after);
+  g_free (r->old_name);
+  g_free (r->new_name);
+  g_free (r);
+}
+
+static gboolean
+rename_to (WsAppEditorPage *self, const char *text, const char *leave, GError **error)
+{
+  g_autoptr(GError) core_error = NULL;
+
+  if (!apply_text (self, text, error))
+    return FALSE;
+  if (!ws_gui_drafts_delete (self->store, WS_GUI_DRAFTS_APPS, leave, error))
+    return FALSE;
+  if (!ws_system_store_delete_app (self->store, leave, &core_error)
+      && !g_error_matches (core_error, WS_ERROR, WS_ERROR_NOT_FOUND))
+    {
+      g_propagate_error (error, g_steal_pointer (&core_error));
+      return FALSE;
+    }
+  populate_apps (self, self->doc->name);
+  g_signal_emit (self, signals[SIGNAL_DELETED], 0, leave);
+  return TRUE;
+}
+
+static gboolean
+rename_redo (gpointer data, GError **error)
+{
+  Rename *r = data;
+  return rename_to (r->page, r->after, r->old_name, error);
+}
+
+static gboolean
+rename_undo (gpointer data, GError **error)
+{
+  Rename *r = data;
+  return rename_to (r->page, r->before, r->new_name, error);
+}
+
 /* Pushes the document as it is now as one undoable step. */
 static void
 commit (WsAppEditorPage *self, const char *label, gboolean text_edit)
@@ -760,11 +812,39 @@ on_name_apply (WsAppEditorPage *self, AdwEntryRow *row)
       return;
     }
   ws_app_editor_page_flush (self);
-  g_free (self->doc->name);
-  self->doc->name = g_strdup (name);
-  /* Saved under the new name; what was stored under the old one stays. */
-  commit (self, _("Rename application"), FALSE);
-  populate_apps (self, name);
+  {
+    g_autoptr(GError) error = NULL;
+    Rename *r = g_new0 (Rename, 1);
+    WsCommand *command = g_new0 (WsCommand, 1);
+
+    r->page = self;
+    r->old_name = g_strdup (self->doc->name);
+    r->new_name = g_strdup (name);
+    r->before = g_strdup (self->committed);
+    g_free (self->doc->name);
+    self->doc->name = g_strdup (name);
+    r->after = ws_app_doc_to_text (self->doc);
+    command->label = g_strdup (_("Rename application"));
+    command->data = r;
+    command->redo = rename_redo;
+    command->undo = rename_undo;
+    command->free_data = (GDestroyNotify) rename_free;
+    if (self->undo == NULL)
+      self->undo = ws_undo_stack_new ();
+    if (!ws_undo_stack_push (self->undo, command, &error))
+      {
+        g_autoptr(WsAppDoc) back = ws_app_doc_from_text (self->committed, NULL);
+
+        /* The store refused: the page goes on showing what is stored. */
+        if (back != NULL)
+          {
+            ws_app_doc_free (self->doc);
+            self->doc = g_steal_pointer (&back);
+            rebuild (self);
+          }
+        set_status (self, _("Not renamed"), error->message);
+      }
+  }
 }
 
 static GtkWidget *

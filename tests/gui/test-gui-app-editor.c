@@ -694,6 +694,57 @@ test_delete (Fixture *f, gconstpointer data)
   }
 }
 
+/* Renaming moves the model: the old name leaves the store and the list;
+ * undo and redo move it back and forth. */
+static void
+test_rename (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *old_name = NULL;
+  GtkWidget *row;
+  WsUndoStack *undo;
+  g_auto(GStrv) after = NULL, undone = NULL;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display (run under xvfb-run)");
+      return;
+    }
+  undo = ws_window_get_undo_stack (f->window);
+  old_name = g_strdup (ws_app_editor_page_new_app (f->page));
+  g_assert_true (ws_app_editor_page_save (f->page));
+  drain ();
+  row = ws_app_editor_page_get_widget (f->page, "name");
+  gtk_editable_set_text (GTK_EDITABLE (row), "renamed-app");
+  g_signal_emit_by_name (row, "apply");
+  drain ();
+  g_assert_cmpstr (ws_app_editor_page_get_doc (f->page)->name, ==, "renamed-app");
+  after = ws_system_store_list_apps (f->store, &error);
+  g_assert_true (g_strv_contains ((const char *const *) after, "renamed-app"));
+  g_assert_false (g_strv_contains ((const char *const *) after, old_name));
+
+  g_assert_true (ws_undo_stack_undo (undo, &error));
+  g_assert_no_error (error);
+  drain ();
+  undone = ws_system_store_list_apps (f->store, &error);
+  g_assert_true (g_strv_contains ((const char *const *) undone, old_name));
+  g_assert_false (g_strv_contains ((const char *const *) undone, "renamed-app"));
+  g_assert_cmpstr (ws_app_editor_page_get_doc (f->page)->name, ==, old_name);
+  g_assert_true (ws_undo_stack_redo (undo, &error));
+  drain ();
+  g_clear_pointer (&after, g_strfreev);
+  after = ws_system_store_list_apps (f->store, &error);
+  g_assert_true (g_strv_contains ((const char *const *) after, "renamed-app"));
+  g_assert_false (g_strv_contains ((const char *const *) after, old_name));
+
+  /* A name in use is refused in place. */
+  gtk_editable_set_text (GTK_EDITABLE (row), "saxpy2-analytic");
+  g_signal_emit_by_name (row, "apply");
+  drain ();
+  g_assert_cmpstr (ws_app_editor_page_get_doc (f->page)->name, ==, "renamed-app");
+  g_assert_nonnull (ws_app_editor_page_get_problem (f->page, "name"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -711,6 +762,7 @@ main (int argc, char **argv)
               fixture_teardown);
   g_test_add ("/gui/app-editor/program-kernel-args", Fixture, NULL, fixture_setup, test_program_kernel,
               fixture_teardown);
+  g_test_add ("/gui/app-editor/rename-moves-model-undo", Fixture, NULL, fixture_setup, test_rename, fixture_teardown);
   g_test_add ("/gui/app-editor/delete-model-and-draft", Fixture, NULL, fixture_setup, test_delete, fixture_teardown);
   g_test_add ("/gui/app-editor/invalid-draft-reopened", Fixture, NULL, fixture_setup, test_draft_reopened,
               fixture_teardown);
