@@ -53,10 +53,10 @@ ws_cli_cmd_simulate (WsCli *cli, int argc, char **argv)
   o.random_seed = (guint32) seed;
 
   g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) trace = ws_trace_open (trace_path, &error);
-  if (trace == NULL)
-    return ws_cli_fail (cli, WS_EXIT_FAILURE, "%s", error->message);
   int rc = WS_EXIT_OK;
+  g_autoptr(WsTrace) trace = ws_cli_open_trace (cli, trace_path, &rc);
+  if (trace == NULL)
+    return rc;
   g_autoptr(WsGpu) gpu = ws_cli_lookup_gpu (cli, gpu_name, &rc);
   if (gpu == NULL)
     return rc;

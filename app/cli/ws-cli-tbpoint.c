@@ -26,10 +26,10 @@ cmd_clusters (WsCli *cli, int argc, char **argv)
     return WS_EXIT_USAGE;
   if (trace_path == NULL || argc > 1)
     return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _("usage: tbpoint clusters --trace TRACE [--threshold SIGMA]"));
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) trace = ws_trace_open (trace_path, &error);
+  int rc = WS_EXIT_OK;
+  g_autoptr(WsTrace) trace = ws_cli_open_trace (cli, trace_path, &rc);
   if (trace == NULL)
-    return ws_cli_fail (cli, WS_EXIT_FAILURE, "%s", error->message);
+    return rc;
   g_autoptr(WsTbpointInter) in = ws_tbpoint_inter_launch (trace, threshold);
   g_autoptr(JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
@@ -108,10 +108,10 @@ cmd_regions (WsCli *cli, int argc, char **argv)
     return ws_cli_fail (cli, WS_EXIT_USAGE, "%s",
                         _("usage: tbpoint regions --trace TRACE --gpu NAME [--launch N] [--threshold S] [--vf-threshold VF]"));
   g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) trace = ws_trace_open (trace_path, &error);
-  if (trace == NULL)
-    return ws_cli_fail (cli, WS_EXIT_FAILURE, "%s", error->message);
   int rc = WS_EXIT_OK;
+  g_autoptr(WsTrace) trace = ws_cli_open_trace (cli, trace_path, &rc);
+  if (trace == NULL)
+    return rc;
   g_autoptr(WsGpu) gpu = ws_cli_lookup_gpu (cli, gpu_name, &rc);
   if (gpu == NULL)
     return rc;
@@ -297,9 +297,9 @@ cmd_validate (WsCli *cli, int argc, char **argv)
   for (int i = 1; i < argc; i++)
     {
       g_autoptr(GError) error = NULL;
-      g_autoptr(WsTrace) trace = ws_trace_open (argv[i], &error);
+      g_autoptr(WsTrace) trace = ws_cli_open_trace (cli, argv[i], &rc);
       if (trace == NULL)
-        return ws_cli_fail (cli, WS_EXIT_FAILURE, "%s", error->message);
+        return rc;
       WsTbpointResult *res[3] = { NULL, NULL, NULL };
       for (int s = 0; s < 3; s++)
         {
@@ -443,10 +443,10 @@ cmd_view (WsCli *cli, int argc, char **argv)
   if (plot != NULL && !ws_chart_format_from_path (plot, &format))
     return ws_cli_fail (cli, WS_EXIT_USAGE, _("cannot tell the format of '%s': use .png, .svg, .pdf or .csv"), plot);
   g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) trace = ws_trace_open (trace_path, &error);
-  if (trace == NULL)
-    return ws_cli_fail (cli, WS_EXIT_FAILURE, "%s", error->message);
   int rc = WS_EXIT_OK;
+  g_autoptr(WsTrace) trace = ws_cli_open_trace (cli, trace_path, &rc);
+  if (trace == NULL)
+    return rc;
   g_autoptr(WsGpu) gpu = ws_cli_lookup_gpu (cli, gpu_name, &rc);
   if (gpu == NULL)
     return rc;

@@ -91,6 +91,16 @@ ws_cli_lookup_gpu (WsCli *cli, const char *name, int *exit_code)
   return gpu;
 }
 
+WsTrace *
+ws_cli_open_trace (WsCli *cli, const char *path, int *exit_code)
+{
+  g_autoptr(GError) error = NULL;
+  WsTrace *trace = ws_trace_open (path, &error);
+  if (trace == NULL)
+    *exit_code = ws_cli_fail (cli, WS_EXIT_FAILURE, "%s", error->message);
+  return trace;
+}
+
 gboolean
 ws_cli_parse_options (WsCli *cli, int *argc, char ***argv, const GOptionEntry *entries,
                       const char *parameter_string, const char *description)

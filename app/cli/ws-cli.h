@@ -7,6 +7,7 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include "store/ws-store.h"
+#include "trace/ws-trace.h"
 
 G_BEGIN_DECLS
 
@@ -49,6 +50,8 @@ void ws_cli_info (WsCli *cli, const char *fmt, ...) G_GNUC_PRINTF (2, 3);
 /* Looks a GPU up in the catalogue; unknown name -> message with suggestions,
  * *exit_code = 2, NULL. */
 WsGpu *ws_cli_lookup_gpu (WsCli *cli, const char *name, int *exit_code);
+/* Opens a trace; failure -> the reader's message, *exit_code = 1, NULL. */
+WsTrace *ws_cli_open_trace (WsCli *cli, const char *path, int *exit_code);
 
 /* Parses argv with GOptionEntries (after the subcommand); on error prints a
  * usage message and returns FALSE. */

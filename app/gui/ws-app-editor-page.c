@@ -12,6 +12,7 @@
 
 #include "ws-app-editor-page-private.h"
 #include "ws-gui-drafts.h"
+#include "ws-confirm.h"
 
 #define EDIT_DEBOUNCE_MS 600
 
@@ -164,16 +165,15 @@ rename_free (Rename *r)
 static gboolean
 rename_to (WsAppEditorPage *self, const char *text, const char *leave, GError **error)
 {
-  g_autoptr(GError) core_error = NULL;
+  g_autoptr(GError) gone = NULL;
 
   if (!apply_text (self, text, error))
     return FALSE;
-  if (!ws_gui_drafts_delete (self->store, WS_GUI_DRAFTS_APPS, leave, error))
-    return FALSE;
-  if (!ws_system_store_delete_app (self->store, leave, &core_error)
-      && !g_error_matches (core_error, WS_ERROR, WS_ERROR_NOT_FOUND))
+  /* Nothing stored under the old name (a rename before the first save) is fine. */
+  if (!ws_gui_drafts_delete_model (self->store, WS_GUI_DRAFTS_APPS, leave, &gone)
+      && !g_error_matches (gone, WS_ERROR, WS_ERROR_NOT_FOUND))
     {
-      g_propagate_error (error, g_steal_pointer (&core_error));
+      g_propagate_error (error, g_steal_pointer (&gone));
       return FALSE;
     }
   populate_apps (self, self->doc->name);
@@ -408,8 +408,6 @@ gboolean
 ws_app_editor_page_delete (WsAppEditorPage *self, GError **error)
 {
   g_autofree char *name = NULL;
-  g_autoptr(GError) core_error = NULL;
-  gboolean had_draft;
   g_auto(GStrv) names = NULL;
 
   g_return_val_if_fail (WS_IS_APP_EDITOR_PAGE (self), FALSE);
@@ -421,15 +419,8 @@ ws_app_editor_page_delete (WsAppEditorPage *self, GError **error)
   /* Typing not yet committed belongs to the model that goes away. */
   g_clear_handle_id (&self->pending_id, g_source_remove);
   name = g_strdup (self->doc->name);
-  had_draft = ws_app_doc_has_draft (self->store, name);
-  if (!ws_gui_drafts_delete (self->store, WS_GUI_DRAFTS_APPS, name, error))
+  if (!ws_gui_drafts_delete_model (self->store, WS_GUI_DRAFTS_APPS, name, error))
     return FALSE;
-  if (!ws_system_store_delete_app (self->store, name, &core_error)
-      && !(had_draft && g_error_matches (core_error, WS_ERROR, WS_ERROR_NOT_FOUND)))
-    {
-      g_propagate_error (error, g_steal_pointer (&core_error));
-      return FALSE;
-    }
   g_clear_pointer (&self->doc, ws_app_doc_free);
   g_clear_pointer (&self->committed, g_free);
   g_signal_emit (self, signals[SIGNAL_DELETED], 0, name);
@@ -449,11 +440,12 @@ ws_app_editor_page_delete (WsAppEditorPage *self, GError **error)
 }
 
 static void
-on_delete_response (AdwMessageDialog *dialog, const char *response, WsAppEditorPage *self)
+delete_confirmed (GtkWidget *widget)
 {
+  WsAppEditorPage *self = WS_APP_EDITOR_PAGE (widget);
   g_autoptr(GError) error = NULL;
 
-  if (g_str_equal (response, "delete") && !ws_app_editor_page_delete (self, &error))
+  if (!ws_app_editor_page_delete (self, &error))
     set_status (self, _("Not deleted"), error->message);
 }
 
@@ -461,22 +453,12 @@ static void
 delete_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   WsAppEditorPage *self = WS_APP_EDITOR_PAGE (widget);
-  GtkRoot *root = gtk_widget_get_root (widget);
-  g_autofree char *heading = NULL;
-  GtkWidget *dialog;
 
-  if (self->doc == NULL || self->store == NULL)
-    return;
-  heading = g_strdup_printf (_("Delete “%s”?"), self->doc->name);
-  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, heading,
-                                   _("The application model and its draft are removed from the workspace. Stored "
-                                     "runs keep the model they ran with."));
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"), "delete", _("_Delete"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "delete", ADW_RESPONSE_DESTRUCTIVE);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  g_signal_connect_object (dialog, "response", G_CALLBACK (on_delete_response), self, 0);
-  gtk_window_present (GTK_WINDOW (dialog));
+  if (self->doc != NULL && self->store != NULL)
+    ws_confirm_delete (widget, self->doc->name,
+                       _("The application model and its draft are removed from the workspace. Stored runs keep "
+                         "the model they ran with."),
+                       delete_confirmed);
 }
 
 static void

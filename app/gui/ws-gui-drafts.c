@@ -2,6 +2,7 @@
 #include <sqlite3.h>
 
 #include "ws-gui-drafts.h"
+#include "system/ws-system.h"
 
 static gboolean
 db_fail (sqlite3 *db, const char *what, const char *table, GError **error)
@@ -91,6 +92,30 @@ ws_gui_drafts_delete (WsStore *store, const char *table, const char *name, GErro
   rc = sqlite3_step (st);
   sqlite3_finalize (st);
   return rc == SQLITE_DONE ? TRUE : db_fail (db, "removing a document", table, error);
+}
+
+gboolean
+ws_gui_drafts_delete_model (WsStore *store, const char *table, const char *name, GError **error)
+{
+  g_autoptr(GError) core_error = NULL, read_error = NULL;
+  g_autofree char *draft = ws_gui_drafts_get (store, table, name, &read_error);
+  gboolean deleted;
+
+  if (read_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&read_error));
+      return FALSE;
+    }
+  if (draft != NULL && !ws_gui_drafts_delete (store, table, name, error))
+    return FALSE;
+  deleted = g_str_equal (table, WS_GUI_DRAFTS_SYSTEMS) ? ws_system_store_delete_system (store, name, &core_error)
+                                                        : ws_system_store_delete_app (store, name, &core_error);
+  if (!deleted && (draft == NULL || !g_error_matches (core_error, WS_ERROR, WS_ERROR_NOT_FOUND)))
+    {
+      g_propagate_error (error, g_steal_pointer (&core_error));
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static int

@@ -20,6 +20,12 @@ gboolean ws_gui_drafts_put    (WsStore *store, const char *table, const char *na
  * or the store failed (@error set). */
 char    *ws_gui_drafts_get    (WsStore *store, const char *table, const char *name, GError **error);
 gboolean ws_gui_drafts_delete (WsStore *store, const char *table, const char *name, GError **error);
+/* Removes everything stored under @name: the document of @table and the
+ * core model it stands for (a system for WS_GUI_DRAFTS_SYSTEMS, an
+ * application for WS_GUI_DRAFTS_APPS).  Either may be missing (a draft that
+ * never was valid, a model never edited here); WS_ERROR_NOT_FOUND when
+ * neither exists. */
+gboolean ws_gui_drafts_delete_model (WsStore *store, const char *table, const char *name, GError **error);
 /* @models (the core's names, may be NULL) and the documents' names not
  * among them, sorted, without duplicates (newly allocated). */
 char   **ws_gui_drafts_merge_names (WsStore *store, const char *table, const char *const *models, GError **error);

@@ -8,6 +8,7 @@
 
 #include "ws-systems-page-private.h"
 #include "ws-gui-drafts.h"
+#include "ws-confirm.h"
 
 struct _WsSystemsPage
 {
@@ -447,7 +448,6 @@ gboolean
 ws_systems_page_delete_system (WsSystemsPage *self, GError **error)
 {
   g_autofree char *name = NULL;
-  g_autoptr(GError) core_error = NULL;
   g_auto(GStrv) names = NULL;
 
   g_return_val_if_fail (WS_IS_SYSTEMS_PAGE (self), FALSE);
@@ -457,15 +457,8 @@ ws_systems_page_delete_system (WsSystemsPage *self, GError **error)
       return FALSE;
     }
   name = g_strdup (self->doc->name);
-  if (!ws_gui_drafts_delete (self->store, WS_GUI_DRAFTS_SYSTEMS, name, error))
+  if (!ws_gui_drafts_delete_model (self->store, WS_GUI_DRAFTS_SYSTEMS, name, error))
     return FALSE;
-  /* A design that never was a valid system has no model to delete. */
-  if (!ws_system_store_delete_system (self->store, name, &core_error)
-      && !g_error_matches (core_error, WS_ERROR, WS_ERROR_NOT_FOUND))
-    {
-      g_propagate_error (error, g_steal_pointer (&core_error));
-      return FALSE;
-    }
   g_clear_pointer (&self->doc, ws_system_doc_free);
   ws_system_canvas_select (self->canvas, NULL);
   names = ws_system_doc_list (self->store, NULL);
@@ -481,11 +474,12 @@ ws_systems_page_delete_system (WsSystemsPage *self, GError **error)
 }
 
 static void
-on_delete_system_response (AdwMessageDialog *dialog, const char *response, WsSystemsPage *self)
+delete_system_confirmed (GtkWidget *widget)
 {
+  WsSystemsPage *self = WS_SYSTEMS_PAGE (widget);
   g_autoptr(GError) error = NULL;
 
-  if (g_str_equal (response, "delete") && !ws_systems_page_delete_system (self, &error))
+  if (!ws_systems_page_delete_system (self, &error))
     gtk_label_set_text (self->status_label, error->message);
 }
 
@@ -493,22 +487,12 @@ static void
 delete_system_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   WsSystemsPage *self = WS_SYSTEMS_PAGE (widget);
-  GtkRoot *root = gtk_widget_get_root (widget);
-  g_autofree char *heading = NULL;
-  GtkWidget *dialog;
 
-  if (self->doc == NULL || self->store == NULL)
-    return;
-  heading = g_strdup_printf (_("Delete “%s”?"), self->doc->name);
-  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, heading,
-                                   _("The system and its design are removed from the workspace. Stored runs keep "
-                                     "the system they ran on."));
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"), "delete", _("_Delete"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "delete", ADW_RESPONSE_DESTRUCTIVE);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  g_signal_connect_object (dialog, "response", G_CALLBACK (on_delete_system_response), self, 0);
-  gtk_window_present (GTK_WINDOW (dialog));
+  if (self->doc != NULL && self->store != NULL)
+    ws_confirm_delete (widget, self->doc->name,
+                       _("The system and its design are removed from the workspace. Stored runs keep the system "
+                         "they ran on."),
+                       delete_system_confirmed);
 }
 
 static void

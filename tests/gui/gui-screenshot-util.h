@@ -4,6 +4,8 @@
 #pragma once
 
 #include <gtk/gtk.h>
+#include "ws-window.h"
+#include "system/ws-system.h"
 
 static gboolean
 screenshot_quit_loop (gpointer loop)
@@ -41,4 +43,28 @@ save_window_png (GtkWidget *window, const char *path)
     return FALSE;
   g_print ("%s: %d×%d\n", path, w, h);
   return TRUE;
+}
+
+/* The main window on @db after the demo workspace was created there (test
+ * beds, saxpy2 models), shown at @width x @height and settled; NULL with a
+ * message on stderr (prefixed by @program) when the store fails. */
+static G_GNUC_UNUSED WsWindow *
+open_demo_window (const char *program, const char *db, int width, int height)
+{
+  g_autoptr(GError) error = NULL;
+  WsStore *store = ws_store_open (db, &error);
+  WsWindow *window;
+
+  if (store == NULL || !ws_system_store_ensure_demo (store, &error))
+    {
+      g_printerr ("%s: %s\n", program, error->message);
+      g_clear_pointer (&store, ws_store_close);
+      return NULL;
+    }
+  ws_store_close (store);
+  window = ws_window_new (NULL, db);
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  gtk_window_present (GTK_WINDOW (window));
+  settle (500);
+  return window;
 }

@@ -27,7 +27,6 @@ main (int argc, char **argv)
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("OUTPUT.png");
   g_autoptr(GError) error = NULL;
-  g_autoptr(WsStore) store = NULL;
   WsAppEditorPage *page;
   WsWindow *window;
 
@@ -41,18 +40,9 @@ main (int argc, char **argv)
   gtk_init ();
   adw_init ();
 
-  store = ws_store_open (db, &error);
-  if (store == NULL || !ws_system_store_ensure_demo (store, &error))
-    {
-      g_printerr ("ws-gui-app-editor-screenshot: %s\n", error->message);
-      return 1;
-    }
-  g_clear_pointer (&store, ws_store_close);
-
-  window = ws_window_new (NULL, db);
-  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
-  gtk_window_present (GTK_WINDOW (window));
-  settle (500);
+  window = open_demo_window ("ws-gui-app-editor-screenshot", db, width, height);
+  if (window == NULL)
+    return 1;
   ws_window_show_page (window, "applications");
   page = WS_APP_EDITOR_PAGE (gtk_stack_get_child_by_name (ws_window_get_stack (window), "applications"));
   if (!ws_app_editor_page_open (page, app != NULL ? app : "saxpy2-analytic"))

@@ -38,7 +38,6 @@ main (int argc, char **argv)
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("OUTPUT.png");
   g_autoptr(GError) error = NULL;
-  g_autoptr(WsStore) store = NULL;
   GtkStack *stack;
   WsWindow *window;
 
@@ -52,19 +51,9 @@ main (int argc, char **argv)
   gtk_init ();
   adw_init ();
 
-  /* The demo workspace (test beds, saxpy2 models and trace) first. */
-  store = ws_store_open (db, &error);
-  if (store == NULL || !ws_system_store_ensure_demo (store, &error))
-    {
-      g_printerr ("ws-gui-pages-screenshot: %s\n", error->message);
-      return 1;
-    }
-  g_clear_pointer (&store, ws_store_close);
-
-  window = ws_window_new (NULL, db);
-  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
-  gtk_window_present (GTK_WINDOW (window));
-  settle (500);
+  window = open_demo_window ("ws-gui-pages-screenshot", db, width, height);
+  if (window == NULL)
+    return 1;
   stack = ws_window_get_stack (window);
 
   if (g_str_equal (page, "profiles"))
