@@ -263,8 +263,62 @@ insert_record (WsStore *store, WsHwKind kind, const void *rec, const char *origi
 /* ------------------------------------------------------------------------ */
 /* Seeding */
 
+/* Each seed file, once inserted (or found under its name), is recorded in
+ * meta as "seed:KIND/FILE", so a newer Warpscope adds only the records that
+ * are new to this database. */
+static char *
+seed_key (WsHwKind kind, const char *file)
+{
+  return g_strdup_printf ("seed:%s/%s", ws_hw_kind_name (kind), file);
+}
+
 static gboolean
-seed_kind (WsStore *store, WsHwKind kind, GError **error)
+seed_offered (WsStore *store, const char *key, gboolean *offered, GError **error)
+{
+  g_autoptr(WsStmt) stmt = prepare (store, "SELECT 1 FROM meta WHERE key = ?", error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_text (stmt, 1, key, -1, SQLITE_TRANSIENT);
+  int rc = sqlite3_step (stmt);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    return sql_fail (store, "reading the seed record list", error);
+  *offered = rc == SQLITE_ROW;
+  return TRUE;
+}
+
+static gboolean
+mark_seed_offered (WsStore *store, const char *key, GError **error)
+{
+  g_autoptr(WsStmt) stmt = prepare (store, "INSERT OR REPLACE INTO meta (key, value) VALUES (?, '1')", error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_text (stmt, 1, key, -1, SQLITE_TRANSIENT);
+  if (sqlite3_step (stmt) != SQLITE_DONE)
+    return sql_fail (store, "recording a seed record", error);
+  return TRUE;
+}
+
+/* Whether a record of @kind named @name is stored (any origin). */
+static gboolean
+record_exists (WsStore *store, WsHwKind kind, const char *name, gboolean *exists, GError **error)
+{
+  g_autoptr(WsStmt) stmt = prepare (store, "SELECT 1 FROM hw WHERE kind = ? AND name = ?", error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_text (stmt, 1, ws_hw_kind_name (kind), -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 2, name, -1, SQLITE_TRANSIENT);
+  int rc = sqlite3_step (stmt);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    return sql_fail (store, "looking up a catalogue record", error);
+  *exists = rc == SQLITE_ROW;
+  return TRUE;
+}
+
+/* Inserts the seed records of @kind; with @missing_only, only those whose
+ * name is not stored yet (a newer Warpscope adding records to an older
+ * database: the user's own and edited records are never overwritten). */
+static gboolean
+seed_kind (WsStore *store, WsHwKind kind, gboolean missing_only, GError **error)
 {
   g_autofree char *dir = g_strdup_printf (RES_ROOT "/catalogue/%s/", ws_hw_kind_name (kind));
   g_autoptr(GError) local = NULL;
@@ -274,6 +328,12 @@ seed_kind (WsStore *store, WsHwKind kind, GError **error)
     return TRUE;  /* no seed records of this kind */
   for (guint i = 0; names[i] != NULL; i++)
     {
+      g_autofree char *key = seed_key (kind, names[i]);
+      gboolean offered = FALSE;
+      if (missing_only && !seed_offered (store, key, &offered, error))
+        return FALSE;
+      if (offered)
+        continue;  /* offered before: a user who deleted it keeps it deleted */
       g_autofree char *path = g_strconcat (dir, names[i], NULL);
       g_autofree char *text = resource_text (path, error);
       if (text == NULL)
@@ -292,20 +352,23 @@ seed_kind (WsStore *store, WsHwKind kind, GError **error)
                        ws_hw_kind_name (kind), names[i], local->message);
           return FALSE;
         }
-      gboolean ok = insert_record (store, kind, rec, "seed", error);
+      gboolean exists = FALSE;
+      gboolean ok = !missing_only || record_exists (store, kind, record_name (rec), &exists, error);
+      if (ok && !exists)
+        ok = insert_record (store, kind, rec, "seed", error);
       record_free_func (kind) (rec);
-      if (!ok)
+      if (!ok || !mark_seed_offered (store, key, error))
         return FALSE;
     }
   return TRUE;
 }
 
 static gboolean
-seed_catalogue (WsStore *store, GError **error)
+seed_catalogue (WsStore *store, gboolean missing_only, GError **error)
 {
-  return seed_kind (store, WS_HW_GPU, error) &&
-         seed_kind (store, WS_HW_CPU, error) &&
-         seed_kind (store, WS_HW_LINK, error) &&
+  return seed_kind (store, WS_HW_GPU, missing_only, error) &&
+         seed_kind (store, WS_HW_CPU, missing_only, error) &&
+         seed_kind (store, WS_HW_LINK, missing_only, error) &&
          exec_sql (store,
                    "INSERT OR REPLACE INTO meta (key, value) VALUES ('seeded_by', 'warpscope " WS_VERSION "')",
                    "recording the seed", error);
@@ -360,7 +423,7 @@ migrate (WsStore *store, GError **error)
     }
   /* A database that was just created gets the catalogue; one that only
    * gained a newer schema keeps what its user made of the catalogue. */
-  if (from == 0 && !seed_catalogue (store, error))
+  if (from == 0 && !seed_catalogue (store, FALSE, error))
     goto rollback;
   if (!exec_sql (store, "COMMIT", "committing the upgrade", error))
     goto rollback;
@@ -369,6 +432,45 @@ migrate (WsStore *store, GError **error)
 rollback:
   sqlite3_exec (store->db, "ROLLBACK", NULL, NULL, NULL);
   return FALSE;
+}
+
+/* A database made by an older Warpscope gains the seed records added since
+ * (new GPUs), never losing or overwriting what its user stored.  Best
+ * effort: a read-only database simply keeps its catalogue. */
+static void
+add_new_seed_records (WsStore *store)
+{
+  g_autoptr(GError) local = NULL;
+  gboolean any_new = FALSE;
+  for (WsHwKind kind = WS_HW_GPU; kind <= WS_HW_LINK && !any_new; kind++)
+    {
+      g_autofree char *dir = g_strdup_printf (RES_ROOT "/catalogue/%s/", ws_hw_kind_name (kind));
+      g_auto(GStrv) names = g_resource_enumerate_children (db_resource (), dir, G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+      for (guint i = 0; names != NULL && names[i] != NULL && !any_new; i++)
+        {
+          g_autofree char *key = seed_key (kind, names[i]);
+          gboolean offered = TRUE;
+          if (!seed_offered (store, key, &offered, &local))
+            {
+              g_debug ("%s: %s", store->path, local->message);
+              return;
+            }
+          any_new = !offered;
+        }
+    }
+  if (!any_new)
+    return;  /* the common case: nothing to write */
+  if (!exec_sql (store, "BEGIN IMMEDIATE", "locking the database to add new catalogue records", &local))
+    {
+      g_debug ("%s: %s", store->path, local->message);
+      return;
+    }
+  if (!seed_catalogue (store, TRUE, &local) ||
+      !exec_sql (store, "COMMIT", "committing new catalogue records", &local))
+    {
+      g_debug ("%s: %s", store->path, local->message);
+      sqlite3_exec (store->db, "ROLLBACK", NULL, NULL, NULL);
+    }
 }
 
 char *
@@ -418,6 +520,7 @@ ws_store_open (const char *path, GError **error)
     return NULL;
   if (!migrate (store, error))
     return NULL;
+  add_new_seed_records (store);
   return g_steal_pointer (&store);
 }
 

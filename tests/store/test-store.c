@@ -509,6 +509,30 @@ test_default_path (void)
   g_assert_cmpstr (p, ==, expect);
 }
 
+/* A database from an older Warpscope (here: one that never saw the seed
+ * record of the A100 file) gains it on the next open; a seed record its user
+ * deleted after it was offered stays deleted. */
+static void
+test_new_seed_records_reach_old_databases (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  {
+    g_autoptr(WsStore) store = open_store (f->path);
+    sqlite3 *db = ws_store_get_db (store);
+    g_assert_cmpint (sqlite3_exec (db, "DELETE FROM hw WHERE kind = 'gpu' AND name IN ('A100', 'H200');"
+                                       "DELETE FROM meta WHERE key = 'seed:gpu/a100.json'",
+                                   NULL, NULL, NULL), ==, SQLITE_OK);
+    g_assert_cmpint (count_rows (store, "SELECT COUNT(*) FROM meta WHERE key LIKE 'seed:gpu/%'"), >=, 14);
+  }
+  g_autoptr(WsStore) store = open_store (f->path);
+  g_autoptr(WsGpu) a100 = ws_store_get_gpu (store, "A100", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (a100->sms, ==, 108);
+  g_autoptr(WsGpu) h200 = ws_store_get_gpu (store, "H200", &error);
+  g_assert_null (h200);
+  g_assert_error (error, WS_ERROR, WS_ERROR_NOT_FOUND);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -521,6 +545,7 @@ main (int argc, char **argv)
   ADD ("/store/seed/links-table-6-2", test_seed_links_table_6_2);
   ADD ("/store/seed/occupancy-constants-per-cc", test_seed_occupancy_constants);
   ADD ("/store/open/reopen-does-not-reseed", test_reopen_does_not_reseed);
+  ADD ("/store/open/new-seed-records-reach-old-databases", test_new_seed_records_reach_old_databases);
   ADD ("/store/open/concurrent-first-open-seeds-once", test_concurrent_first_open);
   ADD ("/store/get/unknown-name-suggests", test_unknown_name_suggests);
   ADD ("/store/put/round-trip-every-field", test_put_round_trip_every_field);
