@@ -85,6 +85,10 @@ format_field (const WsHwField *f, const void *rec)
       }
     case WS_HW_FIELD_DOUBLE:
       {
+        /* Optional figures (peak L1/L2 bandwidth) use 0 for "no published
+         * value"; printing "0 bytes/clock" would read as a real zero. */
+        if (!f->required && *(const double *) p == 0.0)
+          return g_strdup (_("unknown"));
         g_autofree char *num = format_double (*(const double *) p);
         return g_strdup_printf ("%s%s%s", num, *f->unit ? " " : "", f->unit);
       }

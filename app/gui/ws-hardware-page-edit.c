@@ -319,6 +319,7 @@ static const CompareRow compare_rows[] = {
   { "registers_per_sm", N_("Registers per SM") },
   { "shared_per_sm", N_("Shared memory per SM") },
   { "l2_size", N_("L2 cache") },
+  { "l2_bandwidth", N_("L2 peak bandwidth") },
   { "occupancy_256_32", N_("Occupancy, 256 threads × 32 registers") },
 };
 
@@ -366,6 +367,14 @@ compare_value (const WsGpu *gpu, const char *id)
     return ws_hw_format_bytes (gpu->shared_per_sm);
   if (g_str_equal (id, "l2_size"))
     return ws_hw_format_bytes (gpu->l2_size);
+  if (g_str_equal (id, "l2_bandwidth"))
+    {
+      /* Bytes per clock x core clock (MHz) / 1000 = GB/s; 0 = no published figure. */
+      if (gpu->l2_bandwidth_bytes_per_clk <= 0)
+        return g_strdup ("—");
+      n = ws_hw_format_number (gpu->l2_bandwidth_bytes_per_clk * gpu->core_clock_mhz / 1000.0, 1);
+      return g_strdup_printf (_("%s GB/s"), n);
+    }
   if (g_str_equal (id, "occupancy_256_32"))
     {
       WsOccupancy occ;

@@ -83,6 +83,17 @@ format_cycles (double cycles)
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s cycle", "%s cycles", n), number);
 }
 
+/* Peak bandwidths are optional in the catalogue: 0 means no published
+ * figure, which must not read as "zero bandwidth". */
+static char *
+format_bytes_per_clock (double bytes)
+{
+  if (bytes <= 0.0)
+    return g_strdup (_("unknown"));
+  /* Translators: a peak bandwidth in bytes per GPU core clock cycle, e.g. "128 bytes per clock". */
+  return format_with_unit (_("%s bytes per clock"), bytes, 1);
+}
+
 static char *
 format_count (int count)
 {
@@ -185,11 +196,13 @@ add_gpu (GPtrArray *groups, const WsGpu *g)
   add (group, "l1_assoc", _("L1 associativity"), g_strdup_printf (_("%d-way"), g->l1_assoc));
   add (group, "l1_latency", _("L1 hit latency"), format_cycles (g->l1_latency));
   add (group, "l1_mshrs", _("L1 miss status holding registers per SM"), format_count (g->l1_mshrs));
+  add (group, "l1_bandwidth", _("L1 peak bandwidth per SM"), format_bytes_per_clock (g->l1_bandwidth_bytes_per_clk));
   add (group, "l2_size", _("L2 cache size"), ws_hw_format_bytes (g->l2_size));
   add (group, "l2_line", _("L2 line size"), ws_hw_format_bytes (g->l2_line));
   add (group, "l2_assoc", _("L2 associativity"), g_strdup_printf (_("%d-way"), g->l2_assoc));
   add (group, "l2_latency", _("L2 hit latency"), format_cycles (g->l2_latency));
   add (group, "l2_slices", _("L2 slices"), format_count (g->l2_slices));
+  add (group, "l2_bandwidth", _("L2 peak bandwidth"), format_bytes_per_clock (g->l2_bandwidth_bytes_per_clk));
 
   group = group_new (groups, _("DRAM"));
   add_text (group, "dram_type", _("Memory type"), g->dram_type);

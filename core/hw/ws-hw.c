@@ -22,6 +22,10 @@
   { #f, WS_HW_FIELD_INT, G_STRUCT_OFFSET (WsGpu, f), lo, hi, TRUE, unit, grp, lbl }
 #define GPU_D(f, lo, hi, unit, grp, lbl) \
   { #f, WS_HW_FIELD_DOUBLE, G_STRUCT_OFFSET (WsGpu, f), lo, hi, TRUE, unit, grp, lbl }
+/* Optional numbers, added after the first catalogue release: absent in an
+ * older exported file means 0, "unknown", so those files still import. */
+#define GPU_D_OPT(f, lo, hi, unit, grp, lbl) \
+  { #f, WS_HW_FIELD_DOUBLE, G_STRUCT_OFFSET (WsGpu, f), lo, hi, FALSE, unit, grp, lbl }
 
 static const WsHwField gpu_fields[] = {
   GPU_S (name, TRUE, N_("General"), N_("Name")),
@@ -64,12 +68,14 @@ static const WsHwField gpu_fields[] = {
   GPU_I (l1_assoc, 1, 65536, "ways", N_("L1 cache"), N_("L1 associativity")),
   GPU_D (l1_latency, 1, 100000, "cycles", N_("L1 cache"), N_("L1 hit latency")),
   GPU_I (l1_mshrs, 1, 65536, "per SM", N_("L1 cache"), N_("L1 MSHRs")),
+  GPU_D_OPT (l1_bandwidth_bytes_per_clk, 0, 65536, "bytes/clock per SM", N_("L1 cache"), N_("L1 peak bandwidth")),
 
   GPU_I (l2_size, 0, G_MAXINT, "bytes", N_("L2 cache"), N_("L2 size")),
   GPU_I (l2_line, 1, 4096, "bytes", N_("L2 cache"), N_("L2 line")),
   GPU_I (l2_assoc, 1, 65536, "ways", N_("L2 cache"), N_("L2 associativity")),
   GPU_D (l2_latency, 1, 100000, "cycles", N_("L2 cache"), N_("L2 hit latency")),
   GPU_I (l2_slices, 1, 4096, "", N_("L2 cache"), N_("L2 slices")),
+  GPU_D_OPT (l2_bandwidth_bytes_per_clk, 0, 1048576, "bytes/clock", N_("L2 cache"), N_("L2 peak bandwidth")),
 
   GPU_S (dram_type, TRUE, N_("DRAM"), N_("Type")),
   GPU_D (dram_clock_mhz, 1, 100000, "MHz", N_("DRAM"), N_("Memory clock")),

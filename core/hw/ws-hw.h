@@ -69,11 +69,14 @@ typedef struct {
   int l1_assoc;
   double l1_latency;          /* cycles, hit */
   int l1_mshrs;               /* per SM */
+  double l1_bandwidth_bytes_per_clk; /* peak L1/shared load bandwidth per SM, bytes per core clock; 0 = unknown */
   int l2_size;                /* bytes, whole chip */
   int l2_line;
   int l2_assoc;
   double l2_latency;          /* cycles, hit */
   int l2_slices;
+  double l2_bandwidth_bytes_per_clk; /* peak L2 bandwidth of the whole chip, bytes per core clock; 0 = unknown.
+                                      * A true peak (never below the hardware's): it feeds lower bounds on time. */
   char *dram_type;            /* "GDDR5", "HBM2", ... */
   double dram_clock_mhz;
   int dram_bus_width_bits;

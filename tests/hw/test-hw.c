@@ -350,7 +350,7 @@ test_seed_files_valid (void)
           counts[k]++;
         }
     }
-  g_assert_cmpuint (counts[0], >=, 14);
+  g_assert_cmpuint (counts[0], >=, 20);
   g_assert_cmpuint (counts[1], >=, 2);
   g_assert_cmpuint (counts[2], ==, 3);
   static const char *const expected_archs[] = {
@@ -358,6 +358,171 @@ test_seed_files_valid (void)
   };
   for (guint i = 0; i < G_N_ELEMENTS (expected_archs); i++)
     g_assert_true (g_hash_table_contains (archs, expected_archs[i]));
+}
+
+/* Loads every GPU record of db/catalogue/gpu (file name -> record). */
+static GPtrArray *
+load_catalogue_gpus (GPtrArray *files)
+{
+  g_autofree char *dirpath = source_path ("db/catalogue/gpu");
+  g_autoptr(GDir) dir = g_dir_open (dirpath, 0, NULL);
+  g_assert_nonnull (dir);
+  GPtrArray *gpus = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_gpu_free);
+  const char *entry;
+  while ((entry = g_dir_read_name (dir)) != NULL)
+    {
+      if (!g_str_has_suffix (entry, ".json"))
+        continue;
+      g_autofree char *file = g_build_filename ("db", "catalogue", "gpu", entry, NULL);
+      g_autoptr(JsonNode) node = load_json (file);
+      g_autoptr(GError) error = NULL;
+      WsGpu *gpu = ws_gpu_from_json (node, &error);
+      if (gpu == NULL)
+        g_error ("%s: %s", file, error->message);
+      g_ptr_array_add (gpus, gpu);
+      g_ptr_array_add (files, g_steal_pointer (&file));
+    }
+  return gpus;
+}
+
+/* Every parameter that is not on a datasheet (latencies, MSHRs, slices,
+ * channels, banks, associativities, pipes, peak cache bandwidths) and the
+ * clock choice must be accounted for by name in the record's sources. */
+static void
+test_seed_sources_name_guessed_fields (void)
+{
+  static const char *const guessed[] = {
+    "core_clock_mhz", "l1_latency", "l1_mshrs", "l1_assoc", "l1_bandwidth_bytes_per_clk",
+    "l2_latency", "l2_assoc", "l2_slices", "l2_bandwidth_bytes_per_clk",
+    "dram_latency", "dram_channels", "dram_banks", "pipes latency", "pipes initiation_interval",
+  };
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) gpus = load_catalogue_gpus (files);
+  g_assert_cmpuint (gpus->len, >=, 20);
+  for (guint i = 0; i < gpus->len; i++)
+    {
+      const WsGpu *g = gpus->pdata[i];
+      const char *file = files->pdata[i];
+      g_assert_true (g->sources != NULL && *g->sources != '\0');
+      for (guint k = 0; k < G_N_ELEMENTS (guessed); k++)
+        if (strstr (g->sources, guessed[k]) == NULL)
+          g_error ("%s: sources do not say where '%s' comes from", file, guessed[k]);
+      /* Volta and later: 32 banks x 4 B per clock (CUDA Programming Guide). */
+      g_assert_cmpfloat (g->l1_bandwidth_bytes_per_clk, >, 0);
+      if (g->cc_major >= 5)
+        g_assert_cmpfloat (g->l1_bandwidth_bytes_per_clk, ==, 128);
+    }
+}
+
+/* Little's law: to reach its datasheet bandwidth at the unloaded DRAM
+ * latency, each SM must keep bandwidth x latency / 32 B / SMs sector misses
+ * in flight.  The seed papers' simulated configurations (GPUMech, TBPoint)
+ * state their own MSHR count and are exempt; every real GPU must allow at
+ * least this many (32 capped a GTX 970 at a quarter of its 224 GB/s). */
+static void
+test_seed_mshrs_reach_bandwidth (void)
+{
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) gpus = load_catalogue_gpus (files);
+  guint checked = 0;
+  for (guint i = 0; i < gpus->len; i++)
+    {
+      const WsGpu *g = gpus->pdata[i];
+      if (strstr (g->sources, "Simulation Configuration") != NULL)
+        continue;
+      double latency_s = g->dram_latency / (g->core_clock_mhz * 1e6);
+      double need = g->dram_bandwidth_gbs * 1e9 * latency_s / 32.0 / g->sms;
+      if (g->l1_mshrs < need)
+        g_error ("%s: l1_mshrs %d < %.1f misses in flight needed for %g GB/s", (char *) files->pdata[i],
+                 g->l1_mshrs, need, g->dram_bandwidth_gbs);
+      checked++;
+    }
+  g_assert_cmpuint (checked, >=, 18);
+}
+
+/* The records the public dataset and the held-out GPUs need, with their
+ * datasheet values (vendor datasheets and whitepapers). */
+static void
+test_seed_datasheet_records (void)
+{
+  static const struct {
+    const char *file, *name; int sms; double clock, bw_gbs; int l2_bytes; double memory_gb; int bus;
+    double l2_bw;
+  } t[] = {
+    { "db/catalogue/gpu/a100.json", "A100", 108, 1410, 1555.2, 40 << 20, 40, 5120, 5120 },
+    { "db/catalogue/gpu/a100-80gb.json", "A100 80GB", 108, 1410, 2039.04, 40 << 20, 80, 5120, 5120 },
+    { "db/catalogue/gpu/h100-pcie.json", "H100 PCIe", 114, 1755, 2039.04, 50 << 20, 80, 5120, 0 },
+    { "db/catalogue/gpu/h200.json", "H200", 132, 1980, 4800, 50 << 20, 141, 6144, 0 },
+    { "db/catalogue/gpu/tesla-v100-pcie.json", "Tesla V100 PCIe", 80, 1380, 898.048, 6 << 20, 16, 4096, 2048 },
+    { "db/catalogue/gpu/tesla-v100.json", "Tesla V100", 80, 1530, 898.048, 6 << 20, 16, 4096, 2048 },
+    { "db/catalogue/gpu/a40.json", "A40", 84, 1740, 696, 6 << 20, 48, 384, 0 },
+    { "db/catalogue/gpu/l40.json", "L40", 142, 2490, 864, 96 << 20, 48, 384, 0 },
+    { "db/catalogue/gpu/titan-x-pascal.json", "TITAN X Pascal", 28, 1417, 480.384, 3 << 20, 12, 384, 0 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (t); i++)
+    {
+      g_autoptr(JsonNode) node = load_json (t[i].file);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(WsGpu) g = ws_gpu_from_json (node, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (g->name, ==, t[i].name);
+      g_assert_cmpint (g->sms, ==, t[i].sms);
+      g_assert_cmpfloat (g->core_clock_mhz, ==, t[i].clock);
+      g_assert_cmpfloat_with_epsilon (g->dram_bandwidth_gbs, t[i].bw_gbs, 1e-9);
+      g_assert_cmpint (g->l2_size, ==, t[i].l2_bytes);
+      g_assert_cmpfloat (g->memory_gb, ==, t[i].memory_gb);
+      g_assert_cmpint (g->dram_bus_width_bits, ==, t[i].bus);
+      g_assert_cmpfloat (g->l2_bandwidth_bytes_per_clk, ==, t[i].l2_bw);
+    }
+}
+
+static void edit_drop_bandwidths (JsonObject *o)
+{
+  json_object_remove_member (o, "l1_bandwidth_bytes_per_clk");
+  json_object_remove_member (o, "l2_bandwidth_bytes_per_clk");
+}
+static void edit_negative_l2_bandwidth (JsonObject *o)
+{
+  json_object_set_double_member (o, "l2_bandwidth_bytes_per_clk", -1.0);
+}
+
+/* The peak-bandwidth fields survive export/import exactly, are optional so
+ * files exported before they existed still import (as 0, unknown), and are
+ * range checked when present. */
+static void
+test_optional_bandwidth_fields (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = load_json ("db/catalogue/gpu/a100.json");
+  g_autoptr(WsGpu) gpu = ws_gpu_from_json (node, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (gpu->l1_bandwidth_bytes_per_clk, ==, 128);
+  g_assert_cmpfloat (gpu->l2_bandwidth_bytes_per_clk, ==, 5120);
+
+  gpu->l1_bandwidth_bytes_per_clk = 128.0 / 3.0;
+  gpu->l2_bandwidth_bytes_per_clk = 5120.1;
+  g_autoptr(JsonNode) out = ws_gpu_to_json (gpu);
+  g_autofree char *text = ws_hw_json_to_data (out, TRUE);
+  g_assert_nonnull (strstr (text, "\"l2_bandwidth_bytes_per_clk\": 5120.1"));
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (parser, text, -1, NULL));
+  g_autoptr(WsGpu) back = ws_gpu_from_json (json_parser_get_root (parser), &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (back->l1_bandwidth_bytes_per_clk, ==, 128.0 / 3.0);
+  g_assert_cmpfloat (back->l2_bandwidth_bytes_per_clk, ==, 5120.1);
+  assert_records_equal (WS_HW_GPU, gpu, back);
+
+  /* An export from before the fields existed. */
+  g_autoptr(JsonNode) old = gtx970_json ();
+  edit_drop_bandwidths (json_node_get_object (old));
+  g_autoptr(WsGpu) oldgpu = ws_gpu_from_json (old, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (oldgpu->l1_bandwidth_bytes_per_clk, ==, 0);
+  g_assert_cmpfloat (oldgpu->l2_bandwidth_bytes_per_clk, ==, 0);
+  g_assert_cmpint (oldgpu->sms, ==, 13);
+
+  g_autoptr(GError) e = import_error (edit_negative_l2_bandwidth);
+  assert_message_has (e, "value -1 of field 'l2_bandwidth_bytes_per_clk' is out of range");
 }
 
 /* Seed 004 Table 6.1, exactly. */
@@ -408,5 +573,9 @@ main (int argc, char **argv)
   g_test_add_func ("/hw/derived/peak-fp32-and-names", test_peak_and_names);
   g_test_add_func ("/hw/seed/all-files-valid-unique-sourced", test_seed_files_valid);
   g_test_add_func ("/hw/seed/table-6-1-exact", test_seed_table_6_1);
+  g_test_add_func ("/hw/seed/sources-name-every-guessed-field", test_seed_sources_name_guessed_fields);
+  g_test_add_func ("/hw/seed/mshrs-reach-datasheet-bandwidth", test_seed_mshrs_reach_bandwidth);
+  g_test_add_func ("/hw/seed/datasheet-records", test_seed_datasheet_records);
+  g_test_add_func ("/hw/json/optional-bandwidth-fields", test_optional_bandwidth_fields);
   return g_test_run ();
 }
