@@ -155,7 +155,17 @@ ptxas_report (const char *ptx, const char *options, int sm)
 void
 ws_cudart_apply_ptxas (WsCudartModule *module, const char *ptx, const char *options)
 {
-  g_autofree char *report = ptxas_report (ptx, options != NULL ? options : "", ws_cudart_target_sm ());
+  int target = ws_cudart_target_sm ();
+  g_autofree char *report = ptxas_report (ptx, options != NULL ? options : "", target);
+  /* PTX for a newer architecture than the target (compute_80 run as a
+   * V100: nvcc 13 emits nothing older) never compiles for the target.
+   * ptxas's allocation for the PTX's own architecture is then the closest
+   * real figure: both have 255 registers per thread and 64 K per SM, and
+   * the emulator's estimate from PTX virtual registers is far rougher (for
+   * examples/validation/vstream's triad it allowed one 800-thread block per
+   * V100 SM, where ptxas's 12 to 18 registers allow two). */
+  if (report == NULL && module->ptx_arch > (uint32_t) target)
+    report = ptxas_report (ptx, options != NULL ? options : "", (int) module->ptx_arch);
   if (report == NULL)
     return;
   g_autoptr(GHashTable) res = ws_cudart_parse_ptxas_output (report);

@@ -73,6 +73,7 @@ enum {
   EV_L2_ARRIVE,      /* b: request */
   EV_L1_FILL,        /* b: request: response reached the SM */
   EV_DRAM_SCHED,     /* a: channel */
+  EV_STORE_ACK,      /* b: store request: the L2 accepted it and the SM heard so */
 };
 
 typedef struct {
@@ -218,7 +219,7 @@ typedef struct {
   int32_t mshr;             /* -1: none (store, atomic) */
   uint32_t tok;             /* atomics: the load token; else unused */
   uint32_t n_sectors;       /* 32-byte sectors in the request */
-  uint32_t pending;         /* sectors still at DRAM */
+  uint32_t pending;         /* loads: sectors still at DRAM; stores: victim write-backs not yet sent */
   uint8_t is_write, is_atomic;
   uint32_t next_free;
 } Req;
@@ -232,8 +233,8 @@ typedef struct {
 } DramReq;
 
 typedef struct {
-  DramReq *q;               /* FIFO in arrival order (compacted on removal) */
-  guint n, cap;
+  DramReq *q;               /* FIFO in arrival order: q[head .. head + n) */
+  guint head, n, cap;
   double bus_free;
   double next_cmd;
   gboolean scheduled;
@@ -283,6 +284,7 @@ struct _WsSim {
   WsSimLaunchStats *st;
   GError *error;
   uint64_t issued;          /* warp instructions issued this launch */
+  uint64_t stores_unacked;  /* store requests sent and not yet accepted by the L2 */
   uint32_t *timeline; guint tl_cap; uint64_t tl_interval; guint tl_n;
   /* region sampling */
   const WsSimRegionSampling *rs;
@@ -922,6 +924,8 @@ static void dram_enqueue (WsSim *s, uint32_t req, uint64_t sector, gboolean is_w
 static void
 send_to_l2 (WsSim *s, uint32_t r, uint64_t now)
 {
+  if (s->reqs[r].is_write)
+    s->stores_unacked++;
   heap_push (&s->heap, now + (uint64_t) ceil (s->icnt), EV_L2_ARRIVE, 0, r);
 }
 
@@ -933,39 +937,58 @@ l2_arrive (WsSim *s, uint32_t r, uint64_t now)
   double start = MAX ((double) now, s->slice_free[sl]);
   s->slice_free[sl] = start + q->n_sectors;      /* one sector per cycle per slice */
   uint64_t done = (uint64_t) ceil (start + q->n_sectors - 1 + s->l2_tag + s->icnt);
-  uint32_t misses = 0;
+  uint32_t misses = 0, victims = 0;
   for (uint32_t i = 0; i < q->n_sectors; i++)
     {
       uint64_t a = q->addr + (uint64_t) i * SECTOR;
       s->st->l2_accesses++;
-      /* The L2 is write-back: a sector costs one DRAM write when a store
-       * first dirties it (charged then, at its own address, standing in for
-       * the later write-back); stores to an already dirty sector are
-       * absorbed.  Charging only store misses lost the write of every
-       * loaded-then-stored sector (saxpy's y: a third of its DRAM bytes). */
-      gboolean was_dirty = FALSE;
-      gboolean hit = q->is_write ? ws_cache_write (s->l2, a, &was_dirty) : ws_cache_access (s->l2, a, TRUE);
+      /* The L2 is write-back with write allocation: stores (and atomics,
+       * performed here) dirty their sector; DRAM is written only when a
+       * line with dirty sectors is evicted, one 32-byte write per dirty
+       * sector.  A full-sector store miss needs no DRAM read.  The cache
+       * model reports how many dirty sectors the eviction wrote back but
+       * not the victim's address; the victim lies in the same set, and
+       * with sets a multiple of the channels (V100: 3072 sets, 32
+       * channels; A100: 20480, 40) in the same DRAM channel, so its write
+       * is queued at this sector's address (its bank and row are a
+       * stand-in: the victim's are unknown). */
+      guint wb = 0;
+      gboolean hit = ws_cache_access_wb (s->l2, a, q->is_write || q->is_atomic, &wb);
       if (hit)
+        s->st->l2_hits++;
+      else if (!q->is_write)
         {
-          s->st->l2_hits++;
-          if (q->is_write && !was_dirty)
-            dram_enqueue (s, G_MAXUINT32, a >> 5, TRUE, (uint64_t) ceil (start));
-        }
-      else
-        {
-          /* Stores allocate (dirty) in the L2 and cost their DRAM write now. */
           misses++;
-          dram_enqueue (s, q->is_write ? G_MAXUINT32 : r, a >> 5, q->is_write, (uint64_t) ceil (start));
+          dram_enqueue (s, r, a >> 5, FALSE, (uint64_t) ceil (start));
         }
+      /* A store cannot be accepted before the dirty data it displaces has
+       * left for DRAM, so its victims' writes carry the request and
+       * acknowledge it (dram_schedule); a load's victims hold nothing up. */
+      for (guint j = 0; j < wb; j++)
+        dram_enqueue (s, q->is_write ? r : G_MAXUINT32, a >> 5, TRUE, (uint64_t) ceil (start));
+      if (q->is_write)
+        victims += wb;
     }
   if (q->is_write)
     {
-      req_release (s, r);
+      /* Without victims the store is accepted at once; the acknowledgement
+       * travels back through the interconnect (done includes it). */
+      q->pending = victims;
+      if (victims == 0)
+        heap_push (&s->heap, MAX (done, now + 1), EV_STORE_ACK, 0, r);
       return;
     }
   q->pending = misses;
   if (misses == 0)
     heap_push (&s->heap, MAX (done, now + 1), EV_L1_FILL, 0, r);
+}
+
+static void
+store_ack (WsSim *s, uint32_t r)
+{
+  g_assert (s->stores_unacked > 0);
+  s->stores_unacked--;
+  req_release (s, r);
 }
 
 static void
@@ -977,12 +1000,23 @@ dram_enqueue (WsSim *s, uint32_t req, uint64_t sector, gboolean is_write, uint64
   /* 2 KiB rows: 16 consecutive 128-byte lines of a channel share a row. */
   uint64_t page = rest >> 4;
   Channel *c = &s->channels[ch];
-  if (c->n == c->cap)
+  if (c->head + c->n == c->cap)
     {
-      c->cap *= 2;
-      c->q = g_renew (DramReq, c->q, c->cap);
+      /* Move the live requests to the front, or grow when at least half
+       * full, so appending stays amortised O(1). */
+      if (c->head > 0 && c->n < c->cap / 2)
+        memmove (c->q, &c->q[c->head], sizeof (DramReq) * c->n);
+      else
+        {
+          DramReq *nq = g_new (DramReq, c->cap * 2);
+          memcpy (nq, &c->q[c->head], sizeof (DramReq) * c->n);
+          g_free (c->q);
+          c->q = nq;
+          c->cap *= 2;
+        }
+      c->head = 0;
     }
-  DramReq *d = &c->q[c->n++];
+  DramReq *d = &c->q[c->head + c->n++];
   d->req = req;
   d->sector = sector;
   d->bank = (uint32_t) (page % s->n_banks);
@@ -1007,9 +1041,10 @@ dram_schedule (WsSim *s, uint32_t ch, uint64_t now)
     return;
   double t = (double) now;
   guint pick = G_MAXUINT, window = MIN (c->n, 64u);
+  DramReq *q0 = &c->q[c->head];
   for (guint i = 0; i < window; i++)
     {
-      DramReq *d = &c->q[i];
+      DramReq *d = &q0[i];
       if (c->bank_ready[d->bank] <= t && c->open_row[d->bank] == (int64_t) d->row)
         {
           pick = i;
@@ -1018,16 +1053,22 @@ dram_schedule (WsSim *s, uint32_t ch, uint64_t now)
     }
   if (pick == G_MAXUINT)
     for (guint i = 0; i < window; i++)
-      if (c->bank_ready[c->q[i].bank] <= t)
+      if (c->bank_ready[q0[i].bank] <= t)
         {
           pick = i;
           break;
         }
   if (pick == G_MAXUINT)
     pick = 0;
-  DramReq d = c->q[pick];
-  memmove (&c->q[pick], &c->q[pick + 1], sizeof (DramReq) * (c->n - pick - 1));
+  /* Remove it by shifting the (at most 64) older requests up one slot: a
+   * store stream leaves millions queued behind the window, which moving
+   * the tail instead made quadratic. */
+  DramReq d = q0[pick];
+  memmove (&q0[1], &q0[0], sizeof (DramReq) * pick);
+  c->head++;
   c->n--;
+  if (c->n == 0)
+    c->head = 0;
   double start = MAX (t, c->bank_ready[d.bank]);
   gboolean row_hit = c->open_row[d.bank] == (int64_t) d.row;
   double data = start + s->dram_cas + (row_hit ? 0 : s->dram_rowmiss);
@@ -1039,7 +1080,17 @@ dram_schedule (WsSim *s, uint32_t ch, uint64_t now)
   if (row_hit)
     s->st->dram_row_hits++;
   if (d.is_write)
-    s->st->dram_writes++;
+    {
+      s->st->dram_writes++;
+      /* The L2 accepts the store that evicted this dirty data once the
+       * data is on its way out: when its burst has crossed the bus. */
+      if (d.req != G_MAXUINT32)
+        {
+          Req *q = &s->reqs[d.req];
+          if (--q->pending == 0)
+            heap_push (&s->heap, (uint64_t) ceil (bus + s->dram_burst + s->icnt), EV_STORE_ACK, 0, d.req);
+        }
+    }
   else
     {
       s->st->dram_reads++;
@@ -1512,6 +1563,9 @@ handle_event (WsSim *s, const Event *e, uint64_t now)
     case EV_DRAM_SCHED:
       dram_schedule (s, e->a, now);
       break;
+    case EV_STORE_ACK:
+      store_ack (s, e->b);
+      break;
     default:
       g_assert_not_reached ();
     }
@@ -1535,8 +1589,12 @@ warm_tb (WsSim *s, const WsTraceKernel *k, WsTraceTb *tb, GError **error)
               (rec.space != WS_SPACE_GLOBAL && rec.space != WS_SPACE_LOCAL && rec.space != WS_SPACE_GENERIC))
             continue;
           guint n = coalesce (&rec, k->insts[rec.static_id].access_size, SECTOR, reqs);
+          /* Stores and atomics leave their sectors dirty, as in a timed run. */
+          uint8_t oc = k->insts[rec.static_id].opclass;
+          gboolean dirties = oc == WS_OPCLASS_ST || oc == WS_OPCLASS_ATOM;
+          guint wb;
           for (guint i = 0; i < n; i++)
-            ws_cache_access (s->l2, reqs[i], TRUE);
+            ws_cache_access_wb (s->l2, reqs[i], dirties, &wb);
         }
       if (e)
         {
@@ -1636,6 +1694,7 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
   s->next_tb = 0;
   s->running = 0;
   s->issued = 0;
+  s->stores_unacked = 0;
   s->rs = sampling;
   s->rs_state = 0;
   s->rs_region = -1;
@@ -1699,6 +1758,7 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
     {
       Channel *ch = &s->channels[c];
       ch->n = 0;
+      ch->head = 0;
       ch->bus_free = ch->next_cmd = 0;
       ch->scheduled = FALSE;
       memset (ch->bank_ready, 0, sizeof (double) * s->n_banks);
@@ -1714,7 +1774,11 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
       if (!s->sms[i].tbs[b].busy)
         dispatch (s, i, (uint32_t) b, 0);
 
-  while (s->error == NULL && (s->running > 0 || s->next_tb < s->n_tbs))
+  /* A launch is complete when every warp has retired and every store has
+   * been accepted by the L2 (seed 001 Table 7 / TBPoint Table V machines
+   * have a write-back L2: acceptance, not the DRAM write, ends the store;
+   * but a full L2 accepts only as fast as it evicts dirty lines). */
+  while (s->error == NULL && (s->running > 0 || s->next_tb < s->n_tbs || s->stores_unacked > 0))
     {
       /* A cancelled run stops within a few milliseconds of simulation. */
       if (G_UNLIKELY (++cancel_poll == 1u << 14))
@@ -1767,7 +1831,7 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
         }
       if (s->error)
         break;
-      if (s->running == 0 && s->next_tb >= s->n_tbs)
+      if (s->running == 0 && s->next_tb >= s->n_tbs && s->stores_unacked == 0)
         break;
       if (any)
         now++;
@@ -1788,8 +1852,10 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
         }
       s->now = now;
     }
-  /* Outstanding stores and write-backs drain in the background: the launch
-   * ends with its last TB.  Drop what is left in flight. */
+  /* Every store has been accepted.  What may remain queued at DRAM is the
+   * write-back of lines that loads evicted, which no instruction waits for;
+   * it is dropped with the queues at the next launch.  Dirty lines still in
+   * the L2 stay there (written back when a later launch evicts them). */
   uint64_t end = now;
   for (guint i = 0; i < s->n_sms; i++)
     {

@@ -66,6 +66,7 @@ typedef struct {
   double shared_latency, shared_gap;      /* per SM, the gap per wavefront */
   double barrier_latency;
   double dram_bytes_per_cycle;            /* per SM; 0 = unlimited */
+  double writeback_per_sector;            /* DRAM bytes a stored (dirtied) sector costs when written back */
   int schedulers, issue_width;
   int gto, bank_conflicts;
 } Machine;
@@ -600,7 +601,15 @@ build_insts (const WsPredictorHost *h, WsPredictorContext *ctx, const Machine *m
           else if (caches && h->inst_cache (ctx, i, &l1, &l2, &amat))
             {
               in->latency = fmax (amat, 1);
+              /* The cache simulation counts a store as an L2 hit (the L2 is
+               * write-back and takes it without a DRAM read), so its DRAM
+               * cost is the later write-back of the sector it dirtied: that
+               * is what goes through the global memory's gap.  Charging
+               * only the reads left stores free of DRAM time (a store-only
+               * stream ran at 3-4x the DRAM peak). */
               in->dram_per_sector = 32.0 * (1 - l1) * (1 - l2);
+              if (cls == WS_PRED_CLASS_ST || cls == WS_PRED_CLASS_ATOM)
+                in->dram_per_sector += m->writeback_per_sector;
             }
           else
             {
@@ -649,6 +658,48 @@ pick_blocks (const WsPredictorHost *h, WsPredictorContext *ctx, uint64_t n_tbs, 
         out[got++] = tb;
     }
   return got;
+}
+
+/* DRAM bytes per sector a store or atomic dirties.  The cache simulation
+ * gives the launch's write-back sectors W (dram_bytes - 32 x DRAM reads:
+ * evictions plus the final flush) but not the stores per instruction; the
+ * sectors S the launch dirties are estimated from the blocks `tbs`
+ * (their stored sectors per warp instruction x the launch's warp
+ * instructions).  Each write-back comes from one dirtied sector, so
+ * W / S <= 1; it is below 1 when a sector is stored to repeatedly while
+ * it stays in the L2 (a histogram's counters). */
+static double
+writeback_per_sector (const WsPredictorHost *h, WsPredictorContext *ctx, const uint64_t *tbs, uint32_t n)
+{
+  double writeback = (double) h->launch_counter (ctx, "dram_bytes") / 32.0 -
+                     (double) h->launch_counter (ctx, "dram_sectors");
+  if (writeback <= 0)
+    return 0;
+  uint32_t n_insts = h->n_insts (ctx), warps = h->warps_per_tb (ctx);
+  double dirtied = 0, insts = 0;
+  for (uint32_t b = 0; b < n; b++)
+    for (uint32_t w = 0; w < warps; w++)
+      {
+        WsPredictorWarpCursor *c = h->warp_open (ctx, tbs[b], w);
+        if (c == NULL)
+          continue;
+        WsPredictorWarpRecord r;
+        while (h->warp_next (c, &r))
+          {
+            insts++;
+            if (r.static_id >= n_insts)
+              continue;
+            int cls = h->inst_class (ctx, r.static_id), space = h->inst_space (ctx, r.static_id);
+            if ((cls == WS_PRED_CLASS_ST || cls == WS_PRED_CLASS_ATOM) &&
+                (space == WS_PRED_SPACE_GLOBAL || space == WS_PRED_SPACE_LOCAL))
+              dirtied += r.sectors;
+          }
+        h->warp_close (c);
+      }
+  double launch_insts = (double) h->launch_counter (ctx, "warp_instructions");
+  if (dirtied <= 0 || insts <= 0 || launch_insts <= 0)
+    return 0;
+  return 32.0 * fmin (1.0, writeback / (dirtied * launch_insts / insts));
 }
 
 /* §4 extrapolation from "a small number of thread blocks": the mean warp
@@ -760,6 +811,18 @@ ake_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
     per_sm = (uint32_t) max_tbs;
 
   machine_from_gpu (h, ctx, &m);
+  if (caches)
+    {
+      uint64_t *sample = calloc (per_sm, sizeof (uint64_t));
+      if (sample == NULL)
+        {
+          h->fail (ctx, "out of memory for the emulated blocks");
+          return -1;
+        }
+      uint32_t got = pick_blocks (h, ctx, n_tbs, 0, per_sm, sample);
+      m.writeback_per_sector = writeback_per_sector (h, ctx, sample, got);
+      free (sample);
+    }
   uint32_t n_insts = h->n_insts (ctx), n_slots = 1;
   Inst *insts = build_insts (h, ctx, &m, caches, &n_slots);
   if (insts == NULL)
@@ -806,6 +869,7 @@ ake_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
     h->add_cpi (ctx, cat_names[c], (fw * full.cat[c] + tw * tail_r.cat[c]) / warp_insts);
 
   const EmuResult *main_r = full_waves > 0 ? &full : &tail_r;
+  h->set_metric (ctx, "writeback_bytes_per_stored_sector", m.writeback_per_sector);
   h->set_metric (ctx, "tbs_per_sm", full_waves > 0 ? per_sm : tail_per_sm);
   h->set_metric (ctx, "warps_per_sm", (double) (full_waves > 0 ? per_sm : tail_per_sm) * warps_per_tb);
   h->set_metric (ctx, "occupancy_warps", occ_warps);

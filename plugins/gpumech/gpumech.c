@@ -34,6 +34,17 @@ typedef enum { SCHED_RR, SCHED_GTO } Scheduler;
 
 static const char *const variant_names[N_VARIANTS] = { "naive", "markov", "mt", "mt_mshr", "full" };
 
+/* Compute pipes whose issue rate can be below the seed's 1.0 (eqs. 16, 25,
+ * 32 write "1.0 (issue rate)"): §4.4.2 assumes a warp's FP units are "at
+ * least 32 (or 16 if a warp takes two cycles to issue)", i.e. a pipe with
+ * 16 lanes per scheduler accepts one warp instruction every 2 cycles: the
+ * catalogue's initiation interval, warp_size / lanes per scheduler. */
+enum { PIPE_FP32, PIPE_INT, PIPE_FP64, PIPE_SFU, N_PIPES };
+static const char *const pipe_params[N_PIPES] = {
+  "pipes.fp32.initiation_interval", "pipes.int.initiation_interval",
+  "pipes.fp64.initiation_interval", "pipes.sfu.initiation_interval",
+};
+
 /* Table 9 */
 enum { CAT_BASE, CAT_DEP, CAT_L1, CAT_L2, CAT_DRAM, CAT_MSHR, CAT_QUEUE, N_CATS };
 static const char *const cat_names[N_CATS] = { "BASE", "DEP", "L1", "L2", "DRAM", "MSHR", "QUEUE" };
@@ -69,6 +80,8 @@ typedef struct {
   double avg_miss_latency;     /* eq. 28 */
   double miss_l2, miss_dram;   /* the representative warp's L1-miss sectors served by L2 / DRAM */
   double dram_service;         /* s of eq. 31, cycles per 32-byte DRAM request */
+  double pipe_insts[N_PIPES];  /* the representative warp's instructions per compute pipe */
+  double pipe_ii[N_PIPES];     /* the pipe's initiation interval per scheduler (catalogue pipes.*) */
 } Profile;
 
 /* What one evaluation of the multi-warp model gives, for reporting. */
@@ -79,6 +92,7 @@ typedef struct {
   double issue_prob;           /* eq. 18 */
   double nonoverlapped;        /* eq. 17, per scheduler */
   double cpi_eq16;             /* eq. 16 per scheduler, before the issue-rate bound */
+  double cpi_pipe;             /* per scheduler: the busiest compute pipe's cycles per instruction */
   double markov_p, markov_m, markov_ipc;
   double cpi_multithreading;   /* per SM */
   double cpi_mshr_warp, cpi_queue_warp;  /* eq. 26, split: per instruction of the representative warp */
@@ -284,7 +298,13 @@ utilization (double lambda, double s)
   return lambda * s;
 }
 
-/* Eq. 30: Bandwidth_delay_i = min(lambda s^2 / (2 (1 - rho)), s x #core_reqs_i x #cores / 2). */
+/* Eq. 30: Bandwidth_delay_i = min(lambda s^2 / (2 (1 - rho)), s x #core_reqs_i x #cores / 2),
+ * for rho < 1.  At rho >= 1 (eq. 31) the requests of the interval arrive
+ * faster than the bus serves them: the interval is bandwidth bound and
+ * lasts at least its bus time s x #core_reqs_i x #cores, the interval's
+ * cycles of eq. 32 plus this delay.  The seed's cap alone (half that bus
+ * time) let an interval move up to twice its bytes per bus cycle: vectoradd
+ * on a V100 came out at 1.3x the DRAM peak. */
 static double
 bandwidth_delay (const Interval *iv, const Profile *p, double warps, double cores)
 {
@@ -294,9 +314,10 @@ bandwidth_delay (const Interval *iv, const Profile *p, double warps, double core
   double s = p->dram_service;
   double lambda = arrival_rate (iv, warps, cores);
   double rho = utilization (lambda, s);
-  double cap = s * reqs * cores / 2;
+  double bus = s * reqs * cores;
+  double cap = bus / 2;
   if (rho >= 1)
-    return cap;   /* the M/D/1 queue does not settle: the seed's cap applies */
+    return fmax (cap, bus - (iv->insts / 1.0 + iv->stall));
   return fmin (lambda * s * s / (2 * (1 - rho)), cap);
 }
 
@@ -351,6 +372,14 @@ evaluate (const Profile *p, Variant v, Scheduler sched, double warps, double cor
       cpi_sched = fmax (e->cpi_eq16, 1.0);
       break;
     }
+  /* Eq. 16's issue rate 1.0 holds per pipe only if the pipe takes a warp
+   * instruction every cycle; a scheduler cannot retire its warps' FP32 (or
+   * INT, FP64, SFU) instructions faster than one per initiation interval,
+   * whichever scheduling model (Table 8) is used. */
+  for (int c = 0; c < N_PIPES; c++)
+    if (p->insts > 0)
+      e->cpi_pipe = fmax (e->cpi_pipe, p->pipe_insts[c] * p->pipe_ii[c] / p->insts);
+  cpi_sched = fmax (cpi_sched, e->cpi_pipe);
   e->cpi_multithreading = cpi_sched / e->active_schedulers;
   cpi_rc_contention (p, warps, cores, v == VARIANT_MT_MSHR || v == VARIANT_FULL, v == VARIANT_FULL,
                      &e->cpi_mshr_warp, &e->cpi_queue_warp);
@@ -520,6 +549,14 @@ build_profile (const WsPredictorHost *h, WsPredictorContext *ctx, Profile *p, ui
       in_iv++;
       walked++;
       const PcInfo *pc = &pcs[r.static_id];
+      switch (pc->cls)
+        {
+        case WS_PRED_CLASS_FP32: p->pipe_insts[PIPE_FP32]++; break;
+        case WS_PRED_CLASS_ALU: p->pipe_insts[PIPE_INT]++; break;
+        case WS_PRED_CLASS_FP64: p->pipe_insts[PIPE_FP64]++; break;
+        case WS_PRED_CLASS_SFU: p->pipe_insts[PIPE_SFU]++; break;
+        default: break;
+        }
       if (!is_global_mem (pc))
         continue;
       Interval *x = &p->iv[iv];
@@ -624,6 +661,8 @@ gpumech_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
   p.schedulers = h->gpu_param (ctx, "warp_schedulers_per_sm", 1);
   if (p.schedulers < 1)
     p.schedulers = 1;
+  for (int c = 0; c < N_PIPES; c++)
+    p.pipe_ii[c] = fmax (1.0, h->gpu_param (ctx, pipe_params[c], 1.0));
   p.mshrs = h->gpu_param (ctx, "l1_mshrs", 0);
   if (p.mshrs < 1)
     {
@@ -682,6 +721,19 @@ gpumech_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
     }
   const Eval *main_e = full_waves > 0 ? &full : &tail_e;
 
+  /* Eq. 31 at the launch: the DRAM bus is busy s cycles per 32-byte request,
+   * so the launch cannot end before s x its DRAM requests (the cache
+   * simulation's read and write-back sectors).  The per-interval terms use
+   * the representative warp's requests, which may be fewer than the
+   * average warp's; what is missing is queueing (QUEUE). */
+  double launch_dram_reqs = (double) h->launch_counter (ctx, "dram_bytes") / 32.0;
+  double bus_cycles = variant == VARIANT_FULL ? launch_dram_reqs * p.dram_service : 0;
+  if (bus_cycles > cycles)
+    {
+      stack[CAT_QUEUE] += bus_cycles - cycles;
+      cycles = bus_cycles;
+    }
+
   /* The stack adds up to cycles per warp instruction of the launch (1 / IPC). */
   h->set_cycles (ctx, cycles);
   h->set_seconds (ctx, cycles / (clock_mhz * 1e6));
@@ -702,6 +754,8 @@ gpumech_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
   h->set_metric (ctx, "issue_prob", main_e->issue_prob);
   h->set_metric (ctx, "nonoverlapped_insts", main_e->nonoverlapped);
   h->set_metric (ctx, "cpi_eq16", main_e->cpi_eq16);
+  h->set_metric (ctx, "cpi_pipe", main_e->cpi_pipe);
+  h->set_metric (ctx, "dram_bus_cycles", bus_cycles);
   h->set_metric (ctx, "cpi_multithreading", main_e->cpi_multithreading);
   h->set_metric (ctx, "cpi_mshr", main_e->cpi_mshr);
   h->set_metric (ctx, "cpi_queue", main_e->cpi_queue);

@@ -12,10 +12,16 @@
  * GMem_bytes per warp.  An analytic kernel gives them explicitly (seed 004
  * Listing 5).  For a traced launch they are measured: the latency bound is
  * the critical path of the representative warp (its in-order schedule with
- * the GPU's latencies, loops already unrolled in the trace), the
+ * the GPU's latencies, loops already unrolled in the trace: a chain of
+ * dependent loads costs the sum of their latencies), the
  * instruction counts come from that warp's stream (an uncoalesced access is
  * re-issued once per extra 128-byte line), GMem_bytes is the DRAM traffic of
- * the cache simulation per warp, and occupancy follows NVIDIA's rules. */
+ * the cache simulation per warp, and occupancy follows NVIDIA's rules.
+ *
+ * A block runs on one SM: eq. 4.1's SMs are those that receive a block,
+ * min(SMs, blocks), and eq. 4.3's occupancy is at most the warps of the
+ * blocks an SM receives (one block: that block's warps).  Spreading a
+ * one-block launch over every SM made it up to SMs times too fast. */
 #include <math.h>
 #include <string.h>
 #include <stdio.h>
@@ -28,6 +34,7 @@ static const WsPredictorOption volkov_options[] = {
 
 typedef struct {
   double warps_launched;  /* W_L */
+  double sms_busy;        /* SMs of eq. 4.1 that do work: min(SMs, blocks) */
   double occupancy;       /* warps per SM */
   double latency_bound;   /* cycles per warp */
   double ins_cuda;        /* per warp */
@@ -65,6 +72,7 @@ analytic_inputs (const WsPredictorHost *h, WsPredictorContext *ctx, VolkovInputs
   double grid = h->analytic_param (ctx, "grid_size", 1);
   double block = h->analytic_param (ctx, "block_size", 1);
   in->warps_launched = grid * ceil (block / warp_size);                 /* eq. 4.2 */
+  in->sms_busy = fmin (h->gpu_param (ctx, "sms", 1), fmax (1, grid));  /* eq. 4.1: SMs with a block */
   in->ins_cuda = h->analytic_param (ctx, "cuda_core_instructions", 0);
   in->ins_issued = h->analytic_param (ctx, "issued_instructions", 0);
   in->gmem_bytes = h->analytic_param (ctx, "gmem_bytes", 0);
@@ -147,11 +155,15 @@ trace_inputs (const WsPredictorHost *h, WsPredictorContext *ctx, VolkovInputs *i
       return -1;
     }
   /* A grid smaller than one full wave leaves fewer warps resident than the
-   * occupancy limit: Little's law needs the warps actually in flight.  (The
+   * occupancy limit: Little's law needs the warps actually in flight, and
+   * warps arrive a block at a time on one SM each.  With B blocks, min(SMs,
+   * B) SMs work (eq. 4.1) and the busiest holds ceil(B / SMs) blocks.  (The
    * analytic path keeps the paper's occupancy as given, so Listing 5
    * reproduces exactly; the paper notes its error for small data sizes.) */
-  double sms = h->gpu_param (ctx, "sms", 1);
-  double available = ceil (in->warps_launched / (sms > 0 ? sms : 1));
+  double sms = fmax (1, h->gpu_param (ctx, "sms", 1));
+  double blocks = (double) h->n_tbs (ctx);
+  in->sms_busy = fmin (sms, blocks);
+  double available = ceil (blocks / in->sms_busy) * h->warps_per_tb (ctx);
   in->occupancy = fmin ((double) warps, available);
   in->lambda = h->option_double (ctx, "lambda");
   h->set_metric (ctx, "representative_tb", (double) tb);
@@ -196,7 +208,7 @@ volkov_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
   double lat_rate = in.occupancy / in.latency_bound;
   double w_th = fmin (lat_rate, th_bound);                                          /* eq. 4.3 */
   double clock_hz = clock_mhz * 1e6;
-  double seconds = in.warps_launched / (w_th * sms * clock_hz * in.lambda);         /* eq. 4.1 */
+  double seconds = in.warps_launched / (w_th * in.sms_busy * clock_hz * in.lambda); /* eq. 4.1 */
   double cycles = seconds * clock_hz;
 
   h->set_seconds (ctx, seconds);
@@ -210,7 +222,7 @@ volkov_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
        * bound sets W_Th.  Divided by the warp instructions the whole GPU
        * retires per such period, the parts sum to cycles / warp instructions. */
       double per_warp = 1.0 / w_th;
-      double norm = 1.0 / (sms * in.lambda * in.ins_issued);
+      double norm = 1.0 / (in.sms_busy * in.lambda * in.ins_issued);
       double base = fmin (per_warp, t_issue);
       double rest = per_warp - base;
       const char *limiter;
@@ -228,6 +240,7 @@ volkov_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
       h->set_metric (ctx, "limiter_is_latency", lat_rate < th_bound);
     }
   h->set_metric (ctx, "warps_launched", in.warps_launched);
+  h->set_metric (ctx, "sms_busy", in.sms_busy);
   h->set_metric (ctx, "warp_throughput_per_cycle", w_th);
   h->set_metric (ctx, "throughput_bound", th_bound);
   h->set_metric (ctx, "latency_rate", lat_rate);

@@ -399,6 +399,32 @@ test_bandwidth_limited (Fixture *f, gconstpointer data)
   assert_close (cached->cycles, 9 * 8 + GLOBAL_LAT);
 }
 
+/* Stores cost DRAM bandwidth too: 8 one-warp blocks each store 16 fresh
+ * coalesced lines (16 KiB).  The cache simulation takes them into the
+ * write-back L2 as hits and writes all 512 dirty sectors back (final
+ * flush), one per stored sector: 32 bytes each, a gap of 128 / 16 = 8
+ * cycles per store at the DRAM's 16 bytes per cycle, so the 128 stores
+ * need the memory for 1024 cycles; the last enters it at 127 x 8 and
+ * completes a store latency (the AMAT) later.  Before, the stores cost no
+ * DRAM time: about 330 cycles, 3x the DRAM bandwidth. */
+static void
+test_store_bandwidth (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  WsTraceStaticInst insts[1] = { inst_mem (WS_OPCLASS_ST, WS_SPACE_GLOBAL, -1, -1) };
+  Step steps[16];
+  for (guint i = 0; i < 16; i++)
+    steps[i] = (Step) { 0, ADDR_COALESCED };
+  Program prog = { steps, 16 };
+  g_autofree char *path = write_trace (f->dir, "stores", insts, 1, 8, 1, &prog, 1);
+  g_autoptr(WsPrediction) p = predict (path, f->gpu);
+  assert_close (metric (p, "writeback_bytes_per_stored_sector"), 32);
+  assert_close (metric (p, "gmem_utilization"), 1024 / p->cycles);
+  g_assert_cmpfloat (p->cycles, >=, 16384.0 / 16);
+  g_assert_cmpfloat (p->cycles, <=, 127 * 8 + GLOBAL_LAT + 1);
+  assert_stack_sums (p, 128);
+}
+
 /* One uncoalesced load touching 32 lines: 32 requests through the load/store
  * pipeline (gap 1) and the memory (32 bytes each: gap 2); the last enters
  * memory at max(0 + 31 x 2, 0 + 31 x 1) = 62 and is done at 462. */
@@ -777,6 +803,7 @@ main (int argc, char **argv)
   ADD ("/ake/latency/dependent-chain", test_dependent_chain);
   ADD ("/ake/gap/independent-ops-pipe-limited", test_gap_limited);
   ADD ("/ake/gap/dram-bandwidth-limited", test_bandwidth_limited);
+  ADD ("/ake/gap/stores-written-back-through-dram", test_store_bandwidth);
   ADD ("/ake/memory/uncoalesced-requests", test_uncoalesced_requests);
   ADD ("/ake/memory/cache-hits-from-simulation", test_cache_hits);
   ADD ("/ake/shared/bank-conflicts", test_bank_conflicts);

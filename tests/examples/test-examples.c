@@ -32,6 +32,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "example-run.h"
+
 /* Per-program wall-clock limit: the default sizes need well under a second,
  * and a few hanging programs must not exceed the meson timeout (900 s). */
 #define PROGRAM_TIMEOUT_S "120"
@@ -102,15 +104,6 @@ summary_int (const Program *p, JsonObject *o, const char *member, gint64 *value)
   return TRUE;
 }
 
-static char *
-tail (const char *text, gsize max)
-{
-  if (!text)
-    return g_strdup ("");
-  gsize len = strlen (text);
-  return g_strdup (len > max ? text + len - max : text);
-}
-
 /* "line N: got '...', expected '...'" for the first line that differs. */
 static char *
 first_difference (const char *got, const char *want)
@@ -122,27 +115,6 @@ first_difference (const char *got, const char *want)
     i++;
   return g_strdup_printf ("line %u: got '%s', expected '%s'", i + 1, g[i] ? g[i] : "(end)",
                           w[i] ? w[i] : "(end)");
-}
-
-/* Removes a file or a directory tree (the trace may be either). */
-static void
-remove_tree (const char *path)
-{
-  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
-    {
-      g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-      const char *name;
-      while (dir && (name = g_dir_read_name (dir)))
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-          remove_tree (child);
-        }
-      g_rmdir (path);
-    }
-  else
-    {
-      g_unlink (path);
-    }
 }
 
 /* `warpscope-cli trace info TRACE --json` must list the launches the

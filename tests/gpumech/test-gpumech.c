@@ -489,8 +489,12 @@ test_mshr_limited (Fixture *f, gconstpointer data)
 
 /* Stores do not take MSHRs but load the DRAM: at 1 GB/s a 32-byte request
  * takes s = 1e9 x 32 / 1e9 = 32 cycles; 8 warps x 32 requests in a 22-cycle
- * interval give rho >> 1, so eq. 30's cap s x 256 / 2 = 4096 cycles applies,
- * 4096 / 3 per instruction of the warp (eq. 26), / 8 for the SM. */
+ * interval give rho = 8192 / 22 >> 1: the interval is bandwidth bound, its
+ * 256 requests need the bus for s x 256 = 8192 cycles, 8192 - 22 more than
+ * the interval's own (eq. 30 at rho >= 1), per instruction of the warp
+ * 8170 / 3 (eq. 26), / 8 for the SM.  (This test asserted eq. 30's cap,
+ * s x 256 / 2 = 4096 cycles, before: the launch then moved its 8 KiB in
+ * 4120 cycles, twice the DRAM bandwidth.) */
 static void
 test_dram_queue_dominates (Fixture *f, gconstpointer data)
 {
@@ -503,13 +507,70 @@ test_dram_queue_dominates (Fixture *f, gconstpointer data)
   assert_close (metric (full, "dram_service_cycles"), 32);
   assert_close (metric (mshr, "cpi_mshr"), 0);
   assert_close (metric (full, "cpi_mshr"), 0);
-  assert_close (metric (full, "cpi_rc_queue_eq26"), 4096.0 / 3);
-  assert_close (metric (full, "cpi_queue"), 4096.0 / 3 / 8);
-  assert_close (metric (full, "cpi_sm"), metric (mshr, "cpi_sm") + 4096.0 / 3 / 8);
+  assert_close (metric (full, "cpi_rc_queue_eq26"), 8170.0 / 3);
+  assert_close (metric (full, "cpi_queue"), 8170.0 / 3 / 8);
+  assert_close (metric (full, "cpi_sm"), metric (mshr, "cpi_sm") + 8170.0 / 3 / 8);
+  /* The 256 written-back sectors take 8192 bus cycles: no faster. */
+  assert_close (metric (full, "dram_bus_cycles"), 8192);
+  g_assert_cmpfloat (full->cycles, >=, 8192);
   const char *cats[] = { "BASE", "DEP", "L1", "L2", "DRAM", "MSHR" };
   for (guint i = 0; i < G_N_ELEMENTS (cats); i++)
     g_assert_cmpfloat (cpi (full, "QUEUE"), >, 100 * cpi (full, cats[i]));
   assert_stack_sums (full, 24);
+}
+
+/* A DRAM stream that each interval's M/D/1 queue sees as lightly loaded
+ * but the launch as a whole does not: 64 warps on 16 SMs, each a coalesced
+ * load (4 sectors) and its consumer, at 1 GB/s (s = 32 cycles per sector).
+ * Per interval eq. 32 gives lambda = 4 x 4 x 16 / 501 (rho = 1.02): the
+ * bus needs 2048 cycles for the interval's 256 sectors while the interval
+ * lasts 501, and the launch cannot end before s x 256 = 8192 bus cycles
+ * (eq. 31 over the launch's 256 DRAM sectors).  Before, eq. 30's cap let it
+ * end after about 1500 cycles: 5x the DRAM bandwidth. */
+static void
+test_dram_bandwidth_floor (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  f->gpu->sms = 16;
+  f->gpu->dram_bandwidth_gbs = 1;
+  f->gpu->l2_size = 0;   /* every sector from DRAM */
+  WsTraceStaticInst insts[2] = { inst_mem (WS_OPCLASS_LD, 1, -1), inst_fp32 (2, 1) };
+  uint32_t program[2] = { 0, 1 };
+  int addr[2] = { ADDR_COALESCED, ADDR_NONE };
+  Kernel k = { insts, 2, program, 2, addr };
+  g_autofree char *path = write_trace (f->dir, "stream", &k, 16, 4);
+  g_autoptr(WsPrediction) full = predict (path, f->gpu, "full", "rr");
+  assert_close (metric (full, "dram_service_cycles"), 32);
+  assert_close (metric (full, "dram_bus_cycles"), 64 * 4 * 32);
+  g_assert_cmpfloat (full->cycles, >=, 64 * 4 * 32);
+  /* 8 KiB at 1 GB/s is 8.192 us: the launch takes at least that. */
+  g_assert_cmpfloat (full->seconds, >=, 8192e-9 * (1 - 1e-12));
+  assert_stack_sums (full, 128);
+}
+
+/* FP32 on a pipe with 16 lanes per scheduler (initiation interval 2,
+ * Volta/Ampere: 64 FP32 lanes / 4 schedulers) takes a warp instruction
+ * every 2 cycles.  The compute kernel is all FP32: 8 warps x 9 = 72 of them
+ * on one scheduler need 144 cycles, not the 72 of an issue rate of 1.0
+ * (which gave an A100 32 TFLOP/s of its 19.5). */
+static void
+test_fp32_initiation_interval (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  f->gpu->pipes[WS_ICLASS_FP32].initiation_interval = 2;
+  g_autofree char *path = write_compute_trace (f->dir, 1, 8);
+  const char *variants[] = { "naive", "mt", "full" };
+  for (guint v = 0; v < G_N_ELEMENTS (variants); v++)
+    {
+      g_autoptr(WsPrediction) p = predict (path, f->gpu, variants[v], "gto");
+      assert_close (metric (p, "cpi_pipe"), 2);
+      assert_close (p->cycles, 144);
+      assert_stack_sums (p, 72);
+    }
+  /* One warp alone is latency bound (29 cycles for 9 instructions > 18). */
+  g_autofree char *one = write_compute_trace (f->dir, 1, 1);
+  g_autoptr(WsPrediction) p1 = predict (one, f->gpu, "mt", "gto");
+  assert_close (p1->cycles, 29);
 }
 
 /* Every variant and scheduler: the stack adds up, and on a memory-bound
@@ -665,6 +726,8 @@ main (int argc, char **argv)
   ADD ("/gpumech/stack/stall-levels", test_stack_levels);
   ADD ("/gpumech/contention/mshr-limited", test_mshr_limited);
   ADD ("/gpumech/contention/dram-queue-dominates", test_dram_queue_dominates);
+  ADD ("/gpumech/contention/dram-bandwidth-floor", test_dram_bandwidth_floor);
+  ADD ("/gpumech/mt/fp32-initiation-interval", test_fp32_initiation_interval);
   ADD ("/gpumech/variants/order-and-stack-sums", test_variants_order);
   ADD ("/gpumech/launch/waves-and-tail", test_waves);
   ADD ("/gpumech/launch/schedulers-split-warps", test_schedulers);

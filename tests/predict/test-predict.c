@@ -369,15 +369,135 @@ test_volkov_trace (void)
   /* In-order schedule of the representative warp: ld at 0 (DRAM, 350),
    * fma at 351 (done 357), add at 358 (done 364), st at 365: 366 cycles. */
   g_assert_cmpfloat (metric (p, "latency_bound"), ==, 366);
-  /* 64 warps fit on an SM, but 16 warps over 13 SMs leave at most 2 in flight. */
+  /* 64 warps fit on an SM, but the 8 blocks of 2 warps go to 8 of the 13
+   * SMs, one each: 2 warps in flight on 8 SMs.  (This test divided the 16
+   * warps by all 13 SMs before, as if a block could be split.) */
   g_assert_cmpfloat (metric (p, "occupancy_warps"), ==, 2);
+  g_assert_cmpfloat (metric (p, "sms_busy"), ==, 8);
   /* eq. 4.1-4.5 with these inputs */
   double bw = 1753e6 * 32 * 4 / (13 * 1253e6);
   double th = 1 / fmax (32 * 2 / 128.0, fmax (4 / 4.0, 256 / bw));
   double wth = fmin (2 / 366.0, th);
-  g_assert_cmpfloat_with_epsilon (p->seconds, 16 / (wth * 13 * 1253e6), 1e-18);
+  g_assert_cmpfloat_with_epsilon (p->seconds, 16 / (wth * 8 * 1253e6), 1e-18);
   g_assert_cmpfloat_with_epsilon (ws_prediction_cpi_total (p), p->cycles / (16 * 4), 1e-9);
   g_remove (path);
+  g_rmdir (dir);
+}
+
+/* One block of @warps warps, each running @n_steps instructions of
+ * @insts in order; loads (lane 0 active) each touch a line of their own. */
+static char *
+write_one_block_trace (const char *dir, const char *name, const WsTraceStaticInst *insts, guint n_insts,
+                       const uint32_t *steps, guint n_steps, uint32_t warps)
+{
+  g_autofree char *file = g_strconcat (name, ".wstrace", NULL);
+  g_autofree char *path = g_build_filename (dir, file, NULL);
+  g_autoptr(GError) error = NULL;
+  WsTraceWriter *w = ws_trace_writer_new (path, &error);
+  g_assert_no_error (error);
+  WsTraceKernelDesc kd = { .name = name, .n_insts = n_insts, .insts = insts, .regs_per_thread = 16 };
+  uint32_t kernel = ws_trace_writer_add_kernel (w, &kd);
+  const uint32_t grid[3] = { 1, 1, 1 }, block[3] = { 32 * warps, 1, 1 };
+  ws_trace_writer_begin_launch (w, kernel, grid, block, 0);
+  WsTraceCta *cta = ws_trace_cta_begin (w, 0, warps);
+  for (uint32_t warp = 0; warp < warps; warp++)
+    for (guint s = 0; s < n_steps; s++)
+      {
+        if (insts[steps[s]].opclass == WS_OPCLASS_LD)
+          {
+            uint64_t a[32] = { 0 };
+            a[0] = 0x7e0000000000ull + ((uint64_t) warp * n_steps + s) * 4096;
+            ws_trace_cta_mem (cta, warp, steps[s], 1u, WS_SPACE_GLOBAL, a);
+          }
+        else
+          ws_trace_cta_inst (cta, warp, steps[s], 0xffffffffu);
+      }
+  ws_trace_cta_end (cta);
+  g_assert_true (ws_trace_writer_end_launch (w, &error));
+  g_assert_true (ws_trace_writer_close (w, &error));
+  g_assert_no_error (error);
+  return g_steal_pointer (&path);
+}
+
+static WsTraceStaticInst
+plain_inst (int op, int opclass, int dst, int src)
+{
+  WsTraceStaticInst i = { 0 };
+  i.op = (uint8_t) op;
+  i.opclass = (uint8_t) opclass;
+  i.dst[0] = i.dst[1] = 0xffff;
+  for (int k = 0; k < 4; k++)
+    i.src[k] = 0xffff;
+  if (dst >= 0)
+    {
+      i.n_dst = 1;
+      i.dst[0] = (uint16_t) dst;
+    }
+  if (src >= 0)
+    {
+      i.n_src = 1;
+      i.src[0] = (uint16_t) src;
+    }
+  return i;
+}
+
+/* Seed 004 eq. 4.1-4.4 for launches of one block, which runs on one SM:
+ *  - 32 warps x 100 independent FP32 instructions: the SM's 4 schedulers
+ *    issue 3200 warp instructions in 800 cycles at best (and its 128
+ *    cores take 32 x 100 x 32 / 128 = 800 too); eq. 4.1 with 1 SM and
+ *    32 warps in flight gives exactly that.  Before, the warps were spread
+ *    over all 13 SMs (3 each): 82 cycles, 39 warp instructions per cycle
+ *    on an SM that issues 4.
+ *  - one thread chasing 10 pointers, each load the previous one's result
+ *    and a DRAM miss (350 cycles): the critical path is 9 x 351 + 1 = 3160
+ *    cycles (the host's in-order schedule); before, 3160 / 13 = 243, 24
+ *    cycles per dependent DRAM load. */
+static void
+test_volkov_one_block (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-volkov-one-XXXXXX", NULL);
+  g_autoptr(WsPredictorPlugin) volkov = load_volkov ();
+  g_autoptr(WsGpu) gpu = gtx970_table_6_1 ();
+  gpu->l1_size = 24576; gpu->l1_line = 128; gpu->l1_sector = 32; gpu->l1_assoc = 4; gpu->l1_latency = 28;
+  gpu->l2_size = 1835008; gpu->l2_line = 128; gpu->l2_assoc = 16; gpu->l2_latency = 194;
+  gpu->dram_latency = 350;
+  gpu->pipes[WS_ICLASS_FP32].latency = 6;
+  gpu->pipes[WS_ICLASS_GLOBAL].latency = 350;
+  g_autoptr(GError) error = NULL;
+
+  WsTraceStaticInst fp[100];
+  uint32_t steps[100];
+  for (int i = 0; i < 100; i++)
+    {
+      fp[i] = plain_inst (WS_OP_ADD, WS_OPCLASS_FP32, 1 + i, -1);
+      steps[i] = (uint32_t) i;
+    }
+  g_autofree char *compute = write_one_block_trace (dir, "oneblock", fp, 100, steps, 100, 32);
+  g_autoptr(WsTrace) ct = ws_trace_open (compute, &error);
+  g_assert_no_error (error);
+  g_autoptr(WsPrediction) c = ws_predict_trace (volkov, gpu, ct, 0, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (metric (c, "sms_busy"), ==, 1);
+  g_assert_cmpfloat (metric (c, "occupancy_warps"), ==, 32);
+  g_assert_cmpfloat_with_epsilon (c->cycles, 800, 1e-6);
+  g_assert_cmpfloat (c->ipc, <=, 4.0 + 1e-12);
+
+  WsTraceStaticInst chase[1] = { plain_inst (WS_OP_LD, WS_OPCLASS_LD, 1, 1) };
+  chase[0].space = WS_SPACE_GLOBAL;
+  chase[0].access_size = 4;
+  uint32_t zero[10] = { 0 };
+  g_autofree char *chain = write_one_block_trace (dir, "chase", chase, 1, zero, 10, 1);
+  g_autoptr(WsTrace) lt = ws_trace_open (chain, &error);
+  g_assert_no_error (error);
+  g_autoptr(WsPrediction) l = ws_predict_trace (volkov, gpu, lt, 0, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (metric (l, "sms_busy"), ==, 1);
+  g_assert_cmpfloat (metric (l, "latency_bound"), ==, 9 * 351 + 1);
+  g_assert_cmpfloat_with_epsilon (l->cycles, 3160, 1e-6);
+  /* each dependent load costs at least its DRAM latency */
+  g_assert_cmpfloat (l->cycles, >=, 9 * 350.0);
+  g_remove (compute);
+  g_remove (chain);
   g_rmdir (dir);
 }
 
@@ -393,5 +513,6 @@ main (int argc, char **argv)
   g_test_add_func ("/predict/analytic/file-validation", test_analytic_file);
   g_test_add_func ("/predict/sdk/out-of-tree-plugin", test_out_of_tree_sdk);
   g_test_add_func ("/predict/volkov/traced-launch", test_volkov_trace);
+  g_test_add_func ("/predict/volkov/one-block-runs-on-one-sm", test_volkov_one_block);
   return g_test_run ();
 }
