@@ -1,4 +1,5 @@
 /* warpscope-cli predict: kernel time, IPC and CPI stack from a predictor plugin. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <glib/gi18n.h>
@@ -62,6 +63,8 @@ print_prediction_text (const WsPrediction *p)
   printf (_("  time:    %.6g s\n"), p->seconds);
   printf (_("  cycles:  %.6g\n"), p->cycles);
   printf (_("  IPC:     %.4g warp instructions per cycle\n"), p->ipc);
+  if (isfinite (p->bound_cycles))
+    printf (_("  bound:   %.6g cycles (physical lower bound, limited by %s)\n"), p->bound_cycles, p->bound_limiter);
   if (p->cpi_names->len > 0)
     {
       printf ("  %s", _("CPI stack:"));

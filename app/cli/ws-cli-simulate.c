@@ -7,8 +7,29 @@
 
 #include "ws-cli.h"
 #include "tbpoint/ws-tbpoint.h"
+#include "bounds/ws-bounds.h"
 
 int ws_cli_cmd_simulate (WsCli *cli, int argc, char **argv);
+
+/* Adds each launch's physical lower bound (core/bounds) to the result's
+ * "launches" objects: bound_cycles and bound_limiter. */
+static gboolean
+add_bounds (JsonNode *root, WsTrace *trace, const WsGpu *gpu, GError **error)
+{
+  JsonArray *launches = json_object_get_array_member (json_node_get_object (root), "launches");
+  for (guint i = 0; launches != NULL && i < json_array_get_length (launches); i++)
+    {
+      JsonObject *o = json_array_get_object_element (launches, i);
+      WsLaunchCounts counts;
+      WsLaunchBound b;
+      if (!ws_launch_counts_cached (trace, (guint) json_object_get_int_member (o, "index"), &counts, error) ||
+          !ws_launch_bound_from_counts (&counts, gpu, &b, error))
+        return FALSE;
+      json_object_set_double_member (o, "bound_cycles", b.cycles);
+      json_object_set_string_member (o, "bound_limiter", b.limiter);
+    }
+  return TRUE;
+}
 
 int
 ws_cli_cmd_simulate (WsCli *cli, int argc, char **argv)
@@ -76,6 +97,8 @@ ws_cli_cmd_simulate (WsCli *cli, int argc, char **argv)
   if (cli->json)
     {
       g_autoptr(JsonNode) node = ws_tbpoint_result_to_json (r, timeline);
+      if (!add_bounds (node, trace, gpu, &error))
+        return ws_cli_fail_error (cli, error);
       ws_cli_print_json (cli, node);
       return WS_EXIT_OK;
     }

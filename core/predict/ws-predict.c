@@ -1,6 +1,7 @@
 /* ws-predict.c: loading predictor plugins and running them. */
 #include "ws-config.h"
 #include "predict/ws-predict.h"
+#include "bounds/ws-bounds.h"
 #include "occupancy/ws-occupancy.h"
 #include "interval/ws-interval.h"
 #include "ptx/ws-ptx.h"
@@ -374,6 +375,7 @@ prediction_new (const char *model, const char *gpu, const char *kernel)
   p->gpu = g_strdup (gpu);
   p->kernel = g_strdup (kernel);
   p->cycles = p->seconds = p->ipc = NAN;
+  p->bound_cycles = NAN;
   p->cpi_names = g_array_new (FALSE, FALSE, sizeof (char *));
   g_array_set_clear_func (p->cpi_names, clear_string);
   p->cpi_values = g_array_new (FALSE, FALSE, sizeof (double));
@@ -431,6 +433,12 @@ ws_prediction_to_json (const WsPrediction *p)
   add_number (b, "cycles", p->cycles);
   add_number (b, "seconds", p->seconds);
   add_number (b, "ipc", p->ipc);
+  add_number (b, "bound_cycles", p->bound_cycles);
+  json_builder_set_member_name (b, "bound_limiter");
+  if (p->bound_limiter != NULL)
+    json_builder_add_string_value (b, p->bound_limiter);
+  else
+    json_builder_add_null_value (b);
   json_builder_set_member_name (b, "cpi_stack");
   json_builder_begin_object (b);
   for (guint i = 0; i < p->cpi_names->len; i++)
@@ -1178,6 +1186,27 @@ ws_predict_trace (const WsPredictorPlugin *plugin, const WsGpu *gpu, WsTrace *tr
   WsPrediction *p = run_plugin (&ctx, error);
   if (p != NULL)
     p->index = launch;
+  /* The physical lower bound (core/bounds; the launch's counts are walked
+   * once and cached for every plugin and GPU).  A result below it is
+   * reported, never changed. */
+  WsLaunchCounts counts;
+  WsLaunchBound bound;
+  g_autoptr(GError) bound_error = NULL;
+  if (p != NULL && ws_launch_counts_cached (trace, launch, &counts, &bound_error) &&
+      ws_launch_bound_from_counts (&counts, gpu, &bound, &bound_error))
+    {
+      p->bound_cycles = bound.cycles;
+      p->bound_limiter = bound.limiter;
+      if (p->cycles < bound.cycles * (1 - 1e-9))
+        g_ptr_array_add (p->warnings,
+                         g_strdup_printf ("predictor '%s' gives %.6g cycles for kernel '%s' (launch %u) on %s, below "
+                                          "the physical lower bound of %.6g cycles (limited by %s): %.3gx too fast",
+                                          d->name, p->cycles, k->name, launch, gpu->name, bound.cycles,
+                                          bound.limiter, bound.cycles / MAX (p->cycles, 1e-300)));
+    }
+  else if (p != NULL)
+    g_ptr_array_add (p->warnings, g_strdup_printf ("no physical lower bound for launch %u: %s", launch,
+                                                   bound_error ? bound_error->message : "unknown error"));
   if (ctx.owns_analysis)
     ws_launch_analysis_free (ctx.analysis);
   g_clear_error (&ctx.analysis_error);

@@ -73,6 +73,8 @@ typedef struct {
   GArray *metric_names;  /* of char* (owned) */
   GArray *metric_values; /* of double */
   GPtrArray *warnings;   /* of char* */
+  double bound_cycles;   /* traced launches: the physical lower bound (core/bounds), else NAN */
+  const char *bound_limiter; /* its largest term (static string), or NULL */
 } WsPrediction;
 
 WS_EXPORT void ws_prediction_free (WsPrediction *p);

@@ -1,0 +1,457 @@
+/* test-bounds.c: every term of the physical lower bound (core/bounds) on
+ * hand-made traces written with the real trace writer, to the exact value. */
+#include "bounds/ws-bounds.h"
+#include "ptx/ws-ptx.h"
+#include "trace/ws-trace-writer.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+static char *tmp_dir;
+
+/* 1000 MHz, so cycles and nanoseconds agree. */
+static WsGpu *
+test_gpu (int sms, int l2_size, int l2_slices, double dram_gbs)
+{
+  WsGpu *g = g_new0 (WsGpu, 1);
+  g->name = g_strdup ("bounds test GPU");
+  g->cc_major = 8;
+  g->sms = sms;
+  g->core_clock_mhz = 1000;
+  g->warp_size = 32;
+  g->warp_schedulers_per_sm = 2;
+  g->issue_width = 1;
+  g->cuda_cores_per_sm = 64;
+  g->fp64_units_per_sm = 32;
+  g->sfu_units_per_sm = 16;
+  g->tensor_cores_per_sm = 4;
+  g->l2_size = l2_size;
+  g->l2_slices = l2_slices;
+  g->dram_bandwidth_gbs = dram_gbs;
+  return g;
+}
+
+static WsTraceStaticInst
+inst (WsPtxOp op, WsOpClass cls, uint32_t line, uint8_t space, uint8_t size)
+{
+  WsTraceStaticInst i;
+  memset (&i, 0, sizeof i);
+  i.op = (uint8_t) op;
+  i.opclass = (uint8_t) cls;
+  i.ptx_line = line;
+  i.space = space;
+  i.access_size = size;
+  i.dst[0] = i.dst[1] = 0xffff;
+  for (int k = 0; k < 4; k++)
+    i.src[k] = 0xffff;
+  i.is_barrier = op == WS_OP_BAR;
+  return i;
+}
+
+static void
+mem (WsTraceCta *cta, uint32_t warp, uint32_t id, uint8_t space, uint64_t base, int64_t stride)
+{
+  uint64_t a[32];
+  for (int l = 0; l < 32; l++)
+    a[l] = base + (uint64_t) (l * stride);
+  ws_trace_cta_mem (cta, warp, id, 0xffffffffu, space, a);
+}
+
+static WsTrace *
+open_trace (const char *path)
+{
+  GError *error = NULL;
+  WsTrace *t = ws_trace_open (path, &error);
+  g_assert_no_error (error);
+  return t;
+}
+
+/* ---- arithmetic, issue and shared-memory terms -------------------------------- */
+
+/* Line i + 3 holds static instruction i. */
+static const char arith_ptx[] =
+  ".visible .entry arith()\n"
+  "{\n"
+  "\tmul.f32 %f1, %f2, %f3;\n"          /* 0: may fuse */
+  "\tadd.f32 %f4, %f1, %f5;\n"          /* 1: may fuse */
+  "\tfma.rn.f32 %f6, %f4, %f4, %f4;\n"  /* 2: one op */
+  "\tmul.rn.f32 %f7, %f6, %f6;\n"       /* 3: rounded: never fused */
+  "\tadd.f64 %fd1, %fd2, %fd3;\n"       /* 4: f64, may fuse (no f64 mul here) */
+  "\t@%p2 sin.approx.f32 %f8, %f7;\n"   /* 5: SFU (guarded) */
+  "\tsetp.lt.f32 %p1, %f8, %f7;\n"      /* 6: issue only */
+  "\tmov.f32 %f9, %f8;\n"               /* 7: may vanish */
+  "\tneg.f32 %f10, %f9;\n"              /* 8: operand modifier */
+  "\tadd.f16 %h1, %h2, %h3;\n"          /* 9: f16: not counted */
+  "\tld.shared.f32 %f11, [%r1];\n"      /* 10 */
+  "\tst.global.f32 [%rd1], %f11;\n"     /* 11 */
+  "\tbar.sync 0;\n"                     /* 12 */
+  "\tret;\n"                            /* 13 */
+  "}\n";
+
+static char *
+write_arith_trace (gboolean with_ptx)
+{
+  WsTraceStaticInst insts[] = {
+    inst (WS_OP_MUL, WS_OPCLASS_FP32, 3, 0, 0),
+    inst (WS_OP_ADD, WS_OPCLASS_FP32, 4, 0, 0),
+    inst (WS_OP_FMA, WS_OPCLASS_FP32, 5, 0, 0),
+    inst (WS_OP_MUL, WS_OPCLASS_FP32, 6, 0, 0),
+    inst (WS_OP_ADD, WS_OPCLASS_FP64, 7, 0, 0),
+    inst (WS_OP_SIN, WS_OPCLASS_SFU, 8, 0, 0),
+    inst (WS_OP_SETP, WS_OPCLASS_FP32, 9, 0, 0),
+    inst (WS_OP_MOV, WS_OPCLASS_ALU, 10, 0, 0),
+    inst (WS_OP_NEG, WS_OPCLASS_FP32, 11, 0, 0),
+    inst (WS_OP_ADD, WS_OPCLASS_FP32, 12, 0, 0),
+    inst (WS_OP_LD, WS_OPCLASS_LD, 13, WS_SPACE_SHARED, 4),
+    inst (WS_OP_ST, WS_OPCLASS_ST, 14, WS_SPACE_GLOBAL, 4),
+    inst (WS_OP_BAR, WS_OPCLASS_BARRIER, 15, 0, 0),
+    inst (WS_OP_RET, WS_OPCLASS_BRANCH, 16, 0, 0),
+  };
+  GError *error = NULL;
+  char *path = g_build_filename (tmp_dir, with_ptx ? "arith.wstrace" : "arith-noptx.wstrace", NULL);
+  WsTraceWriter *w = ws_trace_writer_new (path, &error);
+  g_assert_no_error (error);
+  WsTraceKernelDesc kd = { .name = "arith", .ptx = with_ptx ? arith_ptx : NULL, .n_insts = G_N_ELEMENTS (insts),
+                           .insts = insts, .regs_per_thread = 16 };
+  uint32_t k = ws_trace_writer_add_kernel (w, &kd);
+  const uint32_t grid[3] = { 2, 1, 1 }, block[3] = { 64, 1, 1 };
+  ws_trace_writer_begin_launch (w, k, grid, block, 0);
+  for (uint32_t t = 0; t < 2; t++)
+    {
+      WsTraceCta *cta = ws_trace_cta_begin (w, t, 2);
+      for (uint32_t wp = 0; wp < 2; wp++)
+        {
+          const uint32_t all = 0xffffffffu;
+          for (int i = 0; i < 3; i++)
+            ws_trace_cta_inst (cta, wp, 0, all);
+          for (int i = 0; i < 2; i++)
+            ws_trace_cta_inst (cta, wp, 1, all);
+          ws_trace_cta_inst (cta, wp, 2, all);
+          if (t == 1 && wp == 1)  /* the longest warp: 10 more FMAs */
+            for (int i = 0; i < 10; i++)
+              ws_trace_cta_inst (cta, wp, 2, all);
+          ws_trace_cta_inst (cta, wp, 3, all);
+          ws_trace_cta_inst (cta, wp, 4, all);
+          ws_trace_cta_inst (cta, wp, 4, all);
+          ws_trace_cta_inst (cta, wp, 5, all);
+          ws_trace_cta_inst (cta, wp, 6, all);
+          ws_trace_cta_inst (cta, wp, 7, all);
+          ws_trace_cta_inst (cta, wp, 8, all);
+          ws_trace_cta_inst (cta, wp, 9, all);
+          mem (cta, wp, 10, WS_SPACE_SHARED, 0, 8);                       /* 2-way conflict */
+          mem (cta, wp, 11, WS_SPACE_GLOBAL, 0x100000 + (t * 2 + wp) * 128, 4);  /* 4 sectors */
+          ws_trace_cta_barrier_mask (cta, wp, 12, all);
+          ws_trace_cta_inst (cta, wp, 13, all);
+        }
+      ws_trace_cta_end (cta);
+    }
+  g_assert_true (ws_trace_writer_end_launch (w, &error));
+  g_assert_true (ws_trace_writer_close (w, &error));
+  g_assert_no_error (error);
+  return path;
+}
+
+static void
+test_arith_terms (void)
+{
+  g_autofree char *path = write_arith_trace (TRUE);
+  g_autoptr(WsTrace) trace = open_trace (path);
+  g_autoptr(WsGpu) gpu = test_gpu (4, 1 << 20, 4, 100);
+  GError *error = NULL;
+  WsLaunchCounts c;
+  g_assert_true (ws_launch_counts_compute (trace, 0, &c, &error));
+  g_assert_no_error (error);
+  /* Per warp: 2 scalar memory accesses (4 bytes each: ptxas could merge up
+   * to 4 of them, so at least 1 instruction), 1 setp, 1 barrier, 1 exit,
+   * fma + mul.rn, 3 muls and 2 adds fused into at least 3, 2 f64 adds,
+   * 1 sin = 12; one warp has 10 more FMAs. */
+  g_assert_cmpuint (c.warps, ==, 4);
+  g_assert_cmpuint (c.warp_insts_issued_min, ==, 4 * 12 + 10);
+  g_assert_cmpuint (c.tb_warp_insts_max, ==, 12 + 22);
+  g_assert_cmpuint (c.warp_warp_insts_max, ==, 22);
+  g_assert_cmpuint (c.fp32_thread_ops_min, ==, 4 * (2 + 3) * 32 + 10 * 32);
+  g_assert_cmpuint (c.fp64_thread_ops_min, ==, 4 * 2 * 32);
+  g_assert_cmpuint (c.sfu_thread_ops_min, ==, 4 * 32);
+  g_assert_cmpuint (c.tensor_thread_ops_min, ==, 0);
+  g_assert_cmpuint (c.shared_accesses, ==, 4);
+  /* 2-way conflicts, each 4-byte access a quarter of a possible LDS.128 */
+  g_assert_cmpfloat (c.shared_wavefronts_min, ==, 4 * 2 * 0.25);
+  g_assert_cmpfloat (c.shared_wavefronts_8b_min, ==, 4 * 1 * 0.25);
+  g_assert_cmpfloat (c.store_sectors, ==, 16 * 0.25);
+  g_assert_cmpuint (c.unique_store_sectors, ==, 16);
+  g_assert_cmpfloat (c.l1_load_sectors, ==, 0);
+  g_assert_cmpuint (c.unique_load_sectors, ==, 0);
+
+  WsLaunchBound b;
+  g_assert_true (ws_launch_bound_from_counts (&c, gpu, &b, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (b.sms_used, ==, 2);
+  g_assert_cmpfloat (b.max_ipc, ==, 4);
+  /* max (58 / (2 SMs x 2 schedulers), 34 / 2 for the largest block) */
+  g_assert_cmpfloat_with_epsilon (b.issue, 17, 1e-12);
+  g_assert_cmpfloat_with_epsilon (b.warp_issue, 22, 1e-12);
+  g_assert_cmpfloat_with_epsilon (b.fp32, 960.0 / (64 * 2), 1e-12);
+  g_assert_cmpfloat_with_epsilon (b.fp64, 256.0 / (32 * 2), 1e-12);
+  g_assert_cmpfloat_with_epsilon (b.sfu, 128.0 / (16 * 2), 1e-12);
+  g_assert_cmpfloat (b.tensor, ==, 0);
+  g_assert_cmpfloat_with_epsilon (b.shared, 2.0 / 2, 1e-12);
+  g_assert_cmpfloat (b.l1, ==, 0);
+  /* the 16 distinct sectors stored, not the 4 of the merged view */
+  g_assert_cmpfloat_with_epsilon (b.l2, 16 * 32.0 / (4 * 128), 1e-12);
+  g_assert_cmpfloat (b.dram, ==, 0);
+  g_assert_cmpfloat_with_epsilon (b.cycles, 22, 1e-12);
+  g_assert_cmpstr (b.limiter, ==, "warp-issue");
+  g_assert_cmpfloat_with_epsilon (b.seconds, 22e-9, 1e-20);
+
+  /* Kepler may run shared memory with 8-byte banks: no conflict then. */
+  gpu->cc_major = 3;
+  g_assert_true (ws_launch_bound_from_counts (&c, gpu, &b, &error));
+  g_assert_cmpfloat_with_epsilon (b.shared, 1.0 / 2, 1e-12);
+
+  /* A GPU record without schedulers gives an error, not a bound. */
+  gpu->warp_schedulers_per_sm = 0;
+  g_assert_false (ws_launch_bound_from_counts (&c, gpu, &b, &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "bounds test GPU"));
+  g_clear_error (&error);
+}
+
+/* Without PTX text an FP32-class instruction may be f16 (packed two to an
+ * instruction): neither the FP32 pipe nor the issue count includes it; f64
+ * is known from the class and still counted. */
+static void
+test_no_ptx_text (void)
+{
+  g_autofree char *path = write_arith_trace (FALSE);
+  g_autoptr(WsTrace) trace = open_trace (path);
+  GError *error = NULL;
+  WsLaunchCounts c;
+  g_assert_true (ws_launch_counts_compute (trace, 0, &c, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (c.fp32_thread_ops_min, ==, 0);
+  g_assert_cmpuint (c.fp64_thread_ops_min, ==, 4 * 2 * 32);
+  g_assert_cmpuint (c.sfu_thread_ops_min, ==, 4 * 32);
+  /* 1 memory + barrier + exit + 2 f64 adds + sin = 6 per warp */
+  g_assert_cmpuint (c.warp_insts_issued_min, ==, 4 * 6);
+}
+
+/* ---- memory terms ---------------------------------------------------------------- */
+
+#define MIB (1024u * 1024u)
+
+/* One launch per mode over 64 MiB with 16-byte (v4) accesses, 512 bytes per
+ * warp instruction: 0 = store only, 1 = load only, 2 = load then store of
+ * the same data. */
+static char *
+write_stream_trace (void)
+{
+  static const char ptx[] =
+    ".visible .entry stream()\n{\n"
+    "\tld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1];\n"
+    "\tst.global.v4.f32 [%rd2], {%f1, %f2, %f3, %f4};\n"
+    "\tret;\n}\n";
+  WsTraceStaticInst insts[] = {
+    inst (WS_OP_LD, WS_OPCLASS_LD, 3, WS_SPACE_GLOBAL, 16),
+    inst (WS_OP_ST, WS_OPCLASS_ST, 4, WS_SPACE_GLOBAL, 16),
+    inst (WS_OP_RET, WS_OPCLASS_BRANCH, 5, 0, 0),
+  };
+  GError *error = NULL;
+  char *path = g_build_filename (tmp_dir, "stream.wstrace", NULL);
+  WsTraceWriter *w = ws_trace_writer_new (path, &error);
+  g_assert_no_error (error);
+  WsTraceKernelDesc kd = { .name = "stream", .ptx = ptx, .n_insts = 3, .insts = insts, .regs_per_thread = 16 };
+  uint32_t k = ws_trace_writer_add_kernel (w, &kd);
+  const uint32_t n_tbs = 256, warps = 4, per_warp = 128;  /* 256 x 4 x 128 x 512 B = 64 MiB */
+  const uint32_t grid[3] = { n_tbs, 1, 1 }, block[3] = { warps * 32, 1, 1 };
+  for (int mode = 0; mode < 3; mode++)
+    {
+      ws_trace_writer_begin_launch (w, k, grid, block, 0);
+      for (uint32_t t = 0; t < n_tbs; t++)
+        {
+          WsTraceCta *cta = ws_trace_cta_begin (w, t, warps);
+          for (uint32_t wp = 0; wp < warps; wp++)
+            {
+              for (uint32_t i = 0; i < per_warp; i++)
+                {
+                  uint64_t base = 0x10000000ull + (((uint64_t) t * warps + wp) * per_warp + i) * 512;
+                  if (mode != 0)
+                    mem (cta, wp, 0, WS_SPACE_GLOBAL, base, 16);
+                  if (mode != 1)
+                    mem (cta, wp, 1, WS_SPACE_GLOBAL, base, 16);
+                }
+              ws_trace_cta_inst (cta, wp, 2, 0xffffffffu);
+            }
+          ws_trace_cta_end (cta);
+        }
+      g_assert_true (ws_trace_writer_end_launch (w, &error));
+    }
+  g_assert_true (ws_trace_writer_close (w, &error));
+  g_assert_no_error (error);
+  return path;
+}
+
+static void
+test_memory_terms (void)
+{
+  g_autofree char *path = write_stream_trace ();
+  g_autoptr(WsTrace) trace = open_trace (path);
+  /* A100-like: 108 SMs, 40 MiB of L2 in 80 slices (no L2 bandwidth in the
+   * record: 128 B/clk per slice), 1000 GB/s = 1000 bytes per cycle at
+   * 1000 MHz. */
+  g_autoptr(WsGpu) gpu = test_gpu (108, 40 * MIB, 80, 1000);
+  GError *error = NULL;
+  const double sectors = 64.0 * MIB / 32, warps = 256 * 4;
+
+  /* Store only: 64 MiB written, at most 40 MiB may stay in the L2, so
+   * 24 MiB must reach DRAM. */
+  WsLaunchCounts c;
+  WsLaunchBound b;
+  g_assert_true (ws_launch_counts_compute (trace, 0, &c, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (c.store_sectors, ==, sectors);
+  g_assert_cmpuint (c.unique_store_sectors, ==, (uint64_t) sectors);
+  g_assert_cmpuint (c.unique_load_sectors, ==, 0);
+  g_assert_false (c.unique_truncated);
+  g_assert_true (ws_launch_bound_from_counts (&c, gpu, &b, &error));
+  g_assert_cmpfloat_with_epsilon (b.dram, 24.0 * MIB / 1000, 1e-9);
+  g_assert_cmpuint (b.dram_bytes_min, ==, 24 * MIB);
+  g_assert_cmpfloat_with_epsilon (b.l2, 64.0 * MIB / (80 * 128), 1e-9);
+  g_assert_cmpfloat (b.l1, ==, 0);
+  g_assert_cmpfloat_with_epsilon (b.issue, warps * 129 / (108.0 * 2), 1e-9);
+  g_assert_cmpstr (b.limiter, ==, "dram");
+  g_assert_cmpfloat_with_epsilon (b.cycles, 24.0 * MIB / 1000, 1e-9);
+  g_assert_cmpfloat_with_epsilon (b.max_ipc, 216, 1e-12);
+
+  /* Load only: the same through L1 (128 B/clk per SM), L2 and DRAM. */
+  g_assert_true (ws_launch_counts_compute (trace, 1, &c, &error));
+  g_assert_cmpfloat (c.l1_load_sectors, ==, sectors);
+  g_assert_cmpuint (c.unique_load_only_sectors, ==, (uint64_t) sectors);
+  g_assert_cmpfloat (c.store_sectors, ==, 0);
+  g_assert_true (ws_launch_bound_from_counts (&c, gpu, &b, &error));
+  g_assert_cmpfloat_with_epsilon (b.l1, 64.0 * MIB / (128.0 * 108), 1e-9);
+  g_assert_cmpfloat_with_epsilon (b.l2, 64.0 * MIB / (80 * 128), 1e-9);
+  g_assert_cmpfloat_with_epsilon (b.dram, 24.0 * MIB / 1000, 1e-9);
+
+  /* Load then store of the same data: the loads may have been served by the
+   * stores' own sectors (none is load-only), the writes must leave. */
+  g_assert_true (ws_launch_counts_compute (trace, 2, &c, &error));
+  g_assert_cmpuint (c.unique_load_sectors, ==, (uint64_t) sectors);
+  g_assert_cmpuint (c.unique_load_only_sectors, ==, 0);
+  g_assert_true (ws_launch_bound_from_counts (&c, gpu, &b, &error));
+  g_assert_cmpfloat_with_epsilon (b.dram, 24.0 * MIB / 1000, 1e-9);
+  g_assert_cmpfloat_with_epsilon (b.l2, 64.0 * MIB / (80 * 128), 1e-9);
+
+  /* A bigger L2 holds everything: no DRAM term. */
+  gpu->l2_size = 64 * MIB;
+  g_assert_true (ws_launch_bound_from_counts (&c, gpu, &b, &error));
+  g_assert_cmpfloat (b.dram, ==, 0);
+  g_assert_cmpstr (b.limiter, ==, "l2");
+
+  /* The catalogue's L1 and L2 peak bandwidths, when the record has them. */
+  gpu->l1_bandwidth_bytes_per_clk = 64;
+  gpu->l2_bandwidth_bytes_per_clk = 2048;
+  WsLaunchCounts loads;
+  g_assert_true (ws_launch_counts_compute (trace, 1, &loads, &error));
+  g_assert_true (ws_launch_bound_from_counts (&loads, gpu, &b, &error));
+  g_assert_cmpfloat_with_epsilon (b.l1, 64.0 * MIB / (64.0 * 108), 1e-9);
+  g_assert_cmpfloat_with_epsilon (b.l2, 64.0 * MIB / 2048, 1e-9);
+  g_assert_cmpstr (b.limiter, ==, "l2");
+
+  /* The cached counts are the computed ones. */
+  WsLaunchCounts cached;
+  g_assert_true (ws_launch_counts_cached (trace, 2, &cached, &error));
+  g_assert_true (ws_launch_counts_cached (trace, 2, &cached, &error));
+  g_assert_cmpmem (&cached, sizeof cached, &c, sizeof c);
+  g_assert_false (ws_launch_counts_cached (trace, 3, &cached, &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+}
+
+/* Bank conflicts of one access, from its lane addresses. */
+static void
+test_shared_ways (void)
+{
+  static const char ptx[] = ".visible .entry sh()\n{\n\tld.shared.f32 %f1, [%r1];\n"
+                            "\tld.shared.v2.f32 {%f1, %f2}, [%r1];\n\tld.shared.v4.f32 {%f1, %f2, %f3, %f4}, [%r1];\n}\n";
+  WsTraceStaticInst insts[] = {
+    inst (WS_OP_LD, WS_OPCLASS_LD, 3, WS_SPACE_SHARED, 4),
+    inst (WS_OP_LD, WS_OPCLASS_LD, 4, WS_SPACE_SHARED, 8),
+    inst (WS_OP_LD, WS_OPCLASS_LD, 5, WS_SPACE_SHARED, 16),
+  };
+  /* (instruction, stride, bank-conflict ways with 4-byte banks); an s-byte
+   * access counts ways x s / 16 (it may be part of a merged 128-bit one). */
+  const struct { uint32_t id; int64_t stride; double ways, weight; } cases[] = {
+    { 0, 4, 1, 0.25 }, { 0, 0, 1, 0.25 } /* broadcast */, { 0, 8, 2, 0.25 }, { 0, 128, 32, 0.25 },
+    { 0, 132, 1, 0.25 }, { 1, 8, 2, 0.5 } /* 256 bytes need two wavefronts */, { 2, 16, 4, 1 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      GError *error = NULL;
+      g_autofree char *name = g_strdup_printf ("shared-%u.wstrace", i);
+      g_autofree char *path = g_build_filename (tmp_dir, name, NULL);
+      WsTraceWriter *w = ws_trace_writer_new (path, &error);
+      g_assert_no_error (error);
+      WsTraceKernelDesc kd = { .name = "sh", .ptx = ptx, .n_insts = 3, .insts = insts, .regs_per_thread = 16 };
+      uint32_t k = ws_trace_writer_add_kernel (w, &kd);
+      const uint32_t grid[3] = { 1, 1, 1 }, block[3] = { 32, 1, 1 };
+      ws_trace_writer_begin_launch (w, k, grid, block, 0);
+      WsTraceCta *cta = ws_trace_cta_begin (w, 0, 1);
+      mem (cta, 0, cases[i].id, WS_SPACE_SHARED, 0, cases[i].stride);
+      ws_trace_cta_end (cta);
+      g_assert_true (ws_trace_writer_end_launch (w, &error));
+      g_assert_true (ws_trace_writer_close (w, &error));
+      g_autoptr(WsTrace) trace = open_trace (path);
+      WsLaunchCounts c;
+      g_assert_true (ws_launch_counts_compute (trace, 0, &c, &error));
+      g_assert_no_error (error);
+      g_assert_cmpfloat (c.shared_wavefronts_min, ==, cases[i].ways * cases[i].weight);
+    }
+}
+
+static void
+test_json (void)
+{
+  g_autofree char *path = write_arith_trace (TRUE);
+  g_autoptr(WsTrace) trace = open_trace (path);
+  g_autoptr(WsGpu) gpu = test_gpu (4, 1 << 20, 4, 100);
+  GError *error = NULL;
+  WsLaunchBound b;
+  g_assert_true (ws_launch_bound_compute (trace, 0, gpu, &b, &error));
+  g_assert_no_error (error);
+  g_autoptr(JsonNode) node = ws_launch_bound_to_json (&b);
+  JsonObject *o = json_node_get_object (node);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "cycles"), 22, 1e-12);
+  g_assert_cmpstr (json_object_get_string_member (o, "limiter"), ==, "warp-issue");
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "max_ipc"), 4, 1e-12);
+  JsonObject *terms = json_object_get_object_member (o, "terms");
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (terms, "issue"), 17, 1e-12);
+  JsonObject *counts = json_object_get_object_member (o, "counts");
+  g_assert_cmpint (json_object_get_int_member (counts, "warp_insts_issued_min"), ==, 58);
+  g_assert_false (ws_launch_bound_compute (trace, 1, gpu, &b, &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  GError *error = NULL;
+  tmp_dir = g_dir_make_tmp ("ws-bounds-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_test_add_func ("/bounds/terms/arithmetic-issue-shared", test_arith_terms);
+  g_test_add_func ("/bounds/terms/no-ptx-text", test_no_ptx_text);
+  g_test_add_func ("/bounds/terms/memory-l1-l2-dram", test_memory_terms);
+  g_test_add_func ("/bounds/terms/shared-bank-ways", test_shared_ways);
+  g_test_add_func ("/bounds/json", test_json);
+  int rc = g_test_run ();
+  g_autoptr(GDir) dir = g_dir_open (tmp_dir, 0, NULL);
+  for (const char *n; dir != NULL && (n = g_dir_read_name (dir)) != NULL;)
+    {
+      g_autofree char *p = g_build_filename (tmp_dir, n, NULL);
+      g_unlink (p);
+    }
+  g_rmdir (tmp_dir);
+  g_free (tmp_dir);
+  return rc;
+}
