@@ -3,6 +3,7 @@
 #include <glib/gi18n.h>
 #include "ws-cli.h"
 
+int ws_cli_cmd_bound (WsCli *cli, int argc, char **argv);
 int ws_cli_cmd_build (WsCli *cli, int argc, char **argv);
 int ws_cli_cmd_hw (WsCli *cli, int argc, char **argv);
 int ws_cli_cmd_measure (WsCli *cli, int argc, char **argv);
@@ -18,8 +19,10 @@ int ws_cli_cmd_simulate (WsCli *cli, int argc, char **argv);
 int ws_cli_cmd_tbpoint (WsCli *cli, int argc, char **argv);
 int ws_cli_cmd_trace (WsCli *cli, int argc, char **argv);
 int ws_cli_cmd_tool (WsCli *cli, int argc, char **argv);
+int ws_cli_cmd_validate (WsCli *cli, int argc, char **argv);
 
 const WsCliCommand ws_cli_commands[] = {
+  { "bound", N_("Physical lower time bound of traced launches on a GPU (issue, arithmetic, memory bandwidth)"), ws_cli_cmd_bound },
   { "build", N_("Build a CUDA program for profiling (nvcc -cudart shared, PTX embedded)"), ws_cli_cmd_build },
   { "calibrate", N_("Measure the present GPU with micro-benchmarks; fit lambda_k and lambda_c to measurements"), ws_cli_cmd_calibrate },
   { "hw", N_("List, show, import and export the hardware catalogue"), ws_cli_cmd_hw },
@@ -35,5 +38,6 @@ const WsCliCommand ws_cli_commands[] = {
   { "tbpoint", N_("TBPoint analyses: launch clusters, homogeneous regions, Markov chain, validation"), ws_cli_cmd_tbpoint },
   { "tool", N_("Instrumentation tools on the emulator: branch, memdiv, value, faults (seed 003)"), ws_cli_cmd_tool },
   { "trace", N_("Inspect a recorded trace (kernels, launches, counters)"), ws_cli_cmd_trace },
+  { "validate", N_("Compare predictions with published measurements of real GPUs (MAPE per source, benchmark, GPU)"), ws_cli_cmd_validate },
   { NULL, NULL, NULL }
 };

@@ -1,6 +1,7 @@
 /* ws-measure-csv.c: the measurement CSV (docs/measurement.md), occurrence
  * indices and the median over runs. */
 #include "measure/ws-measure.h"
+#include "base/ws-csv.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -64,66 +65,6 @@ static const gboolean column_required[N_COLS] = {
   [COL_KIND] = TRUE, [COL_NAME] = TRUE, [COL_DURATION] = TRUE,
 };
 
-/* Splits one CSV record (RFC 4180 quoting) starting at *pos; fields point
- * into a scratch copy.  Records do not span lines: names never contain
- * newlines. */
-static GPtrArray *
-split_record (const char *line, gsize len, GArray *columns_out, GError **error,
-              const char *filename, guint lineno)
-{
-  GPtrArray *fields = g_ptr_array_new_with_free_func (g_free);
-  gsize i = 0;
-  for (;;)
-    {
-      guint col = (guint) i + 1;
-      g_array_append_val (columns_out, col);
-      GString *f = g_string_new (NULL);
-      if (i < len && line[i] == '"')
-        {
-          i++;
-          for (;;)
-            {
-              if (i >= len)
-                {
-                  g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:%u:%u: unterminated quoted field",
-                               filename, lineno, col);
-                  g_string_free (f, TRUE);
-                  g_ptr_array_unref (fields);
-                  return NULL;
-                }
-              if (line[i] == '"')
-                {
-                  if (i + 1 < len && line[i + 1] == '"')
-                    {
-                      g_string_append_c (f, '"');
-                      i += 2;
-                      continue;
-                    }
-                  i++;
-                  break;
-                }
-              g_string_append_c (f, line[i++]);
-            }
-          if (i < len && line[i] != ',')
-            {
-              g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:%u:%u: text after a closing quote",
-                           filename, lineno, (guint) i + 1);
-              g_string_free (f, TRUE);
-              g_ptr_array_unref (fields);
-              return NULL;
-            }
-        }
-      else
-        while (i < len && line[i] != ',')
-          g_string_append_c (f, line[i++]);
-      g_ptr_array_add (fields, g_string_free (f, FALSE));
-      if (i >= len)
-        break;
-      i++; /* the comma */
-    }
-  return fields;
-}
-
 static gboolean
 parse_uint (const char *s, guint64 max, guint64 *out)
 {
@@ -173,7 +114,7 @@ ws_measure_csv_parse (const char *text, gsize length, const char *filename, GErr
         continue;
 
       g_autoptr(GArray) cols = g_array_new (FALSE, FALSE, sizeof (guint));
-      g_autoptr(GPtrArray) fields = split_record (line, len, cols, error, filename, lineno);
+      g_autoptr(GPtrArray) fields = ws_csv_split_record (line, len, cols, filename, lineno, error);
       if (fields == NULL)
         return NULL;
 

@@ -15,12 +15,16 @@
  * in addition thread 0 stores its final pointer (one store after the whole
  * chase) so the host can check the walk.
  *
- * Usage: vlatency [lens=16,256,4096,65536] [min_iters=4096]
+ * Usage: vlatency [lens=16,256,4096,65536] [min_iters=4096] [extra_iters=0]
  * Published: LEN from 16 by LEN <- floor(1.1 LEN + 16) up to 2^24 (times 1.5
  * above 80 MiB), min_iters = 1000000, 7 timed launches (minimum).
  *
  * Launch sequence: for each LEN in `lens` order, one warm-up launch and one
- * timed launch of `pchase`.
+ * timed launch of `pchase`; with extra_iters=E > 0 a third launch walks
+ * iters + E steps (E a multiple of 32), and the latency per load is the
+ * difference of the two timed launches over E: the first pass's cold
+ * misses, the launch overhead and the kernel's end cancel, leaving the
+ * steady state the published 10^6-load launches measure.
  * Output: RESULT len=L footprint_bytes=F iters=I ms=T ns_per_load=X
  * The host checks that the chain is one cycle through all LEN slots and that
  * both launches ended on the slot the host walk ends on.
@@ -49,10 +53,16 @@ __global__ void pchase (void **start, long long iters, void **out, int impossibl
 int
 main (int argc, char **argv)
 {
-  static const char *const keys[] = { "lens", "min_iters", NULL };
-  VuArgs args = vu_args_parse (argc, argv, keys, "vlatency [lens=16,256,4096,65536] [min_iters=4096]");
+  static const char *const keys[] = { "lens", "min_iters", "extra_iters", NULL };
+  VuArgs args = vu_args_parse (argc, argv, keys,
+                               "vlatency [lens=16,256,4096,65536] [min_iters=4096] [extra_iters=0]");
   std::vector<long long> lens = vu_ints (args, "lens", { 16, 256, 4096, 65536 }, 1, 1LL << 26);
   long long min_iters = vu_int (args, "min_iters", 4096, 1, 1LL << 34);
+  long long extra = vu_int (args, "extra_iters", 0, 0, 1LL << 34);
+  if (extra % UNROLL != 0) {
+    printf ("FAILED: extra_iters must be a multiple of %d\n", UNROLL);
+    return 2;
+  }
 
   void **out;
   CHECK (cudaMalloc (&out, (1 + THREADS) * sizeof (void *)));
@@ -102,16 +112,17 @@ main (int argc, char **argv)
 
     long long iters = std::max (len, min_iters);
     iters = (iters + UNROLL - 1) / UNROLL * UNROLL;
-    uint32_t end = 0;
-    for (long long s = 0; s < iters % len; s++)
-      end = next[end];
-    void *want = (void *) (d_chain + (size_t) end * NODE_STRIDE);
-
-    double ms = 0.0;
-    for (int launch = 0; launch < 2; launch++) {
+    double ms = 0.0, ms_short = 0.0;
+    for (int launch = 0; launch < (extra > 0 ? 3 : 2); launch++) {
+      long long steps = launch == 2 ? iters + extra : iters;
+      uint32_t end = 0;
+      for (long long s = 0; s < steps % len; s++)
+        end = next[end];
+      void *want = (void *) (d_chain + (size_t) end * NODE_STRIDE);
       CHECK (cudaMemset (out, 0, sizeof (void *)));
       timer.start ();
-      pchase<<<1, THREADS>>> (d_chain, iters, out, 0);
+      pchase<<<1, THREADS>>> (d_chain, steps, out, 0);
+      ms_short = ms;
       ms = timer.stop ();
       CHECK_LAUNCH ("pchase");
       void *got = NULL;
@@ -120,6 +131,13 @@ main (int argc, char **argv)
         printf ("FAILED: len %lld launch %d: the chase ended at %p, expected %p\n", len, launch, got, want);
         return 1;
       }
+    }
+    if (extra > 0) {
+      printf ("RESULT len=%lld footprint_bytes=%lld iters=%lld extra_iters=%lld ms=%.6f ns_per_load=%.4f\n", len,
+              len * 64, iters, extra, ms, (ms - ms_short) * 1e6 / (double) extra);
+      fflush (stdout);
+      CHECK (cudaFree (d_chain));
+      continue;
     }
     printf ("RESULT len=%lld footprint_bytes=%lld iters=%lld ms=%.6f ns_per_load=%.4f\n", len, len * 64, iters, ms,
             ms * 1e6 / (double) iters);

@@ -22,14 +22,19 @@
  *
  * Usage: vstream [n=1048576] [block_sizes=32,64,...,1024]
  *                [kernels=init,read,scale,triad,stencil1d3pt,stencil1d5pt]
- *                [reps=1]
+ *                [reps=1] [pollute=0]
  * Block sizes with 2 * block > max threads per SM are skipped (as in the
  * original).  Published: n = 128 * 2^20 + 2, reps = 9 (median, one warm-up).
  *
  * Launch sequence (the contract with `warpscope-cli validate`): for each
  * kernel in `kernels` order, for each block size in `block_sizes` order
  * (skipped sizes launch nothing): one warm-up launch when reps > 1, then
- * `reps` timed launches, all of the kernel named like the column.
+ * `reps` timed launches, all of the kernel named like the column.  With
+ * pollute=BYTES > 0 every one of those launches is preceded by a launch of
+ * `l2_pollute`, which writes BYTES of another buffer: it leaves the L2 full
+ * of dirty lines the stream kernel does not use, the state the published
+ * run's 1 GB arrays leave behind, so that a reduced n (arrays smaller than
+ * the L2) still sees every load miss and every store evict dirty data.
  * Output: one line per point
  *   RESULT kernel=K block_size=B blocks_per_sm=2 ms=T GBps=G
  * (ms = median of the reps; GBps = streams * n * 8 B / ms), then PASSED.
@@ -157,13 +162,21 @@ expected (int k, long long i, long long n, double *alt)
   return v;
 }
 
+/* Writes n doubles of a buffer the stream kernels never touch. */
+__global__ void l2_pollute (double *P, long long n)
+{
+  long long i = (long long) blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    P[i] = (double) i;
+}
+
 int
 main (int argc, char **argv)
 {
-  static const char *const keys[] = { "n", "block_sizes", "kernels", "reps", NULL };
+  static const char *const keys[] = { "n", "block_sizes", "kernels", "reps", "pollute", NULL };
   VuArgs args = vu_args_parse (argc, argv, keys,
                                "vstream [n=1048576] [block_sizes=32,64,...,1024] "
-                               "[kernels=init,read,scale,triad,stencil1d3pt,stencil1d5pt] [reps=1]");
+                               "[kernels=init,read,scale,triad,stencil1d3pt,stencil1d5pt] [reps=1] [pollute=0]");
   long long n = vu_int (args, "n", 1048576, 5, 1LL << 32);
   std::vector<long long> def_bs;
   for (int b = 32; b <= 1024; b += 32)
@@ -171,6 +184,8 @@ main (int argc, char **argv)
   std::vector<long long> block_sizes = vu_ints (args, "block_sizes", def_bs, 1, 1024);
   std::vector<std::string> kernels = vu_words (args, "kernels", kernel_names);
   int reps = (int) vu_int (args, "reps", 1, 1, 1000);
+  long long pollute_bytes = vu_int (args, "pollute", 0, 0, 1LL << 34);
+  long long pollute_n = pollute_bytes / (long long) sizeof (double);
 
   /* Two blocks per SM: each takes half the SM's shared memory, less the
    * per-block reservation the driver adds (1 KiB from sm_80 on), rounded
@@ -205,6 +220,15 @@ main (int argc, char **argv)
   CHECK (cudaMalloc (&C, bytes));
   CHECK (cudaMemcpy (B, h_b, bytes, cudaMemcpyHostToDevice));
   CHECK (cudaMemcpy (C, h_c, bytes, cudaMemcpyHostToDevice));
+  double *P = NULL;
+  if (pollute_n > 0)
+    CHECK (cudaMalloc (&P, (size_t) pollute_n * sizeof (double)));
+  auto pollute = [&] () {
+    if (pollute_n > 0) {
+      l2_pollute<<<(unsigned) ((pollute_n + 255) / 256), 256>>> (P, pollute_n);
+      CHECK_LAUNCH ("l2_pollute");
+    }
+  };
 
   VuTimer timer;
   long long bad = 0;
@@ -224,11 +248,13 @@ main (int argc, char **argv)
       CHECK (cudaMemset (A, 0xff, bytes));
       unsigned grid = (unsigned) (n / bs + 1);
       if (reps > 1) {
+        pollute ();
         kernel_fns[k]<<<grid, (unsigned) bs, smem>>> (A, B, C, n, 0);
         CHECK_LAUNCH (kname.c_str ());
       }
       std::vector<double> ms;
       for (int r = 0; r < reps; r++) {
+        pollute ();
         timer.start ();
         kernel_fns[k]<<<grid, (unsigned) bs, smem>>> (A, B, C, n, 0);
         ms.push_back (timer.stop ());
@@ -256,6 +282,8 @@ main (int argc, char **argv)
   CHECK (cudaFree (A));
   CHECK (cudaFree (B));
   CHECK (cudaFree (C));
+  if (P != NULL)
+    CHECK (cudaFree (P));
   free (h_a);
   free (h_b);
   free (h_c);
