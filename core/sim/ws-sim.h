@@ -99,8 +99,9 @@ typedef struct {
   uint32_t *timeline;
   /* Region sampling */
   uint64_t skipped_tbs;
-  double skipped_cycles;
-  guint regions_fast_forwarded;
+  double skipped_cycles;                /* max (Table IV charge, DRAM floor) per fast-forward */
+  uint64_t skipped_dram_sectors;        /* 32-byte DRAM transfers of skipped TBs (functional warming) */
+  guint regions_fast_forwarded;         /* fast-forwards started (a region can be re-warmed) */
   /* With region sampling: per TB (n = tbs), 1 if the TB was simulated, 0 if
    * it was fast-forwarded (or never ran in the emulator); NULL without. */
   uint8_t *tb_simulated;

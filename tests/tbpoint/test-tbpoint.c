@@ -324,6 +324,88 @@ test_sampling_warms_skipped (void)
 }
 
 
+/* A store stream four times the L2 (256 KiB here): 512 TBs of 4 warps, each
+ * warp one ALU instruction and 4 coalesced 128-byte stores of fresh lines
+ * (2 KiB per TB, 1 MiB in all; 2 SMs issue up to 2 x 128 bytes per cycle,
+ * so the DRAM, not the issue, is the limit).  The write-back L2 absorbs the first
+ * 256 KiB; after that every store evicts a dirty sector, so at least
+ * 768 KiB cross the DRAM's 64 bytes per cycle: 12 288 cycles.  The warming
+ * units run while the L2 still absorbs (no DRAM traffic: the transient
+ * IPC), so before the fix TBPoint charged the skipped TBs insts / that IPC
+ * and finished below the floor; now functional warming counts the dirty
+ * evictions, stops fast-forwarding when the traffic per instruction
+ * changes, and charges at least traffic / bandwidth. */
+static void
+test_sampling_store_stream_dram_floor (void)
+{
+  SimTraceBuilder b;
+  sim_trace_open (&b, tmpdir, "store-stream.wstrace");
+  WsTraceStaticInst insts[16];
+  for (int i = 0; i < 8; i++)
+    insts[i] = sim_test_inst (WS_OPCLASS_ALU, i, -1, -1);
+  for (int i = 8; i < 16; i++)
+    {
+      insts[i] = sim_test_inst (WS_OPCLASS_ST, -1, i - 8, -1);
+      insts[i].space = WS_SPACE_GLOBAL;
+    }
+  uint32_t k = sim_trace_kernel (&b, "store", insts, 16);
+  const guint n_tbs = 512;
+  sim_trace_launch (&b, k, n_tbs, 128);
+  uint64_t addr = 0x1000000;
+  for (guint t = 0; t < n_tbs; t++)
+    {
+      WsTraceCta *cta = ws_trace_cta_begin (b.w, t, 4);
+      for (guint w = 0; w < 4; w++)
+        {
+          sim_rec_inst (cta, w, 0);
+          for (guint i = 0; i < 4; i++)
+            {
+              sim_rec_mem (cta, w, 8 + i, WS_SPACE_GLOBAL, addr, 4);
+              addr += 128;
+            }
+        }
+      ws_trace_cta_end (cta);
+    }
+  sim_trace_end_launch (&b);
+  g_autofree char *path = sim_trace_close (&b);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_assert_no_error (error);
+  g_autoptr(WsGpu) gpu = sim_test_gpu (2);
+  gpu->dram_channels = 4;
+  gpu->dram_bandwidth_gbs = 64;      /* 64 bytes per cycle at 1 GHz */
+  gpu->l2_size = 256 << 10;
+  const double floor_cycles = (double) ((1 << 20) - (256 << 10)) / 64;   /* 12 288 */
+
+  WsTbpointOptions o;
+  ws_tbpoint_options_init (&o);
+  g_autoptr(WsTbpointResult) full = ws_tbpoint_simulate (trace, gpu, &o, &error);
+  g_assert_no_error (error);
+  o.sampling = WS_SAMPLING_TBPOINT;
+  g_autoptr(WsTbpointResult) tbp = ws_tbpoint_simulate (trace, gpu, &o, &error);
+  g_assert_no_error (error);
+  const WsSimLaunchStats *st = &tbp->launches[0].stats;
+  double err = ((double) tbp->cycles - (double) full->cycles) / (double) full->cycles;
+  g_test_message ("store stream: full %" G_GUINT64_FORMAT " cycles (%" G_GUINT64_FORMAT " DRAM writes), TBPoint %"
+                  G_GUINT64_FORMAT " (error %.2f %%, sample %.1f %%, %u fast-forwards, skipped TBs %"
+                  G_GUINT64_FORMAT " with %" G_GUINT64_FORMAT " DRAM sectors), floor %.0f",
+                  full->cycles, full->launches[0].stats.dram_writes, tbp->cycles, 100 * err,
+                  100 * tbp->sample_fraction, st->regions_fast_forwarded, st->skipped_tbs,
+                  st->skipped_dram_sectors, floor_cycles);
+  g_test_message ("simulated %" G_GUINT64_FORMAT " + skipped %.0f cycles, %" G_GUINT64_FORMAT " simulated DRAM writes", st->simulated_cycles, st->skipped_cycles, st->dram_writes);
+  /* Every sector beyond the L2's 8192 is written back: 24 576 writes. */
+  g_assert_cmpuint (full->launches[0].stats.dram_writes, ==, ((1 << 20) - (256 << 10)) / 32);
+  g_assert_cmpfloat ((double) full->cycles, >=, floor_cycles);
+  g_assert_cmpuint (st->skipped_tbs, >, n_tbs / 2);
+  g_assert_cmpfloat ((double) tbp->cycles, >=, floor_cycles);
+  g_assert_cmpfloat (fabs (err), <, 0.03);
+  /* The skipped TBs' write-backs, counted by functional warming, plus the
+   * simulated ones are all the stream's. */
+  g_assert_cmpuint (st->skipped_dram_sectors, <=, ((1 << 20) - (256 << 10)) / 32);
+  g_assert_cmpuint (st->skipped_dram_sectors + st->dram_writes, >=, ((1 << 20) - (256 << 10)) / 32 * 95 / 100);
+}
+
+
 /* The TBPoint view (seed 000 Fig. 8): a launch of two phases (TBs 0-299
  * compute-bound, 300-599 memory-bound).  Every number is checked against
  * the trace, the region analysis and separate full and sampled runs. */
@@ -525,6 +607,7 @@ main (int argc, char **argv)
   g_test_add_func ("/tbpoint/regions/two-phases-and-outlier", test_regions_two_phases);
   g_test_add_func ("/tbpoint/sampling/homogeneous-launch-error", test_sampling_homogeneous);
   g_test_add_func ("/tbpoint/sampling/skipped-tbs-warm-l2", test_sampling_warms_skipped);
+  g_test_add_func ("/tbpoint/sampling/store-stream-dram-floor", test_sampling_store_stream_dram_floor);
   g_test_add_func ("/tbpoint/markov/known-cases", test_markov);
   g_test_add_func ("/tbpoint/view/two-phases", test_view);
   g_test_add_func ("/tbpoint/cancel/midway", test_cancel);
