@@ -27,6 +27,9 @@
  * not published (Kepler, Maxwell, Pascal, Hopper). */
 #define WS_BOUNDS_L2_BYTES_PER_SLICE_PER_CLK 128.0
 #define WS_SECTOR 32u
+/* Bytes one L1 data-stage wavefront returns (Volta and later): 32 banks of
+ * 4 bytes. */
+#define WS_BOUNDS_L1_BYTES_PER_WAVEFRONT 128.0
 
 /* ---- distinct sectors --------------------------------------------------- */
 
@@ -343,9 +346,10 @@ touched_units (const WsTraceRecord *r, guint size, guint shift, uint64_t *out)
  * at least this many (NVIDIA CUDA C++ Programming Guide, "Shared Memory",
  * compute capabilities 5.x-9.0; Kepler's 8-byte mode with @shift 3). */
 static uint64_t
-bank_ways (const WsTraceRecord *r, guint size, guint shift, uint64_t *scratch)
+bank_ways (const WsTraceRecord *r, guint size, guint shift, uint64_t *scratch, guint *n_units)
 {
   guint n = touched_units (r, size, shift, scratch);
+  *n_units = n;
   guint per_bank[32] = { 0 };
   guint ways = n > 0 ? 1 : 0;
   for (guint i = 0; i < n; i++)
@@ -356,24 +360,216 @@ bank_ways (const WsTraceRecord *r, guint size, guint shift, uint64_t *scratch)
   return ways;
 }
 
-/* ---- the count pass ---------------------------------------------------------- */
+/* ---- access merging -------------------------------------------------------- */
 
-/* ptxas may merge neighbouring accesses of one warp into one access of up to
- * 128 bits per lane (LDS.128 / STS.128 / LDG.128 from scalar PTX loads of
- * one aligned array), so an s-byte PTX access may be 1 / (16 / s) of a
- * machine instruction.  A merged access needs at least as many wavefronts
- * and sectors as the costliest access it holds, hence at least their sum
- * times s / 16: every per-access figure is counted with weight min (s, 16)
- * sixteenths, and the memory instructions of a warp are at least
- * ceil (sum of weights / 16). */
-static guint
-merge_weight (guint size)
+/* ptxas may merge neighbouring accesses of one thread into one access of up
+ * to 128 bits per lane (LDG.64/128, LDS.64/128, STG/STS alike).  A merged
+ * access needs at least as many wavefronts and sectors as the costliest
+ * access it holds, so an s-byte access that may be part of an M-byte merged
+ * access is counted with weight s / M (the weights of the accesses one
+ * merged access holds add up to at most 1), every other one with weight 1.
+ * Weights are kept in sixteenths.
+ *
+ * ptxas can merge two accesses only when every lane's second address is
+ * contiguous with its first within one naturally aligned chunk of at most
+ * 16 bytes, so an access gets weight s / M only when, for every active lane,
+ * the aligned M-byte chunk around it is covered by accesses of the same
+ * space, kind (load / store) and active lanes, each at one constant offset
+ * from it in every lane.  The test is generous wherever the compiler's
+ * freedom is unclear, so that the figures stay lower bounds:
+ *  - contiguity seen at run time is enough (ptxas needs to prove it);
+ *  - the partners may be up to WS_MERGE_WINDOW accesses of the same space
+ *    and kind away in the warp's dynamic stream, in either direction, with
+ *    anything between them (other spaces, arithmetic), so a merge across
+ *    loop iterations that ptxas could only reach by unrolling is allowed;
+ *  - only a barrier, a store or atomic to the same space (for loads) and an
+ *    atomic (for stores) separates candidates;
+ *  - pieces of different sizes may fill one chunk (moves are free here).
+ * A load repeating an earlier one's addresses is counted again: the PTX
+ * comes from NVVM, which already removed every load it could prove
+ * redundant with full alias and type information; ptxas sees less and
+ * cannot prove more (gpu-strides' p += zero repeats its addresses from 32
+ * static loads, and the hardware issues all of them). */
+#define WS_MERGE_WINDOW 16u
+#define WS_MERGE_RING (2u * WS_MERGE_WINDOW + 1u)
+
+typedef enum { WIN_GLOBAL_LD, WIN_GLOBAL_ST, WIN_SHARED_LD, WIN_SHARED_ST, N_WINDOWS } WindowKind;
+
+/* One access waiting for its weight, with its unweighted figures. */
+typedef struct {
+  uint64_t addrs[32];
+  uint32_t mask;
+  uint32_t static_id;
+  uint8_t size;
+  uint8_t first;       /* lowest active lane */
+  uint32_t sectors;    /* global: 32-byte sectors touched */
+  uint32_t bytes;      /* global: distinct bytes touched */
+  uint32_t ways4;      /* shared: bank-conflict degree with 4-byte banks */
+  uint32_t ways8;      /* shared: with 8-byte banks (Kepler) */
+  uint32_t data_wf;    /* L1 data-stage wavefronts (global loads and shared, Volta and later) */
+} PendingAccess;
+
+/* The last WS_MERGE_RING accesses of one space and kind since the last
+ * separator: access i is weighed once access i + WS_MERGE_WINDOW has
+ * arrived (or at a separator), when both its neighbourhoods are here. */
+typedef struct {
+  PendingAccess ring[WS_MERGE_RING];
+  uint64_t n;          /* accesses since the last separator */
+  uint64_t done;       /* of which weighed */
+} MergeWindow;
+
+/* Weighted sums (sixteenths) of one walk. */
+typedef struct {
+  uint64_t mem16;                    /* the current warp's memory instructions */
+  uint64_t l1_16, store16;           /* global load / store sectors */
+  uint64_t l1_bytes16;               /* global load distinct bytes */
+  uint64_t l1_wf16;                  /* L1 data-stage wavefronts of global loads */
+  uint64_t wave16, wave8b16, sh_wf16; /* shared: 4-byte ways, 8-byte ways, data-stage wavefronts */
+  /* the current block's: */
+  uint64_t tb_l1_wf16, tb_wave16, tb_wave8b16, tb_sh_wf16;
+} MemTally;
+
+static gboolean
+same_delta (const PendingAccess *a, const PendingAccess *b, uint64_t d)
 {
-  return MIN (size, 16u);
+  for (guint lane = a->first; lane < 32; lane++)
+    if ((a->mask & (1u << lane)) && b->addrs[lane] - a->addrs[lane] != d)
+      return FALSE;
+  return TRUE;
 }
 
+static gboolean
+lanes_aligned (const PendingAccess *a, uint64_t m, uint64_t off)
+{
+  for (guint lane = a->first; lane < 32; lane++)
+    if ((a->mask & (1u << lane)) && (a->addrs[lane] & (m - 1)) != off)
+      return FALSE;
+  return TRUE;
+}
+
+/* The weight of access @i of @w in sixteenths (see above). */
+static guint
+merge_weight16 (const MergeWindow *w, uint64_t i)
+{
+  const PendingAccess *a = &w->ring[i % WS_MERGE_RING];
+  guint s = a->size;
+  if (s >= 16)
+    return 16;
+  uint64_t lo = i > WS_MERGE_WINDOW ? i - WS_MERGE_WINDOW : 0;
+  uint64_t hi = MIN (w->n, i + WS_MERGE_WINDOW + 1);
+  int cand_d[2 * WS_MERGE_WINDOW];
+  guint cand_size[2 * WS_MERGE_WINDOW];
+  guint n = 0;
+  for (uint64_t j = lo; j < hi; j++)
+    {
+      if (j == i)
+        continue;
+      const PendingAccess *b = &w->ring[j % WS_MERGE_RING];
+      if (b->mask != a->mask || b->size >= 16)
+        continue;
+      uint64_t d = b->addrs[a->first] - a->addrs[a->first];
+      if ((int64_t) d <= -16 || (int64_t) d >= 16 || !same_delta (a, b, d))
+        continue;
+      cand_d[n] = (int) (int64_t) d;
+      cand_size[n] = b->size;
+      n++;
+    }
+  if (n == 0)
+    return 16;
+  for (guint m = 16; m > s; m /= 2)
+    {
+      uint64_t off = a->addrs[a->first] & (m - 1);
+      if (!lanes_aligned (a, m, off))
+        continue;
+      uint32_t cover = ((1u << s) - 1u) << off;
+      for (guint k = 0; k < n; k++)
+        {
+          int start = (int) off + cand_d[k];
+          if (start >= 0 && start + (int) cand_size[k] <= (int) m)
+            cover |= ((1u << cand_size[k]) - 1u) << start;
+        }
+      if (cover == (1u << m) - 1u)
+        return 16 * s / m;
+    }
+  return 16;
+}
+
+static void
+window_account (WindowKind kind, const PendingAccess *a, uint64_t w16, MemTally *t)
+{
+  t->mem16 += w16;
+  switch (kind)
+    {
+    case WIN_GLOBAL_LD:
+      t->l1_16 += a->sectors * w16;
+      t->l1_bytes16 += a->bytes * w16;
+      t->l1_wf16 += a->data_wf * w16;
+      t->tb_l1_wf16 += a->data_wf * w16;
+      break;
+    case WIN_GLOBAL_ST:
+      t->store16 += a->sectors * w16;
+      break;
+    case WIN_SHARED_LD: case WIN_SHARED_ST:
+      t->wave16 += a->ways4 * w16;
+      t->wave8b16 += a->ways8 * w16;
+      t->sh_wf16 += a->data_wf * w16;
+      t->tb_wave16 += a->ways4 * w16;
+      t->tb_wave8b16 += a->ways8 * w16;
+      t->tb_sh_wf16 += a->data_wf * w16;
+      break;
+    case N_WINDOWS: default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+window_weigh_until (MergeWindow *w, WindowKind kind, uint64_t end, MemTally *t)
+{
+  for (; w->done < end; w->done++)
+    window_account (kind, &w->ring[w->done % WS_MERGE_RING], merge_weight16 (w, w->done), t);
+}
+
+/* A separator: weighs every waiting access and starts a new segment. */
+static void
+window_flush (MergeWindow *w, WindowKind kind, MemTally *t)
+{
+  window_weigh_until (w, kind, w->n, t);
+  w->n = w->done = 0;
+}
+
+/* The slot for the next access; window_pushed after filling it. */
+static PendingAccess *
+window_slot (MergeWindow *w)
+{
+  return &w->ring[w->n % WS_MERGE_RING];
+}
+
+static void
+window_pushed (MergeWindow *w, WindowKind kind, MemTally *t)
+{
+  w->n++;
+  if (w->n > WS_MERGE_WINDOW)
+    window_weigh_until (w, kind, w->n - WS_MERGE_WINDOW, t);
+}
+
+/* L1 data-stage wavefronts of one warp access (Volta and later): the data
+ * array is 32 banks of 4 bytes, as shared memory, and returns 128 bytes a
+ * cycle to the registers, so an access needs at least the most distinct
+ * words in one bank and at least (active lanes x size) / 128 wavefronts
+ * (a 64-bit broadcast still needs 2: gpu-strides' double stride 0 measures
+ * 2.0 data wavefronts per warp load on A100 and H200). */
+static uint32_t
+data_wavefronts (const WsTraceRecord *r, guint size, uint64_t ways4)
+{
+  guint lanes = (guint) __builtin_popcount (r->active_mask);
+  uint64_t bytes = (lanes * size + 127) / 128;
+  return (uint32_t) MAX (ways4, MAX (bytes, 1));
+}
+
+/* ---- the count pass ---------------------------------------------------------- */
+
 typedef struct {
-  uint64_t mem16, issue, barriers;    /* mem16: memory instructions in sixteenths (see merge_weight) */
+  uint64_t issue, barriers;
   uint64_t fixed32, add32, mul32, fixed64, add64, mul64, sfu;
   uint64_t fixed32_l, add32_l, mul32_l, fixed64_l, add64_l, mul64_l, sfu_l;
 } WarpTally;
@@ -407,8 +603,8 @@ ws_launch_counts_compute (WsTrace *trace, guint launch, WsLaunchCounts *out, GEr
   const WsTraceTbCounters *tbc = ws_trace_get_tb_counters (trace, launch, &n_tbs);
   SectorSet set = { 0 };
   uint64_t scratch[32 * 17];
-  /* Sixteenths of wavefronts and sectors (see merge_weight). */
-  uint64_t wave16 = 0, wave8b16 = 0, l1_16 = 0, store16 = 0;
+  MergeWindow *win = g_new0 (MergeWindow, N_WINDOWS);
+  MemTally mt = { 0 };
   gboolean ok = TRUE;
 
   for (uint64_t t = 0; ok && t < n_tbs; t++)
@@ -422,6 +618,7 @@ ws_launch_counts_compute (WsTrace *trace, guint launch, WsLaunchCounts *out, GEr
           break;
         }
       uint64_t tb_insts = 0;
+      mt.tb_l1_wf16 = mt.tb_wave16 = mt.tb_wave8b16 = mt.tb_sh_wf16 = 0;
       for (guint w = 0; ok && w < ws_trace_tb_get_n_warps (tb); w++)
         {
           WsTraceWarpIter it;
@@ -429,6 +626,7 @@ ws_launch_counts_compute (WsTrace *trace, guint launch, WsLaunchCounts *out, GEr
           WarpTally c = { 0 };
           gboolean any = FALSE;
           GError *e = NULL;
+          mt.mem16 = 0;
           ws_trace_warp_iter_init (&it, tb, w);
           while (ws_trace_warp_iter_next (&it, &r, &e))
             {
@@ -438,6 +636,9 @@ ws_launch_counts_compute (WsTrace *trace, guint launch, WsLaunchCounts *out, GEr
               guint lanes = (guint) __builtin_popcount (r.active_mask);
               if (r.kind == WS_TRACE_RECORD_BARRIER)
                 {
+                  /* No access moves across a barrier. */
+                  for (guint i = 0; i < N_WINDOWS; i++)
+                    window_flush (&win[i], (WindowKind) i, &mt);
                   c.barriers++;
                   continue;
                 }
@@ -449,29 +650,59 @@ ws_launch_counts_compute (WsTrace *trace, guint launch, WsLaunchCounts *out, GEr
                       break;
                     const WsTraceStaticInst *si = &k->insts[r.static_id];
                     guint size = si->access_size ? si->access_size : 1;
-                    guint weight = merge_weight (size);
+                    gboolean load = si->op == WS_OP_LD || si->op == WS_OP_LDU;
+                    gboolean atomic = si->op == WS_OP_ATOM || si->op == WS_OP_RED;
+                    WindowKind ld_win, st_win;
+                    if (r.space == WS_SPACE_GLOBAL)
+                      ld_win = WIN_GLOBAL_LD, st_win = WIN_GLOBAL_ST;
+                    else if (r.space == WS_SPACE_SHARED)
+                      ld_win = WIN_SHARED_LD, st_win = WIN_SHARED_ST;
+                    else
+                      /* Local memory is not counted: ptxas may keep a local
+                       * array in registers, and local data is cached
+                       * write-back in L1 (it need not reach L2 or DRAM). */
+                      break;
+                    /* Loads do not move across a store or atomic to their
+                     * space, stores not across an atomic. */
+                    if (!load)
+                      window_flush (&win[ld_win], ld_win, &mt);
+                    if (atomic)
+                      window_flush (&win[st_win], st_win, &mt);
+                    PendingAccess a;
+                    PendingAccess *p = atomic ? &a : window_slot (&win[load ? ld_win : st_win]);
+                    p->mask = r.active_mask;
+                    p->first = (uint8_t) __builtin_ctz (r.active_mask);
+                    p->static_id = r.static_id;
+                    p->size = (uint8_t) MIN (size, 255u);
+                    memcpy (p->addrs, r.addrs, sizeof p->addrs);
+                    p->sectors = p->bytes = p->ways4 = p->ways8 = p->data_wf = 0;
                     if (r.space == WS_SPACE_GLOBAL)
                       {
-                        c.mem16 += weight;
                         guint n = touched_units (&r, size, 5, scratch);
-                        gboolean load = si->op == WS_OP_LD || si->op == WS_OP_LDU;
-                        if (load)
-                          l1_16 += (uint64_t) n * weight;
-                        else
-                          store16 += (uint64_t) n * weight;
+                        p->sectors = n;
                         for (guint i = 0; i < n; i++)
                           sector_set_mark (&set, scratch[i], !load);
+                        if (load)
+                          {
+                            /* a naturally aligned access of 4 bytes or more
+                             * covers whole words */
+                            p->data_wf = data_wavefronts (&r, size, bank_ways (&r, size, 2, scratch, &n));
+                            p->bytes = size >= 4 ? n * 4 : touched_units (&r, size, 0, scratch);
+                          }
                       }
-                    else if (r.space == WS_SPACE_SHARED)
+                    else
                       {
-                        c.mem16 += weight;
                         out->shared_accesses++;
-                        wave16 += bank_ways (&r, size, 2, scratch) * weight;
-                        wave8b16 += bank_ways (&r, size, 3, scratch) * weight;
+                        guint words;
+                        p->ways4 = (uint32_t) bank_ways (&r, size, 2, scratch, &words);
+                        p->ways8 = (uint32_t) bank_ways (&r, size, 3, scratch, &words);
+                        p->data_wf = data_wavefronts (&r, size, p->ways4);
                       }
-                    /* Local memory is not counted: ptxas may keep a local
-                     * array in registers, and local data is cached write-back
-                     * in L1 (it need not reach L2 or DRAM). */
+                    /* Atomics are never merged: weight 1 at once. */
+                    if (atomic)
+                      window_account (st_win, p, 16, &mt);
+                    else
+                      window_pushed (&win[load ? ld_win : st_win], load ? ld_win : st_win, &mt);
                     break;
                   }
                 case CLS_ISSUE: c.issue++; break;
@@ -485,6 +716,9 @@ ws_launch_counts_compute (WsTrace *trace, guint launch, WsLaunchCounts *out, GEr
                 case CLS_NONE: default: break;
                 }
             }
+          /* A warp's accesses never merge with another warp's. */
+          for (guint i = 0; i < N_WINDOWS; i++)
+            window_flush (&win[i], (WindowKind) i, &mt);
           if (e != NULL)
             {
               g_propagate_prefixed_error (error, e, "launch %u, TB %" G_GUINT64_FORMAT ", warp %u: ", launch, t, w);
@@ -495,8 +729,8 @@ ws_launch_counts_compute (WsTrace *trace, guint launch, WsLaunchCounts *out, GEr
             continue;
           /* Every warp ends with one EXIT; branches are not counted (ptxas
            * may if-convert them into predication or drop them by layout). */
-          uint64_t insts = (c.mem16 + 15) / 16 + c.issue + c.barriers + 1 + c.fixed32 + fused (c.add32, c.mul32) + c.fixed64 +
-                           fused (c.add64, c.mul64) + c.sfu;
+          uint64_t insts = (mt.mem16 + 15) / 16 + c.issue + c.barriers + 1 + c.fixed32 + fused (c.add32, c.mul32) +
+                           c.fixed64 + fused (c.add64, c.mul64) + c.sfu;
           out->warps++;
           out->warp_insts_issued_min += insts;
           out->warp_warp_insts_max = MAX (out->warp_warp_insts_max, insts);
@@ -506,6 +740,10 @@ ws_launch_counts_compute (WsTrace *trace, guint launch, WsLaunchCounts *out, GEr
           out->sfu_thread_ops_min += c.sfu_l;
         }
       out->tb_warp_insts_max = MAX (out->tb_warp_insts_max, tb_insts);
+      out->tb_shared_wavefronts_max = MAX (out->tb_shared_wavefronts_max, mt.tb_wave16 / 16.0);
+      out->tb_shared_wavefronts_8b_max = MAX (out->tb_shared_wavefronts_8b_max, mt.tb_wave8b16 / 16.0);
+      out->tb_shared_data_wavefronts_max = MAX (out->tb_shared_data_wavefronts_max, mt.tb_sh_wf16 / 16.0);
+      out->tb_l1_wavefronts_max = MAX (out->tb_l1_wavefronts_max, mt.tb_l1_wf16 / 16.0);
     }
 
   for (guint i = 0; i < set.n_pages; i++)
@@ -517,10 +755,14 @@ ws_launch_counts_compute (WsTrace *trace, guint launch, WsLaunchCounts *out, GEr
         out->unique_store_sectors += (uint64_t) __builtin_popcountll (st);
       }
   out->unique_truncated = set.truncated;
-  out->shared_wavefronts_min = wave16 / 16.0;
-  out->shared_wavefronts_8b_min = wave8b16 / 16.0;
-  out->l1_load_sectors = l1_16 / 16.0;
-  out->store_sectors = store16 / 16.0;
+  out->shared_wavefronts_min = mt.wave16 / 16.0;
+  out->shared_wavefronts_8b_min = mt.wave8b16 / 16.0;
+  out->shared_data_wavefronts_min = mt.sh_wf16 / 16.0;
+  out->l1_load_sectors = mt.l1_16 / 16.0;
+  out->l1_load_bytes = mt.l1_bytes16 / 16.0;
+  out->l1_wavefronts_min = mt.l1_wf16 / 16.0;
+  out->store_sectors = mt.store16 / 16.0;
+  g_free (win);
   sector_set_clear (&set);
   return ok;
 }
@@ -599,15 +841,41 @@ ws_launch_bound_from_counts (const WsLaunchCounts *c, const WsGpu *gpu, WsLaunch
   out->sfu = ratio ((double) c->sfu_thread_ops_min, (double) gpu->sfu_units_per_sm * sms);
   out->tensor = ratio ((double) c->tensor_thread_ops_min, (double) gpu->tensor_cores_per_sm * sms);
   /* shared: one wavefront per SM per cycle (32 banks x 4 bytes); Kepler
-   * (cc 3.x) may run in 8-byte bank mode: the fewer wavefronts of the two. */
-  double wavefronts = c->shared_wavefronts_min;
-  if (gpu->cc_major == 3)
-    wavefronts = MIN (wavefronts, c->shared_wavefronts_8b_min);
-  out->shared = wavefronts / sms;
-  /* l1: global load sectors through each SM's L1 data path. */
+   * (cc 3.x) may run in 8-byte bank mode: the fewer wavefronts of the two.
+   * From Volta on shared memory is the L1's data array, which returns 128
+   * bytes a cycle, so an access also needs lanes x size / 128 wavefronts.
+   * A block runs on one SM: also its own wavefronts. */
+  double wavefronts = c->shared_wavefronts_min, tb_wavefronts = c->tb_shared_wavefronts_max;
+  if (gpu->cc_major >= 7)
+    {
+      wavefronts = c->shared_data_wavefronts_min;
+      tb_wavefronts = c->tb_shared_data_wavefronts_max;
+    }
+  else if (gpu->cc_major == 3)
+    {
+      wavefronts = MIN (wavefronts, c->shared_wavefronts_8b_min);
+      tb_wavefronts = MIN (tb_wavefronts, c->tb_shared_wavefronts_8b_max);
+    }
+  out->shared = MAX (wavefronts / sms, tb_wavefronts);
+  /* l1: the distinct bytes each global load asks for through each SM's L1
+   * data path (not its sectors: the data stage reads 4-byte banks, and
+   * gpu-strides' stride 15 reads 32 sectors in 4.6 cycles on H200), and from Volta
+   * on the data stage's wavefronts: one a cycle per SM (NVIDIA's Volta,
+   * Ampere and Hopper tuning guides; Nsight Compute's
+   * l1tex__data_pipe_lsu_wavefronts), the launch's over its SMs and a
+   * block's on its SM.  A record with an L1 wider than 128 B/clk scales
+   * the wavefronts down.  Before Volta global loads go through the
+   * L1/texture path (Maxwell, Pascal) or L1 (Fermi, Kepler) whose
+   * per-access wavefront rules are not published: bytes only there. */
   out->l1_bytes_per_clk = ws_bounds_l1_bytes_per_clk (gpu);
-  out->l1_bytes_min = c->l1_load_sectors * WS_SECTOR;
+  out->l1_bytes_min = c->l1_load_bytes;
   out->l1 = ratio (out->l1_bytes_min, out->l1_bytes_per_clk * sms);
+  if (gpu->cc_major >= 7)
+    {
+      double per_clk = MAX (1.0, out->l1_bytes_per_clk / WS_BOUNDS_L1_BYTES_PER_WAVEFRONT);
+      out->l1_wavefronts_min = c->l1_wavefronts_min;
+      out->l1 = MAX (out->l1, MAX (c->l1_wavefronts_min / sms, c->tb_l1_wavefronts_max) / per_clk);
+    }
   /* l2: every store / atomic sector crosses to L2 (the L1 is write-through
    * for global data), and at least every distinct sector written does; every
    * distinct sector loaded and never written in the launch is fetched from
@@ -755,6 +1023,7 @@ ws_launch_bound_to_json (const WsLaunchBound *x)
   add_i (b, "tensor_thread_ops_min", x->tensor_thread_ops_min);
   add_d (b, "shared_wavefronts_min", x->shared_wavefronts_min);
   add_d (b, "l1_bytes_min", x->l1_bytes_min);
+  add_d (b, "l1_wavefronts_min", x->l1_wavefronts_min);
   add_d (b, "l2_bytes_min", x->l2_bytes_min);
   add_i (b, "dram_bytes_min", x->dram_bytes_min);
   json_builder_end_object (b);

@@ -40,16 +40,28 @@ typedef struct {
   uint64_t fp64_thread_ops_min;
   uint64_t sfu_thread_ops_min;
   uint64_t tensor_thread_ops_min;    /* 0: the recorded PTX subset has no mma/wmma */
-  /* ptxas may merge up to 16 / s neighbouring s-byte accesses of a warp
-   * into one 128-bit access (LDS.128, LDG.128), so the per-instruction
-   * figures below are summed with weight min (s, 16) / 16 each. */
+  /* ptxas may merge neighbouring accesses of a thread into one access of
+   * up to 16 bytes (LDS.128, LDG.128) where their addresses allow it, and
+   * may remove a repeated load: the per-access figures below are summed
+   * with weight s / M for an s-byte access that may be part of an M-byte
+   * merged one, 0 for a removable one, else 1 (docs/bounds.md). */
   /* Shared memory: warp accesses and wavefronts (bank-conflict degree
    * summed over the accesses), with 4-byte banks and with 8-byte banks. */
   uint64_t shared_accesses;
   double shared_wavefronts_min;      /* 32 banks x 4 bytes */
   double shared_wavefronts_8b_min;   /* 32 banks x 8 bytes (Kepler's 8-byte mode) */
+  double shared_data_wavefronts_min; /* Volta and later: also at least active lanes x size / 128 per access */
+  double tb_shared_wavefronts_max;   /* the largest block's sums of the three */
+  double tb_shared_wavefronts_8b_max;
+  double tb_shared_data_wavefronts_max;
   /* Global memory, in 32-byte sectors coalesced per warp instruction. */
   double l1_load_sectors;            /* global loads */
+  double l1_load_bytes;              /* distinct bytes each global load touches, summed */
+  /* L1 data-stage wavefronts of global loads (Volta and later): per access
+   * the most distinct 4-byte words in one of 32 banks, and at least active
+   * lanes x size / 128 (the data path returns 128 bytes a cycle). */
+  double l1_wavefronts_min;
+  double tb_l1_wavefronts_max;       /* the largest block's sum */
   double store_sectors;              /* global stores and atomics (write-through to L2) */
   uint64_t unique_load_sectors;      /* distinct sectors loaded */
   uint64_t unique_load_only_sectors; /* distinct sectors loaded and never stored nor atomically updated */
@@ -76,8 +88,9 @@ typedef struct {
   /* The counts used (so a user can check): */
   uint64_t warp_insts_issued_min, tb_warp_insts_max, warp_warp_insts_max;
   uint64_t fp32_thread_ops_min, fp64_thread_ops_min, sfu_thread_ops_min, tensor_thread_ops_min;
-  double shared_wavefronts_min;
-  double l1_bytes_min;        /* global load sectors x 32 */
+  double shared_wavefronts_min;     /* the launch's, over all its SMs */
+  double l1_bytes_min;        /* distinct bytes of each global load, summed */
+  double l1_wavefronts_min;   /* L1 data-stage wavefronts of global loads (0 before Volta: not used) */
   double l2_bytes_min;        /* store sectors + distinct load-only sectors, x 32 */
   uint64_t dram_bytes_min;    /* distinct read and written bytes beyond what the L2 can hold */
 } WsLaunchBound;

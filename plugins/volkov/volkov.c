@@ -5,7 +5,7 @@
  *   W_L  = grid size * ceil(block size / warp size)                      (4.2)
  *   W_Th = min(occupancy / Lat_bound, Th_bound)                          (4.3)
  *   Th_bound = 1 / max(W_sz*INS_CUDA/cores, INS_issued/schedulers,
- *                      GMem_bytes/GMem_bw)                               (4.4)
+ *                      GMem_bytes/GMem_bw, L1_wavefronts)                (4.4)
  *   GMem_bw  = GMem_clock * bus width/8 * data rate / (SMs * SM_clock)   (4.5)
  *
  * Occupancy is in warps per SM, Lat_bound in cycles per warp, INS_* and
@@ -21,7 +21,17 @@
  * A block runs on one SM: eq. 4.1's SMs are those that receive a block,
  * min(SMs, blocks), and eq. 4.3's occupancy is at most the warps of the
  * blocks an SM receives (one block: that block's warps).  Spreading a
- * one-block launch over every SM made it up to SMs times too fast. */
+ * one-block launch over every SM made it up to SMs times too fast.
+ *
+ * Eq. 4.4 as published has no on-chip memory term, so an L1-resident
+ * kernel (gpu-strides: one block, every load an L1 hit) was limited by
+ * issue alone, 0.71 cycles per warp load on H200 where the hardware needs
+ * 1.0: the SM's L1 data stage (shared memory's banks as well, from Volta
+ * on one array) returns one 128-byte wavefront per cycle.  So eq. 4.4 also
+ * takes L1_wavefronts, the wavefronts of a warp's global loads and shared
+ * accesses, each at least one per distinct 128-byte line (or shared row)
+ * it touches: its bank-conflict degree is at most that, and the host gives
+ * no addresses (docs/bounds.md). */
 #include <math.h>
 #include <string.h>
 #include <stdio.h>
@@ -40,6 +50,7 @@ typedef struct {
   double ins_cuda;        /* per warp */
   double ins_issued;      /* per warp */
   double gmem_bytes;      /* per warp */
+  double l1_wavefronts;   /* per warp: L1 data-stage wavefronts */
   double lambda;
 } VolkovInputs;
 
@@ -76,6 +87,7 @@ analytic_inputs (const WsPredictorHost *h, WsPredictorContext *ctx, VolkovInputs
   in->ins_cuda = h->analytic_param (ctx, "cuda_core_instructions", 0);
   in->ins_issued = h->analytic_param (ctx, "issued_instructions", 0);
   in->gmem_bytes = h->analytic_param (ctx, "gmem_bytes", 0);
+  in->l1_wavefronts = h->analytic_param (ctx, "l1_wavefronts", 0);
   in->latency_bound = h->analytic_param (ctx, "latency_bound", 1);
   in->occupancy = h->analytic_param (ctx, "occupancy_warps", NAN);
   if (isnan (in->occupancy))
@@ -124,7 +136,7 @@ trace_inputs (const WsPredictorHost *h, WsPredictorContext *ctx, VolkovInputs *i
       return -1;
     }
   WsPredictorWarpRecord r;
-  double cuda = 0, issued = 0;
+  double cuda = 0, issued = 0, wavefronts = 0;
   while (h->warp_next (c, &r))
     {
       int cls = h->inst_class (ctx, r.static_id);
@@ -135,9 +147,14 @@ trace_inputs (const WsPredictorHost *h, WsPredictorContext *ctx, VolkovInputs *i
           cuda += 1;
           break;
         case WS_PRED_CLASS_LD: case WS_PRED_CLASS_ST: case WS_PRED_CLASS_ATOM:
-          if (r.lines > 1)
-            issued += r.lines - 1;   /* re-issues of an uncoalesced access */
-          break;
+          {
+            if (r.lines > 1)
+              issued += r.lines - 1;   /* re-issues of an uncoalesced access */
+            int space = h->inst_space (ctx, r.static_id);
+            if ((cls == WS_PRED_CLASS_LD && space == WS_PRED_SPACE_GLOBAL) || space == WS_PRED_SPACE_SHARED)
+              wavefronts += r.lines > 1 ? r.lines : 1;
+            break;
+          }
         default:
           break;
         }
@@ -145,6 +162,7 @@ trace_inputs (const WsPredictorHost *h, WsPredictorContext *ctx, VolkovInputs *i
   h->warp_close (c);
   in->ins_cuda = cuda;
   in->ins_issued = issued;
+  in->l1_wavefronts = wavefronts;
   in->latency_bound = cycles;
   in->gmem_bytes = (double) h->launch_counter (ctx, "dram_bytes") / in->warps_launched;
   int warps = 0;
@@ -203,7 +221,8 @@ volkov_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
   double t_cores = warp_size * in.ins_cuda / cores;
   double t_issue = in.ins_issued / schedulers;
   double t_mem = in.gmem_bytes / gmem_bw;
-  double t_throughput = fmax (t_cores, fmax (t_issue, t_mem));
+  double t_l1 = in.l1_wavefronts;   /* one wavefront per SM cycle */
+  double t_throughput = fmax (fmax (t_cores, t_l1), fmax (t_issue, t_mem));
   double th_bound = 1.0 / t_throughput;                                             /* eq. 4.4 */
   double lat_rate = in.occupancy / in.latency_bound;
   double w_th = fmin (lat_rate, th_bound);                                          /* eq. 4.3 */
@@ -228,8 +247,10 @@ volkov_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
       const char *limiter;
       if (lat_rate < th_bound)
         limiter = "LATENCY";
-      else if (t_mem >= t_cores && t_mem >= t_issue)
+      else if (t_mem >= t_cores && t_mem >= t_issue && t_mem >= t_l1)
         limiter = "DRAM";
+      else if (t_l1 >= t_cores && t_l1 >= t_issue)
+        limiter = "L1";
       else if (t_cores >= t_issue)
         limiter = "COMPUTE";
       else
@@ -251,6 +272,7 @@ volkov_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
   h->set_metric (ctx, "cuda_core_instructions", in.ins_cuda);
   h->set_metric (ctx, "issued_instructions", in.ins_issued);
   h->set_metric (ctx, "gmem_bytes", in.gmem_bytes);
+  h->set_metric (ctx, "l1_wavefronts", in.l1_wavefronts);
   return 0;
 }
 

@@ -5,6 +5,7 @@
 #include "trace/ws-trace-writer.h"
 
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 
 static char *tmp_dir;
@@ -161,23 +162,26 @@ test_arith_terms (void)
   WsLaunchCounts c;
   g_assert_true (ws_launch_counts_compute (trace, 0, &c, &error));
   g_assert_no_error (error);
-  /* Per warp: 2 scalar memory accesses (4 bytes each: ptxas could merge up
-   * to 4 of them, so at least 1 instruction), 1 setp, 1 barrier, 1 exit,
-   * fma + mul.rn, 3 muls and 2 adds fused into at least 3, 2 f64 adds,
-   * 1 sin = 12; one warp has 10 more FMAs. */
+  /* Per warp: 2 scalar memory accesses (4 bytes each, of different spaces:
+   * ptxas cannot merge them), 1 setp, 1 barrier, 1 exit, fma + mul.rn,
+   * 3 muls and 2 adds fused into at least 3, 2 f64 adds, 1 sin = 13; one
+   * warp has 10 more FMAs. */
   g_assert_cmpuint (c.warps, ==, 4);
-  g_assert_cmpuint (c.warp_insts_issued_min, ==, 4 * 12 + 10);
-  g_assert_cmpuint (c.tb_warp_insts_max, ==, 12 + 22);
-  g_assert_cmpuint (c.warp_warp_insts_max, ==, 22);
+  g_assert_cmpuint (c.warp_insts_issued_min, ==, 4 * 13 + 10);
+  g_assert_cmpuint (c.tb_warp_insts_max, ==, 13 + 23);
+  g_assert_cmpuint (c.warp_warp_insts_max, ==, 23);
   g_assert_cmpuint (c.fp32_thread_ops_min, ==, 4 * (2 + 3) * 32 + 10 * 32);
   g_assert_cmpuint (c.fp64_thread_ops_min, ==, 4 * 2 * 32);
   g_assert_cmpuint (c.sfu_thread_ops_min, ==, 4 * 32);
   g_assert_cmpuint (c.tensor_thread_ops_min, ==, 0);
   g_assert_cmpuint (c.shared_accesses, ==, 4);
-  /* 2-way conflicts, each 4-byte access a quarter of a possible LDS.128 */
-  g_assert_cmpfloat (c.shared_wavefronts_min, ==, 4 * 2 * 0.25);
-  g_assert_cmpfloat (c.shared_wavefronts_8b_min, ==, 4 * 1 * 0.25);
-  g_assert_cmpfloat (c.store_sectors, ==, 16 * 0.25);
+  /* 2-way conflicts, nothing to merge with: weight 1 */
+  g_assert_cmpfloat (c.shared_wavefronts_min, ==, 4 * 2);
+  g_assert_cmpfloat (c.shared_wavefronts_8b_min, ==, 4 * 1);
+  g_assert_cmpfloat (c.shared_data_wavefronts_min, ==, 4 * 2);
+  g_assert_cmpfloat (c.tb_shared_wavefronts_max, ==, 2 * 2);
+  g_assert_cmpfloat (c.tb_shared_data_wavefronts_max, ==, 2 * 2);
+  g_assert_cmpfloat (c.store_sectors, ==, 16);
   g_assert_cmpuint (c.unique_store_sectors, ==, 16);
   g_assert_cmpfloat (c.l1_load_sectors, ==, 0);
   g_assert_cmpuint (c.unique_load_sectors, ==, 0);
@@ -187,26 +191,27 @@ test_arith_terms (void)
   g_assert_no_error (error);
   g_assert_cmpfloat (b.sms_used, ==, 2);
   g_assert_cmpfloat (b.max_ipc, ==, 4);
-  /* max (58 / (2 SMs x 2 schedulers), 34 / 2 for the largest block) */
-  g_assert_cmpfloat_with_epsilon (b.issue, 17, 1e-12);
-  g_assert_cmpfloat_with_epsilon (b.warp_issue, 22, 1e-12);
+  /* max (62 / (2 SMs x 2 schedulers), 36 / 2 for the largest block) */
+  g_assert_cmpfloat_with_epsilon (b.issue, 18, 1e-12);
+  g_assert_cmpfloat_with_epsilon (b.warp_issue, 23, 1e-12);
   g_assert_cmpfloat_with_epsilon (b.fp32, 960.0 / (64 * 2), 1e-12);
   g_assert_cmpfloat_with_epsilon (b.fp64, 256.0 / (32 * 2), 1e-12);
   g_assert_cmpfloat_with_epsilon (b.sfu, 128.0 / (16 * 2), 1e-12);
   g_assert_cmpfloat (b.tensor, ==, 0);
-  g_assert_cmpfloat_with_epsilon (b.shared, 2.0 / 2, 1e-12);
+  /* 8 wavefronts over 2 SMs, and 4 of one block on its SM */
+  g_assert_cmpfloat_with_epsilon (b.shared, 4, 1e-12);
   g_assert_cmpfloat (b.l1, ==, 0);
   /* the 16 distinct sectors stored, not the 4 of the merged view */
   g_assert_cmpfloat_with_epsilon (b.l2, 16 * 32.0 / (4 * 128), 1e-12);
   g_assert_cmpfloat (b.dram, ==, 0);
-  g_assert_cmpfloat_with_epsilon (b.cycles, 22, 1e-12);
+  g_assert_cmpfloat_with_epsilon (b.cycles, 23, 1e-12);
   g_assert_cmpstr (b.limiter, ==, "warp-issue");
-  g_assert_cmpfloat_with_epsilon (b.seconds, 22e-9, 1e-20);
+  g_assert_cmpfloat_with_epsilon (b.seconds, 23e-9, 1e-20);
 
   /* Kepler may run shared memory with 8-byte banks: no conflict then. */
   gpu->cc_major = 3;
   g_assert_true (ws_launch_bound_from_counts (&c, gpu, &b, &error));
-  g_assert_cmpfloat_with_epsilon (b.shared, 1.0 / 2, 1e-12);
+  g_assert_cmpfloat_with_epsilon (b.shared, 2, 1e-12);
 
   /* A GPU record without schedulers gives an error, not a bound. */
   gpu->warp_schedulers_per_sm = 0;
@@ -231,8 +236,8 @@ test_no_ptx_text (void)
   g_assert_cmpuint (c.fp32_thread_ops_min, ==, 0);
   g_assert_cmpuint (c.fp64_thread_ops_min, ==, 4 * 2 * 32);
   g_assert_cmpuint (c.sfu_thread_ops_min, ==, 4 * 32);
-  /* 1 memory + barrier + exit + 2 f64 adds + sin = 6 per warp */
-  g_assert_cmpuint (c.warp_insts_issued_min, ==, 4 * 6);
+  /* 2 memory + barrier + exit + 2 f64 adds + sin = 7 per warp */
+  g_assert_cmpuint (c.warp_insts_issued_min, ==, 4 * 7);
 }
 
 /* ---- memory terms ---------------------------------------------------------------- */
@@ -378,11 +383,13 @@ test_shared_ways (void)
     inst (WS_OP_LD, WS_OPCLASS_LD, 4, WS_SPACE_SHARED, 8),
     inst (WS_OP_LD, WS_OPCLASS_LD, 5, WS_SPACE_SHARED, 16),
   };
-  /* (instruction, stride, bank-conflict ways with 4-byte banks); an s-byte
-   * access counts ways x s / 16 (it may be part of a merged 128-bit one). */
-  const struct { uint32_t id; int64_t stride; double ways, weight; } cases[] = {
-    { 0, 4, 1, 0.25 }, { 0, 0, 1, 0.25 } /* broadcast */, { 0, 8, 2, 0.25 }, { 0, 128, 32, 0.25 },
-    { 0, 132, 1, 0.25 }, { 1, 8, 2, 0.5 } /* 256 bytes need two wavefronts */, { 2, 16, 4, 1 },
+  /* (instruction, stride, bank-conflict ways with 4-byte banks, data-stage
+   * wavefronts: at least lanes x size / 128); one access alone is never
+   * merged (weight 1). */
+  const struct { uint32_t id; int64_t stride; double ways, data; } cases[] = {
+    { 0, 4, 1, 1 }, { 0, 0, 1, 1 } /* broadcast */, { 0, 8, 2, 2 }, { 0, 128, 32, 32 },
+    { 0, 132, 1, 1 }, { 1, 8, 2, 2 } /* 256 bytes need two wavefronts */, { 2, 16, 4, 4 },
+    { 1, 0, 1, 2 } /* a 64-bit broadcast still returns 256 bytes */, { 2, 0, 1, 4 },
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -404,8 +411,189 @@ test_shared_ways (void)
       WsLaunchCounts c;
       g_assert_true (ws_launch_counts_compute (trace, 0, &c, &error));
       g_assert_no_error (error);
-      g_assert_cmpfloat (c.shared_wavefronts_min, ==, cases[i].ways * cases[i].weight);
+      g_assert_cmpfloat (c.shared_wavefronts_min, ==, cases[i].ways);
+      g_assert_cmpfloat (c.shared_data_wavefronts_min, ==, cases[i].data);
     }
+}
+
+/* ---- access merging and L1 wavefronts ------------------------------------------ */
+
+/* Line i + 3 holds static instruction i. */
+static const char merge_ptx[] =
+  ".visible .entry mg()\n{\n"
+  "\tld.global.f32 %f1, [%rd1];\n"                       /* 0 */
+  "\tld.global.f32 %f2, [%rd1+4];\n"                     /* 1 */
+  "\tld.global.f32 %f3, [%rd1+8];\n"                     /* 2 */
+  "\tld.global.f32 %f4, [%rd1+12];\n"                    /* 3 */
+  "\tst.global.f32 [%rd2], %f1;\n"                       /* 4 */
+  "\tld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1];\n"   /* 5 */
+  "\tld.global.f64 %fd1, [%rd1];\n"                      /* 6 */
+  "\tbar.sync 0;\n"                                      /* 7 */
+  "\tld.shared.f32 %f5, [%r1];\n"                        /* 8 */
+  "\tld.shared.f32 %f6, [%r1+4];\n"                      /* 9 */
+  "}\n";
+
+typedef struct {
+  uint32_t id;
+  uint64_t base;      /* lane 0's address */
+  int64_t stride;     /* bytes between neighbouring lanes */
+} MergeRec;
+
+/* One block of one warp making @n accesses; returns its counts. */
+static void
+merge_counts (const char *name, const MergeRec *recs, guint n, WsLaunchCounts *c)
+{
+  WsTraceStaticInst insts[] = {
+    inst (WS_OP_LD, WS_OPCLASS_LD, 3, WS_SPACE_GLOBAL, 4),
+    inst (WS_OP_LD, WS_OPCLASS_LD, 4, WS_SPACE_GLOBAL, 4),
+    inst (WS_OP_LD, WS_OPCLASS_LD, 5, WS_SPACE_GLOBAL, 4),
+    inst (WS_OP_LD, WS_OPCLASS_LD, 6, WS_SPACE_GLOBAL, 4),
+    inst (WS_OP_ST, WS_OPCLASS_ST, 7, WS_SPACE_GLOBAL, 4),
+    inst (WS_OP_LD, WS_OPCLASS_LD, 8, WS_SPACE_GLOBAL, 16),
+    inst (WS_OP_LD, WS_OPCLASS_LD, 9, WS_SPACE_GLOBAL, 8),
+    inst (WS_OP_BAR, WS_OPCLASS_BARRIER, 10, 0, 0),
+    inst (WS_OP_LD, WS_OPCLASS_LD, 11, WS_SPACE_SHARED, 4),
+    inst (WS_OP_LD, WS_OPCLASS_LD, 12, WS_SPACE_SHARED, 4),
+  };
+  GError *error = NULL;
+  g_autofree char *file = g_strdup_printf ("merge-%s.wstrace", name);
+  g_autofree char *path = g_build_filename (tmp_dir, file, NULL);
+  WsTraceWriter *w = ws_trace_writer_new (path, &error);
+  g_assert_no_error (error);
+  WsTraceKernelDesc kd = { .name = "mg", .ptx = merge_ptx, .n_insts = G_N_ELEMENTS (insts), .insts = insts,
+                           .regs_per_thread = 16 };
+  uint32_t k = ws_trace_writer_add_kernel (w, &kd);
+  const uint32_t grid[3] = { 1, 1, 1 }, block[3] = { 32, 1, 1 };
+  ws_trace_writer_begin_launch (w, k, grid, block, 0);
+  WsTraceCta *cta = ws_trace_cta_begin (w, 0, 1);
+  for (guint i = 0; i < n; i++)
+    if (recs[i].id == 7)
+      ws_trace_cta_barrier_mask (cta, 0, 7, 0xffffffffu);
+    else
+      mem (cta, 0, recs[i].id, insts[recs[i].id].space, recs[i].base, recs[i].stride);
+  ws_trace_cta_end (cta);
+  g_assert_true (ws_trace_writer_end_launch (w, &error));
+  g_assert_true (ws_trace_writer_close (w, &error));
+  g_assert_no_error (error);
+  g_autoptr(WsTrace) trace = open_trace (path);
+  g_assert_true (ws_launch_counts_compute (trace, 0, c, &error));
+  g_assert_no_error (error);
+}
+
+/* ptxas may merge accesses of a thread only where every lane's addresses
+ * are contiguous within one aligned chunk of at most 16 bytes; each
+ * access's figures count s / M of a merged M-byte access, else fully. */
+static void
+test_merge_rule (void)
+{
+  const uint64_t A = 0x100000;  /* 128-byte aligned */
+  const struct {
+    const char *name;
+    MergeRec recs[8];
+    guint n;
+    double mem;          /* memory warp instructions (weighted) */
+    double wavefronts;   /* L1 data-stage wavefronts */
+    double sectors;      /* L1 load sectors */
+  } cases[] = {
+    /* p[2l], p[2l + 1]: may be one LDG.64 per lane: 1/2 each.  Each 4-byte
+     * access alone has a 2-way bank conflict (lanes 8 bytes apart). */
+    { "pair", { { 0, A, 8 }, { 1, A + 4, 8 } }, 2, 1, 2 * 0.5 * 2, 2 * 0.5 * 8 },
+    /* the same pair in the other order */
+    { "pair-reversed", { { 1, A + 4, 8 }, { 0, A, 8 } }, 2, 1, 2, 8 },
+    /* gpu-strides: p[0], p[4] are 16 bytes apart: never merged */
+    { "16-apart", { { 0, A, 4 }, { 1, A + 16, 4 } }, 2, 2, 2, 4 + 5 },
+    /* contiguous but the 8-byte chunk is not aligned: no LDG.64 */
+    { "unaligned", { { 0, A + 4, 8 }, { 1, A + 8, 8 } }, 2, 2, 4, 8 + 9 },
+    /* p[4l .. 4l + 3]: one LDG.128 per lane at most: 1/4 each; a v4 load of
+     * the same 512 bytes needs 4 wavefronts */
+    { "quad", { { 0, A, 16 }, { 1, A + 4, 16 }, { 2, A + 8, 16 }, { 3, A + 12, 16 } }, 4, 1, 4, 16 },
+    { "v4", { { 5, A, 16 } }, 1, 1, 4, 16 },
+    /* a store between the two loads keeps them apart */
+    { "store-between", { { 0, A, 8 }, { 4, A + 4096, 4 }, { 1, A + 4, 8 } }, 3, 2 + 1, 4, 16 },
+    /* so does a barrier */
+    { "barrier-between", { { 0, A, 8 }, { 7, 0, 0 }, { 1, A + 4, 8 } }, 3, 2, 4, 16 },
+    /* a load of the same bytes by another instruction is issued again
+     * (NVVM removed what could be proven redundant) */
+    { "repeat-other", { { 0, A, 4 }, { 1, A, 4 } }, 2, 2, 2, 8 },
+    /* the same instruction again (a loop) is issued again */
+    { "repeat-same", { { 0, A, 0 }, { 0, A, 0 }, { 0, A, 0 } }, 3, 3, 3, 3 },
+    /* a stride-0 warp load: one wavefront; 64-bit: 256 bytes, two */
+    { "broadcast", { { 0, A, 0 } }, 1, 1, 1, 1 },
+    { "broadcast-64", { { 6, A, 0 } }, 1, 1, 2, 1 },
+    /* 4 lines, 4-way bank conflict: 4 wavefronts */
+    { "4-lines", { { 0, A, 16 } }, 1, 1, 4, 16 },
+    /* gpu-strides' stride 3: 3 lines but no bank conflict: 1 wavefront
+     * (A100 and H200 measure 1.0 data wavefronts, 1.63 cycles per load) */
+    { "3-lines", { { 0, A, 12 } }, 1, 1, 1, 12 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      WsLaunchCounts c;
+      merge_counts (cases[i].name, cases[i].recs, cases[i].n, &c);
+      g_test_message ("%s", cases[i].name);
+      guint barriers = 0;
+      for (guint j = 0; j < cases[i].n; j++)
+        barriers += cases[i].recs[j].id == 7;
+      /* memory instructions rounded up, one EXIT, the barriers */
+      g_assert_cmpuint (c.warp_insts_issued_min, ==, (uint64_t) ceil (cases[i].mem) + 1 + barriers);
+      g_assert_cmpfloat_with_epsilon (c.l1_wavefronts_min, cases[i].wavefronts, 1e-12);
+      g_assert_cmpfloat_with_epsilon (c.tb_l1_wavefronts_max, cases[i].wavefronts, 1e-12);
+      g_assert_cmpfloat_with_epsilon (c.l1_load_sectors, cases[i].sectors, 1e-12);
+    }
+  /* Distinct bytes, not sectors: 32 words 12 bytes apart. */
+  const MergeRec bytes[] = { { 0, A, 12 } };
+  WsLaunchCounts cb;
+  merge_counts ("bytes", bytes, 1, &cb);
+  g_assert_cmpfloat (cb.l1_load_bytes, ==, 32 * 4);
+  g_assert_cmpfloat (cb.l1_load_sectors, ==, 12);
+
+  /* Shared loads follow the same rule. */
+  MergeRec sh[] = { { 8, 0, 8 }, { 9, 4, 8 } };
+  WsLaunchCounts c;
+  merge_counts ("shared-pair", sh, 2, &c);
+  g_assert_cmpfloat (c.shared_wavefronts_min, ==, 2 * 0.5 * 2);
+  g_assert_cmpfloat (c.shared_data_wavefronts_min, ==, 2 * 0.5 * 2);
+  MergeRec sh_apart[] = { { 8, 0, 4 }, { 9, 16, 4 } };
+  merge_counts ("shared-apart", sh_apart, 2, &c);
+  g_assert_cmpfloat (c.shared_wavefronts_min, ==, 2);
+  g_assert_cmpuint (c.warp_insts_issued_min, ==, 3);
+}
+
+/* The L1 term: one data-stage wavefront per cycle per SM from Volta on,
+ * bytes only before. */
+static void
+test_l1_wavefront_term (void)
+{
+  /* gpu-strides, stride 0: 8 loads of one static instruction each at one
+   * address for the whole warp. */
+  MergeRec recs[8];
+  for (guint i = 0; i < 8; i++)
+    recs[i] = (MergeRec) { i % 4, 0x100000 + 16 * i, 0 };
+  WsLaunchCounts c;
+  merge_counts ("strides-0", recs, 8, &c);
+  g_assert_cmpfloat (c.l1_wavefronts_min, ==, 8);
+  g_autoptr(WsGpu) gpu = test_gpu (4, 1 << 20, 4, 100);
+  GError *error = NULL;
+  WsLaunchBound b;
+  g_assert_true (ws_launch_bound_from_counts (&c, gpu, &b, &error));
+  g_assert_no_error (error);
+  /* one block on one SM: 8 wavefronts = 8 cycles, 1 per warp load */
+  g_assert_cmpfloat (b.sms_used, ==, 1);
+  g_assert_cmpfloat_with_epsilon (b.l1, 8, 1e-12);
+  g_assert_cmpfloat_with_epsilon (b.l1_wavefronts_min, 8, 1e-12);
+  /* (one warp alone: its 9 instructions limit it) */
+  g_assert_cmpstr (b.limiter, ==, "warp-issue");
+  /* A record with a 256 B/clk L1 halves it. */
+  gpu->l1_bandwidth_bytes_per_clk = 256;
+  g_assert_true (ws_launch_bound_from_counts (&c, gpu, &b, &error));
+  g_assert_cmpfloat_with_epsilon (b.l1, 4, 1e-12);
+  /* Pascal: only the distinct bytes, 8 loads x 4 bytes, at 128 B/clk. */
+  gpu->l1_bandwidth_bytes_per_clk = 128;
+  gpu->cc_major = 6;
+  g_assert_true (ws_launch_bound_from_counts (&c, gpu, &b, &error));
+  g_assert_cmpfloat_with_epsilon (b.l1, 8 * 4 / 128.0, 1e-12);
+  g_assert_cmpfloat (b.l1_bytes_min, ==, 32);
+  g_assert_cmpfloat (b.l1_wavefronts_min, ==, 0);
 }
 
 static void
@@ -420,13 +608,13 @@ test_json (void)
   g_assert_no_error (error);
   g_autoptr(JsonNode) node = ws_launch_bound_to_json (&b);
   JsonObject *o = json_node_get_object (node);
-  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "cycles"), 22, 1e-12);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "cycles"), 23, 1e-12);
   g_assert_cmpstr (json_object_get_string_member (o, "limiter"), ==, "warp-issue");
   g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "max_ipc"), 4, 1e-12);
   JsonObject *terms = json_object_get_object_member (o, "terms");
-  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (terms, "issue"), 17, 1e-12);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (terms, "issue"), 18, 1e-12);
   JsonObject *counts = json_object_get_object_member (o, "counts");
-  g_assert_cmpint (json_object_get_int_member (counts, "warp_insts_issued_min"), ==, 58);
+  g_assert_cmpint (json_object_get_int_member (counts, "warp_insts_issued_min"), ==, 62);
   g_assert_false (ws_launch_bound_compute (trace, 1, gpu, &b, &error));
   g_assert_error (error, WS_ERROR, WS_ERROR_NOT_FOUND);
   g_clear_error (&error);
@@ -443,6 +631,8 @@ main (int argc, char **argv)
   g_test_add_func ("/bounds/terms/no-ptx-text", test_no_ptx_text);
   g_test_add_func ("/bounds/terms/memory-l1-l2-dram", test_memory_terms);
   g_test_add_func ("/bounds/terms/shared-bank-ways", test_shared_ways);
+  g_test_add_func ("/bounds/merge/contiguous-aligned-only", test_merge_rule);
+  g_test_add_func ("/bounds/terms/l1-wavefronts", test_l1_wavefront_term);
   g_test_add_func ("/bounds/json", test_json);
   int rc = g_test_run ();
   g_autoptr(GDir) dir = g_dir_open (tmp_dir, 0, NULL);

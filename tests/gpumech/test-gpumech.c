@@ -573,6 +573,34 @@ test_fp32_initiation_interval (Fixture *f, gconstpointer data)
   assert_close (p1->cycles, 29);
 }
 
+/* The SM's L1 data stage returns one wavefront per cycle for all its
+ * schedulers: 32 warps x 32 independent loads of one line each (L1 hits
+ * after the first) need 1024 cycles however many schedulers issue them
+ * (gpu-strides stride 0: 1.0 cycle per warp load on A100 and H200; issue
+ * alone gave 0.73 on H200). */
+static void
+test_l1_wavefront_floor (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  f->gpu->warp_schedulers_per_sm = 4;
+  WsTraceStaticInst insts[32];
+  uint32_t program[32];
+  int addr[32];
+  for (int i = 0; i < 32; i++)
+    {
+      insts[i] = inst_mem (WS_OPCLASS_LD, 1 + i, -1);
+      program[i] = (uint32_t) i;
+      addr[i] = i == 0 ? ADDR_COALESCED : ADDR_REPEAT;
+    }
+  Kernel k = { insts, 32, program, 32, addr };
+  g_autofree char *path = write_trace (f->dir, "l1_resident", &k, 1, 32);
+  g_autoptr(WsPrediction) p = predict (path, f->gpu, "full", "gto");
+  assert_close (metric (p, "l1_wavefronts"), 32);
+  assert_close (metric (p, "cpi_l1"), 1);
+  assert_close (metric (p, "cpi_multithreading"), 1);
+  g_assert_cmpfloat (p->cycles, >=, 32 * 32);
+}
+
 /* Every variant and scheduler: the stack adds up, and on a memory-bound
  * kernel the models order as their equations imply: eq. 10 is the optimistic
  * bound of eq. 16 (non-overlapped instructions are >= 0) and of the Markov
@@ -728,6 +756,7 @@ main (int argc, char **argv)
   ADD ("/gpumech/contention/dram-queue-dominates", test_dram_queue_dominates);
   ADD ("/gpumech/contention/dram-bandwidth-floor", test_dram_bandwidth_floor);
   ADD ("/gpumech/mt/fp32-initiation-interval", test_fp32_initiation_interval);
+  ADD ("/gpumech/contention/l1-wavefront-floor", test_l1_wavefront_floor);
   ADD ("/gpumech/variants/order-and-stack-sums", test_variants_order);
   ADD ("/gpumech/launch/waves-and-tail", test_waves);
   ADD ("/gpumech/launch/schedulers-split-warps", test_schedulers);

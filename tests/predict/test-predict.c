@@ -501,6 +501,58 @@ test_volkov_one_block (void)
   g_rmdir (dir);
 }
 
+/* Eq. 4.4's L1 term: gpu-strides at stride 0 (one block of 32 warps, each
+ * making 64 loads that all lanes make at one address, so every load after
+ * the first hits L1) needs one L1 wavefront per warp load, 1.0 cycle on
+ * A100 and H200.  Issue alone (4 schedulers) made it 0.71 cycles on H200. */
+static void
+test_volkov_l1_wavefronts (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-volkov-l1-XXXXXX", NULL);
+  g_autoptr(WsPredictorPlugin) volkov = load_volkov ();
+  g_autoptr(WsGpu) gpu = gtx970_table_6_1 ();
+  gpu->l1_size = 24576; gpu->l1_line = 128; gpu->l1_sector = 32; gpu->l1_assoc = 4; gpu->l1_latency = 28;
+  gpu->l2_size = 1835008; gpu->l2_line = 128; gpu->l2_assoc = 16; gpu->l2_latency = 194;
+  gpu->dram_latency = 350;
+  gpu->pipes[WS_ICLASS_GLOBAL].latency = 28;
+  g_autoptr(GError) error = NULL;
+  /* 64 independent loads (no destination read), each a broadcast of one
+   * address: write_one_block_trace gives lane 0 only; here all 32 lanes */
+  WsTraceStaticInst ld = plain_inst (WS_OP_LD, WS_OPCLASS_LD, 1, -1);
+  ld.space = WS_SPACE_GLOBAL;
+  ld.access_size = 4;
+  g_autofree char *path = g_build_filename (dir, "strides0.wstrace", NULL);
+  WsTraceWriter *w = ws_trace_writer_new (path, &error);
+  g_assert_no_error (error);
+  WsTraceKernelDesc kd = { .name = "strides0", .n_insts = 1, .insts = &ld, .regs_per_thread = 16 };
+  uint32_t kernel = ws_trace_writer_add_kernel (w, &kd);
+  const uint32_t warps = 32, loads = 64;
+  const uint32_t grid[3] = { 1, 1, 1 }, block[3] = { 32 * warps, 1, 1 };
+  ws_trace_writer_begin_launch (w, kernel, grid, block, 0);
+  WsTraceCta *cta = ws_trace_cta_begin (w, 0, warps);
+  for (uint32_t warp = 0; warp < warps; warp++)
+    for (uint32_t i = 0; i < loads; i++)
+      {
+        uint64_t a[32];
+        for (int l = 0; l < 32; l++)
+          a[l] = 0x7e0000000000ull + (i % 8) * 16;
+        ws_trace_cta_mem (cta, warp, 0, 0xffffffffu, WS_SPACE_GLOBAL, a);
+      }
+  ws_trace_cta_end (cta);
+  g_assert_true (ws_trace_writer_end_launch (w, &error));
+  g_assert_true (ws_trace_writer_close (w, &error));
+  g_assert_no_error (error);
+  g_autoptr(WsTrace) t = ws_trace_open (path, &error);
+  g_assert_no_error (error);
+  g_autoptr(WsPrediction) p = ws_predict_trace (volkov, gpu, t, 0, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (metric (p, "l1_wavefronts"), ==, loads);
+  /* 32 warps x 64 wavefronts on one SM: one cycle per warp load */
+  g_assert_cmpfloat_with_epsilon (p->cycles / (warps * loads), 1.0, 1e-9);
+  g_remove (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -514,5 +566,6 @@ main (int argc, char **argv)
   g_test_add_func ("/predict/sdk/out-of-tree-plugin", test_out_of_tree_sdk);
   g_test_add_func ("/predict/volkov/traced-launch", test_volkov_trace);
   g_test_add_func ("/predict/volkov/one-block-runs-on-one-sm", test_volkov_one_block);
+  g_test_add_func ("/predict/volkov/l1-wavefront-throughput", test_volkov_l1_wavefronts);
   return g_test_run ();
 }
