@@ -186,6 +186,7 @@ typedef struct {
 
 typedef struct {
   uint64_t line;            /* request address (L1-sector granularity) */
+  gboolean findable;        /* in the SM's lookup table: in use and not yet full of waiters */
   uint32_t n_waiters;
   uint32_t waiters[MSHR_MAX_WAITERS];  /* load tokens */
 } Mshr;
@@ -200,11 +201,16 @@ typedef struct {
   uint32_t n_mshr_free;
   uint32_t *mshr_used;      /* indices in use (unordered) */
   uint32_t n_mshr_used;
+  uint32_t *mshr_pos;       /* index -> its position in mshr_used */
+  uint32_t *mshr_hash;      /* open addressing by line: MSHR index + 1, 0 = empty */
+  uint32_t mshr_hash_mask;
   uint32_t n_mshrs;
   uint32_t *mshr_wait;      /* warp slots parked in W_MSHR */
   uint32_t n_mshr_wait;
   uint64_t insts;
 } Sm;
+
+static void mshr_release (Sm *sm, uint32_t idx);
 
 typedef struct {
   uint32_t sm, slot;
@@ -400,6 +406,13 @@ ws_sim_new (const WsGpu *gpu, const WsSimConfig *config, GError **error)
       sm->mshrs = g_new0 (Mshr, n_mshrs);
       sm->mshr_free = g_new (uint32_t, n_mshrs);
       sm->mshr_used = g_new (uint32_t, n_mshrs);
+      sm->mshr_pos = g_new0 (uint32_t, n_mshrs);
+      /* A table at most a quarter full keeps probe chains short. */
+      guint cap = 16;
+      while (cap < 4 * n_mshrs)
+        cap *= 2;
+      sm->mshr_hash = g_new0 (uint32_t, cap);
+      sm->mshr_hash_mask = cap - 1;
       for (guint m = 0; m < n_mshrs; m++)
         sm->mshr_free[m] = n_mshrs - 1 - m;
       sm->n_mshr_free = n_mshrs;
@@ -429,6 +442,8 @@ ws_sim_free (WsSim *s)
       g_free (sm->mshrs);
       g_free (sm->mshr_free);
       g_free (sm->mshr_used);
+      g_free (sm->mshr_pos);
+      g_free (sm->mshr_hash);
       g_free (sm->mshr_wait);
     }
   for (guint c = 0; c < s->n_channels; c++)
@@ -1229,13 +1244,7 @@ l1_fill (WsSim *s, uint32_t r, uint64_t now)
   Mshr *m = &sm->mshrs[q->mshr];
   uint32_t idx = (uint32_t) q->mshr;
   req_release (s, r);
-  for (guint i = 0; i < sm->n_mshr_used; i++)
-    if (sm->mshr_used[i] == idx)
-      {
-        sm->mshr_used[i] = sm->mshr_used[--sm->n_mshr_used];
-        break;
-      }
-  sm->mshr_free[sm->n_mshr_free++] = idx;
+  mshr_release (sm, idx);
   if (sm->n_mshr_wait > 0)
     {
       /* Parked loads retry now that an entry is free. */
@@ -1333,16 +1342,80 @@ shared_degree (const WsTraceRecord *rec, uint32_t size)
   return deg;
 }
 
+/* MSHRs in use are found by line through a small open-addressing table
+ * (linear probing, backward-shift deletion): a linear scan over up to 256
+ * entries per request made bandwidth-bound launches spend two thirds of
+ * the simulation in the lookup. */
+static inline uint32_t
+mshr_hash_slot (const Sm *sm, uint64_t line)
+{
+  return (uint32_t) ((line * 0x9E3779B97F4A7C15ull) >> 32) & sm->mshr_hash_mask;
+}
+
 static Mshr *
 mshr_find (Sm *sm, uint64_t line)
 {
-  for (guint i = 0; i < sm->n_mshr_used; i++)
+  for (uint32_t h = mshr_hash_slot (sm, line);; h = (h + 1) & sm->mshr_hash_mask)
     {
-      Mshr *m = &sm->mshrs[sm->mshr_used[i]];
+      uint32_t v = sm->mshr_hash[h];
+      if (v == 0)
+        return NULL;
+      Mshr *m = &sm->mshrs[v - 1];
       if (m->line == line && m->n_waiters < MSHR_MAX_WAITERS)
         return m;
     }
-  return NULL;
+}
+
+static void
+mshr_take (Sm *sm, uint32_t idx)
+{
+  sm->mshr_pos[idx] = sm->n_mshr_used;
+  sm->mshr_used[sm->n_mshr_used++] = idx;
+  uint32_t h = mshr_hash_slot (sm, sm->mshrs[idx].line);
+  while (sm->mshr_hash[h] != 0)
+    h = (h + 1) & sm->mshr_hash_mask;
+  sm->mshr_hash[h] = idx + 1;
+  sm->mshrs[idx].findable = TRUE;
+}
+
+/* Takes an MSHR out of the lookup table: when it is released, and as soon
+ * as it is full of waiters (it can take no more, and a hot line's full
+ * entries would otherwise lengthen every probe for that line). */
+static void
+mshr_unfind (Sm *sm, uint32_t idx)
+{
+  if (!sm->mshrs[idx].findable)
+    return;
+  sm->mshrs[idx].findable = FALSE;
+  uint32_t mask = sm->mshr_hash_mask;
+  uint32_t h = mshr_hash_slot (sm, sm->mshrs[idx].line);
+  while (sm->mshr_hash[h] != idx + 1)
+    h = (h + 1) & mask;
+  /* Backward-shift: move later entries of the chain into the hole when
+   * their home slot does not lie (cyclically) after the hole. */
+  for (uint32_t j = (h + 1) & mask;; j = (j + 1) & mask)
+    {
+      uint32_t v = sm->mshr_hash[j];
+      if (v == 0)
+        break;
+      uint32_t home = mshr_hash_slot (sm, sm->mshrs[v - 1].line);
+      if (((j - home) & mask) >= ((j - h) & mask))
+        {
+          sm->mshr_hash[h] = v;
+          h = j;
+        }
+    }
+  sm->mshr_hash[h] = 0;
+}
+
+static void
+mshr_release (Sm *sm, uint32_t idx)
+{
+  uint32_t pos = sm->mshr_pos[idx], last = sm->mshr_used[--sm->n_mshr_used];
+  sm->mshr_used[pos] = last;
+  sm->mshr_pos[last] = pos;
+  mshr_unfind (sm, idx);
+  sm->mshr_free[sm->n_mshr_free++] = idx;
 }
 
 /* ---- issue ------------------------------------------------------------------ */
@@ -1451,6 +1524,8 @@ try_issue (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now)
               if (m)
                 {
                   m->waiters[m->n_waiters++] = t;
+                  if (m->n_waiters == MSHR_MAX_WAITERS)
+                    mshr_unfind (sm, (uint32_t) (m - sm->mshrs));
                   k->parts++;
                   continue;
                 }
@@ -1464,11 +1539,11 @@ try_issue (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now)
               if (sm->n_mshr_free > 0)
                 {
                   mi = (int32_t) sm->mshr_free[--sm->n_mshr_free];
-                  sm->mshr_used[sm->n_mshr_used++] = (uint32_t) mi;
                   m = &sm->mshrs[mi];
                   m->line = reqs[i];
                   m->n_waiters = 1;
                   m->waiters[0] = t;
+                  mshr_take (sm, (uint32_t) mi);
                 }
               k->parts++;
               uint32_t r = req_alloc (s);
@@ -1998,9 +2073,11 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
       for (guint m = 0; m < sm->n_mshr_used; m++)
         {
           sm->mshrs[sm->mshr_used[m]].n_waiters = 0;
+          sm->mshrs[sm->mshr_used[m]].findable = FALSE;
           sm->mshr_free[sm->n_mshr_free++] = sm->mshr_used[m];
         }
       sm->n_mshr_used = 0;
+      memset (sm->mshr_hash, 0, (sm->mshr_hash_mask + 1) * sizeof (uint32_t));
       sm->n_mshr_wait = 0;
     }
   memset (s->active_sms, 0, sizeof (uint64_t) * s->active_words);

@@ -857,7 +857,7 @@ cache_sweeps (double n)
 }
 /* Largest per-block volume emulated by default (the L2 plateau is reached
  * well before; larger volumes only repeat it at a high emulation cost). */
-#define CACHE_MAX_BYTES (4.0 * 1024 * 1024)
+#define CACHE_MAX_BYTES (1.5 * 1024 * 1024)
 
 static void
 family_cache (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGpu *gpu)
@@ -937,14 +937,15 @@ family_cache (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGpu
  * GB/s = 512 KiB x blocks / time. */
 
 /* Blocks per launch when emulated: whole waves (2 resident 1024-thread
- * blocks per SM), at least 8 of them and at least 4 reads of every slot, so
- * that the rate is that of the steady state (the published 100 000 blocks
- * are some 400 waves of the same). */
+ * blocks per SM), at least 4 of them and at least 2 reads of every slot,
+ * so that the rate is that of the steady state (the published 100 000
+ * blocks are some 400 waves of the same; the ramp of the first wave and the
+ * tail of the last weigh at most about an eighth here). */
 static double
 l2_blocks (double slots, const WsGpu *gpu)
 {
   double wave = 2.0 * gpu->sms;
-  double want = MAX (8 * wave, 4 * slots);
+  double want = MAX (4 * wave, 2 * slots);
   return ceil (want / wave) * wave;
 }
 #define L2_MAX_FOOTPRINT (160.0 * 1024 * 1024)
@@ -966,7 +967,7 @@ family_l2 (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGpu *g
     {
       double slots = cell (t, r, "distinct_block_slots");
       double fp = cell (t, r, "total_footprint_kB") * 1024;
-      if (!isfinite (slots) || (!c->o->all_points && (fp > L2_MAX_FOOTPRINT || !keep_index (r, n_small, 4))))
+      if (!isfinite (slots) || (!c->o->all_points && (fp > L2_MAX_FOOTPRINT || !keep_index (r, n_small, 6))))
         continue;
       /* One run per point: the block count depends on R. */
       double blocks = l2_blocks (slots, gpu);
