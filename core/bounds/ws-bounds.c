@@ -566,6 +566,52 @@ data_wavefronts (const WsTraceRecord *r, guint size, uint64_t ways4)
   return (uint32_t) MAX (ways4, MAX (bytes, 1));
 }
 
+/* Which shared-memory wavefront count applies on a GPU of compute
+ * capability @cc_major (see the shared term in ws_launch_bound_from_counts):
+ * from Volta on the data-stage count; Kepler (cc 3.x) may run in 8-byte
+ * bank mode, the fewer of both; otherwise 32 banks of 4 bytes. */
+static double
+shared_wavefronts_on (int cc_major, double ways4, double ways8, double data_wf)
+{
+  if (cc_major >= 7)
+    return data_wf;
+  if (cc_major == 3)
+    return MIN (ways4, ways8);
+  return ways4;
+}
+
+double
+ws_bounds_access_wavefronts (const WsTraceRecord *r, guint size, int cc_major)
+{
+  g_return_val_if_fail (r != NULL, NAN);
+  if (r->active_mask == 0)
+    return 0;
+  size = MAX (size, 1u);
+  uint64_t scratch[32 * 17];
+  guint n;
+  switch (r->space)
+    {
+    case WS_SPACE_SHARED:
+      {
+        uint64_t ways4 = bank_ways (r, size, 2, scratch, &n);
+        uint64_t ways8 = bank_ways (r, size, 3, scratch, &n);
+        return shared_wavefronts_on (cc_major, (double) ways4, (double) ways8,
+                                     (double) data_wavefronts (r, size, ways4));
+      }
+    case WS_SPACE_GLOBAL:
+      return cc_major >= 7 ? (double) data_wavefronts (r, size, bank_ways (r, size, 2, scratch, &n)) : NAN;
+    case WS_SPACE_LOCAL:
+      /* Local memory is interleaved so that consecutive 32-bit words belong
+       * to consecutive threads (CUDA C++ Programming Guide, "Local
+       * Memory"): each lane's words lie in its own banks whatever its
+       * offset, and the trace records per-thread offsets, so only the
+       * bytes the data path returns count. */
+      return cc_major >= 7 ? (double) data_wavefronts (r, size, 1) : NAN;
+    default:
+      return NAN;
+    }
+}
+
 /* ---- the count pass ---------------------------------------------------------- */
 
 typedef struct {
@@ -845,17 +891,10 @@ ws_launch_bound_from_counts (const WsLaunchCounts *c, const WsGpu *gpu, WsLaunch
    * From Volta on shared memory is the L1's data array, which returns 128
    * bytes a cycle, so an access also needs lanes x size / 128 wavefronts.
    * A block runs on one SM: also its own wavefronts. */
-  double wavefronts = c->shared_wavefronts_min, tb_wavefronts = c->tb_shared_wavefronts_max;
-  if (gpu->cc_major >= 7)
-    {
-      wavefronts = c->shared_data_wavefronts_min;
-      tb_wavefronts = c->tb_shared_data_wavefronts_max;
-    }
-  else if (gpu->cc_major == 3)
-    {
-      wavefronts = MIN (wavefronts, c->shared_wavefronts_8b_min);
-      tb_wavefronts = MIN (tb_wavefronts, c->tb_shared_wavefronts_8b_max);
-    }
+  double wavefronts = shared_wavefronts_on (gpu->cc_major, c->shared_wavefronts_min, c->shared_wavefronts_8b_min,
+                                           c->shared_data_wavefronts_min);
+  double tb_wavefronts = shared_wavefronts_on (gpu->cc_major, c->tb_shared_wavefronts_max,
+                                              c->tb_shared_wavefronts_8b_max, c->tb_shared_data_wavefronts_max);
   out->shared = MAX (wavefronts / sms, tb_wavefronts);
   /* l1: the distinct bytes each global load asks for through each SM's L1
    * data path (not its sectors: the data stage reads 4-byte banks, and

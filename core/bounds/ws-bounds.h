@@ -106,6 +106,21 @@ WS_EXPORT gboolean ws_launch_bound_compute (WsTrace *trace, guint launch, const 
 /* {"cycles":…, "seconds":…, "limiter":…, "terms":{…}, "max_ipc":…, "counts":{…}, "rates":{…}} */
 WS_EXPORT JsonNode *ws_launch_bound_to_json (const WsLaunchBound *b);
 
+/* The wavefronts one warp access @r of @size bytes per lane needs on a GPU
+ * of compute capability @cc_major, by the rule of the shared and l1 terms
+ * (docs/bounds.md), for the access alone (no merging with its neighbours):
+ *  - shared memory: the bank-conflict degree with 32 banks of 4 bytes; from
+ *    Volta on at least active lanes x size / 128 (the data stage returns
+ *    128 bytes a cycle); on Kepler the fewer of 4- and 8-byte banks;
+ *  - global (Volta and later): the same data-stage count of the L1;
+ *  - local (Volta and later): active lanes x size / 128, rounded up (local
+ *    memory is interleaved per thread, so lanes never share a bank).
+ * NAN where no rule is published: global and local before Volta, other
+ * spaces.  0 for a record without active lanes.  The caller decides which
+ * accesses go through the data stage (the bounds count global loads and
+ * every shared access). */
+WS_EXPORT double ws_bounds_access_wavefronts (const WsTraceRecord *r, guint size, int cc_major);
+
 /* Counts cached by trace file (path, size) and launch, so that the host can
  * check every prediction of a launch without walking it again.  Thread-safe. */
 WS_EXPORT gboolean ws_launch_counts_cached (WsTrace *trace, guint launch, WsLaunchCounts *out, GError **error);

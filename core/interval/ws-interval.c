@@ -1,5 +1,6 @@
 /* ws-interval.c: GPUMech's single-warp model and representative warp (seed 001 §4.3). */
 #include "interval/ws-interval.h"
+#include "bounds/ws-bounds.h"
 #include "ptx/ws-ptx.h"
 
 #include <math.h>
@@ -130,6 +131,7 @@ struct _WsLaunchAnalysis {
   uint32_t rep_warp;
   WsIntervalProfile *rep;
   guint n_profiled;
+  double *wavefronts;   /* per static instruction, see ws_launch_analysis_get_wavefronts */
 };
 
 void
@@ -140,6 +142,7 @@ ws_launch_analysis_free (WsLaunchAnalysis *a)
   ws_gpu_free (a->gpu);
   ws_cache_stats_free (a->cache);
   g_free (a->latency);
+  g_free (a->wavefronts);
   ws_interval_profile_free (a->rep);
   g_free (a);
 }
@@ -224,6 +227,48 @@ pick_representative (const WarpPoint *pts, guint n)
   return best;
 }
 
+/* Per static instruction: data-stage wavefronts summed over the executions
+ * that have a figure, those executions, and all executions. */
+typedef struct {
+  double sum;
+  uint64_t counted, executed;
+} WavefrontTally;
+
+/* Adds warp @warp's memory records to @tally (ws_launch_analysis_get_wavefronts). */
+static gboolean
+tally_wavefronts (const WsTraceKernel *k, const WsTraceTb *tb, guint warp, int cc_major, WavefrontTally *tally,
+                  GError **error)
+{
+  WsTraceWarpIter it;
+  WsTraceRecord r;
+  GError *e = NULL;
+  ws_trace_warp_iter_init (&it, tb, warp);
+  while (ws_trace_warp_iter_next (&it, &r, &e))
+    {
+      if (r.kind != WS_TRACE_RECORD_MEM || r.active_mask == 0 || r.static_id >= k->n_insts)
+        continue;
+      const WsTraceStaticInst *si = &k->insts[r.static_id];
+      WavefrontTally *t = &tally[r.static_id];
+      t->executed++;
+      /* The data stage serves loads from global and local memory (stores
+       * are written through to L2) and every shared-memory access. */
+      gboolean load = si->op == WS_OP_LD || si->op == WS_OP_LDU;
+      if (r.space != WS_SPACE_SHARED && !(load && (r.space == WS_SPACE_GLOBAL || r.space == WS_SPACE_LOCAL)))
+        continue;
+      double wf = ws_bounds_access_wavefronts (&r, si->access_size, cc_major);
+      if (isnan (wf))
+        continue;
+      t->sum += wf;
+      t->counted++;
+    }
+  if (e != NULL)
+    {
+      g_propagate_prefixed_error (error, e, "TB %" G_GUINT64_FORMAT ", warp %u: ", it.tb, warp);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 WsLaunchAnalysis *
 ws_launch_analysis_new (WsTrace *trace, guint launch, const WsGpu *gpu, GError **error)
 {
@@ -264,6 +309,7 @@ ws_launch_analysis_new (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
   uint64_t n_tbs = 0;
   const WsTraceTbCounters *tbc = ws_trace_get_tb_counters (trace, launch, &n_tbs);
   g_autoptr(GArray) pts = g_array_new (FALSE, FALSE, sizeof (WarpPoint));
+  g_autofree WavefrontTally *tally = g_new0 (WavefrontTally, MAX (k->n_insts, 1));
   for (uint64_t t = 0; t < n_tbs; t++)
     {
       if (!tbc[t].recorded)
@@ -274,7 +320,7 @@ ws_launch_analysis_new (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
       for (guint w = 0; w < ws_trace_tb_get_n_warps (tb); w++)
         {
           g_autoptr(WsIntervalProfile) p = ws_interval_profile_warp (k, tb, w, a->latency, error);
-          if (p == NULL)
+          if (p == NULL || !tally_wavefronts (k, tb, w, gpu->cc_major, tally, error))
             return NULL;
           if (p->insts == 0)
             continue;
@@ -282,6 +328,10 @@ ws_launch_analysis_new (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
           g_array_append_val (pts, pt);
         }
     }
+  a->wavefronts = g_new0 (double, MAX (k->n_insts, 1));
+  for (guint i = 0; i < k->n_insts; i++)
+    a->wavefronts[i] = tally[i].counted > 0 ? tally[i].sum / (double) tally[i].counted
+                       : tally[i].executed > 0 ? NAN : 0;
   a->n_profiled = pts->len;
   if (pts->len == 0)
     {
@@ -325,4 +375,10 @@ guint
 ws_launch_analysis_get_n_warps_profiled (WsLaunchAnalysis *a)
 {
   return a->n_profiled;
+}
+
+const double *
+ws_launch_analysis_get_wavefronts (WsLaunchAnalysis *a)
+{
+  return a->wavefronts;
 }

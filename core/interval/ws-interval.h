@@ -8,7 +8,10 @@
  *  - every warp's interval profile by the interval algorithm (eq. 13) and its
  *    warp performance (eq. 14);
  *  - the representative warp: k-means with k = 2 on the eq. 15 feature
- *    vectors, the warp closest to the centre of the larger cluster (§4.3.3). */
+ *    vectors, the warp closest to the centre of the larger cluster (§4.3.3);
+ *  - the L1 / shared data-stage wavefronts of every static memory
+ *    instruction, by the physical bound's per-access rule
+ *    (ws_bounds_access_wavefronts). */
 #pragma once
 
 #include "hw/ws-hw.h"
@@ -53,5 +56,14 @@ WS_EXPORT const double *ws_launch_analysis_get_latencies (WsLaunchAnalysis *a);
 /* The representative warp and its profile. */
 WS_EXPORT const WsIntervalProfile *ws_launch_analysis_get_representative (WsLaunchAnalysis *a, uint64_t *tb, uint32_t *warp);
 WS_EXPORT guint ws_launch_analysis_get_n_warps_profiled (WsLaunchAnalysis *a);
+/* Per static instruction (n = kernel's n_insts): the average L1 or shared
+ * data-stage wavefronts of one execution on the analysis' GPU.  Counted are
+ * the executions that reach the data stage: loads from global or local
+ * memory and every shared-memory access (by the space each execution
+ * resolved to), each by ws_bounds_access_wavefronts.  0 for an instruction
+ * that is no memory access or never executed; NAN for one whose executions
+ * have no such figure (stores and atomics to global memory, constant and
+ * parameter reads, global and local loads before Volta). */
+WS_EXPORT const double *ws_launch_analysis_get_wavefronts (WsLaunchAnalysis *a);
 
 G_END_DECLS

@@ -971,13 +971,21 @@ host_inst_cache (WsPredictorContext *ctx, uint32_t id, double *l1, double *l2, d
   return 1;
 }
 
+/* Static instruction @id's entry of a per-instruction table of the launch
+ * analysis; NAN without an analysis or for an unknown instruction. */
 static double
-host_inst_latency (WsPredictorContext *ctx, uint32_t id)
+analysis_per_inst (WsPredictorContext *ctx, uint32_t id, const double *(*table) (WsLaunchAnalysis *a))
 {
   WsLaunchAnalysis *a = analysis_of (ctx);
   if (a == NULL || ctx->kernel == NULL || id >= ctx->kernel->n_insts)
     return NAN;
-  return ws_launch_analysis_get_latencies (a)[id];
+  return table (a)[id];
+}
+
+static double
+host_inst_latency (WsPredictorContext *ctx, uint32_t id)
+{
+  return analysis_per_inst (ctx, id, ws_launch_analysis_get_latencies);
 }
 
 static void
@@ -1006,6 +1014,12 @@ host_representative_interval (WsPredictorContext *ctx, uint32_t i, uint32_t *ins
   *insts = iv->insts;
   *stall = iv->stall_cycles;
   *stall_inst = iv->stall_inst;
+}
+
+static double
+host_inst_wavefronts (WsPredictorContext *ctx, uint32_t id)
+{
+  return analysis_per_inst (ctx, id, ws_launch_analysis_get_wavefronts);
 }
 
 static void host_set_cycles (WsPredictorContext *ctx, double v) { ctx->result->cycles = v; }
@@ -1089,6 +1103,7 @@ static const WsPredictorHost host_table = {
   .set_metric = host_set_metric,
   .warn = host_warn,
   .fail = host_fail,
+  .inst_wavefronts = host_inst_wavefronts,
 };
 
 /* Runs the plugin on a prepared context and turns its outcome into a result

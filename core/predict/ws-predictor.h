@@ -17,6 +17,10 @@
  *    with another ABI ("please rebuild the plugin against this Warpscope").
  *  - WS_PREDICTOR_API_VERSION grows when functions are appended to
  *    WsPredictorHost; a plugin built for API n runs on any host with API >= n.
+ *    A plugin that also wants to run on older hosts checks a function with
+ *    WS_PREDICTOR_HOST_HAS (host, name) before calling it.
+ *
+ * API history: 1 first; 2 appends inst_wavefronts.
  *
  * Build a plugin out of tree with:
  *     cc -shared -fPIC $(pkg-config --cflags --libs warpscope-predictor) my-model.c -o my-model.so
@@ -33,7 +37,7 @@ extern "C" {
 #endif
 
 #define WS_PREDICTOR_ABI_VERSION 1
-#define WS_PREDICTOR_API_VERSION 1
+#define WS_PREDICTOR_API_VERSION 2
 #define WS_PREDICTOR_QUERY_SYMBOL "ws_predictor_query"
 
 #if defined(__GNUC__)
@@ -171,7 +175,30 @@ typedef struct {
   void (*warn) (WsPredictorContext *ctx, const char *message);
   /* Reports a failure of this prediction; predict() then returns non-zero. */
   void (*fail) (WsPredictorContext *ctx, const char *message);
+
+  /* -- API 2 (check with WS_PREDICTOR_HOST_HAS (host, inst_wavefronts)) ---- */
+  /* Trace launches: the average L1 or shared-memory data-stage wavefronts
+   * of one execution of static instruction `id` in this launch on this GPU
+   * (each wavefront is one cycle of the SM's L1 / shared data path, 32 banks
+   * of 4 bytes returning 128 bytes).  Per execution, by the rule of the
+   * physical lower bound (docs/bounds.md): the bank-conflict degree (the
+   * most distinct 4-byte words in one bank) and at least active lanes x
+   * access size / 128, so a float broadcast needs 1, a double broadcast 2,
+   * odd float strides 1 and a stride of 2^k floats min (2^k, 32),
+   * whatever 128-byte lines they touch.  Counted are loads from global and
+   * local memory and every shared-memory access; before Volta shared
+   * accesses only (bank-conflict degree).  Returns 0 for an instruction that
+   * is no memory access or never executed, and NAN where the host has no
+   * figure (global stores and atomics, constant and parameter reads, global
+   * loads before Volta, analytic kernels): count `lines` there. */
+  double (*inst_wavefronts) (WsPredictorContext *ctx, uint32_t id);
 } WsPredictorHost;
+
+/* 1 when the host table @host has the function @name (a field of
+ * WsPredictorHost): hosts older than the plugin's header have a smaller
+ * table. */
+#define WS_PREDICTOR_HOST_HAS(host, name) \
+  (offsetof (WsPredictorHost, name) + sizeof ((host)->name) <= (size_t) (host)->size)
 
 typedef struct {
   uint32_t abi_version;          /* WS_PREDICTOR_ABI_VERSION: always first */

@@ -49,8 +49,8 @@ static const WsPredictorOption ake_options[] = {
     NULL, "Global accesses use the cache simulation's AMAT and hit rates (true) or all go to DRAM "
           "(false): seed 002 Fig. 2's runs with and without cache modelling" },
   { "bank_conflicts", WS_PREDICTOR_OPTION_BOOL, "true",
-    NULL, "Shared accesses take one wavefront per distinct 128-byte row touched (true) or the fewest "
-          "wavefronts their bytes need (false)" },
+    NULL, "Shared accesses take their bank-conflict degree in wavefronts (true; one per distinct 128-byte "
+          "row touched on hosts older than API 2) or the fewest wavefronts their sectors need (false)" },
 };
 
 typedef struct {
@@ -59,6 +59,7 @@ typedef struct {
   uint32_t src[4], dst[2];
   double latency;            /* cycles from start to completion of (the last request of) one execution */
   double dram_per_sector;    /* expected bytes that reach DRAM per 32-byte sector (global kind) */
+  double wavefronts;         /* the host's L1 / shared data-stage wavefronts per execution (NAN: none) */
 } Inst;
 
 typedef struct {
@@ -198,43 +199,51 @@ resource_request (double t, double *admit, double gap, double latency, double n)
 
 /* A global/local/constant access passes two resources in series (§2: "the
  * completion timestamp ... adding the latency of the various resources it
- * goes through"): the SM's load/store pipeline (L1 tag stage), one request
- * per 128-byte line (uncoalesced accesses as several requests), then the global
+ * goes through"): the SM's load/store pipeline (L1), then the global
  * memory, whose gap is the DRAM time of the bytes that miss both caches and
- * whose latency is the cache simulation's AMAT.  Request k leaves the LSU
- * at s1 + k g1 and enters memory at x_k = max(s1 + k g1, x_{k-1} + g2),
- * which for identical requests is max(x_0 + k g2, s1 + k g1). */
+ * whose latency is the cache simulation's AMAT.  The memory takes one
+ * request per 128-byte line (uncoalesced accesses as several requests).
+ * The load/store pipeline takes a load's data-stage wavefronts (the host's
+ * figure: bank-conflict degree, at least lanes x size / 128), one gap each;
+ * where the host has none (stores, constant reads, older hosts) one per
+ * line.  A line per wavefront made a float stride-15 load take 15 gaps on
+ * H200, where the hardware needs 4.6 cycles (docs/models/ake.md).  Slot k
+ * of n1 leaves the LSU at s1 + k g1 and request k of n2 enters memory at
+ * x_k = max(departure, x_{k-1} + g2), which for identical requests ends at
+ * max(x_0 + (n2 - 1) g2, s1 + (n1 - 1) g1). */
 static double
 global_request (Emu *e, Warp *w, const Inst *in, double t)
 {
   const Machine *m = e->m;
   double n = w->next.lines > 0 ? w->next.lines : 1;
+  double n1 = isfinite (in->wavefronts) && in->wavefronts > 0 ? in->wavefronts : n;
   double *lsu = &e->lsu_admit;
   double g1 = m->gap[UNIT_LSU];
   double s1 = fmax (t, *lsu);
-  *lsu = s1 + n * g1;
+  *lsu = s1 + n1 * g1;
   double bytes = w->next.sectors * in->dram_per_sector;
   double g2 = m->dram_bytes_per_cycle > 0 ? bytes / n / m->dram_bytes_per_cycle : 0;
   double x0 = fmax (s1, e->gmem_admit);
-  double xl = fmax (x0 + (n - 1) * g2, s1 + (n - 1) * g1);
+  double xl = fmax (x0 + (n - 1) * g2, s1 + (n1 - 1) * g1);
   e->gmem_admit = xl + g2;
   e->r->gmem_busy += n * g2;
-  e->r->lsu_busy += n * g1;
+  e->r->lsu_busy += n1 * g1;
   e->r->global_insts++;
   e->r->global_requests += n;
   return xl + in->latency;
 }
 
 /* §2 ("bank conflicts"): the shared memory serves one 128-byte wavefront per
- * gap.  The cursor gives the distinct 128-byte rows an access touches, not
- * its addresses; rows are taken as the conflict degree (exact for
+ * gap.  An access takes the host's wavefronts (its bank-conflict degree, at
+ * least lanes x size / 128, by the physical bound's rule); on a host
+ * without them, the distinct 128-byte rows it touches (exact for
  * power-of-two strides and broadcasts, an upper bound for padded strides,
  * docs/models/ake.md). */
 static double
 shared_request (Emu *e, Warp *w, const Inst *in, double t)
 {
-  double rows = w->next.lines, least = ceil (w->next.sectors / 4.0);
-  double d = e->m->bank_conflicts ? fmax (rows, least) : least;
+  double rows = isfinite (in->wavefronts) ? in->wavefronts : w->next.lines, least = ceil (w->next.sectors / 4.0);
+  double d = e->m->bank_conflicts ? (isfinite (in->wavefronts) ? rows : fmax (rows, least)) : least;
   if (d < 1)
     d = 1;
   e->r->shared_busy += d * e->m->shared_gap;
@@ -585,6 +594,12 @@ build_insts (const WsPredictorHost *h, WsPredictorContext *ctx, const Machine *m
         default:
           break;
         }
+      /* The host's data-stage wavefronts (API 2) of memory instructions;
+       * NAN (lines / rows, see global_request and shared_request) without. */
+      in->wavefronts = NAN;
+      if ((cls == WS_PRED_CLASS_LD || cls == WS_PRED_CLASS_ST || cls == WS_PRED_CLASS_ATOM) &&
+          in->kind != KIND_UNIT && WS_PREDICTOR_HOST_HAS (h, inst_wavefronts))
+        in->wavefronts = h->inst_wavefronts (ctx, i);
       if (in->kind == KIND_UNIT)
         in->latency = m->latency[in->unit];
       else if (in->kind == KIND_SHARED)

@@ -424,6 +424,7 @@ typedef struct {
   int has_cache;
   double l1, l2;           /* sector hit rates at L1 and (of L1 misses) at L2 */
   double ev[3];            /* distribution of miss events (L1 hit, L2 hit, DRAM), §4.5.2 */
+  double wavefronts;       /* the host's data-stage wavefronts per execution (NAN: none) */
 } PcInfo;
 
 /* §4.5.2's distribution of miss events of a memory instruction (slowest
@@ -495,8 +496,13 @@ build_profile (const WsPredictorHost *h, WsPredictorContext *ctx, Profile *p, ui
       pc->cls = h->inst_class (ctx, i);
       pc->space = h->inst_space (ctx, i);
       double amat = 0;
+      pc->wavefronts = NAN;
       if (pc->cls == WS_PRED_CLASS_LD || pc->cls == WS_PRED_CLASS_ST || pc->cls == WS_PRED_CLASS_ATOM)
-        pc->has_cache = h->inst_cache (ctx, i, &pc->l1, &pc->l2, &amat);
+        {
+          pc->has_cache = h->inst_cache (ctx, i, &pc->l1, &pc->l2, &amat);
+          if (WS_PREDICTOR_HOST_HAS (h, inst_wavefronts))
+            pc->wavefronts = h->inst_wavefronts (ctx, i);
+        }
       if (is_global_mem (pc))
         miss_event_distribution (pc->l1, pc->l2, amat, lat, pc->ev);
       else
@@ -566,13 +572,14 @@ build_profile (const WsPredictorHost *h, WsPredictorContext *ctx, Profile *p, ui
         case WS_PRED_CLASS_SFU: p->pipe_insts[PIPE_SFU]++; break;
         default: break;
         }
-      /* At least one wavefront per distinct 128-byte line (shared row):
-       * the bank-conflict degree is at most that, and the host gives no
-       * addresses. */
-      if ((pc->cls == WS_PRED_CLASS_LD && pc->space == WS_PRED_SPACE_GLOBAL) ||
+      /* The data stage's wavefronts of global and local loads and shared
+       * accesses: the host's figure (the bound's bank-conflict rule), else
+       * one per distinct 128-byte line (shared row), which overcharges
+       * strided loads (H200 float stride 15: 15 lines, 4.6 cycles). */
+      if ((pc->cls == WS_PRED_CLASS_LD && (pc->space == WS_PRED_SPACE_GLOBAL || pc->space == WS_PRED_SPACE_LOCAL)) ||
           (pc->space == WS_PRED_SPACE_SHARED &&
            (pc->cls == WS_PRED_CLASS_LD || pc->cls == WS_PRED_CLASS_ST || pc->cls == WS_PRED_CLASS_ATOM)))
-        p->l1_wavefronts += r.lines > 1 ? r.lines : 1;
+        p->l1_wavefronts += isfinite (pc->wavefronts) ? pc->wavefronts : r.lines > 1 ? r.lines : 1;
       if (!is_global_mem (pc))
         continue;
       Interval *x = &p->iv[iv];

@@ -28,10 +28,13 @@
  * issue alone, 0.71 cycles per warp load on H200 where the hardware needs
  * 1.0: the SM's L1 data stage (shared memory's banks as well, from Volta
  * on one array) returns one 128-byte wavefront per cycle.  So eq. 4.4 also
- * takes L1_wavefronts, the wavefronts of a warp's global loads and shared
- * accesses, each at least one per distinct 128-byte line (or shared row)
- * it touches: its bank-conflict degree is at most that, and the host gives
- * no addresses (docs/bounds.md). */
+ * takes L1_wavefronts, the data-stage wavefronts of a warp's global and
+ * local loads and shared accesses: the host's inst_wavefronts (API 2), the
+ * physical bound's per-access rule (bank-conflict degree, at least lanes x
+ * size / 128; docs/bounds.md).  Counting one wavefront per distinct
+ * 128-byte line instead made strided loads up to 3.4x too slow (H200 float
+ * stride 15: 15 lines, measured 4.6 cycles per warp load): lines remain
+ * the fallback on an older host or where the host has no figure. */
 #include <math.h>
 #include <string.h>
 #include <stdio.h>
@@ -137,6 +140,7 @@ trace_inputs (const WsPredictorHost *h, WsPredictorContext *ctx, VolkovInputs *i
     }
   WsPredictorWarpRecord r;
   double cuda = 0, issued = 0, wavefronts = 0;
+  int host_wavefronts = WS_PREDICTOR_HOST_HAS (h, inst_wavefronts);
   while (h->warp_next (c, &r))
     {
       int cls = h->inst_class (ctx, r.static_id);
@@ -151,8 +155,12 @@ trace_inputs (const WsPredictorHost *h, WsPredictorContext *ctx, VolkovInputs *i
             if (r.lines > 1)
               issued += r.lines - 1;   /* re-issues of an uncoalesced access */
             int space = h->inst_space (ctx, r.static_id);
-            if ((cls == WS_PRED_CLASS_LD && space == WS_PRED_SPACE_GLOBAL) || space == WS_PRED_SPACE_SHARED)
-              wavefronts += r.lines > 1 ? r.lines : 1;
+            if ((cls == WS_PRED_CLASS_LD && (space == WS_PRED_SPACE_GLOBAL || space == WS_PRED_SPACE_LOCAL)) ||
+                space == WS_PRED_SPACE_SHARED)
+              {
+                double wf = host_wavefronts ? h->inst_wavefronts (ctx, r.static_id) : NAN;
+                wavefronts += isfinite (wf) ? wf : r.lines > 1 ? r.lines : 1;
+              }
             break;
           }
         default:

@@ -64,8 +64,11 @@ test_gpu (void)
 
 /* Addresses of a memory step: a fresh coalesced 128-byte line; 32 fresh
  * lines (uncoalesced); the warp's first step's line again; shared memory
- * with a stride of one word (conflict-free) or of 32 words (32-way). */
-enum { ADDR_NONE, ADDR_COALESCED, ADDR_SCATTER, ADDR_REPEAT, ADDR_SH_STRIDE1, ADDR_SH_STRIDE32 };
+ * with a stride of one word (conflict-free), of 32 words (32-way) or of 33
+ * words (32 rows, conflict-free); global memory at a stride of 15 words
+ * (15 lines, 32 sectors, conflict-free) or one address for every lane. */
+enum { ADDR_NONE, ADDR_COALESCED, ADDR_SCATTER, ADDR_REPEAT, ADDR_SH_STRIDE1, ADDR_SH_STRIDE32, ADDR_SH_STRIDE33,
+       ADDR_STRIDE15, ADDR_BROADCAST };
 
 typedef struct {
   uint32_t id;
@@ -143,6 +146,9 @@ write_trace (const char *dir, const char *name, const WsTraceStaticInst *insts, 
                   case ADDR_SCATTER: a[l] = 0x7e0000000000ull + (slot * 32 + l) * 128; break;
                   case ADDR_SH_STRIDE1: a[l] = 4 * l; space = WS_SPACE_SHARED; break;
                   case ADDR_SH_STRIDE32: a[l] = 128 * l; space = WS_SPACE_SHARED; break;
+                  case ADDR_SH_STRIDE33: a[l] = 132 * l; space = WS_SPACE_SHARED; break;
+                  case ADDR_STRIDE15: a[l] = 0x7d0000000000ull + slot * 4096 + 60 * l; break;
+                  case ADDR_BROADCAST: a[l] = 0x7d0000000000ull + slot * 4096; break;
                   default: a[l] = 0x7f0000000000ull + slot * 128 + 4 * l; break;
                   }
               if (st->addr == ADDR_NONE)
@@ -502,6 +508,60 @@ test_bank_conflicts (Fixture *f, gconstpointer data)
   assert_stack_sums (conflict, 1);
 }
 
+/* Shared loads at a stride of 33 words touch 32 rows but every lane has a
+ * bank of its own: the host's wavefronts (its bank-conflict degree) give
+ * one wavefront, done at 20.  Rows as the degree (an API 1 host) gave 32:
+ * 31 x 2 + 20. */
+static void
+test_padded_stride_no_conflict (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  WsTraceStaticInst insts[1] = { inst_mem (WS_OPCLASS_LD, WS_SPACE_SHARED, 1, -1) };
+  Step s33[1] = { { 0, ADDR_SH_STRIDE33 } };
+  Program p33 = { s33, 1 };
+  g_autofree char *path = write_trace (f->dir, "sh33", insts, 1, 1, 1, &p33, 1);
+  g_autoptr(WsPrediction) p = predict (path, f->gpu);
+  assert_close (metric (p, "shared_wavefronts_per_inst"), 1);
+  assert_close (p->cycles, SHARED_LAT);
+}
+
+/* The load/store pipeline takes a load's data-stage wavefronts, the memory
+ * its lines.  Load/store interval 4 (one scheduler), DRAM at 1600 bytes a
+ * cycle, no caches:
+ *  - a float load at a stride of 15 words: 15 lines, 32 sectors (1024
+ *    bytes: 1024 / 15 / 1600 cycles a request), one wavefront (lane l in
+ *    bank 15 l mod 32): the last request enters memory at 14 x 1024 / 15 /
+ *    1600 = 0.597, done 400.597.  A slot per line gave 14 x 4 + 400 = 456,
+ *    as gpu-strides' 15.5 cycles per warp load where H200 takes 4.6.
+ *  - a double broadcast: one line, two wavefronts (256 bytes, 128 a
+ *    cycle): it leaves the pipeline at 4, done 404 (400 with a slot per
+ *    line, 2.0 cycles per warp load measured on A100 and H200). */
+static void
+test_lsu_data_stage_wavefronts (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  f->gpu->pipes[WS_ICLASS_GLOBAL].initiation_interval = 4;
+  f->gpu->dram_bandwidth_gbs = 1600;
+  const char *const no_caches[] = { "caches=false", NULL };
+  WsTraceStaticInst insts[1] = { inst_mem (WS_OPCLASS_LD, WS_SPACE_GLOBAL, 1, -1) };
+  Step s15[1] = { { 0, ADDR_STRIDE15 } };
+  Program p15 = { s15, 1 };
+  g_autofree char *strided = write_trace (f->dir, "stride15", insts, 1, 1, 1, &p15, 1);
+  g_autoptr(WsPrediction) p = predict_opts (strided, f->gpu, no_caches);
+  assert_close (metric (p, "global_requests_per_inst"), 15);
+  assert_close (p->cycles, 14 * 1024.0 / 15 / 1600 + GLOBAL_LAT);
+  assert_close (metric (p, "lsu_utilization"), 4 / p->cycles);
+
+  insts[0].access_size = 8;
+  Step sb[1] = { { 0, ADDR_BROADCAST } };
+  Program pb = { sb, 1 };
+  g_autofree char *broadcast = write_trace (f->dir, "broadcast64", insts, 1, 1, 1, &pb, 1);
+  g_autoptr(WsPrediction) b = predict_opts (broadcast, f->gpu, no_caches);
+  assert_close (metric (b, "global_requests_per_inst"), 1);
+  assert_close (b->cycles, 4 + GLOBAL_LAT);
+  assert_close (metric (b, "lsu_utilization"), 8 / b->cycles);
+}
+
 /* A block of two warps: warp 0 runs i0, bar, i3; warp 1 runs i0, i1, i1
  * (a chain on r1), bar, i3.  GTO: w0 i0 at 0, w0 bar at 1 (waits), w1 i0
  * at 2 (done 8), i1 at 8 (done 14), i1 at 14, bar at 15: the last arrival,
@@ -805,6 +865,8 @@ main (int argc, char **argv)
   ADD ("/ake/gap/dram-bandwidth-limited", test_bandwidth_limited);
   ADD ("/ake/gap/stores-written-back-through-dram", test_store_bandwidth);
   ADD ("/ake/memory/uncoalesced-requests", test_uncoalesced_requests);
+  ADD ("/ake/memory/lsu-takes-data-stage-wavefronts", test_lsu_data_stage_wavefronts);
+  ADD ("/ake/memory/padded-shared-stride-conflict-free", test_padded_stride_no_conflict);
   ADD ("/ake/memory/cache-hits-from-simulation", test_cache_hits);
   ADD ("/ake/shared/bank-conflicts", test_bank_conflicts);
   ADD ("/ake/barrier/block-waits-for-last-warp", test_barrier);
