@@ -75,6 +75,30 @@ ws_csv_split_record (const char *line, gsize len, GArray *columns_out, const cha
   return fields;
 }
 
+gboolean
+ws_csv_next_line (const char *text, gsize length, gsize *pos, guint *lineno, const char **line_out, gsize *len_out)
+{
+  while (*pos < length)
+    {
+      const char *line = text + *pos;
+      const char *nl = memchr (line, '\n', length - *pos);
+      gsize len = nl ? (gsize) (nl - line) : length - *pos;
+      *pos += len + (nl ? 1 : 0);
+      (*lineno)++;
+      if (len > 0 && line[len - 1] == '\r')
+        len--;
+      gsize k = 0;
+      while (k < len && (line[k] == ' ' || line[k] == '\t'))
+        k++;
+      if (k == len || line[k] == '#')
+        continue;   /* blank lines and '#' comments (provenance notes) */
+      *line_out = line;
+      *len_out = len;
+      return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 row_clear (gpointer data)
 {
@@ -115,21 +139,10 @@ ws_csv_table_parse (const char *text, gsize length, const char *filename, GError
   t->rows = g_array_new (FALSE, TRUE, sizeof (Row));
   g_array_set_clear_func (t->rows, row_clear);
   guint lineno = 0;
-  gsize pos = 0;
-  while (pos < length)
+  gsize pos = 0, len;
+  const char *line;
+  while (ws_csv_next_line (text, length, &pos, &lineno, &line, &len))
     {
-      const char *line = text + pos;
-      const char *nl = memchr (line, '\n', length - pos);
-      gsize len = nl ? (gsize) (nl - line) : length - pos;
-      pos += len + (nl ? 1 : 0);
-      lineno++;
-      if (len > 0 && line[len - 1] == '\r')
-        len--;
-      gsize k = 0;
-      while (k < len && (line[k] == ' ' || line[k] == '\t'))
-        k++;
-      if (k == len || line[k] == '#')
-        continue;
       Row row = { .columns = g_array_new (FALSE, FALSE, sizeof (guint)), .line = lineno };
       row.fields = ws_csv_split_record (line, len, row.columns, filename, lineno, error);
       if (row.fields == NULL)

@@ -17,6 +17,12 @@ typedef struct _WsCsvTable WsCsvTable;
 WS_EXPORT GPtrArray *ws_csv_split_record (const char *line, gsize len, GArray *columns_out,
                                           const char *filename, guint lineno, GError **error);
 
+/* The next record line of @text from *pos on (advanced past it): blank lines
+ * and '#' comments are skipped, a trailing CR dropped; *lineno counts every
+ * line.  FALSE at the end of the text. */
+WS_EXPORT gboolean ws_csv_next_line (const char *text, gsize length, gsize *pos, guint *lineno, const char **line,
+                                     gsize *len);
+
 WS_EXPORT WsCsvTable *ws_csv_table_parse (const char *text, gsize length, const char *filename, GError **error);
 WS_EXPORT WsCsvTable *ws_csv_table_load (const char *path, GError **error);
 WS_EXPORT void ws_csv_table_free (WsCsvTable *table);

@@ -96,23 +96,10 @@ ws_measure_csv_parse (const char *text, gsize length, const char *filename, GErr
   guint n_header = 0;
   gboolean have_header = FALSE, have_occurrence = FALSE;
   guint lineno = 0;
-  gsize pos = 0;
-  while (pos < length)
+  gsize pos = 0, len;
+  const char *line;
+  while (ws_csv_next_line (text, length, &pos, &lineno, &line, &len))
     {
-      const char *line = text + pos;
-      const char *nl = memchr (line, '\n', length - pos);
-      gsize len = nl ? (gsize) (nl - line) : length - pos;
-      pos += len + (nl ? 1 : 0);
-      lineno++;
-      if (len > 0 && line[len - 1] == '\r')
-        len--;
-      /* Blank lines and '#' comments (provenance notes) are skipped. */
-      gsize k = 0;
-      while (k < len && (line[k] == ' ' || line[k] == '\t'))
-        k++;
-      if (k == len || line[k] == '#')
-        continue;
-
       g_autoptr(GArray) cols = g_array_new (FALSE, FALSE, sizeof (guint));
       g_autoptr(GPtrArray) fields = ws_csv_split_record (line, len, cols, filename, lineno, error);
       if (fields == NULL)

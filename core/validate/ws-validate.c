@@ -369,17 +369,19 @@ add_seconds (Ctx *c, guint source, double seconds)
  * are the launches before it whose cache state it finds on the hardware
  * (the simulators warm their L2 with them; the analytical models see one
  * launch). */
+/* What one task predicts: the plugins (sharing one trace analysis), the
+ * full simulation, or the TBPoint simulation — three independent parts. */
+typedef enum { PART_PLUGINS, PART_SIM, PART_TBPOINT, N_PARTS } Part;
+
 static void
-predict_launch (Ctx *c, WsTrace *t, guint l, const guint *warm, guint n_warm, const WsGpu *gpu, double *seconds)
+predict_launch (Ctx *c, WsTrace *t, guint l, const guint *warm, guint n_warm, const WsGpu *gpu, Part part,
+                double *seconds)
 {
-  guint n = c->report->sources->len;
-  for (guint s = 0; s < n; s++)
-    seconds[s] = NAN;
   const WsTraceLaunch *L = ws_trace_get_launch (t, l);
   const char *kname = ws_trace_get_kernel (t, L->kernel)->name;
   double hz = gpu->core_clock_mhz * 1e6;
   g_autoptr(GError) error = NULL;
-  if (c->plugin_sources->len > 0)
+  if (part == PART_PLUGINS && c->plugin_sources->len > 0)
     {
       gint64 ta = g_get_monotonic_time ();
       g_autoptr(WsLaunchAnalysis) analysis = ws_launch_analysis_new (t, l, gpu, &error);
@@ -406,11 +408,11 @@ predict_launch (Ctx *c, WsTrace *t, guint l, const guint *warm, guint n_warm, co
           seconds[s] = pred->seconds > 0 ? pred->seconds : pred->cycles / hz;
         }
     }
-  for (int pass = 0; pass < 2; pass++)
+  if (part != PART_PLUGINS)
     {
-      gboolean tbpoint = pass == 1;
+      gboolean tbpoint = part == PART_TBPOINT;
       if (tbpoint ? !c->run_tbpoint : !c->run_sim)
-        continue;
+        return;
       gint64 ts = g_get_monotonic_time ();
       WsTbpointOptions to;
       ws_tbpoint_options_init (&to);
@@ -421,7 +423,7 @@ predict_launch (Ctx *c, WsTrace *t, guint l, const guint *warm, guint n_warm, co
         {
           note (c, "simulator on %s: %s", gpu->name, error->message);
           g_clear_error (&error);
-          continue;
+          return;
         }
       ws_sim_set_cancellable (sim, c->o->cancellable);
       gboolean ok = TRUE;
@@ -446,7 +448,7 @@ predict_launch (Ctx *c, WsTrace *t, guint l, const guint *warm, guint n_warm, co
 /* Counts a prediction below the launch's physical lower bound (it is a bug
  * of that source, see docs/bounds.md) and says which. */
 static void
-check_bound (Ctx *c, WsTrace *t, guint l, const WsGpu *gpu, const double *seconds)
+check_bound (Ctx *c, WsTrace *t, guint l, const WsGpu *gpu, const double *seconds, gboolean count)
 {
   g_autoptr(GError) error = NULL;
   WsLaunchCounts counts;
@@ -456,9 +458,12 @@ check_bound (Ctx *c, WsTrace *t, guint l, const WsGpu *gpu, const double *second
       note (c, "bound of launch %u on %s: %s", l, gpu->name, error->message);
       return;
     }
-  g_mutex_lock (&c->lock);
-  c->report->bound_checks++;
-  g_mutex_unlock (&c->lock);
+  if (count)
+    {
+      g_mutex_lock (&c->lock);
+      c->report->bound_checks++;
+      g_mutex_unlock (&c->lock);
+    }
   for (guint s = 0; s < c->report->sources->len; s++)
     if (isfinite (seconds[s]) && seconds[s] < b.seconds * (1 - 1e-9))
       {
@@ -502,7 +507,9 @@ typedef struct {
   WsTrace *t;
   const WsGpu *gpu;
   const Pending *q;
-  double *seconds;               /* out: one per source, NaN where it failed */
+  Part part;
+  gboolean counts;               /* this task counts the launch in bound_checks (one per point) */
+  double *seconds;               /* out: one per source (this part's sources only), NaN where it failed */
 } Task;
 
 static void
@@ -516,16 +523,23 @@ predict_pending (gpointer data, gpointer user_data)
     return;
   const guint *warm = q->warm ? (const guint *) q->warm->data : NULL;
   guint n_warm = q->warm ? q->warm->len : 0;
-  predict_launch (c, k->t, q->launch, warm, n_warm, k->gpu, k->seconds);
-  check_bound (c, k->t, q->launch, k->gpu, k->seconds);
+  /* This part's sources only: the point's row is shared with the other
+   * parts' tasks, so work on a private copy and write back what is ours. */
+  g_autofree double *mine = g_new (double, n), *base = g_new (double, n);
+  for (guint s = 0; s < n; s++)
+    mine[s] = base[s] = NAN;
+  predict_launch (c, k->t, q->launch, warm, n_warm, k->gpu, k->part, mine);
+  check_bound (c, k->t, q->launch, k->gpu, mine, k->counts);
   if (q->has_base)
     {
-      g_autofree double *base = g_new (double, n);
-      predict_launch (c, k->t, q->base_launch, warm, n_warm, k->gpu, base);
-      check_bound (c, k->t, q->base_launch, k->gpu, base);
+      predict_launch (c, k->t, q->base_launch, warm, n_warm, k->gpu, k->part, base);
+      check_bound (c, k->t, q->base_launch, k->gpu, base, k->counts);
       for (guint s = 0; s < n; s++)
-        k->seconds[s] -= base[s];
+        mine[s] -= base[s];
     }
+  for (guint s = 0; s < n; s++)
+    if (!isnan (mine[s]))
+      k->seconds[s] = mine[s];
 }
 
 /* Predicts every pending point of one trace on one GPU (in parallel, one
@@ -543,32 +557,42 @@ evaluate (Ctx *c, const WsValidateFamily *fam, const char *dataset_gpu, const Ws
       return;
     }
   guint n = c->report->sources->len;
-  g_autofree Task *tasks = g_new0 (Task, pending->len);
+  /* One task per point and part, each writing its own sources' slots of
+   * the point's row: a single long simulation runs beside the others. */
+  g_autofree Task *tasks = g_new0 (Task, (gsize) pending->len * N_PARTS);
   g_autofree double *seconds = g_new (double, (gsize) n * MAX (pending->len, 1));
+  g_autofree gboolean *valid = g_new0 (gboolean, MAX (pending->len, 1));
   guint workers = MIN (g_get_num_processors (), 8);
   GThreadPool *pool = g_thread_pool_new (predict_pending, NULL, (int) MAX (workers, 1), TRUE, NULL);
   for (guint i = 0; i < pending->len; i++)
     {
       Pending *q = &g_array_index (pending, Pending, i);
-      tasks[i] = (Task) { .c = c, .t = t, .gpu = gpu, .q = q, .seconds = seconds + (gsize) i * n };
       for (guint s = 0; s < n; s++)
-        tasks[i].seconds[s] = NAN;
+        seconds[(gsize) i * n + s] = NAN;
       if (q->launch >= ws_trace_get_n_launches (t) || (q->has_base && q->base_launch >= ws_trace_get_n_launches (t)))
         {
           note (c, "%s on %s: launch %u is not in %s (%u launches)", fam->name, gpu->name, q->launch, trace_path,
                 ws_trace_get_n_launches (t));
-          tasks[i].q = NULL;
           continue;
         }
-      g_thread_pool_push (pool, &tasks[i], NULL);
+      valid[i] = TRUE;
+      /* The longest part first: the full simulation. */
+      static const Part order[N_PARTS] = { PART_SIM, PART_TBPOINT, PART_PLUGINS };
+      for (guint p = 0; p < N_PARTS; p++)
+        {
+          Task *k = &tasks[(gsize) i * N_PARTS + p];
+          *k = (Task) { .c = c, .t = t, .gpu = gpu, .q = q, .part = order[p], .counts = p == 0,
+                        .seconds = seconds + (gsize) i * n };
+          g_thread_pool_push (pool, k, NULL);
+        }
     }
   g_thread_pool_free (pool, FALSE, TRUE);
   if (g_cancellable_is_cancelled (c->o->cancellable))
     return;
   for (guint i = 0; i < pending->len; i++)
     {
-      const Pending *q = tasks[i].q;
-      if (q == NULL)
+      const Pending *q = &g_array_index (pending, Pending, i);
+      if (!valid[i])
         continue;
       WsValidatePoint *p = g_new0 (WsValidatePoint, 1);
       p->family = g_strdup (fam->name);
@@ -582,7 +606,7 @@ evaluate (Ctx *c, const WsValidateFamily *fam, const char *dataset_gpu, const Ws
       p->predicted = g_new (double, n);
       for (guint s = 0; s < n; s++)
         {
-          double raw = tasks[i].seconds[s];
+          double raw = seconds[(gsize) i * n + s];
           double sec = raw + q->extra_seconds;
           if (!isfinite (raw) || !(sec > 0))
             p->predicted[s] = NAN;
@@ -652,6 +676,31 @@ static gboolean
 keep_index (guint i, guint n, guint stride)
 {
   return stride <= 1 || i == 0 || i + 1 == n || i % stride == 0;
+}
+
+/* The rows of a sweep to emulate: those with a finite @key_column, and by
+ * default (not --all-points) only those whose @size_column (times
+ * @size_scale) is at most @max_size, every @stride-th of them; @keys gets
+ * the key column's values. */
+static GArray *
+select_rows (Ctx *c, const WsCsvTable *t, const char *key_column, const char *size_column, double size_scale,
+             double max_size, guint stride, GArray *keys)
+{
+  GArray *rows = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint n = ws_csv_table_get_n_rows (t), n_small = 0;
+  for (guint r = 0; r < n; r++)
+    if (cell (t, r, size_column) * size_scale <= max_size)
+      n_small++;
+  for (guint r = 0; r < n; r++)
+    {
+      double key = cell (t, r, key_column);
+      double size = cell (t, r, size_column) * size_scale;
+      if (!isfinite (key) || (!c->o->all_points && (size > max_size || !keep_index (r, n_small, stride))))
+        continue;
+      g_array_append_val (rows, r);
+      g_array_append_val (keys, key);
+    }
+  return rows;
 }
 
 static char *
@@ -792,22 +841,9 @@ family_latency (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsG
   g_autoptr(WsCsvTable) t = load_dataset (c, fam, dgpu);
   if (t == NULL)
     return;
-  guint rows = ws_csv_table_get_n_rows (t);
   g_autoptr(GArray) lens = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr(GArray) row_of = g_array_new (FALSE, FALSE, sizeof (guint));
-  guint n_small = 0;
-  for (guint r = 0; r < rows; r++)
-    if (cell (t, r, "footprint_bytes_derived") <= LATENCY_MAX_FOOTPRINT)
-      n_small++;
-  for (guint r = 0; r < rows; r++)
-    {
-      double len = cell (t, r, "chain_elements_derived");
-      double fp = cell (t, r, "footprint_bytes_derived");
-      if (!isfinite (len) || (!c->o->all_points && (fp > LATENCY_MAX_FOOTPRINT || !keep_index (r, n_small, 6))))
-        continue;
-      g_array_append_val (lens, len);
-      g_array_append_val (row_of, r);
-    }
+  g_autoptr(GArray) row_of = select_rows (c, t, "chain_elements_derived", "footprint_bytes_derived", 1,
+                                          LATENCY_MAX_FOOTPRINT, 6, lens);
   g_autofree char *list = join_doubles (lens, "%.0f");
   g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (args, g_strdup_printf ("lens=%s", list));
@@ -847,16 +883,18 @@ family_latency (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsG
 /* gpu-cache: one 256-thread block per SM, every block sweeping the same
  * N-element double buffer.  GB/s = N x 8 x blocks x sweeps / time. */
 
-/* Sweeps per launch when emulated: enough that the first, cold sweep is at
- * most an eighth of the loads (the published floor(1e8/N) + 2 makes it
- * negligible; a buffer larger than L1 misses on every sweep anyway). */
+/* Sweeps when emulated (published floor(1e8 / N) + 2): two launches, of S
+ * and 2 S sweeps, and the bandwidth of their difference, N x 8 x blocks x
+ * S / (t2 - t1): the first (cold) sweep, the launch's start and its end
+ * cancel, leaving the steady state.  S = max(2, 2^16 / N) keeps each
+ * launch's loads per block near 2^16 elements. */
 static double
 cache_sweeps (double n)
 {
-  return MAX (8.0, ceil (262144.0 / n));
+  return MAX (2.0, ceil (65536.0 / n));
 }
-/* Largest per-block volume emulated by default (the L2 plateau is reached
- * well before; larger volumes only repeat it at a high emulation cost). */
+/* Largest per-block volume emulated by default: past the L1 into the L2
+ * plateau (L1s are at most 256 KiB); larger volumes only repeat it. */
 #define CACHE_MAX_BYTES (1.5 * 1024 * 1024)
 
 static void
@@ -865,22 +903,9 @@ family_cache (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGpu
   g_autoptr(WsCsvTable) t = load_dataset (c, fam, dgpu);
   if (t == NULL)
     return;
-  guint rows = ws_csv_table_get_n_rows (t);
   g_autoptr(GArray) sizes = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr(GArray) row_of = g_array_new (FALSE, FALSE, sizeof (guint));
-  guint n_small = 0;
-  for (guint r = 0; r < rows; r++)
-    if (cell (t, r, "bytes_per_block") <= CACHE_MAX_BYTES)
-      n_small++;
-  for (guint r = 0; r < rows; r++)
-    {
-      double n = cell (t, r, "elements_per_block");
-      double b = cell (t, r, "bytes_per_block");
-      if (!isfinite (n) || (!c->o->all_points && (b > CACHE_MAX_BYTES || !keep_index (r, n_small, 4))))
-        continue;
-      g_array_append_val (sizes, n);
-      g_array_append_val (row_of, r);
-    }
+  g_autoptr(GArray) row_of = select_rows (c, t, "elements_per_block", "bytes_per_block", 1, CACHE_MAX_BYTES, 5,
+                                          sizes);
   /* One launch per size with its own sweep count: a program run per sweep
    * count would multiply the runs, so the program takes the count per size
    * from `sweeps=0` (published rule) or one count for all; give it per
@@ -902,6 +927,7 @@ family_cache (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGpu
       g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
       g_ptr_array_add (args, g_strdup_printf ("sizes=%s", list));
       g_ptr_array_add (args, g_strdup_printf ("sweeps=%.0f", sweeps));
+      g_ptr_array_add (args, g_strdup_printf ("sweeps2=%.0f", 2 * sweeps));
       g_autofree char *cmd = NULL;
       g_autofree char *trace = run_program (c, fam, gpu->name, "vl1cache", args, gpu->name, &cmd);
       if (trace != NULL)
@@ -909,21 +935,21 @@ family_cache (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGpu
           g_autoptr(WsTrace) tr = ws_trace_open (trace, NULL);
           g_autoptr(GArray) ls = tr ? launches_of (tr, "l1_sweep") : g_array_new (FALSE, FALSE, sizeof (guint));
           g_array_set_size (pending, 0);
-          if (ls->len != group->len)
+          if (ls->len != 2 * group->len)
             note (c, "gpu-cache on %s: %u l1_sweep launches in %s, expected %u", gpu->name, ls->len, trace,
-                  group->len);
+                  2 * group->len);
           else
             for (guint k = 0; k < group->len; k++)
               {
                 guint r = g_array_index (row_of, guint, i + k);
                 double n = g_array_index (group, double, k);
-                guint l = g_array_index (ls, guint, k);
+                guint l1 = g_array_index (ls, guint, 2 * k), l2 = g_array_index (ls, guint, 2 * k + 1);
                 Pending q = { .series = "bandwidth", .x = cell (t, r, "bytes_per_block"),
-                              .measured = cell (t, r, "bandwidth_GBps"), .launch = l,
-                              .warm = g_array_new (FALSE, FALSE, sizeof (guint)), .kind = METRIC_RATE,
-                              .scale = n * 8 * gpu->sms * sweeps / 1e9 };
-                if (l > 0)
-                  g_array_append_val (q.warm, (guint) { l - 1 });   /* the l1_init that wrote the buffer */
+                              .measured = cell (t, r, "bandwidth_GBps"), .launch = l2, .has_base = TRUE,
+                              .base_launch = l1, .warm = g_array_new (FALSE, FALSE, sizeof (guint)),
+                              .kind = METRIC_RATE, .scale = n * 8 * gpu->sms * sweeps / 1e9 };
+                if (l1 > 0)
+                  g_array_append_val (q.warm, (guint) { l1 - 1 });   /* the l1_init that wrote the buffer */
                 g_array_append_val (pending, q);
               }
           evaluate (c, fam, dgpu, gpu, trace, cmd, pending);
@@ -956,19 +982,16 @@ family_l2 (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGpu *g
   g_autoptr(WsCsvTable) t = load_dataset (c, fam, dgpu);
   if (t == NULL)
     return;
-  guint rows = ws_csv_table_get_n_rows (t);
-  guint n_small = 0;
-  for (guint r = 0; r < rows; r++)
-    if (cell (t, r, "total_footprint_kB") * 1024 <= L2_MAX_FOOTPRINT)
-      n_small++;
+  g_autoptr(GArray) slot_counts = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) row_of = select_rows (c, t, "distinct_block_slots", "total_footprint_kB", 1024, L2_MAX_FOOTPRINT,
+                                          6, slot_counts);
   g_autoptr(GArray) pending = g_array_new (FALSE, TRUE, sizeof (Pending));
   g_array_set_clear_func (pending, pending_clear);
-  for (guint r = 0; r < rows; r++)
+  for (guint i = 0; i < row_of->len; i++)
     {
-      double slots = cell (t, r, "distinct_block_slots");
+      guint r = g_array_index (row_of, guint, i);
+      double slots = g_array_index (slot_counts, double, i);
       double fp = cell (t, r, "total_footprint_kB") * 1024;
-      if (!isfinite (slots) || (!c->o->all_points && (fp > L2_MAX_FOOTPRINT || !keep_index (r, n_small, 6))))
-        continue;
       /* One run per point: the block count depends on R. */
       double blocks = l2_blocks (slots, gpu);
       g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);

@@ -17,6 +17,7 @@
  * WS_GPUMECH_PLUGIN and WS_AKE_PLUGIN.  To keep the run short, at most
  * WS_BOUNDS_LAUNCHES_PER_KERNEL (default 2) launches of each kernel of a
  * trace are checked (all sources see the same launches). */
+#include "bounds-test-util.h"
 #include "bounds/ws-bounds.h"
 #include "interval/ws-interval.h"
 #include "predict/ws-predict.h"
@@ -211,31 +212,6 @@ test_example (gconstpointer data)
 
 /* ---- synthetic traces: the shapes that exposed models beating the GPU ---- */
 
-static WsTraceStaticInst
-synth_inst (WsPtxOp op, WsOpClass cls, uint32_t line, uint8_t space, uint8_t size, int dst, int src)
-{
-  WsTraceStaticInst i;
-  memset (&i, 0, sizeof i);
-  i.op = (uint8_t) op;
-  i.opclass = (uint8_t) cls;
-  i.ptx_line = line;
-  i.space = space;
-  i.access_size = size;
-  i.dst[0] = i.dst[1] = 0xffff;
-  for (int k = 0; k < 4; k++)
-    i.src[k] = 0xffff;
-  if (dst >= 0)
-    {
-      i.dst[0] = (uint16_t) dst;
-      i.n_dst = 1;
-    }
-  if (src >= 0)
-    {
-      i.src[0] = (uint16_t) src;
-      i.n_src = 1;
-    }
-  return i;
-}
 
 /* Writes synthetic traces: 0 = store-only stream of 16 MiB (st.global.v4,
  * 64 blocks of 256 threads looping); 1 = one block of 8 warps issuing
@@ -251,10 +227,10 @@ write_synthetic (int kind)
     "\tld.global.u64 %rd1, [%rd1];\n"
     "\tret;\n}\n";
   WsTraceStaticInst insts[] = {
-    synth_inst (WS_OP_ST, WS_OPCLASS_ST, 3, WS_SPACE_GLOBAL, 16, -1, 2),
-    synth_inst (WS_OP_FMA, WS_OPCLASS_FP32, 4, 0, 0, 3, 4),
-    synth_inst (WS_OP_LD, WS_OPCLASS_LD, 5, WS_SPACE_GLOBAL, 8, 1, 1),
-    synth_inst (WS_OP_RET, WS_OPCLASS_BRANCH, 6, 0, 0, -1, -1),
+    bounds_test_inst (WS_OP_ST, WS_OPCLASS_ST, 3, WS_SPACE_GLOBAL, 16, -1, 2),
+    bounds_test_inst (WS_OP_FMA, WS_OPCLASS_FP32, 4, 0, 0, 3, 4),
+    bounds_test_inst (WS_OP_LD, WS_OPCLASS_LD, 5, WS_SPACE_GLOBAL, 8, 1, 1),
+    bounds_test_inst (WS_OP_RET, WS_OPCLASS_BRANCH, 6, 0, 0, -1, -1),
   };
   static const char *const names[] = { "synthetic-store-stream", "synthetic-one-block", "synthetic-pointer-chase" };
   GError *error = NULL;

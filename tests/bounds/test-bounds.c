@@ -1,5 +1,6 @@
 /* test-bounds.c: every term of the physical lower bound (core/bounds) on
  * hand-made traces written with the real trace writer, to the exact value. */
+#include "bounds-test-util.h"
 #include "bounds/ws-bounds.h"
 #include "ptx/ws-ptx.h"
 #include "trace/ws-trace-writer.h"
@@ -35,18 +36,7 @@ test_gpu (int sms, int l2_size, int l2_slices, double dram_gbs)
 static WsTraceStaticInst
 inst (WsPtxOp op, WsOpClass cls, uint32_t line, uint8_t space, uint8_t size)
 {
-  WsTraceStaticInst i;
-  memset (&i, 0, sizeof i);
-  i.op = (uint8_t) op;
-  i.opclass = (uint8_t) cls;
-  i.ptx_line = line;
-  i.space = space;
-  i.access_size = size;
-  i.dst[0] = i.dst[1] = 0xffff;
-  for (int k = 0; k < 4; k++)
-    i.src[k] = 0xffff;
-  i.is_barrier = op == WS_OP_BAR;
-  return i;
+  return bounds_test_inst (op, cls, line, space, size, -1, -1);
 }
 
 static void

@@ -37,3 +37,19 @@ remove_tree (const char *path)
     }
 }
 
+
+/* g_test_init with --keep-going first: a test that runs many programs goes
+ * on after a failing one (the point is the list of which pass).  The new
+ * argument vector lives as long as the test program. */
+static inline void
+test_init_keep_going (int *argc, char ***argv)
+{
+  char **args = g_new0 (char *, *argc + 2);
+  args[0] = (*argv)[0];
+  args[1] = (char *) "--keep-going";
+  for (int k = 1; k < *argc; k++)
+    args[k + 1] = (*argv)[k];
+  (*argc)++;
+  *argv = args;
+  g_test_init (argc, argv, NULL);
+}

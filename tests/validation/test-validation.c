@@ -225,14 +225,7 @@ test_case (gconstpointer data)
 int
 main (int argc, char **argv)
 {
-  g_autofree char **args = g_new0 (char *, argc + 2);
-  args[0] = argv[0];
-  args[1] = (char *)"--keep-going";
-  for (int k = 1; k < argc; k++)
-    args[k + 1] = argv[k];
-  argc++;
-  argv = args;
-  g_test_init (&argc, &argv, NULL);
+  test_init_keep_going (&argc, &argv);
 
   g_autoptr (GPtrArray) cases = g_ptr_array_new_with_free_func (case_free);
   int i = 1;
