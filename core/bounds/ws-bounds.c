@@ -815,30 +815,10 @@ ws_launch_counts_compute (WsTrace *trace, guint launch, WsLaunchCounts *out, GEr
 
 /* ---- GPU rates ------------------------------------------------------------------ */
 
-/* A numeric catalogue field by name, or 0 when the record has no such field
- * (the catalogue may grow fields such as l1_bandwidth_bytes_per_clk). */
-static double
-gpu_field (const WsGpu *gpu, const char *name)
-{
-  guint n = 0;
-  const WsHwField *f = ws_hw_fields (WS_HW_GPU, &n);
-  for (guint i = 0; i < n; i++)
-    if (strcmp (f[i].name, name) == 0)
-      {
-        const char *base = (const char *) gpu + f[i].offset;
-        if (f[i].type == WS_HW_FIELD_INT)
-          return *(const int *) (const void *) base;
-        if (f[i].type == WS_HW_FIELD_DOUBLE)
-          return *(const double *) (const void *) base;
-        return 0;
-      }
-  return 0;
-}
-
 double
 ws_bounds_l1_bytes_per_clk (const WsGpu *gpu)
 {
-  double v = gpu_field (gpu, "l1_bandwidth_bytes_per_clk");
+  double v = gpu->l1_bandwidth_bytes_per_clk;
   if (v > 0)
     return v;
   return gpu->cc_major >= 7 ? WS_BOUNDS_L1_BYTES_PER_CLK : WS_BOUNDS_L1_BYTES_PER_CLK_PRE_VOLTA;
@@ -847,7 +827,7 @@ ws_bounds_l1_bytes_per_clk (const WsGpu *gpu)
 double
 ws_bounds_l2_bytes_per_clk (const WsGpu *gpu)
 {
-  double v = gpu_field (gpu, "l2_bandwidth_bytes_per_clk");
+  double v = gpu->l2_bandwidth_bytes_per_clk;
   if (v > 0)
     return v;
   return gpu->l2_slices > 0 ? gpu->l2_slices * WS_BOUNDS_L2_BYTES_PER_SLICE_PER_CLK : 0;
