@@ -7,6 +7,7 @@
  * mask; waiting warps sit in the event heap (dependency) or are woken by the
  * load that they wait for (memory), so no cycle ever scans all warps. */
 #include "sim/ws-sim.h"
+#include "bounds/ws-bounds.h"
 #include "occupancy/ws-occupancy.h"
 #include "cachesim/ws-cachesim.h"
 #include "ptx/ws-ptx.h"
@@ -207,6 +208,7 @@ typedef struct {
   uint32_t n_mshrs;
   uint32_t *mshr_wait;      /* warp slots parked in W_MSHR */
   uint32_t n_mshr_wait;
+  double data_free;         /* the L1 data pipe (shared by the schedulers) is busy before this cycle */
   uint64_t insts;
 } Sm;
 
@@ -256,6 +258,9 @@ struct _WsSim {
   double dram_bytes_per_cycle;  /* catalogue peak, all channels; 0 unknown */
   uint64_t dram_enqueued;       /* 32-byte DRAM transfers queued since the simulator was made */
   uint32_t l1_granule;      /* coalescing granularity of L1-cached loads */
+  gboolean data_pipe;       /* model the L1 data pipe (Volta and later, see uses_data_pipe) */
+  uint64_t miss_min;        /* the fastest L1-miss round trip (an L2 hit), whole cycles */
+  double blocked_free;      /* try_issue's ISSUE_BLOCKED: when the resource that blocked frees */
   uint32_t lat[WS_ICLASS_COUNT];
   double ii[WS_ICLASS_COUNT];
   Sm *sms;
@@ -387,6 +392,8 @@ ws_sim_new (const WsGpu *gpu, const WsSimConfig *config, GError **error)
   s->l1_granule = gpu->l1_sector >= (int) SECTOR ? (uint32_t) gpu->l1_sector : SECTOR;
   if (gpu->l1_size <= 0)
     s->l1_granule = SECTOR;
+  s->data_pipe = gpu->cc_major >= 7;
+  s->miss_min = (uint64_t) floor (2 * s->icnt + s->l2_tag);
   s->n_slices = gpu->l2_slices > 0 ? (guint) gpu->l2_slices : 1;
   s->slice_free = g_new0 (double, s->n_slices);
   s->l2 = ws_cache_new (gpu->l2_size > 0 ? (uint32_t) gpu->l2_size : 0, gpu->l2_line > 0 ? (uint32_t) gpu->l2_line : 128,
@@ -1302,8 +1309,8 @@ coalesce (const WsTraceRecord *rec, uint32_t size, uint32_t g, uint64_t *out)
   return n;
 }
 
-/* Bank-conflict degree of a shared access: the most distinct 4-byte words
- * that fall into one of the 32 banks (same word = broadcast). */
+/* Bank-conflict degree of a shared access before Volta: the most distinct
+ * 4-byte words that fall into one of the 32 banks (same word = broadcast). */
 static guint
 shared_degree (const WsTraceRecord *rec, uint32_t size)
 {
@@ -1340,6 +1347,46 @@ shared_degree (const WsTraceRecord *rec, uint32_t size)
         deg = c;
     }
   return deg;
+}
+
+/* Whether memory record @rec goes through its SM's L1 data pipe.  From
+ * Volta on the L1 data stage (the same array as shared memory) returns one
+ * wavefront a cycle per SM: 32 banks of 4 bytes, so an access needs its
+ * bank-conflict degree (same word = broadcast) and at least active lanes x
+ * size / 128 (Nsight Compute's l1tex__data_pipe_lsu_wavefronts;
+ * gpu-strides measures 1.0 cycles per warp load for a float broadcast, 2.0
+ * for a double one).  The count is the physical bound's
+ * (ws_bounds_access_wavefronts, docs/bounds.md), so a simulated launch
+ * never beats the bound's shared and l1 terms.  Global stores and atomics
+ * go to the L2 without returning data through the stage.
+ * Before Volta the pipe is not modelled: global and local loads take the
+ * L1/texture path, whose per-access rule is not published (the bound has
+ * none either), and keep the issue interval and MSHR limits alone; a
+ * shared bank conflict is replayed by the scheduler (nvprof's
+ * shared_replay_overhead, compute capability 3.x-6.x), which the shared
+ * pipe held degree x interval models, within the bank bound because every
+ * pre-Volta record's shared interval is at least its schedulers per SM. */
+static inline gboolean
+uses_data_pipe (const WsSim *s, const WsTraceRecord *rec, gboolean is_load)
+{
+  return s->data_pipe && rec->kind == WS_TRACE_RECORD_MEM
+         && (rec->space == WS_SPACE_SHARED
+             || (is_load && (rec->space == WS_SPACE_GLOBAL || rec->space == WS_SPACE_LOCAL)));
+}
+
+/* Occupies SM @sm's data pipe with record @rec's wavefronts, one a cycle,
+ * from @now (the caller checked that it is free).  Returns the cycles it
+ * holds the pipe beyond the first wavefront: the catalogue's unloaded
+ * latencies (shared, L1 hit) include one. */
+static inline double
+data_pipe_take (WsSim *s, Sm *sm, const WsTraceRecord *rec, uint32_t size, uint64_t now)
+{
+  double wf = ws_bounds_access_wavefronts (rec, size ? size : 4, s->gpu->cc_major);
+  if (!(wf > 0))                     /* none, or NaN: no published rule */
+    return 0;
+  double start = MAX (sm->data_free, (double) now);
+  sm->data_free = start + wf;
+  return sm->data_free - 1 - (double) now;
 }
 
 /* MSHRs in use are found by line through a small open-addressing table
@@ -1438,13 +1485,35 @@ try_issue (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now)
   /* A pipe with a fractional interval accepts several instructions in one
    * cycle (e.g. 0.5: two per cycle). */
   if (sc->pipe_free[cls] >= (double) now + 1)
-    return ISSUE_BLOCKED;
+    {
+      s->blocked_free = sc->pipe_free[cls];
+      return ISSUE_BLOCKED;
+    }
+  gboolean is_mem = rec->kind == WS_TRACE_RECORD_MEM;
+  uint8_t space = rec->space;
+  gboolean is_load = si->opclass != WS_OPCLASS_ST && si->opclass != WS_OPCLASS_ATOM;
+  /* The SM's L1 data pipe: an access that goes through it starts only once
+   * the previous one has left (checked before its wavefronts are counted,
+   * so a blocked warp costs no count). */
+  gboolean data_pipe = uses_data_pipe (s, rec, is_load);
+  if (data_pipe && sm->data_free >= (double) now + 1)
+    {
+      s->blocked_free = sm->data_free;
+      return ISSUE_BLOCKED;
+    }
 
   uint64_t result = INF_TIME;        /* when the destination registers are ready */
   double occupancy = s->ii[cls];
-  gboolean is_mem = rec->kind == WS_TRACE_RECORD_MEM;
-  uint8_t space = rec->space;
-  if (is_mem && space == WS_SPACE_SHARED)
+  if (is_mem && space == WS_SPACE_SHARED && data_pipe)
+    {
+      /* Bank conflicts hold the SM's data pipe; the scheduler's shared
+       * pipe only takes its issue interval. */
+      double wf_extra = data_pipe_take (s, sm, rec, si->access_size, now);
+      result = now + s->lat[cls] + (uint64_t) ceil (wf_extra);
+      s->st->shared_accesses++;
+      s->st->shared_conflict_cycles += (uint64_t) ceil (wf_extra);
+    }
+  else if (is_mem && space == WS_SPACE_SHARED)
     {
       guint deg = shared_degree (rec, si->access_size);
       occupancy = s->ii[cls] * deg;
@@ -1495,6 +1564,8 @@ try_issue (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now)
         }
       else
         {
+          /* Loads: the MSHRs decide whether it issues; the data pipe
+           * (above) when its data can return. */
           guint n = coalesce (rec, si->access_size, s->l1_granule, reqs);
           /* MSHR check first: the instruction issues only if every miss can
            * get an entry (or merge into one). */
@@ -1511,18 +1582,20 @@ try_issue (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now)
               sm->mshr_wait[sm->n_mshr_wait++] = slot;
               return ISSUE_PARKED;
             }
+          double wf_extra = data_pipe ? data_pipe_take (s, sm, rec, si->access_size, now) : 0;
           uint32_t t = tok_alloc (s);
           LoadTok *k = &s->toks[t];
           k->sm = smi; k->slot = slot; k->parts = 0;
           k->dst[0] = si->n_dst > 0 ? si->dst[0] : NO_REG;
           k->dst[1] = si->n_dst > 1 ? si->dst[1] : NO_REG;
-          gboolean any_hit = FALSE;
+          gboolean any_hit = FALSE, any_merged = FALSE;
           for (guint i = 0; i < n; i++)
             {
               s->st->l1_accesses++;
               Mshr *m = mshr_find (sm, reqs[i]);
               if (m)
                 {
+                  any_merged = TRUE;
                   m->waiters[m->n_waiters++] = t;
                   if (m->n_waiters == MSHR_MAX_WAITERS)
                     mshr_unfind (sm, (uint32_t) (m - sm->mshrs));
@@ -1553,10 +1626,15 @@ try_issue (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now)
               q->is_write = 0; q->is_atomic = 0;
               send_to_l2 (s, r, now);
             }
-          if (any_hit || n == 0)
+          /* Hits return after the data pipe's time plus the hit latency;
+           * the data of misses cannot return earlier either, which needs an
+           * event only when the pipe may outlast a miss: the fastest new
+           * one, or one merged into a miss already under way. */
+          uint64_t pipe_done = now + (uint64_t) ceil (wf_extra) + (uint64_t) MAX (1.0, ceil (s->gpu->l1_latency));
+          if (any_hit || n == 0 || pipe_done > now + s->miss_min || (any_merged && wf_extra > 0))
             {
               k->parts++;
-              heap_push (&s->heap, now + (uint64_t) MAX (1.0, ceil (s->gpu->l1_latency)), EV_LOAD_PART, 0, t);
+              heap_push (&s->heap, pipe_done, EV_LOAD_PART, 0, t);
             }
           w->outstanding++;
           for (int i = 0; i < si->n_dst && i < 2; i++)
@@ -1700,9 +1778,8 @@ sched_cycle (WsSim *s, uint32_t smi, guint k, uint64_t now)
             sc->last_acc = saved;
           if (res == ISSUE_BLOCKED)
             {
-              double pf = sc->pipe_free[s->iclass[sm->warps[slot].rec.static_id]];
-              if (pf < pipe_min)
-                pipe_min = pf;
+              if (s->blocked_free < pipe_min)
+                pipe_min = s->blocked_free;
             }
           else
             other = TRUE;
@@ -1939,6 +2016,7 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
       g_free (sm->tbs);
       sm->tbs = g_new0 (TbSlot, s->blocks_per_sm);
       sm->insts = 0;
+      sm->data_free = 0;
       memset (sm->warps, 0, sizeof (Warp) * s->max_warps);
       /* L1s are not coherent: a new kernel starts with them invalidated,
        * as on NVIDIA GPUs.  The L2 keeps its contents. */
