@@ -502,6 +502,18 @@ pending_clear (gpointer data)
   g_clear_pointer (&p->warm, g_array_unref);
 }
 
+/* Whether TBPoint can sample launch @l on @gpu: without a homogeneous
+ * region (one wave of blocks, or blocks all unalike) it simulates every
+ * block, exactly as the full simulation does, which then stands for it. */
+static gboolean
+tbpoint_samples (WsTrace *t, guint l, const WsGpu *gpu)
+{
+  WsTbpointOptions o;
+  ws_tbpoint_options_init (&o);
+  g_autoptr(WsTbpointRegions) r = ws_tbpoint_regions (t, l, gpu, o.intra_threshold, o.vf_threshold, NULL);
+  return r == NULL || r->n_regions > 0;
+}
+
 typedef struct {
   Ctx *c;
   WsTrace *t;
@@ -562,6 +574,7 @@ evaluate (Ctx *c, const WsValidateFamily *fam, const char *dataset_gpu, const Ws
   g_autofree Task *tasks = g_new0 (Task, (gsize) pending->len * N_PARTS);
   g_autofree double *seconds = g_new (double, (gsize) n * MAX (pending->len, 1));
   g_autofree gboolean *valid = g_new0 (gboolean, MAX (pending->len, 1));
+  g_autofree gboolean *tbpoint_is_sim = g_new0 (gboolean, MAX (pending->len, 1));
   guint workers = MIN (g_get_num_processors (), 8);
   GThreadPool *pool = g_thread_pool_new (predict_pending, NULL, (int) MAX (workers, 1), TRUE, NULL);
   for (guint i = 0; i < pending->len; i++)
@@ -576,10 +589,14 @@ evaluate (Ctx *c, const WsValidateFamily *fam, const char *dataset_gpu, const Ws
           continue;
         }
       valid[i] = TRUE;
+      tbpoint_is_sim[i] = c->run_sim && c->run_tbpoint && !tbpoint_samples (t, q->launch, gpu) &&
+                          !(q->has_base && tbpoint_samples (t, q->base_launch, gpu));
       /* The longest part first: the full simulation. */
       static const Part order[N_PARTS] = { PART_SIM, PART_TBPOINT, PART_PLUGINS };
       for (guint p = 0; p < N_PARTS; p++)
         {
+          if (order[p] == PART_TBPOINT && tbpoint_is_sim[i])
+            continue;
           Task *k = &tasks[(gsize) i * N_PARTS + p];
           *k = (Task) { .c = c, .t = t, .gpu = gpu, .q = q, .part = order[p], .counts = p == 0,
                         .seconds = seconds + (gsize) i * n };
@@ -604,6 +621,8 @@ evaluate (Ctx *c, const WsValidateFamily *fam, const char *dataset_gpu, const Ws
       p->program = g_strdup (program_cmd);
       p->launch = q->launch;
       p->predicted = g_new (double, n);
+      if (tbpoint_is_sim[i])
+        seconds[(gsize) i * n + c->tbpoint_source] = seconds[(gsize) i * n + c->sim_source];
       for (guint s = 0; s < n; s++)
         {
           double raw = seconds[(gsize) i * n + s];
@@ -974,7 +993,7 @@ l2_blocks (double slots, const WsGpu *gpu)
   double want = MAX (4 * wave, 2 * slots);
   return ceil (want / wave) * wave;
 }
-#define L2_MAX_FOOTPRINT (160.0 * 1024 * 1024)
+#define L2_MAX_FOOTPRINT (128.0 * 1024 * 1024)
 
 static void
 family_l2 (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGpu *gpu)
@@ -984,7 +1003,7 @@ family_l2 (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGpu *g
     return;
   g_autoptr(GArray) slot_counts = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) row_of = select_rows (c, t, "distinct_block_slots", "total_footprint_kB", 1024, L2_MAX_FOOTPRINT,
-                                          6, slot_counts);
+                                          12, slot_counts);
   g_autoptr(GArray) pending = g_array_new (FALSE, TRUE, sizeof (Pending));
   g_array_set_clear_func (pending, pending_clear);
   for (guint i = 0; i < row_of->len; i++)
@@ -1025,18 +1044,18 @@ family_l2 (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGpu *g
 /* gpu-roofline: FP32 FMA chains of N per element pair, one full wave of
  * 256-thread blocks.  GFlop/s = (2 + 2N) x elements / time. */
 
-/* Elements per thread when emulated (published 4000): one full wave runs
- * either way, and the per-thread loop is the same; fewer elements shorten
- * it, keeping at least 32 iterations of the element loop so the time per
- * element is that of the loop's steady state. */
+/* Elements per thread when emulated (published 4000): one full-occupancy
+ * wave runs either way, with the same per-element work; fewer elements
+ * shorten each thread's loop.  At small N the loop is memory bound and
+ * needs more iterations to reach its steady state (16 elements), at large N
+ * the FMA chains dominate from the first element (4).  The start-up that
+ * remains (first loads' latency) biases the predicted rate low by up to
+ * about a tenth at N = 0; the simulation cost grows with m x N. */
 static double
 roofline_m (double n)
 {
-  double m = ceil (4096.0 / (n + 2.0));
-  m = MAX (m, 64.0);
-  return 2 * ceil (m / 2);
+  return n <= 4 ? 16 : n <= 64 ? 8 : 4;
 }
-
 static void
 family_roofline (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGpu *gpu)
 {
@@ -1060,12 +1079,15 @@ family_roofline (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const Ws
         }
       g_array_append_val (a, v);
     }
-  static const double ns_default[] = { 0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512 };
+  static const double ns_default[] = { 0, 1, 4, 16, 64, 256 };
+  static const double ns_all[] = { 0, 1, 2, 4, 8, 16, 24, 32, 64, 128, 256, 512 };
+  const double *ns = c->o->all_points ? ns_all : ns_default;
+  guint n_ns = c->o->all_points ? G_N_ELEMENTS (ns_all) : G_N_ELEMENTS (ns_default);
   g_autoptr(GArray) pending = g_array_new (FALSE, TRUE, sizeof (Pending));
   g_array_set_clear_func (pending, pending_clear);
-  for (guint i = 0; i < G_N_ELEMENTS (ns_default); i++)
+  for (guint i = 0; i < n_ns; i++)
     {
-      double n = ns_default[i];
+      double n = ns[i];
       GArray *a = g_hash_table_lookup (by_n, &n);
       if (a == NULL)
         continue;
@@ -1184,8 +1206,9 @@ family_small (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGpu
 
 /* Loads per thread when emulated (published 1 179 648): the data of every
  * pattern fits in L1, so after the first iteration's cold misses each
- * iteration is the same; 2048 keeps the cold part under 1 %. */
-#define STRIDES_LOADS 2048
+ * iteration is the same; at 1024 the cold first iteration is 0.8 % of the
+ * loads (a few % of the time, since a miss costs some ten hits). */
+#define STRIDES_LOADS 1024
 
 static void
 family_strides (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGpu *gpu)
@@ -1207,7 +1230,8 @@ family_strides (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsG
               strcmp (ws_csv_table_get (t, r, pat_col), patterns[pa]) == 0)
             {
               double a = cell (t, r, "arg");
-              if (!isfinite (a))
+              /* Default: strides 0-8, then every other one; block widths all. */
+              if (!isfinite (a) || (!c->o->all_points && pa == 0 && a > 8 && fmod (a, 2) != 0))
                 continue;
               g_array_append_val (argv_, a);
               g_array_append_val (row_of, r);

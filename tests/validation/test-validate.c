@@ -166,7 +166,7 @@ test_suite_mechanics (Fixture *f, gconstpointer data)
       g_assert_cmpstr (p->series, ==, "float stride");
       g_assert_cmpfloat (p->x, ==, i);
       g_assert_cmpfloat (p->measured, ==, 1 << i);
-      g_assert_nonnull (strstr (p->program, "vstrides pattern=stride type=float args=0,1,2 loads=2048"));
+      g_assert_nonnull (strstr (p->program, "vstrides pattern=stride type=float args=0,1,2 loads=1024"));
       for (guint s = 0; s < 2; s++)
         {
           /* Finite and positive; the physical bound is checked below. */
@@ -269,7 +269,7 @@ test_cli_published_strides (void)
   int status = 0;
   const char *argv[] = { cli_path, "--db", db, "validate", "--benchmark", "gpu-strides", "--gpu", "H200",
                          "--source", "gpumech", "--source", "simulator", "--dataset", dataset_dir,
-                         "--programs", programs_dir, "--no-cache", "--json", NULL };
+                         "--programs", programs_dir, "--no-cache", "--all-points", "--json", NULL };
   g_autoptr(GError) error = NULL;
   g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status,
                                &error));
@@ -279,7 +279,8 @@ test_cli_published_strides (void)
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
   JsonObject *root = json_node_get_object (json_parser_get_root (parser));
-  /* 46 published h200 points: float and double, stride 0-15 and block 1-64. */
+  /* --all-points: the 46 published h200 points (float and double, stride
+   * 0-15 and block 1-64); the default selection keeps 38. */
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root, "points")), ==, 46);
   JsonObject *v = json_object_get_object_member (root, "bound_violations");
   g_assert_cmpint (json_object_get_int_member (v, "gpumech"), ==, 0);
