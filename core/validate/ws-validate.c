@@ -788,9 +788,9 @@ family_stream (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGp
   for (guint r = 0; r < rows; r++)
     {
       double b = cell (t, r, "block_size_threads");
-      /* Default: 32, 64, 128, 256, 1024 threads per block: the rise, where
+      /* Default: 32, 128 and 1024 threads per block: the rise, where
        * occupancy limits bandwidth, and the plateau. */
-      if (!isfinite (b) || (!c->o->all_points && b != 32 && b != 64 && b != 128 && b != 256 && b != 1024))
+      if (!isfinite (b) || (!c->o->all_points && b != 32 && b != 128 && b != 1024))
         continue;
       g_array_append_val (bs, b);
       g_array_append_val (row_of, r);
@@ -923,7 +923,7 @@ family_cache (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGpu
   if (t == NULL)
     return;
   g_autoptr(GArray) sizes = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr(GArray) row_of = select_rows (c, t, "elements_per_block", "bytes_per_block", 1, CACHE_MAX_BYTES, 5,
+  g_autoptr(GArray) row_of = select_rows (c, t, "elements_per_block", "bytes_per_block", 1, CACHE_MAX_BYTES, 6,
                                           sizes);
   /* One launch per size with its own sweep count: a program run per sweep
    * count would multiply the runs, so the program takes the count per size
