@@ -45,16 +45,9 @@ print_table (FILE *f, const WsValidateReport *r)
   for (guint s = 0; s < nsrc; s++)
     fprintf (f, " %17s", (const char *) r->sources->pdata[s]);
   fprintf (f, "\n");
-  g_autoptr(GPtrArray) keys = g_ptr_array_new ();
-  g_autoptr(GPtrArray) gpus = g_ptr_array_new ();
-  for (guint i = 0; i < r->points->len; i++)
-    {
-      const WsValidatePoint *p = r->points->pdata[i];
-      if (!g_ptr_array_find_with_equal_func (keys, p->family, g_str_equal, NULL))
-        g_ptr_array_add (keys, p->family);
-      if (!g_ptr_array_find_with_equal_func (gpus, p->dataset_gpu, g_str_equal, NULL))
-        g_ptr_array_add (gpus, p->dataset_gpu);
-    }
+  g_autoptr(GPtrArray) keys = NULL;
+  g_autoptr(GPtrArray) gpus = NULL;
+  ws_validate_report_keys (r, &keys, &gpus);
   for (int pass = 0; pass < 3; pass++)
     {
       GPtrArray *list = pass == 1 ? keys : gpus;

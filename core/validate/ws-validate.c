@@ -1415,6 +1415,46 @@ ws_validate_run (WsStore *store, const WsValidateOptions *o, GError **error)
 /* ------------------------------------------------------------------------ */
 /* Output */
 
+void
+ws_validate_report_keys (const WsValidateReport *r, GPtrArray **families, GPtrArray **gpus)
+{
+  *families = g_ptr_array_new ();
+  *gpus = g_ptr_array_new ();
+  for (guint i = 0; i < r->points->len; i++)
+    {
+      const WsValidatePoint *p = r->points->pdata[i];
+      if (!g_ptr_array_find_with_equal_func (*families, p->family, g_str_equal, NULL))
+        g_ptr_array_add (*families, p->family);
+      if (!g_ptr_array_find_with_equal_func (*gpus, p->dataset_gpu, g_str_equal, NULL))
+        g_ptr_array_add (*gpus, p->dataset_gpu);
+    }
+}
+
+/* {"<source>": value, ...} with null for a non-finite value. */
+static void
+add_per_source (JsonBuilder *b, const WsValidateReport *r, const char *member, const double *values)
+{
+  json_builder_set_member_name (b, member);
+  json_builder_begin_object (b);
+  for (guint s = 0; s < r->sources->len; s++)
+    {
+      json_builder_set_member_name (b, r->sources->pdata[s]);
+      if (isfinite (values[s]))
+        json_builder_add_double_value (b, values[s]);
+      else
+        json_builder_add_null_value (b);
+    }
+  json_builder_end_object (b);
+}
+
+/* MAPE of every source over the matching points (NaN where none). */
+static void
+mape_per_source (const WsValidateReport *r, const char *family, const char *gpu, double *out)
+{
+  for (guint s = 0; s < r->sources->len; s++)
+    out[s] = ws_validate_mape (r, s, family, gpu, NULL);
+}
+
 JsonNode *
 ws_validate_report_to_json (const WsValidateReport *r)
 {
@@ -1441,14 +1481,8 @@ ws_validate_report_to_json (const WsValidateReport *r)
       json_builder_add_int_value (b, r->bound_violations[s]);
     }
   json_builder_end_object (b);
-  json_builder_set_member_name (b, "source_seconds");
-  json_builder_begin_object (b);
-  for (guint s = 0; s < r->sources->len; s++)
-    {
-      json_builder_set_member_name (b, r->sources->pdata[s]);
-      json_builder_add_double_value (b, r->source_seconds[s]);
-    }
-  json_builder_end_object (b);
+  add_per_source (b, r, "source_seconds", r->source_seconds);
+  g_autofree double *row = g_new (double, MAX (r->sources->len, 1));
 
   json_builder_set_member_name (b, "points");
   json_builder_begin_array (b);
@@ -1468,29 +1502,10 @@ ws_validate_report_to_json (const WsValidateReport *r)
       json_builder_add_double_value (b, p->x);
       json_builder_set_member_name (b, "measured");
       json_builder_add_double_value (b, p->measured);
-      json_builder_set_member_name (b, "predicted");
-      json_builder_begin_object (b);
+      add_per_source (b, r, "predicted", p->predicted);
       for (guint s = 0; s < r->sources->len; s++)
-        {
-          json_builder_set_member_name (b, r->sources->pdata[s]);
-          if (isfinite (p->predicted[s]))
-            json_builder_add_double_value (b, p->predicted[s]);
-          else
-            json_builder_add_null_value (b);
-        }
-      json_builder_end_object (b);
-      json_builder_set_member_name (b, "error");
-      json_builder_begin_object (b);
-      for (guint s = 0; s < r->sources->len; s++)
-        {
-          json_builder_set_member_name (b, r->sources->pdata[s]);
-          double e = ws_validate_point_error (p, s);
-          if (isfinite (e))
-            json_builder_add_double_value (b, e);
-          else
-            json_builder_add_null_value (b);
-        }
-      json_builder_end_object (b);
+        row[s] = ws_validate_point_error (p, s);
+      add_per_source (b, r, "error", row);
       json_builder_set_member_name (b, "program");
       json_builder_add_string_value (b, p->program);
       json_builder_set_member_name (b, "launch");
@@ -1503,29 +1518,11 @@ ws_validate_report_to_json (const WsValidateReport *r)
    * and per GPU x benchmark x source. */
   json_builder_set_member_name (b, "mape");
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "by_source");
-  json_builder_begin_object (b);
-  for (guint s = 0; s < r->sources->len; s++)
-    {
-      guint n;
-      double m = ws_validate_mape (r, s, NULL, NULL, &n);
-      json_builder_set_member_name (b, r->sources->pdata[s]);
-      if (n)
-        json_builder_add_double_value (b, m);
-      else
-        json_builder_add_null_value (b);
-    }
-  json_builder_end_object (b);
-  g_autoptr(GPtrArray) fams = g_ptr_array_new ();
-  g_autoptr(GPtrArray) gpus = g_ptr_array_new ();
-  for (guint i = 0; i < r->points->len; i++)
-    {
-      const WsValidatePoint *p = r->points->pdata[i];
-      if (!g_ptr_array_find_with_equal_func (fams, p->family, g_str_equal, NULL))
-        g_ptr_array_add (fams, p->family);
-      if (!g_ptr_array_find_with_equal_func (gpus, p->dataset_gpu, g_str_equal, NULL))
-        g_ptr_array_add (gpus, p->dataset_gpu);
-    }
+  mape_per_source (r, NULL, NULL, row);
+  add_per_source (b, r, "by_source", row);
+  g_autoptr(GPtrArray) fams = NULL;
+  g_autoptr(GPtrArray) gpus = NULL;
+  ws_validate_report_keys (r, &fams, &gpus);
   for (int pass = 0; pass < 2; pass++)
     {
       GPtrArray *keys = pass == 0 ? fams : gpus;
@@ -1533,19 +1530,8 @@ ws_validate_report_to_json (const WsValidateReport *r)
       json_builder_begin_object (b);
       for (guint k = 0; k < keys->len; k++)
         {
-          json_builder_set_member_name (b, keys->pdata[k]);
-          json_builder_begin_object (b);
-          for (guint s = 0; s < r->sources->len; s++)
-            {
-              guint n;
-              double m = ws_validate_mape (r, s, pass == 0 ? keys->pdata[k] : NULL, pass == 1 ? keys->pdata[k] : NULL, &n);
-              json_builder_set_member_name (b, r->sources->pdata[s]);
-              if (n)
-                json_builder_add_double_value (b, m);
-              else
-                json_builder_add_null_value (b);
-            }
-          json_builder_end_object (b);
+          mape_per_source (r, pass == 0 ? keys->pdata[k] : NULL, pass == 1 ? keys->pdata[k] : NULL, row);
+          add_per_source (b, r, keys->pdata[k], row);
         }
       json_builder_end_object (b);
     }
@@ -1620,16 +1606,9 @@ ws_validate_report_to_markdown (const WsValidateReport *r, const char *plot_dir)
 {
   GString *s = g_string_new (NULL);
   guint nsrc = r->sources->len;
-  g_autoptr(GPtrArray) fams = g_ptr_array_new ();
-  g_autoptr(GPtrArray) gpus = g_ptr_array_new ();
-  for (guint i = 0; i < r->points->len; i++)
-    {
-      const WsValidatePoint *p = r->points->pdata[i];
-      if (!g_ptr_array_find_with_equal_func (fams, p->family, g_str_equal, NULL))
-        g_ptr_array_add (fams, p->family);
-      if (!g_ptr_array_find_with_equal_func (gpus, p->dataset_gpu, g_str_equal, NULL))
-        g_ptr_array_add (gpus, p->dataset_gpu);
-    }
+  g_autoptr(GPtrArray) fams = NULL;
+  g_autoptr(GPtrArray) gpus = NULL;
+  ws_validate_report_keys (r, &fams, &gpus);
   g_string_append_printf (s, "Dataset: `%s`; %u points; %.0f s (emulation %.0f s", r->dataset_dir,
                           r->points->len, r->wall_seconds, r->emulation_seconds);
   for (guint k = 0; k < nsrc; k++)

@@ -98,6 +98,10 @@ WS_EXPORT double ws_validate_point_error (const WsValidatePoint *p, guint source
 WS_EXPORT double ws_validate_mape (const WsValidateReport *report, guint source, const char *family,
                                    const char *gpu, guint *n_out);
 
+/* The benchmark families and dataset GPUs of a report's points, in order of
+ * appearance (new arrays of borrowed strings). */
+WS_EXPORT void ws_validate_report_keys (const WsValidateReport *report, GPtrArray **families, GPtrArray **gpus);
+
 WS_EXPORT JsonNode *ws_validate_report_to_json (const WsValidateReport *report);
 WS_EXPORT char *ws_validate_report_to_markdown (const WsValidateReport *report, const char *plot_dir);
 /* One chart per (family, GPU, series): measured and every source against x. */
