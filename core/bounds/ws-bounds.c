@@ -298,33 +298,53 @@ classify_kernel (const WsTraceKernel *k)
 
 /* ---- per-record memory work ------------------------------------------------- */
 
-static int
-cmp_u64 (gconstpointer a, gconstpointer b)
-{
-  uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
-  return x < y ? -1 : x > y;
-}
-
-/* Sorts @v and removes duplicates; returns the new length. */
+/* Removes duplicates from @v (at most 32 x 17 values); returns the new
+ * length.  The order of what remains is unspecified: callers count units
+ * and banks.  Already sorted input (coalesced lanes) is one pass; other
+ * input goes through a small open-addressing set (a warp's random lanes
+ * made the qsort this replaces the costliest step of the counts). */
 static guint
-sort_unique (uint64_t *v, guint n)
+distinct_units (uint64_t *v, guint n)
 {
   if (n < 2)
     return n;
   gboolean sorted = TRUE;
   for (guint i = 1; i < n && sorted; i++)
     sorted = v[i - 1] <= v[i];
-  if (!sorted)
-    qsort (v, n, sizeof *v, cmp_u64);
   guint m = 1;
-  for (guint i = 1; i < n; i++)
-    if (v[i] != v[m - 1])
-      v[m++] = v[i];
+  if (sorted)
+    {
+      for (guint i = 1; i < n; i++)
+        if (v[i] != v[m - 1])
+          v[m++] = v[i];
+      return m;
+    }
+  uint64_t tab[2048];
+  uint8_t used[2048];
+  guint cap = 64;
+  while (cap < 2 * n)
+    cap *= 2;
+  g_assert (cap <= G_N_ELEMENTS (tab));
+  memset (used, 0, cap);
+  m = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      uint64_t x = v[i];
+      guint h = (guint) ((x * 0x9E3779B97F4A7C15ull) >> 40) & (cap - 1);
+      while (used[h] && tab[h] != x)
+        h = (h + 1) & (cap - 1);
+      if (!used[h])
+        {
+          used[h] = 1;
+          tab[h] = x;
+          v[m++] = x;
+        }
+    }
   return m;
 }
 
 /* Units of @unit bytes touched by the active lanes (each lane covers
- * [addr, addr + size)), distinct and sorted, in @out (room for 32 x 17). */
+ * [addr, addr + size)), distinct, in @out (room for 32 x 17). */
 static guint
 touched_units (const WsTraceRecord *r, guint size, guint shift, uint64_t *out)
 {
@@ -337,7 +357,7 @@ touched_units (const WsTraceRecord *r, guint size, guint shift, uint64_t *out)
         for (uint64_t u = first; u <= last && u - first < 16; u++)
           out[n++] = u;
       }
-  return sort_unique (out, n);
+  return distinct_units (out, n);
 }
 
 /* Wavefronts an access needs at least: a bank returns one word per clock,

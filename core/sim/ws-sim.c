@@ -4,13 +4,14 @@
  * that cycle (warp wake-ups, memory responses, L2 and DRAM steps), then lets
  * every SM that has a ready warp issue.  When no warp anywhere is ready the
  * clock jumps to the next event.  Ready warps are bits in a per-scheduler
- * mask; waiting warps sit in the event heap (dependency) or are woken by the
+ * mask; waiting warps sit in the event queue (dependency) or are woken by the
  * load that they wait for (memory), so no cycle ever scans all warps. */
 #include "sim/ws-sim.h"
 #include "bounds/ws-bounds.h"
 #include "occupancy/ws-occupancy.h"
 #include "cachesim/ws-cachesim.h"
 #include "ptx/ws-ptx.h"
+#include "sim/ws-sim-events.h"
 
 #include <math.h>
 #include <string.h>
@@ -65,7 +66,7 @@ ws_sim_launch_stats_clear (WsSimLaunchStats *stats)
   memset (stats, 0, sizeof *stats);
 }
 
-/* ---- event heap ------------------------------------------------------------ */
+/* ---- events (ws-sim-events.h) --------------------------------------------- */
 
 enum {
   EV_WARP_WAKE,      /* a: sm, b: warp slot */
@@ -76,70 +77,6 @@ enum {
   EV_DRAM_SCHED,     /* a: channel */
   EV_STORE_ACK,      /* b: store request: the L2 accepted it and the SM heard so */
 };
-
-typedef struct {
-  uint64_t time;
-  uint32_t a, b;
-  uint32_t type;
-  uint32_t seq;
-} Event;
-
-typedef struct {
-  Event *v;
-  guint n, cap;
-  uint32_t seq;
-} Heap;
-
-static inline gboolean
-ev_before (const Event *x, const Event *y)
-{
-  return x->time < y->time || (x->time == y->time && x->seq < y->seq);
-}
-
-static void
-heap_push (Heap *h, uint64_t time, uint32_t type, uint32_t a, uint32_t b)
-{
-  if (h->n == h->cap)
-    {
-      h->cap = h->cap ? h->cap * 2 : 1024;
-      h->v = g_renew (Event, h->v, h->cap);
-    }
-  Event e = { time, a, b, type, h->seq++ };
-  guint i = h->n++;
-  while (i > 0)
-    {
-      guint p = (i - 1) / 2;
-      if (!ev_before (&e, &h->v[p]))
-        break;
-      h->v[i] = h->v[p];
-      i = p;
-    }
-  h->v[i] = e;
-}
-
-static Event
-heap_pop (Heap *h)
-{
-  Event top = h->v[0];
-  Event last = h->v[--h->n];
-  guint i = 0;
-  for (;;)
-    {
-      guint l = 2 * i + 1, r = l + 1, m = i;
-      const Event *best = &last;
-      if (l < h->n && ev_before (&h->v[l], best))
-        m = l, best = &h->v[l];
-      if (r < h->n && ev_before (&h->v[r], best))
-        m = r;
-      if (m == i)
-        break;
-      h->v[i] = h->v[m];
-      i = m;
-    }
-  if (h->n > 0)
-    h->v[i] = last;
-  return top;
-}
 
 /* ---- state ----------------------------------------------------------------- */
 
@@ -164,7 +101,6 @@ typedef struct {
   uint64_t wake;
   uint64_t age;
   uint32_t outstanding;
-  uint32_t mshr_need;       /* W_MSHR: entries its load needs */
   uint16_t tb_slot;
   uint8_t state;
 } Warp;
@@ -204,9 +140,11 @@ typedef struct {
   uint32_t n_mshr_used;
   uint32_t *mshr_pos;       /* index -> its position in mshr_used */
   uint32_t *mshr_hash;      /* open addressing by line: MSHR index + 1, 0 = empty */
+  uint64_t *mshr_line;      /* line of each MSHR, dense beside the table (probes touch no Mshr) */
   uint32_t mshr_hash_mask;
   uint32_t n_mshrs;
-  uint32_t *mshr_wait;      /* warp slots parked in W_MSHR */
+  uint32_t *mshr_wait;      /* warp slots parked in W_MSHR, in the order they parked */
+  uint32_t *mshr_wait_need; /* the entries each parked load needs (beside, so a fill scans no Warp) */
   uint32_t n_mshr_wait;
   double data_free;         /* the L1 data pipe (shared by the schedulers) is busy before this cycle */
   uint64_t insts;
@@ -266,10 +204,11 @@ struct _WsSim {
   Sm *sms;
   WsCache *l2;
   double *slice_free;
+  double slice_sectors_per_clk; /* what one L2 slice serves per cycle */
   guint n_slices;
   Channel *channels;
   guint n_channels, n_banks;
-  Heap heap;
+  EventQueue events;
   LoadTok *toks; uint32_t n_toks, tok_free;
   Req *reqs; uint32_t n_reqs, req_free;
   uint64_t elapsed;         /* cycles of earlier launches */
@@ -350,6 +289,7 @@ ws_sim_new (const WsGpu *gpu, const WsSimConfig *config, GError **error)
     }
   WsSim *s = g_new0 (WsSim, 1);
   s->gpu = ws_gpu_copy (gpu);
+  evq_init (&s->events);
   if (config)
     s->config = *config;
   else
@@ -396,6 +336,11 @@ ws_sim_new (const WsGpu *gpu, const WsSimConfig *config, GError **error)
   s->miss_min = (uint64_t) floor (2 * s->icnt + s->l2_tag);
   s->n_slices = gpu->l2_slices > 0 ? (guint) gpu->l2_slices : 1;
   s->slice_free = g_new0 (double, s->n_slices);
+  /* The catalogue's chip-wide L2 bandwidth spread over the slices (A100
+   * whitepaper: 5120 B/clk = 64 B/clk on each of 80 slices); unknown: one
+   * 32-byte sector per cycle per slice. */
+  s->slice_sectors_per_clk = gpu->l2_bandwidth_bytes_per_clk > 0 && gpu->l2_slices > 0
+                             ? gpu->l2_bandwidth_bytes_per_clk / gpu->l2_slices / SECTOR : 1.0;
   s->l2 = ws_cache_new (gpu->l2_size > 0 ? (uint32_t) gpu->l2_size : 0, gpu->l2_line > 0 ? (uint32_t) gpu->l2_line : 128,
                         SECTOR, gpu->l2_assoc > 0 ? (uint32_t) gpu->l2_assoc : 8);
   s->channels = g_new0 (Channel, s->n_channels);
@@ -419,12 +364,14 @@ ws_sim_new (const WsGpu *gpu, const WsSimConfig *config, GError **error)
       while (cap < 4 * n_mshrs)
         cap *= 2;
       sm->mshr_hash = g_new0 (uint32_t, cap);
+      sm->mshr_line = g_new0 (uint64_t, n_mshrs);
       sm->mshr_hash_mask = cap - 1;
       for (guint m = 0; m < n_mshrs; m++)
         sm->mshr_free[m] = n_mshrs - 1 - m;
       sm->n_mshr_free = n_mshrs;
       sm->n_mshrs = n_mshrs;
       sm->mshr_wait = g_new (uint32_t, s->max_warps);
+      sm->mshr_wait_need = g_new (uint32_t, s->max_warps);
     }
   s->active_words = (s->n_sms + 63) / 64;
   s->active_sms = g_new0 (uint64_t, s->active_words);
@@ -451,7 +398,9 @@ ws_sim_free (WsSim *s)
       g_free (sm->mshr_used);
       g_free (sm->mshr_pos);
       g_free (sm->mshr_hash);
+      g_free (sm->mshr_line);
       g_free (sm->mshr_wait);
+      g_free (sm->mshr_wait_need);
     }
   for (guint c = 0; c < s->n_channels; c++)
     {
@@ -463,7 +412,7 @@ ws_sim_free (WsSim *s)
   g_free (s->sms);
   g_free (s->slice_free);
   ws_cache_free (s->l2);
-  g_free (s->heap.v);
+  evq_free (&s->events);
   g_free (s->toks);
   g_free (s->reqs);
   g_free (s->active_sms);
@@ -689,7 +638,7 @@ warp_next_from (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now, gboolean se
       else if (w->last_complete > s->now)
         {
           set_state (s, smi, slot, W_FINISHING, now);
-          heap_push (&s->heap, w->last_complete, EV_WARP_FINISH, smi, slot);
+          evq_push (&s->events, w->last_complete, EV_WARP_FINISH, smi, slot);
         }
       else
         warp_finished (s, smi, slot, now);
@@ -711,7 +660,7 @@ warp_next_from (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now, gboolean se
     {
       set_state (s, smi, slot, W_DEP, now);
       w->wake = t;
-      heap_push (&s->heap, t, EV_WARP_WAKE, smi, slot);
+      evq_push (&s->events, t, EV_WARP_WAKE, smi, slot);
     }
 }
 
@@ -1034,7 +983,7 @@ send_to_l2 (WsSim *s, uint32_t r, uint64_t now)
 {
   if (s->reqs[r].is_write)
     s->stores_unacked++;
-  heap_push (&s->heap, now + (uint64_t) ceil (s->icnt), EV_L2_ARRIVE, 0, r);
+  evq_push (&s->events, now + (uint64_t) ceil (s->icnt), EV_L2_ARRIVE, 0, r);
 }
 
 static void
@@ -1043,8 +992,8 @@ l2_arrive (WsSim *s, uint32_t r, uint64_t now)
   Req *q = &s->reqs[r];
   uint32_t sl = slice_of (s, q->addr);
   double start = MAX ((double) now, s->slice_free[sl]);
-  s->slice_free[sl] = start + q->n_sectors;      /* one sector per cycle per slice */
-  uint64_t done = (uint64_t) ceil (start + q->n_sectors - 1 + s->l2_tag + s->icnt);
+  s->slice_free[sl] = start + q->n_sectors / s->slice_sectors_per_clk;
+  uint64_t done = (uint64_t) ceil (start + (q->n_sectors - 1) / s->slice_sectors_per_clk + s->l2_tag + s->icnt);
   uint32_t misses = 0, victims = 0;
   for (uint32_t i = 0; i < q->n_sectors; i++)
     {
@@ -1083,12 +1032,12 @@ l2_arrive (WsSim *s, uint32_t r, uint64_t now)
        * travels back through the interconnect (done includes it). */
       q->pending = victims;
       if (victims == 0)
-        heap_push (&s->heap, MAX (done, now + 1), EV_STORE_ACK, 0, r);
+        evq_push (&s->events, MAX (done, now + 1), EV_STORE_ACK, 0, r);
       return;
     }
   q->pending = misses;
   if (misses == 0)
-    heap_push (&s->heap, MAX (done, now + 1), EV_L1_FILL, 0, r);
+    evq_push (&s->events, MAX (done, now + 1), EV_L1_FILL, 0, r);
 }
 
 static void
@@ -1134,7 +1083,7 @@ dram_enqueue (WsSim *s, uint32_t req, uint64_t sector, gboolean is_write, uint64
   if (!c->scheduled)
     {
       c->scheduled = TRUE;
-      heap_push (&s->heap, MAX (now, (uint64_t) floor (c->next_cmd)), EV_DRAM_SCHED, ch, 0);
+      evq_push (&s->events, MAX (now, (uint64_t) floor (c->next_cmd)), EV_DRAM_SCHED, ch, 0);
     }
 }
 
@@ -1208,7 +1157,7 @@ dram_issue (WsSim *s, Channel *c, double t)
         {
           Req *q = &s->reqs[d.req];
           if (--q->pending == 0)
-            heap_push (&s->heap, (uint64_t) ceil (bus + s->dram_burst + s->icnt), EV_STORE_ACK, 0, d.req);
+            evq_push (&s->events, (uint64_t) ceil (bus + s->dram_burst + s->icnt), EV_STORE_ACK, 0, d.req);
         }
     }
   else
@@ -1216,7 +1165,7 @@ dram_issue (WsSim *s, Channel *c, double t)
       s->st->dram_reads++;
       Req *q = &s->reqs[d.req];
       if (--q->pending == 0)
-        heap_push (&s->heap, (uint64_t) ceil (bus + s->dram_burst + s->l2_tag + s->icnt), EV_L1_FILL, 0, d.req);
+        evq_push (&s->events, (uint64_t) ceil (bus + s->dram_burst + s->l2_tag + s->icnt), EV_L1_FILL, 0, d.req);
     }
 }
 
@@ -1232,7 +1181,7 @@ dram_schedule (WsSim *s, uint32_t ch, uint64_t now)
       /* The next slot lies in a later cycle: wake up in the cycle that
        * contains it (floor, not ceil: the slot is used at its exact time). */
       c->scheduled = TRUE;
-      heap_push (&s->heap, MAX (now + 1, (uint64_t) floor (c->next_cmd)), EV_DRAM_SCHED, ch, 0);
+      evq_push (&s->events, MAX (now + 1, (uint64_t) floor (c->next_cmd)), EV_DRAM_SCHED, ch, 0);
     }
 }
 
@@ -1254,19 +1203,31 @@ l1_fill (WsSim *s, uint32_t r, uint64_t now)
   mshr_release (sm, idx);
   if (sm->n_mshr_wait > 0)
     {
-      /* Parked loads retry now that an entry is free. */
+      /* Parked loads retry now that an entry is free, in the order they
+       * parked, as many as the free entries can serve: waking every parked
+       * warp on each fill would have all but the first fail their retry
+       * and park again (and cost a lookup per request each time). */
       uint32_t smi = (uint32_t) (sm - s->sms);
       uint32_t nw = sm->n_mshr_wait, kept = 0;
+      uint32_t budget = sm->n_mshr_free;
+      gboolean all_free = sm->n_mshr_free == sm->n_mshrs;
       sm->n_mshr_wait = 0;
       for (uint32_t i = 0; i < nw; i++)
         {
-          Warp *pw = &sm->warps[sm->mshr_wait[i]];
-          if (pw->state != W_MSHR)
-            continue;
-          if (pw->mshr_need <= sm->n_mshr_free || sm->n_mshr_free == sm->n_mshrs)
-            set_state (s, smi, sm->mshr_wait[i], W_READY, now);
+          uint32_t need = sm->mshr_wait_need[i];
+          if (need <= budget || all_free)
+            {
+              if (sm->warps[sm->mshr_wait[i]].state == W_MSHR)
+                {
+                  set_state (s, smi, sm->mshr_wait[i], W_READY, now);
+                  budget -= MIN (budget, need);
+                }
+            }
           else
-            sm->mshr_wait[kept++] = sm->mshr_wait[i];
+            {
+              sm->mshr_wait_need[kept] = need;
+              sm->mshr_wait[kept++] = sm->mshr_wait[i];
+            }
         }
       sm->n_mshr_wait = kept;
     }
@@ -1407,9 +1368,8 @@ mshr_find (Sm *sm, uint64_t line)
       uint32_t v = sm->mshr_hash[h];
       if (v == 0)
         return NULL;
-      Mshr *m = &sm->mshrs[v - 1];
-      if (m->line == line && m->n_waiters < MSHR_MAX_WAITERS)
-        return m;
+      if (sm->mshr_line[v - 1] == line && sm->mshrs[v - 1].n_waiters < MSHR_MAX_WAITERS)
+        return &sm->mshrs[v - 1];
     }
 }
 
@@ -1418,7 +1378,8 @@ mshr_take (Sm *sm, uint32_t idx)
 {
   sm->mshr_pos[idx] = sm->n_mshr_used;
   sm->mshr_used[sm->n_mshr_used++] = idx;
-  uint32_t h = mshr_hash_slot (sm, sm->mshrs[idx].line);
+  sm->mshr_line[idx] = sm->mshrs[idx].line;
+  uint32_t h = mshr_hash_slot (sm, sm->mshr_line[idx]);
   while (sm->mshr_hash[h] != 0)
     h = (h + 1) & sm->mshr_hash_mask;
   sm->mshr_hash[h] = idx + 1;
@@ -1435,7 +1396,7 @@ mshr_unfind (Sm *sm, uint32_t idx)
     return;
   sm->mshrs[idx].findable = FALSE;
   uint32_t mask = sm->mshr_hash_mask;
-  uint32_t h = mshr_hash_slot (sm, sm->mshrs[idx].line);
+  uint32_t h = mshr_hash_slot (sm, sm->mshr_line[idx]);
   while (sm->mshr_hash[h] != idx + 1)
     h = (h + 1) & mask;
   /* Backward-shift: move later entries of the chain into the hole when
@@ -1445,7 +1406,7 @@ mshr_unfind (Sm *sm, uint32_t idx)
       uint32_t v = sm->mshr_hash[j];
       if (v == 0)
         break;
-      uint32_t home = mshr_hash_slot (sm, sm->mshrs[v - 1].line);
+      uint32_t home = mshr_hash_slot (sm, sm->mshr_line[v - 1]);
       if (((j - home) & mask) >= ((j - h) & mask))
         {
           sm->mshr_hash[h] = v;
@@ -1540,7 +1501,7 @@ try_issue (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now)
               if (n == 0)
                 {
                   k->parts = 1;
-                  heap_push (&s->heap, now + 1, EV_LOAD_PART, 0, t);
+                  evq_push (&s->events, now + 1, EV_LOAD_PART, 0, t);
                 }
               w->outstanding++;
             }
@@ -1578,7 +1539,7 @@ try_issue (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now)
           if (need > sm->n_mshr_free && sm->n_mshr_free < sm->n_mshrs)
             {
               set_state (s, smi, slot, W_MSHR, now);
-              w->mshr_need = need;
+              sm->mshr_wait_need[sm->n_mshr_wait] = need;
               sm->mshr_wait[sm->n_mshr_wait++] = slot;
               return ISSUE_PARKED;
             }
@@ -1634,7 +1595,7 @@ try_issue (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now)
           if (any_hit || n == 0 || pipe_done > now + s->miss_min || (any_merged && wf_extra > 0))
             {
               k->parts++;
-              heap_push (&s->heap, pipe_done, EV_LOAD_PART, 0, t);
+              evq_push (&s->events, pipe_done, EV_LOAD_PART, 0, t);
             }
           w->outstanding++;
           for (int i = 0; i < si->n_dst && i < 2; i++)
@@ -2041,7 +2002,7 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
       ch->scheduled = FALSE;
       memset (ch->bank_ready, 0, sizeof (double) * s->n_banks);
     }
-  s->heap.n = 0;
+  evq_clear (&s->events);
 
   /* Greedy dispatch by TB id, one TB per SM in turn until all are full. */
   uint64_t now = 0;
@@ -2070,11 +2031,9 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
               break;
             }
         }
-      while (s->heap.n > 0 && s->heap.v[0].time <= now && s->error == NULL)
-        {
-          Event e = heap_pop (&s->heap);
-          handle_event (s, &e, now);
-        }
+      Event e;
+      while (s->error == NULL && evq_pop_due (&s->events, now, &e))
+        handle_event (s, &e, now);
       gboolean any = FALSE;
       uint64_t blocked_min = INF_TIME;
       for (guint wd = 0; wd < s->active_words; wd++)
@@ -2113,11 +2072,9 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
         break;
       if (any)
         now++;
-      else if (s->heap.n > 0 || blocked_min != INF_TIME)
+      else if (!evq_empty (&s->events) || blocked_min != INF_TIME)
         {
-          uint64_t next = blocked_min;
-          if (s->heap.n > 0 && s->heap.v[0].time < next)
-            next = s->heap.v[0].time;
+          uint64_t next = MIN (blocked_min, evq_next_time (&s->events));
           now = MAX (now + 1, next);
         }
       else
