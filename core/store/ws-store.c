@@ -264,35 +264,42 @@ insert_record (WsStore *store, WsHwKind kind, const void *rec, const char *origi
 /* Seeding */
 
 /* Each seed file, once inserted (or found under its name), is recorded in
- * meta as "seed:KIND/FILE", so a newer Warpscope adds only the records that
- * are new to this database. */
+ * meta as "seed:KIND/FILE" with the SHA-256 of the text offered, so a newer
+ * Warpscope adds only the records that are new to this database and
+ * refreshes the ones whose seed text changed (corrected catalogue values)
+ * where the stored record is still the seed's: one the user edited
+ * (origin 'user') or deleted is left as the user left it.  Databases from
+ * before the checksum hold '1' there, which matches no checksum: their
+ * unedited seed records are refreshed once. */
 static char *
 seed_key (WsHwKind kind, const char *file)
 {
   return g_strdup_printf ("seed:%s/%s", ws_hw_kind_name (kind), file);
 }
 
+/* The checksum recorded when the seed was last offered (NULL: never). */
 static gboolean
-seed_offered (WsStore *store, const char *key, gboolean *offered, GError **error)
+seed_offered (WsStore *store, const char *key, char **checksum, GError **error)
 {
-  g_autoptr(WsStmt) stmt = prepare (store, "SELECT 1 FROM meta WHERE key = ?", error);
+  g_autoptr(WsStmt) stmt = prepare (store, "SELECT value FROM meta WHERE key = ?", error);
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_text (stmt, 1, key, -1, SQLITE_TRANSIENT);
   int rc = sqlite3_step (stmt);
   if (rc != SQLITE_ROW && rc != SQLITE_DONE)
     return sql_fail (store, "reading the seed record list", error);
-  *offered = rc == SQLITE_ROW;
+  *checksum = rc == SQLITE_ROW ? g_strdup ((const char *) sqlite3_column_text (stmt, 0)) : NULL;
   return TRUE;
 }
 
 static gboolean
-mark_seed_offered (WsStore *store, const char *key, GError **error)
+mark_seed_offered (WsStore *store, const char *key, const char *checksum, GError **error)
 {
-  g_autoptr(WsStmt) stmt = prepare (store, "INSERT OR REPLACE INTO meta (key, value) VALUES (?, '1')", error);
+  g_autoptr(WsStmt) stmt = prepare (store, "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", error);
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_text (stmt, 1, key, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text (stmt, 2, checksum, -1, SQLITE_TRANSIENT);
   if (sqlite3_step (stmt) != SQLITE_DONE)
     return sql_fail (store, "recording a seed record", error);
   return TRUE;
@@ -314,9 +321,33 @@ record_exists (WsStore *store, WsHwKind kind, const char *name, gboolean *exists
   return TRUE;
 }
 
+/* Replaces a stored seed record by the seed's new text, unless the user
+ * edited it (origin 'user') or it is gone. */
+static gboolean
+refresh_seed_record (WsStore *store, WsHwKind kind, const void *rec, GError **error)
+{
+  g_autoptr(JsonNode) node = record_to_json (kind, rec);
+  g_autofree char *text = node_to_string (node);
+  g_autoptr(WsStmt) stmt = prepare (store,
+      "UPDATE hw SET architecture = ?, record = ? WHERE kind = ? AND name = ? AND origin = 'seed'", error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_text (stmt, 1, record_architecture (kind, rec), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text (stmt, 2, text, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text (stmt, 3, ws_hw_kind_name (kind), -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 4, record_name (rec), -1, SQLITE_TRANSIENT);
+  if (sqlite3_step (stmt) != SQLITE_DONE)
+    {
+      g_autofree char *what = g_strdup_printf ("refreshing seed %s '%s'", kind_title (kind), record_name (rec));
+      return sql_fail (store, what, error);
+    }
+  return TRUE;
+}
+
 /* Inserts the seed records of @kind; with @missing_only, only those whose
  * name is not stored yet (a newer Warpscope adding records to an older
- * database: the user's own and edited records are never overwritten). */
+ * database: the user's own and edited records are never overwritten), and
+ * refreshes unedited seed records whose seed text changed. */
 static gboolean
 seed_kind (WsStore *store, WsHwKind kind, gboolean missing_only, GError **error)
 {
@@ -329,15 +360,16 @@ seed_kind (WsStore *store, WsHwKind kind, gboolean missing_only, GError **error)
   for (guint i = 0; names[i] != NULL; i++)
     {
       g_autofree char *key = seed_key (kind, names[i]);
-      gboolean offered = FALSE;
-      if (missing_only && !seed_offered (store, key, &offered, error))
-        return FALSE;
-      if (offered)
-        continue;  /* offered before: a user who deleted it keeps it deleted */
       g_autofree char *path = g_strconcat (dir, names[i], NULL);
       g_autofree char *text = resource_text (path, error);
       if (text == NULL)
         return FALSE;
+      g_autofree char *checksum = g_compute_checksum_for_string (G_CHECKSUM_SHA256, text, -1);
+      g_autofree char *offered = NULL;
+      if (missing_only && !seed_offered (store, key, &offered, error))
+        return FALSE;
+      if (offered != NULL && strcmp (offered, checksum) == 0)
+        continue;  /* this text was offered before: nothing new */
       g_autoptr(JsonParser) parser = json_parser_new ();
       if (!json_parser_load_from_data (parser, text, -1, &local))
         {
@@ -352,12 +384,20 @@ seed_kind (WsStore *store, WsHwKind kind, gboolean missing_only, GError **error)
                        ws_hw_kind_name (kind), names[i], local->message);
           return FALSE;
         }
-      gboolean exists = FALSE;
-      gboolean ok = !missing_only || record_exists (store, kind, record_name (rec), &exists, error);
-      if (ok && !exists)
-        ok = insert_record (store, kind, rec, "seed", error);
+      gboolean ok;
+      if (offered != NULL)
+        /* offered before with other text: a user who deleted it keeps it
+         * deleted, one who edited it keeps the edit */
+        ok = refresh_seed_record (store, kind, rec, error);
+      else
+        {
+          gboolean exists = FALSE;
+          ok = !missing_only || record_exists (store, kind, record_name (rec), &exists, error);
+          if (ok && !exists)
+            ok = insert_record (store, kind, rec, "seed", error);
+        }
       record_free_func (kind) (rec);
-      if (!ok || !mark_seed_offered (store, key, error))
+      if (!ok || !mark_seed_offered (store, key, checksum, error))
         return FALSE;
     }
   return TRUE;
@@ -435,7 +475,8 @@ rollback:
 }
 
 /* A database made by an older Warpscope gains the seed records added since
- * (new GPUs), never losing or overwriting what its user stored.  Best
+ * (new GPUs) and the corrections of seed records its user has not edited,
+ * never losing or overwriting what its user stored.  Best
  * effort: a read-only database simply keeps its catalogue. */
 static void
 add_new_seed_records (WsStore *store)
@@ -449,13 +490,16 @@ add_new_seed_records (WsStore *store)
       for (guint i = 0; names != NULL && names[i] != NULL && !any_new; i++)
         {
           g_autofree char *key = seed_key (kind, names[i]);
-          gboolean offered = TRUE;
+          g_autofree char *path = g_strconcat (dir, names[i], NULL);
+          g_autofree char *text = resource_text (path, NULL);
+          g_autofree char *checksum = text ? g_compute_checksum_for_string (G_CHECKSUM_SHA256, text, -1) : NULL;
+          g_autofree char *offered = NULL;
           if (!seed_offered (store, key, &offered, &local))
             {
               g_debug ("%s: %s", store->path, local->message);
               return;
             }
-          any_new = !offered;
+          any_new = offered == NULL || (checksum != NULL && strcmp (offered, checksum) != 0);
         }
     }
   if (!any_new)

@@ -533,6 +533,46 @@ test_new_seed_records_reach_old_databases (Fixture *f, gconstpointer data)
   g_assert_error (error, WS_ERROR, WS_ERROR_NOT_FOUND);
 }
 
+/* A seed record whose catalogue text changed (a corrected value) is
+ * refreshed in an existing database while the user has not edited it; an
+ * edited one keeps the user's values, a deleted one stays deleted. */
+static void
+test_changed_seed_records_refresh_unedited (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  {
+    g_autoptr(WsStore) store = open_store (f->path);
+    sqlite3 *db = ws_store_get_db (store);
+    /* A100 as an older seed had it (fewer SMs), offered under another text;
+     * the user edited H200 (origin 'user') and deleted V100. */
+    g_assert_cmpint (sqlite3_exec (db,
+                                   "UPDATE hw SET record = json_set(record, '$.sms', 100) WHERE kind = 'gpu' AND name = 'A100';"
+                                   "UPDATE meta SET value = '1' WHERE key = 'seed:gpu/a100.json';"
+                                   "UPDATE hw SET record = json_set(record, '$.sms', 99), origin = 'user'"
+                                   "  WHERE kind = 'gpu' AND name = 'H200';"
+                                   "UPDATE meta SET value = '1' WHERE key = 'seed:gpu/h200.json';"
+                                   "DELETE FROM hw WHERE kind = 'gpu' AND name = 'Tesla V100';"
+                                   "UPDATE meta SET value = '1' WHERE key = 'seed:gpu/tesla-v100.json';",
+                                   NULL, NULL, NULL), ==, SQLITE_OK);
+    g_autoptr(WsGpu) stale = ws_store_get_gpu (store, "A100", &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (stale->sms, ==, 100);
+  }
+  g_autoptr(WsStore) store = open_store (f->path);
+  g_autoptr(WsGpu) a100 = ws_store_get_gpu (store, "A100", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (a100->sms, ==, 108);
+  g_autoptr(WsGpu) h200 = ws_store_get_gpu (store, "H200", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (h200->sms, ==, 99);
+  g_autoptr(WsGpu) v100 = ws_store_get_gpu (store, "Tesla V100", &error);
+  g_assert_null (v100);
+  g_assert_error (error, WS_ERROR, WS_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  /* The new checksum is recorded: the next open changes nothing. */
+  g_assert_cmpint (count_rows (store, "SELECT COUNT(*) FROM meta WHERE key LIKE 'seed:gpu/%' AND value = '1'"), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -543,6 +583,7 @@ main (int argc, char **argv)
   ADD ("/store/open/fresh-db-migrates-and-seeds", test_fresh_migrates_and_seeds);
   ADD ("/store/seed/gtx970-table-6-1", test_seed_gtx970);
   ADD ("/store/seed/links-table-6-2", test_seed_links_table_6_2);
+  ADD ("/store/seed/changed-seed-refreshes-unedited-records", test_changed_seed_records_refresh_unedited);
   ADD ("/store/seed/occupancy-constants-per-cc", test_seed_occupancy_constants);
   ADD ("/store/open/reopen-does-not-reseed", test_reopen_does_not_reseed);
   ADD ("/store/open/new-seed-records-reach-old-databases", test_new_seed_records_reach_old_databases);
