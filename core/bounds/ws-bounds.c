@@ -292,6 +292,17 @@ classify_kernel (const WsTraceKernel *k)
       guint n = ptx_mnemonic (k->ptx, (const uint32_t *) (void *) starts->data, starts->len, k->insts[i].ptx_line,
                               buf, sizeof buf, comps, G_N_ELEMENTS (comps));
       cls[i] = (uint8_t) classify (&k->insts[i], comps, n);
+      /* The trace's lowering (ws-trace-lowering.h): an absorbed instruction
+       * issues nothing, an add that absorbed a mul is one FMA.  fused ()
+       * below still pairs the remaining muls and adds, which ptxas may fuse
+       * beyond the lowering's conservative rule; both ways every pair
+       * counts once, so the bound is the same number. */
+      if (!ws_trace_lowering_issues (k->lowering[i]))
+        cls[i] = CLS_NONE;
+      else if (k->lowering[i] == WS_TRACE_LOWERING_FMA && cls[i] == CLS_FP32_ADD)
+        cls[i] = CLS_FP32_FIXED;
+      else if (k->lowering[i] == WS_TRACE_LOWERING_FMA && cls[i] == CLS_FP64_ADD)
+        cls[i] = CLS_FP64_FIXED;
     }
   return cls;
 }
@@ -690,6 +701,7 @@ ws_launch_counts_compute (WsTrace *trace, guint launch, WsLaunchCounts *out, GEr
           WsTraceWarpIter it;
           WsTraceRecord r;
           WarpTally c = { 0 };
+          uint64_t lowered = 0;
           gboolean any = FALSE;
           GError *e = NULL;
           mt.mem16 = 0;
@@ -697,6 +709,8 @@ ws_launch_counts_compute (WsTrace *trace, guint launch, WsLaunchCounts *out, GEr
           while (ws_trace_warp_iter_next (&it, &r, &e))
             {
               any = TRUE;
+              if (ws_trace_kernel_issues (k, r.static_id))
+                lowered++;
               if (r.active_mask == 0 || r.static_id >= k->n_insts)
                 continue;
               guint lanes = (guint) __builtin_popcount (r.active_mask);
@@ -798,6 +812,7 @@ ws_launch_counts_compute (WsTrace *trace, guint launch, WsLaunchCounts *out, GEr
           uint64_t insts = (mt.mem16 + 15) / 16 + c.issue + c.barriers + 1 + c.fixed32 + fused (c.add32, c.mul32) +
                            c.fixed64 + fused (c.add64, c.mul64) + c.sfu;
           out->warps++;
+          out->warp_insts_lowered += lowered;
           out->warp_insts_issued_min += insts;
           out->warp_warp_insts_max = MAX (out->warp_warp_insts_max, insts);
           tb_insts += insts;

@@ -34,6 +34,10 @@ typedef struct {
   uint64_t warp_insts_issued_min;    /* sum over every warp */
   uint64_t tb_warp_insts_max;        /* the largest block's sum */
   uint64_t warp_warp_insts_max;      /* the largest warp's count */
+  /* Not a bound: warp instructions the trace's lowering issues (records
+   * less the absorbed ones, ws-trace-lowering.h), the count the simulator
+   * and the models work with; never below warp_insts_issued_min. */
+  uint64_t warp_insts_lowered;
   /* Thread-level operations per pipe (an FMA is one op; a mul that may fuse
    * with an add is not counted separately). */
   uint64_t fp32_thread_ops_min;

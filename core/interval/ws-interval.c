@@ -45,12 +45,13 @@ ws_interval_profile_warp (const WsTraceKernel *k, const WsTraceTb *tb, guint war
   guint n_slots = 1;
   for (guint i = 0; i < k->n_insts; i++)
     {
-      for (int s = 0; s < k->insts[i].n_src && s < 4; s++)
-        if (k->insts[i].src[s] != 0xffff)
-          n_slots = MAX (n_slots, (guint) k->insts[i].src[s] + 1);
-      for (int d = 0; d < k->insts[i].n_dst && d < 2; d++)
-        if (k->insts[i].dst[d] != 0xffff)
-          n_slots = MAX (n_slots, (guint) k->insts[i].dst[d] + 1);
+      const WsTraceStaticInst *mi = &k->machine[i];
+      for (int s = 0; s < mi->n_src && s < 4; s++)
+        if (mi->src[s] != 0xffff)
+          n_slots = MAX (n_slots, (guint) mi->src[s] + 1);
+      for (int d = 0; d < mi->n_dst && d < 2; d++)
+        if (mi->dst[d] != 0xffff)
+          n_slots = MAX (n_slots, (guint) mi->dst[d] + 1);
     }
   g_assert (n_slots <= MAX_SLOTS);
   g_autofree double *ready = g_new0 (double, n_slots);
@@ -64,9 +65,12 @@ ws_interval_profile_warp (const WsTraceKernel *k, const WsTraceTb *tb, guint war
   WsInterval cur = { 0 };
   while (ws_trace_warp_iter_next (&it, &r, &e))
     {
-      if (r.static_id >= k->n_insts)
+      /* Machine instructions only (ws-trace-lowering.h): an absorbed one
+       * issues nothing, and an FMA waits for its absorbed mul's sources. */
+      if (r.static_id >= k->n_insts || !ws_trace_kernel_issues (k, r.static_id))
         continue;
-      const WsTraceStaticInst *si = &k->insts[r.static_id];
+      const WsTraceStaticInst *si = &k->machine[r.static_id];
+      p->thread_insts += (uint64_t) __builtin_popcount (r.active_mask);
       double earliest = issue + 1;                 /* eq. 13: one instruction per cycle */
       uint32_t awaited = G_MAXUINT32;
       for (int s = 0; s < si->n_src && s < 4; s++)
@@ -132,6 +136,9 @@ struct _WsLaunchAnalysis {
   WsIntervalProfile *rep;
   guint n_profiled;
   double *wavefronts;   /* per static instruction, see ws_launch_analysis_get_wavefronts */
+  uint64_t *tb_issued;  /* per TB: warp instructions issued (machine level) */
+  uint64_t *tb_thread_issued;
+  uint64_t issued, thread_issued;
 };
 
 void
@@ -143,6 +150,8 @@ ws_launch_analysis_free (WsLaunchAnalysis *a)
   ws_cache_stats_free (a->cache);
   g_free (a->latency);
   g_free (a->wavefronts);
+  g_free (a->tb_issued);
+  g_free (a->tb_thread_issued);
   ws_interval_profile_free (a->rep);
   g_free (a);
 }
@@ -310,6 +319,8 @@ ws_launch_analysis_new (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
   const WsTraceTbCounters *tbc = ws_trace_get_tb_counters (trace, launch, &n_tbs);
   g_autoptr(GArray) pts = g_array_new (FALSE, FALSE, sizeof (WarpPoint));
   g_autofree WavefrontTally *tally = g_new0 (WavefrontTally, MAX (k->n_insts, 1));
+  a->tb_issued = g_new0 (uint64_t, MAX (n_tbs, 1));
+  a->tb_thread_issued = g_new0 (uint64_t, MAX (n_tbs, 1));
   for (uint64_t t = 0; t < n_tbs; t++)
     {
       if (!tbc[t].recorded)
@@ -322,6 +333,10 @@ ws_launch_analysis_new (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
           g_autoptr(WsIntervalProfile) p = ws_interval_profile_warp (k, tb, w, a->latency, error);
           if (p == NULL || !tally_wavefronts (k, tb, w, gpu->cc_major, tally, error))
             return NULL;
+          a->tb_issued[t] += p->insts;
+          a->tb_thread_issued[t] += p->thread_insts;
+          a->issued += p->insts;
+          a->thread_issued += p->thread_insts;
           if (p->insts == 0)
             continue;
           WarpPoint pt = { t, w, p->perf, (double) p->insts };
@@ -381,4 +396,21 @@ const double *
 ws_launch_analysis_get_wavefronts (WsLaunchAnalysis *a)
 {
   return a->wavefronts;
+}
+
+const uint64_t *
+ws_launch_analysis_get_tb_issued (WsLaunchAnalysis *a, const uint64_t **thread_insts)
+{
+  if (thread_insts)
+    *thread_insts = a->tb_thread_issued;
+  return a->tb_issued;
+}
+
+void
+ws_launch_analysis_get_issued (WsLaunchAnalysis *a, uint64_t *warp_insts, uint64_t *thread_insts)
+{
+  if (warp_insts)
+    *warp_insts = a->issued;
+  if (thread_insts)
+    *thread_insts = a->thread_issued;
 }

@@ -11,7 +11,10 @@
  *    vectors, the warp closest to the centre of the larger cluster (§4.3.3);
  *  - the L1 / shared data-stage wavefronts of every static memory
  *    instruction, by the physical bound's per-access rule
- *    (ws_bounds_access_wavefronts). */
+ *    (ws_bounds_access_wavefronts);
+ *  - the machine instructions each TB issues.
+ * Everything here counts machine instructions: records whose lowering
+ * (WsTraceKernel.lowering) issues nothing are skipped. */
 #pragma once
 
 #include "hw/ws-hw.h"
@@ -28,9 +31,10 @@ typedef struct {
 
 typedef struct {
   GArray *intervals;     /* of WsInterval, eq. 11 */
-  uint64_t insts;        /* warp instructions */
+  uint64_t insts;        /* warp instructions issued (machine level: absorbed ones left out) */
   double cycles;         /* issue cycles + stall cycles of the warp alone */
   double perf;           /* eq. 14: insts / cycles */
+  uint64_t thread_insts; /* active lanes summed over the issued instructions */
 } WsIntervalProfile;
 
 WS_EXPORT void ws_interval_profile_free (WsIntervalProfile *p);
@@ -65,5 +69,11 @@ WS_EXPORT guint ws_launch_analysis_get_n_warps_profiled (WsLaunchAnalysis *a);
  * have no such figure (stores and atomics to global memory, constant and
  * parameter reads, global and local loads before Volta). */
 WS_EXPORT const double *ws_launch_analysis_get_wavefronts (WsLaunchAnalysis *a);
+/* Machine-level instruction counts (ws-trace-lowering.h: absorbed PTX
+ * instructions left out), per TB in linear order (n = the launch's TBs, 0
+ * for a TB never recorded) and over the launch; the trace's own counters
+ * (WsTraceLaunch, WsTraceTbCounters) count the recorded PTX instructions. */
+WS_EXPORT const uint64_t *ws_launch_analysis_get_tb_issued (WsLaunchAnalysis *a, const uint64_t **thread_insts);
+WS_EXPORT void ws_launch_analysis_get_issued (WsLaunchAnalysis *a, uint64_t *warp_insts, uint64_t *thread_insts);
 
 G_END_DECLS

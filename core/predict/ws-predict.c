@@ -701,14 +701,17 @@ host_occupancy (WsPredictorContext *ctx, int *blocks_per_sm, int *warps_per_sm, 
     *fraction = occ.occupancy;
 }
 
-/* Static instruction table.  An analytic kernel has none: it reports zero
- * instructions and the per-instruction accessors are never reached. */
+/* Static instruction table, as issued (ws-trace-lowering.h): an FMA made of
+ * a mul and an add reports opcode "fma" and the mul's sources; absorbed
+ * instructions never appear in the warp streams plugins read.  An analytic
+ * kernel has none: it reports zero instructions and the per-instruction
+ * accessors are never reached. */
 static const WsTraceStaticInst *
 inst_of (WsPredictorContext *ctx, uint32_t id)
 {
   if (ctx->kernel == NULL || id >= ctx->kernel->n_insts)
     return NULL;
-  return &ctx->kernel->insts[id];
+  return &ctx->kernel->machine[id];
 }
 
 static uint32_t
@@ -812,14 +815,31 @@ host_warps_per_tb (WsPredictorContext *ctx)
   return ctx->launch ? ctx->launch->warps_per_tb : 0;
 }
 
+static WsLaunchAnalysis *analysis_of (WsPredictorContext *ctx);
+
+/* Instruction counters are machine level (absorbed PTX instructions left
+ * out, counted by the launch analysis); "ptx_warp_instructions" and
+ * "ptx_thread_instructions" are the recorded PTX counts.  Without an
+ * analysis the recorded counts stand in. */
 static uint64_t
 host_tb_counter (WsPredictorContext *ctx, uint64_t tb, const char *name)
 {
   if (ctx->launch == NULL || tb >= ctx->n_tbs)
     return 0;
   const WsTraceTbCounters *c = &ctx->tbs[tb];
-  if (strcmp (name, "thread_instructions") == 0) return c->thread_instructions;
-  if (strcmp (name, "warp_instructions") == 0) return c->warp_instructions;
+  gboolean warp = strcmp (name, "warp_instructions") == 0, thread = strcmp (name, "thread_instructions") == 0;
+  if (warp || thread)
+    {
+      WsLaunchAnalysis *a = ctx->kernel->n_absorbed > 0 ? analysis_of (ctx) : NULL;
+      if (a != NULL)
+        {
+          const uint64_t *th = NULL, *wi = ws_launch_analysis_get_tb_issued (a, &th);
+          return warp ? wi[tb] : th[tb];
+        }
+      return warp ? c->warp_instructions : c->thread_instructions;
+    }
+  if (strcmp (name, "ptx_thread_instructions") == 0) return c->thread_instructions;
+  if (strcmp (name, "ptx_warp_instructions") == 0) return c->warp_instructions;
   if (strcmp (name, "global_requests") == 0) return c->global_requests;
   if (strcmp (name, "local_requests") == 0) return c->local_requests;
   if (strcmp (name, "shared_accesses") == 0) return c->shared_accesses;
@@ -847,8 +867,18 @@ host_launch_counter (WsPredictorContext *ctx, const char *name)
   if (ctx->launch == NULL)
     return 0;
   const WsTraceLaunch *l = ctx->launch;
-  if (strcmp (name, "thread_instructions") == 0) return l->thread_instructions;
-  if (strcmp (name, "warp_instructions") == 0) return l->warp_instructions;
+  gboolean warp = strcmp (name, "warp_instructions") == 0, thread = strcmp (name, "thread_instructions") == 0;
+  if (warp || thread)
+    {
+      /* machine level, as host_tb_counter */
+      WsLaunchAnalysis *a = ctx->kernel->n_absorbed > 0 ? analysis_of (ctx) : NULL;
+      uint64_t wi = l->warp_instructions, th = l->thread_instructions;
+      if (a != NULL)
+        ws_launch_analysis_get_issued (a, &wi, &th);
+      return warp ? wi : th;
+    }
+  if (strcmp (name, "ptx_thread_instructions") == 0) return l->thread_instructions;
+  if (strcmp (name, "ptx_warp_instructions") == 0) return l->warp_instructions;
   if (strcmp (name, "memory_requests") == 0) return l->memory_requests;
   if (strcmp (name, "memory_instructions") == 0) return l->memory_instructions;
   if (strcmp (name, "shared_accesses") == 0) return l->shared_accesses;
@@ -896,12 +926,15 @@ host_warp_next (WsPredictorWarpCursor *c, WsPredictorWarpRecord *out)
     return 0;
   WsTraceRecord r;
   g_autoptr(GError) error = NULL;
-  if (!ws_trace_warp_iter_next (&c->iter, &r, &error))
-    {
-      if (error != NULL)
-        host_warn (c->ctx, error->message);
-      return 0;
-    }
+  /* The machine-level stream: absorbed instructions issue nothing. */
+  do
+    if (!ws_trace_warp_iter_next (&c->iter, &r, &error))
+      {
+        if (error != NULL)
+          host_warn (c->ctx, error->message);
+        return 0;
+      }
+  while (!ws_trace_kernel_issues (c->ctx->kernel, r.static_id));
   out->static_id = r.static_id;
   out->active_mask = r.active_mask;
   out->sectors = out->lines = 0;

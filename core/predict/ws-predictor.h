@@ -22,6 +22,14 @@
  *
  * API history: 1 first; 2 appends inst_wavefronts.
  *
+ * Instructions are machine instructions: the host applies the trace's
+ * lowering (FMA contraction of mul + add, kernel parameters as constant-bank
+ * operands; core/trace/ws-trace-lowering.h) before a plugin sees them.
+ * Warp streams leave out the PTX instructions that issue nothing, an add
+ * that absorbed a mul reports opcode "fma" and reads the mul's sources, and
+ * the instruction counters count what issues (the recorded PTX counts are
+ * the counters "ptx_warp_instructions" and "ptx_thread_instructions").
+ *
  * Build a plugin out of tree with:
  *     cc -shared -fPIC $(pkg-config --cflags --libs warpscope-predictor) my-model.c -o my-model.so
  * and put it in ~/.local/share/warpscope/plugins or a folder listed in
@@ -135,16 +143,18 @@ typedef struct {
   /* -- thread blocks and warps (trace launches) ---------------------------- */
   uint64_t (*n_tbs) (WsPredictorContext *ctx);
   uint32_t (*warps_per_tb) (WsPredictorContext *ctx);
-  /* A per-TB counter: "thread_instructions", "warp_instructions",
-   * "global_requests", "local_requests", "shared_accesses", "barriers",
-   * "memory_instructions". */
+  /* A per-TB counter: "thread_instructions", "warp_instructions" (machine
+   * instructions, see the top), "ptx_thread_instructions",
+   * "ptx_warp_instructions" (as recorded), "global_requests",
+   * "local_requests", "shared_accesses", "barriers", "memory_instructions". */
   uint64_t (*tb_counter) (WsPredictorContext *ctx, uint64_t tb, const char *name);
-  /* Totals over the launch: "thread_instructions", "warp_instructions",
-   * "memory_requests" (32-byte sectors), "memory_instructions",
+  /* Totals over the launch: "thread_instructions", "warp_instructions"
+   * (machine instructions), "ptx_thread_instructions",
+   * "ptx_warp_instructions", "memory_requests" (32-byte sectors), "memory_instructions",
    * "shared_accesses", "barriers", and from the cache simulation
    * "dram_bytes", "l1_hits", "l2_hits", "dram_sectors". */
   uint64_t (*launch_counter) (WsPredictorContext *ctx, const char *name);
-  /* Reads one warp's dynamic stream record by record. */
+  /* Reads one warp's dynamic stream record by record (machine instructions). */
   WsPredictorWarpCursor *(*warp_open) (WsPredictorContext *ctx, uint64_t tb, uint32_t warp);
   int (*warp_next) (WsPredictorWarpCursor *cursor, WsPredictorWarpRecord *record); /* 1 = record, 0 = end */
   void (*warp_close) (WsPredictorWarpCursor *cursor);

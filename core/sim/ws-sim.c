@@ -101,6 +101,7 @@ typedef struct {
   uint64_t wake;
   uint64_t age;
   uint32_t outstanding;
+  uint32_t absorbed;        /* records skipped just before rec: they issue nothing (ws-trace-lowering.h) */
   uint16_t tb_slot;
   uint8_t state;
 } Warp;
@@ -235,7 +236,7 @@ struct _WsSim {
   int blocks_per_sm, warps_per_tb;
   WsSimLaunchStats *st;
   GError *error;
-  uint64_t issued;          /* warp instructions issued this launch */
+  uint64_t issued;          /* trace warp instructions retired this launch (issued + absorbed) */
   uint64_t stores_unacked;  /* store requests sent and not yet accepted by the L2 */
   uint32_t *timeline; guint tl_cap; uint64_t tl_interval; guint tl_n;
   /* region sampling */
@@ -611,7 +612,13 @@ warp_fetch (WsSim *s, Warp *w)
       w->has_rec = FALSE;
       return;
     }
-  w->has_rec = ws_trace_warp_iter_next (&w->it, &w->rec, &s->error);
+  /* The next machine instruction: records the trace's lowering absorbs
+   * (into an FMA or a constant-bank operand) take no issue slot and no
+   * pipe; they are counted with the instruction that follows them. */
+  w->absorbed = 0;
+  while ((w->has_rec = ws_trace_warp_iter_next (&w->it, &w->rec, &s->error))
+         && w->rec.static_id < s->kernel->n_insts && !ws_trace_lowering_issues (s->kernel->lowering[w->rec.static_id]))
+    w->absorbed++;
   if (w->has_rec && w->rec.static_id >= s->kernel->n_insts)
     {
       g_set_error (&s->error, WS_ERROR, WS_ERROR_CORRUPT,
@@ -644,7 +651,7 @@ warp_next_from (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now, gboolean se
         warp_finished (s, smi, slot, now);
       return;
     }
-  const WsTraceStaticInst *si = &s->kernel->insts[w->rec.static_id];
+  const WsTraceStaticInst *si = &s->kernel->machine[w->rec.static_id];
   uint64_t t = now;
   for (int i = 0; i < si->n_src && i < 4; i++)
     if (si->src[i] != NO_REG && si->src[i] < s->n_slots && w->reg_ready[si->src[i]] > t)
@@ -1441,7 +1448,7 @@ try_issue (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now)
   Sched *sc = warp_sched (s, sm, slot);
   Warp *w = &sm->warps[slot];
   const WsTraceRecord *rec = &w->rec;
-  const WsTraceStaticInst *si = &s->kernel->insts[rec->static_id];
+  const WsTraceStaticInst *si = &s->kernel->machine[rec->static_id];
   int cls = s->iclass[rec->static_id];
   /* A pipe with a fractional interval accepts several instructions in one
    * cycle (e.g. 0.5: two per cycle). */
@@ -1626,12 +1633,14 @@ try_issue (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now)
         w->last_complete = result;
     }
 
-  /* statistics */
+  /* statistics: sm->insts counts machine instructions, s->issued and the
+   * sampling units the trace's (PTX) instructions, absorbed ones included,
+   * like the TB counters the sampling charges skipped TBs with */
   sm->insts++;
-  s->issued++;
-  if (s->unit_func && ++s->unit_count == s->unit_insts)
+  s->issued += 1 + w->absorbed;
+  if (s->unit_func && s->unit_insts > 0 && (s->unit_count += 1 + w->absorbed) >= s->unit_insts)
     {
-      s->unit_count = 0;
+      s->unit_count -= s->unit_insts;
       s->unit_func (s->elapsed + now + 1, s->unit_data);
     }
   uint64_t bucket = now / s->tl_interval;
@@ -2144,7 +2153,16 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
   st->simulated_cycles = end;
   st->warp_instructions = l->warp_instructions;
   st->cycles = end + (uint64_t) llround (st->skipped_cycles);
-  st->ipc = st->cycles > 0 ? (double) st->warp_instructions / (double) st->cycles : 0;
+  /* IPC in machine instructions (what the SMs issued; absorbed PTX
+   * instructions take no issue slot), skipped TBs at the simulated ones'
+   * ratio of machine to trace instructions. */
+  uint64_t machine = 0;
+  for (guint i = 0; i < s->n_sms; i++)
+    machine += s->sms[i].insts;
+  double machine_all = st->simulated_warp_instructions > 0 && st->simulated_warp_instructions < st->warp_instructions
+                       ? (double) machine * (double) st->warp_instructions / (double) st->simulated_warp_instructions
+                       : (double) machine;
+  st->ipc = st->cycles > 0 ? machine_all / (double) st->cycles : 0;
   st->l1_hit_rate = st->l1_accesses ? (double) st->l1_hits / (double) st->l1_accesses : 0;
   st->l2_hit_rate = st->l2_accesses ? (double) st->l2_hits / (double) st->l2_accesses : 0;
   if (end > 0 && s->gpu->core_clock_mhz > 0)

@@ -75,11 +75,13 @@ typedef struct {
 typedef struct {
   uint64_t cycles;                      /* simulated + charged for skipped TBs (seed 000 Table IV) */
   uint64_t simulated_cycles;            /* cycles actually simulated */
-  uint64_t warp_instructions;           /* all TBs, skipped included */
+  uint64_t warp_instructions;           /* all TBs, skipped included (trace instructions: PTX) */
   uint64_t thread_instructions;         /* simulated TBs only */
   uint64_t simulated_warp_instructions;
   uint64_t tbs, simulated_tbs;
-  double ipc;                           /* warp_instructions / cycles */
+  double ipc;                           /* machine instructions issued / cycles (absorbed PTX
+                                         * instructions left out, ws-trace-lowering.h; skipped
+                                         * TBs at the simulated ones' machine/PTX ratio) */
   int blocks_per_sm;                    /* occupancy used by the dispatcher */
   uint64_t stalls[WS_SIM_STALL_COUNT];  /* scheduler-cycles, summed over schedulers */
   uint64_t l1_accesses, l1_hits;        /* sectors looked up in the L1s */
@@ -90,7 +92,7 @@ typedef struct {
   double l1_hit_rate, l2_hit_rate;
   double dram_bandwidth_gbs;            /* bytes moved / simulated time at the core clock */
   guint n_sms;
-  uint64_t *sm_instructions;            /* n_sms entries: warp instructions issued per SM */
+  uint64_t *sm_instructions;            /* n_sms entries: machine warp instructions issued per SM */
   /* Per-SM IPC timeline: n_samples x n_sms instruction counts, sample i
    * covering cycles [i * timeline_interval, (i + 1) * timeline_interval)
    * from the launch's start. */

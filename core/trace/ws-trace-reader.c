@@ -22,6 +22,8 @@ struct _WsTrace {
   guint n_kernels;
   WsTraceKernel *kernels;
   WsTraceStaticInst **kernel_insts;
+  uint8_t **kernel_lowering;      /* WsTraceKernel.lowering / .machine */
+  WsTraceStaticInst **kernel_machine;
   char **kernel_names;
   guint n_launches;
   WsTraceLaunch *launches;
@@ -76,6 +78,14 @@ ws_trace_free (WsTrace *t)
     for (guint i = 0; i < t->n_kernels; i++)
       g_free (t->kernel_insts[i]);
   g_free (t->kernel_insts);
+  if (t->kernel_lowering)
+    for (guint i = 0; i < t->n_kernels; i++)
+      {
+        g_free (t->kernel_lowering[i]);
+        g_free (t->kernel_machine[i]);
+      }
+  g_free (t->kernel_lowering);
+  g_free (t->kernel_machine);
   if (t->kernel_names)
     for (guint i = 0; i < t->n_kernels; i++)
       g_free (t->kernel_names[i]);
@@ -180,6 +190,50 @@ take_u64 (Cur *c)
   return p ? ws_trace_u64 (p) : 0;
 }
 
+/* The machine-level view of every kernel (ws-trace-lowering.h), each PTX
+ * module parsed once.  A module that does not parse (a hand-made trace's
+ * fragment) leaves its kernels as recorded: the lowering is an analysis of
+ * the trace, never a reason to refuse it. */
+static void
+lower_kernels (WsTrace *t)
+{
+  t->kernel_lowering = g_new0 (uint8_t *, MAX (t->n_kernels, 1));
+  t->kernel_machine = g_new0 (WsTraceStaticInst *, MAX (t->n_kernels, 1));
+  /* WARPSCOPE_PTX_ISSUE=1: every recorded PTX instruction issues (the
+   * lowering off), to measure what it changes. */
+  gboolean off = g_strcmp0 (g_getenv ("WARPSCOPE_PTX_ISSUE"), "1") == 0;
+  guint n_ptx = t->ptx && !off ? t->ptx->len : 0;
+  g_autofree WsPtxModule **modules = g_new0 (WsPtxModule *, MAX (n_ptx, 1));
+  g_autofree gboolean *tried = g_new0 (gboolean, MAX (n_ptx, 1));
+  for (guint i = 0; i < t->n_kernels; i++)
+    {
+      WsTraceKernel *k = &t->kernels[i];
+      const WsPtxModule *module = NULL;
+      for (guint m = 0; m < n_ptx && k->ptx != NULL; m++)
+        if (g_ptr_array_index (t->ptx, m) == k->ptx)
+          {
+            if (!tried[m])
+              {
+                g_autoptr(GError) e = NULL;
+                tried[m] = TRUE;
+                modules[m] = ws_ptx_parse (k->ptx, strlen (k->ptx), t->path, &e);
+                if (modules[m] == NULL)
+                  g_debug ("%s: PTX module %u not lowered: %s", t->path, m, e->message);
+              }
+            module = modules[m];
+            break;
+          }
+      t->kernel_lowering[i] = g_new0 (uint8_t, MAX (k->n_insts, 1));
+      t->kernel_machine[i] = g_new0 (WsTraceStaticInst, MAX (k->n_insts, 1));
+      k->n_absorbed = ws_trace_lowering_compute (module, k->name, k->insts, k->n_insts, t->kernel_lowering[i],
+                                                 t->kernel_machine[i]);
+      k->lowering = t->kernel_lowering[i];
+      k->machine = t->kernel_machine[i];
+    }
+  for (guint m = 0; m < n_ptx; m++)
+    g_clear_pointer (&modules[m], ws_ptx_module_free);
+}
+
 static gboolean
 parse_kernels (WsTrace *t, uint64_t offset, GError **error)
 {
@@ -246,6 +300,7 @@ parse_kernels (WsTrace *t, uint64_t offset, GError **error)
   }
   if (c.bad)
     return corrupt (error, t->path, offset, "kernels section is truncated");
+  lower_kernels (t);
   return TRUE;
 }
 

@@ -14,6 +14,7 @@
 
 #include "base/ws-base.h"
 #include "trace/ws-trace-writer.h"
+#include "trace/ws-trace-lowering.h"
 
 G_BEGIN_DECLS
 
@@ -29,7 +30,23 @@ typedef struct {
   uint32_t static_shared_bytes;
   uint32_t local_bytes;
   gboolean resources_from_ptxas;
+  /* What issues on the GPU (ws-trace-lowering.h), computed at open from the
+   * PTX text: per static instruction a WsTraceLowering, and the
+   * instructions as issued (absorbed ones read and write nothing; an FMA
+   * reads its absorbed mul's sources).  Timing and counting code walks
+   * records, skips those whose lowering does not issue, and takes register
+   * dependences from @machine. */
+  const uint8_t *lowering;
+  const WsTraceStaticInst *machine;
+  guint n_absorbed;              /* static instructions that issue nothing */
 } WsTraceKernel;
+
+/* TRUE when static instruction @id of @k issues a machine instruction. */
+static inline gboolean
+ws_trace_kernel_issues (const WsTraceKernel *k, uint32_t id)
+{
+  return id >= k->n_insts || ws_trace_lowering_issues (k->lowering[id]);
+}
 
 typedef struct {
   uint32_t kernel;               /* index for ws_trace_get_kernel */
