@@ -9,6 +9,7 @@
 #include "interval/ws-interval.h"
 #include "trace/ws-trace.h"
 #include "measure/ws-measure.h"
+#include "launchcost/ws-launch-cost.h"
 
 int ws_cli_cmd_predict (WsCli *cli, int argc, char **argv);
 
@@ -30,37 +31,66 @@ parse_option_list (WsCli *cli, char **list, int *rc)
   return options;
 }
 
-/* {"model":…, "gpu":…, "launches":[…], "total_seconds":…} */
+/* The launch cost of a predicted launch issued back to back with the
+ * others on one stream (core/launchcost); 0 when the prediction has no
+ * usable time or the catalogue no launch data. */
+static double
+launch_overhead (const WsGpu *gpu, const WsPrediction *p)
+{
+  WsLaunchCost cost;
+  if (!isfinite (p->seconds) || p->seconds < 0 || !ws_launch_cost (gpu, WS_LAUNCH_MODE_STREAM, p->seconds, &cost))
+    return 0;
+  return cost.overhead_seconds;
+}
+
+/* {"model":…, "gpu":…, "launches":[…, "launch_overhead_seconds":…], "total_seconds":…,
+ *  "launch_mode":"stream", "launch_overhead_seconds":…, "program_seconds":…}.  total_seconds is
+ * the kernels' time; program_seconds adds each launch's cost when the
+ * launches are issued back to back on one stream. */
 static JsonNode *
-model_result_json (const char *model, const char *gpu, GPtrArray *predictions)
+model_result_json (const char *model, const WsGpu *gpu, GPtrArray *predictions)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
-  double total = 0;
+  double total = 0, overhead = 0;
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "model");
   json_builder_add_string_value (b, model);
   json_builder_set_member_name (b, "gpu");
-  json_builder_add_string_value (b, gpu);
+  json_builder_add_string_value (b, gpu->name);
   json_builder_set_member_name (b, "launches");
   json_builder_begin_array (b);
   for (guint i = 0; i < predictions->len; i++)
     {
       WsPrediction *p = predictions->pdata[i];
-      json_builder_add_value (b, ws_prediction_to_json (p));
+      JsonNode *node = ws_prediction_to_json (p);
+      double o = launch_overhead (gpu, p);
+      json_object_set_double_member (json_node_get_object (node), "launch_overhead_seconds", o);
+      json_builder_add_value (b, node);
       total += p->seconds;
+      overhead += o;
     }
   json_builder_end_array (b);
   json_builder_set_member_name (b, "total_seconds");
   json_builder_add_double_value (b, total);
+  json_builder_set_member_name (b, "launch_mode");
+  json_builder_add_string_value (b, ws_launch_mode_name (WS_LAUNCH_MODE_STREAM));
+  json_builder_set_member_name (b, "launch_overhead_seconds");
+  json_builder_add_double_value (b, overhead);
+  json_builder_set_member_name (b, "program_seconds");
+  json_builder_add_double_value (b, total + overhead);
   json_builder_end_object (b);
   return json_builder_get_root (b);
 }
 
 static void
-print_prediction_text (const WsPrediction *p)
+print_prediction_text (const WsGpu *gpu, const WsPrediction *p)
 {
   printf (_("%s on %s, launch %u, kernel %s\n"), p->model, p->gpu, p->index, p->kernel);
   printf (_("  time:    %.6g s\n"), p->seconds);
+  WsLaunchCost cost;
+  if (isfinite (p->seconds) && p->seconds >= 0 && ws_launch_cost (gpu, WS_LAUNCH_MODE_STREAM, p->seconds, &cost))
+    printf (_("  launch:  +%.3g us when launched back to back on one stream (limited by %s)\n"),
+            cost.overhead_seconds * 1e6, cost.limiter);
   printf (_("  cycles:  %.6g\n"), p->cycles);
   printf (_("  IPC:     %.4g warp instructions per cycle\n"), p->ipc);
   if (isfinite (p->bound_cycles))
@@ -195,15 +225,17 @@ ws_cli_cmd_predict (WsCli *cli, int argc, char **argv)
       for (guint m = 0; m < chosen->len; m++)
         {
           GPtrArray *preds = per_model->pdata[m];
-          double total = 0;
+          double total = 0, overhead = 0;
           for (guint i = 0; i < preds->len; i++)
             {
-              print_prediction_text (preds->pdata[i]);
+              print_prediction_text (gpu, preds->pdata[i]);
               total += ((WsPrediction *) preds->pdata[i])->seconds;
+              overhead += launch_overhead (gpu, preds->pdata[i]);
             }
           if (preds->len > 1)
-            printf (_("%s: total %.6g s over %u launches\n"), ((WsPredictorPlugin *) chosen->pdata[m])->name, total,
-                    preds->len);
+            printf (_("%s: total %.6g s over %u launches; with their launch cost back to back on one stream "
+                      "(+%.6g s) %.6g s\n"),
+                    ((WsPredictorPlugin *) chosen->pdata[m])->name, total, preds->len, overhead, total + overhead);
         }
       return WS_EXIT_OK;
     }
@@ -213,13 +245,13 @@ ws_cli_cmd_predict (WsCli *cli, int argc, char **argv)
       g_autoptr(JsonBuilder) b = json_builder_new ();
       json_builder_begin_array (b);
       for (guint m = 0; m < chosen->len; m++)
-        json_builder_add_value (b, model_result_json (((WsPredictorPlugin *) chosen->pdata[m])->name, gpu->name,
+        json_builder_add_value (b, model_result_json (((WsPredictorPlugin *) chosen->pdata[m])->name, gpu,
                                                       per_model->pdata[m]));
       json_builder_end_array (b);
       root = json_builder_get_root (b);
     }
   else
-    root = model_result_json (((WsPredictorPlugin *) chosen->pdata[0])->name, gpu->name, per_model->pdata[0]);
+    root = model_result_json (((WsPredictorPlugin *) chosen->pdata[0])->name, gpu, per_model->pdata[0]);
   ws_cli_print_json (cli, root);
   return WS_EXIT_OK;
 }

@@ -8,6 +8,7 @@
 #include "ws-cli.h"
 #include "tbpoint/ws-tbpoint.h"
 #include "bounds/ws-bounds.h"
+#include "launchcost/ws-launch-cost.h"
 
 int ws_cli_cmd_simulate (WsCli *cli, int argc, char **argv);
 
@@ -29,6 +30,39 @@ add_bounds (JsonNode *root, WsTrace *trace, const WsGpu *gpu, GError **error)
       json_object_set_string_member (o, "bound_limiter", b.limiter);
     }
   return TRUE;
+}
+
+/* The launches' cost when issued back to back on one stream
+ * (core/launchcost), beside the kernels' simulated time: each launch
+ * object gets launch_overhead_seconds, the result kernel_seconds,
+ * launch_mode, launch_overhead_seconds and program_seconds.  Returns the
+ * total overhead. */
+static double
+launch_costs (const WsTbpointResult *r, const WsGpu *gpu, JsonNode *root, double *kernel_seconds)
+{
+  JsonArray *launches = root ? json_object_get_array_member (json_node_get_object (root), "launches") : NULL;
+  double hz = gpu->core_clock_mhz * 1e6, kernels = 0, overhead = 0;
+  for (guint i = 0; i < r->n_launches; i++)
+    {
+      double exec = (double) r->launches[i].cycles / hz, o = 0;
+      WsLaunchCost cost;
+      if (ws_launch_cost (gpu, WS_LAUNCH_MODE_STREAM, exec, &cost))
+        o = cost.overhead_seconds;
+      kernels += exec;
+      overhead += o;
+      if (launches != NULL && i < json_array_get_length (launches))
+        json_object_set_double_member (json_array_get_object_element (launches, i), "launch_overhead_seconds", o);
+    }
+  if (root != NULL)
+    {
+      JsonObject *o = json_node_get_object (root);
+      json_object_set_double_member (o, "kernel_seconds", kernels);
+      json_object_set_string_member (o, "launch_mode", ws_launch_mode_name (WS_LAUNCH_MODE_STREAM));
+      json_object_set_double_member (o, "launch_overhead_seconds", overhead);
+      json_object_set_double_member (o, "program_seconds", kernels + overhead);
+    }
+  *kernel_seconds = kernels;
+  return overhead;
 }
 
 int
@@ -99,6 +133,8 @@ ws_cli_cmd_simulate (WsCli *cli, int argc, char **argv)
       g_autoptr(JsonNode) node = ws_tbpoint_result_to_json (r, timeline);
       if (!add_bounds (node, trace, gpu, &error))
         return ws_cli_fail_error (cli, error);
+      double kernel_seconds;
+      launch_costs (r, gpu, node, &kernel_seconds);
       ws_cli_print_json (cli, node);
       return WS_EXIT_OK;
     }
@@ -110,6 +146,10 @@ ws_cli_cmd_simulate (WsCli *cli, int argc, char **argv)
           r->warp_instructions, r->simulated_warp_instructions, 100 * r->sample_fraction);
   if (r->sampling == WS_SAMPLING_TBPOINT)
     printf (_("  launch clusters:      %u\n"), r->n_clusters);
+  double kernel_seconds, overhead = launch_costs (r, gpu, NULL, &kernel_seconds);
+  printf (_("  kernel time:          %.6g s at %.0f MHz\n"), kernel_seconds, gpu->core_clock_mhz);
+  printf (_("  launch cost:          %.6g s back to back on one stream (program %.6g s)\n"), overhead,
+          kernel_seconds + overhead);
   printf (_("  wall time:            %.3f s\n"), r->wall_seconds);
   printf ("  %5s  %-32s %12s %8s %9s %7s\n", _("launch"), _("kernel"), _("cycles"), _("IPC"), _("simulated"),
           _("cluster"));

@@ -86,6 +86,11 @@ static const WsHwField gpu_fields[] = {
   GPU_I (dram_channels, 1, 4096, "", N_("DRAM"), N_("Channels")),
   GPU_I (dram_banks, 1, 4096, "per channel", N_("DRAM"), N_("Banks")),
 
+  GPU_D_OPT (launch_interval_us, 0, 1e6, "µs", N_("Kernel launch"), N_("Stream launch interval")),
+  GPU_D_OPT (launch_gap_us, 0, 1e6, "µs", N_("Kernel launch"), N_("Stream launch gap")),
+  GPU_D_OPT (graph_launch_interval_us, 0, 1e6, "µs", N_("Kernel launch"), N_("Graph launch interval")),
+  GPU_D_OPT (graph_launch_gap_us, 0, 1e6, "µs", N_("Kernel launch"), N_("Graph launch gap")),
+
   GPU_S (sources, FALSE, N_("Sources"), N_("Sources")),
 };
 

@@ -67,13 +67,25 @@ typedef struct {
   int l1_line;                /* bytes */
   int l1_sector;              /* bytes */
   int l1_assoc;
-  double l1_latency;          /* cycles, hit */
+  /* Memory latencies (l1_latency, l2_latency, dram_latency): each is the
+   * unloaded load-to-use time of a dependent global load served by that
+   * level, in core cycles from the load's issue to the issue of the
+   * instruction that uses its result: the per-load time of one warp
+   * chasing pointers through a footprint resident in that level (the
+   * published pointer-chase figures; for DRAM every load opens a new row,
+   * as a random chase over a large footprint does).  It is the TOTAL of
+   * the path: the simulator splits it into its stages (L1 data pipe,
+   * interconnect, L2 tag/data, DRAM row/column/burst) so that their
+   * unloaded sum is this figure, and never adds a stage on top of it; the
+   * analytical models (cache-simulation AMAT, GPUMech, AKE) use it as the
+   * hit latency of that level as it is.  tests/sim checks the rule. */
+  double l1_latency;          /* cycles, L1 hit, load to use */
   int l1_mshrs;               /* per SM */
   double l1_bandwidth_bytes_per_clk; /* peak L1/shared load bandwidth per SM, bytes per core clock; 0 = unknown */
   int l2_size;                /* bytes, whole chip */
   int l2_line;
   int l2_assoc;
-  double l2_latency;          /* cycles, hit */
+  double l2_latency;          /* cycles, L1 miss that hits the L2, load to use */
   int l2_slices;
   double l2_bandwidth_bytes_per_clk; /* peak L2 bandwidth of the whole chip, bytes per core clock; 0 = unknown.
                                       * A true peak (never below the hardware's): it feeds lower bounds on time. */
@@ -82,7 +94,7 @@ typedef struct {
   int dram_bus_width_bits;
   double dram_data_rate;      /* transfers per clock */
   double dram_bandwidth_gbs;  /* GB/s (1e9 bytes/s) */
-  double dram_latency;        /* cycles, unloaded round trip from SM */
+  double dram_latency;        /* cycles, L1 and L2 miss opening a DRAM row, load to use (unloaded) */
   int dram_channels;
   int dram_banks;             /* per channel */
   WsPipe pipes[WS_ICLASS_COUNT];
@@ -90,6 +102,15 @@ typedef struct {
   int pcie_gen;
   int pcie_lanes;
   double memory_gb;           /* device memory size, GB */
+  /* Kernel launch costs (core/launchcost), microseconds; 0 = unknown (no
+   * cost charged).  interval: the shortest time per launch of back-to-back
+   * (null) kernels in that mode, set by the host submission path and the
+   * GPU front end; gap: device time from a kernel's end to the start of the
+   * next kernel that depends on it. */
+  double launch_interval_us;        /* launches issued one by one on one stream */
+  double launch_gap_us;
+  double graph_launch_interval_us;  /* kernel nodes of a straight-line CUDA graph */
+  double graph_launch_gap_us;
   char *sources;              /* where the values come from (free text) */
 } WsGpu;
 

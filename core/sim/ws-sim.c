@@ -325,11 +325,14 @@ ws_sim_new (const WsGpu *gpu, const WsSimConfig *config, GError **error)
   s->dram_burst = bytes_per_cycle > 0 ? SECTOR / (bytes_per_cycle / s->n_channels) : 1;
   s->dram_bytes_per_cycle = bytes_per_cycle;
   double access = gpu->dram_latency > l2 ? gpu->dram_latency - l2 : 100;
-  /* Open-row access = the catalogue's unloaded latency; a row miss adds
-   * precharge + activate, taken as 40 % of it (GDDR5/HBM tRP + tRCD are
-   * close to tCL + the controller pipeline). */
-  s->dram_cas = MAX (1.0, access - s->dram_burst);
+  /* The catalogue's dram_latency is a pointer chase's (ws-hw.h): every
+   * load opens a new row, so the unloaded row-miss path (L2 round trip +
+   * precharge/activate + column access + burst) sums to it and a row hit
+   * is faster by the precharge + activate, taken as 40 % of the DRAM part
+   * (GDDR5/HBM tRP + tRCD are close to tCL + the controller pipeline).
+   * Adding the row miss on top of the catalogue figure counted it twice. */
   s->dram_rowmiss = 0.4 * access;
+  s->dram_cas = MAX (1.0, access - s->dram_rowmiss - s->dram_burst);
   s->l1_granule = gpu->l1_sector >= (int) SECTOR ? (uint32_t) gpu->l1_sector : SECTOR;
   if (gpu->l1_size <= 0)
     s->l1_granule = SECTOR;

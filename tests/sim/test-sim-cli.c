@@ -70,6 +70,37 @@ write_trace (void)
   return sim_trace_close (&b);
 }
 
+/* On a record with launch data every launch is charged its cost back to
+ * back on one stream: at least the device gap, and at least the interval
+ * with the kernel (H200: interval 2.1 us, gap 0.9 us). */
+static void
+test_simulate_launch_cost (void)
+{
+  g_autofree char *path = write_trace ();
+  const char *args[] = { "--json", "simulate", "--no-store", "--trace", path, "--gpu", "H200", NULL };
+  g_autofree char *out = NULL;
+  g_assert_cmpint (run_cli (args, &out), ==, 0);
+  g_autoptr(JsonParser) p = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (p, out, -1, NULL));
+  JsonObject *o = json_node_get_object (json_parser_get_root (p));
+  JsonArray *ls = json_object_get_array_member (o, "launches");
+  double sum = 0, cycles = 0;
+  for (guint i = 0; i < json_array_get_length (ls); i++)
+    {
+      JsonObject *l = json_array_get_object_element (ls, i);
+      double oh = json_object_get_double_member (l, "launch_overhead_seconds");
+      cycles += json_object_get_int_member (l, "cycles");
+      g_assert_cmpfloat (oh, >=, 0.9e-6 - 1e-15);
+      sum += oh;
+    }
+  double kernels = json_object_get_double_member (o, "kernel_seconds");
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "launch_overhead_seconds"), sum, 1e-15);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "program_seconds"), kernels + sum, 1e-15);
+  g_assert_cmpfloat (kernels + sum, >=, 3 * 2.1e-6 - 1e-12);
+  /* The kernels' own cycles are not changed by it. */
+  g_assert_cmpfloat_with_epsilon (kernels, cycles / 1980e6, 1e-12);
+}
+
 static void
 test_simulate_json (void)
 {
@@ -89,6 +120,13 @@ test_simulate_json (void)
       for (int i = 0; fields[i]; i++)
         g_assert_true (json_object_has_member (o, fields[i]));
       g_assert_cmpint (json_object_get_int_member (o, "warp_instructions"), ==, 800 * 2 * 30);
+      /* The launch cost (core/launchcost): this record has no launch data, so
+       * the program's time is the kernels' own. */
+      g_assert_cmpstr (json_object_get_string_member (o, "launch_mode"), ==, "stream");
+      g_assert_cmpfloat (json_object_get_double_member (o, "launch_overhead_seconds"), ==, 0);
+      g_assert_cmpfloat (json_object_get_double_member (o, "kernel_seconds"), >, 0);
+      g_assert_cmpfloat (json_object_get_double_member (o, "program_seconds"), ==,
+                         json_object_get_double_member (o, "kernel_seconds"));
       int64_t cycles = json_object_get_int_member (o, "cycles");
       g_assert_cmpint (cycles, >, 0);
       g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "ipc"), 48000.0 / cycles, 1e-9);
@@ -248,6 +286,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   tmpdir = g_dir_make_tmp ("ws-sim-cli-XXXXXX", NULL);
   g_test_add_func ("/sim/cli/simulate-json-and-store", test_simulate_json);
+  g_test_add_func ("/sim/cli/simulate-launch-cost", test_simulate_launch_cost);
   g_test_add_func ("/sim/cli/usage-errors", test_usage_errors);
   g_test_add_func ("/sim/cli/tbpoint-markov-json", test_markov_json);
   g_test_add_func ("/sim/cli/tbpoint-view", test_tbpoint_view);

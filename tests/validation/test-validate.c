@@ -11,6 +11,7 @@
 #include <json-glib/json-glib.h>
 
 #include "base/ws-csv.h"
+#include "launchcost/ws-launch-cost.h"
 #include "store/ws-store.h"
 #include "validate/ws-validate.h"
 
@@ -252,6 +253,79 @@ test_suite_bad_input (Fixture *f, gconstpointer data)
   g_assert_cmpstr (ws_validate_family_find ("l2-cache")->name, ==, "gpu-l2-cache");
 }
 
+/* gpu-small-kernels: a stream, a graph and a persistent-thread row for h200
+ * (made-up measurements).  The predicted time per kernel is the launch's
+ * execution turned into its time in a back-to-back sequence by
+ * core/launchcost, with the catalogue record's values, for every source. */
+static void
+test_suite_small_kernels_launch_cost (Fixture *f, gconstpointer data)
+{
+  if (programs_dir == NULL)
+    {
+      g_test_skip ("the validation programs were not built (no nvcc)");
+      return;
+    }
+  g_autofree char *dir = g_build_filename (f->dir, "gt", "gpu-small-kernels", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_autofree char *csv = g_build_filename (dir, "h200.csv", NULL);
+  const char *text =
+    "gpu,source_file,launch_mode,elements,bw_GBps_block32\n"
+    "h200,made-up,stream_launches,4096,20\n"
+    "h200,made-up,cuda_graph,4096,30\n"
+    "h200,made-up,persistent_threads_grid_sync,4096,40\n";
+  g_assert_true (g_file_set_contents (csv, text, -1, NULL));
+  g_autofree char *gt = g_build_filename (f->dir, "gt", NULL);
+  const char *sources[] = { "volkov", "simulator", NULL };
+  WsValidateOptions o;
+  ws_validate_options_init (&o);
+  o.dataset_dir = gt;
+  o.programs_dir = programs_dir;
+  o.cache_dir = "";
+  o.sources = sources;
+  const double bytes = 16.0 * 4096;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsGpu) gpu = ws_store_get_gpu (f->store, "H200", &error);
+  g_assert_no_error (error);
+  /* With the catalogue's values: never faster than the mode's interval. */
+  {
+    g_autoptr(WsValidateReport) r = ws_validate_run (f->store, &o, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (r->points->len, ==, 2);
+    const WsValidatePoint *ps = r->points->pdata[0], *pg = r->points->pdata[1];
+    g_assert_cmpstr (ps->series, ==, "block 32");
+    g_assert_cmpstr (pg->series, ==, "graph block 32");
+    g_assert_nonnull (strstr (pg->program, "mode=graph"));
+    g_assert_null (strstr (ps->program, "mode="));
+    for (guint s = 0; s < 2; s++)
+      {
+        double ts = bytes / 1e9 / ps->predicted[s], tg = bytes / 1e9 / pg->predicted[s];
+        g_assert_cmpfloat (ts, >=, gpu->launch_interval_us * 1e-6 * (1 - 1e-9));
+        g_assert_cmpfloat (tg, >=, gpu->graph_launch_interval_us * 1e-6 * (1 - 1e-9));
+        g_assert_cmpfloat (ts, >, tg);
+      }
+    gboolean noted = FALSE;
+    for (guint i = 0; i < r->notes->len; i++)
+      noted |= strstr (r->notes->pdata[i], "persistent-thread") != NULL;
+    g_assert_true (noted);
+  }
+  /* The values come from the record: an interval far above the kernel's
+   * time is exactly the time per kernel. */
+  gpu->launch_interval_us = 50;
+  gpu->graph_launch_interval_us = 30;
+  g_assert_true (ws_store_put_gpu (f->store, gpu, TRUE, &error));
+  g_assert_no_error (error);
+  g_autoptr(WsValidateReport) r = ws_validate_run (f->store, &o, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (r->points->len, ==, 2);
+  for (guint s = 0; s < 2; s++)
+    {
+      const WsValidatePoint *ps = r->points->pdata[0], *pg = r->points->pdata[1];
+      g_assert_cmpfloat_with_epsilon (bytes / 1e9 / ps->predicted[s] / 50e-6, 1, 1e-9);
+      g_assert_cmpfloat_with_epsilon (bytes / 1e9 / pg->predicted[s] / 30e-6, 1, 1e-9);
+      g_assert_cmpfloat_with_epsilon (ws_launch_cost_wall_seconds (gpu, WS_LAUNCH_MODE_STREAM, 1e-6), 50e-6, 1e-15);
+    }
+}
+
 /* The published dataset, one small benchmark end to end through the CLI:
  * every point compared, no result beats its physical bound. */
 static void
@@ -308,6 +382,8 @@ main (int argc, char **argv)
               test_suite_mechanics, fixture_teardown);
   g_test_add ("/validate/suite/bad-input-is-an-error-or-a-note", Fixture, NULL, fixture_setup, test_suite_bad_input,
               fixture_teardown);
+  g_test_add ("/validate/suite/small-kernels-time-per-launch-includes-launch-cost", Fixture, NULL, fixture_setup,
+              test_suite_small_kernels_launch_cost, fixture_teardown);
   g_test_add_func ("/validate/cli/published-strides-h200-within-bounds", test_cli_published_strides);
   return g_test_run ();
 }
