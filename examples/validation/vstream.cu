@@ -31,10 +31,17 @@
  * (skipped sizes launch nothing): one warm-up launch when reps > 1, then
  * `reps` timed launches, all of the kernel named like the column.  With
  * pollute=BYTES > 0 every one of those launches is preceded by a launch of
- * `l2_pollute`, which writes BYTES of another buffer: it leaves the L2 full
- * of dirty lines the stream kernel does not use, the state the published
- * run's 1 GB arrays leave behind, so that a reduced n (arrays smaller than
- * the L2) still sees every load miss and every store evict dirty data.
+ * `l2_pollute`, which streams BYTES of another buffer with the stream
+ * kernel's own mix of loads and stores (read: loads only; init: stores only;
+ * scale: half of its 256-byte chunks stored, triad: a third, chosen by a
+ * hash of the chunk).  It leaves the L2 as the
+ * published run's earlier launches of the same kernel over 1 GB arrays
+ * leave it: full of lines the kernel does not use, of which the kernel's
+ * store share is dirty.  So a reduced n (arrays smaller than the L2) still
+ * sees every load miss, and each line the kernel allocates evicts dirty
+ * data exactly as often as in the published steady state (a read stream
+ * writes nothing back; an all-dirty L2 would charge it one write-back per
+ * line read).
  * Output: one line per point
  *   RESULT kernel=K block_size=B blocks_per_sm=2 ms=T GBps=G
  * (ms = median of the reps; GBps = streams * n * 8 B / ms), then PASSED.
@@ -116,8 +123,12 @@ static const char *const kernel_names[] = {
   "init", "read", "scale", "triad", "stencil1d3pt", "stencil1d5pt", NULL,
 };
 static const Kernel kernel_fns[] = { init, read, scale, triad, stencil1d3pt, stencil1d5pt };
-/* Streams counted for the bandwidth (ground-truth README table, section 1). */
-static const int kernel_streams[] = { 1, 1, 2, 3, 2, 2 };
+/* Arrays each kernel streams in (loads: B, C; the stencils' neighbours
+ * are the same stream) and out (stores: A).  Their sum is the stream count
+ * of the bandwidth (ground-truth README table, section 1); the split is the
+ * load/store mix l2_pollute reproduces. */
+static const int kernel_load_streams[] = { 0, 1, 1, 2, 1, 1 };
+static const int kernel_store_streams[] = { 1, 0, 1, 1, 1, 1 };
 
 static int
 kernel_index (const std::string &name)
@@ -162,12 +173,30 @@ expected (int k, long long i, long long n, double *alt)
   return v;
 }
 
-/* Writes n doubles of a buffer the stream kernels never touch. */
-__global__ void l2_pollute (double *P, long long n)
+/* Streams n doubles of a buffer the stream kernels never touch, in chunks of
+ * one warp's 256 B (whole 128-byte lines and 32-byte sectors): a chunk is
+ * written with probability stores / (loads + stores), else read, so the
+ * lines it leaves in the L2 are dirty in the proportion the measured
+ * kernel's own traffic makes them.  The choice is a hash of the chunk
+ * (Fibonacci hashing, Knuth TAOCP vol. 3 §6.4), not a period: a period of a
+ * few lines aliases with the modulo set and channel interleaving (2 dirty
+ * lines then 2 clean put every dirty line in half of the sets and DRAM
+ * channels), while the published run's own A and B lines spread over all
+ * of them alike.  P holds zeros and is written with 0.25, so the store
+ * under a read chunk's test never happens. */
+__global__ void l2_pollute (double *P, long long n, int loads, int stores)
 {
   long long i = (long long) blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n)
-    P[i] = (double) i;
+  if (i >= n)
+    return;
+  unsigned long long hash = ((unsigned long long) (i / 32) * 0x9E3779B97F4A7C15ull) >> 40;
+  if (hash % (unsigned long long) (loads + stores) < (unsigned long long) stores)
+    P[i] = 0.25;
+  else {
+    double t = P[i];
+    if (t == 123.0)
+      P[i] = t;
+  }
 }
 
 int
@@ -221,11 +250,14 @@ main (int argc, char **argv)
   CHECK (cudaMemcpy (B, h_b, bytes, cudaMemcpyHostToDevice));
   CHECK (cudaMemcpy (C, h_c, bytes, cudaMemcpyHostToDevice));
   double *P = NULL;
-  if (pollute_n > 0)
+  if (pollute_n > 0) {
     CHECK (cudaMalloc (&P, (size_t) pollute_n * sizeof (double)));
-  auto pollute = [&] () {
+    CHECK (cudaMemset (P, 0, (size_t) pollute_n * sizeof (double)));
+  }
+  auto pollute = [&] (int k) {
     if (pollute_n > 0) {
-      l2_pollute<<<(unsigned) ((pollute_n + 255) / 256), 256>>> (P, pollute_n);
+      l2_pollute<<<(unsigned) ((pollute_n + 255) / 256), 256>>> (P, pollute_n, kernel_load_streams[k],
+                                                                  kernel_store_streams[k]);
       CHECK_LAUNCH ("l2_pollute");
     }
   };
@@ -248,13 +280,13 @@ main (int argc, char **argv)
       CHECK (cudaMemset (A, 0xff, bytes));
       unsigned grid = (unsigned) (n / bs + 1);
       if (reps > 1) {
-        pollute ();
+        pollute (k);
         kernel_fns[k]<<<grid, (unsigned) bs, smem>>> (A, B, C, n, 0);
         CHECK_LAUNCH (kname.c_str ());
       }
       std::vector<double> ms;
       for (int r = 0; r < reps; r++) {
-        pollute ();
+        pollute (k);
         timer.start ();
         kernel_fns[k]<<<grid, (unsigned) bs, smem>>> (A, B, C, n, 0);
         ms.push_back (timer.stop ());
@@ -262,7 +294,7 @@ main (int argc, char **argv)
       CHECK_LAUNCH (kname.c_str ());
       double t = vu_median (ms);
       printf ("RESULT kernel=%s block_size=%lld blocks_per_sm=%d ms=%.6f GBps=%.3f\n", kname.c_str (), bs,
-              blocks_per_sm, t, vu_gbps ((double) kernel_streams[k] * n * 8.0, t));
+              blocks_per_sm, t, vu_gbps ((double) (kernel_load_streams[k] + kernel_store_streams[k]) * n * 8.0, t));
       fflush (stdout);
 
       CHECK (cudaMemcpy (h_a, A, bytes, cudaMemcpyDeviceToHost));

@@ -34,8 +34,24 @@
  * size / 128; docs/bounds.md).  Counting one wavefront per distinct
  * 128-byte line instead made strided loads up to 3.4x too slow (H200 float
  * stride 15: 15 lines, measured 4.6 cycles per warp load): lines remain
- * the fallback on an older host or where the host has no figure. */
+ * the fallback on an older host or where the host has no figure.
+ *
+ * The latency bound is the critical path of seed 004 §5.1 from the start
+ * node to the end node: a store's edge to the end node carries its memory
+ * latency (saxpy2: 92 + 700 + 150 + 24a, the 700 being the load's and the
+ * store's 350 cycles each), and the end node's inbound edge the terminated
+ * block replacement latency (Table 4.1, 150 cycles; Volkov's thesis) where
+ * the grid has more blocks than the SMs hold at once.  The
+ * representative profile (the warp alone, GPUMech eq. 13) ends at its last
+ * issue: a warp of stores looked 43 cycles long on A100, so 2 one-warp
+ * blocks per SM were predicted at DRAM peak (gpu-stream init, block 32:
+ * 1555 GB/s predicted, 159 measured).  With both terms Little's law holds
+ * for the bytes in flight: each warp keeps its loads and stores in flight
+ * for a whole latency bound, occupancy x bytes per warp / latency bound
+ * per SM and cycle.  Analytic kernels give their latency bound whole, as
+ * the paper's Listing 5 does (it already contains both terms). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
 #include "ws-predictor.h"
@@ -43,6 +59,9 @@
 static const WsPredictorOption volkov_options[] = {
   { "lambda", WS_PREDICTOR_OPTION_DOUBLE, "1",
     NULL, "Kernel scaling parameter lambda_k of eq. 4.1 (used when the kernel does not give one)" },
+  { "block_replacement", WS_PREDICTOR_OPTION_DOUBLE, "150",
+    NULL, "Terminated block replacement latency in cycles, added to a traced warp's latency bound "
+          "(seed 004 Table 4.1, Maxwell; no figure for later GPUs was found)" },
 };
 
 typedef struct {
@@ -141,9 +160,47 @@ trace_inputs (const WsPredictorHost *h, WsPredictorContext *ctx, VolkovInputs *i
   WsPredictorWarpRecord r;
   double cuda = 0, issued = 0, wavefronts = 0;
   int host_wavefronts = WS_PREDICTOR_HOST_HAS (h, inst_wavefronts);
+  /* The critical path (seed 004 §5.1): in-order issue, one instruction
+   * per cycle, each waiting for its source registers; a register is ready
+   * its instruction's latency (the host's: pipeline latency, AMAT for
+   * memory accesses) after issue, and a store ends its path at the end
+   * node its memory latency after issue. */
+  double clock = 0, path_end = 0;
+  double *ready = NULL;
+  uint32_t n_ready = 0;
   while (h->warp_next (c, &r))
     {
       int cls = h->inst_class (ctx, r.static_id);
+      double start = clock;
+      for (uint32_t k = 0; k < h->inst_n_srcs (ctx, r.static_id); k++)
+        {
+          uint32_t reg = h->inst_src (ctx, r.static_id, k);
+          if (reg < n_ready && ready[reg] + 1 > start)
+            start = ready[reg] + 1;   /* the host's schedule: issue the cycle after the result */
+        }
+      double lat = h->inst_latency (ctx, r.static_id);
+      if (!isfinite (lat) || lat < 1)
+        lat = 1;
+      for (uint32_t k = 0; k < h->inst_n_dsts (ctx, r.static_id); k++)
+        {
+          uint32_t reg = h->inst_dst (ctx, r.static_id, k);
+          if (reg >= 65536)
+            continue;
+          if (reg >= n_ready)
+            {
+              uint32_t n = reg + 64;
+              ready = realloc (ready, n * sizeof *ready);
+              for (uint32_t i = n_ready; i < n; i++)
+                ready[i] = 0;
+              n_ready = n;
+            }
+          ready[reg] = start + lat;
+          path_end = fmax (path_end, start + lat);
+        }
+      if (cls == WS_PRED_CLASS_ST || cls == WS_PRED_CLASS_ATOM)
+        path_end = fmax (path_end, start + lat);
+      clock = start + 1;
+      path_end = fmax (path_end, clock);
       issued += 1;
       switch (cls)
         {
@@ -168,13 +225,18 @@ trace_inputs (const WsPredictorHost *h, WsPredictorContext *ctx, VolkovInputs *i
         }
     }
   h->warp_close (c);
+  free (ready);
   in->ins_cuda = cuda;
   in->ins_issued = issued;
   in->l1_wavefronts = wavefronts;
-  in->latency_bound = cycles;
+  /* The profile's interval model may see more (a dependent chain's
+   * stalls); the path adds what it ends before (stores). */
+  in->latency_bound = fmax (cycles, path_end);
+  h->set_metric (ctx, "critical_path", path_end);
+  h->set_metric (ctx, "profile_cycles", cycles);
   in->gmem_bytes = (double) h->launch_counter (ctx, "dram_bytes") / in->warps_launched;
-  int warps = 0;
-  h->occupancy (ctx, NULL, &warps, NULL);
+  int warps = 0, blocks_per_sm = 0;
+  h->occupancy (ctx, &blocks_per_sm, &warps, NULL);
   if (warps <= 0)
     {
       h->fail (ctx, "the launch's blocks do not fit on an SM of this GPU (occupancy 0)");
@@ -191,6 +253,12 @@ trace_inputs (const WsPredictorHost *h, WsPredictorContext *ctx, VolkovInputs *i
   in->sms_busy = fmin (sms, blocks);
   double available = ceil (blocks / in->sms_busy) * h->warps_per_tb (ctx);
   in->occupancy = fmin ((double) warps, available);
+  /* The end node's replacement edge (seed 004 Table 4.1) costs only where
+   * a terminated block is replaced: when the grid has more blocks than the
+   * busy SMs hold at once.  A single wave ends with its blocks. */
+  double replacement = blocks > in->sms_busy * fmax (1, blocks_per_sm) ? h->option_double (ctx, "block_replacement") : 0;
+  in->latency_bound += replacement;
+  h->set_metric (ctx, "block_replacement", replacement);
   in->lambda = h->option_double (ctx, "lambda");
   h->set_metric (ctx, "representative_tb", (double) tb);
   h->set_metric (ctx, "representative_warp", warp);

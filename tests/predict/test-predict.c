@@ -367,8 +367,14 @@ test_volkov_trace (void)
   g_assert_cmpfloat (metric (p, "issued_instructions"), ==, 4);
   g_assert_cmpfloat (metric (p, "gmem_bytes"), ==, 256);
   /* In-order schedule of the representative warp: ld at 0 (DRAM, 350),
-   * fma at 351 (done 357), add at 358 (done 364), st at 365: 366 cycles. */
-  g_assert_cmpfloat (metric (p, "latency_bound"), ==, 366);
+   * fma at 351 (done 357), add at 358 (done 364), st at 365; the store's
+   * edge to the end node carries its latency (seed 004 §5.1), an L2 hit
+   * (194: the load brought the line): 559 cycles.  The warp's last issue
+   * (366) ignored the store.  8 blocks on 13 SMs: none is replaced. */
+  g_assert_cmpfloat (metric (p, "profile_cycles"), ==, 366);
+  g_assert_cmpfloat (metric (p, "critical_path"), ==, 365 + 194);
+  g_assert_cmpfloat (metric (p, "block_replacement"), ==, 0);
+  g_assert_cmpfloat (metric (p, "latency_bound"), ==, 559);
   /* 64 warps fit on an SM, but the 8 blocks of 2 warps go to 8 of the 13
    * SMs, one each: 2 warps in flight on 8 SMs.  (This test divided the 16
    * warps by all 13 SMs before, as if a block could be split.) */
@@ -377,7 +383,7 @@ test_volkov_trace (void)
   /* eq. 4.1-4.5 with these inputs */
   double bw = 1753e6 * 32 * 4 / (13 * 1253e6);
   double th = 1 / fmax (32 * 2 / 128.0, fmax (4 / 4.0, 256 / bw));
-  double wth = fmin (2 / 366.0, th);
+  double wth = fmin (2 / 559.0, th);
   g_assert_cmpfloat_with_epsilon (p->seconds, 16 / (wth * 8 * 1253e6), 1e-18);
   g_assert_cmpfloat_with_epsilon (ws_prediction_cpi_total (p), p->cycles / (16 * 4), 1e-9);
   g_remove (path);
@@ -459,8 +465,10 @@ plain_inst (int op, int opclass, int dst, int src)
  *    over all 13 SMs (3 each): 82 cycles, 39 warp instructions per cycle
  *    on an SM that issues 4.
  *  - one thread chasing 10 pointers, each load the previous one's result
- *    and a DRAM miss (350 cycles): the critical path is 9 x 351 + 1 = 3160
- *    cycles (the host's in-order schedule); before, 3160 / 13 = 243, 24
+ *    and a DRAM miss (350 cycles): the critical path ends when the last
+ *    load's data arrives, 9 x 351 + 350 = 3509 cycles (the host's in-order
+ *    schedule ends at the last issue, 3160, leaving the last load out);
+ *    before, 3160 / 13 = 243, 24
  *    cycles per dependent DRAM load. */
 static void
 test_volkov_one_block (void)
@@ -502,12 +510,78 @@ test_volkov_one_block (void)
   g_autoptr(WsPrediction) l = ws_predict_trace (volkov, gpu, lt, 0, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpfloat (metric (l, "sms_busy"), ==, 1);
-  g_assert_cmpfloat (metric (l, "latency_bound"), ==, 9 * 351 + 1);
-  g_assert_cmpfloat_with_epsilon (l->cycles, 3160, 1e-6);
+  g_assert_cmpfloat (metric (l, "profile_cycles"), ==, 9 * 351 + 1);
+  g_assert_cmpfloat (metric (l, "latency_bound"), ==, 9 * 351 + 350);
+  g_assert_cmpfloat (metric (l, "block_replacement"), ==, 0);
+  g_assert_cmpfloat_with_epsilon (l->cycles, 3509, 1e-6);
   /* each dependent load costs at least its DRAM latency */
   g_assert_cmpfloat (l->cycles, >=, 9 * 350.0);
   g_remove (compute);
   g_remove (chain);
+  g_rmdir (dir);
+}
+
+/* gpu-stream's init with 32-thread blocks: 1040 blocks of one warp, each
+ * storing 128 fresh bytes, on the GTX 970 of Table 6.1 (13 SMs, 32
+ * resident blocks each, so 416 at once and every SM replaces blocks).
+ * Seed 004 §5.1: the store's latency lies on the path to the end node and
+ * the end node's inbound edge is the terminated block replacement latency
+ * (Table 4.1: 150).  So each SM keeps 32 warps' 128 bytes in flight for a
+ * latency bound of (store latency + 150) cycles: Little's law for the
+ * bytes in flight.  Before, the latency bound was the warp's last issue
+ * (1 cycle) and the launch streamed at the DRAM peak from any occupancy. */
+static void
+test_volkov_store_blocks (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-volkov-stores-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "init.wstrace", NULL);
+  g_autoptr(GError) error = NULL;
+  WsTraceWriter *w = ws_trace_writer_new (path, &error);
+  g_assert_no_error (error);
+  WsTraceStaticInst st = plain_inst (WS_OP_ST, WS_OPCLASS_ST, -1, 1);
+  st.space = WS_SPACE_GLOBAL;
+  st.access_size = 4;
+  WsTraceKernelDesc kd = { .name = "init", .n_insts = 1, .insts = &st, .regs_per_thread = 16 };
+  uint32_t kernel = ws_trace_writer_add_kernel (w, &kd);
+  const uint32_t n_blocks = 1040;
+  const uint32_t grid[3] = { n_blocks, 1, 1 }, block[3] = { 32, 1, 1 };
+  ws_trace_writer_begin_launch (w, kernel, grid, block, 0);
+  for (uint64_t b = 0; b < n_blocks; b++)
+    {
+      WsTraceCta *cta = ws_trace_cta_begin (w, b, 1);
+      uint64_t a[32];
+      for (int l = 0; l < 32; l++)
+        a[l] = 0x7e0000000000ull + (b * 32 + l) * 4;
+      ws_trace_cta_mem (cta, 0, 0, 0xffffffffu, WS_SPACE_GLOBAL, a);
+      ws_trace_cta_end (cta);
+    }
+  g_assert_true (ws_trace_writer_end_launch (w, &error));
+  g_assert_true (ws_trace_writer_close (w, &error));
+  g_assert_no_error (error);
+  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_assert_no_error (error);
+  g_autoptr(WsPredictorPlugin) volkov = load_volkov ();
+  g_autoptr(WsGpu) gpu = gtx970_table_6_1 ();
+  gpu->l1_size = 24576; gpu->l1_line = 128; gpu->l1_sector = 32; gpu->l1_assoc = 4; gpu->l1_latency = 28;
+  gpu->l2_size = 1835008; gpu->l2_line = 128; gpu->l2_assoc = 16; gpu->l2_latency = 194;
+  gpu->dram_latency = 350;
+  gpu->pipes[WS_ICLASS_GLOBAL].latency = 350;
+  g_autoptr(WsPrediction) p = ws_predict_trace (volkov, gpu, trace, 0, NULL, NULL, &error);
+  g_assert_no_error (error);
+  double path_end = metric (p, "critical_path");
+  g_test_message ("store blocks: critical path %.1f, latency bound %.1f, occupancy %.0f warps",
+                  path_end, metric (p, "latency_bound"), metric (p, "occupancy_warps"));
+  g_assert_cmpfloat (metric (p, "profile_cycles"), <=, 1);
+  /* The store reaches at least the L2 (write-back, write-allocate). */
+  g_assert_cmpfloat (path_end, >=, 194);
+  g_assert_cmpfloat (metric (p, "block_replacement"), ==, 150);
+  g_assert_cmpfloat (metric (p, "latency_bound"), ==, path_end + 150);
+  g_assert_cmpfloat (metric (p, "occupancy_warps"), ==, 32);
+  g_assert_cmpfloat (metric (p, "limiter_is_latency"), ==, 1);
+  /* Little's law: 13 SMs x 32 warps x 128 B per latency bound. */
+  double bytes_per_s = n_blocks * 128.0 / p->seconds;
+  g_assert_cmpfloat_with_epsilon (bytes_per_s, 13 * 32 * 128.0 / metric (p, "latency_bound") * 1253e6, 1e3);
+  g_remove (path);
   g_rmdir (dir);
 }
 
@@ -741,6 +815,7 @@ main (int argc, char **argv)
   g_test_add_func ("/predict/analytic/file-validation", test_analytic_file);
   g_test_add_func ("/predict/sdk/out-of-tree-plugin", test_out_of_tree_sdk);
   g_test_add_func ("/predict/volkov/traced-launch", test_volkov_trace);
+  g_test_add_func ("/predict/volkov/store-blocks-littles-law", test_volkov_store_blocks);
   g_test_add_func ("/predict/volkov/one-block-runs-on-one-sm", test_volkov_one_block);
   g_test_add_func ("/predict/volkov/l1-wavefront-throughput", test_volkov_l1_wavefronts);
   g_test_add_func ("/predict/host/inst-wavefronts-bank-rule", test_inst_wavefronts);

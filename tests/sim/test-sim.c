@@ -666,6 +666,149 @@ test_store_stream_dram_bound (void)
   g_remove (path);
 }
 
+/* Eight one-warp blocks, each storing one 128-byte line (4 sectors) to an
+ * empty L2, two blocks per SM.  A warp retires once the L2 has accepted its
+ * stores (an L2 round trip, the test GPU's 100 cycles), so the blocks run
+ * in 4 rounds of one round trip each: at least 400 cycles.  Retiring at
+ * issue (stores posted and forgotten) let the slots turn over every few
+ * cycles and the launch ended one round trip after the last issue (about
+ * 110 cycles): gpu-stream's init with 32-thread blocks then streamed at
+ * DRAM peak from 2 warps per SM. */
+static void
+test_block_retires_after_stores (void)
+{
+  SimTraceBuilder b;
+  sim_trace_open (&b, tmpdir, "store-blocks.wstrace");
+  WsTraceStaticInst insts[1] = { sim_test_inst (WS_OPCLASS_ST, -1, -1, -1) };
+  insts[0].space = WS_SPACE_GLOBAL;
+  uint32_t k = sim_trace_kernel (&b, "init", insts, 1);
+  sim_trace_launch (&b, k, 8, 32);
+  for (uint32_t tb = 0; tb < 8; tb++)
+    {
+      WsTraceCta *cta = ws_trace_cta_begin (b.w, tb, 1);
+      sim_rec_mem (cta, 0, 0, WS_SPACE_GLOBAL, 0x30000000 + (uint64_t) tb * 128, 4);
+      ws_trace_cta_end (cta);
+    }
+  sim_trace_end_launch (&b);
+  g_autofree char *path = sim_trace_close (&b);
+  g_autoptr(WsGpu) gpu = sim_test_gpu (1);
+  gpu->max_blocks_per_sm = 2;
+  WsSimLaunchStats st = run_one (gpu, path, WS_SIM_SCHED_GTO);
+  g_test_message ("8 store blocks, 2 per SM: %" G_GUINT64_FORMAT " cycles", st.cycles);
+  g_assert_cmpint (st.blocks_per_sm, ==, 2);
+  g_assert_cmpuint (st.dram_writes, ==, 0);
+  g_assert_cmpuint (st.cycles, >=, 4 * 100);
+  /* Each round: the issue, the 4 sectors through one slice, the round trip. */
+  g_assert_cmpuint (st.cycles, <=, 4 * (100 + 4 + 4));
+  ws_sim_launch_stats_clear (&st);
+  g_remove (path);
+}
+
+/* A catalogue GPU record, read from db/catalogue/gpu/@file. */
+static WsGpu *
+catalogue_gpu (const char *file)
+{
+  const char *src = g_getenv ("WS_SOURCE_DIR");
+  g_assert_nonnull (src);
+  g_autofree char *path = g_build_filename (src, "db", "catalogue", "gpu", file, NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_assert_true (json_parser_load_from_file (parser, path, &error));
+  g_assert_no_error (error);
+  WsGpu *gpu = ws_gpu_from_json (json_parser_get_root (parser), &error);
+  g_assert_no_error (error);
+  return gpu;
+}
+
+typedef enum { CHASE_L1, CHASE_L2, CHASE_DRAM } ChaseLevel;
+
+/* Address of the @i-th load of a pointer chase whose data lies in @level
+ * of @gpu.  L1: 16 lines, reused.  L2: a cycle over twice as many lines as
+ * the L1 holds (every set sees twice its ways in LRU order, so every access
+ * misses the L1) and far fewer than the L2 holds.  DRAM: every load a new
+ * line, each in the same channel and bank as the last but in the next row,
+ * so each one misses both caches and opens a DRAM row, as a random chase
+ * over a large footprint does. */
+static uint64_t
+chase_addr (const WsGpu *gpu, ChaseLevel level, guint i)
+{
+  const uint64_t base = 0x40000000;
+  switch (level)
+    {
+    case CHASE_L1:
+      return base + (uint64_t) (i % 16) * 128;
+    case CHASE_L2:
+      return base + (uint64_t) (i % (2 * (guint) gpu->l1_size / 128)) * 128;
+    case CHASE_DRAM:
+    default:
+      /* The simulator's mapping (dram_enqueue): 128-byte lines interleave
+       * over the channels, 16 lines of a channel form a 2 KiB row, rows
+       * interleave over the banks. */
+      return base + (uint64_t) i * 128 * (uint64_t) gpu->dram_channels * 16 * (uint64_t) gpu->dram_banks;
+    }
+}
+
+/* Cycles of one warp chasing @n_loads dependent 8-byte loads (all 32 lanes
+ * at the address the previous load returned, as gpu-latency's chase does). */
+static uint64_t
+chase_cycles (const WsGpu *gpu, ChaseLevel level, guint n_loads)
+{
+  SimTraceBuilder b;
+  g_autofree char *name = g_strdup_printf ("chase-%d-%u.wstrace", (int) level, n_loads);
+  sim_trace_open (&b, tmpdir, name);
+  WsTraceStaticInst insts[1] = { sim_test_inst (WS_OPCLASS_LD, 1, 1, -1) };
+  insts[0].space = WS_SPACE_GLOBAL;
+  insts[0].access_size = 8;
+  uint32_t k = sim_trace_kernel (&b, "chase", insts, 1);
+  sim_trace_launch (&b, k, 1, 32);
+  WsTraceCta *cta = ws_trace_cta_begin (b.w, 0, 1);
+  for (guint i = 0; i < n_loads; i++)
+    sim_rec_mem (cta, 0, 0, WS_SPACE_GLOBAL, chase_addr (gpu, level, i), 0);
+  ws_trace_cta_end (cta);
+  sim_trace_end_launch (&b);
+  g_autofree char *path = sim_trace_close (&b);
+  WsSimLaunchStats st = run_one (gpu, path, WS_SIM_SCHED_GTO);
+  uint64_t cycles = st.cycles;
+  ws_sim_launch_stats_clear (&st);
+  g_remove (path);
+  return cycles;
+}
+
+/* The catalogue's l1_latency, l2_latency and dram_latency are the unloaded
+ * load-to-use time of a dependent load served by that level (ws-hw.h):
+ * one warp chasing pointers through an L1-, an L2- and a DRAM-resident
+ * footprint must take that long per load.  Steady state: two chases of
+ * w + n and w + 2n loads, the difference over n (the first pass's cold
+ * misses, the launch and its end cancel).  The 8-byte broadcast holds the
+ * L1 data pipe for 2 wavefronts (one cycle more than the catalogue's
+ * one-wavefront figure) and latencies round up to whole cycles, hence the
+ * 2-cycle tolerance.  The old composition added the interconnect and the
+ * DRAM row miss on top of the catalogue figures (A100: DRAM +82). */
+static void
+test_pointer_chase_latency (void)
+{
+  static const char *files[] = { "a100.json", "h100-pcie.json", "tesla-v100-pcie.json" };
+  for (guint f = 0; f < G_N_ELEMENTS (files); f++)
+    {
+      g_autoptr(WsGpu) gpu = catalogue_gpu (files[f]);
+      struct { ChaseLevel level; double want; guint warm, n; } cases[] = {
+        { CHASE_L1, gpu->l1_latency, 16, 256 },
+        { CHASE_L2, gpu->l2_latency, 2 * (guint) gpu->l1_size / 128, 2 * (guint) gpu->l1_size / 128 },
+        { CHASE_DRAM, gpu->dram_latency, 0, 64 },
+      };
+      for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+        {
+          uint64_t t1 = chase_cycles (gpu, cases[c].level, cases[c].warm + cases[c].n);
+          uint64_t t2 = chase_cycles (gpu, cases[c].level, cases[c].warm + 2 * cases[c].n);
+          double per_load = (double) (t2 - t1) / cases[c].n;
+          g_test_message ("%s, level %d: %.2f cycles per load, catalogue %.1f", gpu->name, (int) cases[c].level,
+                          per_load, cases[c].want);
+          g_assert_cmpfloat (per_load, >=, cases[c].want - 0.01);
+          g_assert_cmpfloat (per_load, <=, cases[c].want + 2.0);
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -681,10 +824,12 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/l1/data-pipe-bounds-global-loads", test_global_data_pipe);
   g_test_add_func ("/sim/scheduler/rr-vs-gto", test_rr_vs_gto);
   g_test_add_func ("/sim/dispatch/occupancy-waves", test_dispatch_occupancy);
+  g_test_add_func ("/sim/dispatch/block-retires-after-its-stores", test_block_retires_after_stores);
   g_test_add_func ("/sim/barrier/waits-for-all-warps", test_barrier);
   g_test_add_func ("/sim/timing/param-load-is-alu", test_param_load);
   g_test_add_func ("/sim/memory/caches-across-launches", test_caches_across_launches);
   g_test_add_func ("/sim/memory/store-hit-writes-dram", test_store_hit_writes_dram);
+  g_test_add_func ("/sim/memory/pointer-chase-takes-catalogue-latency", test_pointer_chase_latency);
   int rc = g_test_run ();
   g_autoptr(GDir) d = g_dir_open (tmpdir, 0, NULL);
   const char *n;
