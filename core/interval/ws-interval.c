@@ -62,6 +62,9 @@ ws_interval_profile_warp (const WsTraceKernel *k, const WsTraceTb *tb, guint war
   WsTraceRecord r;
   GError *e = NULL;
   double issue = -1, start = 0;
+  /* The latest done cycle of the warp's memory accesses, and whose. */
+  double mem_done = -1;
+  uint32_t mem_inst = G_MAXUINT32;
   WsInterval cur = { 0 };
   while (ws_trace_warp_iter_next (&it, &r, &e))
     {
@@ -98,6 +101,12 @@ ws_interval_profile_warp (const WsTraceKernel *k, const WsTraceTb *tb, guint war
       cur.insts++;
       p->insts++;
       double done = issue + latency[r.static_id];
+      if ((si->opclass == WS_OPCLASS_LD || si->opclass == WS_OPCLASS_ST || si->opclass == WS_OPCLASS_ATOM) &&
+          done > mem_done)
+        {
+          mem_done = done;
+          mem_inst = r.static_id;
+        }
       for (int d = 0; d < si->n_dst && d < 2; d++)
         if (si->dst[d] != 0xffff)
           {
@@ -110,6 +119,22 @@ ws_interval_profile_warp (const WsTraceKernel *k, const WsTraceTb *tb, guint war
       g_propagate_error (error, e);
       ws_interval_profile_free (p);
       return NULL;
+    }
+  /* The warp ends once every memory access it issued has completed, not at
+   * its last issue: a warp (and its block's slot) is retired only when the
+   * L2 has accepted its stores and its loads have returned.  Seed 001
+   * §4.3.2 says nothing of the warp's end; seed 004 §5.1 puts the memory
+   * accesses' latency on the path to the kernel graph's end node, and
+   * GPGPU-Sim keeps a warp until its stores are acknowledged.  As that
+   * graph's end node (and the Volkov plugin's critical path), the warp ends
+   * at the later of issue + 1 and the latest access' done cycle (issue +
+   * latency, eq. 13's done): the last interval stalls the difference,
+   * charged to that access.  A store is done when the L2 takes it (the
+   * cache simulation's latency for stores is the L2's). */
+  if (cur.insts > 0 && mem_done > issue + 1)
+    {
+      cur.stall_cycles = mem_done - issue - 1;
+      cur.stall_inst = mem_inst;
     }
   if (cur.insts > 0)
     g_array_append_val (p->intervals, cur);

@@ -32,7 +32,8 @@ typedef struct {
 typedef struct {
   GArray *intervals;     /* of WsInterval, eq. 11 */
   uint64_t insts;        /* warp instructions issued (machine level: absorbed ones left out) */
-  double cycles;         /* issue cycles + stall cycles of the warp alone */
+  double cycles;         /* issue cycles + stall cycles of the warp alone, up to the
+                          * completion of its last memory access */
   double perf;           /* eq. 14: insts / cycles */
   uint64_t thread_insts; /* active lanes summed over the issued instructions */
 } WsIntervalProfile;
@@ -44,7 +45,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsIntervalProfile, ws_interval_profile_free)
 WS_EXPORT WsIClass ws_interval_inst_iclass (const WsTraceStaticInst *inst);
 
 /* Eq. 13 over one warp's stream: issue(k+1) = max(issue(k) + 1, done(src) + 1),
- * done = issue + latency; an interval closes where the issue cycle jumps. */
+ * done = issue + latency; an interval closes where the issue cycle jumps.
+ * The warp ends when all its memory accesses (loads, stores, atomics) are
+ * done: the last interval stalls until the latest of them completes. */
 WS_EXPORT WsIntervalProfile *ws_interval_profile_warp (const WsTraceKernel *kernel, const WsTraceTb *tb,
                                                        guint warp, const double *latency, GError **error);
 

@@ -42,8 +42,9 @@
  * store's 350 cycles each), and the end node's inbound edge the terminated
  * block replacement latency (Table 4.1, 150 cycles; Volkov's thesis) where
  * the grid has more blocks than the SMs hold at once.  The
- * representative profile (the warp alone, GPUMech eq. 13) ends at its last
- * issue: a warp of stores looked 43 cycles long on A100, so 2 one-warp
+ * representative profile (the warp alone, GPUMech eq. 13) ended at its last
+ * issue (it now waits for its memory accesses too, core/interval, and so
+ * ends with the path): a warp of stores looked 43 cycles long on A100, so 2 one-warp
  * blocks per SM were predicted at DRAM peak (gpu-stream init, block 32:
  * 1555 GB/s predicted, 159 measured).  With both terms Little's law holds
  * for the bytes in flight: each warp keeps its loads and stores in flight
