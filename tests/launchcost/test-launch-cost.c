@@ -2,25 +2,10 @@
  * back-to-back stream and graph launches from the catalogue's launch fields,
  * and the seed catalogue's launch fields and their sources. */
 #include "launchcost/ws-launch-cost.h"
+#include "../sim/sim-test-util.h"
 
 #include <math.h>
 #include <string.h>
-
-static WsGpu *
-load_gpu (const char *file)
-{
-  const char *src = g_getenv ("WS_SOURCE_DIR");
-  g_assert_nonnull (src);
-  g_autofree char *path = g_build_filename (src, "db", "catalogue", "gpu", file, NULL);
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-  g_assert_true (json_parser_load_from_file (parser, path, &error));
-  g_assert_no_error (error);
-  WsGpu *gpu = ws_gpu_from_json (json_parser_get_root (parser), &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (gpu);
-  return gpu;
-}
 
 #define US 1e-6
 
@@ -46,7 +31,7 @@ test_catalogue_values (void)
                                        "a100-80gb.json", "tesla-v100.json", "tesla-v100-pcie.json" };
   for (guint i = 0; i < G_N_ELEMENTS (files); i++)
     {
-      g_autoptr(WsGpu) g = load_gpu (files[i]);
+      g_autoptr(WsGpu) g = catalogue_gpu (files[i]);
       g_assert_cmpfloat (g->launch_interval_us, ==, 2.1);
       g_assert_cmpfloat (g->launch_gap_us, ==, 0.9);
       g_assert_cmpfloat (g->graph_launch_interval_us, ==, 1.3);
@@ -68,7 +53,7 @@ test_catalogue_sources (void)
     {
       if (!g_str_has_suffix (entry, ".json"))
         continue;
-      g_autoptr(WsGpu) g = load_gpu (entry);
+      g_autoptr(WsGpu) g = catalogue_gpu (entry);
       const struct {
         const char *name;
         double v;
@@ -96,7 +81,7 @@ test_catalogue_sources (void)
 static void
 test_stream (void)
 {
-  g_autoptr(WsGpu) g = load_gpu ("h200.json");
+  g_autoptr(WsGpu) g = catalogue_gpu ("h200.json");
   assert_cost (g, WS_LAUNCH_MODE_STREAM, 0, 2.1 * US, "interval");
   assert_cost (g, WS_LAUNCH_MODE_STREAM, 0.5 * US, 2.1 * US, "interval");
   assert_cost (g, WS_LAUNCH_MODE_STREAM, 1.3 * US, 2.2 * US, "gap");
@@ -117,7 +102,7 @@ test_stream (void)
 static void
 test_graph (void)
 {
-  g_autoptr(WsGpu) g = load_gpu ("a100-80gb.json");
+  g_autoptr(WsGpu) g = catalogue_gpu ("a100-80gb.json");
   assert_cost (g, WS_LAUNCH_MODE_GRAPH, 0.2 * US, 1.3 * US, "interval");
   assert_cost (g, WS_LAUNCH_MODE_GRAPH, 2 * US, 2.5 * US, "gap");
   for (double e = 0; e < 5 * US; e += 0.1 * US)
@@ -129,7 +114,7 @@ test_graph (void)
 static void
 test_from_record (void)
 {
-  g_autoptr(WsGpu) g = load_gpu ("h200.json");
+  g_autoptr(WsGpu) g = catalogue_gpu ("h200.json");
   g->launch_interval_us = 7;
   g->launch_gap_us = 3;
   g->graph_launch_interval_us = 4;
@@ -144,7 +129,7 @@ test_from_record (void)
 static void
 test_unknown (void)
 {
-  g_autoptr(WsGpu) g = load_gpu ("gtx-970.json");
+  g_autoptr(WsGpu) g = catalogue_gpu ("gtx-970.json");
   g_assert_cmpfloat (g->launch_interval_us, ==, 0);
   WsLaunchCost c;
   g_assert_false (ws_launch_cost (g, WS_LAUNCH_MODE_STREAM, 3 * US, &c));

@@ -29,6 +29,32 @@ gtx970_table_6_1 (void)
   return g;
 }
 
+/* A GTX 970 of Table 6.1 with the caches the launch analysis simulates,
+ * claiming compute capability @cc_major (the wavefront rules depend on it;
+ * the Volkov trace tests keep Table 6.1's Maxwell 5). */
+static WsGpu *
+gpu_with_caches (int cc_major)
+{
+  WsGpu *gpu = gtx970_table_6_1 ();
+  gpu->cc_major = cc_major;
+  gpu->l1_size = 24576; gpu->l1_line = 128; gpu->l1_sector = 32; gpu->l1_assoc = 4; gpu->l1_latency = 28;
+  gpu->l2_size = 1835008; gpu->l2_line = 128; gpu->l2_assoc = 16; gpu->l2_latency = 194;
+  gpu->dram_latency = 350;
+  gpu->pipes[WS_ICLASS_GLOBAL].latency = 350;
+  return gpu;
+}
+
+/* A fresh temporary folder for a test's files (@tmpl ends in XXXXXX). */
+static char *
+make_tmp_dir (const char *tmpl)
+{
+  g_autoptr(GError) error = NULL;
+  char *dir = g_dir_make_tmp (tmpl, &error);
+  g_assert_no_error (error);
+  return dir;
+}
+
+
 /* seed 004 Listing 5 for compute intensity a, N elements, block size bs. */
 static WsAnalyticKernel *
 saxpy2_listing5 (double a, double n, double bs, double occupancy_warps)
@@ -179,7 +205,7 @@ test_broken_plugins (void)
 static void
 test_scan_not_fatal (void)
 {
-  g_autofree char *tmp = g_dir_make_tmp ("ws-predict-XXXXXX", NULL);
+  g_autofree char *tmp = make_tmp_dir ("ws-predict-XXXXXX");
   g_setenv ("XDG_DATA_HOME", tmp, TRUE);
   g_autofree char *volkov_dir = g_path_get_dirname (g_getenv ("WS_VOLKOV_PLUGIN"));
   g_autofree char *search = g_strjoin (":", g_getenv ("WS_BROKEN_PLUGIN_DIR"), volkov_dir, NULL);
@@ -218,7 +244,7 @@ write_file (const char *dir, const char *name, const char *text, char **path)
 static void
 test_analytic_file (void)
 {
-  g_autofree char *tmp = g_dir_make_tmp ("ws-analytic-XXXXXX", NULL);
+  g_autofree char *tmp = make_tmp_dir ("ws-analytic-XXXXXX");
   g_autofree char *good = NULL, *unknown = NULL, *missing = NULL, *negative = NULL;
   write_file (tmp, "good.json", "{\"name\":\"saxpy2\",\"grid_size\":4096,\"block_size\":256,"
               "\"cuda_core_instructions\":27,\"issued_instructions\":30,\"gmem_bytes\":384,"
@@ -254,7 +280,7 @@ test_out_of_tree_sdk (void)
       g_test_skip ("pkg-config or cc missing");
       return;
     }
-  g_autofree char *tmp = g_dir_make_tmp ("ws-sdk-XXXXXX", NULL);
+  g_autofree char *tmp = make_tmp_dir ("ws-sdk-XXXXXX");
   g_autofree char *out = g_build_filename (tmp, "roofline.so", NULL);
   g_autofree char *src = g_build_filename (g_getenv ("WS_SOURCE_DIR"), "examples", "predictor-plugin", "roofline.c", NULL);
   g_autofree char *cmd = g_strdup_printf ("cc -shared -fPIC -Wall -Werror -o '%s' '%s' $(pkg-config --cflags --libs warpscope-predictor)",
@@ -348,18 +374,14 @@ metric (const WsPrediction *p, const char *name)
 static void
 test_volkov_trace (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ws-volkov-trace-XXXXXX", NULL);
+  g_autofree char *dir = make_tmp_dir ("ws-volkov-trace-XXXXXX");
   g_autofree char *path = write_stream_trace (dir);
   g_autoptr(GError) error = NULL;
   g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
   g_assert_no_error (error);
   g_autoptr(WsPredictorPlugin) volkov = load_volkov ();
-  g_autoptr(WsGpu) gpu = gtx970_table_6_1 ();
-  gpu->l1_size = 24576; gpu->l1_line = 128; gpu->l1_sector = 32; gpu->l1_assoc = 4; gpu->l1_latency = 28;
-  gpu->l2_size = 1835008; gpu->l2_line = 128; gpu->l2_assoc = 16; gpu->l2_latency = 194;
-  gpu->dram_latency = 350;
+  g_autoptr(WsGpu) gpu = gpu_with_caches (5);
   gpu->pipes[WS_ICLASS_FP32].latency = 6;
-  gpu->pipes[WS_ICLASS_GLOBAL].latency = 350;
   g_autoptr(WsPrediction) p = ws_predict_trace (volkov, gpu, trace, 0, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpfloat (metric (p, "warps_launched"), ==, 16);
@@ -474,14 +496,10 @@ plain_inst (int op, int opclass, int dst, int src)
 static void
 test_volkov_one_block (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ws-volkov-one-XXXXXX", NULL);
+  g_autofree char *dir = make_tmp_dir ("ws-volkov-one-XXXXXX");
   g_autoptr(WsPredictorPlugin) volkov = load_volkov ();
-  g_autoptr(WsGpu) gpu = gtx970_table_6_1 ();
-  gpu->l1_size = 24576; gpu->l1_line = 128; gpu->l1_sector = 32; gpu->l1_assoc = 4; gpu->l1_latency = 28;
-  gpu->l2_size = 1835008; gpu->l2_line = 128; gpu->l2_assoc = 16; gpu->l2_latency = 194;
-  gpu->dram_latency = 350;
+  g_autoptr(WsGpu) gpu = gpu_with_caches (5);
   gpu->pipes[WS_ICLASS_FP32].latency = 6;
-  gpu->pipes[WS_ICLASS_GLOBAL].latency = 350;
   g_autoptr(GError) error = NULL;
 
   WsTraceStaticInst fp[100];
@@ -534,7 +552,7 @@ test_volkov_one_block (void)
 static void
 test_volkov_store_blocks (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ws-volkov-stores-XXXXXX", NULL);
+  g_autofree char *dir = make_tmp_dir ("ws-volkov-stores-XXXXXX");
   g_autofree char *path = g_build_filename (dir, "init.wstrace", NULL);
   g_autoptr(GError) error = NULL;
   WsTraceWriter *w = ws_trace_writer_new (path, &error);
@@ -562,11 +580,7 @@ test_volkov_store_blocks (void)
   g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
   g_assert_no_error (error);
   g_autoptr(WsPredictorPlugin) volkov = load_volkov ();
-  g_autoptr(WsGpu) gpu = gtx970_table_6_1 ();
-  gpu->l1_size = 24576; gpu->l1_line = 128; gpu->l1_sector = 32; gpu->l1_assoc = 4; gpu->l1_latency = 28;
-  gpu->l2_size = 1835008; gpu->l2_line = 128; gpu->l2_assoc = 16; gpu->l2_latency = 194;
-  gpu->dram_latency = 350;
-  gpu->pipes[WS_ICLASS_GLOBAL].latency = 350;
+  g_autoptr(WsGpu) gpu = gpu_with_caches (5);
   g_autoptr(WsPrediction) p = ws_predict_trace (volkov, gpu, trace, 0, NULL, NULL, &error);
   g_assert_no_error (error);
   double path_end = metric (p, "critical_path");
@@ -603,12 +617,9 @@ test_volkov_store_blocks (void)
 static void
 test_volkov_l1_wavefronts (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ws-volkov-l1-XXXXXX", NULL);
+  g_autofree char *dir = make_tmp_dir ("ws-volkov-l1-XXXXXX");
   g_autoptr(WsPredictorPlugin) volkov = load_volkov ();
-  g_autoptr(WsGpu) gpu = gtx970_table_6_1 ();
-  gpu->l1_size = 24576; gpu->l1_line = 128; gpu->l1_sector = 32; gpu->l1_assoc = 4; gpu->l1_latency = 28;
-  gpu->l2_size = 1835008; gpu->l2_line = 128; gpu->l2_assoc = 16; gpu->l2_latency = 194;
-  gpu->dram_latency = 350;
+  g_autoptr(WsGpu) gpu = gpu_with_caches (5);
   gpu->pipes[WS_ICLASS_GLOBAL].latency = 28;
   g_autoptr(GError) error = NULL;
   const double warp_loads = 32 * 64;
@@ -636,20 +647,6 @@ test_volkov_l1_wavefronts (void)
       g_remove (path);
     }
   g_rmdir (dir);
-}
-
-/* A GTX 970 of Table 6.1 with the caches the launch analysis simulates,
- * claiming compute capability @cc_major (the wavefront rules depend on it). */
-static WsGpu *
-gpu_with_caches (int cc_major)
-{
-  WsGpu *gpu = gtx970_table_6_1 ();
-  gpu->cc_major = cc_major;
-  gpu->l1_size = 24576; gpu->l1_line = 128; gpu->l1_sector = 32; gpu->l1_assoc = 4; gpu->l1_latency = 28;
-  gpu->l2_size = 1835008; gpu->l2_line = 128; gpu->l2_assoc = 16; gpu->l2_latency = 194;
-  gpu->dram_latency = 350;
-  gpu->pipes[WS_ICLASS_GLOBAL].latency = 350;
-  return gpu;
 }
 
 static WsPredictorPlugin *
@@ -691,7 +688,7 @@ mem_inst (int op, int opclass, uint8_t space, uint8_t size)
 static void
 test_inst_wavefronts (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ws-wavefronts-XXXXXX", NULL);
+  g_autofree char *dir = make_tmp_dir ("ws-wavefronts-XXXXXX");
   g_autofree char *path = g_build_filename (dir, "wavefronts.wstrace", NULL);
   const uint64_t g = 0x7e0000000000ull;
   const uint32_t all = 0xffffffffu;

@@ -7,6 +7,7 @@
 #include "trace/ws-trace.h"
 #include "trace/ws-trace-writer.h"
 
+#include <json-glib/json-glib.h>
 #include <string.h>
 
 /* One SM (or @sms), one scheduler issuing one instruction per cycle, every
@@ -128,4 +129,21 @@ sim_rec_mem (WsTraceCta *cta, uint32_t warp, uint32_t id, uint8_t space, uint64_
   for (int l = 0; l < 32; l++)
     a[l] = base + (uint64_t) (l * stride);
   ws_trace_cta_mem (cta, warp, id, 0xffffffffu, space, a);
+}
+
+/* A catalogue GPU record, read from db/catalogue/gpu/@file. */
+static inline WsGpu *
+catalogue_gpu (const char *file)
+{
+  const char *src = g_getenv ("WS_SOURCE_DIR");
+  g_assert_nonnull (src);
+  g_autofree char *path = g_build_filename (src, "db", "catalogue", "gpu", file, NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_assert_true (json_parser_load_from_file (parser, path, &error));
+  g_assert_no_error (error);
+  WsGpu *gpu = ws_gpu_from_json (json_parser_get_root (parser), &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (gpu);
+  return gpu;
 }

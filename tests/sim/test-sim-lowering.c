@@ -213,7 +213,9 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  tmpdir = g_dir_make_tmp ("ws-sim-lowering-XXXXXX", NULL);
+  g_autoptr(GError) error = NULL;
+  tmpdir = g_dir_make_tmp ("ws-sim-lowering-XXXXXX", &error);
+  g_assert_no_error (error);
   g_test_add_func ("/sim/lowering/counts-agree-with-bound", test_counts_agree);
   g_test_add_func ("/sim/lowering/fma-chain-latency", test_chain_latency);
   int rc = g_test_run ();

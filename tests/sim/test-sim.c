@@ -704,22 +704,6 @@ test_block_retires_after_stores (void)
   g_remove (path);
 }
 
-/* A catalogue GPU record, read from db/catalogue/gpu/@file. */
-static WsGpu *
-catalogue_gpu (const char *file)
-{
-  const char *src = g_getenv ("WS_SOURCE_DIR");
-  g_assert_nonnull (src);
-  g_autofree char *path = g_build_filename (src, "db", "catalogue", "gpu", file, NULL);
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-  g_assert_true (json_parser_load_from_file (parser, path, &error));
-  g_assert_no_error (error);
-  WsGpu *gpu = ws_gpu_from_json (json_parser_get_root (parser), &error);
-  g_assert_no_error (error);
-  return gpu;
-}
-
 typedef enum { CHASE_L1, CHASE_L2, CHASE_DRAM } ChaseLevel;
 
 /* Address of the @i-th load of a pointer chase whose data lies in @level

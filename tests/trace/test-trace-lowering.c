@@ -201,7 +201,9 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  tmp_dir = g_dir_make_tmp ("ws-lowering-XXXXXX", NULL);
+  g_autoptr(GError) error = NULL;
+  tmp_dir = g_dir_make_tmp ("ws-lowering-XXXXXX", &error);
+  g_assert_no_error (error);
   g_test_add_func ("/trace/lowering/rules", test_rules);
   g_test_add_func ("/trace/lowering/computed-at-open", test_open);
   int rc = g_test_run ();
