@@ -139,8 +139,8 @@ ws_cli_cmd_predict (WsCli *cli, int argc, char **argv)
   g_autoptr(WsTrace) trace = NULL;
   if (analytic != NULL && (kernel = ws_analytic_kernel_load (analytic, &error)) == NULL)
     return ws_cli_fail_error (cli, error);
-  if (trace_path != NULL && (trace = ws_trace_open (trace_path, &error)) == NULL)
-    return ws_cli_fail (cli, WS_EXIT_FAILURE, "%s", error->message);
+  if (trace_path != NULL && (trace = ws_cli_open_trace (cli, trace_path, &rc)) == NULL)
+    return rc;
   if (trace != NULL && only_launch >= (int) ws_trace_get_n_launches (trace))
     return ws_cli_fail (cli, WS_EXIT_USAGE, _("%s has %u launches; there is no launch %d"), trace_path,
                         ws_trace_get_n_launches (trace), only_launch);

@@ -2,10 +2,19 @@
  *
  * core/launch starts the program with Warpscope's libcudart.so.13 and the
  * runtime's WS_* variables (see docs/profiling.md) and reads the summary the
- * runtime writes; this command completes it with the program's exit code. */
+ * runtime writes; this command completes it with the program's exit code.
+ *
+ * Nothing is lost: the trace is written to a temporary name beside -o and
+ * moved over it only when the runtime finished it; SIGINT, SIGTERM and
+ * SIGHUP are passed on to the program (a second one kills it) and the
+ * program dies with this process in any case (core/launch). */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 
 #include "ws-cli.h"
 #include "launch/ws-launch.h"
@@ -18,7 +27,7 @@ static int
 program_index (int argc, char **argv)
 {
   static const char *const with_value[] = { "-o", "--output", "--gpu", "--threads", "--summary", "--tool",
-                                            "--tool-output", NULL };
+                                            "--tool-output", "--launch-timeout", "--instruction-budget", NULL };
   for (int i = 1; i < argc; i++)
     {
       if (strcmp (argv[i], "--") == 0)
@@ -29,6 +38,27 @@ program_index (int argc, char **argv)
         i++;
     }
   return argc;
+}
+
+/* The program's pid and the signal that asked us to stop (signal handler state). */
+static volatile sig_atomic_t child_pid;
+static volatile sig_atomic_t stop_signal;
+
+static void
+on_stop_signal (int sig)
+{
+  pid_t pid = (pid_t) child_pid;
+  if (pid > 0)
+    kill (pid, stop_signal != 0 ? SIGKILL : sig);
+  stop_signal = sig;
+}
+
+static void
+on_started (GPid pid, gpointer user_data)
+{
+  child_pid = (sig_atomic_t) pid;
+  if (stop_signal != 0)   /* asked to stop while it was starting */
+    kill (pid, SIGKILL);
 }
 
 static gint64
@@ -45,6 +75,9 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
   gboolean deterministic = FALSE;
   g_auto(GStrv) tools = NULL;
   g_autofree char *tool_output = NULL;
+  gboolean memcheck = FALSE;
+  double launch_timeout = -1;
+  gint64 instruction_budget = -1;
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the trace to TRACE"), "TRACE" },
     { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_name, N_("Target GPU from the catalogue (default A100)"), "NAME" },
@@ -56,6 +89,14 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
       N_("Attach an instrumentation tool (branch, memdiv, value; repeatable)"), "NAME" },
     { "tool-output", 0, 0, G_OPTION_ARG_FILENAME, &tool_output,
       N_("Write tool results to PREFIX.NAME.json (default: the trace path, else the program name)"), "PREFIX" },
+    { "memcheck", 0, 0, G_OPTION_ARG_NONE, &memcheck,
+      N_("Stop a kernel at its first invalid memory access, with a full report (default: behave as the GPU "
+         "does and report unnoticed invalid accesses at exit)"), NULL },
+    { "launch-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &launch_timeout,
+      N_("Watchdog: end a launch that runs longer than SEC seconds with cudaErrorLaunchTimeout "
+         "(default $WS_LAUNCH_TIMEOUT, else 600; 0: no limit)"), "SEC" },
+    { "instruction-budget", 0, 0, G_OPTION_ARG_INT64, &instruction_budget,
+      N_("Watchdog: end a launch after N warp instructions (default $WS_INSTRUCTION_BUDGET, else no limit)"), "N" },
     { NULL }
   };
   int prog = program_index (argc, argv);
@@ -75,6 +116,10 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
     return ws_cli_fail (cli, WS_EXIT_USAGE, _("no program given: warpscope-cli profile [OPTIONS] -- PROGRAM [ARGS]"));
   if (threads < -1 || threads > 4096)
     return ws_cli_fail (cli, WS_EXIT_USAGE, _("--threads must be between 0 and 4096"));
+  if (launch_timeout != -1 && !(launch_timeout >= 0 && launch_timeout <= 1e9))
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _("--launch-timeout must be a number of seconds from 0 (no limit) to 1e9"));
+  if (instruction_budget < -1)
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _("--instruction-budget must be 0 (no limit) or more"));
 
   /* The program: a path, or a name looked up in PATH as a shell would. */
   g_autofree char *program = strchr (argv[prog], '/') != NULL ? g_strdup (argv[prog])
@@ -101,12 +146,29 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
   if (runtime == NULL)
     return ws_cli_fail (cli, WS_EXIT_FAILURE, "%s", error->message);
 
+  /* The trace goes to a temporary name in -o's folder (same file system:
+   * the rename is atomic) and replaces -o only once the runtime finished it. */
+  g_autofree char *trace_tmp = NULL;
+  if (output != NULL)
+    {
+      if (g_file_test (output, G_FILE_TEST_IS_DIR))
+        return ws_cli_fail (cli, WS_EXIT_USAGE, _("-o %s is a folder; give a trace file name"), output);
+      g_autofree char *dir = g_path_get_dirname (output);
+      g_autofree char *base = g_path_get_basename (output);
+      g_autofree char *name = g_strdup_printf (".%s.%d.part", base, (int) getpid ());
+      trace_tmp = g_build_filename (dir, name, NULL);
+    }
+
   WsLaunchOptions options;
   ws_launch_options_init (&options);
   options.gpu = gpu_name;
-  options.trace = output;
+  options.trace = trace_tmp;
   options.threads = threads;
   options.deterministic = deterministic;
+  options.memcheck = memcheck;
+  options.launch_timeout = launch_timeout;
+  options.instruction_budget = instruction_budget;
+  options.started = on_started;
   /* The runtime reads the catalogue this command uses (--db or default). */
   WsStore *store = ws_cli_store (cli);
   if (store == NULL)
@@ -139,16 +201,68 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
   g_autofree const char **child_args = g_new0 (const char *, argc - prog);
   for (int i = prog + 1; i < argc; i++)
     child_args[i - prog - 1] = argv[i];
+  struct sigaction sa = { 0 }, old_int, old_term, old_hup;
+  sa.sa_handler = on_stop_signal;
+  sigemptyset (&sa.sa_mask);
+  sigaction (SIGINT, &sa, &old_int);
+  sigaction (SIGTERM, &sa, &old_term);
+  sigaction (SIGHUP, &sa, &old_hup);
   g_autoptr(WsLaunchResult) run = ws_launch_run (program, child_args, &options, NULL, &error);
+  child_pid = 0;
+  sigaction (SIGINT, &old_int, NULL);
+  sigaction (SIGTERM, &old_term, NULL);
+  sigaction (SIGHUP, &old_hup, NULL);
+  JsonNode *rt = run != NULL ? run->summary : NULL;
+  JsonObject *ro = rt != NULL ? json_node_get_object (rt) : NULL;
+
+  /* The trace: moved into place when finished, else dropped (an existing
+   * -o is left as it was). */
+  gboolean trace_ok = ro != NULL && json_object_has_member (ro, "trace_written")
+                      && json_object_get_boolean_member (ro, "trace_written") && run->signal == 0 && stop_signal == 0;
+  if (trace_tmp != NULL && trace_ok && g_rename (trace_tmp, output) != 0)
+    {
+      int e = errno;
+      g_unlink (trace_tmp);
+      return ws_cli_fail (cli, WS_EXIT_FAILURE, _("cannot move the trace %s to %s: %s"), trace_tmp, output,
+                          g_strerror (e));
+    }
+  if (trace_tmp != NULL && !trace_ok)
+    {
+      gboolean had = g_file_test (trace_tmp, G_FILE_TEST_EXISTS);
+      g_unlink (trace_tmp);
+      if (had || g_file_test (output, G_FILE_TEST_EXISTS))
+        ws_cli_info (cli, g_file_test (output, G_FILE_TEST_EXISTS)
+                            ? _("the trace was not finished (the run failed or was stopped); %s was left as it was")
+                            : _("the trace was not finished (the run failed or was stopped); %s was not written"),
+                     output);
+    }
+  if (stop_signal != 0)
+    {
+      int sig = stop_signal;
+      ws_cli_info (cli, _("stopped by signal %d (%s); %s was ended"), sig, g_strsignal (sig), program);
+      return 128 + sig;
+    }
   if (run == NULL)
     return ws_cli_fail (cli, WS_EXIT_FAILURE, _("cannot run %s: %s"), program, error->message);
   int exit_code = run->exit_code;
   double wall = run->wall_seconds;
   if (run->signal != 0)
     ws_cli_info (cli, _("%s was killed by signal %d (%s)"), program, run->signal, g_strsignal (run->signal));
-  JsonNode *rt = run->summary;
   if (rt == NULL && exit_code == 0)
     ws_cli_info (cli, _("note: %s did not load the Warpscope CUDA runtime (no kernels were emulated)"), program);
+  /* A kernel fault is a failure even when the program ignores it. */
+  gint64 n_faults = ro != NULL && json_object_has_member (ro, "faults")
+                      ? (gint64) json_array_get_length (json_object_get_array_member (ro, "faults")) : 0;
+  const char *fault_error = ro != NULL && json_object_has_member (ro, "error")
+                              ? json_object_get_string_member (ro, "error") : NULL;
+  int status = exit_code;
+  if (exit_code == 0 && (n_faults > 0 || fault_error != NULL))
+    {
+      ws_cli_info (cli, _("%s: %" G_GINT64_FORMAT " kernel launch%s faulted (%s); exit code %d"), program,
+                   MAX (n_faults, 1), n_faults > 1 ? "es" : "", fault_error != NULL ? fault_error : "fault",
+                   WS_EXIT_KERNEL_FAULT);
+      status = WS_EXIT_KERNEL_FAULT;
+    }
 
   /* Tool results are also kept in the store (table tool_result). */
   for (guint i = 0; tool_prefix != NULL && tools[i] != NULL; i++)
@@ -173,7 +287,6 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
 
   if (cli->json || summary_file != NULL)
     {
-      JsonObject *ro = rt != NULL ? json_node_get_object (rt) : NULL;
       g_autoptr(JsonBuilder) b = json_builder_new ();
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "exit_code");
@@ -220,6 +333,20 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
           json_builder_set_member_name (b, "error");
           json_builder_add_string_value (b, json_object_get_string_member (ro, "error"));
         }
+      json_builder_set_member_name (b, "profile_exit_code");
+      json_builder_add_int_value (b, status);
+      json_builder_set_member_name (b, "memcheck");
+      json_builder_add_boolean_value (b, memcheck);
+      json_builder_set_member_name (b, "invalid_accesses");
+      json_builder_add_int_value (b, member_int (ro, "invalid_accesses"));
+      json_builder_set_member_name (b, "faults");
+      if (ro != NULL && json_object_has_member (ro, "faults"))
+        json_builder_add_value (b, json_node_copy (json_object_get_member (ro, "faults")));
+      else
+        {
+          json_builder_begin_array (b);
+          json_builder_end_array (b);
+        }
       json_builder_end_object (b);
       g_autoptr(JsonNode) root = json_builder_get_root (b);
       g_autoptr(JsonGenerator) gen = json_generator_new ();
@@ -231,7 +358,7 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
           if (!g_file_set_contents (summary_file, with_nl, -1, &error))
             {
               ws_cli_fail_error (cli, error);
-              return exit_code != 0 ? exit_code : WS_EXIT_FAILURE;
+              return status != 0 ? status : WS_EXIT_FAILURE;
             }
         }
       else
@@ -240,5 +367,5 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
           fputc ('\n', stderr);
         }
     }
-  return exit_code;
+  return status;
 }

@@ -2,8 +2,11 @@
  * (seed 003; docs/instrumentation.md).
  *
  *   tool branch|memdiv|value [OPTIONS] -- PROGRAM ARGS
- *     runs the program once under `profile --tool NAME` and prints the
- *     result (JSON with --json); the program's own stdout goes to stderr.
+ *     runs the program once under `profile --tool NAME`, in the current
+ *     directory as `profile` does (relative paths work, files it writes stay
+ *     here), and prints the result (JSON with --json); the program's own
+ *     stdout goes to stderr.  Only the summary and, without -o, the result
+ *     pass through a temporary folder, removed afterwards.
  *   tool faults [--injections N] [--seed S] [--jobs J] [--timeout SEC]
  *               [--output-file FILE]... -- PROGRAM ARGS
  *     statistical single-bit fault injection (§8): a golden run measures the
@@ -63,10 +66,11 @@ load_json (const char *path)
   return json_node_copy (json_parser_get_root (parser));
 }
 
-/* Runs `warpscope-cli profile --tool T... -- PROGRAM ARGS` in @dir. */
+/* Runs `warpscope-cli profile --tool T... -- PROGRAM ARGS` in @cwd (NULL:
+ * the current directory); the summary goes to @dir. */
 static gboolean
-run_profile (Runner *rn, const char *dir, const char *const *tools, const char *prefix, char **extra_env,
-             int threads, int time_limit, RunResult *res, GError **error)
+run_profile (Runner *rn, const char *cwd, const char *dir, const char *const *tools, const char *prefix,
+             char **extra_env, int threads, int time_limit, RunResult *res, GError **error)
 {
   g_autoptr (GPtrArray) av = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *summary = g_build_filename (dir, "profile-summary.json", NULL);
@@ -116,7 +120,7 @@ run_profile (Runner *rn, const char *dir, const char *const *tools, const char *
   for (guint i = 0; extra_env != NULL && extra_env[i] != NULL && extra_env[i + 1] != NULL; i += 2)
     envp = g_environ_setenv (envp, extra_env[i], extra_env[i + 1], TRUE);
   int status = 0;
-  gboolean ok = g_spawn_sync (dir, (char **) av->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL, &res->out, &res->err,
+  gboolean ok = g_spawn_sync (cwd, (char **) av->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL, &res->out, &res->err,
                               &status, error);
   g_strfreev (envp);
   if (!ok)
@@ -221,6 +225,8 @@ print_text (const char *name, JsonNode *root)
     }
 }
 
+static void rm_rf (const char *dir);
+
 static int
 run_simple_tool (Runner *rn, const char *name, const char *trace_output)
 {
@@ -232,21 +238,23 @@ run_simple_tool (Runner *rn, const char *name, const char *trace_output)
                                                  : g_build_filename (tmp, "result", NULL);
   const char *tools[] = { name, NULL };
   RunResult res = { 0 };
-  if (!run_profile (rn, tmp, tools, prefix, NULL, rn->threads, 0, &res, &error))
-    return ws_cli_fail (rn->cli, WS_EXIT_FAILURE, _("cannot run %s: %s"), rn->program, error->message);
+  if (!run_profile (rn, NULL, tmp, tools, prefix, NULL, rn->threads, 0, &res, &error))
+    {
+      rm_rf (tmp);
+      return ws_cli_fail (rn->cli, WS_EXIT_FAILURE, _("cannot run %s: %s"), rn->program, error->message);
+    }
   if (!rn->cli->quiet && res.out != NULL)
     fputs (res.out, stderr);
   if (res.err != NULL)
     fputs (res.err, stderr);
   g_autofree char *path = g_strdup_printf ("%s.%s.json", prefix, name);
   g_autoptr (JsonNode) root = load_json (path);
-  g_autofree char *summary = g_build_filename (tmp, "profile-summary.json", NULL);
   int code = res.exit_code;
   run_result_clear (&res);
-  g_unlink (summary);
-  if (trace_output == NULL)
-    g_unlink (path);
-  g_rmdir (tmp);
+  rm_rf (tmp);
+  if (root == NULL && code != 0)
+    return ws_cli_fail (rn->cli, WS_EXIT_FAILURE, _("%s failed (exit code %d) and wrote no %s result; its messages are above"),
+                        rn->program, code, name);
   if (root == NULL)
     return ws_cli_fail (rn->cli, WS_EXIT_FAILURE,
                         _("%s wrote no %s result (exit code %d): did it load the Warpscope runtime and launch kernels?"),
@@ -361,7 +369,7 @@ campaign_worker (gpointer data)
       g_autofree char *prefix = g_build_filename (dir, "result", NULL);
       RunResult res = { 0 };
       g_autoptr (GError) error = NULL;
-      if (!run_profile (cp->rn, dir, tools, prefix, env, 1, cp->time_limit, &res, &error))
+      if (!run_profile (cp->rn, dir, dir, tools, prefix, env, 1, cp->time_limit, &res, &error))
         {
           cp->outcome[i] = O_CRASH;
           cp->error[i] = g_strdup (error->message);
@@ -397,7 +405,7 @@ run_faults (Runner *rn, int injections, guint64 seed, int jobs, int timeout_s, c
   const char *gtools[] = { "faults-profile", NULL };
   RunResult golden = { 0 };
   double t0 = ws_now_seconds ();
-  if (!run_profile (rn, gdir, gtools, gprefix, NULL, rn->threads, 0, &golden, &error))
+  if (!run_profile (rn, gdir, gdir, gtools, gprefix, NULL, rn->threads, 0, &golden, &error))
     {
       rm_rf (work);
       return ws_cli_fail (cli, WS_EXIT_FAILURE, _("cannot run %s: %s"), rn->program, error->message);

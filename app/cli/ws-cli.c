@@ -98,7 +98,27 @@ ws_cli_open_trace (WsCli *cli, const char *path, int *exit_code)
   WsTrace *trace = ws_trace_open (path, &error);
   if (trace == NULL)
     *exit_code = ws_cli_fail (cli, WS_EXIT_FAILURE, "%s", error->message);
+  else
+    ws_cli_warn_incomplete (cli, trace, path);
   return trace;
+}
+
+guint
+ws_cli_warn_incomplete (WsCli *cli, const WsTrace *trace, const char *path)
+{
+  guint n = 0;
+  for (guint l = 0; l < ws_trace_get_n_launches (trace); l++)
+    {
+      const WsTraceLaunch *launch = ws_trace_get_launch (trace, l);
+      if (launch->complete)
+        continue;
+      n++;
+      /* Not silenced by --quiet: results about this launch are partial. */
+      fprintf (stderr, _("warning: %s: launch %u (kernel %s) is incomplete: it faulted or was stopped under the "
+                         "emulator, so what is modelled for it covers only the part that ran\n"),
+               path, l, ws_trace_get_kernel (trace, launch->kernel)->name);
+    }
+  return n;
 }
 
 gboolean

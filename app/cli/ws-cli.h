@@ -12,7 +12,9 @@
 G_BEGIN_DECLS
 
 /* 3: a command that needs a real GPU (measure, calibrate) found none. */
-enum { WS_EXIT_OK = 0, WS_EXIT_FAILURE = 1, WS_EXIT_USAGE = 2, WS_EXIT_NO_GPU = 3 };
+/* WS_EXIT_KERNEL_FAULT: `profile` when the program exited 0 but a kernel
+ * faulted (or the watchdog ended it) under the emulator (docs/profiling.md). */
+enum { WS_EXIT_OK = 0, WS_EXIT_FAILURE = 1, WS_EXIT_USAGE = 2, WS_EXIT_NO_GPU = 3, WS_EXIT_KERNEL_FAULT = 4 };
 
 typedef struct {
   char *db_path;      /* --db PATH, or NULL for the default */
@@ -52,6 +54,9 @@ void ws_cli_info (WsCli *cli, const char *fmt, ...) G_GNUC_PRINTF (2, 3);
 WsGpu *ws_cli_lookup_gpu (WsCli *cli, const char *name, int *exit_code);
 /* Opens a trace; failure -> the reader's message, *exit_code = 1, NULL. */
 WsTrace *ws_cli_open_trace (WsCli *cli, const char *path, int *exit_code);
+/* Warns on stderr about each incomplete launch of @trace (faulted or stopped
+ * while profiled); returns how many.  ws_cli_open_trace calls it. */
+guint ws_cli_warn_incomplete (WsCli *cli, const WsTrace *trace, const char *path);
 
 /* Parses argv with GOptionEntries (after the subcommand); on error prints a
  * usage message and returns FALSE. */

@@ -105,6 +105,11 @@ typedef struct {
   struct _WsInstrument *instrument;
   guint64 errors_reported;
   cudaError_t first_reported_error;
+  /* Memory checking and the watchdog (WS_MEMCHECK, WS_LAUNCH_TIMEOUT,
+   * WS_INSTRUCTION_BUDGET), and every kernel fault of the run (JsonObject*:
+   * kernel, launch, error, message) for the summary. */
+  gboolean memcheck;
+  GPtrArray *faults;
 } WsCudart;
 
 extern WsCudart ws_cudart;
@@ -186,6 +191,8 @@ int ws_cudart_target_sm (void);
 cudaError_t ws_cudart_unsupported (const char *name);
 int ws_cudart_stub_call (const char *name);
 cudaError_t ws_cudart_ensure_emu (void);
+/* Records a kernel fault for the exit summary (launch: 0-based index). */
+void ws_cudart_note_fault (const char *kernel, guint64 launch, cudaError_t err, const char *message);
 
 /* ws-cudart-register.c */
 /* Loads the module's PTX into the emulator on first use. */

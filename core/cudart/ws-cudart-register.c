@@ -426,6 +426,8 @@ ws_cudart_launch (const void *func, WsCudartKernel *k, dim3 grid, dim3 block, vo
       ws_cudart.sticky = cuda_error != 0 ? (cudaError_t) cuda_error : cudaErrorLaunchFailure;
       ws_cudart_warn ("kernel %s failed (%s): %s", k->name, cudaGetErrorName (ws_cudart.sticky),
                       error != NULL ? error->message : "no details");
+      ws_cudart_note_fault (k->name, ws_cudart.launches - 1, ws_cudart.sticky,
+                            error != NULL ? error->message : "no details");
     }
   g_rec_mutex_unlock (&ws_cudart.lock);
   return cudaSuccess;

@@ -10,7 +10,10 @@
  *   WS_SUMMARY        path of a JSON summary written at exit
  *   WS_TOOLS          comma-separated instrumentation tools (docs/instrumentation.md)
  *   WS_TOOL_OUTPUT    results prefix: PREFIX.TOOL.json written at exit
- *   WS_INSTRUCTION_BUDGET  warp instructions per launch before a hang is reported (0 = none) */
+ *   WS_INSTRUCTION_BUDGET  warp instructions per launch before a hang is reported (0/unset = none)
+ *   WS_LAUNCH_TIMEOUT seconds per launch before the watchdog ends it (default 600, 0 = none)
+ *   WS_MEMCHECK       "1": every invalid access faults at once (profile --memcheck); otherwise
+ *                     accesses the hardware would not notice are performed and reported at exit */
 #define G_LOG_DOMAIN "ws-cudart"
 
 #include "ws-config.h"
@@ -27,6 +30,11 @@
 #include "instrument/ws-instrument.h"
 
 #define WS_CUDART_DEFAULT_GPU "A100"
+/* Default watchdog (seconds per launch): far above any launch of the test
+ * programs and benchmarks, which the emulator runs in seconds, but finite. */
+#define WS_CUDART_DEFAULT_LAUNCH_TIMEOUT 600.0
+/* Invalid accesses listed one by one in the exit report. */
+#define WS_CUDART_MAX_INVALID_LISTED 20
 
 WsCudart ws_cudart;
 static _Thread_local cudaError_t last_error = cudaSuccess;
@@ -89,6 +97,52 @@ env_uint (const char *name, guint64 fallback)
 }
 
 static void write_summary (void);
+/* The trace was finished without error (profile then moves it into place). */
+static gboolean trace_written;
+
+void
+ws_cudart_note_fault (const char *kernel, guint64 launch, cudaError_t err, const char *message)
+{
+  JsonObject *o = json_object_new ();
+  json_object_set_string_member (o, "kernel", kernel);
+  json_object_set_int_member (o, "launch", (gint64) launch);
+  json_object_set_string_member (o, "error", cudaGetErrorName (err));
+  json_object_set_string_member (o, "message", message);
+  g_rec_mutex_lock (&ws_cudart.lock);
+  if (ws_cudart.faults == NULL)
+    ws_cudart.faults = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
+  g_ptr_array_add (ws_cudart.faults, o);
+  g_rec_mutex_unlock (&ws_cudart.lock);
+}
+
+/* The exit report of invalid accesses the hardware would not have noticed
+ * (memcheck off): each names kernel, PTX line, block, thread and address. */
+static void
+report_invalid_accesses (void)
+{
+  guint n = 0;
+  const WsEmuInvalidAccess *v = ws_cudart.emu != NULL ? ws_emu_get_invalid_accesses (ws_cudart.emu, &n) : NULL;
+  if (n == 0)
+    return;
+  guint64 total = 0;
+  for (guint i = 0; i < n; i++)
+    total += v[i].count;
+  ws_cudart_warn ("%" G_GUINT64_FORMAT " invalid memory access%s by %u instruction%s went unnoticed, as on a GPU "
+                  "(run with --memcheck to stop at the first one):",
+                  total, total == 1 ? "" : "es", n, n == 1 ? "" : "s");
+  for (guint i = 0; i < n && i < WS_CUDART_MAX_INVALID_LISTED; i++)
+    fprintf (stderr,
+             "  invalid %s %s of %u bytes in kernel %s at %s:%u (%s), first by block (%u,%u,%u) thread (%u,%u,%u) "
+             "at address 0x%" G_GINT64_MODIFIER "x: %s; %" G_GUINT64_FORMAT " time%s in %" G_GUINT64_FORMAT
+             " launch%s\n",
+             v[i].space, v[i].access, v[i].size, v[i].kernel, v[i].origin, v[i].ptx_line,
+             v[i].instruction != NULL ? v[i].instruction : "?", v[i].block[0], v[i].block[1], v[i].block[2],
+             v[i].thread[0], v[i].thread[1], v[i].thread[2], v[i].address, v[i].detail, v[i].count,
+             v[i].count == 1 ? "" : "s", v[i].launches, v[i].launches == 1 ? "" : "es");
+  if (n > WS_CUDART_MAX_INVALID_LISTED)
+    fprintf (stderr, "  (and %u more instructions)\n", n - WS_CUDART_MAX_INVALID_LISTED);
+  fflush (stderr);
+}
 
 /* Called by the library's destructor: the program's own atexit handlers
  * (which unregister fatbinaries) have run by then. */
@@ -101,6 +155,8 @@ shutdown_runtime (void)
       g_autoptr(GError) error = NULL;
       if (!ws_trace_writer_close (ws_cudart.trace, &error))
         ws_cudart_warn ("could not finish the trace %s: %s", ws_cudart.trace_path, error->message);
+      else
+        trace_written = TRUE;
       ws_cudart.trace = NULL;
     }
   if (ws_cudart.instrument != NULL)
@@ -110,6 +166,7 @@ shutdown_runtime (void)
       if (prefix != NULL && *prefix && !ws_instrument_write_results (ws_cudart.instrument, prefix, &error))
         ws_cudart_warn ("could not write the instrumentation results: %s", error->message);
     }
+  report_invalid_accesses ();
   write_summary ();
   g_rec_mutex_unlock (&ws_cudart.lock);
 }
@@ -198,6 +255,20 @@ ensure_emu (void)
   options.deterministic = ws_cudart.deterministic;
   options.heap_bytes = ws_cudart.heap_bytes;
   options.instruction_budget = env_uint ("WS_INSTRUCTION_BUDGET", 0);
+  options.launch_timeout = WS_CUDART_DEFAULT_LAUNCH_TIMEOUT;
+  const char *timeout = g_getenv ("WS_LAUNCH_TIMEOUT");
+  if (timeout != NULL && *timeout)
+    {
+      char *end = NULL;
+      double t = g_ascii_strtod (timeout, &end);
+      if (end == timeout || *end != 0 || !(t >= 0) || t > 1e9)
+        ws_cudart_warn ("ignoring WS_LAUNCH_TIMEOUT=%s: not a number of seconds (0 = no limit)", timeout);
+      else
+        options.launch_timeout = t;
+    }
+  const char *memcheck = g_getenv ("WS_MEMCHECK");
+  ws_cudart.memcheck = memcheck != NULL && strcmp (memcheck, "1") == 0;
+  options.memcheck = ws_cudart.memcheck;
   g_autoptr(GError) error = NULL;
   const char *tools = g_getenv ("WS_TOOLS");
   if (tools != NULL && *tools && ws_cudart.instrument == NULL)
@@ -272,6 +343,8 @@ write_summary (void)
     {
       json_builder_set_member_name (b, "trace");
       json_builder_add_string_value (b, ws_cudart.trace_path);
+      json_builder_set_member_name (b, "trace_written");
+      json_builder_add_boolean_value (b, trace_written);
     }
   json_builder_set_member_name (b, "errors_reported");
   json_builder_add_int_value (b, (gint64) ws_cudart.errors_reported);
@@ -285,6 +358,24 @@ write_summary (void)
       json_builder_set_member_name (b, "error");
       json_builder_add_string_value (b, cudaGetErrorName (ws_cudart.sticky));
     }
+  json_builder_set_member_name (b, "faults");
+  json_builder_begin_array (b);
+  for (guint i = 0; ws_cudart.faults != NULL && i < ws_cudart.faults->len; i++)
+    {
+      JsonNode *n = json_node_new (JSON_NODE_OBJECT);
+      json_node_set_object (n, g_ptr_array_index (ws_cudart.faults, i));
+      json_builder_add_value (b, n);
+    }
+  json_builder_end_array (b);
+  guint n_invalid = 0;
+  const WsEmuInvalidAccess *inv = ws_cudart.emu != NULL ? ws_emu_get_invalid_accesses (ws_cudart.emu, &n_invalid) : NULL;
+  guint64 invalid_total = 0;
+  for (guint i = 0; i < n_invalid; i++)
+    invalid_total += inv[i].count;
+  json_builder_set_member_name (b, "invalid_accesses");
+  json_builder_add_int_value (b, (gint64) invalid_total);
+  json_builder_set_member_name (b, "memcheck");
+  json_builder_add_boolean_value (b, ws_cudart.memcheck);
   json_builder_end_object (b);
   g_autoptr(JsonNode) root = json_builder_get_root (b);
   g_autoptr(JsonGenerator) gen = json_generator_new ();

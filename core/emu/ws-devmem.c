@@ -4,10 +4,17 @@
  * the kernel lets us), and allocations are carved from it first-fit in
  * address order.  Placement depends only on the sequence of alloc/free calls,
  * so a program gets the same device pointers on every run.  Each allocation
- * owns whole pages: committing is an mprotect, and releasing drops the pages
- * (MADV_DONTNEED gives zero-filled pages back on reuse) and makes them
- * inaccessible again so a host-side use after free crashes instead of
- * silently reading stale data. */
+ * owns whole pages (zero-filled when handed out).
+ *
+ * Mapping follows the GPU's: the driver maps device memory in 2 MiB pages,
+ * so an access a little outside an allocation (into its guard gap, or the
+ * runtime's own memory just below the first allocation) does not fault on
+ * the hardware.  Here every 2 MiB granule that holds part of a live
+ * allocation is readable and writable, and so is one granule below the first
+ * allocation (the runtime's memory); ws_devmem_mapped answers whether an
+ * address is in such a granule.  A granule with no live allocation left is
+ * dropped (MADV_DONTNEED) and made inaccessible again, so a host-side use
+ * after free crashes instead of silently reading stale data. */
 #define G_LOG_DOMAIN "ws-devmem"
 
 #include "emu/ws-devmem.h"
@@ -22,11 +29,13 @@
 #define WS_DEVMEM_ALIGN      256u
 #define WS_DEVMEM_GUARD      4096u            /* unmapped gap after every allocation */
 #define WS_DEVMEM_MAX_FREED  64
+#define WS_DEVMEM_GRANULE    (2ull << 20)     /* the GPU's large page: what an access may stray into unnoticed */
 
 struct _WsDevMem {
   GMutex lock;
-  uint8_t *region;       /* start of the reservation */
+  uint8_t *region;       /* start of the reservation: one granule of runtime memory, then allocations */
   uint64_t region_size;
+  uint64_t alloc_start;  /* region + WS_DEVMEM_GRANULE: where allocations begin (granule-aligned) */
   gboolean fixed;        /* got the fixed address */
   GArray *allocs;        /* WsDevAlloc sorted by base */
   GArray *freed;         /* recently released allocations, for messages */
@@ -48,11 +57,13 @@ ws_devmem_new (GError **error)
 
   g_mutex_init (&mem->lock);
   mem->page = (size_t) sysconf (_SC_PAGESIZE);
-  mem->region_size = WS_DEVMEM_RESERVE;
+  /* The first allocation lands at WS_DEVMEM_FIXED_BASE; the granule below
+   * it stands for the runtime's own device memory. */
+  mem->region_size = WS_DEVMEM_RESERVE + WS_DEVMEM_GRANULE;
 #ifdef MAP_FIXED_NOREPLACE
-  p = mmap ((void *) (uintptr_t) WS_DEVMEM_FIXED_BASE, mem->region_size, PROT_NONE,
+  p = mmap ((void *) (uintptr_t) (WS_DEVMEM_FIXED_BASE - WS_DEVMEM_GRANULE), mem->region_size, PROT_NONE,
             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
-  if (p != MAP_FAILED && (uintptr_t) p != WS_DEVMEM_FIXED_BASE)
+  if (p != MAP_FAILED && (uintptr_t) p != WS_DEVMEM_FIXED_BASE - WS_DEVMEM_GRANULE)
     {
       /* Old kernels ignore the flag and treat the address as a hint. */
       munmap (p, mem->region_size);
@@ -72,7 +83,7 @@ ws_devmem_new (GError **error)
                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
           if (p != MAP_FAILED || mem->region_size <= (1ull << 30))
             break;
-          mem->region_size /= 4;
+          mem->region_size = (mem->region_size - WS_DEVMEM_GRANULE) / 4 + WS_DEVMEM_GRANULE;
         }
       if (p == MAP_FAILED)
         {
@@ -87,6 +98,16 @@ ws_devmem_new (GError **error)
   else
     mem->fixed = TRUE;
   mem->region = p;
+  mem->alloc_start = (uint64_t) (uintptr_t) p + WS_DEVMEM_GRANULE;
+  if (mprotect (p, WS_DEVMEM_GRANULE, PROT_READ | PROT_WRITE) != 0)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_FAILED, "cannot commit the runtime's device memory: %s",
+                   g_strerror (errno));
+      munmap (p, mem->region_size);
+      g_mutex_clear (&mem->lock);
+      g_free (mem);
+      return NULL;
+    }
   mem->allocs = g_array_new (FALSE, FALSE, sizeof (WsDevAlloc));
   mem->freed = g_array_new (FALSE, FALSE, sizeof (WsDevAlloc));
   return mem;
@@ -122,11 +143,33 @@ span_of (WsDevMem *mem, uint64_t size)
   return round_up (MAX (size, 1), mem->page) + WS_DEVMEM_GUARD;
 }
 
+/* The granules [*lo, *hi) that [addr, addr+len) touches, inside the region. */
+static void
+granules_of (WsDevMem *mem, uint64_t addr, uint64_t len, uint64_t *lo, uint64_t *hi)
+{
+  uint64_t end = (uint64_t) (uintptr_t) mem->region + mem->region_size;
+  *lo = mem->alloc_start + (addr - mem->alloc_start) / WS_DEVMEM_GRANULE * WS_DEVMEM_GRANULE;
+  *hi = MIN (mem->alloc_start + round_up (addr + MAX (len, 1) - mem->alloc_start, WS_DEVMEM_GRANULE), end);
+}
+
+/* Whether a live allocation other than the one at @except overlaps [lo, hi). */
+static gboolean
+granule_in_use (WsDevMem *mem, uint64_t lo, uint64_t hi, uint64_t except)
+{
+  for (guint i = 0; i < mem->allocs->len; i++)
+    {
+      const WsDevAlloc *a = &g_array_index (mem->allocs, WsDevAlloc, i);
+      if (a->base != except && a->base < hi && a->base + MAX (a->size, 1) > lo)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 uint64_t
 ws_devmem_alloc (WsDevMem *mem, uint64_t size, WsAllocKind kind, const char *label, GError **error)
 {
-  uint64_t start = (uint64_t) (uintptr_t) mem->region;
-  uint64_t end = start + mem->region_size;
+  uint64_t start = mem->alloc_start;
+  uint64_t end = (uint64_t) (uintptr_t) mem->region + mem->region_size;
   uint64_t need, cursor;
   guint pos;
   WsDevAlloc a = { 0 };
@@ -158,13 +201,18 @@ ws_devmem_alloc (WsDevMem *mem, uint64_t size, WsAllocKind kind, const char *lab
       return 0;
     }
   g_assert (cursor % WS_DEVMEM_ALIGN == 0);
-  if (mprotect ((void *) (uintptr_t) cursor, round_up (MAX (size, 1), mem->page), PROT_READ | PROT_WRITE) != 0)
+  uint64_t glo, ghi;
+  granules_of (mem, cursor, size, &glo, &ghi);
+  if (mprotect ((void *) (uintptr_t) glo, ghi - glo, PROT_READ | PROT_WRITE) != 0)
     {
       g_mutex_unlock (&mem->lock);
       g_set_error (error, WS_ERROR, WS_ERROR_FAILED,
                    "cannot commit %" G_GUINT64_FORMAT " bytes of device memory: %s", size, g_strerror (errno));
       return 0;
     }
+  /* Its granules may have been mapped (and written to by an out-of-bounds
+   * store) already: the allocation's own pages start zero-filled. */
+  madvise ((void *) (uintptr_t) cursor, round_up (MAX (size, 1), mem->page), MADV_DONTNEED);
   a.base = cursor;
   a.size = size;
   a.kind = kind;
@@ -214,7 +262,20 @@ ws_devmem_release (WsDevMem *mem, uint64_t addr, GError **error)
   a = g_array_index (mem->allocs, WsDevAlloc, i);
   g_array_remove_index (mem->allocs, i);
   madvise ((void *) (uintptr_t) a.base, round_up (MAX (a.size, 1), mem->page), MADV_DONTNEED);
-  mprotect ((void *) (uintptr_t) a.base, round_up (MAX (a.size, 1), mem->page), PROT_NONE);
+  {
+    /* Granules no live allocation uses any more are unmapped, as the driver does. */
+    uint64_t glo, ghi;
+    granules_of (mem, a.base, a.size, &glo, &ghi);
+    for (uint64_t g = glo; g < ghi; g += WS_DEVMEM_GRANULE)
+      {
+        uint64_t ge = MIN (g + WS_DEVMEM_GRANULE, ghi);
+        if (!granule_in_use (mem, g, ge, a.base))
+          {
+            madvise ((void *) (uintptr_t) g, ge - g, MADV_DONTNEED);
+            mprotect ((void *) (uintptr_t) g, ge - g, PROT_NONE);
+          }
+      }
+  }
   if (mem->freed->len >= WS_DEVMEM_MAX_FREED)
     {
       clear_alloc (&g_array_index (mem->freed, WsDevAlloc, 0));
@@ -267,6 +328,30 @@ ws_devmem_table (WsDevMem *mem, guint *n)
 {
   *n = mem->allocs->len;
   return (const WsDevAlloc *) mem->allocs->data;
+}
+
+gboolean
+ws_devmem_mapped (WsDevMem *mem, uint64_t addr, uint64_t len)
+{
+  uint64_t region = (uint64_t) (uintptr_t) mem->region;
+  if (addr + len < addr || addr < region || addr + len > region + mem->region_size)
+    return FALSE;
+  if (addr + len <= mem->alloc_start)
+    return TRUE;   /* the runtime's granule */
+  if (addr < mem->alloc_start)
+    return FALSE;
+  uint64_t glo, ghi;
+  granules_of (mem, addr, len, &glo, &ghi);
+  if (ghi - glo > WS_DEVMEM_GRANULE)
+    return FALSE;  /* spans two granules: not worth modelling */
+  /* A live allocation overlaps the granule: the nearest one below @addr or
+   * the first one above it (allocations do not overlap, so an earlier one
+   * reaching into the granule would overlap the nearest one). */
+  gint i = find_index (mem, addr);
+  const WsDevAlloc *t = (const WsDevAlloc *) mem->allocs->data;
+  if (i >= 0 && t[i].base + MAX (t[i].size, 1) > glo)
+    return TRUE;
+  return (guint) (i + 1) < mem->allocs->len && t[i + 1].base < ghi;
 }
 
 gboolean

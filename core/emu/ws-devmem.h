@@ -58,6 +58,12 @@ WS_EXPORT void *ws_devmem_host_ptr (WsDevMem *mem, uint64_t addr, uint64_t len, 
 /* "0x... is 16 bytes past the end of cudaMalloc #3 (0x...+4096)" */
 WS_EXPORT char *ws_devmem_describe (WsDevMem *mem, uint64_t addr);
 
+/* Whether [addr, addr+len) is mapped as the GPU maps device memory: in a
+ * 2 MiB page that holds part of a live allocation, or in the runtime's page
+ * below the first allocation.  An access there does not fault on a GPU even
+ * when it is outside every allocation.  No lock: for the emulator while a
+ * kernel runs (the table does not change then). */
+WS_EXPORT gboolean ws_devmem_mapped (WsDevMem *mem, uint64_t addr, uint64_t len);
 /* Whether @addr lies in the reserved device-memory region (allocated or not). */
 WS_EXPORT gboolean ws_devmem_contains (WsDevMem *mem, uint64_t addr);
 

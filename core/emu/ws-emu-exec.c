@@ -179,6 +179,39 @@ global_ok (Launch *L, Warp *w, uint64_t addr, uint32_t size)
   return TRUE;
 }
 
+/* Shared, local and parameter addresses are 32 bits wide (PTX ISA, state
+ * spaces and cvta: their windows are addressed with .u32 as well as .u64
+ * registers): the hardware forms [reg+offset] modulo 2^32, so nvcc may
+ * fold a negative offset into a register (0xffffffc0 + 68 is offset 4).
+ * Global and constant addresses are 64-bit device addresses here. */
+static inline uint64_t
+window_addr (int space, uint64_t a)
+{
+  switch (space)
+    {
+    case WS_SPACE_SHARED:
+    case WS_SPACE_LOCAL:
+    case WS_SPACE_PARAM:
+    case WS_SPACE_FUNC_PARAM:
+      return (uint32_t) a;
+    default:
+      return a;
+    }
+}
+
+/* An access the hardware would not notice (memcheck off): performed, and
+ * noted for the instruction's report (flush_invalid). */
+static inline void
+tolerate (Cta *c, int lane, int space, uint64_t addr)
+{
+  if (c->tol_lanes++ == 0)
+    {
+      c->tol_lane = lane;
+      c->tol_space = space;
+      c->tol_addr = addr;
+    }
+}
+
 /* Translates an address of @space for one lane into a host pointer.
  * *@tspace / *@taddr receive the resolved space and the address recorded in
  * traces (device address, shared offset, per-thread local offset). */
@@ -218,15 +251,30 @@ xlate (Cta *c, Warp *w, int lane, int space, uint64_t addr, uint32_t size, MemFa
     case WS_SPACE_CONST:
       if (G_LIKELY (global_ok (L, w, addr, size)))
         return (uint8_t *) (uintptr_t) addr;
+      if (!L->emu->opt.memcheck && ws_devmem_mapped (L->emu->opt.mem, addr, size))
+        {
+          tolerate (c, lane, space, addr);
+          return (uint8_t *) (uintptr_t) addr;
+        }
       break;
     case WS_SPACE_SHARED:
       if (addr + size <= c->shared_size && addr + size >= addr)
         return c->shared + addr;
+      if (!L->emu->opt.memcheck && addr + size <= c->shared_window && addr + size >= addr)
+        {
+          tolerate (c, lane, space, addr);
+          return c->shared + addr;
+        }
       break;
     case WS_SPACE_LOCAL:
     case WS_SPACE_FUNC_PARAM:
       if (addr + size <= c->stack && addr + size >= addr)
-        return c->local + ((size_t) w->index * WS_EMU_WARP + lane) * c->stack + addr;
+        return c->local + ((size_t) w->index * WS_EMU_WARP + lane) * c->local_stride + addr;
+      if (!L->emu->opt.memcheck && addr + size <= c->local_stride && addr + size >= addr)
+        {
+          tolerate (c, lane, space, addr);
+          return c->local + ((size_t) w->index * WS_EMU_WARP + lane) * c->local_stride + addr;
+        }
       break;
     case WS_SPACE_PARAM:
       if (addr + size <= L->param_bytes && addr + size >= addr)
@@ -259,22 +307,13 @@ space_name (int space)
     }
 }
 
+static char *describe_access (Cta *c, int space, uint64_t addr);
+
 static void
 mem_fault (Cta *c, Warp *w, uint32_t pc, const MemFault *f, const char *what, uint32_t size)
 {
-  Launch *L = c->L;
-  g_autofree char *desc = NULL;
-  if (f->space == WS_SPACE_GLOBAL || f->space == WS_SPACE_CONST)
-    desc = ws_devmem_describe (L->emu->opt.mem, f->addr);
-  else if (f->space == WS_SPACE_SHARED)
-    desc = g_strdup_printf ("shared offset 0x%" G_GINT64_MODIFIER "x; the block has %u bytes of shared memory",
-                            f->addr, c->shared_size);
-  else if (f->space == WS_SPACE_LOCAL || f->space == WS_SPACE_FUNC_PARAM)
-    desc = g_strdup_printf ("local offset 0x%" G_GINT64_MODIFIER "x; each thread has %u bytes of local memory",
-                            f->addr, c->stack);
-  else
-    desc = g_strdup_printf ("offset 0x%" G_GINT64_MODIFIER "x; the parameter block has %u bytes",
-                            f->addr, L->param_bytes);
+  g_autofree char *desc = describe_access (c, f->space, f->addr);
+  c->tol_lanes = 0;
   if (f->kind == FAULT_MISALIGNED)
     ws_emu_fault (c, w, pc, f->lane, 716, "misaligned %s %s of %u bytes at address 0x%" G_GINT64_MODIFIER "x (%s)",
                   space_name (f->space), what, size, f->addr, desc);
@@ -282,6 +321,32 @@ mem_fault (Cta *c, Warp *w, uint32_t pc, const MemFault *f, const char *what, ui
     ws_emu_fault (c, w, pc, f->lane, 700, "out-of-bounds %s %s of %u bytes at address 0x%" G_GINT64_MODIFIER "x: %s",
                   space_name (f->space), what, size, f->addr, desc);
 }
+
+/* Where an invalid access lies, for reports. */
+static char *
+describe_access (Cta *c, int space, uint64_t addr)
+{
+  Launch *L = c->L;
+  if (space == WS_SPACE_GLOBAL || space == WS_SPACE_CONST)
+    return ws_devmem_describe (L->emu->opt.mem, addr);
+  if (space == WS_SPACE_SHARED)
+    return g_strdup_printf ("shared offset 0x%" G_GINT64_MODIFIER "x; the block has %u bytes of shared memory",
+                            addr, c->shared_size);
+  if (space == WS_SPACE_LOCAL || space == WS_SPACE_FUNC_PARAM)
+    return g_strdup_printf ("local offset 0x%" G_GINT64_MODIFIER "x; each thread has %u bytes of local memory",
+                            addr, c->stack);
+  return g_strdup_printf ("offset 0x%" G_GINT64_MODIFIER "x; the parameter block has %u bytes", addr, L->param_bytes);
+}
+
+/* Reports the tolerated invalid accesses of the instruction just executed. */
+static __attribute__ ((noinline)) void
+flush_invalid (Cta *c, Warp *w, uint32_t pc, const char *what, uint32_t size)
+{
+  ws_emu_record_invalid (c, w, pc, c->tol_lane, what, space_name (c->tol_space), size, c->tol_addr, c->tol_lanes,
+                         describe_access (c, c->tol_space, c->tol_addr));
+  c->tol_lanes = 0;
+}
+#define FLUSH_INVALID(what, size) do { if (G_UNLIKELY (c->tol_lanes)) flush_invalid (c, w, pc, what, size); } while (0)
 
 /* Computes every lane's address into c->addrs; TRUE when all of them are
  * aligned and inside the warp's cached global allocation, so the lanes can
@@ -317,7 +382,7 @@ onchip_fast (Cta *c, Warp *w, int space, const uint64_t *A, int64_t off, uint32_
 {
   uint64_t lo = G_MAXUINT64, hi = 0, bits = 0, limit;
   FOR_LANES (m, {
-    uint64_t a = (A ? A[l] : 0) + (uint64_t) off;
+    uint64_t a = (uint32_t) ((A ? A[l] : 0) + (uint64_t) off);   /* window_addr */
     c->addrs[l] = a;
     lo = a < lo ? a : lo;
     hi = a > hi ? a : hi;
@@ -331,8 +396,8 @@ onchip_fast (Cta *c, Warp *w, int space, const uint64_t *A, int64_t off, uint32_
     }
   else
     {
-      *base = c->local + (size_t) w->index * WS_EMU_WARP * c->stack;
-      *lstride = c->stack;
+      *base = c->local + (size_t) w->index * WS_EMU_WARP * c->local_stride;
+      *lstride = c->local_stride;
       limit = c->stack;
     }
   return !(bits & (tot - 1)) && hi + tot <= limit && hi + tot > hi;
@@ -1011,7 +1076,7 @@ read_string_cb (uint64_t addr, gpointer user_data)
 static uint8_t *
 frame_ptr (Cta *c, Warp *w, int lane, uint32_t off)
 {
-  return c->local + ((size_t) w->index * WS_EMU_WARP + lane) * c->stack + off;
+  return c->local + ((size_t) w->index * WS_EMU_WARP + lane) * c->local_stride + off;
 }
 
 /* Bytes of a generic/global buffer for printf arguments: the longest range
@@ -1280,14 +1345,24 @@ run_warp (Cta *c, Warp *w)
         {
           if (g_atomic_int_get (&L->abort))
             break;
+          if (L->deadline && g_get_monotonic_time () > L->deadline)
+            {
+              ws_emu_fault (c, w, pc, __builtin_ctz (active), 702,
+                            "the launch timed out: the kernel ran for more than %g s (the watchdog's launch timeout; "
+                            "it probably hangs: an endless loop or a wait for something that never happens; "
+                            "raise the limit with --launch-timeout or WS_LAUNCH_TIMEOUT)",
+                            L->emu->opt.launch_timeout);
+              break;
+            }
           if (L->budget)
             {
               guint64 used = __atomic_add_fetch (&L->budget_used, 0x1000, __ATOMIC_RELAXED);
               if (used > L->budget)
                 {
                   ws_emu_fault (c, w, pc, __builtin_ctz (active), 702,
-                                "the kernel did not finish within the instruction budget of %" G_GUINT64_FORMAT
-                                " warp instructions (it probably hangs: an endless loop or a barrier that some threads never reach)",
+                                "the launch timed out: the kernel did not finish within the instruction budget of %" G_GUINT64_FORMAT
+                                " warp instructions (it probably hangs: an endless loop or a barrier that some threads never reach; "
+                                "raise the limit with --instruction-budget or WS_INSTRUCTION_BUDGET)",
                                 L->budget);
                   break;
                 }
@@ -1720,13 +1795,19 @@ run_warp (Cta *c, Warp *w)
                 uint8_t *base;
                 size_t lstride;
                 if (!onchip_fast (c, w, space, A, off, m, tot, &base, &lstride))
-                  FOR_LANES (m, {
-                    if (xlate (c, w, l, space, c->addrs[l], tot, &f, &tspace) == NULL)
-                      {
-                        mem_fault (c, w, pc, &f, "load", tot);
-                        goto stop;
-                      }
-                  });
+                  {
+                    FOR_LANES (m, {
+                      const uint8_t *p = xlate (c, w, l, space, c->addrs[l], tot, &f, &tspace);
+                      if (p == NULL)
+                        {
+                          mem_fault (c, w, pc, &f, "load", tot);
+                          goto stop;
+                        }
+                      for (uint32_t j = 0; j < n; j++)
+                        w->regs[(size_t) in->d[j] * WS_EMU_WARP + l] = load_val (p + j * esz, esz, sgn);
+                    });
+                    FLUSH_INVALID ("load", tot);
+                  }
                 else
                   FOR_LANES (m, {
                     const uint8_t *p = base + (size_t) l * lstride + c->addrs[l];
@@ -1754,19 +1835,22 @@ run_warp (Cta *c, Warp *w)
                   });
               }
             else
-            FOR_LANES (m, {
-              uint64_t addr = (A ? A[l] : 0) + (uint64_t) off;
-              const uint8_t *p = xlate (c, w, l, space, addr, tot, &f, &tspace);
-              if (G_UNLIKELY (p == NULL))
-                {
-                  mem_fault (c, w, pc, &f, "load", tot);
-                  goto stop;
-                }
-              for (uint32_t j = 0; j < n; j++)
-                w->regs[(size_t) in->d[j] * WS_EMU_WARP + l] = load_val (p + j * esz, esz, sgn);
-              c->addrs[l] = tspace == WS_SPACE_LOCAL ? addr - (space == WS_SPACE_GENERIC ? WS_EMU_LOCAL_WIN : 0)
-                          : tspace == WS_SPACE_SHARED && space == WS_SPACE_GENERIC ? addr - WS_EMU_SHARED_WIN : addr;
-            });
+              {
+                FOR_LANES (m, {
+                  uint64_t addr = window_addr (space, (A ? A[l] : 0) + (uint64_t) off);
+                  const uint8_t *p = xlate (c, w, l, space, addr, tot, &f, &tspace);
+                  if (G_UNLIKELY (p == NULL))
+                    {
+                      mem_fault (c, w, pc, &f, "load", tot);
+                      goto stop;
+                    }
+                  for (uint32_t j = 0; j < n; j++)
+                    w->regs[(size_t) in->d[j] * WS_EMU_WARP + l] = load_val (p + j * esz, esz, sgn);
+                  c->addrs[l] = tspace == WS_SPACE_LOCAL ? addr - (space == WS_SPACE_GENERIC ? WS_EMU_LOCAL_WIN : 0)
+                              : tspace == WS_SPACE_SHARED && space == WS_SPACE_GENERIC ? addr - WS_EMU_SHARED_WIN : addr;
+                });
+                FLUSH_INVALID ("load", tot);
+              }
             if (in->mods & WS_MOD_ACQUIRE)
               __atomic_thread_fence (__ATOMIC_ACQUIRE);
             if (trace)
@@ -1814,19 +1898,22 @@ run_warp (Cta *c, Warp *w)
                   });
               }
             else
-            FOR_LANES (m, {
-              uint64_t addr = (A ? A[l] : 0) + (uint64_t) off;
-              uint8_t *p = xlate (c, w, l, space, addr, tot, &f, &tspace);
-              if (G_UNLIKELY (p == NULL))
-                {
-                  mem_fault (c, w, pc, &f, "store", tot);
-                  goto stop;
-                }
-              for (uint32_t j = 0; j < n; j++)
-                store_val (p + j * esz, esz, V[j][l]);
-              c->addrs[l] = tspace == WS_SPACE_LOCAL ? addr - (space == WS_SPACE_GENERIC ? WS_EMU_LOCAL_WIN : 0)
-                          : tspace == WS_SPACE_SHARED && space == WS_SPACE_GENERIC ? addr - WS_EMU_SHARED_WIN : addr;
-            });
+              {
+                FOR_LANES (m, {
+                  uint64_t addr = window_addr (space, (A ? A[l] : 0) + (uint64_t) off);
+                  uint8_t *p = xlate (c, w, l, space, addr, tot, &f, &tspace);
+                  if (G_UNLIKELY (p == NULL))
+                    {
+                      mem_fault (c, w, pc, &f, "store", tot);
+                      goto stop;
+                    }
+                  for (uint32_t j = 0; j < n; j++)
+                    store_val (p + j * esz, esz, V[j][l]);
+                  c->addrs[l] = tspace == WS_SPACE_LOCAL ? addr - (space == WS_SPACE_GENERIC ? WS_EMU_LOCAL_WIN : 0)
+                              : tspace == WS_SPACE_SHARED && space == WS_SPACE_GENERIC ? addr - WS_EMU_SHARED_WIN : addr;
+                });
+                FLUSH_INVALID ("store", tot);
+              }
             if (trace)
               {
                 if (m && traced_space (tspace) && traced_space (in->space))
@@ -1845,7 +1932,7 @@ run_warp (Cta *c, Warp *w)
             gboolean is_red = in->op == WS_OP_RED;
             MemFault f = { 0 };
             FOR_LANES (m, {
-              uint64_t addr = (A ? A[l] : 0) + (uint64_t) in->off;
+              uint64_t addr = window_addr (space, (A ? A[l] : 0) + (uint64_t) in->off);
               uint8_t *p = xlate (c, w, l, space, addr, in->size, &f, &tspace);
               uint64_t old;
               if (G_UNLIKELY (p == NULL))
@@ -1858,6 +1945,7 @@ run_warp (Cta *c, Warp *w)
                 D[l] = in->size == 4 ? (uint64_t) (uint32_t) old : old;
               c->addrs[l] = tspace == WS_SPACE_SHARED && space == WS_SPACE_GENERIC ? addr - WS_EMU_SHARED_WIN : addr;
             });
+            FLUSH_INVALID ("atomic", in->size);
             if (trace)
               {
                 if (m)
@@ -2049,7 +2137,8 @@ run_warp (Cta *c, Warp *w)
             MemFault f = { 0 };
             int ts = 0;
             FOR_LANES (m, {
-              uint64_t da = D[l] + (uint64_t) in->off, sa = S[l] + (uint64_t) (int32_t) in->target;
+              uint64_t da = window_addr (WS_SPACE_SHARED, D[l] + (uint64_t) in->off);
+              uint64_t sa = S[l] + (uint64_t) (int32_t) in->target;
               uint32_t n = Z ? MIN ((uint32_t) Z[l], size) : size;
               uint8_t *dp = xlate (c, w, l, WS_SPACE_SHARED, da, size, &f, &ts);
               const uint8_t *sp;
@@ -2067,6 +2156,7 @@ run_warp (Cta *c, Warp *w)
               memcpy (dp, sp, n);
               memset (dp + n, 0, size - n);
             });
+            FLUSH_INVALID ("cp.async", size);
           }
           break;
         case H_ELECT:

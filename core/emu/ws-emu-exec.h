@@ -53,8 +53,10 @@ typedef struct {
   uint8_t *shared;
   uint32_t shared_size;         /* user shared memory + the reserved region */
   uint32_t shared_user;         /* static + dynamic shared memory of the launch */
+  uint32_t shared_window;       /* shared_size rounded to WS_EMU_SMEM_UNIT: allocated, reachable unnoticed */
   uint8_t *local;
-  uint32_t stack;
+  uint32_t stack;               /* bytes of each thread's frames (the valid local range) */
+  uint32_t local_stride;        /* bytes per thread in @local (>= stack): reachable unnoticed */
   Warp *warps;
   uint32_t nwarps;
   WsTraceCta *trace;
@@ -66,6 +68,11 @@ typedef struct {
   uint64_t addrs[WS_EMU_WARP];
   /* first fault in this CTA */
   gboolean faulted;
+  /* an invalid access the hardware would not notice, in the instruction
+   * being executed: lanes and the first lane's address (memcheck off) */
+  uint32_t tol_lanes;
+  int tol_lane, tol_space;
+  uint64_t tol_addr;
   struct _WsEmuInstrCta *instr;  /* instrumentation state; NULL without tools */
 } Cta;
 
@@ -84,11 +91,14 @@ struct _Launch {
   gint abort;               /* atomic */
   guint64 budget, budget_used; /* atomic used */
   GMutex lock;
-  /* fault (lowest CTA wins when several fault) */
+  /* fault (lowest CTA wins when several fault; every one is kept) */
   gboolean faulted;
   uint64_t fault_cta;
   char *fault_msg;
   int cuda_error;
+  GPtrArray *faults;         /* FaultRecord* of every CTA that faulted (under lock) */
+  gint64 deadline;           /* monotonic µs when the watchdog ends the launch; 0 = none */
+  GArray *invalid;           /* WsEmuInvalidAccess of this launch (under lock) */
   GPtrArray *outputs;        /* PrintfOut*, sorted at the end */
   guint64 winst, tinst;      /* atomic sums */
   guint helpers_running;     /* pool workers not finished (under lock) */
@@ -99,5 +109,8 @@ struct _Launch {
 
 void ws_emu_run_cta (Cta *c);
 void ws_emu_fault (Cta *c, Warp *w, uint32_t pc, int lane, int cuda_error, const char *fmt, ...) G_GNUC_PRINTF (6, 7);
+/* Records an invalid access the hardware would not notice (memcheck off). */
+void ws_emu_record_invalid (Cta *c, Warp *w, uint32_t pc, int lane, const char *access, const char *space,
+                            uint32_t size, uint64_t address, uint32_t lanes, char *detail);
 uint64_t ws_emu_heap_alloc (WsEmu *emu, uint64_t size);
 void ws_emu_heap_free (WsEmu *emu, uint64_t addr);

@@ -13,6 +13,12 @@
 
 #define WS_EMU_WARP 32
 #define WS_EMU_FULL 0xffffffffu
+/* What an access outside the block's shared memory or the thread's local
+ * frame may touch before the hardware notices (memcheck off): shared memory
+ * is allocated in units of WS_EMU_SMEM_UNIT bytes, and each thread's local
+ * memory is at least the default stack (cudaLimitStackSize, 1 KiB). */
+#define WS_EMU_SMEM_UNIT 128u
+#define WS_EMU_LOCAL_WINDOW 1024u
 /* Reserved shared memory per CTA; offsets _0 and _1 split it in halves. */
 #define WS_EMU_RESERVED_SMEM 1024u
 
@@ -144,6 +150,7 @@ struct _WsEmu {
   guint64 grid_serial;
   GThreadPool *pool;         /* helper workers, kept between launches */
   guint pool_size;
+  GArray *invalid;           /* WsEmuInvalidAccess, over the emulator's life */
 };
 
 void ws_emu_module_free (WsEmuModule *m);

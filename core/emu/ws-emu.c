@@ -26,6 +26,24 @@ typedef struct {
   GString *text;
 } PrintfOut;
 
+typedef struct {
+  uint64_t cta;
+  char *msg;
+} FaultRecord;
+
+/* Faults listed in a launch's error after the first (lowest block). */
+#define WS_EMU_MAX_FAULTS_LISTED 16
+
+static void
+invalid_clear (gpointer data)
+{
+  WsEmuInvalidAccess *v = data;
+  g_free (v->kernel);
+  g_free (v->origin);
+  g_free (v->instruction);
+  g_free (v->detail);
+}
+
 WsEmu *
 ws_emu_new (const WsEmuOptions *options, GError **error)
 {
@@ -43,6 +61,8 @@ ws_emu_new (const WsEmuOptions *options, GError **error)
   emu->modules = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_emu_module_free);
   g_mutex_init (&emu->heap_lock);
   emu->heap_blocks = g_array_new (FALSE, FALSE, sizeof (HeapBlock));
+  emu->invalid = g_array_new (FALSE, TRUE, sizeof (WsEmuInvalidAccess));
+  g_array_set_clear_func (emu->invalid, invalid_clear);
   return emu;
 }
 
@@ -55,6 +75,7 @@ ws_emu_free (WsEmu *emu)
     g_thread_pool_free (emu->pool, FALSE, TRUE);
   g_ptr_array_free (emu->modules, TRUE);
   g_array_free (emu->heap_blocks, TRUE);
+  g_array_free (emu->invalid, TRUE);
   g_mutex_clear (&emu->heap_lock);
   g_free (emu);
 }
@@ -171,6 +192,12 @@ ws_emu_fault (Cta *c, Warp *w, uint32_t pc, int lane, int cuda_error, const char
                          c->ctaid[0], c->ctaid[1], c->ctaid[2],
                          tid % bx, (tid / bx) % by, tid / (bx * by));
   g_mutex_lock (&L->lock);
+  {
+    FaultRecord *r = g_new (FaultRecord, 1);
+    r->cta = c->linear;
+    r->msg = g_strdup (msg);
+    g_ptr_array_add (L->faults, r);
+  }
   if (!L->faulted || c->linear < L->fault_cta)
     {
       g_free (L->fault_msg);
@@ -184,6 +211,103 @@ ws_emu_fault (Cta *c, Warp *w, uint32_t pc, int lane, int cuda_error, const char
   g_mutex_unlock (&L->lock);
   c->faulted = TRUE;
   g_atomic_int_set (&L->abort, 1);
+}
+
+void
+ws_emu_record_invalid (Cta *c, Warp *w, uint32_t pc, int lane, const char *access, const char *space,
+                       uint32_t size, uint64_t address, uint32_t lanes, char *detail)
+{
+  Launch *L = c->L;
+  const WsPtxFunction *fn = w->fn->ptx;
+  uint32_t line = pc < fn->n_insts ? fn->insts[pc].line : fn->first_line;
+  g_mutex_lock (&L->lock);
+  for (guint i = 0; i < L->invalid->len; i++)
+    {
+      WsEmuInvalidAccess *v = &g_array_index (L->invalid, WsEmuInvalidAccess, i);
+      if (v->ptx_line == line && strcmp (v->space, space) == 0 && strcmp (v->access, access) == 0
+          && strcmp (v->origin, L->k->module->origin) == 0)
+        {
+          v->count += lanes;
+          g_mutex_unlock (&L->lock);
+          g_free (detail);
+          return;
+        }
+    }
+  WsEmuInvalidAccess v = { 0 };
+  uint32_t tid = w->index * WS_EMU_WARP + (uint32_t) lane;
+  uint32_t bx = L->block[0], by = L->block[1];
+  v.kernel = g_strdup (L->k->name);
+  v.origin = g_strdup (L->k->module->origin);
+  v.ptx_line = line;
+  if (pc < fn->n_insts)
+    {
+      v.instruction = ws_ptx_inst_to_string (L->k->module->ptx, fn, &fn->insts[pc]);
+      g_strstrip (v.instruction);
+    }
+  v.access = access;
+  v.space = space;
+  v.size = size;
+  memcpy (v.block, c->ctaid, sizeof v.block);
+  v.thread[0] = tid % bx;
+  v.thread[1] = (tid / bx) % by;
+  v.thread[2] = tid / (bx * by);
+  v.address = address;
+  v.detail = detail;
+  v.count = lanes;
+  v.launches = 1;
+  g_array_append_val (L->invalid, v);
+  g_mutex_unlock (&L->lock);
+}
+
+/* Adds a launch's invalid accesses to the emulator's list (merged by kernel,
+ * PTX line and kind: the first occurrence is kept). */
+static void
+merge_invalid (WsEmu *emu, GArray *launch)
+{
+  for (guint i = 0; i < launch->len; i++)
+    {
+      WsEmuInvalidAccess *v = &g_array_index (launch, WsEmuInvalidAccess, i);
+      gboolean merged = FALSE;
+      for (guint j = 0; j < emu->invalid->len && !merged; j++)
+        {
+          WsEmuInvalidAccess *e = &g_array_index (emu->invalid, WsEmuInvalidAccess, j);
+          if (e->ptx_line == v->ptx_line && strcmp (e->kernel, v->kernel) == 0 && strcmp (e->origin, v->origin) == 0
+              && strcmp (e->space, v->space) == 0 && strcmp (e->access, v->access) == 0)
+            {
+              e->count += v->count;
+              e->launches++;
+              merged = TRUE;
+            }
+        }
+      if (!merged)
+        {
+          g_array_append_val (emu->invalid, *v);
+          memset (v, 0, sizeof *v);   /* moved: the launch's array must not free it */
+        }
+    }
+}
+
+const WsEmuInvalidAccess *
+ws_emu_get_invalid_accesses (WsEmu *emu, guint *n)
+{
+  g_return_val_if_fail (emu != NULL && n != NULL, NULL);
+  *n = emu->invalid->len;
+  return (const WsEmuInvalidAccess *) emu->invalid->data;
+}
+
+static gint
+cmp_fault (gconstpointer a, gconstpointer b)
+{
+  const FaultRecord *x = *(FaultRecord *const *) a, *y = *(FaultRecord *const *) b;
+  return x->cta < y->cta ? -1 : x->cta > y->cta;
+}
+
+static void
+fault_record_free (gpointer data)
+{
+  FaultRecord *r = data;
+  g_free (r->msg);
+  g_free (r);
 }
 
 /* ---- workers --------------------------------------------------------------------- */
@@ -223,9 +347,14 @@ worker_main (gpointer data)
   const uint64_t reserved_rows = 0x1full << SR_RSMEM_BEGIN;
   c.shared_size = (L->k->sreg_used & reserved_rows)
                     ? ((c.shared_user + 15u) & ~15u) + WS_EMU_RESERVED_SMEM : c.shared_user;
-  c.shared = g_malloc0 (MAX (c.shared_size, 1));
+  /* Backing for what an access may reach before the hardware notices
+   * (WsEmuOptions.memcheck): the shared-memory allocation unit and the
+   * default stack per thread. */
+  c.shared_window = (c.shared_size + WS_EMU_SMEM_UNIT - 1) / WS_EMU_SMEM_UNIT * WS_EMU_SMEM_UNIT;
+  c.shared = g_malloc0 (MAX (c.shared_window, 1));
   c.stack = L->k->stack_bytes;
-  c.local = g_malloc0 ((gsize) L->nwarps * WS_EMU_WARP * c.stack);
+  c.local_stride = L->emu->opt.memcheck ? c.stack : MAX (c.stack, WS_EMU_LOCAL_WINDOW);
+  c.local = g_malloc0 ((gsize) L->nwarps * WS_EMU_WARP * c.local_stride);
 
   for (;;)
     {
@@ -239,7 +368,7 @@ worker_main (gpointer data)
       c.ctaid[0] = (uint32_t) (idx % L->grid[0]);
       c.ctaid[1] = (uint32_t) ((idx / L->grid[0]) % L->grid[1]);
       c.ctaid[2] = (uint32_t) (idx / ((uint64_t) L->grid[0] * L->grid[1]));
-      memset (c.shared, 0, c.shared_size);
+      memset (c.shared, 0, c.shared_window);
       c.winst = c.tinst = 0;
       c.out = NULL;
       c.trace = L->trace ? ws_trace_cta_begin (L->trace, idx, c.nwarps) : NULL;
@@ -404,6 +533,11 @@ ws_emu_launch (WsEmu *emu, WsEmuFunction *fn, const WsLaunchConfig *config, void
   L.budget = emu->opt.instruction_budget;
   L.gridid = ++emu->grid_serial;
   L.outputs = g_ptr_array_new ();
+  L.faults = g_ptr_array_new_with_free_func (fault_record_free);
+  L.invalid = g_array_new (FALSE, TRUE, sizeof (WsEmuInvalidAccess));
+  g_array_set_clear_func (L.invalid, invalid_clear);
+  if (emu->opt.launch_timeout > 0)
+    L.deadline = g_get_monotonic_time () + (gint64) (emu->opt.launch_timeout * G_USEC_PER_SEC);
   g_mutex_init (&L.lock);
 
   if (L.trace)
@@ -461,9 +595,14 @@ ws_emu_launch (WsEmu *emu, WsEmuFunction *fn, const WsLaunchConfig *config, void
     }
   g_ptr_array_free (L.outputs, TRUE);
 
+  merge_invalid (emu, L.invalid);
   if (L.trace)
     {
       g_autoptr (GError) terr = NULL;
+      /* A faulted launch is incomplete even when every block was recorded:
+       * the faulting block stopped early. */
+      if (L.faulted)
+        ws_trace_writer_mark_launch_faulted (L.trace);
       if (!ws_trace_writer_end_launch (L.trace, &terr) && !L.faulted)
         {
           g_propagate_prefixed_error (error, g_steal_pointer (&terr), "writing the trace of %s: ", fn->name);
@@ -474,7 +613,28 @@ ws_emu_launch (WsEmu *emu, WsEmuFunction *fn, const WsLaunchConfig *config, void
     ws_emu_instr_launch_end (&L, !L.faulted);
   if (L.faulted)
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_FAULT, "%s", L.fault_msg);
+      /* Every fault, the first (lowest block) in full, then the others. */
+      GString *msg = g_string_new (L.fault_msg);
+      g_ptr_array_sort (L.faults, cmp_fault);
+      if (L.faults->len > 1)
+        {
+          g_string_append_printf (msg, "\n%u more thread blocks faulted before the launch stopped:", L.faults->len - 1);
+          guint listed = 0;
+          for (guint i = 0; i < L.faults->len; i++)
+            {
+              FaultRecord *r = g_ptr_array_index (L.faults, i);
+              if (strcmp (r->msg, L.fault_msg) == 0)
+                continue;
+              if (listed++ == WS_EMU_MAX_FAULTS_LISTED)
+                {
+                  g_string_append_printf (msg, "\n(and %u more)", L.faults->len - 1 - WS_EMU_MAX_FAULTS_LISTED);
+                  break;
+                }
+              g_string_append_printf (msg, "\n%s", r->msg);
+            }
+        }
+      g_set_error (error, WS_ERROR, WS_ERROR_FAULT, "%s", msg->str);
+      g_string_free (msg, TRUE);
       if (cuda_error)
         *cuda_error = L.cuda_error;
       ok = FALSE;
@@ -486,6 +646,8 @@ ws_emu_launch (WsEmu *emu, WsEmuFunction *fn, const WsLaunchConfig *config, void
       stats->seconds = ws_now_seconds () - t0;
     }
   g_free (L.fault_msg);
+  g_ptr_array_free (L.faults, TRUE);
+  g_array_free (L.invalid, TRUE);
   g_free (L.params);
   g_mutex_clear (&L.lock);
   return ok;

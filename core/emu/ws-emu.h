@@ -31,6 +31,16 @@ typedef struct {
   gpointer printf_data;
   /* instrumentation tools (core/instrument); NULL: none; borrowed */
   struct _WsInstrument *instrument;
+  /* Invalid accesses (docs/profiling.md, "Memory checking").  FALSE: as the
+   * hardware does: an access the GPU would not notice (into a mapped 2 MiB
+   * page of device memory, the rounding of the block's shared memory, the
+   * thread's local stack) is performed and recorded (ws_emu_get_invalid_accesses);
+   * one it would fault on faults.  TRUE (--memcheck): every access outside
+   * an allocation faults at once, with the full report. */
+  gboolean memcheck;
+  /* Watchdog: wall-clock seconds per launch before it is ended with
+   * cudaErrorLaunchTimeout, as a GPU's launch timeout does; 0 = none. */
+  double launch_timeout;
 } WsEmuOptions;
 
 WS_EXPORT WsEmu *ws_emu_new (const WsEmuOptions *options, GError **error);
@@ -84,5 +94,25 @@ typedef struct {
  * @cuda_error receives the cudaError_t a GPU would report (e.g. 700). */
 WS_EXPORT gboolean ws_emu_launch (WsEmu *emu, WsEmuFunction *fn, const WsLaunchConfig *config,
                                   void **args, WsLaunchStats *stats, int *cuda_error, GError **error);
+
+/* Invalid accesses the hardware would not have noticed (memcheck off),
+ * one entry per (kernel, PTX instruction, state space), in the order first
+ * seen; block, thread and address are those of the first occurrence. */
+typedef struct {
+  char *kernel;              /* mangled name */
+  char *origin;              /* module (PTX) origin, as in fault messages */
+  uint32_t ptx_line;
+  char *instruction;         /* the PTX instruction, as text */
+  const char *access;        /* "load", "store", "atomic", "cp.async store", ... */
+  const char *space;         /* "global", "shared", "local", ... */
+  uint32_t size;             /* bytes per thread */
+  uint32_t block[3], thread[3];
+  uint64_t address;          /* device address, or offset in the shared/local window */
+  char *detail;              /* where it lies ("16 bytes before the start of cudaMalloc #1 ...") */
+  guint64 count;             /* thread accesses */
+  guint64 launches;          /* launches in which it happened */
+} WsEmuInvalidAccess;
+
+WS_EXPORT const WsEmuInvalidAccess *ws_emu_get_invalid_accesses (WsEmu *emu, guint *n);
 
 G_END_DECLS

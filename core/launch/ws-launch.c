@@ -3,8 +3,11 @@
  * summary the runtime writes at exit. */
 #include "ws-config.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
@@ -82,6 +85,8 @@ ws_launch_options_init (WsLaunchOptions *options)
 {
   memset (options, 0, sizeof *options);
   options->threads = -1;
+  options->launch_timeout = -1;
+  options->instruction_budget = -1;
 }
 
 void
@@ -179,6 +184,18 @@ launch_environ (const char *runtime_dir, const char *summary, const WsLaunchOpti
     }
   if (o->deterministic)
     envp = g_environ_setenv (envp, "WS_DETERMINISTIC", "1", TRUE);
+  if (o->memcheck)
+    envp = g_environ_setenv (envp, "WS_MEMCHECK", "1", TRUE);
+  if (o->launch_timeout >= 0)
+    {
+      char t[G_ASCII_DTOSTR_BUF_SIZE];
+      envp = g_environ_setenv (envp, "WS_LAUNCH_TIMEOUT", g_ascii_dtostr (t, sizeof t, o->launch_timeout), TRUE);
+    }
+  if (o->instruction_budget >= 0)
+    {
+      g_autofree char *b = g_strdup_printf ("%" G_GINT64_FORMAT, o->instruction_budget);
+      envp = g_environ_setenv (envp, "WS_INSTRUCTION_BUDGET", b, TRUE);
+    }
   if (o->tools != NULL && *o->tools)
     {
       envp = g_environ_setenv (envp, "WS_TOOLS", o->tools, TRUE);
@@ -193,6 +210,21 @@ launch_environ (const char *runtime_dir, const char *summary, const WsLaunchOpti
       envp = g_environ_unsetenv (envp, "WS_TOOL_OUTPUT");
     }
   return envp;
+}
+
+/* In the child, between fork and exec (async-signal-safe calls only): it
+ * gets SIGKILL when the thread that started it dies, even by SIGKILL, and
+ * starts with no signal blocked. */
+static void
+child_setup (gpointer data)
+{
+  pid_t parent = (pid_t) GPOINTER_TO_INT (data);
+  sigset_t none;
+  sigemptyset (&none);
+  sigprocmask (SIG_SETMASK, &none, NULL);
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid () != parent)   /* the parent died before prctl */
+    _exit (128 + SIGKILL);
 }
 
 /* Waits for @proc (reading its stderr when it is a pipe); when @cancellable
@@ -239,6 +271,7 @@ ws_launch_run (const char *program, const char *const *args, const WsLaunchOptio
                                       : G_SUBPROCESS_FLAGS_STDIN_INHERIT;
   g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (flags);
   g_subprocess_launcher_set_environ (launcher, envp);
+  g_subprocess_launcher_set_child_setup (launcher, child_setup, GINT_TO_POINTER ((int) getpid ()), NULL);
   if (!o->capture)
     {
       /* The program writes to our terminal: what we printed comes first. */
@@ -248,6 +281,12 @@ ws_launch_run (const char *program, const char *const *args, const WsLaunchOptio
   double t0 = ws_now_seconds ();
   g_autoptr(GSubprocess) proc = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv->pdata, error);
   g_ptr_array_free (argv, TRUE);
+  if (proc != NULL && o->started != NULL)
+    {
+      const char *id = g_subprocess_get_identifier (proc);
+      if (id != NULL)
+        o->started ((GPid) g_ascii_strtoll (id, NULL, 10), o->started_data);
+    }
   g_autoptr(GBytes) err_bytes = NULL;
   gboolean ok = proc != NULL && wait_child (proc, o->capture, &err_bytes, cancellable, error);
   double wall = ws_now_seconds () - t0;

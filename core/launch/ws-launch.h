@@ -38,6 +38,13 @@ typedef struct {
    * TRUE: stdin is /dev/null, stdout is discarded and stderr is kept (its
    * tail in WsLaunchResult.stderr_tail). */
   gboolean capture;
+  gboolean memcheck;             /* WS_MEMCHECK=1: every invalid access faults (docs/profiling.md) */
+  double launch_timeout;         /* WS_LAUNCH_TIMEOUT: watchdog seconds per launch; < 0: the runtime's default (600), 0: none */
+  gint64 instruction_budget;     /* WS_INSTRUCTION_BUDGET: warp instructions per launch; < 0: inherited, 0: none */
+  /* Called once the program runs, with its process id (for a caller that
+   * forwards signals to it); NULL: none. */
+  void (*started) (GPid pid, gpointer user_data);
+  gpointer started_data;
 } WsLaunchOptions;
 
 WS_EXPORT void ws_launch_options_init (WsLaunchOptions *options);
@@ -56,6 +63,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsLaunchResult, ws_launch_result_free)
 
 /* Runs @program with @args (NULL-terminated, after argv[0]; NULL: none) on
  * the emulator with @options, environment otherwise inherited, and waits.
+ * The program dies with the calling thread's process (PR_SET_PDEATHSIG), so
+ * a killed caller never leaves it running.
  * A program that fails is a result (exit_code != 0), not an error; errors
  * are: the runtime is missing (WS_ERROR_NOT_FOUND), the program cannot be
  * started, or @cancellable was cancelled (G_IO_ERROR_CANCELLED: the program

@@ -902,6 +902,16 @@ ws_trace_cov (const double *values, gsize n)
   return sqrt (ss / (double) n) / mean;
 }
 
+void
+ws_trace_writer_mark_launch_faulted (WsTraceWriter *w)
+{
+  g_return_if_fail (w != NULL);
+  g_return_if_fail (w->in_launch);
+  g_mutex_lock (&w->lock);
+  w->cur.flags |= 1;
+  g_mutex_unlock (&w->lock);
+}
+
 gboolean
 ws_trace_writer_end_launch (WsTraceWriter *w, GError **error)
 {

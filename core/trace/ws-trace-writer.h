@@ -110,6 +110,11 @@ WS_EXPORT void ws_trace_cta_barrier_mask (WsTraceCta *cta, uint32_t warp, uint32
                                           uint32_t active_mask);
 /* Hands the CTA to the writer (compresses its chunk; merges in order). */
 WS_EXPORT void ws_trace_cta_end (WsTraceCta *cta);
+/* Marks the launch being recorded incomplete (flag bit 0, read back as
+ * WsTraceLaunch.complete == FALSE): it faulted or the watchdog ended it, so
+ * some of its blocks stopped early even when all of them were recorded.
+ * Call before ws_trace_writer_end_launch. */
+WS_EXPORT void ws_trace_writer_mark_launch_faulted (WsTraceWriter *writer);
 WS_EXPORT gboolean ws_trace_writer_end_launch (WsTraceWriter *writer, GError **error);
 
 /* Totals so far (for summaries and benchmarks); bytes = bytes written to the

@@ -30,7 +30,10 @@ __global__ void reverse_kernel(int *data, int n) {
   for (int i = t; i < n; i += blockDim.x) data[i] = buf[n - 1 - i];
 }
 
-__global__ void oob_kernel(int *p) { p[threadIdx.x + 4096] = 7; }
+/* 4 GiB past the buffer: outside any mapped page, so a GPU faults too (a few
+ * KiB past it would land in the buffer's 2 MiB page, which a GPU and the
+ * emulator's default mode do not notice). */
+__global__ void oob_kernel(int *p) { p[threadIdx.x + (1ll << 30)] = 7; }
 
 #define E(call) printf("%s=%d\n", #call, (int) (call))
 

@@ -31,6 +31,12 @@ data_path (const char *name)
   return g_build_filename (src ? src : WS_SOURCE_DIR, "tests", "data", "emu", name, NULL);
 }
 
+/* Options of the next fx_init (reset by fx_clear): memory checking and the
+ * watchdog. */
+static gboolean fx_memcheck;
+static double fx_launch_timeout;
+static guint64 fx_budget = 50000000;
+
 /* kernels.ptx is -O3; the debug variant runs the same tests on the -G build. */
 static const char *kernels_file = "kernels.ptx";
 
@@ -68,7 +74,9 @@ fx_init (Fx *fx, const char *file, guint n_threads, gboolean deterministic)
   opt.mem = fx->mem;
   opt.n_threads = n_threads;
   opt.deterministic = deterministic;
-  opt.instruction_budget = 50000000;
+  opt.instruction_budget = fx_budget;
+  opt.memcheck = fx_memcheck;
+  opt.launch_timeout = fx_launch_timeout;
   opt.printf_func = capture_printf;
   opt.printf_data = fx->out;
   fx->emu = ws_emu_new (&opt, &error);
@@ -86,6 +94,9 @@ fx_clear (Fx *fx)
   ws_emu_free (fx->emu);
   ws_devmem_free_all (fx->mem);
   g_string_free (fx->out, TRUE);
+  fx_memcheck = FALSE;
+  fx_launch_timeout = 0;
+  fx_budget = 50000000;
 }
 
 static uint64_t
@@ -434,6 +445,7 @@ test_fault_oob (void)
   g_autoptr (GError) error = NULL;
   uint64_t p;
   int n = 1000, cerr = 0;
+  fx_memcheck = TRUE;   /* the hardware would not notice these (test_invalid_unnoticed) */
   fx_init (&fx, "kernels.ptx", 2, FALSE);
   p = ws_devmem_alloc (fx.mem, n * 4, WS_ALLOC_DEVICE, "cudaMalloc #7", &error);
   g_assert_no_error (error);
@@ -449,6 +461,162 @@ test_fault_oob (void)
   g_assert_nonnull (strstr (error->message, kernels_file));
   g_assert_nonnull (strstr (error->message, "block (0,0,0), thread (0,0,0)"));
   g_assert_nonnull (strstr (error->message, "0 bytes past the end of cudaMalloc #7"));
+  fx_clear (&fx);
+}
+
+/* The same kernel without --memcheck: its stores land in the 2 MiB page of
+ * the allocation, which a GPU does not notice; they are performed and
+ * recorded (one entry for the instruction, the first thread named). */
+static void
+test_invalid_unnoticed (void)
+{
+  Fx fx;
+  g_autoptr (GError) error = NULL;
+  uint64_t p;
+  int n = 1000;
+  fx_init (&fx, "kernels.ptx", 2, FALSE);
+  p = ws_devmem_alloc (fx.mem, n * 4, WS_ALLOC_DEVICE, "cudaMalloc #7", &error);
+  g_assert_no_error (error);
+  {
+    void *args[] = { &p, &n };
+    launch_ok (&fx, "oob", 4, 64, 0, args, NULL);
+  }
+  /* performed: p[1000 + i] = 1 for the 256 threads */
+  g_assert_cmpint (((int *) HOST (p))[1000], ==, 1);
+  g_assert_cmpint (((int *) HOST (p))[1255], ==, 1);
+  guint nv = 0;
+  const WsEmuInvalidAccess *v = ws_emu_get_invalid_accesses (fx.emu, &nv);
+  g_assert_cmpuint (nv, ==, 1);
+  g_assert_cmpstr (v[0].kernel, ==, "oob");
+  g_assert_cmpstr (v[0].space, ==, "global");
+  g_assert_cmpstr (v[0].access, ==, "store");
+  g_assert_cmpuint (v[0].size, ==, 4);
+  g_assert_cmpuint (v[0].count, ==, 256);
+  g_assert_cmpuint (v[0].launches, ==, 1);
+  g_assert_cmpuint (v[0].address, ==, p + 4000);
+  g_assert_cmpuint (v[0].block[0], ==, 0);
+  g_assert_cmpuint (v[0].thread[0], ==, 0);
+  g_assert_cmpuint (v[0].ptx_line, >, 0);
+  g_assert_nonnull (strstr (v[0].detail, "0 bytes past the end of cudaMalloc #7"));
+  g_assert_nonnull (strstr (v[0].instruction, "st.global"));
+  /* a second launch adds to the same entry */
+  {
+    void *args[] = { &p, &n };
+    launch_ok (&fx, "oob", 1, 32, 0, args, NULL);
+  }
+  v = ws_emu_get_invalid_accesses (fx.emu, &nv);
+  g_assert_cmpuint (nv, ==, 1);
+  g_assert_cmpuint (v[0].count, ==, 288);
+  g_assert_cmpuint (v[0].launches, ==, 2);
+  fx_clear (&fx);
+}
+
+/* 512 bytes before the first allocation (the runtime's memory on a GPU):
+ * by default written and read back like the hardware does; with memcheck
+ * the first access faults with the full report. */
+static void
+test_invalid_before_first (void)
+{
+  for (int memcheck = 0; memcheck < 2; memcheck++)
+    {
+      Fx fx;
+      g_autoptr (GError) error = NULL;
+      int cerr = -1;
+      fx_memcheck = memcheck;
+      fx_init (&fx, "hand.ptx", 1, TRUE);
+      uint64_t p = dalloc (&fx, 1024), out = dalloc (&fx, 64);
+      void *args[] = { &p, &out };
+      gboolean ok = launch (&fx, "before_first", 1, 1, 0, args, NULL, &cerr, &error);
+      guint nv = 0;
+      const WsEmuInvalidAccess *v = ws_emu_get_invalid_accesses (fx.emu, &nv);
+      if (!memcheck)
+        {
+          g_assert_no_error (error);
+          g_assert_true (ok);
+          g_assert_cmpint (*(int *) HOST (out), ==, 77);
+          g_assert_cmpuint (nv, ==, 2);
+          g_assert_cmpstr (v[0].access, ==, "store");
+          g_assert_cmpstr (v[1].access, ==, "load");
+          g_assert_cmpuint (v[0].address, ==, p - 512);
+          g_assert_nonnull (strstr (v[0].detail, "512 bytes before the start of"));
+        }
+      else
+        {
+          g_assert_false (ok);
+          g_assert_error (error, WS_ERROR, WS_ERROR_FAULT);
+          g_assert_cmpint (cerr, ==, 700);
+          g_assert_nonnull (strstr (error->message, "out-of-bounds global store of 4 bytes"));
+          g_assert_nonnull (strstr (error->message, "512 bytes before the start of"));
+          g_assert_nonnull (strstr (error->message, "kernel before_first"));
+          g_assert_nonnull (strstr (error->message, "block (0,0,0), thread (0,0,0)"));
+          g_assert_cmpuint (nv, ==, 0);
+          g_assert_cmpint (*(int *) HOST (out), ==, 0);
+        }
+      fx_clear (&fx);
+    }
+}
+
+/* Far outside any allocation a GPU faults too: the default mode faults. */
+static void
+test_invalid_far_faults (void)
+{
+  Fx fx;
+  g_autoptr (GError) error = NULL;
+  int n = 1 << 28, cerr = 0;   /* 1 GiB past the buffer */
+  fx_init (&fx, "kernels.ptx", 1, TRUE);
+  uint64_t p = dalloc (&fx, 4096);
+  void *args[] = { &p, &n };
+  g_assert_false (launch (&fx, "oob", 1, 32, 0, args, NULL, &cerr, &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_FAULT);
+  g_assert_cmpint (cerr, ==, 700);
+  g_assert_nonnull (strstr (error->message, "out-of-bounds global store"));
+  fx_clear (&fx);
+}
+
+/* ld.shared.u32 %r62, [%r4+68] with %r4 = 0xffffffc0 reads offset 4 (the
+ * window is 32 bits wide), and the same for local memory. */
+static void
+test_window_wrap (void)
+{
+  for (int memcheck = 0; memcheck < 2; memcheck++)
+    {
+      Fx fx;
+      fx_memcheck = memcheck;
+      fx_init (&fx, "hand.ptx", 1, TRUE);
+      uint64_t out = dalloc (&fx, 64);
+      void *args[] = { &out };
+      launch_ok (&fx, "window_wrap", 1, 1, 0, args, NULL);
+      g_assert_cmpuint (((uint32_t *) HOST (out))[0], ==, 1234);
+      g_assert_cmpuint (((uint32_t *) HOST (out))[1], ==, 5678);
+      guint nv = 0;
+      ws_emu_get_invalid_accesses (fx.emu, &nv);
+      g_assert_cmpuint (nv, ==, 0);
+      fx_clear (&fx);
+    }
+}
+
+/* The watchdog's time limit ends an endless kernel as a GPU's launch
+ * timeout does (cudaErrorLaunchTimeout), with no instruction budget. */
+static void
+test_watchdog_timeout (void)
+{
+  Fx fx;
+  g_autoptr (GError) error = NULL;
+  int cerr = 0;
+  fx_budget = 0;
+  fx_launch_timeout = 0.5;
+  fx_init (&fx, "hand.ptx", 1, TRUE);
+  double t0 = g_get_monotonic_time () / 1e6;
+  void *args[] = { NULL };
+  g_assert_false (launch (&fx, "spin", 1, 32, 0, args, NULL, &cerr, &error));
+  double t = g_get_monotonic_time () / 1e6 - t0;
+  g_assert_error (error, WS_ERROR, WS_ERROR_FAULT);
+  g_assert_cmpint (cerr, ==, 702);
+  g_assert_nonnull (strstr (error->message, "the launch timed out"));
+  g_assert_nonnull (strstr (error->message, "0.5 s"));
+  g_assert_nonnull (strstr (error->message, "kernel spin"));
+  g_assert_cmpfloat (t, >=, 0.5);
+  g_assert_cmpfloat (t, <, 5.0);
   fx_clear (&fx);
 }
 
@@ -1114,6 +1282,11 @@ main (int argc, char **argv)
   g_test_add_func ("/emu/fault/out-of-bounds-700", test_fault_oob);
   g_test_add_func ("/emu/fault/misaligned-716", test_fault_misaligned);
   g_test_add_func ("/emu/fault/hang-budget-702", test_hang_budget);
+  g_test_add_func ("/emu/fault/watchdog-time-702", test_watchdog_timeout);
+  g_test_add_func ("/emu/invalid/unnoticed-recorded", test_invalid_unnoticed);
+  g_test_add_func ("/emu/invalid/before-first-allocation", test_invalid_before_first);
+  g_test_add_func ("/emu/invalid/far-address-faults", test_invalid_far_faults);
+  g_test_add_func ("/emu/address/shared-local-wrap-32bit", test_window_wrap);
   g_test_add_func ("/emu/fault/trap-719", test_trap);
   g_test_add_func ("/emu/launch/parallel-equals-deterministic", test_parallel_equals_serial);
   g_test_add_func ("/emu/trace/parallel-trace-identical", test_trace_parallel_identical);

@@ -20,6 +20,9 @@
  *                     print "FAILED:" (it does when the call succeeds), and
  *                     it must either exit non-zero (the runtime stopped it)
  *                     or print PASSED (having seen the error returned)
+ *   fault             a kernel of the program faults on purpose and the program
+ *                     checks the error: profile must exit 4 (a kernel faulted,
+ *                     docs/profiling.md) with PASSED on stdout
  *   deterministic     also a case /determinism/NAME: the trace of a run on all
  *                     cores must equal, byte for byte, the trace of a
  *                     --deterministic run (for programs whose results do not
@@ -47,6 +50,7 @@ typedef struct
   char *expect_file;
   char *unsupported;
   gboolean deterministic;
+  gboolean fault;
 } Program;
 
 static char *cli_path;
@@ -83,6 +87,8 @@ program_parse (const char *suite, const char *name, const char *program, const c
         p->unsupported = g_strdup (*it + 12);
       else if (g_strcmp0 (*it, "deterministic") == 0)
         p->deterministic = TRUE;
+      else if (g_strcmp0 (*it, "fault") == 0)
+        p->fault = TRUE;
       else if (**it)
         g_error ("program %s: unknown spec item '%s'", name, *it);
     }
@@ -265,7 +271,11 @@ test_program (gconstpointer data)
         problem = g_strdup_printf ("exit 0 without PASSED: %s may have succeeded silently",
                                    p->unsupported);
     }
-  else if (exit_code != 0)
+  else if (p->fault && exit_code != 4)
+    {
+      problem = g_strdup_printf ("exit code %d, expected 4 (a kernel faulted)", exit_code);
+    }
+  else if (!p->fault && exit_code != 0)
     {
       problem = g_strdup_printf ("exit code %d", exit_code);
     }
@@ -327,9 +337,10 @@ test_program (gconstpointer data)
                     " warp instructions, %" G_GINT64_FORMAT " thread instructions, %.3f s",
                     p->name, launches, warp_insts, thread_insts,
                     seconds ? json_node_get_double (seconds) : -1.0);
-    if (summary_exit != exit_code)
+    /* exit_code is the program's: 0 for a fault program, which profile turns into 4 */
+    if (summary_exit != (p->fault ? 0 : exit_code))
       g_test_fail_printf ("%s: summary exit_code %" G_GINT64_FORMAT ", the program exited %d",
-                          p->name, summary_exit, exit_code);
+                          p->name, summary_exit, p->fault ? 0 : exit_code);
     else if (!seconds || !JSON_NODE_HOLDS_VALUE (seconds)
              || !(json_node_get_double (seconds) >= 0.0))
       g_test_fail_printf ("%s: summary has no non-negative \"seconds\"", p->name);
