@@ -25,3 +25,33 @@ ws_build() {
   fi
   ninja -C build
 }
+
+# The sanitized build (./test.sh --sanitize): ASan + UBSan in build-sanitize,
+# built by gcc, whose shared sanitizer runtime also lets the replacement
+# libcudart run inside uninstrumented CUDA programs.  The libFuzzer targets
+# need clang and have their own build (tools/fuzz.sh).
+ws_build_sanitize() {
+  if [ ! -f build-sanitize/build.ninja ]; then
+    CC=gcc meson setup build-sanitize --buildtype=debugoptimized -Db_sanitize=address,undefined \
+      -Db_lundef=false >/dev/null || return 1
+  fi
+  ninja -C build-sanitize
+}
+
+# Sanitizer settings for running the suite: stop at the first report of
+# either sanitizer, with a stack; the replacement libcudart is loaded into
+# programs that are not instrumented themselves.
+ws_sanitize_env() {
+  export ASAN_OPTIONS="abort_on_error=1:detect_leaks=0:verify_asan_link_order=0:detect_odr_violation=0"
+  export UBSAN_OPTIONS="halt_on_error=1:abort_on_error=1:print_stacktrace=1"
+}
+
+# Fuzzing (tools/fuzz.sh) needs clang's libFuzzer.
+ws_install_fuzz_deps() {
+  command -v clang >/dev/null 2>&1 && return 0
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq || true
+  $sudo apt-get install -y -qq --no-install-recommends clang llvm
+}

@@ -9,6 +9,7 @@
 #include <glib/gstdio.h>
 
 #include "ws-cli.h"
+#include "base/ws-json.h"
 
 int ws_cli_cmd_hw (WsCli *cli, int argc, char **argv);
 
@@ -167,6 +168,8 @@ link_summary (const WsLink *l)
   return json_builder_get_root (b);
 }
 
+static int hw_list_print (WsCli *cli, GPtrArray *gpus, GPtrArray *cpus, GPtrArray *links);
+
 static int
 hw_list (WsCli *cli, int argc, char **argv)
 {
@@ -195,15 +198,30 @@ hw_list (WsCli *cli, int argc, char **argv)
   if (store == NULL)
     return WS_EXIT_FAILURE;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) gpus = want[WS_HW_GPU] ? ws_store_list_gpus (store, &error) : g_ptr_array_new ();
+  /* Damaged records are reported after the list, which shows the rest;
+   * the exit code says that something could not be read. */
+  g_autoptr(GPtrArray) damaged = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) gpus = want[WS_HW_GPU] ? ws_store_list_hw (store, WS_HW_GPU, damaged, &error)
+                                              : g_ptr_array_new ();
   if (gpus == NULL)
     return ws_cli_fail_error (cli, error);
-  g_autoptr(GPtrArray) cpus = want[WS_HW_CPU] ? ws_store_list_cpus (store, &error) : g_ptr_array_new ();
+  g_autoptr(GPtrArray) cpus = want[WS_HW_CPU] ? ws_store_list_hw (store, WS_HW_CPU, damaged, &error)
+                                              : g_ptr_array_new ();
   if (cpus == NULL)
     return ws_cli_fail_error (cli, error);
-  g_autoptr(GPtrArray) links = want[WS_HW_LINK] ? ws_store_list_links (store, &error) : g_ptr_array_new ();
+  g_autoptr(GPtrArray) links = want[WS_HW_LINK] ? ws_store_list_hw (store, WS_HW_LINK, damaged, &error)
+                                                : g_ptr_array_new ();
   if (links == NULL)
     return ws_cli_fail_error (cli, error);
+  int rc = hw_list_print (cli, gpus, cpus, links);
+  for (guint i = 0; i < damaged->len; i++)
+    ws_cli_fail (cli, WS_EXIT_FAILURE, _("skipped a damaged record: %s"), (char *) damaged->pdata[i]);
+  return damaged->len > 0 ? WS_EXIT_FAILURE : rc;
+}
+
+static int
+hw_list_print (WsCli *cli, GPtrArray *gpus, GPtrArray *cpus, GPtrArray *links)
+{
 
   if (cli->json)
     {
@@ -450,11 +468,14 @@ hw_import (WsCli *cli, int argc, char **argv)
 
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
-  if (!json_parser_load_from_file (parser, file, &error))
+  if (!ws_json_parser_load_file (parser, file, &error))
     {
-      /* Both are the user's input being wrong, hence exit code 2. */
+      /* Both are the user's input being wrong, hence exit code 2.  The
+       * loader's messages about the content name the file. */
       if (error->domain == JSON_PARSER_ERROR)
-        return ws_cli_fail (cli, WS_EXIT_USAGE, _("%s: not valid JSON: %s"), file, error->message);
+        return ws_cli_fail (cli, WS_EXIT_USAGE, _("not valid JSON: %s"), error->message);
+      if (error->domain == WS_ERROR)
+        return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", error->message);
       return ws_cli_fail (cli, WS_EXIT_USAGE, _("cannot read %s: %s"), file, error->message);
     }
   JsonNode *root = json_parser_get_root (parser);
@@ -516,22 +537,24 @@ hw_import (WsCli *cli, int argc, char **argv)
         }
     }
 
+  /* One transaction: a failure, or a kill before the commit, leaves the
+   * catalogue as it was rather than half of the file imported. */
+  g_autofree WsHwPut *puts = g_new0 (WsHwPut, comps->len);
+  for (guint i = 0; i < comps->len; i++)
+    {
+      Component *c = &g_array_index (comps, Component, i);
+      puts[i].kind = c->kind;
+      puts[i].record = c->rec;
+    }
+  if (!ws_store_put_hw_many (store, puts, comps->len, replace, &error))
+    {
+      g_prefix_error (&error, "%s: ", file);
+      return ws_cli_fail_error (cli, error);
+    }
   g_autoptr(JsonArray) done = json_array_new ();
   for (guint i = 0; i < comps->len; i++)
     {
       Component *c = &g_array_index (comps, Component, i);
-      gboolean ok = FALSE;
-      switch (c->kind)
-        {
-        case WS_HW_GPU: ok = ws_store_put_gpu (store, c->rec, replace, &error); break;
-        case WS_HW_CPU: ok = ws_store_put_cpu (store, c->rec, replace, &error); break;
-        case WS_HW_LINK: ok = ws_store_put_link (store, c->rec, replace, &error); break;
-        }
-      if (!ok)
-        {
-          g_prefix_error (&error, "%s: ", file);
-          return ws_cli_fail_error (cli, error);
-        }
       const char *name = *(char *const *) c->rec;
       g_autoptr(JsonObject) o = json_object_new ();
       json_object_set_string_member (o, "name", name);

@@ -11,7 +11,9 @@ int
 ws_cli_cmd_occupancy (WsCli *cli, int argc, char **argv)
 {
   g_autofree char *gpu_name = NULL;
-  int block_size = 0, regs = -1, smem = 0;
+  /* G_MININT: not given (any other value, negative ones included, is
+   * checked by the occupancy rules and reported as given). */
+  int block_size = G_MININT, regs = G_MININT, smem = 0;
   const GOptionEntry entries[] = {
     { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_name, N_("Catalogue GPU"), "NAME" },
     { "block-size", 0, 0, G_OPTION_ARG_INT, &block_size, N_("Threads per block"), "N" },
@@ -25,8 +27,14 @@ ws_cli_cmd_occupancy (WsCli *cli, int argc, char **argv)
     return WS_EXIT_USAGE;
   if (argc > 1)
     return ws_cli_fail (cli, WS_EXIT_USAGE, _("unexpected argument '%s'"), argv[1]);
-  if (gpu_name == NULL || block_size == 0 || regs < 0)
+  if (gpu_name == NULL || block_size == G_MININT || regs == G_MININT)
     return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _("--gpu NAME, --block-size N and --regs R are required"));
+  if (block_size <= 0)
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _("--block-size %d: a block has at least one thread"), block_size);
+  if (regs < 0)
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _("--regs %d: registers per thread cannot be negative"), regs);
+  if (smem < 0)
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _("--smem %d: shared memory per block cannot be negative"), smem);
 
   int rc = WS_EXIT_OK;
   g_autoptr(WsGpu) gpu = ws_cli_lookup_gpu (cli, gpu_name, &rc);

@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "ws-cli.h"
+#include "base/ws-json.h"
 #include "chart/ws-chart.h"
 
 int ws_cli_cmd_plot (WsCli *cli, int argc, char **argv);
@@ -444,7 +445,7 @@ static gboolean
 load_json (PlotCtx *ctx, const char *path, GError **error)
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
-  if (!json_parser_load_from_file (parser, path, error))
+  if (!ws_json_parser_load_file (parser, path, error))
     return FALSE;
   JsonNode *root = json_parser_get_root (parser);
   if (root != NULL && JSON_NODE_HOLDS_ARRAY (root))

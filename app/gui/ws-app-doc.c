@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/ws-json.h"
 #include "expr/ws-expr.h"
 #include "ws-app-doc.h"
 #include "ws-gui-drafts.h"
@@ -605,7 +606,7 @@ ws_app_doc_to_text (const WsAppDoc *doc)
 WsAppDoc *
 ws_app_doc_from_text (const char *text, GError **error)
 {
-  g_autoptr(JsonNode) node = json_from_string (text, error);
+  g_autoptr(JsonNode) node = ws_json_from_text (text, error);
   return node != NULL ? ws_app_doc_from_json (node, error) : NULL;
 }
 

@@ -4,6 +4,7 @@
 
 #include <glib/gi18n.h>
 
+#include "base/ws-json.h"
 #include "occupancy/ws-occupancy.h"
 #include "ws-hardware-page-private.h"
 #include "ws-hw-params.h"
@@ -728,7 +729,7 @@ ws_hardware_page_import_file (WsHardwarePage *self, const char *path, GError **e
   JsonNode *root;
 
   g_return_val_if_fail (WS_IS_HARDWARE_PAGE (self), FALSE);
-  if (!json_parser_load_from_file (parser, path, error))
+  if (!ws_json_parser_load_file (parser, path, error))
     return FALSE;
   root = json_parser_get_root (parser);
   if (JSON_NODE_HOLDS_ARRAY (root))

@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "base/ws-json.h"
 #include "ws-system-doc.h"
 #include "ws-gui-drafts.h"
 
@@ -135,7 +136,7 @@ dup_member (JsonObject *o, const char *name)
 WsSystemDoc *
 ws_system_doc_from_text (const char *text, GError **error)
 {
-  g_autoptr(JsonNode) root = json_from_string (text, error);
+  g_autoptr(JsonNode) root = ws_json_from_text (text, error);
   g_autoptr(WsSystemDoc) doc = NULL;
   JsonObject *o;
   JsonArray *nodes;

@@ -78,6 +78,10 @@ ws_csv_split_record (const char *line, gsize len, GArray *columns_out, const cha
 gboolean
 ws_csv_next_line (const char *text, gsize length, gsize *pos, guint *lineno, const char **line_out, gsize *len_out)
 {
+  /* A UTF-8 byte-order mark (spreadsheets write one) is not part of the
+   * first column's name. */
+  if (*pos == 0 && length >= 3 && memcmp (text, "\xEF\xBB\xBF", 3) == 0)
+    *pos = 3;
   while (*pos < length)
     {
       const char *line = text + *pos;

@@ -18,8 +18,9 @@ WS_EXPORT GPtrArray *ws_csv_split_record (const char *line, gsize len, GArray *c
                                           const char *filename, guint lineno, GError **error);
 
 /* The next record line of @text from *pos on (advanced past it): blank lines
- * and '#' comments are skipped, a trailing CR dropped; *lineno counts every
- * line.  FALSE at the end of the text. */
+ * and '#' comments are skipped, a trailing CR dropped, a UTF-8 byte-order
+ * mark at offset 0 skipped; *lineno counts every line.  FALSE at the end of
+ * the text. */
 WS_EXPORT gboolean ws_csv_next_line (const char *text, gsize length, gsize *pos, guint *lineno, const char **line,
                                      gsize *len);
 

@@ -1,11 +1,17 @@
-/* ws-expr.c: a recursive-descent parser to a small tree, evaluated directly. */
+/* ws-expr.c: a recursive-descent parser to a small tree, evaluated directly.
+ *
+ * Both recursions are bounded, so no text can exhaust the stack of the
+ * thread that parses or evaluates it (a sweep's worker threads included):
+ * the parser refuses nesting deeper than WS_EXPR_MAX_DEPTH, and a run of
+ * left-associative operators of one precedence level (a 20 000-term sum)
+ * becomes one N_CHAIN node evaluated in a loop instead of a left-deep tree. */
 #include "expr/ws-expr.h"
 
 #include <math.h>
 #include <string.h>
 
 typedef enum {
-  N_NUM, N_VAR, N_NEG, N_NOT, N_BIN, N_COND, N_CALL,
+  N_NUM, N_VAR, N_NEG, N_NOT, N_BIN, N_CHAIN, N_COND, N_CALL,
 } NodeKind;
 
 typedef enum {
@@ -36,6 +42,10 @@ struct Node {
   int op;            /* N_BIN: BinOp, N_CALL: Func */
   guint n_kids;
   Node **kids;
+  /* N_CHAIN: kids[0] ops[1] kids[1] ops[2] kids[2] ..., left to right;
+   * ops[i] and op_columns[i] belong to the operator before kids[i]. */
+  guint8 *ops;
+  int *op_columns;
 };
 
 struct _WsExpr {
@@ -49,6 +59,7 @@ typedef struct {
   const char *p;
   WsExpr *expr;
   GError **error;
+  guint depth;       /* nesting of parse_unary, through which every recursion passes */
 } Parser;
 
 static void
@@ -59,6 +70,8 @@ node_free (Node *n)
   for (guint i = 0; i < n->n_kids; i++)
     node_free (n->kids[i]);
   g_free (n->kids);
+  g_free (n->ops);
+  g_free (n->op_columns);
   g_free (n);
 }
 
@@ -221,22 +234,46 @@ parse_primary (Parser *ps)
   return fail (ps, ps->p, "expected a number, a variable, a function or '(', found %s", describe_here (ps));
 }
 
+/* Every recursion of the grammar (parentheses, arguments, prefix operators,
+ * '^' and '?:') enters here first, so the count bounds both the stack the
+ * parser uses and the depth of the tree it builds. */
+static gboolean
+enter (Parser *ps, const char *at)
+{
+  if (ps->depth >= WS_EXPR_MAX_DEPTH)
+    {
+      fail (ps, at, "the expression nests deeper than %d levels (parentheses, function calls, prefix operators, "
+            "'^' and '?:' count); split it with derived variables", WS_EXPR_MAX_DEPTH);
+      return FALSE;
+    }
+  ps->depth++;
+  return TRUE;
+}
+
 static Node *
 parse_unary (Parser *ps)
 {
   skip_space (ps);
   const char *at = ps->p;
+  if (!enter (ps, at))
+    return NULL;
+  Node *result;
   if (*ps->p == '-' || *ps->p == '!' || *ps->p == '+')
     {
       char c = *ps->p++;
       Node *k = parse_unary (ps);
       if (k == NULL || c == '+')
-        return k;
-      Node *n = node_new (c == '-' ? N_NEG : N_NOT, column_of (ps, at), 1);
-      n->kids[0] = k;
-      return n;
+        result = k;
+      else
+        {
+          result = node_new (c == '-' ? N_NEG : N_NOT, column_of (ps, at), 1);
+          result->kids[0] = k;
+        }
     }
-  return parse_primary (ps);
+  else
+    result = parse_primary (ps);
+  ps->depth--;
+  return result;
 }
 
 static Node *
@@ -259,7 +296,13 @@ parse_power (Parser *ps)
   if (*ps->p == '^')
     {
       const char *at = ps->p++;
+      if (!enter (ps, at))
+        {
+          node_free (base);
+          return NULL;
+        }
       Node *exp = parse_power (ps);   /* right-associative */
+      ps->depth--;
       if (exp == NULL)
         {
           node_free (base);
@@ -276,8 +319,14 @@ typedef Node *(*ParseFn) (Parser *ps);
 static Node *
 parse_level (Parser *ps, ParseFn next, const char *const *tokens, const int *ops)
 {
-  Node *left = next (ps);
-  while (left != NULL)
+  Node *first = next (ps);
+  if (first == NULL)
+    return NULL;
+  /* Operands and operators of the level are collected in arrays: one chain
+   * node however long the run is (see the comment at the top). */
+  g_autoptr(GPtrArray) kids = NULL;
+  g_autoptr(GArray) kid_ops = NULL, columns = NULL;
+  for (;;)
     {
       skip_space (ps);
       int found = -1;
@@ -300,12 +349,42 @@ parse_level (Parser *ps, ParseFn next, const char *const *tokens, const int *ops
       Node *right = next (ps);
       if (right == NULL)
         {
-          node_free (left);
+          node_free (first);
           return NULL;
         }
-      left = binary (ops[found], left, right, column_of (ps, at));
+      if (kids == NULL)
+        {
+          kids = g_ptr_array_new_with_free_func ((GDestroyNotify) node_free);
+          kid_ops = g_array_new (FALSE, FALSE, sizeof (guint8));
+          columns = g_array_new (FALSE, FALSE, sizeof (int));
+          guint8 none = 0;
+          int zero = 0;
+          g_ptr_array_add (kids, first);
+          g_array_append_val (kid_ops, none);
+          g_array_append_val (columns, zero);
+          first = NULL;
+        }
+      guint8 op = (guint8) ops[found];
+      int column = column_of (ps, at);
+      g_ptr_array_add (kids, right);
+      g_array_append_val (kid_ops, op);
+      g_array_append_val (columns, column);
     }
-  return left;
+  if (kids == NULL)
+    return first;
+  if (kids->len == 2)
+    {
+      int column = g_array_index (columns, int, 1);
+      int op = g_array_index (kid_ops, guint8, 1);
+      Node *a = g_steal_pointer (&kids->pdata[0]), *b = g_steal_pointer (&kids->pdata[1]);
+      return binary (op, a, b, column);
+    }
+  Node *n = node_new (N_CHAIN, g_array_index (columns, int, 1), kids->len);
+  for (guint i = 0; i < kids->len; i++)
+    n->kids[i] = g_steal_pointer (&kids->pdata[i]);
+  n->ops = (guint8 *) g_array_free (g_steal_pointer (&kid_ops), FALSE);
+  n->op_columns = (int *) g_array_free (g_steal_pointer (&columns), FALSE);
+  return n;
 }
 
 static Node *
@@ -366,21 +445,29 @@ parse_cond (Parser *ps)
   if (*ps->p != '?')
     return c;
   const char *at = ps->p++;
+  if (!enter (ps, at))
+    {
+      node_free (c);
+      return NULL;
+    }
   Node *a = parse_cond (ps);
   if (a == NULL)
     {
+      ps->depth--;
       node_free (c);
       return NULL;
     }
   skip_space (ps);
   if (*ps->p != ':')
     {
+      ps->depth--;
       node_free (c);
       node_free (a);
       return fail (ps, ps->p, "expected ':' of the '?' at column %d, found %s", column_of (ps, at), describe_here (ps));
     }
   ps->p++;
   Node *b = parse_cond (ps);
+  ps->depth--;
   if (b == NULL)
     {
       node_free (c);
@@ -467,10 +554,45 @@ typedef struct {
 } Eval;
 
 static gboolean
-domain_error (Eval *ev, const Node *n, const char *what)
+domain_error (Eval *ev, int column, const char *what)
 {
-  g_set_error (ev->error, WS_ERROR, WS_ERROR_INVALID, "column %d: %s in '%s'", n->column, what, ev->expr->text);
+  g_set_error (ev->error, WS_ERROR, WS_ERROR_INVALID, "column %d: %s in '%s'", column, what, ev->expr->text);
   return FALSE;
+}
+
+/* @op applied to @a and @b (the operator at @column). */
+static gboolean
+apply_binary (Eval *ev, int op, int column, double a, double b, double *out)
+{
+  switch (op)
+    {
+    case OP_ADD: *out = a + b; break;
+    case OP_SUB: *out = a - b; break;
+    case OP_MUL: *out = a * b; break;
+    case OP_DIV:
+      if (b == 0)
+        return domain_error (ev, column, "division by zero");
+      *out = a / b;
+      break;
+    case OP_MOD:
+      if (b == 0)
+        return domain_error (ev, column, "remainder of a division by zero");
+      *out = fmod (a, b);
+      break;
+    case OP_POW: *out = pow (a, b); break;
+    case OP_LT: *out = a < b; break;
+    case OP_LE: *out = a <= b; break;
+    case OP_GT: *out = a > b; break;
+    case OP_GE: *out = a >= b; break;
+    case OP_EQ: *out = a == b; break;
+    case OP_NE: *out = a != b; break;
+    case OP_AND: *out = b != 0; break;
+    case OP_OR: *out = b != 0; break;
+    default: g_assert_not_reached ();
+    }
+  if (!isfinite (*out))
+    return domain_error (ev, column, "the result is not a finite number");
+  return TRUE;
 }
 
 static gboolean
@@ -518,66 +640,61 @@ eval_node (Eval *ev, const Node *n, double *out)
       if (n->op == OP_OR && a != 0) { *out = 1; return TRUE; }
       if (!eval_node (ev, n->kids[1], &b))
         return FALSE;
-      switch (n->op)
+      return apply_binary (ev, n->op, n->column, a, b, out);
+    case N_CHAIN:
+      /* Left to right, as the left-deep tree it stands for would be. */
+      if (!eval_node (ev, n->kids[0], &a))
+        return FALSE;
+      for (guint i = 1; i < n->n_kids; i++)
         {
-        case OP_ADD: *out = a + b; break;
-        case OP_SUB: *out = a - b; break;
-        case OP_MUL: *out = a * b; break;
-        case OP_DIV:
-          if (b == 0)
-            return domain_error (ev, n, "division by zero");
-          *out = a / b;
-          break;
-        case OP_MOD:
-          if (b == 0)
-            return domain_error (ev, n, "remainder of a division by zero");
-          *out = fmod (a, b);
-          break;
-        case OP_POW: *out = pow (a, b); break;
-        case OP_LT: *out = a < b; break;
-        case OP_LE: *out = a <= b; break;
-        case OP_GT: *out = a > b; break;
-        case OP_GE: *out = a >= b; break;
-        case OP_EQ: *out = a == b; break;
-        case OP_NE: *out = a != b; break;
-        case OP_AND: *out = b != 0; break;
-        case OP_OR: *out = b != 0; break;
-        default: g_assert_not_reached ();
+          if (n->ops[i] == OP_AND && a == 0) { *out = 0; return TRUE; }
+          if (n->ops[i] == OP_OR && a != 0) { *out = 1; return TRUE; }
+          if (!eval_node (ev, n->kids[i], &b) || !apply_binary (ev, n->ops[i], n->op_columns[i], a, b, &a))
+            return FALSE;
         }
-      if (!isfinite (*out))
-        return domain_error (ev, n, "the result is not a finite number");
+      *out = a;
       return TRUE;
     case N_CALL:
       {
-        double v[64] = { 0 };
-        guint k = MIN (n->n_kids, G_N_ELEMENTS (v));
-        for (guint i = 0; i < k; i++)
-          if (!eval_node (ev, n->kids[i], &v[i]))
-            return FALSE;
+        /* Arguments one at a time (min and max take any number of them). */
+        double v0, v1 = 0;
+        if (!eval_node (ev, n->kids[0], &v0))
+          return FALSE;
         switch (n->op)
           {
-          case F_MIN: *out = v[0]; for (guint i = 1; i < k; i++) *out = MIN (*out, v[i]); break;
-          case F_MAX: *out = v[0]; for (guint i = 1; i < k; i++) *out = MAX (*out, v[i]); break;
-          case F_CEIL: *out = ceil (v[0]); break;
-          case F_FLOOR: *out = floor (v[0]); break;
-          case F_ROUND: *out = round (v[0]); break;
-          case F_ABS: *out = fabs (v[0]); break;
+          case F_MIN: case F_MAX:
+            *out = v0;
+            for (guint i = 1; i < n->n_kids; i++)
+              {
+                if (!eval_node (ev, n->kids[i], &v1))
+                  return FALSE;
+                *out = n->op == F_MIN ? MIN (*out, v1) : MAX (*out, v1);
+              }
+            break;
+          case F_CEIL: *out = ceil (v0); break;
+          case F_FLOOR: *out = floor (v0); break;
+          case F_ROUND: *out = round (v0); break;
+          case F_ABS: *out = fabs (v0); break;
           case F_SQRT:
-            if (v[0] < 0)
-              return domain_error (ev, n, "square root of a negative number");
-            *out = sqrt (v[0]);
+            if (v0 < 0)
+              return domain_error (ev, n->column, "square root of a negative number");
+            *out = sqrt (v0);
             break;
           case F_LOG2: case F_LOG:
-            if (v[0] <= 0)
-              return domain_error (ev, n, "logarithm of a number that is not positive");
-            *out = n->op == F_LOG2 ? log2 (v[0]) : log (v[0]);
+            if (v0 <= 0)
+              return domain_error (ev, n->column, "logarithm of a number that is not positive");
+            *out = n->op == F_LOG2 ? log2 (v0) : log (v0);
             break;
-          case F_EXP: *out = exp (v[0]); break;
-          case F_POW: *out = pow (v[0], v[1]); break;
+          case F_EXP: *out = exp (v0); break;
+          case F_POW:
+            if (!eval_node (ev, n->kids[1], &v1))
+              return FALSE;
+            *out = pow (v0, v1);
+            break;
           default: g_assert_not_reached ();
           }
         if (!isfinite (*out))
-          return domain_error (ev, n, "the result is not a finite number");
+          return domain_error (ev, n->column, "the result is not a finite number");
         return TRUE;
       }
     }

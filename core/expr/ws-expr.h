@@ -18,6 +18,13 @@ G_BEGIN_DECLS
 
 typedef struct _WsExpr WsExpr;
 
+/* How deeply an expression may nest: parentheses, function calls, prefix
+ * operators, '^' and '?:' each count one level.  Deeper text is refused at
+ * parse time (WS_ERROR_PARSE naming the column), so evaluating a parsed
+ * expression never exhausts a thread's stack.  Runs of left-associative
+ * operators (a + b + c + ...) do not nest and have no limit. */
+#define WS_EXPR_MAX_DEPTH 256
+
 /* Variable lookup while evaluating: returns FALSE when @name is unknown. */
 typedef gboolean (*WsExprLookup) (const char *name, double *value, gpointer user_data);
 

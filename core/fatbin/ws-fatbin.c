@@ -165,7 +165,12 @@ parse_container (WsFatbin *fb, const guint8 *p, uint64_t avail, uint64_t where, 
           /* The compressed size excludes the padding up to the payload size. */
           entry.payload_size = compressed != 0 && compressed <= psize ? compressed : psize;
           entry.decompressed_size = decompressed;
-          if (decompressed == 0 || decompressed > WS_FATBIN_MAX_CONTAINER)
+          /* Neither codec expands beyond a fixed ratio (LZ4 about 255:1,
+           * zstd 32 768:1 through RLE blocks): a larger size is damage, and
+           * allocating it up front would let a 1 KiB file ask for GiBs. */
+          uint64_t max_ratio = entry.compression == WS_FATBIN_COMPRESSION_LZ4 ? 256 : 32768;
+          if (decompressed == 0 || decompressed > WS_FATBIN_MAX_CONTAINER
+              || decompressed > (uint64_t) entry.payload_size * max_ratio + 4096)
             {
               g_set_error (error, WS_ERROR, WS_ERROR_CORRUPT,
                            "fatbinary entry at offset %" G_GUINT64_FORMAT " is %s-compressed but gives "

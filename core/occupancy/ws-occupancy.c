@@ -13,16 +13,26 @@
 #include <limits.h>
 #include <string.h>
 
-static int
-div_round_up (int x, int y)
+/* The rules' arithmetic is done in 64 bits: block sizes, register and
+ * shared-memory counts up to G_MAXINT cannot overflow it. */
+static gint64
+div_round_up (gint64 x, gint64 y)
 {
   return (x + y - 1) / y;
 }
 
-static int
-round_up (int x, int y)
+static gint64
+round_up (gint64 x, gint64 y)
 {
   return y * div_round_up (x, y);
+}
+
+/* A per-block figure for the report; above G_MAXINT only for launches
+ * that cannot run anyway. */
+static int
+clamp_int (gint64 v)
+{
+  return (int) MIN (v, (gint64) G_MAXINT);
 }
 
 /* Registers are split evenly over the SM's sub-partitions (one per warp
@@ -95,25 +105,24 @@ ws_occupancy_limiter_name (WsOccupancyLimiter l)
 }
 
 static int
-limit_by_warps (const WsGpu *gpu, int warps_per_block)
+limit_by_warps (const WsGpu *gpu, gint64 warps_per_block)
 {
-  return gpu->max_warps_per_sm / warps_per_block;
+  return (int) (gpu->max_warps_per_sm / warps_per_block);
 }
 
 static int
-limit_by_registers (const WsGpu *gpu, int block_size, int regs, int warps_per_block,
-                    WsOccupancy *out, const char **reason)
+limit_by_registers (const WsGpu *gpu, int regs, gint64 warps_per_block, WsOccupancy *out, const char **reason)
 {
-  int unit = gpu->register_alloc_unit > 0 ? gpu->register_alloc_unit : 256;
+  gint64 unit = gpu->register_alloc_unit > 0 ? gpu->register_alloc_unit : 256;
   int subparts = register_sub_partitions (gpu);
-  int regs_per_warp = round_up (regs * gpu->warp_size, unit);
-  int regs_per_block = regs_per_warp * warps_per_block;
+  gint64 regs_per_warp = round_up ((gint64) regs * gpu->warp_size, unit);
+  gint64 regs_per_block = regs_per_warp * warps_per_block;
   /* The hardware places a block's warps round-robin on the sub-partitions, so
    * it must be able to hold a block rounded up to whole sub-partition rows. */
-  int regs_assumed = regs_per_warp * round_up (warps_per_block, subparts);
-  int max_per_block = gpu->max_registers_per_block > 0 ? gpu->max_registers_per_block : gpu->registers_per_sm;
+  gint64 regs_assumed = regs_per_warp * round_up (warps_per_block, subparts);
+  gint64 max_per_block = gpu->max_registers_per_block > 0 ? gpu->max_registers_per_block : gpu->registers_per_sm;
 
-  out->registers_per_block = regs_per_block;
+  out->registers_per_block = clamp_int (regs_per_block);
   if (regs > gpu->max_registers_per_thread)
     {
       *reason = "more registers per thread than the GPU allows";
@@ -126,26 +135,25 @@ limit_by_registers (const WsGpu *gpu, int block_size, int regs, int warps_per_bl
     }
   if (regs_per_warp == 0)
     return INT_MAX;
-  int warps_per_subpart = (gpu->registers_per_sm / subparts) / regs_per_warp;
-  (void) block_size;
-  return (warps_per_subpart * subparts) / warps_per_block;
+  gint64 warps_per_subpart = (gpu->registers_per_sm / subparts) / regs_per_warp;
+  return (int) ((warps_per_subpart * subparts) / warps_per_block);
 }
 
 static int
 limit_by_shared (const WsGpu *gpu, int smem, WsOccupancy *out, const char **reason)
 {
-  int unit = gpu->shared_alloc_unit > 0 ? gpu->shared_alloc_unit : 256;
-  int reserved = gpu->shared_reserved_per_block;
-  int allocated = round_up (smem + reserved, unit);
+  gint64 unit = gpu->shared_alloc_unit > 0 ? gpu->shared_alloc_unit : 256;
+  gint64 reserved = gpu->shared_reserved_per_block;
+  gint64 allocated = round_up ((gint64) smem + reserved, unit);
   /* The per-block limit: the default static limit, or the opt-in limit when a
    * kernel asks for more (cudaFuncSetAttribute), plus the reserved bytes. */
-  int per_block_limit = gpu->shared_per_block;
+  gint64 per_block_limit = gpu->shared_per_block;
   if (gpu->cc_major >= 7 && smem > gpu->shared_per_block && gpu->shared_per_block_optin > 0)
     per_block_limit = gpu->shared_per_block_optin;
   if (gpu->cc_major >= 8)
     per_block_limit += reserved;
 
-  out->shared_per_block = allocated;
+  out->shared_per_block = clamp_int (allocated);
   if (allocated > per_block_limit)
     {
       *reason = "the block needs more shared memory than one block may use";
@@ -162,7 +170,8 @@ limit_by_shared (const WsGpu *gpu, int smem, WsOccupancy *out, const char **reas
       per_sm = preferred;
       if (preferred < allocated)
         {
-          per_sm = align_to_carveout (gpu, allocated);
+          /* allocated is at most the per-block limit here, an int */
+          per_sm = align_to_carveout (gpu, (int) allocated);
           if (per_sm < 0)
             {
               *reason = "the block needs more shared memory than the SM has";
@@ -173,7 +182,7 @@ limit_by_shared (const WsGpu *gpu, int smem, WsOccupancy *out, const char **reas
   out->shared_per_sm = per_sm;
   if (allocated == 0)
     return INT_MAX;
-  return per_sm / allocated;
+  return (int) (per_sm / allocated);
 }
 
 gboolean
@@ -202,8 +211,28 @@ ws_occupancy_compute (const WsGpu *gpu, int block_size, int regs_per_thread,
       return FALSE;
     }
 
+  /* More registers per thread than the whole register file, or more
+   * shared memory than a whole SM (plus every per-block allowance), is not
+   * a launch that merely cannot run: it is a wrong number. */
+  if (regs_per_thread > gpu->registers_per_sm)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   "%d registers per thread is out of range: GPU '%s' has %d registers per SM and allows at most "
+                   "%d per thread; give a count between 0 and %d", regs_per_thread, gpu->name ? gpu->name : "?",
+                   gpu->registers_per_sm, gpu->max_registers_per_thread, gpu->max_registers_per_thread);
+      return FALSE;
+    }
+  if (block_size > WS_OCCUPANCY_MAX_BLOCK_SIZE)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   "block size %d is out of range: a block has at most %d threads on GPU '%s' (no GPU allows more "
+                   "than %d)", block_size, gpu->max_threads_per_block, gpu->name ? gpu->name : "?",
+                   WS_OCCUPANCY_MAX_BLOCK_SIZE);
+      return FALSE;
+    }
+
   const char *reason = NULL;
-  int warps_per_block = div_round_up (block_size, gpu->warp_size);
+  gint64 warps_per_block = div_round_up (block_size, gpu->warp_size);
 
   if (block_size > gpu->max_threads_per_block)
     {
@@ -213,12 +242,12 @@ ws_occupancy_compute (const WsGpu *gpu, int block_size, int regs_per_thread,
   else
     out->limit_warps = limit_by_warps (gpu, warps_per_block);
   out->limit_blocks = gpu->max_blocks_per_sm;
-  out->limit_registers = limit_by_registers (gpu, block_size, regs_per_thread, warps_per_block, out, &reason);
+  out->limit_registers = limit_by_registers (gpu, regs_per_thread, warps_per_block, out, &reason);
   out->limit_shared = limit_by_shared (gpu, smem_bytes, out, &reason);
 
   int blocks = MIN (MIN (out->limit_warps, out->limit_blocks), MIN (out->limit_registers, out->limit_shared));
   out->blocks_per_sm = blocks;
-  out->warps_per_sm = blocks * warps_per_block;
+  out->warps_per_sm = (int) (blocks * warps_per_block);   /* blocks is 0 when a block exceeds an SM */
   out->occupancy = (double) out->warps_per_sm / gpu->max_warps_per_sm;
   out->reason = blocks == 0 ? reason : NULL;
 

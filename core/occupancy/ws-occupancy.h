@@ -25,13 +25,20 @@ typedef struct {
   const char *reason;       /* when blocks_per_sm == 0: why the block cannot run (static string), else NULL */
 } WsOccupancy;
 
+/* Block sizes above this are out of range for every GPU (the hardware
+ * limit is 1024; the catalogue allows records up to 8192). */
+#define WS_OCCUPANCY_MAX_BLOCK_SIZE 65536
+
 /* @smem_bytes: static + dynamic shared memory per block.  A launch that can
  * never run (block above the thread limit, too many registers per thread,
  * shared memory above the per-block limit) gives blocks_per_sm = 0 with
  * @reason set, as NVIDIA's calculator does.  Returns FALSE with
- * WS_ERROR_INVALID only for meaningless input (non-positive block size,
- * negative registers or shared memory, a GPU record without the needed
- * limits or with an unknown compute capability). */
+ * WS_ERROR_INVALID only for meaningless input (non-positive block size or
+ * one above WS_OCCUPANCY_MAX_BLOCK_SIZE, negative registers or more than
+ * the GPU's registers per SM, negative shared memory, a GPU record without
+ * the needed limits or with an unknown compute capability).  Any int input
+ * is computed without overflow; registers_per_block and shared_per_block
+ * are clamped to G_MAXINT for blocks that cannot run. */
 WS_EXPORT gboolean ws_occupancy_compute (const WsGpu *gpu, int block_size, int regs_per_thread,
                                          int smem_bytes, WsOccupancy *out, GError **error);
 WS_EXPORT const char *ws_occupancy_limiter_name (WsOccupancyLimiter l); /* "warps", "blocks", "registers", "shared_memory" */

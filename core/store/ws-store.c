@@ -9,6 +9,7 @@
 
 #include "ws-config.h"
 #include "store/ws-store.h"
+#include "base/ws-json.h"
 
 #include <errno.h>
 #include <string.h>
@@ -25,10 +26,21 @@
 struct _WsStore {
   sqlite3 *db;
   char *path;
+  gboolean read_only;   /* no write permission: everything that only reads works */
 };
 
 /* ------------------------------------------------------------------------ */
 /* Small SQLite helpers */
+
+/* What to add to a failed write's message when the database is read-only. */
+static const char *
+read_only_hint (WsStore *store, int code)
+{
+  if ((code & 0xff) != SQLITE_READONLY && !store->read_only)
+    return "";
+  return " (the database is open read-only: Warpscope may not write the file or its folder; give it write "
+         "permission or use another --db)";
+}
 
 static gboolean
 sql_fail (WsStore *store, const char *what, GError **error)
@@ -36,7 +48,8 @@ sql_fail (WsStore *store, const char *what, GError **error)
   int code = sqlite3_extended_errcode (store->db);
   int wscode = (code & 0xff) == SQLITE_CORRUPT || (code & 0xff) == SQLITE_NOTADB
                ? WS_ERROR_CORRUPT : WS_ERROR_IO;
-  g_set_error (error, WS_ERROR, wscode, "%s: %s: %s", store->path, what, sqlite3_errmsg (store->db));
+  g_set_error (error, WS_ERROR, wscode, "%s: %s: %s%s", store->path, what, sqlite3_errmsg (store->db),
+               (code & 0xff) == SQLITE_READONLY ? read_only_hint (store, code) : "");
   return FALSE;
 }
 
@@ -49,7 +62,8 @@ exec_sql (WsStore *store, const char *sql, const char *what, GError **error)
       int code = sqlite3_errcode (store->db);
       g_set_error (error, WS_ERROR,
                    code == SQLITE_CORRUPT || code == SQLITE_NOTADB ? WS_ERROR_CORRUPT : WS_ERROR_IO,
-                   "%s: %s: %s", store->path, what, msg != NULL ? msg : sqlite3_errstr (code));
+                   "%s: %s: %s%s", store->path, what, msg != NULL ? msg : sqlite3_errstr (code),
+                   (code & 0xff) == SQLITE_READONLY ? read_only_hint (store, code) : "");
       sqlite3_free (msg);
       return FALSE;
     }
@@ -225,7 +239,7 @@ parse_record (WsStore *store, WsHwKind kind, const char *name, const char *text,
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) local = NULL;
-  if (!json_parser_load_from_data (parser, text, -1, &local))
+  if (text == NULL || !ws_json_parser_load_data (parser, text, -1, &local))
     {
       g_set_error (error, WS_ERROR, WS_ERROR_CORRUPT, "%s: stored %s '%s' is not valid JSON: %s",
                    store->path, kind_title (kind), name, local->message);
@@ -430,6 +444,19 @@ migrate (WsStore *store, GError **error)
     return FALSE;
   if (version == latest)
     return TRUE;  /* the common case: no write lock needed */
+  if (store->read_only)
+    {
+      if (version > latest)
+        g_set_error (error, WS_ERROR, WS_ERROR_UNSUPPORTED,
+                     "%s: the database has schema version %d but this Warpscope (%s) knows only up to "
+                     "%d; use a newer Warpscope or another --db file", store->path, version, WS_VERSION, latest);
+      else
+        g_set_error (error, WS_ERROR, WS_ERROR_IO,
+                     "%s: the database is read-only and %s; open it once with write permission on the file "
+                     "and its folder", store->path,
+                     version == 0 ? "empty (it needs creating)" : "needs upgrading to a newer schema");
+      return FALSE;
+    }
 
   if (!exec_sql (store, "BEGIN IMMEDIATE", "locking the database for an upgrade", error))
     return FALSE;
@@ -526,6 +553,70 @@ ws_store_default_path (void)
   return g_build_filename (dir, "warpscope.db", NULL);
 }
 
+static int
+open_db (WsStore *store, int flags, GError **error)
+{
+  if (store->db != NULL)
+    sqlite3_close_v2 (store->db);
+  store->db = NULL;
+  int rc = sqlite3_open_v2 (store->path, &store->db, flags | SQLITE_OPEN_FULLMUTEX, NULL);
+  if (rc != SQLITE_OK)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_IO, "cannot open the database %s: %s", store->path,
+                   store->db != NULL ? sqlite3_errmsg (store->db) : sqlite3_errstr (rc));
+      return rc;
+    }
+  sqlite3_extended_result_codes (store->db, 1);
+  sqlite3_busy_timeout (store->db, BUSY_TIMEOUT_MS);
+  return SQLITE_OK;
+}
+
+/* Reopens the database read-only.  A WAL database needs its -shm file to
+ * be read; where it cannot be created (a read-only folder) and none is
+ * there, SQLite reads the file as immutable: no other process can be
+ * writing it then, since the WAL could not be created either. */
+static gboolean
+open_read_only (WsStore *store, GError **error)
+{
+  store->read_only = TRUE;
+  if (open_db (store, SQLITE_OPEN_READONLY, error) != SQLITE_OK)
+    return FALSE;
+  int version = 0;
+  g_autoptr(GError) local = NULL;
+  if (get_user_version (store, &version, &local))
+    return exec_sql (store, "PRAGMA foreign_keys = ON", "enabling foreign keys", error);
+  int code = sqlite3_errcode (store->db) & 0xff;
+  if (code != SQLITE_CANTOPEN && code != SQLITE_READONLY)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  g_autofree char *abs = g_canonicalize_filename (store->path, NULL);
+  g_autofree char *uri = g_filename_to_uri (abs, NULL, error);
+  if (uri == NULL)
+    return FALSE;
+  g_autofree char *immutable = g_strconcat (uri, "?immutable=1", NULL);
+  sqlite3_close_v2 (store->db);
+  store->db = NULL;
+  int rc = sqlite3_open_v2 (immutable, &store->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_FULLMUTEX,
+                            NULL);
+  if (rc != SQLITE_OK)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_IO, "cannot open the read-only database %s: %s", store->path,
+                   store->db != NULL ? sqlite3_errmsg (store->db) : sqlite3_errstr (rc));
+      return FALSE;
+    }
+  sqlite3_extended_result_codes (store->db, 1);
+  return exec_sql (store, "PRAGMA foreign_keys = ON", "enabling foreign keys", error);
+}
+
+gboolean
+ws_store_is_read_only (WsStore *store)
+{
+  g_return_val_if_fail (store != NULL, FALSE);
+  return store->read_only;
+}
+
 WsStore *
 ws_store_open (const char *path, GError **error)
 {
@@ -543,28 +634,35 @@ ws_store_open (const char *path, GError **error)
       return NULL;
     }
 
-  int rc = sqlite3_open_v2 (store->path, &store->db,
-                            SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, NULL);
+  int rc = open_db (store, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, error);
   if (rc != SQLITE_OK)
-    {
-      g_set_error (error, WS_ERROR, WS_ERROR_IO, "cannot open the database %s: %s", store->path,
-                   store->db != NULL ? sqlite3_errmsg (store->db) : sqlite3_errstr (rc));
-      return NULL;
-    }
-  sqlite3_extended_result_codes (store->db, 1);
-  sqlite3_busy_timeout (store->db, BUSY_TIMEOUT_MS);
+    return NULL;
 
   if (!exec_sql (store, "PRAGMA foreign_keys = ON", "enabling foreign keys", error))
     return NULL;
   /* WAL lets readers (the GUI) run while a writer (a CLI import, a sweep)
-   * commits; it persists in the file once set. */
-  if (!exec_sql (store, "PRAGMA journal_mode = WAL", "switching to write-ahead logging", error))
-    return NULL;
-  if (!exec_sql (store, "PRAGMA synchronous = NORMAL", "setting synchronous mode", error))
+   * commits; it persists in the file once set.  Without write permission
+   * on the file or its folder (WAL needs its -shm file beside it) the
+   * database is opened read-only instead, so listing and reading work. */
+  g_autoptr(GError) wal_error = NULL;
+  if (sqlite3_db_readonly (store->db, "main") == 1
+      || !exec_sql (store, "PRAGMA journal_mode = WAL", "switching to write-ahead logging", &wal_error))
+    {
+      int code = sqlite3_errcode (store->db) & 0xff;
+      if (wal_error != NULL && code != SQLITE_READONLY && code != SQLITE_CANTOPEN)
+        {
+          g_propagate_error (error, g_steal_pointer (&wal_error));
+          return NULL;
+        }
+      if (!open_read_only (store, error))
+        return NULL;
+    }
+  else if (!exec_sql (store, "PRAGMA synchronous = NORMAL", "setting synchronous mode", error))
     return NULL;
   if (!migrate (store, error))
     return NULL;
-  add_new_seed_records (store);
+  if (!store->read_only)
+    add_new_seed_records (store);
   return g_steal_pointer (&store);
 }
 
@@ -596,8 +694,8 @@ ws_store_get_db (WsStore *store)
 /* ------------------------------------------------------------------------ */
 /* Catalogue queries */
 
-static GPtrArray *
-list_kind (WsStore *store, WsHwKind kind, GError **error)
+GPtrArray *
+ws_store_list_hw (WsStore *store, WsHwKind kind, GPtrArray *damaged, GError **error)
 {
   g_return_val_if_fail (store != NULL, NULL);
   g_autoptr(WsStmt) stmt = prepare (store,
@@ -609,11 +707,24 @@ list_kind (WsStore *store, WsHwKind kind, GError **error)
   int rc;
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      void *rec = parse_record (store, kind, (const char *) sqlite3_column_text (stmt, 0),
-                                (const char *) sqlite3_column_text (stmt, 1), error);
-      if (rec == NULL)
-        return NULL;
-      g_ptr_array_add (out, rec);
+      const char *name = (const char *) sqlite3_column_text (stmt, 0);
+      g_autoptr(GError) local = NULL;
+      void *rec = parse_record (store, kind, name ? name : "?", (const char *) sqlite3_column_text (stmt, 1),
+                                &local);
+      if (rec != NULL)
+        {
+          g_ptr_array_add (out, rec);
+          continue;
+        }
+      /* One damaged record (written by another program, or by hand) must
+       * not hide the others: it is left out and described. */
+      g_autofree char *msg = g_strdup_printf ("%s; 'hw delete %s' removes it, 'hw import --replace FILE' "
+                                              "stores a good record under its name", local->message,
+                                              name ? name : "?");
+      if (damaged != NULL)
+        g_ptr_array_add (damaged, g_steal_pointer (&msg));
+      else
+        g_message ("%s", msg);
     }
   if (rc != SQLITE_DONE)
     {
@@ -626,19 +737,19 @@ list_kind (WsStore *store, WsHwKind kind, GError **error)
 GPtrArray *
 ws_store_list_gpus (WsStore *store, GError **error)
 {
-  return list_kind (store, WS_HW_GPU, error);
+  return ws_store_list_hw (store, WS_HW_GPU, NULL, error);
 }
 
 GPtrArray *
 ws_store_list_cpus (WsStore *store, GError **error)
 {
-  return list_kind (store, WS_HW_CPU, error);
+  return ws_store_list_hw (store, WS_HW_CPU, NULL, error);
 }
 
 GPtrArray *
 ws_store_list_links (WsStore *store, GError **error)
 {
-  return list_kind (store, WS_HW_LINK, error);
+  return ws_store_list_hw (store, WS_HW_LINK, NULL, error);
 }
 
 static GPtrArray *
@@ -713,12 +824,10 @@ ws_store_get_link (WsStore *store, const char *name, GError **error)
   return get_kind (store, WS_HW_LINK, name, error);
 }
 
+/* Inserts or replaces one record inside the caller's transaction. */
 static gboolean
-put_kind (WsStore *store, WsHwKind kind, const void *rec, gboolean replace, GError **error)
+put_kind_locked (WsStore *store, WsHwKind kind, const void *rec, gboolean replace, GError **error)
 {
-  g_return_val_if_fail (store != NULL, FALSE);
-  g_return_val_if_fail (rec != NULL, FALSE);
-
   /* Validate through the import path so the store only ever holds records
    * that `hw import` would accept. */
   g_autoptr(JsonNode) node = record_to_json (kind, rec);
@@ -728,12 +837,9 @@ put_kind (WsStore *store, WsHwKind kind, const void *rec, gboolean replace, GErr
   record_free_func (kind) (checked);
 
   const char *name = record_name (rec);
-  if (!exec_sql (store, "BEGIN IMMEDIATE", "locking the database", error))
-    return FALSE;
-
   g_autoptr(WsStmt) find = prepare (store, "SELECT id, kind, name FROM hw WHERE name = ?", error);
   if (find == NULL)
-    goto rollback;
+    return FALSE;
   sqlite3_bind_text (find, 1, name, -1, SQLITE_TRANSIENT);
   int rc = sqlite3_step (find);
   if (rc == SQLITE_ROW)
@@ -749,21 +855,21 @@ put_kind (WsStore *store, WsHwKind kind, const void *rec, gboolean replace, GErr
                        "the name '%s' is already used by a %s in the catalogue; names are unique "
                        "across GPUs, CPUs and links, so choose another name for this %s",
                        existing_name, kind_title (ek), kind_title (kind));
-          goto rollback;
+          return FALSE;
         }
       if (!replace)
         {
           g_set_error (error, WS_ERROR, WS_ERROR_DUPLICATE,
                        "%s '%s' already exists in the catalogue; import with --replace to overwrite it "
                        "or choose another name", kind_title (kind), existing_name);
-          goto rollback;
+          return FALSE;
         }
       g_autofree char *text = node_to_string (node);
       g_autoptr(WsStmt) upd = prepare (store,
           "UPDATE hw SET name = ?, architecture = ?, record = ?, origin = 'user', "
           "modified = strftime ('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?", error);
       if (upd == NULL)
-        goto rollback;
+        return FALSE;
       sqlite3_bind_text (upd, 1, name, -1, SQLITE_TRANSIENT);
       sqlite3_bind_text (upd, 2, record_architecture (kind, rec), -1, SQLITE_TRANSIENT);
       sqlite3_bind_text (upd, 3, text, -1, SQLITE_TRANSIENT);
@@ -771,29 +877,58 @@ put_kind (WsStore *store, WsHwKind kind, const void *rec, gboolean replace, GErr
       if (sqlite3_step (upd) != SQLITE_DONE)
         {
           sql_fail (store, "replacing a catalogue record", error);
-          goto rollback;
+          return FALSE;
         }
     }
   else if (rc == SQLITE_DONE)
     {
       if (!insert_record (store, kind, rec, "user", error))
-        goto rollback;
+        return FALSE;
     }
   else
     {
       sql_fail (store, "looking up the catalogue", error);
-      goto rollback;
+      return FALSE;
     }
-  g_clear_pointer (&find, ws_stmt_finalize);
-  if (!exec_sql (store, "COMMIT", "committing the catalogue change", error))
-    goto rollback;
   return TRUE;
-
-rollback:
-  g_clear_pointer (&find, ws_stmt_finalize);
-  sqlite3_exec (store->db, "ROLLBACK", NULL, NULL, NULL);
-  return FALSE;
 }
+
+static gboolean
+put_many (WsStore *store, const WsHwPut *items, guint n_items, gboolean replace, GError **error)
+{
+  if (!exec_sql (store, "BEGIN IMMEDIATE", "locking the database", error))
+    return FALSE;
+  for (guint i = 0; i < n_items; i++)
+    if (!put_kind_locked (store, items[i].kind, items[i].record, replace, error))
+      {
+        sqlite3_exec (store->db, "ROLLBACK", NULL, NULL, NULL);
+        return FALSE;
+      }
+  if (!exec_sql (store, "COMMIT", "committing the catalogue change", error))
+    {
+      sqlite3_exec (store->db, "ROLLBACK", NULL, NULL, NULL);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+put_kind (WsStore *store, WsHwKind kind, const void *rec, gboolean replace, GError **error)
+{
+  g_return_val_if_fail (store != NULL, FALSE);
+  g_return_val_if_fail (rec != NULL, FALSE);
+  WsHwPut one = { kind, rec };
+  return put_many (store, &one, 1, replace, error);
+}
+
+gboolean
+ws_store_put_hw_many (WsStore *store, const WsHwPut *items, guint n_items, gboolean replace, GError **error)
+{
+  g_return_val_if_fail (store != NULL, FALSE);
+  g_return_val_if_fail (items != NULL || n_items == 0, FALSE);
+  return put_many (store, items, n_items, replace, error);
+}
+
 
 gboolean
 ws_store_put_gpu (WsStore *store, const WsGpu *gpu, gboolean replace, GError **error)

@@ -347,6 +347,9 @@ ws_app_op_eval_args (const AppOp *op, GHashTable *vars, GError **error)
   return g_steal_pointer (&out);
 }
 
+/* Loops and conditionals inside each other deeper than this are refused. */
+#define MAX_OP_NESTING 64
+
 static GPtrArray *ops_from_json (JsonNode *node, const char *app, const char *label, const char *prefix,
                                  const char *field, GError **error);
 
@@ -568,6 +571,18 @@ ops_from_json (JsonNode *node, const char *app, const char *label, const char *p
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "application '%s', label '%s'%s%s: '%s' must be an array of operations",
                    app, label, prefix ? ", operation " : "", prefix ? prefix : "", field);
+      return NULL;
+    }
+  /* @prefix numbers the enclosing operations ("2.1.3"): one more level per
+   * '.'.  Reading, storing and evaluating recurse once a level. */
+  guint level = 0;
+  for (const char *p = prefix; p != NULL && *p != '\0'; p++)
+    level += *p == '.';
+  if (prefix != NULL && level + 1 >= MAX_OP_NESTING)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "application '%s', label '%s', operation %s: loops and "
+                   "conditionals nest more than %d levels deep here; flatten the model (a loop's count can "
+                   "multiply)", app, label, prefix, MAX_OP_NESTING);
       return NULL;
     }
   JsonArray *a = json_node_get_array (node);

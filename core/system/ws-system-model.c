@@ -243,8 +243,13 @@ ws_json_get_number (JsonObject *o, const char *member, double *value, const char
   return TRUE;
 }
 
+/* Machines inside machines deeper than this are refused: no real system
+ * nests so far, and reading and evaluating the tree recurse once a level. */
+#define MAX_MACHINE_NESTING 64
+
 static gboolean
-component_from_json (WsSystemModel *s, WsComponent *parent, JsonNode *node, guint index, GError **error)
+component_from_json (WsSystemModel *s, WsComponent *parent, JsonNode *node, guint index, guint level,
+                     GError **error)
 {
   g_autofree char *where = g_strdup_printf ("system '%s', component %u", s->name, index + 1);
   if (!JSON_NODE_HOLDS_OBJECT (node))
@@ -352,9 +357,16 @@ component_from_json (WsSystemModel *s, WsComponent *parent, JsonNode *node, guin
           g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: only a machine has 'components' (an array)", where);
           return FALSE;
         }
+      if (level + 1 >= MAX_MACHINE_NESTING && json_array_get_length (json_node_get_array (children)) > 0)
+        {
+          g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: machines nest more than %d levels deep here; "
+                       "flatten the system (a machine's count stands for identical machines)", where,
+                       MAX_MACHINE_NESTING);
+          return FALSE;
+        }
       JsonArray *a = json_node_get_array (children);
       for (guint i = 0; i < json_array_get_length (a); i++)
-        if (!component_from_json (s, c, json_array_get_element (a, i), i, error))
+        if (!component_from_json (s, c, json_array_get_element (a, i), i, level + 1, error))
           return FALSE;
     }
   return TRUE;
@@ -391,7 +403,7 @@ ws_system_model_from_json (JsonNode *node, GError **error)
     }
   JsonArray *a = json_node_get_array (comps);
   for (guint i = 0; i < json_array_get_length (a); i++)
-    if (!component_from_json (s, NULL, json_array_get_element (a, i), i, error))
+    if (!component_from_json (s, NULL, json_array_get_element (a, i), i, 0, error))
       return NULL;
   return g_steal_pointer (&s);
 }
@@ -563,6 +575,25 @@ check_gpu_host (WsComponent *c, gpointer data)
                  "the same machine to it", v->system->name, c->name);
 }
 
+/* The first machine whose children sit MAX_MACHINE_NESTING levels deep
+ * (the recursion stops there), or NULL. */
+static const WsComponent *
+nested_too_deep (GPtrArray *components, guint level)
+{
+  for (guint i = 0; i < components->len; i++)
+    {
+      const WsComponent *c = components->pdata[i];
+      if (c->children == NULL || c->children->len == 0)
+        continue;
+      if (level + 1 >= MAX_MACHINE_NESTING)
+        return c;
+      const WsComponent *deep = nested_too_deep (c->children, level + 1);
+      if (deep != NULL)
+        return deep;
+    }
+  return NULL;
+}
+
 gboolean
 ws_system_model_validate (const WsSystemModel *system, WsStore *store, GError **error)
 {
@@ -575,6 +606,14 @@ ws_system_model_validate (const WsSystemModel *system, WsStore *store, GError **
   if (system->components->len == 0)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "system '%s' has no components", system->name);
+      return FALSE;
+    }
+  const WsComponent *deep = nested_too_deep (system->components, 0);
+  if (deep != NULL)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "system '%s', component '%s': machines nest more than %d "
+                   "levels deep here; flatten the system (a machine's count stands for identical machines)",
+                   system->name, deep->name, MAX_MACHINE_NESTING);
       return FALSE;
     }
   Validate v = { system, store, g_hash_table_new (g_str_hash, g_str_equal), NULL };

@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 #include <string.h>
 #include <gio/gio.h>
+#include "base/ws-json.h"
 #include "system/ws-system-private.h"
 #include "ws-config.h"
 
@@ -38,10 +39,7 @@ node_to_text (JsonNode *node, gboolean pretty)
 static JsonNode *
 text_to_node (const char *text, GError **error)
 {
-  g_autoptr(JsonParser) p = json_parser_new ();
-  if (!json_parser_load_from_data (p, text, -1, error))
-    return NULL;
-  return json_node_copy (json_parser_get_root (p));
+  return ws_json_from_text (text, error);
 }
 
 static char **
@@ -169,16 +167,25 @@ put_record (WsStore *store, const char *table, const char *what, const char *nam
   sqlite3_bind_text (st, 2, text, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text (st, 3, origin, -1, SQLITE_STATIC);
   int rc = sqlite3_step (st);
-  sqlite3_finalize (st);
-  if ((rc & 0xff) == SQLITE_CONSTRAINT)
+  int code = sqlite3_extended_errcode (db);
+  if (rc == SQLITE_DONE)
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_DUPLICATE, "a %s model named '%s' exists already (use --replace)", what,
-                   name);
-      return FALSE;
+      sqlite3_finalize (st);
+      return TRUE;
     }
-  if (rc != SQLITE_DONE)
-    return db_fail (db, "storing a model", error);
-  return TRUE;
+  /* Only the name's uniqueness makes it a duplicate; the json_valid check
+   * fails on records that nest deeper than SQLite's JSON reader allows. */
+  if (code == SQLITE_CONSTRAINT_UNIQUE || code == SQLITE_CONSTRAINT_PRIMARYKEY)
+    g_set_error (error, WS_ERROR, WS_ERROR_DUPLICATE, "a %s model named '%s' exists already (use --replace)", what,
+                 name);
+  else if (code == SQLITE_CONSTRAINT_CHECK)
+    g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s model '%s' cannot be stored: the database refuses its JSON "
+                 "record (%s); a model nested hundreds of levels deep is the usual cause, so flatten it",
+                 what, name, sqlite3_errmsg (db));
+  else
+    db_fail (db, "storing a model", error);
+  sqlite3_finalize (st);
+  return FALSE;
 }
 
 static gboolean
@@ -388,6 +395,8 @@ ws_system_store_ensure_demo (WsStore *store, GError **error)
 {
   g_return_val_if_fail (store != NULL, FALSE);
   sqlite3 *db = ws_store_get_db (store);
+  if (ws_store_is_read_only (store))
+    return TRUE;   /* added when the database is next opened with write permission */
   if (!meta_get (db, "system_demo"))
     {
       static const char *const systems[] = { "testbed-gtx970.json", "testbed-titanx.json", "testbed-gtx1070.json" };

@@ -421,6 +421,13 @@ ws_trace_open (const char *path, GError **error)
 {
   g_return_val_if_fail (path != NULL, NULL);
 
+  /* mmap() of a folder fails with "No such device", which misleads. */
+  if (g_file_test (path, G_FILE_TEST_IS_DIR)) {
+    g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                 "Cannot open trace '%s': it is a folder, not a trace file (give the .wstrace file that "
+                 "'warpscope-cli profile -o' wrote)", path);
+    return NULL;
+  }
   GError *local = NULL;
   GMappedFile *map = g_mapped_file_new (path, FALSE, &local);
   if (map == NULL) {

@@ -126,6 +126,100 @@ test_identifiers (void)
   g_assert_false (ws_expr_is_identifier (NULL));
 }
 
+/* @n copies of @open, @middle, @n copies of @close. */
+static char *
+nested (guint n, const char *open, const char *middle, const char *close)
+{
+  GString *s = g_string_new (NULL);
+  for (guint i = 0; i < n; i++)
+    g_string_append (s, open);
+  g_string_append (s, middle);
+  for (guint i = 0; i < n; i++)
+    g_string_append (s, close);
+  return g_string_free (s, FALSE);
+}
+
+/* Nesting deeper than WS_EXPR_MAX_DEPTH is refused with the column where
+ * the limit is crossed (a fault campaign crashed the parser with 10 000
+ * parentheses); every kind of nesting counts, up to the limit it parses. */
+static void
+test_depth_refused (void)
+{
+  const struct { const char *open, *middle, *close; guint per_level; } kinds[] = {
+    { "(", "1", ")", 1 },
+    { "-", "1", "", 1 },
+    { "1^", "1", "", 2 },          /* the exponent, and its operand */
+    { "1?", "1", ":1", 2 },        /* the branch, and its operand */
+    { "min(", "1", ")", 1 },
+  };
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    {
+      g_autofree char *deep = nested (10000, kinds[k].open, kinds[k].middle, kinds[k].close);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(WsExpr) e = ws_expr_parse (deep, &error);
+      g_assert_null (e);
+      g_assert_error (error, WS_ERROR, WS_ERROR_PARSE);
+      g_assert_nonnull (strstr (error->message, "nests deeper than 256 levels"));
+      g_assert_true (g_str_has_prefix (error->message, "column "));
+
+      /* Well inside the limit it still parses and evaluates. */
+      guint ok_levels = WS_EXPR_MAX_DEPTH / kinds[k].per_level - 2;
+      g_autofree char *fine = nested (ok_levels, kinds[k].open, kinds[k].middle, kinds[k].close);
+      g_autoptr(GError) e2 = NULL;
+      g_autoptr(WsExpr) f = ws_expr_parse (fine, &e2);
+      g_assert_no_error (e2);
+      double v = NAN;
+      g_autoptr(GHashTable) t = vars ();
+      g_assert_true (ws_expr_eval_with_table (f, t, &v, &e2));
+      g_assert_no_error (e2);
+      g_assert_true (isfinite (v));
+    }
+  /* The column is where the limit is crossed: after the 256th '('. */
+  g_autofree char *parens = nested (300, "(", "N", "");
+  g_autofree char *m = error_of (parens);
+  g_assert_nonnull (strstr (m, "bytes: column 257: the expression nests deeper than 256 levels"));
+}
+
+/* A long run of one precedence level does not nest: a 20 000-term sum
+ * (which used to be stored and then crash every evaluation) evaluates, left
+ * to right, with the operators' semantics and columns kept. */
+static void
+test_long_runs (void)
+{
+  GString *sum = g_string_new ("1");
+  for (guint i = 1; i < 20000; i++)
+    g_string_append (sum, " + 1");
+  g_assert_cmpfloat (eval (sum->str), ==, 20000);
+  g_string_free (sum, TRUE);
+
+  GString *mixed = g_string_new ("N");
+  for (guint i = 0; i < 5000; i++)
+    g_string_append (mixed, " - 2 + 1");   /* left to right: N - 5000 */
+  g_assert_cmpfloat (eval (mixed->str), ==, 1048576 - 5000);
+  g_string_free (mixed, TRUE);
+
+  g_assert_cmpfloat (eval ("100 / 10 / 5"), ==, 2);
+  g_assert_cmpfloat (eval ("2 * 3 % 4 * 5"), ==, 10);
+  g_assert_cmpfloat (eval ("1 < 2 < 3"), ==, 1);
+  g_assert_cmpfloat (eval ("3 > 2 > 1"), ==, 0);              /* (3 > 2) > 1 */
+  g_assert_cmpfloat (eval ("1 && 2 && 3"), ==, 1);
+  g_assert_cmpfloat (eval ("1 && zero && 1 / zero"), ==, 0);  /* short-circuit inside a run */
+  g_assert_cmpfloat (eval ("zero || zero || 5 || 1 / zero"), ==, 1);
+  g_assert_cmpfloat (eval ("zero || zero || zero"), ==, 0);
+
+  /* Errors still name the operator's column within a run. */
+  g_autofree char *m = error_of ("1 + 2 + N / zero + 4");
+  g_assert_nonnull (strstr (m, "column 11: division by zero"));
+
+  /* min and max read every argument, not only the first 64. */
+  GString *args = g_string_new ("min(");
+  for (guint i = 0; i < 100; i++)
+    g_string_append_printf (args, "%s%u", i ? ", " : "", 1000 - i);
+  g_string_append (args, ")");
+  g_assert_cmpfloat (eval (args->str), ==, 901);
+  g_string_free (args, TRUE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -134,5 +228,7 @@ main (int argc, char **argv)
   g_test_add_func ("/expr/variables-listed", test_variables_listed);
   g_test_add_func ("/expr/errors-name-the-column", test_errors);
   g_test_add_func ("/expr/identifiers", test_identifiers);
+  g_test_add_func ("/expr/depth/refused-at-parse", test_depth_refused);
+  g_test_add_func ("/expr/depth/long-runs-evaluate", test_long_runs);
   return g_test_run ();
 }

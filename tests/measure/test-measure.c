@@ -148,6 +148,22 @@ test_csv_errors (void)
     }
 }
 
+/* Spreadsheets save CSV with a UTF-8 byte-order mark; it used to become
+ * part of the first column's name ("unknown column \"\xEF\xBB\xBFkind\""). */
+static void
+test_csv_byte_order_mark (void)
+{
+  const char *text = "\xEF\xBB\xBFkind,name,duration_ns\nkernel,k,250\nkernel,k,350\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) rows = ws_measure_csv_parse (text, strlen (text), "bom.csv", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (rows->len, ==, 2);
+  g_assert_cmpstr (g_array_index (rows, WsMeasurement, 0).name, ==, "k");
+  g_assert_cmpfloat (g_array_index (rows, WsMeasurement, 1).duration_ns, ==, 350);
+  /* After the mark, a misspelt column still names its place. */
+  assert_parse_error ("\xEF\xBB\xBFkind,nme,duration_ns\n", "t.csv:1:6: unknown column \"nme\"");
+}
+
 static void
 test_csv_round_trip (void)
 {
@@ -801,6 +817,7 @@ main (int argc, char **argv)
   g_test_add_func ("/measure/csv/parse-sample", test_csv_parse_sample);
   g_test_add_func ("/measure/csv/errors-name-line-and-column", test_csv_errors);
   g_test_add_func ("/measure/csv/format-parse-round-trip", test_csv_round_trip);
+  g_test_add_func ("/measure/csv/byte-order-mark-skipped", test_csv_byte_order_mark);
   g_test_add_func ("/measure/median/per-occurrence-over-runs", test_median_over_runs);
   g_test_add_func ("/measure/store/import-export-round-trip", test_store_round_trip);
   g_test_add_func ("/measure/fit/link-table-6-2-noiseless", test_fit_link_noiseless);

@@ -180,10 +180,51 @@ test_invalid (void)
   g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
 }
 
+/* Inputs up to G_MAXINT: UBSan found signed overflows (a fault campaign's
+ * `occupancy --regs=2147483647`); now a number that cannot describe a
+ * launch is a range error, and the rest is computed in 64 bits. */
+static void
+test_extreme_inputs (void)
+{
+  WsGpu g = pascal_p100 ();
+  WsOccupancy occ;
+  g_autoptr(GError) error = NULL;
+  g_assert_false (ws_occupancy_compute (&g, 256, G_MAXINT, 0, &occ, &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
+  g_assert_cmpstr (error->message, ==, "2147483647 registers per thread is out of range: GPU 'P100' has 65536 "
+                   "registers per SM and allows at most 255 per thread; give a count between 0 and 255");
+  g_clear_error (&error);
+  g_assert_false (ws_occupancy_compute (&g, G_MAXINT, 32, 0, &occ, &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "block size 2147483647 is out of range: a block has at most 1024 "
+                                            "threads on GPU 'P100'"));
+  g_clear_error (&error);
+
+  /* The whole register file for one thread: cannot run, as NVIDIA's calculator says. */
+  g_assert_true (ws_occupancy_compute (&g, 256, 65536, 0, &occ, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (occ.blocks_per_sm, ==, 0);
+  g_assert_cmpstr (occ.reason, ==, "more registers per thread than the GPU allows");
+  g_assert_cmpint (occ.registers_per_block, ==, 65536 * 32 * 8);
+
+  /* 65 536 threads of 255 registers: 2 048 warps of 8 192 registers. */
+  g_assert_true (ws_occupancy_compute (&g, 65536, 255, 0, &occ, &error));
+  g_assert_cmpint (occ.blocks_per_sm, ==, 0);
+  g_assert_cmpint (occ.warps_per_sm, ==, 0);
+  g_assert_cmpint (occ.registers_per_block, ==, 8192 * 2048);
+
+  /* G_MAXINT bytes of shared memory round up past G_MAXINT: reported clamped. */
+  g_assert_true (ws_occupancy_compute (&g, 256, 32, G_MAXINT, &occ, &error));
+  g_assert_cmpint (occ.blocks_per_sm, ==, 0);
+  g_assert_cmpint (occ.shared_per_block, ==, G_MAXINT);
+  g_assert_cmpstr (occ.reason, ==, "the block needs more shared memory than one block may use");
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/occupancy/extreme-inputs-range-errors", test_extreme_inputs);
   g_test_add_func ("/occupancy/matches-nvidia-calculator", test_against_nvidia);
   g_test_add_func ("/occupancy/pascal-register-subpartitions", test_pascal_subpartitions);
   g_test_add_func ("/occupancy/fermi-limits", test_fermi);
