@@ -9,7 +9,13 @@
  *    per-launch analysis (cache simulation, latencies, representative warp)
  *    is computed once and shared, as `warpscope-cli predict --model all` does;
  *  - cold: the same with the analysis recomputed for every prediction;
- * and, once per trace, how many analyses per second core computes.
+ *  - in-proc: "model" with the plugin loaded into this process
+ *    (WARPSCOPE_PLUGIN_IN_PROCESS=1) instead of its supervised worker, and
+ *    the isolation's overhead per prediction (the difference of the two);
+ * and, once per trace, how many analyses per second core computes.  Last,
+ * for plugins that read analytic kernels (seed 004 Listing 5's saxpy2),
+ * predictions per second in the plugin's long-lived worker and in process,
+ * and the worker's overhead per prediction.
  * GPUs come from the catalogue folder db/catalogue/gpu (JSON files); default
  * "GTX 970".  Plugins are found as `warpscope-cli` finds them (run from the
  * build tree, or set WARPSCOPE_PLUGIN_PATH). */
@@ -154,7 +160,8 @@ rate (BenchFn fn, gpointer data, double seconds, guint *calls)
 typedef struct {
   WsTrace *trace;
   const WsGpu *gpu;
-  const WsPredictorPlugin *plugin;
+  WsPredictorPlugin *plugin;
+  const WsAnalyticKernel *kernel; /* analytic predictions */
   WsLaunchAnalysis **analyses;   /* per launch, or NULL for cold runs */
   guint n_launches;
 } Job;
@@ -174,6 +181,17 @@ run_analysis (gpointer data)
         }
     }
   return TRUE;
+}
+
+static gboolean
+run_analytic (gpointer data)
+{
+  Job *j = data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsPrediction) p = ws_predict_analytic (j->plugin, j->gpu, j->kernel, NULL, &error);
+  if (p == NULL)
+    g_printerr ("%s: %s\n", j->plugin->name, error->message);
+  return p != NULL;
 }
 
 static gboolean
@@ -232,7 +250,8 @@ main (int argc, char **argv)
 
   g_autoptr(GPtrArray) plugins = ws_predictor_scan ();
   printf ("GPU: %s; %.2f s per measurement; one prediction = one launch\n", gpu->name, seconds);
-  printf ("%-28s %-10s %8s %14s %14s\n", "trace", "plugin", "launches", "model pred/s", "cold pred/s");
+  printf ("%-28s %-10s %8s %14s %14s %14s %14s\n", "trace", "plugin", "launches", "model pred/s", "cold pred/s",
+          "in-proc pred/s", "isolation us");
   int rc = 0;
   for (guint t = 0; traces[t] != NULL; t++)
     {
@@ -246,7 +265,7 @@ main (int argc, char **argv)
         }
       g_autofree char *base = g_path_get_basename (traces[t]);
       guint n = ws_trace_get_n_launches (trace);
-      Job job = { trace, gpu, NULL, NULL, n };
+      Job job = { trace, gpu, NULL, NULL, NULL, n };
       guint calls = 0;
       double arate = rate (run_analysis, &job, seconds, &calls);
       if (arate < 0)
@@ -260,24 +279,56 @@ main (int argc, char **argv)
         analyses[l] = ws_launch_analysis_new (trace, l, gpu, NULL);
       for (guint i = 0; i < plugins->len; i++)
         {
-          const WsPredictorPlugin *p = plugins->pdata[i];
+          WsPredictorPlugin *p = plugins->pdata[i];
           if (!p->ok || !p->descriptor->supports_trace)
             continue;
           job.plugin = p;
           job.analyses = analyses;
           double warm = rate (run_predictions, &job, seconds, NULL);
+          p->in_process = TRUE;
+          double inproc = warm < 0 ? -1 : rate (run_predictions, &job, seconds, NULL);
+          p->in_process = FALSE;
           job.analyses = NULL;
           double cold = warm < 0 ? -1 : rate (run_predictions, &job, seconds, NULL);
-          if (warm < 0 || cold < 0)
+          if (warm < 0 || cold < 0 || inproc < 0)
             {
               rc = 1;
               continue;
             }
-          printf ("%-28s %-10s %8u %14.1f %14.1f\n", base, p->name, n, warm * n, cold * n);
+          printf ("%-28s %-10s %8u %14.1f %14.1f %14.1f %14.1f\n", base, p->name, n, warm * n, cold * n, inproc * n,
+                  1e6 * (1 / (warm * n) - 1 / (inproc * n)));
         }
       for (guint l = 0; l < n; l++)
         ws_launch_analysis_free (analyses[l]);
       g_free (analyses);
+    }
+  /* Analytic kernels: the plugin's long-lived worker against in process. */
+  g_autoptr(WsAnalyticKernel) saxpy2 = ws_analytic_kernel_new ("saxpy2");
+  const struct { const char *name; double v; } listing5[] = {
+    { "grid_size", 4096 }, { "block_size", 256 }, { "cuda_core_instructions", 27 }, { "issued_instructions", 30 },
+    { "gmem_bytes", 384 }, { "latency_bound", 966 }, { "occupancy_warps", 64 }, { "lambda", 0.703787 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (listing5); i++)
+    ws_analytic_kernel_set (saxpy2, listing5[i].name, listing5[i].v);
+  printf ("\n%-28s %-10s %14s %14s %14s\n", "analytic kernel", "plugin", "worker pred/s", "in-proc pred/s",
+          "isolation us");
+  for (guint i = 0; i < plugins->len; i++)
+    {
+      WsPredictorPlugin *p = plugins->pdata[i];
+      if (!p->ok || !p->descriptor->supports_analytic)
+        continue;
+      Job job = { NULL, gpu, p, saxpy2, NULL, 0 };
+      double worker = rate (run_analytic, &job, seconds, NULL);
+      p->in_process = TRUE;
+      double inproc = worker < 0 ? -1 : rate (run_analytic, &job, seconds, NULL);
+      p->in_process = FALSE;
+      if (worker < 0 || inproc < 0)
+        {
+          rc = 1;
+          continue;
+        }
+      printf ("%-28s %-10s %14.1f %14.1f %14.1f\n", "saxpy2 (Listing 5)", p->name, worker, inproc,
+              1e6 * (1 / worker - 1 / inproc));
     }
   if (synthetic != NULL)
     {

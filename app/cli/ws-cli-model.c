@@ -8,7 +8,9 @@
 #include <glib/gstdio.h>
 
 #include "ws-cli.h"
+#include "base/ws-json.h"
 #include "system/ws-system.h"
+#include "predict/ws-predict.h"
 
 int ws_cli_cmd_model (WsCli *cli, int argc, char **argv);
 
@@ -88,9 +90,10 @@ static int
 model_run (WsCli *cli, int argc, char **argv)
 {
   g_autofree char *system_name = NULL, *app_name = NULL, *predictor = NULL;
-  g_auto(GStrv) sets = NULL, sweeps = NULL;
+  g_auto(GStrv) sets = NULL, sweeps = NULL, option_list = NULL;
   int threads = 0;
-  gboolean no_store = FALSE;
+  gboolean no_store = FALSE, in_process = FALSE;
+  double plugin_timeout = 0;
   const GOptionEntry entries[] = {
     { "system", 0, 0, G_OPTION_ARG_STRING, &system_name, N_("System model"), "NAME" },
     { "app", 0, 0, G_OPTION_ARG_STRING, &app_name, N_("Application model"), "NAME" },
@@ -100,6 +103,12 @@ model_run (WsCli *cli, int argc, char **argv)
     { "predictor", 0, 0, G_OPTION_ARG_STRING, &predictor, N_("Kernel predictor plugin (default volkov), 'simulator' for the detailed simulator, or 'simulator-tbpoint' for the simulator with TBPoint sampling"), "NAME" },
     { "threads", 0, 0, G_OPTION_ARG_INT, &threads, N_("Threads for a sweep (default: all processors)"), "N" },
     { "no-store", 0, 0, G_OPTION_ARG_NONE, &no_store, N_("Do not store the run"), NULL },
+    { "option", 0, 0, G_OPTION_ARG_STRING_ARRAY, &option_list, N_("Predictor plugin option (repeatable)"),
+      "PLUGIN.KEY=VALUE" },
+    { "in-process", 0, 0, G_OPTION_ARG_NONE, &in_process,
+      N_("Load the predictor plugin into this process instead of a supervised worker (for debugging a plugin)"), NULL },
+    { "plugin-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &plugin_timeout,
+      N_("Seconds the predictor plugin may take per prediction (default 600)"), "SECONDS" },
     { NULL }
   };
   if (!ws_cli_parse_options (cli, &argc, &argv, entries, "run",
@@ -111,6 +120,9 @@ model_run (WsCli *cli, int argc, char **argv)
                           "[--predictor NAME] [--json]"));
   if (threads < 0)
     return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _("--threads must be >= 0"));
+  if (plugin_timeout < 0)
+    return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _("--plugin-timeout must be positive"));
+  ws_cli_plugin_isolation (in_process, plugin_timeout);
   WsStore *store = model_store (cli);
   if (store == NULL)
     return WS_EXIT_FAILURE;
@@ -136,18 +148,59 @@ model_run (WsCli *cli, int argc, char **argv)
   g_autoptr(WsSystemEnv) env = ws_system_env_new (store, system, predictor, &error);
   if (env == NULL)
     return ws_cli_fail_error (cli, error);
+  if (option_list != NULL)
+    {
+      /* --option PLUGIN.KEY=VALUE: PLUGIN is the --predictor. */
+      g_autoptr(GHashTable) per_plugin = ws_predictor_options_parse ((const char *const *) option_list, NULL, &error);
+      if (per_plugin == NULL)
+        return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", error->message);
+      const char *used = predictor ? predictor : "volkov";
+      GHashTableIter it;
+      gpointer name, options;
+      g_hash_table_iter_init (&it, per_plugin);
+      while (g_hash_table_iter_next (&it, &name, &options))
+        if (g_ascii_strcasecmp (name, used) != 0)
+          return ws_cli_fail (cli, WS_EXIT_USAGE, _("--option %s.…: the predictor of this run is '%s' (--predictor)"),
+                              (char *) name, used);
+      g_hash_table_iter_init (&it, per_plugin);
+      if (g_hash_table_iter_next (&it, &name, &options) &&
+          !ws_system_env_set_predictor_options (env, options, &error))
+        return ws_cli_fail (cli, WS_EXIT_USAGE, "--option: %s", error->message);
+    }
 
   double t0 = ws_now_seconds ();
-  g_autoptr(GPtrArray) results = ws_system_sweep (env, app, fixed, axes, (guint) threads, NULL, &error);
+  /* SIGINT/SIGTERM stop the sweep; the points that finished are stored, as a cancelled sweep. */
+  g_autoptr(GCancellable) cancel = g_cancellable_new ();
+  ws_system_env_set_cancellable (env, cancel);
+  g_autoptr(WsSignalWatch) watch = ws_signal_watch_new (cancel);
+  gboolean cancelled = FALSE;
+  g_autoptr(GPtrArray) results = ws_system_sweep_partial (env, app, fixed, axes, (guint) threads, cancel, &cancelled,
+                                                          &error);
   if (results == NULL)
     return ws_cli_fail_error (cli, error);
   double wall = ws_now_seconds () - t0;
+  /* The plugin's warnings, once each (stderr; "warnings" with --json). */
+  g_auto(GStrv) warnings = ws_system_env_take_predictor_warnings (env);
+  if (!cli->json)
+    for (guint i = 0; warnings[i] != NULL; i++)
+      ws_cli_info (cli, _("warning: %s"), warnings[i]);
   gint64 sweep_id = 0;
   if (!no_store)
     {
       sweep_id = ws_system_store_put_sweep (store, system, app, predictor ? predictor : "volkov", results, wall, &error);
       if (sweep_id == 0)
         return ws_cli_fail_error (cli, error);
+    }
+  if (cancelled)
+    {
+      guint done = 0;
+      for (guint i = 0; i < results->len; i++)
+        done += !((WsSystemResult *) results->pdata[i])->cancelled;
+      g_autofree char *kept = sweep_id > 0 ? g_strdup_printf (_("stored as sweep %" PRId64 " with status 'cancelled'"),
+                                                              sweep_id) : g_strdup (_("not stored (--no-store)"));
+      int sig = ws_signal_watch_get_signal (watch);
+      return ws_cli_fail (cli, sig > 0 ? 128 + sig : WS_EXIT_FAILURE, _("model run stopped by signal %d: %u of %u "
+                          "points finished, %s"), sig, done, results->len, kept);
     }
   guint failed = 0;
   for (guint i = 0; i < results->len; i++)
@@ -173,6 +226,11 @@ model_run (WsCli *cli, int argc, char **argv)
         json_builder_add_null_value (b);
       json_builder_set_member_name (b, "wall_seconds");
       json_builder_add_double_value (b, wall);
+      json_builder_set_member_name (b, "warnings");
+      json_builder_begin_array (b);
+      for (guint i = 0; warnings[i] != NULL; i++)
+        json_builder_add_string_value (b, warnings[i]);
+      json_builder_end_array (b);
       json_builder_set_member_name (b, "runs");
       json_builder_begin_array (b);
       for (guint i = 0; i < results->len; i++)
@@ -288,8 +346,13 @@ model_import (WsCli *cli, int argc, char **argv)
     return WS_EXIT_FAILURE;
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
-  if (!json_parser_load_from_file (parser, argv[2], &error))
-    return ws_cli_fail (cli, WS_EXIT_USAGE, "%s: %s", argv[2], error->message);
+  if (!ws_json_parser_load_file (parser, argv[2], &error))
+    {
+      /* The loader names the file in every message about its content. */
+      if (error->domain == G_FILE_ERROR)
+        return ws_cli_fail (cli, WS_EXIT_USAGE, _("cannot read %s: %s"), argv[2], error->message);
+      return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", error->message);
+    }
   JsonNode *root = json_parser_get_root (parser);
   g_autofree char *dir = g_path_get_dirname (argv[2]);
   if (root != NULL && JSON_NODE_HOLDS_ARRAY (root))

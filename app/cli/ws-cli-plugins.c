@@ -19,6 +19,13 @@ ws_cli_cmd_plugins (WsCli *cli, int argc, char **argv)
     return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _("usage: warpscope-cli plugins list [--json]"));
 
   g_autoptr(GPtrArray) plugins = ws_predictor_scan ();
+  for (guint i = 0; i < plugins->len; i++)
+    {
+      WsPredictorPlugin *p = plugins->pdata[i];
+      if (p->ok && p->shadows != NULL && !p->builtin)
+        ws_cli_info (cli, _("warning: the user plugin %s hides Warpscope's plugin '%s' (%s); rename or remove it "
+                            "to use the built-in model"), p->path, p->name, p->shadows);
+    }
   if (cli->json)
     {
       g_autoptr(JsonBuilder) b = json_builder_new ();
@@ -36,7 +43,14 @@ ws_cli_cmd_plugins (WsCli *cli, int argc, char **argv)
           json_builder_set_member_name (b, "path");
           json_builder_add_string_value (b, p->path);
           json_builder_set_member_name (b, "status");
-          json_builder_add_string_value (b, p->ok ? "ok" : "error");
+          json_builder_add_string_value (b, p->ok ? "ok" : p->shadowed_by ? "shadowed" : "error");
+          json_builder_set_member_name (b, "builtin");
+          json_builder_add_boolean_value (b, p->builtin);
+          /* the plugin found first that hides this one / the one this one hides */
+          json_builder_set_member_name (b, "shadowed_by");
+          if (p->shadowed_by) json_builder_add_string_value (b, p->shadowed_by); else json_builder_add_null_value (b);
+          json_builder_set_member_name (b, "shadows");
+          if (p->shadows) json_builder_add_string_value (b, p->shadows); else json_builder_add_null_value (b);
           json_builder_set_member_name (b, "error");
           if (p->error) json_builder_add_string_value (b, p->error); else json_builder_add_null_value (b);
           if (p->ok)
@@ -86,8 +100,13 @@ ws_cli_cmd_plugins (WsCli *cli, int argc, char **argv)
       WsPredictorPlugin *p = plugins->pdata[i];
       if (p->ok)
         printf ("%-12s %-6s ok     %s\n             %s\n", p->name, p->version, p->description, p->path);
+      else if (p->shadowed_by)
+        printf (_("%-12s %-6s shadowed  %s\n             by %s\n"), p->name, p->version, p->path, p->shadowed_by);
       else
         printf ("%-12s %-6s error  %s\n", p->name, "", p->error);
+      if (p->ok && p->shadows != NULL)
+        printf (_("             shadows %s%s\n"), p->shadows,
+                p->builtin ? "" : _(" (a user plugin in place of Warpscope's own)"));
     }
   return WS_EXIT_OK;
 }

@@ -13,22 +13,64 @@
 
 int ws_cli_cmd_predict (WsCli *cli, int argc, char **argv);
 
-static GHashTable *
-parse_option_list (WsCli *cli, char **list, int *rc)
+void
+ws_cli_plugin_isolation (gboolean in_process, double timeout)
 {
-  GHashTable *options = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  for (guint i = 0; list != NULL && list[i] != NULL; i++)
+  /* Read by the plugin loader; set before any plugin is loaded or thread
+   * started. */
+  if (in_process)
+    g_setenv ("WARPSCOPE_PLUGIN_IN_PROCESS", "1", TRUE);
+  if (timeout > 0)
     {
-      const char *eq = strchr (list[i], '=');
-      if (eq == NULL || eq == list[i])
+      char text[G_ASCII_DTOSTR_BUF_SIZE];
+      g_setenv ("WARPSCOPE_PLUGIN_TIMEOUT", g_ascii_dtostr (text, sizeof text, timeout), TRUE);
+    }
+}
+
+GHashTable *
+ws_cli_plugin_options (WsCli *cli, char **list, GPtrArray *plugins, const char *default_plugin, int *rc)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) per_plugin = ws_predictor_options_parse ((const char *const *) list, default_plugin, &error);
+  if (per_plugin == NULL)
+    {
+      *rc = ws_cli_fail (cli, WS_EXIT_USAGE, "%s", error->message);
+      return NULL;
+    }
+  GHashTableIter it;
+  gpointer name, options;
+  g_hash_table_iter_init (&it, per_plugin);
+  while (g_hash_table_iter_next (&it, &name, &options))
+    {
+      WsPredictorPlugin *p = NULL;
+      for (guint i = 0; i < plugins->len && p == NULL; i++)
+        if (g_ascii_strcasecmp (((WsPredictorPlugin *) plugins->pdata[i])->name, name) == 0)
+          p = plugins->pdata[i];
+      if (p == NULL)
         {
-          *rc = ws_cli_fail (cli, WS_EXIT_USAGE, _("--option takes KEY=VALUE, not '%s'"), list[i]);
-          g_hash_table_unref (options);
+          g_autoptr(GString) used = g_string_new (NULL);
+          for (guint i = 0; i < plugins->len; i++)
+            g_string_append_printf (used, "%s%s", i ? ", " : "", ((WsPredictorPlugin *) plugins->pdata[i])->name);
+          *rc = ws_cli_fail (cli, WS_EXIT_USAGE, _("--option %s.…: this command does not run predictor '%s' "
+                                                   "(it runs %s)"), (char *) name, (char *) name, used->str);
           return NULL;
         }
-      g_hash_table_replace (options, g_strndup (list[i], eq - list[i]), g_strdup (eq + 1));
+      if (!ws_predictor_check_options (p, options, &error))
+        {
+          *rc = ws_cli_fail (cli, WS_EXIT_USAGE, "--option: %s", error->message);
+          return NULL;
+        }
     }
-  return options;
+  return g_steal_pointer (&per_plugin);
+}
+
+/* A user's plugin that hides one of Warpscope's own is worth a line. */
+static void
+ws_cli_report_shadowing (WsCli *cli, const WsPredictorPlugin *plugin)
+{
+  if (plugin->shadows != NULL && !plugin->builtin)
+    ws_cli_info (cli, _("note: predictor '%s' is %s, which shadows Warpscope's plugin %s "
+                        "('warpscope-cli plugins list' shows both)"), plugin->name, plugin->path, plugin->shadows);
 }
 
 /* The launch cost of a predicted launch issued back to back with the
@@ -44,11 +86,12 @@ launch_overhead (const WsGpu *gpu, const WsPrediction *p)
 }
 
 /* {"model":…, "gpu":…, "launches":[…, "launch_overhead_seconds":…], "total_seconds":…,
- *  "launch_mode":"stream", "launch_overhead_seconds":…, "program_seconds":…}.  total_seconds is
+ *  "launch_mode":"stream", "launch_overhead_seconds":…, "program_seconds":…,
+ *  "errors":[{"index":…, "error":…}] (launches it failed on, when any)}.  total_seconds is
  * the kernels' time; program_seconds adds each launch's cost when the
  * launches are issued back to back on one stream. */
 static JsonNode *
-model_result_json (const char *model, const WsGpu *gpu, GPtrArray *predictions)
+model_result_json (const char *model, const WsGpu *gpu, GPtrArray *predictions, GPtrArray *failures)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
   double total = 0, overhead = 0;
@@ -78,6 +121,23 @@ model_result_json (const char *model, const WsGpu *gpu, GPtrArray *predictions)
   json_builder_add_double_value (b, overhead);
   json_builder_set_member_name (b, "program_seconds");
   json_builder_add_double_value (b, total + overhead);
+  if (failures->len > 0)
+    {
+      /* "launch<TAB>message" */
+      json_builder_set_member_name (b, "errors");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < failures->len; i++)
+        {
+          const char *f = failures->pdata[i], *tab = strchr (f, '\t');
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "index");
+          json_builder_add_int_value (b, g_ascii_strtoll (f, NULL, 10));
+          json_builder_set_member_name (b, "error");
+          json_builder_add_string_value (b, tab + 1);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+    }
   json_builder_end_object (b);
   return json_builder_get_root (b);
 }
@@ -112,13 +172,20 @@ ws_cli_cmd_predict (WsCli *cli, int argc, char **argv)
   g_autofree char *gpu_name = NULL, *model = NULL, *analytic = NULL, *trace_path = NULL;
   g_auto(GStrv) option_list = NULL;
   int only_launch = -1;
+  gboolean in_process = FALSE;
+  double plugin_timeout = 0;
   const GOptionEntry entries[] = {
     { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path, N_("Trace recorded by 'warpscope-cli profile'"), "TRACE" },
     { "launch", 0, 0, G_OPTION_ARG_INT, &only_launch, N_("Only this launch of the trace (default: all)"), "N" },
     { "analytic", 0, 0, G_OPTION_ARG_FILENAME, &analytic, N_("Analytic kernel description (JSON)"), "FILE" },
     { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_name, N_("Catalogue GPU"), "NAME" },
     { "model", 0, 0, G_OPTION_ARG_STRING, &model, N_("Predictor plugin, or 'all'"), "NAME" },
-    { "option", 0, 0, G_OPTION_ARG_STRING_ARRAY, &option_list, N_("Plugin option (repeatable)"), "KEY=VALUE" },
+    { "option", 0, 0, G_OPTION_ARG_STRING_ARRAY, &option_list,
+      N_("Plugin option (repeatable); KEY=VALUE alone with a single --model"), "PLUGIN.KEY=VALUE" },
+    { "in-process", 0, 0, G_OPTION_ARG_NONE, &in_process,
+      N_("Load plugins into this process instead of a supervised worker (for debugging a plugin)"), NULL },
+    { "plugin-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &plugin_timeout,
+      N_("Seconds a plugin may take per prediction (default 600)"), "SECONDS" },
     { NULL }
   };
   if (!ws_cli_parse_options (cli, &argc, &argv, entries, "",
@@ -130,10 +197,10 @@ ws_cli_cmd_predict (WsCli *cli, int argc, char **argv)
     return ws_cli_fail (cli, WS_EXIT_USAGE, "%s",
                         _("--gpu NAME, --model NAME and one of --trace TRACE or --analytic FILE are required"));
 
+  if (plugin_timeout < 0)
+    return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _("--plugin-timeout must be positive"));
+  ws_cli_plugin_isolation (in_process, plugin_timeout);
   int rc = WS_EXIT_OK;
-  g_autoptr(GHashTable) options = parse_option_list (cli, option_list, &rc);
-  if (options == NULL)
-    return rc;
   g_autoptr(GError) error = NULL;
   g_autoptr(WsAnalyticKernel) kernel = NULL;
   g_autoptr(WsTrace) trace = NULL;
@@ -162,8 +229,6 @@ ws_cli_cmd_predict (WsCli *cli, int argc, char **argv)
       if (chosen->len == 0)
         return ws_cli_fail (cli, WS_EXIT_FAILURE, "%s", trace ? _("no usable plugin predicts traced launches")
                                                                 : _("no usable plugin predicts analytic kernels"));
-      if (g_hash_table_size (options) > 0)
-        return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _("--option needs a single --model"));
     }
   else
     {
@@ -172,6 +237,11 @@ ws_cli_cmd_predict (WsCli *cli, int argc, char **argv)
         return ws_cli_fail_error (cli, error);
       g_ptr_array_add (chosen, p);
     }
+  g_autoptr(GHashTable) options = ws_cli_plugin_options (cli, option_list, chosen, all ? NULL : model, &rc);
+  if (options == NULL)
+    return rc;
+  for (guint m = 0; m < chosen->len; m++)
+    ws_cli_report_shadowing (cli, chosen->pdata[m]);
 
   /* One analysis (cache simulation, latencies, representative warp) per
    * launch, shared by every plugin. */
@@ -182,8 +252,13 @@ ws_cli_cmd_predict (WsCli *cli, int argc, char **argv)
       last = only_launch >= 0 ? (guint) only_launch + 1 : ws_trace_get_n_launches (trace);
     }
   g_autoptr(GPtrArray) per_model = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  g_autoptr(GPtrArray) failures = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  guint n_failed = 0;
   for (guint m = 0; m < chosen->len; m++)
-    g_ptr_array_add (per_model, g_ptr_array_new_with_free_func ((GDestroyNotify) ws_prediction_free));
+    {
+      g_ptr_array_add (per_model, g_ptr_array_new_with_free_func ((GDestroyNotify) ws_prediction_free));
+      g_ptr_array_add (failures, g_ptr_array_new_with_free_func (g_free));
+    }
   for (guint l = first; l < last; l++)
     {
       g_autoptr(WsLaunchAnalysis) analysis = NULL;
@@ -195,11 +270,19 @@ ws_cli_cmd_predict (WsCli *cli, int argc, char **argv)
            * and architecture (`calibrate lambda`), if the store has one.  A
            * copy per call, so one kernel's λk is never used for another. */
           g_autoptr(GHashTable) call_options = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+          GHashTable *given = NULL;
           GHashTableIter it;
           gpointer key, value;
           g_hash_table_iter_init (&it, options);
-          while (g_hash_table_iter_next (&it, &key, &value))
-            g_hash_table_insert (call_options, g_strdup (key), g_strdup (value));
+          while (given == NULL && g_hash_table_iter_next (&it, &key, &value))
+            if (g_ascii_strcasecmp (key, p->name) == 0)
+              given = value;
+          if (given != NULL)
+            {
+              g_hash_table_iter_init (&it, given);
+              while (g_hash_table_iter_next (&it, &key, &value))
+                g_hash_table_insert (call_options, g_strdup (key), g_strdup (value));
+            }
           const char *kname = trace != NULL
             ? ws_trace_get_kernel (trace, ws_trace_get_launch (trace, l)->kernel)->name : kernel->name;
           if (strcmp (p->name, "volkov") == 0 && ws_cli_store (cli) != NULL &&
@@ -214,8 +297,18 @@ ws_cli_cmd_predict (WsCli *cli, int argc, char **argv)
             }
           else
             pred = ws_predict_analytic (p, gpu, kernel, call_options, &error);
-          if (pred == NULL)
+          if (pred == NULL && chosen->len == 1 && last - first == 1)
             return ws_cli_fail_error (cli, error);
+          if (pred == NULL)
+            {
+              /* A crashed or failed plugin costs its own predictions only:
+               * the other launches and models go on; the exit status says. */
+              ws_cli_fail (cli, WS_EXIT_FAILURE, "%s", error->message);
+              g_ptr_array_add (failures->pdata[m], g_strdup_printf ("%u\t%s", l, error->message));
+              g_clear_error (&error);
+              n_failed++;
+              continue;
+            }
           g_ptr_array_add (per_model->pdata[m], pred);
         }
     }
@@ -237,7 +330,7 @@ ws_cli_cmd_predict (WsCli *cli, int argc, char **argv)
                       "(+%.6g s) %.6g s\n"),
                     ((WsPredictorPlugin *) chosen->pdata[m])->name, total, preds->len, overhead, total + overhead);
         }
-      return WS_EXIT_OK;
+      return n_failed ? WS_EXIT_FAILURE : WS_EXIT_OK;
     }
   g_autoptr(JsonNode) root = NULL;
   if (all)
@@ -246,12 +339,13 @@ ws_cli_cmd_predict (WsCli *cli, int argc, char **argv)
       json_builder_begin_array (b);
       for (guint m = 0; m < chosen->len; m++)
         json_builder_add_value (b, model_result_json (((WsPredictorPlugin *) chosen->pdata[m])->name, gpu,
-                                                      per_model->pdata[m]));
+                                                      per_model->pdata[m], failures->pdata[m]));
       json_builder_end_array (b);
       root = json_builder_get_root (b);
     }
   else
-    root = model_result_json (((WsPredictorPlugin *) chosen->pdata[0])->name, gpu, per_model->pdata[0]);
+    root = model_result_json (((WsPredictorPlugin *) chosen->pdata[0])->name, gpu, per_model->pdata[0],
+                              failures->pdata[0]);
   ws_cli_print_json (cli, root);
-  return WS_EXIT_OK;
+  return n_failed ? WS_EXIT_FAILURE : WS_EXIT_OK;
 }

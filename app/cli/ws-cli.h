@@ -63,4 +63,12 @@ guint ws_cli_warn_incomplete (WsCli *cli, const WsTrace *trace, const char *path
 gboolean ws_cli_parse_options (WsCli *cli, int *argc, char ***argv, const GOptionEntry *entries,
                                const char *parameter_string, const char *description);
 
+/* Predictor plugins (ws-cli-predict.c): --in-process / --plugin-timeout
+ * (through the loader's environment: call before any plugin is loaded);
+ * --option PLUGIN.KEY=VALUE values split per plugin and checked against the
+ * @plugins (of WsPredictorPlugin*) the command runs (plugin name ->
+ * GHashTable key -> value), NULL with *rc on a usage error. */
+void ws_cli_plugin_isolation (gboolean in_process, double timeout);
+GHashTable *ws_cli_plugin_options (WsCli *cli, char **list, GPtrArray *plugins, const char *default_plugin, int *rc);
+
 G_END_DECLS

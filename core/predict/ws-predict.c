@@ -1,6 +1,7 @@
 /* ws-predict.c: loading predictor plugins and running them. */
 #include "ws-config.h"
 #include "predict/ws-predict.h"
+#include "predict/ws-predict-private.h"
 #include "bounds/ws-bounds.h"
 #include "occupancy/ws-occupancy.h"
 #include "interval/ws-interval.h"
@@ -10,11 +11,81 @@
 #include <string.h>
 #include <gmodule.h>
 
+/* ---- plugin instances in this process ------------------------------------
+ *
+ * In-process (WARPSCOPE_PLUGIN_IN_PROCESS=1) one loaded shared object is one
+ * instance however many WsPredictorPlugin records point at it: its calls are
+ * serialised by one lock unless it declares itself thread-safe, init() runs
+ * before its first prediction and teardown() when the last record that
+ * loaded it is freed. */
+typedef struct {
+  GMutex call_lock;              /* one predict() at a time (not thread-safe plugins) */
+  GMutex init_lock;
+  gboolean inited;
+  char *init_error;              /* init() failed: every prediction fails with it */
+  guint refs;
+} Instance;
+
+static GMutex instances_lock;
+static GHashTable *instances;    /* const WsPredictorDescriptor* -> Instance* */
+
+static void
+instance_ref (const WsPredictorDescriptor *d)
+{
+  g_mutex_lock (&instances_lock);
+  if (instances == NULL)
+    instances = g_hash_table_new (g_direct_hash, g_direct_equal);
+  Instance *inst = g_hash_table_lookup (instances, d);
+  if (inst == NULL)
+    {
+      inst = g_new0 (Instance, 1);
+      g_mutex_init (&inst->call_lock);
+      g_mutex_init (&inst->init_lock);
+      g_hash_table_insert (instances, (gpointer) d, inst);
+    }
+  inst->refs++;
+  g_mutex_unlock (&instances_lock);
+}
+
+static Instance *
+instance_lookup (const WsPredictorDescriptor *d)
+{
+  g_mutex_lock (&instances_lock);
+  Instance *inst = instances ? g_hash_table_lookup (instances, d) : NULL;
+  g_mutex_unlock (&instances_lock);
+  return inst;
+}
+
+static void
+instance_unref (const WsPredictorDescriptor *d)
+{
+  g_mutex_lock (&instances_lock);
+  Instance *inst = instances ? g_hash_table_lookup (instances, d) : NULL;
+  if (inst == NULL || --inst->refs > 0)
+    {
+      g_mutex_unlock (&instances_lock);
+      return;
+    }
+  g_hash_table_remove (instances, d);
+  g_mutex_unlock (&instances_lock);
+  if (inst->inited && inst->init_error == NULL && WS_PREDICTOR_DESCRIPTOR_HAS_V3 (d) && d->teardown != NULL)
+    d->teardown ();
+  g_mutex_clear (&inst->call_lock);
+  g_mutex_clear (&inst->init_lock);
+  g_free (inst->init_error);
+  g_free (inst);
+}
+
 void
 ws_predictor_plugin_free (WsPredictorPlugin *plugin)
 {
   if (plugin == NULL)
     return;
+  g_clear_pointer (&plugin->worker, ws_predict_worker_free);
+  if (plugin->ok && plugin->descriptor != NULL)
+    instance_unref (plugin->descriptor);
+  g_free (plugin->shadowed_by);
+  g_free (plugin->shadows);
   g_free (plugin->name);
   g_free (plugin->version);
   g_free (plugin->path);
@@ -46,6 +117,14 @@ ws_predictor_plugin_load (const char *path)
   g_return_val_if_fail (path != NULL, NULL);
   WsPredictorPlugin *p = g_new0 (WsPredictorPlugin, 1);
   p->path = g_strdup (path);
+  const char *inproc = g_getenv ("WARPSCOPE_PLUGIN_IN_PROCESS");
+  p->in_process = inproc != NULL && *inproc != '\0' && strcmp (inproc, "0") != 0;
+  const char *timeout = g_getenv ("WARPSCOPE_PLUGIN_TIMEOUT");
+  p->timeout_seconds = timeout != NULL ? g_ascii_strtod (timeout, NULL) : 0;
+  if (!(p->timeout_seconds > 0))
+    p->timeout_seconds = 600;
+  const char *mem = g_getenv ("WARPSCOPE_PLUGIN_MEMORY_MB");
+  p->memory_limit_mb = mem != NULL ? g_ascii_strtoull (mem, NULL, 10) : 8192;
   g_autofree char *base = g_path_get_basename (path);
   char *dot = strchr (base, '.');
   if (dot != NULL)
@@ -94,6 +173,7 @@ ws_predictor_plugin_load (const char *path)
   p->description = g_strdup (d->description ? d->description : "");
   p->descriptor = d;
   p->ok = TRUE;
+  instance_ref (d);
   return p;
 }
 
@@ -170,20 +250,33 @@ ws_predictor_scan (void)
 {
   GPtrArray *plugins = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_predictor_plugin_free);
   g_auto(GStrv) dirs = ws_predictor_search_path ();
+  g_autofree char *built = g_build_filename (WS_BUILD_DIR, "plugins", NULL);
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint i = 0; dirs[i]; i++)
     {
+      /* Warpscope's own plugins live in the installed plugin dir or the
+       * build tree; a user plugin of the same name found earlier hides them. */
       g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
       collect_modules (dirs[i], 1, paths);
       for (guint k = 0; k < paths->len; k++)
         {
           WsPredictorPlugin *p = ws_predictor_plugin_load (paths->pdata[k]);
+          p->builtin = g_str_has_prefix (p->path, WS_PLUGIN_DIR "/") ||
+                       (g_str_has_prefix (p->path, built) && p->path[strlen (built)] == '/');
           if (p->ok)
             {
               WsPredictorPlugin *first = g_hash_table_lookup (seen, p->name);
               if (first != NULL)
-                plugin_error (p, "another plugin named '%s' was found first (%s); this one is ignored",
-                              p->name, first->path);
+                {
+                  /* The same file reached twice (a folder on the path twice)
+                   * hides nothing. */
+                  p->shadowed_by = g_strdup (first->path);
+                  if (first->shadows == NULL && first->module != p->module)
+                    first->shadows = g_strdup (p->path);
+                  instance_unref (p->descriptor);
+                  plugin_error (p, "shadowed: another plugin named '%s' was found first on the plugin path "
+                                "(%s); this one is not used (remove or rename one of them)", p->name, first->path);
+                }
               else
                 g_hash_table_insert (seen, p->name, p);
             }
@@ -367,8 +460,8 @@ clear_string (gpointer p)
   g_free (*(char **) p);
 }
 
-static WsPrediction *
-prediction_new (const char *model, const char *gpu, const char *kernel)
+WsPrediction *
+ws_prediction_new (const char *model, const char *gpu, const char *kernel)
 {
   WsPrediction *p = g_new0 (WsPrediction, 1);
   p->model = g_strdup (model);
@@ -542,29 +635,44 @@ ws_predictor_check_options (const WsPredictorPlugin *plugin, GHashTable *options
   return TRUE;
 }
 
+/* PLUGIN.KEY=VALUE, split at the first '.': plugin names hold no dots. */
+GHashTable *
+ws_predictor_options_parse (const char *const *list, const char *default_plugin, GError **error)
+{
+  g_autoptr(GHashTable) per_plugin = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                            (GDestroyNotify) g_hash_table_unref);
+  for (guint i = 0; list != NULL && list[i] != NULL; i++)
+    {
+      const char *item = list[i], *eq = strchr (item, '=');
+      const char *dot = eq ? memchr (item, '.', eq - item) : NULL;
+      g_autofree char *plugin = NULL;
+      const char *key = item;
+      if (dot != NULL && dot > item)
+        {
+          plugin = g_strndup (item, dot - item);
+          key = dot + 1;
+        }
+      else if (default_plugin != NULL)
+        plugin = g_strdup (default_plugin);
+      if (eq == NULL || plugin == NULL || key == eq)
+        {
+          g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                       "--option takes PLUGIN.KEY=VALUE (for example volkov.lambda=0.7), not '%s'", item);
+          return NULL;
+        }
+      GHashTable *options = g_hash_table_lookup (per_plugin, plugin);
+      if (options == NULL)
+        {
+          options = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+          g_hash_table_insert (per_plugin, g_strdup (plugin), options);
+        }
+      g_hash_table_replace (options, g_strndup (key, eq - key), g_strdup (eq + 1));
+    }
+  return g_steal_pointer (&per_plugin);
+}
+
 /* ---- the context and the host table ------------------------------------- */
 
-struct WsPredictorContext {
-  const WsPredictorDescriptor *descriptor;
-  const WsGpu *gpu;
-  JsonObject *gpu_json;
-  JsonNode *gpu_node;
-  GHashTable *options;
-  WsPrediction *result;
-  char *failure;
-  /* an analytic kernel ... */
-  const WsAnalyticKernel *analytic;
-  /* ... or a traced launch */
-  WsTrace *trace;
-  guint launch_index;
-  const WsTraceLaunch *launch;
-  const WsTraceKernel *kernel;
-  const WsTraceTbCounters *tbs;
-  uint64_t n_tbs;
-  WsLaunchAnalysis *analysis;    /* borrowed or owned */
-  gboolean owns_analysis;
-  GError *analysis_error;
-};
 
 static void host_warn (WsPredictorContext *ctx, const char *message);
 
@@ -632,6 +740,19 @@ host_option_double (WsPredictorContext *ctx, const char *name)
   if (strcmp (v, "false") == 0 || strcmp (v, "no") == 0)
     return 0;
   return g_ascii_strtod (v, NULL);
+}
+
+static int64_t
+host_option_int (WsPredictorContext *ctx, const char *name)
+{
+  const char *v = host_option_string (ctx, name);
+  if (v == NULL)
+    return 0;
+  if (strcmp (v, "true") == 0 || strcmp (v, "yes") == 0)
+    return 1;
+  if (strcmp (v, "false") == 0 || strcmp (v, "no") == 0)
+    return 0;
+  return g_ascii_strtoll (v, NULL, 10);
 }
 
 static const char *
@@ -1137,16 +1258,15 @@ static const WsPredictorHost host_table = {
   .warn = host_warn,
   .fail = host_fail,
   .inst_wavefronts = host_inst_wavefronts,
+  .option_int = host_option_int,
 };
 
-/* Runs the plugin on a prepared context and turns its outcome into a result
- * or an error naming plugin, kernel and GPU. */
-static WsPrediction *
-run_plugin (WsPredictorContext *ctx, GError **error)
+WsPrediction *
+ws_predict_run_direct (WsPredictorContext *ctx, GError **error)
 {
   const WsPredictorDescriptor *d = ctx->descriptor;
   const char *kernel = host_kernel_name (ctx);
-  ctx->result = prediction_new (d->name, ctx->gpu->name, kernel);
+  ctx->result = ws_prediction_new (d->name, ctx->gpu->name, kernel);
   int rc = d->predict (&host_table, ctx);
   g_clear_pointer (&ctx->gpu_node, json_node_unref);
   g_autoptr(WsPrediction) result = ctx->result;
@@ -1176,6 +1296,67 @@ run_plugin (WsPredictorContext *ctx, GError **error)
   return g_steal_pointer (&result);
 }
 
+gboolean
+ws_predict_run_init (const WsPredictorDescriptor *d, GError **error)
+{
+  if (!WS_PREDICTOR_DESCRIPTOR_HAS_V3 (d) || d->init == NULL)
+    return TRUE;
+  /* init() sees a context with no launch: the host functions give their
+   * defaults there, and its warnings go to standard error. */
+  g_autoptr(WsGpu) none = g_new0 (WsGpu, 1);
+  none->name = g_strdup ("");
+  g_autoptr(WsAnalyticKernel) nothing = ws_analytic_kernel_new ("");
+  WsPredictorContext ctx = { 0 };
+  ctx.descriptor = d;
+  ctx.gpu = none;
+  ctx.analytic = nothing;
+  ctx.result = ws_prediction_new (d->name, "", "");
+  int rc = d->init (&host_table, &ctx);
+  g_clear_pointer (&ctx.gpu_node, json_node_unref);
+  for (guint i = 0; i < ctx.result->warnings->len; i++)
+    g_printerr ("warning: predictor '%s', init: %s\n", d->name, (char *) ctx.result->warnings->pdata[i]);
+  ws_prediction_free (ctx.result);
+  g_autofree char *failure = ctx.failure;
+  if (rc != 0 || failure != NULL)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_FAILED, "predictor '%s' could not initialise: %s", d->name,
+                   failure ? failure : "its init() returned an error without a message");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* In this process: the thread contract (one predict() at a time per
+ * instance unless the plugin is thread-safe) and init() before the first. */
+static WsPrediction *
+run_in_process (WsPredictorContext *ctx, GError **error)
+{
+  const WsPredictorDescriptor *d = ctx->descriptor;
+  Instance *inst = instance_lookup (d);
+  g_assert (inst != NULL);
+  g_mutex_lock (&inst->init_lock);
+  if (!inst->inited)
+    {
+      g_autoptr(GError) init_error = NULL;
+      if (!ws_predict_run_init (d, &init_error))
+        inst->init_error = g_strdup (init_error->message);
+      inst->inited = TRUE;
+    }
+  g_mutex_unlock (&inst->init_lock);
+  if (inst->init_error != NULL)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_FAILED, "%s", inst->init_error);
+      return NULL;
+    }
+  gboolean thread_safe = WS_PREDICTOR_DESCRIPTOR_HAS_V3 (d) && (d->flags & WS_PREDICTOR_FLAG_THREAD_SAFE);
+  if (!thread_safe)
+    g_mutex_lock (&inst->call_lock);
+  WsPrediction *p = ws_predict_run_direct (ctx, error);
+  if (!thread_safe)
+    g_mutex_unlock (&inst->call_lock);
+  return p;
+}
+
 WsPrediction *
 ws_predict_analytic (const WsPredictorPlugin *plugin, const WsGpu *gpu,
                      const WsAnalyticKernel *kernel, GHashTable *options, GError **error)
@@ -1196,7 +1377,9 @@ ws_predict_analytic (const WsPredictorPlugin *plugin, const WsGpu *gpu,
   ctx.gpu = gpu;
   ctx.analytic = kernel;
   ctx.options = options;
-  return run_plugin (&ctx, error);
+  if (plugin->in_process)
+    return run_in_process (&ctx, error);
+  return ws_predict_worker_analytic (plugin, &ctx, error);
 }
 
 WsPrediction *
@@ -1231,7 +1414,7 @@ ws_predict_trace (const WsPredictorPlugin *plugin, const WsGpu *gpu, WsTrace *tr
   ctx.kernel = k;
   ctx.tbs = ws_trace_get_tb_counters (trace, launch, &ctx.n_tbs);
   ctx.analysis = analysis;
-  WsPrediction *p = run_plugin (&ctx, error);
+  WsPrediction *p = plugin->in_process ? run_in_process (&ctx, error) : ws_predict_worker_forked (plugin, &ctx, error);
   if (p != NULL)
     p->index = launch;
   /* The physical lower bound (core/bounds; the launch's counts are walked

@@ -5,7 +5,18 @@
  * the installed plugin dir, and — when the running program lives in the
  * build tree — the build tree's plugins/ folder.  A plugin that cannot be
  * loaded (missing symbol, wrong ABI, failing query, duplicate name) is listed
- * with status "error" and the reason; it never stops the others. */
+ * with status "error" and the reason; it never stops the others.  A plugin
+ * whose name was found earlier on the path is "shadowed" (ok == FALSE,
+ * shadowed_by set) and the one that wins records what it hides (shadows).
+ *
+ * Isolation (issue 18): by default every prediction runs in a worker process
+ * (ws-predict-worker.c): a crash, abort, time-out or memory blow-up of the
+ * plugin is an error naming plugin, kernel and signal, never the end of the
+ * host.  WARPSCOPE_PLUGIN_IN_PROCESS=1 loads plugins into the host instead
+ * (for plugin authors with a debugger); WARPSCOPE_PLUGIN_TIMEOUT (seconds,
+ * default 600) and WARPSCOPE_PLUGIN_MEMORY_MB (address space a worker may
+ * add, default 8192, 0 = no limit) set the limits.  They are read when a
+ * plugin is loaded and can be changed per plugin before its first use. */
 #pragma once
 
 #include "hw/ws-hw.h"
@@ -24,6 +35,14 @@ typedef struct {
   char *error;           /* why it is not usable (ok == FALSE) */
   const WsPredictorDescriptor *descriptor; /* NULL unless ok */
   GModule *module;
+  gboolean builtin;      /* found in the installed plugin dir or the build tree's plugins/ */
+  char *shadowed_by;     /* path of the plugin of this name found first (this one is then unused) */
+  char *shadows;         /* path of the first plugin this one hides, if any */
+  /* How predictions run (defaults from the environment, see above). */
+  gboolean in_process;
+  double timeout_seconds;        /* > 0 */
+  guint64 memory_limit_mb;       /* 0: no limit */
+  struct _WsPredictorWorker *worker; /* the plugin's supervised worker (private) */
 } WsPredictorPlugin;
 
 WS_EXPORT void ws_predictor_plugin_free (WsPredictorPlugin *plugin);
@@ -85,6 +104,17 @@ WS_EXPORT JsonNode *ws_prediction_to_json (const WsPrediction *p);
 /* Option values given by the user ("name" -> "text"); checked against the
  * descriptor (unknown option, bad number, choice not in the list). */
 WS_EXPORT gboolean ws_predictor_check_options (const WsPredictorPlugin *plugin, GHashTable *options, GError **error);
+
+/* Splits the values of repeated `--option PLUGIN.KEY=VALUE` arguments into
+ * per-plugin tables: plugin name -> (GHashTable: key -> value).  A value
+ * without "PLUGIN." goes to @default_plugin when it is not NULL (one model
+ * chosen), else it is an error that shows the spelling. */
+WS_EXPORT GHashTable *ws_predictor_options_parse (const char *const *list, const char *default_plugin,
+                                                  GError **error);
+
+/* The process id of @plugin's long-lived worker, 0 when none runs (tests,
+ * diagnostics). */
+WS_EXPORT int ws_predictor_plugin_worker_pid (const WsPredictorPlugin *plugin);
 
 typedef struct _WsTrace WsTrace;
 typedef struct _WsLaunchAnalysis WsLaunchAnalysis;

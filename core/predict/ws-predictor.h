@@ -20,7 +20,27 @@
  *    A plugin that also wants to run on older hosts checks a function with
  *    WS_PREDICTOR_HOST_HAS (host, name) before calling it.
  *
- * API history: 1 first; 2 appends inst_wavefronts.
+ * API history: 1 first; 2 appends inst_wavefronts; 3 appends option_int to
+ * the host table and flags, init and teardown to the descriptor (the host
+ * reads those only from a descriptor whose api_version is 3 or more, so
+ * plugins built for API 1 and 2 keep loading unchanged).
+ *
+ * Threads and processes (the host's contract, API 1 and later):
+ *  - By default each plugin runs in a worker process of its own, supervised
+ *    by the host: a crash, an abort, a time-out or a memory blow-up there is
+ *    an error for that one prediction (naming plugin, kernel and signal) and
+ *    the worker is started again for the next one.  Do not keep state that
+ *    must survive between predictions: a worker may be replaced at any time.
+ *  - The host never calls predict() of one plugin instance from two threads
+ *    at once, unless the descriptor sets WS_PREDICTOR_FLAG_THREAD_SAFE
+ *    (API 3).  An instance is one worker process, or, when plugins are
+ *    loaded into the host (--in-process / WARPSCOPE_PLUGIN_IN_PROCESS=1,
+ *    meant for debugging a plugin), the shared object in the host process.
+ *  - init() (API 3, optional) runs once per instance before its first
+ *    predict(), teardown() once after its last; they are never called
+ *    concurrently with predict().
+ *  - Everything the host returns (strings, cursors) belongs to the context
+ *    of the current call and is valid until predict() returns.
  *
  * Instructions are machine instructions: the host applies the trace's
  * lowering (FMA contraction of mul + add, kernel parameters as constant-bank
@@ -45,7 +65,7 @@ extern "C" {
 #endif
 
 #define WS_PREDICTOR_ABI_VERSION 1
-#define WS_PREDICTOR_API_VERSION 2
+#define WS_PREDICTOR_API_VERSION 3
 #define WS_PREDICTOR_QUERY_SYMBOL "ws_predictor_query"
 
 #if defined(__GNUC__)
@@ -202,6 +222,11 @@ typedef struct {
    * figure (global stores and atomics, constant and parameter reads, global
    * loads before Volta, analytic kernels): count `lines` there. */
   double (*inst_wavefronts) (WsPredictorContext *ctx, uint32_t id);
+
+  /* -- API 3 (check with WS_PREDICTOR_HOST_HAS (host, option_int)) --------- */
+  /* An INT (or BOOL: 0/1) option's value, default filled in and validated by
+   * the host; 0 for an unknown name. */
+  int64_t (*option_int) (WsPredictorContext *ctx, const char *name);
 } WsPredictorHost;
 
 /* 1 when the host table @host has the function @name (a field of
@@ -209,6 +234,12 @@ typedef struct {
  * table. */
 #define WS_PREDICTOR_HOST_HAS(host, name) \
   (offsetof (WsPredictorHost, name) + sizeof ((host)->name) <= (size_t) (host)->size)
+
+/* Descriptor flags (API 3). */
+typedef enum {
+  /* predict() may be called from several threads at once on one instance. */
+  WS_PREDICTOR_FLAG_THREAD_SAFE = 1u << 0,
+} WsPredictorFlags;
 
 typedef struct {
   uint32_t abi_version;          /* WS_PREDICTOR_ABI_VERSION: always first */
@@ -223,7 +254,21 @@ typedef struct {
   uint32_t supports_analytic;
   /* Returns 0 on success; non-zero after host->fail(). */
   int (*predict) (const WsPredictorHost *host, WsPredictorContext *ctx);
+
+  /* -- API 3: read by the host only when api_version >= 3 ----------------- */
+  uint32_t flags;                /* WsPredictorFlags */
+  /* Optional (NULL: none).  init() runs once per plugin instance before its
+   * first predict(); it may call host->warn and host->fail (the other host
+   * functions give their defaults there) and returns 0, or non-zero after
+   * host->fail() (every prediction of the instance then fails with that
+   * message).  teardown() runs once after the instance's last predict(). */
+  int (*init) (const WsPredictorHost *host, WsPredictorContext *ctx);
+  void (*teardown) (void);
 } WsPredictorDescriptor;
+
+/* 1 when descriptor @d has the fields appended in API 3 (flags, init,
+ * teardown).  The host uses it; a plugin always has them. */
+#define WS_PREDICTOR_DESCRIPTOR_HAS_V3(d) ((d)->api_version >= 3)
 
 typedef const WsPredictorDescriptor *(*WsPredictorQueryFunc) (void);
 

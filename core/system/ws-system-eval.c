@@ -60,6 +60,8 @@ struct _WsSystemEnv {
   GHashTable *traces;            /* path -> WsTrace* */
   GHashTable *trace_times;       /* "gpu|path|launch" -> double* seconds */
   AppOnDemand *ondemand;         /* traces of on-demand kernels (own lock) */
+  GHashTable *plugin_options;    /* the predictor's options (key -> value), or NULL */
+  GPtrArray *plugin_warnings;    /* distinct warnings of its predictions, first-seen order (under lock) */
 };
 
 typedef struct {
@@ -126,6 +128,8 @@ ws_system_env_free (WsSystemEnv *env)
   g_clear_pointer (&env->traces, g_hash_table_unref);
   g_clear_pointer (&env->trace_times, g_hash_table_unref);
   g_clear_pointer (&env->ondemand, ws_app_ondemand_free);
+  g_clear_pointer (&env->plugin_options, g_hash_table_unref);
+  g_clear_pointer (&env->plugin_warnings, g_ptr_array_unref);
   g_clear_pointer (&env->system, ws_system_model_free);
   g_free (env->predictor_name);
   g_clear_object (&env->cancellable);
@@ -137,6 +141,57 @@ void
 ws_system_env_set_cancellable (WsSystemEnv *env, GCancellable *cancellable)
 {
   g_set_object (&env->cancellable, cancellable);
+}
+
+gboolean
+ws_system_env_set_predictor_options (WsSystemEnv *env, GHashTable *options, GError **error)
+{
+  g_return_val_if_fail (env != NULL, FALSE);
+  if (options != NULL && g_hash_table_size (options) > 0 && env->plugin == NULL)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   "predictor options need a predictor plugin; '%s' takes none", env->predictor_name);
+      return FALSE;
+    }
+  if (options != NULL && !ws_predictor_check_options (env->plugin, options, error))
+    return FALSE;
+  g_clear_pointer (&env->plugin_options, g_hash_table_unref);
+  env->plugin_options = options ? g_hash_table_ref (options) : NULL;
+  return TRUE;
+}
+
+char **
+ws_system_env_take_predictor_warnings (WsSystemEnv *env)
+{
+  g_return_val_if_fail (env != NULL, NULL);
+  g_mutex_lock (&env->lock);
+  GPtrArray *w = env->plugin_warnings ? g_steal_pointer (&env->plugin_warnings) : g_ptr_array_new ();
+  g_mutex_unlock (&env->lock);
+  g_ptr_array_add (w, NULL);
+  return (char **) g_ptr_array_free (w, FALSE);
+}
+
+/* Keeps each distinct warning of a prediction once, prefixed with the
+ * operation that caused it. */
+static void
+env_note_warnings (WsSystemEnv *env, const char *where, const WsPrediction *pred)
+{
+  if (pred->warnings->len == 0)
+    return;
+  g_mutex_lock (&env->lock);
+  if (env->plugin_warnings == NULL)
+    env->plugin_warnings = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < pred->warnings->len; i++)
+    {
+      g_autofree char *w = g_strdup_printf ("%s: predictor '%s': %s", where, pred->model,
+                                            (char *) pred->warnings->pdata[i]);
+      gboolean seen = FALSE;
+      for (guint k = 0; k < env->plugin_warnings->len && !seen; k++)
+        seen = strcmp (env->plugin_warnings->pdata[k], w) == 0;
+      if (!seen && env->plugin_warnings->len < 1000)
+        g_ptr_array_add (env->plugin_warnings, g_steal_pointer (&w));
+    }
+  g_mutex_unlock (&env->lock);
 }
 
 char **
@@ -541,12 +596,14 @@ kernel_time (Sim *s, const AppOp *op, int gpu, GHashTable *vars, double *seconds
         }
       else
         {
-          g_autoptr(WsPrediction) pred = ws_predict_trace (env->plugin, g, trace, (guint) launch, NULL, NULL, error);
+          g_autoptr(WsPrediction) pred = ws_predict_trace (env->plugin, g, trace, (guint) launch, NULL,
+                                                           env->plugin_options, error);
           if (pred == NULL)
             {
               g_prefix_error (error, "%s: predictor '%s' on %s: ", op->where, env->predictor_name, g->name);
               return FALSE;
             }
+          env_note_warnings (env, op->where, pred);
           *seconds = pred->seconds;
         }
       g_mutex_lock (&env->lock);
@@ -593,13 +650,14 @@ kernel_time (Sim *s, const AppOp *op, int gpu, GHashTable *vars, double *seconds
       g_string_free (key, TRUE);
       return TRUE;
     }
-  g_autoptr(WsPrediction) pred = ws_predict_analytic (s->env->plugin, g, k, NULL, error);
+  g_autoptr(WsPrediction) pred = ws_predict_analytic (s->env->plugin, g, k, s->env->plugin_options, error);
   if (pred == NULL)
     {
       g_prefix_error (error, "%s: predictor '%s' on %s: ", op->where, s->env->predictor_name, g->name);
       g_string_free (key, TRUE);
       return FALSE;
     }
+  env_note_warnings (s->env, op->where, pred);
   *seconds = pred->seconds;
   g_hash_table_insert (s->kernel_cache, g_string_free (key, FALSE), g_memdup2 (seconds, sizeof (double)));
   return TRUE;

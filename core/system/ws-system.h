@@ -111,6 +111,7 @@ typedef struct {
   GArray *busy_seconds;          /* of double, parallel to busy_components */
   gboolean ok;
   char *error;                   /* why the point failed (ok == FALSE) */
+  gboolean cancelled;            /* not run to its end: the sweep was cancelled (ok == FALSE) */
 } WsSystemResult;
 
 WS_EXPORT void ws_system_result_free (WsSystemResult *result);
@@ -147,6 +148,13 @@ WS_EXPORT void ws_system_env_set_cancellable (WsSystemEnv *env, GCancellable *ca
  * traces to show next to ws_app_model_get_traces (NULL-terminated, newly
  * allocated; empty before any evaluation). */
 WS_EXPORT char **ws_system_env_get_profiled_traces (WsSystemEnv *env);
+/* Options (key -> value, checked against the predictor's descriptor) passed
+ * to every prediction; NULL: the plugin's defaults.  Set before evaluating.
+ * An error when they do not fit the predictor. */
+WS_EXPORT gboolean ws_system_env_set_predictor_options (WsSystemEnv *env, GHashTable *options, GError **error);
+/* The distinct warnings the predictor gave since the last call, each with the
+ * operation it came from (NULL-terminated, newly allocated). */
+WS_EXPORT char **ws_system_env_take_predictor_warnings (WsSystemEnv *env);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsSystemEnv, ws_system_env_free)
 
 /* Runs @app on the environment's system with @overrides (char* -> double*,
@@ -174,6 +182,23 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsSweepAxis, ws_sweep_axis_free)
 WS_EXPORT GPtrArray *ws_system_sweep (WsSystemEnv *env, const WsAppModel *app, GHashTable *fixed,
                                       GPtrArray *axes, guint n_threads, GCancellable *cancellable,
                                       GError **error);
+/* As ws_system_sweep, but a cancelled sweep is not an error: the points
+ * that finished keep their results, the others have `cancelled` set, and
+ * *@was_cancelled tells (NULL only on an error in the inputs). */
+WS_EXPORT GPtrArray *ws_system_sweep_partial (WsSystemEnv *env, const WsAppModel *app, GHashTable *fixed,
+                                              GPtrArray *axes, guint n_threads, GCancellable *cancellable,
+                                              gboolean *was_cancelled, GError **error);
+
+/* SIGINT and SIGTERM cancel @cancellable while the watch exists (a second
+ * one ends the process as the signal would); for command-line sweeps that
+ * store what they finished.  Freeing it gives the signals back their
+ * default action. */
+typedef struct _WsSignalWatch WsSignalWatch;
+WS_EXPORT WsSignalWatch *ws_signal_watch_new (GCancellable *cancellable);
+/* The signal that cancelled, or 0. */
+WS_EXPORT int ws_signal_watch_get_signal (WsSignalWatch *watch);
+WS_EXPORT void ws_signal_watch_free (WsSignalWatch *watch);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsSignalWatch, ws_signal_watch_free)
 
 /* ---- store ------------------------------------------------------------- */
 
@@ -207,12 +232,19 @@ WS_EXPORT char *ws_system_store_trace_dir (WsStore *store);
 
 /* Stores a sweep (one or more points) with all its inputs (system and
  * application records, predictor, every point's variables) and every result
- * in one transaction; returns the sweep id (> 0) or 0 with @error. */
+ * in one transaction; returns the sweep id (> 0) or 0 with @error.  When
+ * some results are `cancelled`, only the finished points are stored and the
+ * sweep's status is 'cancelled' (else 'complete'). */
 WS_EXPORT gint64 ws_system_store_put_sweep (WsStore *store, const WsSystemModel *system, const WsAppModel *app,
                                             const char *predictor, GPtrArray *results, double wall_seconds,
                                             GError **error);
 /* Reads a stored sweep's results back (of WsSystemResult*, in point order). */
 WS_EXPORT GPtrArray *ws_system_store_get_sweep (WsStore *store, gint64 sweep_id, char **system_name,
                                                 char **app_name, GError **error);
+/* A stored sweep's status ("complete" or "cancelled", newly allocated), with
+ * the number of points it has (@n_points) and had when complete
+ * (@n_planned); NULL with @error when there is none. */
+WS_EXPORT char *ws_system_store_get_sweep_status (WsStore *store, gint64 sweep_id, guint *n_points,
+                                                  guint *n_planned, GError **error);
 
 G_END_DECLS

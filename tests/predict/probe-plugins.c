@@ -3,6 +3,10 @@
 #include "ws-predictor.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <unistd.h>
 
 #if PROBE_KIND == 1
 /* Reports every static instruction's inst_wavefronts as the metric
@@ -43,6 +47,116 @@ predict_constant (const WsPredictorHost *h, WsPredictorContext *ctx)
 static const WsPredictorDescriptor d = { .abi_version = WS_PREDICTOR_ABI_VERSION, .api_version = 1,
                                          .name = "probe_api1", .version = "1", .supports_trace = 1,
                                          .supports_analytic = 1, .predict = predict_constant };
+#elif PROBE_KIND == 3
+/* Misbehaves on request, for the isolation tests: option "mode" (or, for
+ * analytic kernels in mode "auto", grid_size 13/14/15/16) makes it segfault,
+ * abort, loop for ever or allocate without end.  Otherwise cycles =
+ * scale x grid_size (analytic) or scale x n_insts (traces), with its
+ * process id, its call count and whether init ran as metrics, and a
+ * warning.  teardown appends a line to $WS_PROBE_TEARDOWN_FILE. */
+static int calls, inited;
+
+static int
+probe_init (const WsPredictorHost *h, WsPredictorContext *ctx)
+{
+  inited = 1;
+  return 0;
+}
+
+static void
+probe_teardown (void)
+{
+  const char *path = getenv ("WS_PROBE_TEARDOWN_FILE");
+  FILE *f = path ? fopen (path, "a") : NULL;
+  if (f != NULL)
+    {
+      fprintf (f, "teardown %d after %d calls\n", (int) getpid (), calls);
+      fclose (f);
+    }
+}
+
+static int
+predict_crash (const WsPredictorHost *h, WsPredictorContext *ctx)
+{
+  const char *mode = h->option_string (ctx, "mode");
+  double grid = h->analytic_param (ctx, "grid_size", 0);
+  if (strcmp (mode, "auto") == 0)
+    mode = grid == 13 ? "segv" : grid == 14 ? "abort" : grid == 15 ? "hang" : grid == 16 ? "oom" : "ok";
+  if (strcmp (mode, "segv") == 0)
+    {
+      volatile int *nowhere = NULL;
+      *nowhere = 1;
+    }
+  if (strcmp (mode, "abort") == 0)
+    abort ();
+  if (strcmp (mode, "hang") == 0)
+    for (volatile int spin = 0;; spin++)
+      ;
+  if (strcmp (mode, "oom") == 0)
+    for (;;)
+      {
+        char *p = malloc (16 << 20);
+        if (p == NULL)
+          abort ();
+        memset (p, 1, 16 << 20);
+      }
+  calls++;
+  double size = h->is_analytic (ctx) ? grid : (double) h->n_insts (ctx);
+  h->set_cycles (ctx, (double) h->option_int (ctx, "scale") * size);
+  h->set_metric (ctx, "pid", getpid ());
+  h->set_metric (ctx, "calls", calls);
+  h->set_metric (ctx, "inited", inited);
+  char w[64];
+  snprintf (w, sizeof w, "probe saw size %g", size);
+  h->warn (ctx, w);
+  return 0;
+}
+
+static const WsPredictorOption crash_options[] = {
+  { "mode", WS_PREDICTOR_OPTION_CHOICE, "auto", "auto|ok|segv|abort|hang|oom", "how to misbehave" },
+  { "scale", WS_PREDICTOR_OPTION_INT, "1000", NULL, "cycles per grid block or instruction" },
+};
+
+static const WsPredictorDescriptor d = { .abi_version = WS_PREDICTOR_ABI_VERSION,
+                                         .api_version = WS_PREDICTOR_API_VERSION, .name = "probe_crash",
+                                         .version = "1", .n_options = 2, .options = crash_options,
+                                         .supports_trace = 1, .supports_analytic = 1, .predict = predict_crash,
+                                         .init = probe_init, .teardown = probe_teardown };
+#elif PROBE_KIND == 4 || PROBE_KIND == 5
+/* Counts calls that overlap another call of the same instance.  The
+ * thread-safe variant (5) waits up to 2 s inside predict() for a second
+ * caller, so concurrent calls do overlap; the other (4) stays 20 ms. */
+static int inside, overlaps, calls;
+
+static int
+predict_overlap (const WsPredictorHost *h, WsPredictorContext *ctx)
+{
+  if (__atomic_fetch_add (&inside, 1, __ATOMIC_SEQ_CST) > 0)
+    __atomic_fetch_add (&overlaps, 1, __ATOMIC_SEQ_CST);
+#if PROBE_KIND == 5
+  for (int i = 0; i < 2000 && __atomic_load_n (&inside, __ATOMIC_SEQ_CST) < 2; i++)
+    usleep (1000);
+  usleep (20000);
+#else
+  usleep (20000);
+#endif
+  int n = __atomic_add_fetch (&calls, 1, __ATOMIC_SEQ_CST);
+  __atomic_fetch_sub (&inside, 1, __ATOMIC_SEQ_CST);
+  h->set_cycles (ctx, 1000);
+  h->set_metric (ctx, "overlaps", __atomic_load_n (&overlaps, __ATOMIC_SEQ_CST));
+  h->set_metric (ctx, "calls", n);
+  h->set_metric (ctx, "pid", getpid ());
+  return 0;
+}
+
+static const WsPredictorDescriptor d = { .abi_version = WS_PREDICTOR_ABI_VERSION,
+                                         .api_version = WS_PREDICTOR_API_VERSION,
+#if PROBE_KIND == 5
+                                         .name = "probe_parallel", .flags = WS_PREDICTOR_FLAG_THREAD_SAFE,
+#else
+                                         .name = "probe_serial",
+#endif
+                                         .version = "1", .supports_analytic = 1, .predict = predict_overlap };
 #endif
 
 WS_PREDICTOR_EXPORT const WsPredictorDescriptor *ws_predictor_query (void);

@@ -275,7 +275,9 @@ test_analytic_file (void)
 static void
 test_out_of_tree_sdk (void)
 {
-  if (g_find_program_in_path ("pkg-config") == NULL || g_find_program_in_path ("cc") == NULL)
+  g_autofree char *pkg_config = g_find_program_in_path ("pkg-config");
+  g_autofree char *cc = g_find_program_in_path ("cc");
+  if (pkg_config == NULL || cc == NULL)
     {
       g_test_skip ("pkg-config or cc missing");
       return;
