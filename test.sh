@@ -5,8 +5,9 @@ set -uo pipefail
 cd "$(dirname "$0")"
 source tools/deps.sh
 # --sanitize: the same suite built with ASan and UBSan in build-sanitize;
-# any report fails the test that triggered it.  (The fuzz targets:
-# tools/fuzz.sh.)
+# any report fails the test that triggered it, leaks included (the
+# third-party ones suppressed, with reasons, in tools/lsan.supp).  (The fuzz
+# targets: tools/fuzz.sh.)
 build=build
 multiplier=3
 if [ "${1:-}" = "--sanitize" ]; then

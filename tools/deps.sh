@@ -39,10 +39,13 @@ ws_build_sanitize() {
 }
 
 # Sanitizer settings for running the suite: stop at the first report of
-# either sanitizer, with a stack; the replacement libcudart is loaded into
-# programs that are not instrumented themselves.
+# either sanitizer, with a stack; leaks are reported (LeakSanitizer) except
+# the third-party ones listed, with the reason, in tools/lsan.supp; the
+# replacement libcudart is loaded into programs that are not instrumented
+# themselves.
 ws_sanitize_env() {
-  export ASAN_OPTIONS="abort_on_error=1:detect_leaks=0:verify_asan_link_order=0:detect_odr_violation=0"
+  export ASAN_OPTIONS="abort_on_error=1:detect_leaks=1:verify_asan_link_order=0:detect_odr_violation=0"
+  export LSAN_OPTIONS="suppressions=$PWD/tools/lsan.supp:print_suppressions=0"
   export UBSAN_OPTIONS="halt_on_error=1:abort_on_error=1:print_stacktrace=1"
 }
 

@@ -124,6 +124,9 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
   /* The program: a path, or a name looked up in PATH as a shell would. */
   g_autofree char *program = strchr (argv[prog], '/') != NULL ? g_strdup (argv[prog])
                                                              : g_find_program_in_path (argv[prog]);
+  if (program != NULL && g_file_test (program, G_FILE_TEST_IS_DIR))
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _("'%s' is a folder, not a program: give the path of the CUDA program's "
+                                              "executable file"), program);
   if (program == NULL || !g_file_test (program, G_FILE_TEST_IS_REGULAR))
     return ws_cli_fail (cli, WS_EXIT_USAGE, _("program '%s' not found"), argv[prog]);
   if (!g_file_test (program, G_FILE_TEST_IS_EXECUTABLE))

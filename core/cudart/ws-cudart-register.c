@@ -337,6 +337,20 @@ cudaGetKernel (cudaKernel_t *kernelPtr, const void *entryFuncAddr)
   return __cudaGetKernel (kernelPtr, entryFuncAddr);
 }
 
+/* A kernel that reaches an instruction the emulator does not implement
+ * (its module loaded all the same): the launch fails, as a launch with no
+ * kernel image for the device does, and later calls are not affected. */
+static cudaError_t
+check_runnable (WsCudartKernel *k)
+{
+  WsEmuFunctionInfo info = { 0 };
+  ws_emu_function_get_info (k->fn, &info);
+  if (info.cannot_run == NULL)
+    return cudaSuccess;
+  ws_cudart_warn ("launch of %s refused: %s", k->name, info.cannot_run);
+  return cudaErrorInvalidDeviceFunction;
+}
+
 static cudaError_t
 check_config (WsCudartKernel *k, dim3 grid, dim3 block, size_t shared)
 {
@@ -344,15 +358,42 @@ check_config (WsCudartKernel *k, dim3 grid, dim3 block, size_t shared)
   WsEmuFunctionInfo info = { 0 };
   ws_emu_function_get_info (k->fn, &info);
   guint64 threads = (guint64) block.x * block.y * block.z;
-  if (grid.x == 0 || grid.y == 0 || grid.z == 0 || threads == 0 ||
-      block.x > 1024 || block.y > 1024 || block.z > 64 ||
-      grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535 ||
-      threads > (guint64) gpu->max_threads_per_block ||
-      (info.max_threads_per_block > 0 && threads > info.max_threads_per_block))
+  /* CUDA's limits for every GPU since compute capability 3.0 (CUDA C++
+   * Programming Guide, "Technical Specifications per Compute Capability");
+   * each failed limit names itself, so a grid of 0 or a grid y of 65 536
+   * is not reported as a block too large. */
+  static const struct { char axis; guint64 grid_max, block_max; } axes[] = {
+    { 'x', 2147483647u, 1024 }, { 'y', 65535, 1024 }, { 'z', 65535, 64 },
+  };
+  const guint32 grid_dim[3] = { grid.x, grid.y, grid.z }, block_dim[3] = { block.x, block.y, block.z };
+  for (guint i = 0; i < G_N_ELEMENTS (axes); i++)
     {
-      ws_cudart_warn ("launch of %s with grid (%u,%u,%u) block (%u,%u,%u): invalid configuration "
-                      "(at most %d threads per block on %s)", k->name, grid.x, grid.y, grid.z,
-                      block.x, block.y, block.z, gpu->max_threads_per_block, gpu->name);
+      const char *what = NULL;
+      guint64 value = 0, max = 0;
+      if (grid_dim[i] == 0 || grid_dim[i] > axes[i].grid_max)
+        what = "grid", value = grid_dim[i], max = axes[i].grid_max;
+      else if (block_dim[i] == 0 || block_dim[i] > axes[i].block_max)
+        what = "block", value = block_dim[i], max = axes[i].block_max;
+      if (what != NULL)
+        {
+          ws_cudart_warn ("launch of %s with grid (%u,%u,%u) block (%u,%u,%u): invalid configuration: %s %c "
+                          "is %" G_GUINT64_FORMAT ", must be 1 to %" G_GUINT64_FORMAT, k->name, grid.x, grid.y,
+                          grid.z, block.x, block.y, block.z, what, axes[i].axis, value, max);
+          return cudaErrorInvalidConfiguration;
+        }
+    }
+  if (threads > (guint64) gpu->max_threads_per_block)
+    {
+      ws_cudart_warn ("launch of %s with grid (%u,%u,%u) block (%u,%u,%u): invalid configuration: %" G_GUINT64_FORMAT
+                      " threads per block, at most %d threads per block on %s", k->name, grid.x, grid.y, grid.z,
+                      block.x, block.y, block.z, threads, gpu->max_threads_per_block, gpu->name);
+      return cudaErrorInvalidConfiguration;
+    }
+  if (info.max_threads_per_block > 0 && threads > info.max_threads_per_block)
+    {
+      ws_cudart_warn ("launch of %s with grid (%u,%u,%u) block (%u,%u,%u): invalid configuration: %" G_GUINT64_FORMAT
+                      " threads per block, but the kernel allows at most %u (its __launch_bounds__ or .maxntid)",
+                      k->name, grid.x, grid.y, grid.z, block.x, block.y, block.z, threads, info.max_threads_per_block);
       return cudaErrorInvalidConfiguration;
     }
   guint64 regs = (guint64) info.num_regs * (((threads + 31) / 32) * 32);
@@ -396,6 +437,9 @@ ws_cudart_launch (const void *func, WsCudartKernel *k, dim3 grid, dim3 block, vo
   if (!ws_cudart_stream_valid (stream))
     return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
   err = ws_cudart_kernel_resolve (k);
+  if (err != cudaSuccess)
+    return ws_cudart_set_error (err);
+  err = check_runnable (k);
   if (err != cudaSuccess)
     return ws_cudart_set_error (err);
   err = check_config (k, grid, block, shared);

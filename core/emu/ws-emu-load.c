@@ -841,6 +841,22 @@ build_kernel (WsEmuModule *m, uint32_t kf)
         }
     }
 
+  /* So are instructions the parser left out (one unsupported instruction
+   * fails the launches of the kernels that reach it, not the module). */
+  for (guint f = 0; f < p->n_functions && err->len == 0; f++)
+    {
+      const WsPtxFunction *fn = &p->functions[f];
+      if (!reach[f] || fn->unsupported == NULL)
+        continue;
+      g_string_append (err, fn->unsupported);
+      if (f != kf)
+        g_string_append_printf (err, " (in function %s, which kernel %s calls)", fn->name, kfn->name);
+      if (fn->n_unsupported > 1)
+        g_string_append_printf (err, "; %u more unsupported instructions follow in %s", fn->n_unsupported - 1,
+                                fn->name);
+      g_string_append (err, "; the module's other kernels run: launch this one on a GPU or avoid the instruction");
+    }
+
   /* Symbol placement: shared symbols used by the kernel or its callees,
    * frame symbols in their function's frame. */
   for (guint s = 0; s < p->n_symbols; s++)
@@ -1033,6 +1049,7 @@ ws_emu_function_get_info (WsEmuFunction *fn, WsEmuFunctionInfo *info)
         r += ws_ptx_type_size ((WsPtxType) pf->reg_types[i]) == 8 ? 2 : 1;
       info->num_regs = CLAMP (r / 2 + 8, 16, 255);
     }
+  info->cannot_run = fn->decode_error;
   info->max_threads_per_block = 1024;
   if (pf->maxntid[0])
     info->max_threads_per_block = pf->maxntid[0] * MAX (pf->maxntid[1], 1) * MAX (pf->maxntid[2], 1);

@@ -213,6 +213,28 @@ ws_emu_fault (Cta *c, Warp *w, uint32_t pc, int lane, int cuda_error, const char
   g_atomic_int_set (&L->abort, 1);
 }
 
+/* Index of @id in a box of @dims, x fastest (CUDA's linear block/thread id). */
+static guint64
+linear_id (const uint32_t id[3], const uint32_t dims[3])
+{
+  return ((guint64) id[2] * dims[1] + id[1]) * dims[0] + id[0];
+}
+
+/* Report order: by the first occurrence's block, then thread, then line. */
+static gint
+cmp_invalid (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const WsEmuInvalidAccess *x = a, *y = b;
+  const Launch *L = data;
+  guint64 bx = linear_id (x->block, L->grid), by = linear_id (y->block, L->grid);
+  if (bx != by)
+    return bx < by ? -1 : 1;
+  guint64 tx = linear_id (x->thread, L->block), ty = linear_id (y->thread, L->block);
+  if (tx != ty)
+    return tx < ty ? -1 : 1;
+  return x->ptx_line < y->ptx_line ? -1 : x->ptx_line > y->ptx_line;
+}
+
 void
 ws_emu_record_invalid (Cta *c, Warp *w, uint32_t pc, int lane, const char *access, const char *space,
                        uint32_t size, uint64_t address, uint32_t lanes, char *detail)
@@ -220,6 +242,8 @@ ws_emu_record_invalid (Cta *c, Warp *w, uint32_t pc, int lane, const char *acces
   Launch *L = c->L;
   const WsPtxFunction *fn = w->fn->ptx;
   uint32_t line = pc < fn->n_insts ? fn->insts[pc].line : fn->first_line;
+  uint32_t tid = w->index * WS_EMU_WARP + (uint32_t) lane;
+  uint32_t bx = L->block[0], by = L->block[1];
   g_mutex_lock (&L->lock);
   for (guint i = 0; i < L->invalid->len; i++)
     {
@@ -228,14 +252,27 @@ ws_emu_record_invalid (Cta *c, Warp *w, uint32_t pc, int lane, const char *acces
           && strcmp (v->origin, L->k->module->origin) == 0)
         {
           v->count += lanes;
+          /* The occurrence named is the first in (block, thread) order,
+           * not the first some worker thread happened to reach: the same
+           * program gives the same report with any number of workers. */
+          if (linear_id (c->ctaid, L->grid) < linear_id (v->block, L->grid)
+              || (linear_id (c->ctaid, L->grid) == linear_id (v->block, L->grid)
+                  && tid < linear_id (v->thread, L->block)))
+            {
+              memcpy (v->block, c->ctaid, sizeof v->block);
+              v->thread[0] = tid % bx;
+              v->thread[1] = (tid / bx) % by;
+              v->thread[2] = tid / (bx * by);
+              v->address = address;
+              g_free (v->detail);
+              v->detail = g_steal_pointer (&detail);
+            }
           g_mutex_unlock (&L->lock);
           g_free (detail);
           return;
         }
     }
   WsEmuInvalidAccess v = { 0 };
-  uint32_t tid = w->index * WS_EMU_WARP + (uint32_t) lane;
-  uint32_t bx = L->block[0], by = L->block[1];
   v.kernel = g_strdup (L->k->name);
   v.origin = g_strdup (L->k->module->origin);
   v.ptx_line = line;
@@ -262,8 +299,9 @@ ws_emu_record_invalid (Cta *c, Warp *w, uint32_t pc, int lane, const char *acces
 /* Adds a launch's invalid accesses to the emulator's list (merged by kernel,
  * PTX line and kind: the first occurrence is kept). */
 static void
-merge_invalid (WsEmu *emu, GArray *launch)
+merge_invalid (WsEmu *emu, Launch *L, GArray *launch)
 {
+  g_array_sort_with_data (launch, cmp_invalid, L);
   for (guint i = 0; i < launch->len; i++)
     {
       WsEmuInvalidAccess *v = &g_array_index (launch, WsEmuInvalidAccess, i);
@@ -595,7 +633,7 @@ ws_emu_launch (WsEmu *emu, WsEmuFunction *fn, const WsLaunchConfig *config, void
     }
   g_ptr_array_free (L.outputs, TRUE);
 
-  merge_invalid (emu, L.invalid);
+  merge_invalid (emu, &L, L.invalid);
   if (L.trace)
     {
       g_autoptr (GError) terr = NULL;

@@ -69,6 +69,9 @@ typedef struct {
   uint32_t local_bytes;           /* per thread */
   uint32_t num_regs;              /* from ptxas -v when available, else estimated */
   uint32_t max_threads_per_block;
+  /* Why the kernel cannot launch (it reaches an instruction or external
+   * function the emulator does not implement), or NULL; owned by @fn. */
+  const char *cannot_run;
 } WsEmuFunctionInfo;
 
 WS_EXPORT void ws_emu_function_get_info (WsEmuFunction *fn, WsEmuFunctionInfo *info);
@@ -97,7 +100,9 @@ WS_EXPORT gboolean ws_emu_launch (WsEmu *emu, WsEmuFunction *fn, const WsLaunchC
 
 /* Invalid accesses the hardware would not have noticed (memcheck off),
  * one entry per (kernel, PTX instruction, state space), in the order first
- * seen; block, thread and address are those of the first occurrence. */
+ * seen (launch by launch; within a launch by block, thread and line); block,
+ * thread and address are those of the first occurrence in (block, thread)
+ * order, the same whatever the number of worker threads. */
 typedef struct {
   char *kernel;              /* mangled name */
   char *origin;              /* module (PTX) origin, as in fault messages */

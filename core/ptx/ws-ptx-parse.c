@@ -140,6 +140,32 @@ unsupported_at (P *p, const WsPtxTok *t, const char *fmt, ...)
   return FALSE;
 }
 
+/* A valid instruction the emulator does not implement: recorded in the
+ * function (the first one's message and line; the rest counted) and
+ * skipped, so that one texture fetch fails only the kernels that reach it,
+ * not the module with its variables and other kernels. */
+static gboolean skip_statement (P *p, const WsPtxTok *start);
+static WsPtxFunction *fn_at (P *p, guint i);
+
+static gboolean G_GNUC_PRINTF (3, 4)
+unsupported_inst (P *p, const WsPtxTok *t, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  g_autofree char *msg = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  g_assert (p->fn >= 0);
+  WsPtxFunction *fn = fn_at (p, (guint) p->fn);
+  if (fn->unsupported == NULL)
+    {
+      fn->unsupported = g_strdup_printf ("%s:%u:%u: %s is not supported by Warpscope's emulator",
+                                         p->origin, t->line, t->col, msg);
+      fn->unsupported_line = t->line;
+    }
+  fn->n_unsupported++;
+  return skip_statement (p, t);
+}
+
 /* ---- token helpers ----------------------------------------------------- */
 
 static inline const WsPtxTok *
@@ -1986,7 +2012,7 @@ parse_instruction (P *p)
       g_autofree char *d = ws_ptx_tok_describe (ot);
       g_autofree char *mn = g_strndup (s, mlen);
       if (is_known_unsupported (s, mlen) || is_known_unsupported (s, ot->len))
-        return unsupported_at (p, ot, "instruction %s", d);
+        return unsupported_inst (p, ot, "instruction %s", d);
       if (ot->s[0] == '.')
         return unsupported_at (p, ot, "directive %s", d);
       return fail_at (p, ot, "unknown instruction %s", d);
@@ -2005,7 +2031,7 @@ parse_instruction (P *p)
           g_autofree char *d = ws_ptx_tok_describe (ot);
           if (e == q)
             return fail_at (p, ot, "empty modifier in %s", d);
-          return unsupported_at (p, ot, "modifier '.%.*s' in instruction %s", (int) (e - q), q, d);
+          return unsupported_inst (p, ot, "modifier '.%.*s' in instruction %s", (int) (e - q), q, d);
         }
       q = e;
     }

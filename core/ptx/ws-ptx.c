@@ -211,6 +211,7 @@ ws_ptx_module_free (WsPtxModule *m)
         for (guint l = 0; l <= f->n_insts; l++)
           g_free (f->label_names[l]);
       g_free (f->label_names);
+      g_free (f->unsupported);
     }
   g_free (m->functions);
   for (guint i = 0; i < m->n_symbols; i++)

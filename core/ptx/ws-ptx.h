@@ -332,6 +332,14 @@ typedef struct {
   uint32_t **branch_tables;  /* instruction indices */
   uint32_t *n_branch_targets;
   char **label_names;        /* n_insts + 1 entries: label defined before instruction i, or NULL */
+  /* Valid PTX the emulator does not implement (a texture fetch, mma...):
+   * the first such instruction, "origin:LINE:COL: instruction 'tex...' is
+   * not supported ...", or NULL.  The instruction is left out of insts; the
+   * module still loads and only kernels that reach this function refuse to
+   * launch (core/emu). */
+  char *unsupported;
+  uint32_t unsupported_line;
+  guint n_unsupported;       /* unsupported instructions in this function */
 } WsPtxFunction;
 
 typedef struct {
@@ -353,7 +361,9 @@ typedef struct {
 } WsPtxModule;
 
 /* Parses PTX text.  Errors: WS_ERROR_PARSE "origin:LINE:COL: message" or
- * WS_ERROR_UNSUPPORTED for a valid-but-unimplemented instruction/directive. */
+ * WS_ERROR_UNSUPPORTED for a valid-but-unimplemented directive, variable or
+ * operand.  A valid-but-unimplemented instruction (or modifier) does not
+ * fail the module: it is recorded in its function's `unsupported`. */
 WS_EXPORT WsPtxModule *ws_ptx_parse (const char *text, gsize len, const char *origin, GError **error);
 WS_EXPORT void ws_ptx_module_free (WsPtxModule *module);
 WS_EXPORT int  ws_ptx_module_find_function (const WsPtxModule *module, const char *name); /* -1 */

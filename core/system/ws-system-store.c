@@ -483,15 +483,21 @@ ws_system_store_put_sweep (WsStore *store, const WsSystemModel *system, const Ws
   g_autofree char *sys_text = node_to_text (sys_node, FALSE);
   g_autofree char *app_text = node_to_text (app_node, FALSE);
   guint n_failed = 0;
+  gboolean cancelled = FALSE;
   for (guint i = 0; i < results->len; i++)
-    n_failed += !((WsSystemResult *) results->pdata[i])->ok;
+    {
+      const WsSystemResult *r = results->pdata[i];
+      cancelled |= r->cancelled;
+      n_failed += !r->ok && !r->cancelled;
+    }
 
   sqlite3_stmt *sw = NULL, *run = NULL, *op = NULL, *busy = NULL;
   gint64 sweep_id = 0;
   if (!exec (db, "BEGIN IMMEDIATE", error))
     return 0;
   if (sqlite3_prepare_v2 (db, "INSERT INTO model_sweep (system_name, app_name, system_record, app_record, predictor, "
-                              "n_points, n_failed, wall_seconds) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1, &sw,
+                              "n_points, n_failed, wall_seconds, status) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                          -1, &sw,
                           NULL) != SQLITE_OK
       || sqlite3_prepare_v2 (db, "INSERT INTO model_run (sweep_id, point, variables, status, error, total_seconds) "
                                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6)", -1, &run, NULL) != SQLITE_OK
@@ -512,6 +518,7 @@ ws_system_store_put_sweep (WsStore *store, const WsSystemModel *system, const Ws
   sqlite3_bind_int (sw, 6, (int) results->len);
   sqlite3_bind_int (sw, 7, (int) n_failed);
   sqlite3_bind_double (sw, 8, wall_seconds);
+  sqlite3_bind_text (sw, 9, cancelled ? "cancelled" : "complete", -1, SQLITE_STATIC);
   if (sqlite3_step (sw) != SQLITE_DONE)
     {
       db_fail (db, "storing a sweep", error);
@@ -521,6 +528,8 @@ ws_system_store_put_sweep (WsStore *store, const WsSystemModel *system, const Ws
   for (guint i = 0; i < results->len; i++)
     {
       WsSystemResult *r = results->pdata[i];
+      if (r->cancelled)
+        continue;   /* only the points that finished are kept */
       g_autofree char *vars = variables_text (r->variables);
       sqlite3_reset (run);
       sqlite3_bind_int64 (run, 1, sweep_id);
@@ -682,4 +691,32 @@ ws_system_store_get_sweep (WsStore *store, gint64 sweep_id, char **system_name, 
   sqlite3_finalize (ops);
   sqlite3_finalize (busy);
   return out;
+}
+
+char *
+ws_system_store_get_sweep_status (WsStore *store, gint64 sweep_id, guint *n_points, guint *n_planned, GError **error)
+{
+  g_return_val_if_fail (store != NULL, NULL);
+  sqlite3 *db = ws_store_get_db (store);
+  sqlite3_stmt *st = NULL;
+  if (sqlite3_prepare_v2 (db, "SELECT status, n_points, (SELECT count(*) FROM model_run WHERE sweep_id = ?1) "
+                              "FROM model_sweep WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+    {
+      db_fail (db, "reading a sweep's status", error);
+      return NULL;
+    }
+  sqlite3_bind_int64 (st, 1, sweep_id);
+  if (sqlite3_step (st) != SQLITE_ROW)
+    {
+      sqlite3_finalize (st);
+      g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, "no stored sweep with id %" G_GINT64_FORMAT, sweep_id);
+      return NULL;
+    }
+  char *status = g_strdup ((const char *) sqlite3_column_text (st, 0));
+  if (n_planned)
+    *n_planned = (guint) sqlite3_column_int (st, 1);
+  if (n_points)
+    *n_points = (guint) sqlite3_column_int (st, 2);
+  sqlite3_finalize (st);
+  return status;
 }

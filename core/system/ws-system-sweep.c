@@ -111,6 +111,9 @@ sweep_point (gpointer data, gpointer user_data)
     {
       r = g_new0 (WsSystemResult, 1);
       r->ok = FALSE;
+      /* Not run, or stopped part-way (simulations and on-demand profiles
+       * stop on the same cancellable): not a result of this point. */
+      r->cancelled = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
       r->error = g_strdup (error->message);
       r->variables = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
       GHashTableIter it;
@@ -126,7 +129,23 @@ GPtrArray *
 ws_system_sweep (WsSystemEnv *env, const WsAppModel *app, GHashTable *fixed, GPtrArray *axes, guint n_threads,
                  GCancellable *cancellable, GError **error)
 {
-  g_return_val_if_fail (env != NULL && app != NULL, NULL);
+  gboolean cancelled = FALSE;
+  GPtrArray *out = ws_system_sweep_partial (env, app, fixed, axes, n_threads, cancellable, &cancelled, error);
+  if (out != NULL && (cancelled || g_cancellable_is_cancelled (cancellable)))
+    {
+      g_ptr_array_unref (out);
+      g_cancellable_set_error_if_cancelled (cancellable, error);
+      return NULL;
+    }
+  return out;
+}
+
+GPtrArray *
+ws_system_sweep_partial (WsSystemEnv *env, const WsAppModel *app, GHashTable *fixed, GPtrArray *axes,
+                         guint n_threads, GCancellable *cancellable, gboolean *was_cancelled, GError **error)
+{
+  g_return_val_if_fail (env != NULL && app != NULL && was_cancelled != NULL, NULL);
+  *was_cancelled = FALSE;
   guint n_points = 1;
   for (guint a = 0; axes != NULL && a < axes->len; a++)
     {
@@ -196,10 +215,7 @@ ws_system_sweep (WsSystemEnv *env, const WsAppModel *app, GHashTable *fixed, GPt
   for (guint p = 0; p < n_points; p++)
     g_ptr_array_add (out, job.results[p]);
   g_free (job.results);
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
-    {
-      g_ptr_array_unref (out);
-      return NULL;
-    }
+  for (guint p = 0; p < n_points; p++)
+    *was_cancelled |= ((WsSystemResult *) out->pdata[p])->cancelled;
   return out;
 }

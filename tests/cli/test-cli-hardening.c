@@ -193,6 +193,24 @@ test_trace_is_folder (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (r.err, "it is a folder, not a trace file"));
 }
 
+/* `profile -- /tmp` said "program '/tmp' not found". */
+static void
+test_profile_folder (Fixture *f, gconstpointer data)
+{
+  g_auto(Run) r = CLI (f, "profile", "--", f->dir);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_null (strstr (r.err, "not found"));
+  g_autofree char *expected = g_strdup_printf ("'%s' is a folder, not a program", f->dir);
+  g_assert_nonnull (strstr (r.err, expected));
+
+  /* A missing program still says so. */
+  g_autofree char *missing = g_build_filename (f->dir, "no-such-program", NULL);
+  g_auto(Run) r2 = CLI (f, "profile", "--", missing);
+  g_assert_cmpint (r2.status, ==, 2);
+  g_autofree char *expected2 = g_strdup_printf ("program '%s' not found", missing);
+  g_assert_nonnull (strstr (r2.err, expected2));
+}
+
 /* One damaged GPU record made `hw list` fail entirely. */
 static void
 test_hw_list_damaged_record (Fixture *f, gconstpointer data)
@@ -332,6 +350,93 @@ test_hw_import_atomic (Fixture *f, gconstpointer data)
     }
 }
 
+/* A sweep stopped by SIGTERM (or SIGINT) left no record at all: now the
+ * points that finished are stored, in a sweep whose status says
+ * 'cancelled', and `model run` says so and exits with 128 + the signal. */
+static void
+test_model_run_cancelled_by_signal (Fixture *f, gconstpointer data)
+{
+  g_auto(Run) r0 = CLI (f, "model", "list");   /* the database, seeded: the run below starts at once */
+  g_assert_cmpint (r0.status, ==, 0);
+  const int signals[] = { SIGTERM, SIGINT };
+  for (guint s = 0; s < G_N_ELEMENTS (signals); s++)
+    {
+      /* 100 000 points on one (and then two) threads take far longer than
+       * the wait; a signal that came before the run started (the process
+       * killed by it) is tried again later. */
+      g_autofree char *threads = g_strdup_printf ("--threads=%u", s + 1);
+      const char *argv[] = { g_getenv ("WS_CLI"), "--db", f->db, "model", "run", "--system", "testbed-gtx970",
+                             "--app", "saxpy2-analytic", "--sweep", "N=1:100000:1", threads, NULL };
+      int ws = 0;
+      g_autofree char *err = NULL;
+      for (guint wait_ms = 500; ; wait_ms *= 2)
+        {
+          GPid pid;
+          int err_fd = -1;
+          g_autoptr(GError) error = NULL;
+          g_assert_true (g_spawn_async_with_pipes (f->dir, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD
+                                                   | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, &pid, NULL, NULL,
+                                                   &err_fd, &error));
+          g_assert_no_error (error);
+          g_usleep (wait_ms * 1000);
+          kill (pid, signals[s]);
+          g_autoptr(GString) text = g_string_new (NULL);
+          char buf[4096];
+          ssize_t n;
+          while ((n = read (err_fd, buf, sizeof buf)) > 0)
+            g_string_append_len (text, buf, n);
+          close (err_fd);
+          g_assert_cmpint (waitpid (pid, &ws, 0), ==, pid);
+          g_spawn_close_pid (pid);
+          err = g_string_free (g_steal_pointer (&text), FALSE);
+          if (WIFEXITED (ws) || wait_ms > 16000)
+            break;
+          g_clear_pointer (&err, g_free);
+        }
+      g_assert_true (WIFEXITED (ws));
+      g_assert_cmpint (WEXITSTATUS (ws), ==, 128 + signals[s]);
+      g_autofree char *said = g_strdup_printf ("model run stopped by signal %d: ", signals[s]);
+      g_assert_nonnull (strstr (err, said));
+      g_assert_nonnull (strstr (err, " of 100000 points finished, stored as sweep "));
+      g_assert_nonnull (strstr (err, " with status 'cancelled'"));
+
+      sqlite3 *db = NULL;
+      g_assert_cmpint (sqlite3_open (f->db, &db), ==, SQLITE_OK);
+      sqlite3_stmt *st = NULL;
+      g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT status, n_points, n_failed, (SELECT count(*) FROM model_run "
+                                           "WHERE sweep_id = s.id AND status = 'ok'), (SELECT count(*) FROM model_run "
+                                           "WHERE sweep_id = s.id) FROM model_sweep s ORDER BY id DESC LIMIT 1", -1,
+                                           &st, NULL), ==, SQLITE_OK);
+      g_assert_cmpint (sqlite3_step (st), ==, SQLITE_ROW);
+      g_assert_cmpstr ((const char *) sqlite3_column_text (st, 0), ==, "cancelled");
+      g_assert_cmpint (sqlite3_column_int (st, 1), ==, 100000);
+      g_assert_cmpint (sqlite3_column_int (st, 2), ==, 0);
+      int ok = sqlite3_column_int (st, 3), stored = sqlite3_column_int (st, 4);
+      g_test_message ("%s after the run started: %d points stored", s ? "SIGINT" : "SIGTERM", stored);
+      g_assert_cmpint (stored, ==, ok);      /* every stored point finished */
+      g_assert_cmpint (stored, >, 0);
+      g_assert_cmpint (stored, <, 100000);
+      g_autofree char *said_n = g_strdup_printf (": %d of 100000 points finished", stored);
+      g_assert_nonnull (strstr (err, said_n));
+      sqlite3_finalize (st);
+      sqlite3_close (db);
+    }
+
+  /* A sweep that runs to its end says 'complete'. */
+  g_auto(Run) r = CLI (f, "model", "run", "--system", "testbed-gtx970", "--app", "saxpy2-analytic", "--sweep", "N=1,2");
+  g_assert_cmpint (r.status, ==, 0);
+  sqlite3 *db = NULL;
+  g_assert_cmpint (sqlite3_open (f->db, &db), ==, SQLITE_OK);
+  sqlite3_stmt *st = NULL;
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT status, n_points FROM model_sweep ORDER BY id DESC LIMIT 1", -1,
+                                       &st, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (st), ==, SQLITE_ROW);
+  g_assert_cmpstr ((const char *) sqlite3_column_text (st, 0), ==, "complete");
+  g_assert_cmpint (sqlite3_column_int (st, 1), ==, 2);
+  sqlite3_finalize (st);
+  sqlite3_close (db);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -340,8 +445,10 @@ main (int argc, char **argv)
   ADD ("/cli/hardening/hw-import-deep-and-huge-json", test_hw_import_hostile_json);
   ADD ("/cli/hardening/occupancy-range-errors", test_occupancy_ranges);
   ADD ("/cli/hardening/trace-that-is-a-folder", test_trace_is_folder);
+  ADD ("/cli/hardening/profile-a-folder", test_profile_folder);
   ADD ("/cli/hardening/hw-list-skips-damaged-record", test_hw_list_damaged_record);
   ADD ("/cli/hardening/read-only-database-reads", test_read_only_database);
   ADD ("/cli/hardening/hw-import-all-or-nothing-under-kill", test_hw_import_atomic);
+  ADD ("/cli/hardening/model-run-cancelled-by-signal-keeps-finished-points", test_model_run_cancelled_by_signal);
   return g_test_run ();
 }

@@ -266,6 +266,18 @@ static int launch() {
   // Invalid configuration: 2048 threads per block.
   add_kernel<<<1, 2048>>>(da, db, dc, n);
   E(cudaGetLastError());
+  // Each CUDA limit on its own: grid y of 65536, a grid of 0, block z of 65,
+  // grid x past 2^31 - 1.
+  add_kernel<<<dim3(1, 65536), 32>>>(da, db, dc, n);
+  printf("grid_y_65536=%d\n", (int) cudaGetLastError());
+  add_kernel<<<0, 32>>>(da, db, dc, n);
+  printf("grid_0=%d\n", (int) cudaGetLastError());
+  add_kernel<<<1, dim3(1, 1, 65)>>>(da, db, dc, n);
+  printf("block_z_65=%d\n", (int) cudaGetLastError());
+  add_kernel<<<2147483648u, 32>>>(da, db, dc, n);
+  printf("grid_x_2p31=%d\n", (int) cudaGetLastError());
+  add_kernel<<<1, dim3(32, 32, 2)>>>(da, db, dc, n);
+  printf("threads_2048=%d\n", (int) cudaGetLastError());
   return 0;
 }
 

@@ -467,7 +467,24 @@ test_launch (Fixture *f, gconstpointer data)
     }
   /* 2048 threads per block: cudaErrorInvalidConfiguration, with a message. */
   assert_line (&r, "cudaGetLastError()=9");
-  g_assert_nonnull (strstr (r.err, "invalid configuration"));
+  g_assert_nonnull (strstr (r.err, "grid (1,1,1) block (2048,1,1): invalid configuration: block x is 2048, "
+                                   "must be 1 to 1024"));
+  /* Each limit says which it is (a grid y of 65 536 and a grid of 0 were
+   * reported as "at most 1024 threads per block"). */
+  assert_line (&r, "grid_y_65536=9");
+  g_assert_nonnull (strstr (r.err, "grid (1,65536,1) block (32,1,1): invalid configuration: grid y is 65536, "
+                                   "must be 1 to 65535"));
+  assert_line (&r, "grid_0=9");
+  g_assert_nonnull (strstr (r.err, "grid (0,1,1) block (32,1,1): invalid configuration: grid x is 0, "
+                                   "must be 1 to 2147483647"));
+  assert_line (&r, "block_z_65=9");
+  g_assert_nonnull (strstr (r.err, "block (1,1,65): invalid configuration: block z is 65, must be 1 to 64"));
+  assert_line (&r, "grid_x_2p31=9");
+  g_assert_nonnull (strstr (r.err, "grid (2147483648,1,1) block (32,1,1): invalid configuration: grid x is "
+                                   "2147483648, must be 1 to 2147483647"));
+  assert_line (&r, "threads_2048=9");
+  g_assert_nonnull (strstr (r.err, "block (32,32,2): invalid configuration: 2048 threads per block, at most 1024 "
+                                   "threads per block on A100"));
   run_clear (&r);
 }
 
@@ -485,7 +502,7 @@ test_older_target (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (fa, "ptx=80"));
   g_assert_nonnull (strstr (r.err, "has PTX for compute_80 only, newer than the target GPU GTX 970 (sm_52); "
                                    "running it anyway"));
-  g_assert_nonnull (strstr (r.err, "at most 1024 threads per block on GTX 970"));
+  g_assert_nonnull (strstr (r.err, "2048 threads per block, at most 1024 threads per block on GTX 970"));
   run_clear (&r);
 }
 
@@ -536,6 +553,32 @@ test_managed (Fixture *f, gconstpointer data)
   g_assert_cmpint (r.status, ==, 0);
   /* 64 threads add 1 to 100; two blocks double each value twice. */
   assert_line (&r, "sync=0 counter=164 values=2,14");
+  run_clear (&r);
+}
+
+/* A texture fetch made its whole module unloadable: the program's
+ * __managed__ variable was a null pointer and it crashed.  Now only the
+ * launch of the kernel with the fetch fails, naming kernel, PTX line and
+ * instruction; the module's other kernel runs before and after. */
+static void
+test_unsupported_instruction_fails_launch (Fixture *f, gconstpointer data)
+{
+  g_autofree char *prog = need_program ("texture");
+  if (prog == NULL)
+    return;
+  Run r = run_program (f, NULL, prog, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  /* 32 threads add 1 to 10; then 64 threads add 2. */
+  assert_line (&r, "first=0 counter=42");
+  assert_line (&r, "fetch=98");
+  assert_line (&r, "second=0 counter=170");
+  const char *msg = strstr (r.err, "launch of _Z12fetch_kernelyPf refused: ");
+  g_assert_nonnull (msg);
+  g_assert_nonnull (strstr (msg, ": instruction 'tex.1d.v4.f32.s32' is not supported"));
+  /* The PTX line is named: origin:LINE:COL. */
+  g_assert_true (g_regex_match_simple (":[0-9]+:[0-9]+: instruction 'tex\\.1d", msg, 0, 0));
+  g_assert_nonnull (strstr (msg, "the module's other kernels run"));
+  g_assert_null (strstr (r.err, "count_kernel"));
   run_clear (&r);
 }
 
@@ -758,6 +801,7 @@ main (int argc, char **argv)
   ADD ("/cudart/launch/ptx-newer-than-target-runs-with-warning", test_older_target);
   ADD ("/cudart/launch/dynamic-shared-memory-opt-in", test_dynamic_shared);
   ADD ("/cudart/launch/managed-variables", test_managed);
+  ADD ("/cudart/launch/unsupported-instruction-fails-only-its-kernel", test_unsupported_instruction_fails_launch);
   ADD ("/cudart/launch/rdc-units-linked", test_rdc);
   ADD ("/cudart/launch/sass-only-says-how-to-rebuild", test_sass_only);
   ADD ("/cudart/profile/vectoradd-json-summary", test_profile_vectoradd);

@@ -1391,10 +1391,31 @@ test_errors_syntax (void)
 static void
 test_errors_unsupported (void)
 {
+  /* Instructions: the module parses; the function records the first one
+   * (message with line and column) and leaves it out. */
+  const struct { const char *body; const char *msg; } insts[] = {
+    { "  tex.2d.v4.f32.f32 {%r0, %r1, %r2, %r3}, [t, {%r0, %r1}];\n  ret;\n}\n", "bad.ptx:8:3: instruction 'tex.2d.v4.f32.f32'" },
+    { "  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%r0}, {%r1}, {%r2}, {%r3};\n  ret;\n}\n", "bad.ptx:8:3: instruction 'mma.sync" },
+    { "  ld.global.foo.u32 %r1, [%r2];\n  ret;\n}\n", "bad.ptx:8:3: modifier '.foo'" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (insts); i++)
+    {
+      g_autofree char *text = g_strconcat (PRE, insts[i].body, NULL);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WsPtxModule) m = ws_ptx_parse (text, strlen (text), "bad.ptx", &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (m->n_functions, ==, 1);
+      const WsPtxFunction *k = &m->functions[0];
+      g_assert_nonnull (k->unsupported);
+      if (!g_str_has_prefix (k->unsupported, insts[i].msg) || !strstr (k->unsupported, "not supported"))
+        g_error ("instruction case %u: got \"%s\", want \"%s\"", i, k->unsupported, insts[i].msg);
+      g_assert_cmpuint (k->unsupported_line, ==, 8);
+      g_assert_cmpuint (k->n_unsupported, ==, 1);
+      g_assert_cmpuint (k->n_insts, ==, 1);
+      g_assert_cmpint (k->insts[0].op, ==, WS_OP_RET);
+      g_assert_cmpuint (k->insts[0].line, ==, 9);
+    }
   const struct { const char *body; const char *msg; } cases[] = {
-    { "  tex.2d.v4.f32.f32 {%r0, %r1, %r2, %r3}, [t, {%r0, %r1}];\n}\n", "bad.ptx:8:3: instruction 'tex.2d.v4.f32.f32'" },
-    { "  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%r0}, {%r1}, {%r2}, {%r3};\n}\n", "bad.ptx:8:3: instruction 'mma.sync" },
-    { "  ld.global.foo.u32 %r1, [%r2];\n}\n", "bad.ptx:8:3: modifier '.foo'" },
     { "  mov.u32 %r1, %globaltimer_lo;\n}\n", "bad.ptx:8:16: special register" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
