@@ -86,7 +86,8 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
       N_("Run thread blocks one at a time, in order"), NULL },
     { "summary", 0, 0, G_OPTION_ARG_FILENAME, &summary_file, N_("Write the JSON summary to FILE"), "FILE" },
     { "tool", 0, 0, G_OPTION_ARG_STRING_ARRAY, &tools,
-      N_("Attach an instrumentation tool (branch, memdiv, value; repeatable)"), "NAME" },
+      N_("Attach an instrumentation tool: branch, memdiv, value, or a handler library PATH.so[:ARGS] (repeatable)"),
+      "NAME" },
     { "tool-output", 0, 0, G_OPTION_ARG_FILENAME, &tool_output,
       N_("Write tool results to PREFIX.NAME.json (default: the trace path, else the program name)"), "PREFIX" },
     { "memcheck", 0, 0, G_OPTION_ARG_NONE, &memcheck,
@@ -180,11 +181,41 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
   /* Instrumentation tools (docs/instrumentation.md): results next to the
    * trace, or PROGRAM.NAME.json in the current directory. */
   g_autofree char *tool_prefix = NULL, *joined_tools = NULL;
+  /* Handler libraries (PATH[:ARGS]) are loaded here first, so a wrong ABI
+   * or a missing query symbol is reported before the program runs; their
+   * descriptor's name names the result file. */
+  g_auto(GStrv) tool_names = g_new0 (char *, tools != NULL ? g_strv_length (tools) + 1 : 1);
+  g_auto(GStrv) tool_specs = g_new0 (char *, tools != NULL ? g_strv_length (tools) + 1 : 1);
+  gboolean tool_comma = FALSE;
+  for (guint i = 0; tools != NULL && tools[i] != NULL; i++)
+    {
+      if (ws_instrument_spec_is_library (tools[i]))
+        {
+          g_autoptr(GError) terr = NULL;
+          g_autofree char *args = NULL;
+          g_autofree char *path = ws_instrument_spec_split (tools[i], &args);
+          g_autofree char *abs = g_canonicalize_filename (path, NULL);
+          tool_names[i] = ws_instrument_probe_library (abs, &terr);
+          if (tool_names[i] == NULL)
+            return ws_cli_fail (cli, WS_EXIT_USAGE, "--tool %s: %s", tools[i], terr->message);
+          tool_specs[i] = *args ? g_strconcat (abs, ":", args, NULL) : g_strdup (abs);
+          tool_comma |= strchr (tool_specs[i], ',') != NULL;
+        }
+      else if (!g_strv_contains (ws_instrument_builtin_names (), tools[i]))
+        return ws_cli_fail (cli, WS_EXIT_USAGE, _("unknown tool '%s' (known: branch, memdiv, value, or the path "
+                                                  "of a handler library: ./myhandler.so[:ARGS])"), tools[i]);
+      else
+        {
+          tool_names[i] = g_strdup (tools[i]);
+          tool_specs[i] = g_strdup (tools[i]);
+        }
+      for (guint j = 0; j < i; j++)
+        if (strcmp (tool_names[j], tool_names[i]) == 0)
+          return ws_cli_fail (cli, WS_EXIT_USAGE, _("two tools are named '%s': their results would overwrite each "
+                                                    "other"), tool_names[i]);
+    }
   if (tools != NULL && tools[0] != NULL)
     {
-      for (guint i = 0; tools[i] != NULL; i++)
-        if (!g_strv_contains (ws_instrument_builtin_names (), tools[i]))
-          return ws_cli_fail (cli, WS_EXIT_USAGE, _("unknown tool '%s' (known: branch, memdiv, value)"), tools[i]);
       if (tool_output != NULL)
         tool_prefix = g_canonicalize_filename (tool_output, NULL);
       else if (output != NULL)
@@ -194,7 +225,15 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
           g_autofree char *base = g_path_get_basename (program);
           tool_prefix = g_canonicalize_filename (base, NULL);
         }
-      joined_tools = g_strjoinv (",", tools);
+      /* newline-separated when an argument has a comma (ws_instrument_add_tools) */
+      joined_tools = g_strjoinv (tool_comma ? "\n" : ",", tool_specs);
+      if (tool_comma)
+        {
+          /* a trailing newline marks the list as newline-separated even with one entry */
+          char *with_nl = g_strconcat (joined_tools, "\n", NULL);
+          g_free (joined_tools);
+          joined_tools = with_nl;
+        }
       options.tools = joined_tools;
       options.tool_output = tool_prefix;
     }
@@ -271,21 +310,31 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
   for (guint i = 0; tool_prefix != NULL && tools[i] != NULL; i++)
     {
       static const char *const stored[] = { "branch", "memdiv", "value", NULL };
-      g_autofree char *path = g_strdup_printf ("%s.%s.json", tool_prefix, tools[i]);
+      g_autofree char *path = g_strdup_printf ("%s.%s.json", tool_prefix, tool_names[i]);
       g_autoptr(JsonParser) tp = json_parser_new ();
       g_autoptr(GError) terr = NULL;
-      if (!g_strv_contains (stored, tools[i]))
+      gboolean library = ws_instrument_spec_is_library (tools[i]);
+      if (!g_strv_contains (stored, tools[i]) && !library)
         continue;
-      if (!json_parser_load_from_file (tp, path, &terr))
+      if (library)
         {
-          ws_cli_info (cli, _("%s: no %s result (%s)"), program, tools[i], terr->message);
+          /* The store's tool_result table takes the built-in tools only
+           * (its CHECK constraint, migration 005): a handler's result stays
+           * in its file. */
+          if (g_file_test (path, G_FILE_TEST_EXISTS))
+            ws_cli_info (cli, _("%s result: %s"), tool_names[i], path);
           continue;
         }
-      if (!ws_instrument_store_result (ws_store_get_db (store), tools[i], program, child_args, output,
+      if (!json_parser_load_from_file (tp, path, &terr))
+        {
+          ws_cli_info (cli, _("%s: no %s result (%s)"), program, tool_names[i], terr->message);
+          continue;
+        }
+      if (!ws_instrument_store_result (ws_store_get_db (store), tool_names[i], program, child_args, output,
                                        json_parser_get_root (tp), &terr))
         ws_cli_info (cli, "%s", terr->message);
       else
-        ws_cli_info (cli, _("%s result: %s"), tools[i], path);
+        ws_cli_info (cli, _("%s result: %s"), tool_names[i], path);
     }
 
   if (cli->json || summary_file != NULL)
@@ -325,8 +374,8 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
           json_builder_begin_object (b);
           for (guint i = 0; tools[i] != NULL; i++)
             {
-              g_autofree char *path = g_strdup_printf ("%s.%s.json", tool_prefix, tools[i]);
-              json_builder_set_member_name (b, tools[i]);
+              g_autofree char *path = g_strdup_printf ("%s.%s.json", tool_prefix, tool_names[i]);
+              json_builder_set_member_name (b, tool_names[i]);
               json_builder_add_string_value (b, path);
             }
           json_builder_end_object (b);

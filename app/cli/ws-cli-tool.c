@@ -227,16 +227,35 @@ print_text (const char *name, JsonNode *root)
 
 static void rm_rf (const char *dir);
 
+/* @spec: a built-in tool's name, or a handler library PATH[:ARGS] */
 static int
-run_simple_tool (Runner *rn, const char *name, const char *trace_output)
+run_simple_tool (Runner *rn, const char *spec, const char *trace_output)
 {
   g_autoptr (GError) error = NULL;
+  g_autofree char *lib_name = NULL, *lib_spec = NULL;
+  gboolean library = ws_instrument_spec_is_library (spec);
+  if (library)
+    {
+      /* checked (ABI, query symbol) before the program runs */
+      g_autofree char *args = NULL;
+      g_autofree char *path = ws_instrument_spec_split (spec, &args);
+      g_autofree char *abs = g_canonicalize_filename (path, NULL);
+      lib_name = ws_instrument_probe_library (abs, &error);
+      if (lib_name == NULL)
+        return ws_cli_fail (rn->cli, WS_EXIT_USAGE, "%s", error->message);
+      lib_spec = *args ? g_strconcat (abs, ":", args, NULL) : g_strdup (abs);
+    }
+  const char *name = library ? lib_name : spec;
   g_autofree char *tmp = g_dir_make_tmp ("warpscope-tool-XXXXXX", &error);
   if (tmp == NULL)
     return ws_cli_fail_error (rn->cli, error);
+  /* A handler's own files go next to its JSON result (PREFIX.NAME.*): in
+   * the current directory, as under profile --tool, unless -o says where. */
+  g_autofree char *base = g_path_get_basename (rn->program);
   g_autofree char *prefix = trace_output != NULL ? g_canonicalize_filename (trace_output, NULL)
-                                                 : g_build_filename (tmp, "result", NULL);
-  const char *tools[] = { name, NULL };
+                            : library ? g_canonicalize_filename (base, NULL)
+                                      : g_build_filename (tmp, "result", NULL);
+  const char *tools[] = { library ? lib_spec : spec, NULL };
   RunResult res = { 0 };
   if (!run_profile (rn, NULL, tmp, tools, prefix, NULL, rn->threads, 0, &res, &error))
     {
@@ -255,11 +274,17 @@ run_simple_tool (Runner *rn, const char *name, const char *trace_output)
   if (root == NULL && code != 0)
     return ws_cli_fail (rn->cli, WS_EXIT_FAILURE, _("%s failed (exit code %d) and wrote no %s result; its messages are above"),
                         rn->program, code, name);
+  if (root == NULL && library)
+    {
+      ws_cli_info (rn->cli, _("handler '%s' gave no JSON result (its own files, if any, start with %s.%s)"), name,
+                   prefix, name);
+      return WS_EXIT_OK;
+    }
   if (root == NULL)
     return ws_cli_fail (rn->cli, WS_EXIT_FAILURE,
                         _("%s wrote no %s result (exit code %d): did it load the Warpscope runtime and launch kernels?"),
                         rn->program, name, code);
-  if (rn->cli->json)
+  if (rn->cli->json || library)
     ws_cli_print_json (rn->cli, root);
   else
     print_text (name, root);
@@ -559,11 +584,11 @@ run_faults (Runner *rn, int injections, guint64 seed, int jobs, int timeout_s, c
 /* ---- command ----------------------------------------------------------------------- */
 
 static int
-program_index (int argc, char **argv)
+program_index (int argc, char **argv, int first)
 {
   static const char *const with_value[] = { "-o", "--output", "--gpu", "--threads", "--injections", "--seed",
                                             "--jobs", "--timeout", "--output-file", NULL };
-  for (int i = 2; i < argc; i++)
+  for (int i = first; i < argc; i++)
     {
       if (strcmp (argv[i], "--") == 0)
         return i + 1;
@@ -578,13 +603,26 @@ program_index (int argc, char **argv)
 int
 ws_cli_cmd_tool (WsCli *cli, int argc, char **argv)
 {
-  static const char *const names[] = { "branch", "memdiv", "value", "faults", NULL };
+  static const char *const names[] = { "branch", "memdiv", "value", "faults", "run", NULL };
   if (argc < 2 || argv[1][0] == '-')
     return ws_cli_fail (cli, WS_EXIT_USAGE,
-                        _("usage: warpscope-cli tool branch|memdiv|value|faults [OPTIONS] -- PROGRAM [ARGS]"));
+                        _("usage: warpscope-cli tool branch|memdiv|value|faults [OPTIONS] -- PROGRAM [ARGS]\n"
+                          "       warpscope-cli tool run ./HANDLER.so[:ARGS] [OPTIONS] -- PROGRAM [ARGS]"));
   const char *name = argv[1];
   if (!g_strv_contains (names, name))
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("unknown tool '%s' (known: branch, memdiv, value, faults)"), name);
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _("unknown tool '%s' (known: branch, memdiv, value, faults, run)"), name);
+  /* tool run SPEC: the handler library is the next argument */
+  const char *handler = NULL;
+  if (strcmp (name, "run") == 0)
+    {
+      if (argc < 3 || argv[2][0] == '-' || !ws_instrument_spec_is_library (argv[2]))
+        return ws_cli_fail (cli, WS_EXIT_USAGE,
+                            _("usage: warpscope-cli tool run ./HANDLER.so[:ARGS] [OPTIONS] -- PROGRAM [ARGS] "
+                              "(the handler is a path: write ./ for one in this folder)"));
+      handler = argv[2];
+      argv++;
+      argc--;
+    }
 
   g_autofree char *output = NULL, *gpu = NULL;
   g_auto (GStrv) output_files = NULL;
@@ -605,7 +643,7 @@ ws_cli_cmd_tool (WsCli *cli, int argc, char **argv)
       N_("faults: a file the program writes (relative to its directory), compared with the golden run"), "FILE" },
     { NULL }
   };
-  int prog = program_index (argc, argv);
+  int prog = program_index (argc, argv, 2);
   int opt_argc = MIN (prog, argc) - 1;   /* argv[1..] with the tool name as argv[0] */
   if (opt_argc > 1 && strcmp (argv[opt_argc], "--") == 0)
     opt_argc--;
@@ -646,7 +684,7 @@ ws_cli_cmd_tool (WsCli *cli, int argc, char **argv)
   else if (strcmp (name, "faults") == 0)
     code = run_faults (&rn, injections, (guint64) seed, jobs, timeout_s, output_files);
   else
-    code = run_simple_tool (&rn, name, output);
+    code = run_simple_tool (&rn, handler != NULL ? handler : name, output);
   g_free (rn.self);
   g_free (rn.timeout_prog);
   g_free (rn.program);

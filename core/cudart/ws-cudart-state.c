@@ -8,7 +8,7 @@
  *   WS_THREADS        emulator worker threads (0/unset = all CPUs)
  *   WS_DETERMINISTIC  "1": run thread blocks one at a time, in order
  *   WS_SUMMARY        path of a JSON summary written at exit
- *   WS_TOOLS          comma-separated instrumentation tools (docs/instrumentation.md)
+ *   WS_TOOLS          instrumentation tools and handler libraries, comma- or newline-separated (docs/instrumentation.md)
  *   WS_TOOL_OUTPUT    results prefix: PREFIX.TOOL.json written at exit
  *   WS_INSTRUCTION_BUDGET  warp instructions per launch before a hang is reported (0/unset = none)
  *   WS_LAUNCH_TIMEOUT seconds per launch before the watchdog ends it (default 600, 0 = none)
@@ -273,14 +273,13 @@ ensure_emu (void)
   const char *tools = g_getenv ("WS_TOOLS");
   if (tools != NULL && *tools && ws_cudart.instrument == NULL)
     {
-      g_auto(GStrv) names = g_strsplit (tools, ",", -1);
+      /* built-in tools and handler libraries (PATH[:ARGS]) */
       ws_cudart.instrument = ws_instrument_new ();
-      for (guint i = 0; names[i] != NULL; i++)
-        if (*names[i] && !ws_instrument_add_builtin (ws_cudart.instrument, names[i], &error))
-          {
-            ws_cudart_warn ("WS_TOOLS: %s", error->message);
-            return cudaErrorInitializationError;
-          }
+      if (!ws_instrument_add_tools (ws_cudart.instrument, tools, &error))
+        {
+          ws_cudart_warn ("WS_TOOLS: %s", error->message);
+          return cudaErrorInitializationError;
+        }
     }
   options.instrument = ws_cudart.instrument;
   ws_cudart.emu = ws_emu_new (&options, &error);

@@ -9,8 +9,10 @@
  * dynamic divergence = divergent executions / executions (Table 1). */
 #define G_LOG_DOMAIN "ws-instrument"
 
-#include "instrument/ws-instrument-private.h"
+#include "instrument/ws-instr-builtins.h"
 
+#include <glib.h>
+#include <json-glib/json-glib.h>
 #include <string.h>
 
 enum { B_EXEC, B_DIV, B_ACTIVE, B_TAKEN, B_NOT_TAKEN, B_N };
@@ -18,12 +20,14 @@ enum { B_EXEC, B_DIV, B_ACTIVE, B_TAKEN, B_NOT_TAKEN, B_N };
 typedef struct {
   char *name;
   guint n_insts;
-  WsTraceStaticInst *insts;
+  uint32_t *ptx_line, *src_line;
   uint8_t *cond;               /* per id: is a conditional branch */
   uint64_t *acc;               /* [n_insts][B_N] */
 } KernelAcc;
 
 typedef struct {
+  const WsInstrHost *host;
+  WsInstrHostContext *ctx;
   GMutex lock;
   GPtrArray *kernels;          /* KernelAcc*, in first-launch order */
   KernelAcc *cur;              /* the kernel of the running launch */
@@ -34,20 +38,28 @@ typedef struct {
   uint64_t acc[];
 } BranchCta;
 
+static inline double
+percent (double num, double den)
+{
+  return den > 0 ? 100.0 * num / den : 0.0;
+}
+
 static void
 kernel_acc_free (gpointer p)
 {
   KernelAcc *k = p;
   g_free (k->name);
-  g_free (k->insts);
+  g_free (k->ptx_line);
+  g_free (k->src_line);
   g_free (k->cond);
   g_free (k->acc);
   g_free (k);
 }
 
 static KernelAcc *
-kernel_acc_get (GPtrArray *kernels, const WsInstrLaunch *launch)
+kernel_acc_get (Branch *b, const WsInstrLaunchInfo *launch)
 {
+  GPtrArray *kernels = b->kernels;
   for (guint i = 0; i < kernels->len; i++)
     {
       KernelAcc *k = g_ptr_array_index (kernels, i);
@@ -57,24 +69,32 @@ kernel_acc_get (GPtrArray *kernels, const WsInstrLaunch *launch)
   KernelAcc *k = g_new0 (KernelAcc, 1);
   k->name = g_strdup (launch->kernel);
   k->n_insts = launch->n_insts;
-  k->insts = g_memdup2 (launch->insts, sizeof (WsTraceStaticInst) * MAX (launch->n_insts, 1));
+  k->ptx_line = g_new0 (uint32_t, MAX (launch->n_insts, 1));
+  k->src_line = g_new0 (uint32_t, MAX (launch->n_insts, 1));
   k->cond = g_new0 (uint8_t, MAX (launch->n_insts, 1));
   for (guint i = 0; i < launch->n_insts; i++)
-    k->cond[i] = (launch->flags[i] & WS_INSTR_AT_COND_BRANCH) != 0;
+    {
+      WsInstrStaticInfo si = { .size = sizeof si };
+      if (b->host->inst_static (b->ctx, launch, i, &si) != 0)
+        continue;
+      k->ptx_line[i] = si.ptx_line;
+      k->src_line[i] = si.source_line;
+      k->cond[i] = (si.flags & WS_INSTR_SDK_AT_COND_BRANCH) != 0;
+    }
   k->acc = g_new0 (uint64_t, (gsize) MAX (launch->n_insts, 1) * B_N);
   g_ptr_array_add (kernels, k);
   return k;
 }
 
 static void
-branch_launch_begin (gpointer tool, const WsInstrLaunch *launch)
+branch_launch_begin (void *tool, const WsInstrLaunchInfo *launch)
 {
   Branch *b = tool;
-  b->cur = kernel_acc_get (b->kernels, launch);
+  b->cur = kernel_acc_get (b, launch);
 }
 
-static gpointer
-branch_cta_begin (gpointer tool, const WsInstrLaunch *launch, uint64_t cta)
+static void *
+branch_cta_begin (void *tool, const WsInstrLaunchInfo *launch, uint64_t cta)
 {
   Branch *b = tool;
   BranchCta *bc = g_malloc0 (sizeof (BranchCta) + sizeof (uint64_t) * (gsize) MAX (launch->n_insts, 1) * B_N);
@@ -84,7 +104,7 @@ branch_cta_begin (gpointer tool, const WsInstrLaunch *launch, uint64_t cta)
 }
 
 static void
-branch_cta_end (gpointer tool, const WsInstrLaunch *launch, gpointer data)
+branch_cta_end (void *tool, const WsInstrLaunchInfo *launch, void *data)
 {
   Branch *b = tool;
   BranchCta *bc = data;
@@ -96,7 +116,7 @@ branch_cta_end (gpointer tool, const WsInstrLaunch *launch, gpointer data)
 }
 
 static void
-branch_before (gpointer tool, gpointer data, const WsInstrInst *x)
+branch_before (void *tool, void *data, const WsInstrSite *x)
 {
   BranchCta *bc = data;
   uint64_t *a = bc->acc + (gsize) x->id * B_N;
@@ -113,8 +133,8 @@ branch_before (gpointer tool, gpointer data, const WsInstrInst *x)
     a[B_DIV]++;
 }
 
-static JsonNode *
-branch_result (gpointer tool)
+static void
+branch_result (void *tool)
 {
   Branch *b = tool;
   g_autoptr (JsonBuilder) jb = json_builder_new ();
@@ -133,9 +153,9 @@ branch_result (gpointer tool)
           json_builder_set_member_name (jb, "kernel");
           json_builder_add_string_value (jb, k->name);
           json_builder_set_member_name (jb, "ptx_line");
-          json_builder_add_int_value (jb, k->insts[id].ptx_line);
+          json_builder_add_int_value (jb, k->ptx_line[id]);
           json_builder_set_member_name (jb, "source_line");
-          json_builder_add_int_value (jb, k->insts[id].src_line);
+          json_builder_add_int_value (jb, k->src_line[id]);
           json_builder_set_member_name (jb, "executions");
           json_builder_add_int_value (jb, (gint64) a[B_EXEC]);
           json_builder_set_member_name (jb, "divergent");
@@ -174,22 +194,24 @@ branch_result (gpointer tool)
       json_builder_set_member_name (jb, "static_divergent");
       json_builder_add_int_value (jb, (gint64) st_div);
       json_builder_set_member_name (jb, "static_divergence_percent");
-      json_builder_add_double_value (jb, ws_instr_percent ((double) st_div, (double) st));
+      json_builder_add_double_value (jb, percent ((double) st_div, (double) st));
       json_builder_set_member_name (jb, "dynamic_branches");
       json_builder_add_int_value (jb, (gint64) dyn);
       json_builder_set_member_name (jb, "dynamic_divergent");
       json_builder_add_int_value (jb, (gint64) dyn_div);
       json_builder_set_member_name (jb, "dynamic_divergence_percent");
-      json_builder_add_double_value (jb, ws_instr_percent ((double) dyn_div, (double) dyn));
+      json_builder_add_double_value (jb, percent ((double) dyn_div, (double) dyn));
       json_builder_end_object (jb);
     }
   json_builder_end_array (jb);
   json_builder_end_object (jb);
-  return json_builder_get_root (jb);
+  g_autoptr (JsonNode) root = json_builder_get_root (jb);
+  g_autofree char *text = json_to_string (root, FALSE);
+  b->host->set_result_json (b->ctx, text);
 }
 
 static void
-branch_free (gpointer tool)
+branch_free (void *tool)
 {
   Branch *b = tool;
   g_ptr_array_free (b->kernels, TRUE);
@@ -197,21 +219,36 @@ branch_free (gpointer tool)
   g_free (b);
 }
 
-void
-ws_instr_add_branch (WsInstrument *ins)
+static void *
+branch_init (const WsInstrHost *host, WsInstrHostContext *ctx, const char *args)
 {
-  static const WsInstrTool vt = {
+  Branch *b = g_new0 (Branch, 1);
+  (void) args;
+  b->host = host;
+  b->ctx = ctx;
+  g_mutex_init (&b->lock);
+  b->kernels = g_ptr_array_new_with_free_func (kernel_acc_free);
+  return b;
+}
+
+const WsInstrHandler *
+ws_instr_branch_handler (void)
+{
+  static const WsInstrHandler h = {
+    .abi_version = WS_INSTR_SDK_ABI_VERSION,
+    .size = sizeof (WsInstrHandler),
+    .api_version = WS_INSTR_SDK_API_VERSION,
     .name = "branch",
-    .where = WS_INSTR_AT_COND_BRANCH,
+    .version = "1",
+    .description = "per-branch divergence (seed 003 section 5, Table 1)",
+    .before_where = WS_INSTR_SDK_AT_COND_BRANCH,
+    .init = branch_init,
     .launch_begin = branch_launch_begin,
     .cta_begin = branch_cta_begin,
     .cta_end = branch_cta_end,
     .before = branch_before,
     .result = branch_result,
-    .free = branch_free,
+    .teardown = branch_free,
   };
-  Branch *b = g_new0 (Branch, 1);
-  g_mutex_init (&b->lock);
-  b->kernels = g_ptr_array_new_with_free_func (kernel_acc_free);
-  ws_instrument_add (ins, &vt, b);
+  return &h;
 }

@@ -11,10 +11,10 @@
  * outcomes) is `warpscope-cli tool faults`. */
 #define G_LOG_DOMAIN "ws-instrument"
 
-#include "instrument/ws-instrument-private.h"
+#include "instrument/ws-instr-builtins.h"
 
-#include <stdlib.h>
-#include <gsl/gsl_rng.h>
+#include <glib.h>
+#include <json-glib/json-glib.h>
 #include <string.h>
 
 /* ---- profile ------------------------------------------------------------------- */
@@ -26,6 +26,8 @@ typedef struct {
 } LaunchSpace;
 
 typedef struct {
+  const WsInstrHost *host;
+  WsInstrHostContext *ctx;
   GPtrArray *launches;   /* LaunchSpace*, by launch index */
   LaunchSpace *cur;
 } Profile;
@@ -45,7 +47,7 @@ launch_space_free (gpointer p)
 }
 
 static void
-profile_launch_begin (gpointer tool, const WsInstrLaunch *launch)
+profile_launch_begin (void *tool, const WsInstrLaunchInfo *launch)
 {
   Profile *pr = tool;
   LaunchSpace *ls = g_new0 (LaunchSpace, 1);
@@ -56,8 +58,8 @@ profile_launch_begin (gpointer tool, const WsInstrLaunch *launch)
   pr->cur = ls;
 }
 
-static gpointer
-profile_cta_begin (gpointer tool, const WsInstrLaunch *launch, uint64_t cta)
+static void *
+profile_cta_begin (void *tool, const WsInstrLaunchInfo *launch, uint64_t cta)
 {
   Profile *pr = tool;
   ProfileCta *pc = g_new0 (ProfileCta, 1);
@@ -68,7 +70,7 @@ profile_cta_begin (gpointer tool, const WsInstrLaunch *launch, uint64_t cta)
 }
 
 static void
-profile_cta_end (gpointer tool, const WsInstrLaunch *launch, gpointer data)
+profile_cta_end (void *tool, const WsInstrLaunchInfo *launch, void *data)
 {
   ProfileCta *pc = data;
   (void) tool;
@@ -78,15 +80,15 @@ profile_cta_end (gpointer tool, const WsInstrLaunch *launch, gpointer data)
 }
 
 static void
-profile_after (gpointer tool, gpointer data, WsInstrInst *x)
+profile_after (void *tool, void *data, WsInstrSite *x)
 {
   ProfileCta *pc = data;
   (void) tool;
   pc->count += (uint64_t) __builtin_popcount (x->will_execute);
 }
 
-static JsonNode *
-profile_result (gpointer tool)
+static void
+profile_result (void *tool)
 {
   Profile *pr = tool;
   uint64_t total = 0;
@@ -114,68 +116,65 @@ profile_result (gpointer tool)
   json_builder_set_member_name (jb, "total");
   json_builder_add_int_value (jb, (gint64) total);
   json_builder_end_object (jb);
-  return json_builder_get_root (jb);
+  g_autoptr (JsonNode) root = json_builder_get_root (jb);
+  g_autofree char *text = json_to_string (root, FALSE);
+  pr->host->set_result_json (pr->ctx, text);
 }
 
 static void
-profile_free (gpointer tool)
+profile_free (void *tool)
 {
   Profile *pr = tool;
   g_ptr_array_free (pr->launches, TRUE);
   g_free (pr);
 }
 
-void
-ws_instr_add_faults_profile (WsInstrument *ins)
+static void *
+profile_init (const WsInstrHost *host, WsInstrHostContext *ctx, const char *args)
 {
-  static const WsInstrTool vt = {
+  Profile *pr = g_new0 (Profile, 1);
+  (void) args;
+  pr->host = host;
+  pr->ctx = ctx;
+  pr->launches = g_ptr_array_new_with_free_func (launch_space_free);
+  return pr;
+}
+
+const WsInstrHandler *
+ws_instr_faults_profile_handler (void)
+{
+  static const WsInstrHandler h = {
+    .abi_version = WS_INSTR_SDK_ABI_VERSION,
+    .size = sizeof (WsInstrHandler),
+    .api_version = WS_INSTR_SDK_API_VERSION,
     .name = "faults-profile",
-    .after_reg_writes = TRUE,
+    .version = "1",
+    .description = "fault-injection space: thread-level register writes per CTA (seed 003 section 8)",
+    .after_where = WS_INSTR_SDK_AT_REG_WRITE,
+    .init = profile_init,
     .launch_begin = profile_launch_begin,
     .cta_begin = profile_cta_begin,
     .cta_end = profile_cta_end,
     .after = profile_after,
     .result = profile_result,
-    .free = profile_free,
+    .teardown = profile_free,
   };
-  Profile *pr = g_new0 (Profile, 1);
-  pr->launches = g_ptr_array_new_with_free_func (launch_space_free);
-  ws_instrument_add (ins, &vt, pr);
+  return &h;
 }
 
 /* ---- injection ----------------------------------------------------------------- */
 
-gboolean
-ws_fault_site_parse (const char *text, WsFaultSite *site, GError **error)
-{
-  guint64 v[5];
-  g_auto (GStrv) parts = g_strsplit (text, ":", -1);
-  if (g_strv_length (parts) != 5)
-    goto bad;
-  for (int i = 0; i < 5; i++)
-    if (!g_ascii_string_to_unsigned (parts[i], 10, 0, G_MAXUINT64, &v[i], NULL))
-      goto bad;
-  site->launch = v[0];
-  site->cta = v[1];
-  site->index = v[2];
-  site->reg_pick = (uint32_t) v[3];
-  site->bit_pick = (uint32_t) v[4];
-  return TRUE;
-bad:
-  g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-               "bad fault site '%s': expected LAUNCH:CTA:INDEX:REG:BIT (five unsigned integers)", text);
-  return FALSE;
-}
-
-char *
-ws_fault_site_to_string (const WsFaultSite *site)
-{
-  return g_strdup_printf ("%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT ":%u:%u",
-                          site->launch, site->cta, site->index, site->reg_pick, site->bit_pick);
-}
+/* LAUNCH:CTA:INDEX:REG:BIT (ws-fault-sites.c has the host's copy of this form) */
+typedef struct {
+  uint64_t launch, cta, index;
+  uint32_t reg_pick, bit_pick;
+} Site;
 
 typedef struct {
-  WsFaultSite site;
+  const WsInstrHost *host;
+  WsInstrHostContext *ctx;
+  char *site_text;
+  Site site;
   gboolean armed;        /* the running launch is the site's */
   gboolean injected;
   char *kernel;
@@ -190,7 +189,7 @@ typedef struct {
 } InjectCta;
 
 static void
-inject_launch_begin (gpointer tool, const WsInstrLaunch *launch)
+inject_launch_begin (void *tool, const WsInstrLaunchInfo *launch)
 {
   Inject *ij = tool;
   ij->armed = launch->index == ij->site.launch && !ij->injected;
@@ -201,8 +200,8 @@ inject_launch_begin (gpointer tool, const WsInstrLaunch *launch)
     }
 }
 
-static gpointer
-inject_cta_begin (gpointer tool, const WsInstrLaunch *launch, uint64_t cta)
+static void *
+inject_cta_begin (void *tool, const WsInstrLaunchInfo *launch, uint64_t cta)
 {
   Inject *ij = tool;
   (void) launch;
@@ -210,7 +209,7 @@ inject_cta_begin (gpointer tool, const WsInstrLaunch *launch, uint64_t cta)
 }
 
 static void
-inject_cta_end (gpointer tool, const WsInstrLaunch *launch, gpointer data)
+inject_cta_end (void *tool, const WsInstrLaunchInfo *launch, void *data)
 {
   (void) tool;
   (void) launch;
@@ -218,7 +217,7 @@ inject_cta_end (gpointer tool, const WsInstrLaunch *launch, gpointer data)
 }
 
 static void
-inject_after (gpointer tool, gpointer data, WsInstrInst *x)
+inject_after (void *tool, void *data, WsInstrSite *x)
 {
   Inject *ij = tool;
   InjectCta *ic = data;
@@ -264,11 +263,11 @@ inject_after (gpointer tool, gpointer data, WsInstrInst *x)
   ic->count += n;
 }
 
-static JsonNode *
-inject_result (gpointer tool)
+static void
+inject_result (void *tool)
 {
   Inject *ij = tool;
-  g_autofree char *site = ws_fault_site_to_string (&ij->site);
+  const char *site = ij->site_text;
   g_autoptr (JsonBuilder) jb = json_builder_new ();
   json_builder_begin_object (jb);
   json_builder_set_member_name (jb, "site");
@@ -297,100 +296,67 @@ inject_result (gpointer tool)
       json_builder_add_int_value (jb, (gint64) ij->after);
     }
   json_builder_end_object (jb);
-  return json_builder_get_root (jb);
+  g_autoptr (JsonNode) root = json_builder_get_root (jb);
+  g_autofree char *text = json_to_string (root, FALSE);
+  ij->host->set_result_json (ij->ctx, text);
 }
 
 static void
-inject_free (gpointer tool)
+inject_free (void *tool)
 {
   Inject *ij = tool;
   g_free (ij->kernel);
+  g_free (ij->site_text);
   g_free (ij);
 }
 
-void
-ws_instrument_add_fault_injector (WsInstrument *ins, const WsFaultSite *site)
+static void *
+inject_init (const WsInstrHost *host, WsInstrHostContext *ctx, const char *args)
 {
-  static const WsInstrTool vt = {
+  guint64 v[5];
+  g_auto (GStrv) parts = g_strsplit (args, ":", -1);
+  if (g_strv_length (parts) != 5)
+    goto bad;
+  for (int i = 0; i < 5; i++)
+    if (!g_ascii_string_to_unsigned (parts[i], 10, 0, G_MAXUINT64, &v[i], NULL))
+      goto bad;
+  Inject *ij = g_new0 (Inject, 1);
+  ij->host = host;
+  ij->ctx = ctx;
+  ij->site_text = g_strdup (args);
+  ij->site.launch = v[0];
+  ij->site.cta = v[1];
+  ij->site.index = v[2];
+  ij->site.reg_pick = (uint32_t) v[3];
+  ij->site.bit_pick = (uint32_t) v[4];
+  return ij;
+bad:
+  {
+    g_autofree char *msg = g_strdup_printf ("bad fault site '%s': expected LAUNCH:CTA:INDEX:REG:BIT "
+                                            "(five unsigned integers)", args);
+    host->fail (ctx, msg);
+    return NULL;
+  }
+}
+
+const WsInstrHandler *
+ws_instr_faults_inject_handler (void)
+{
+  static const WsInstrHandler h = {
+    .abi_version = WS_INSTR_SDK_ABI_VERSION,
+    .size = sizeof (WsInstrHandler),
+    .api_version = WS_INSTR_SDK_API_VERSION,
     .name = "faults-inject",
-    .after_reg_writes = TRUE,
+    .version = "1",
+    .description = "flips one bit of one register write (seed 003 section 8); args: LAUNCH:CTA:INDEX:REG:BIT",
+    .after_where = WS_INSTR_SDK_AT_REG_WRITE,
+    .init = inject_init,
     .launch_begin = inject_launch_begin,
     .cta_begin = inject_cta_begin,
     .cta_end = inject_cta_end,
     .after = inject_after,
     .result = inject_result,
-    .free = inject_free,
+    .teardown = inject_free,
   };
-  Inject *ij = g_new0 (Inject, 1);
-  ij->site = *site;
-  ws_instrument_add (ins, &vt, ij);
-}
-
-/* ---- site selection ---------------------------------------------------------------- */
-
-WsFaultSite *
-ws_fault_pick_sites (JsonNode *profile, guint n, guint64 seed, guint64 *space, GError **error)
-{
-  JsonObject *o = profile != NULL && JSON_NODE_HOLDS_OBJECT (profile) ? json_node_get_object (profile) : NULL;
-  JsonArray *launches = o != NULL && json_object_has_member (o, "launches")
-                          ? json_object_get_array_member (o, "launches") : NULL;
-  uint64_t total = 0;
-  if (launches == NULL)
-    {
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "the injection-space profile has no launches");
-      return NULL;
-    }
-  for (guint i = 0; i < json_array_get_length (launches); i++)
-    {
-      JsonArray *ctas = json_object_get_array_member (json_array_get_object_element (launches, i), "ctas");
-      for (guint c = 0; c < json_array_get_length (ctas); c++)
-        total += (uint64_t) json_array_get_int_element (ctas, c);
-    }
-  if (space)
-    *space = total;
-  if (total == 0)
-    {
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                   "the program executed no register-writing instruction on the emulator: nothing to inject into");
-      return NULL;
-    }
-  gsl_rng *r = gsl_rng_alloc (gsl_rng_mt19937);
-  gsl_rng_set (r, (unsigned long) seed);
-  WsFaultSite *sites = g_new0 (WsFaultSite, MAX (n, 1));
-  for (guint s = 0; s < n; s++)
-    {
-      uint64_t k;
-      if (total - 1 <= gsl_rng_max (r))
-        k = gsl_rng_uniform_int (r, (unsigned long) total);
-      else
-        {
-          /* spaces beyond 2^32: two 32-bit draws (bias below 2^-32 relative) */
-          uint64_t hi = gsl_rng_get (r), lo = gsl_rng_get (r);
-          k = ((hi << 32) | lo) % total;
-        }
-      sites[s].reg_pick = (uint32_t) gsl_rng_get (r);
-      sites[s].bit_pick = (uint32_t) gsl_rng_get (r);
-      for (guint i = 0; i < json_array_get_length (launches); i++)
-        {
-          JsonArray *ctas = json_object_get_array_member (json_array_get_object_element (launches, i), "ctas");
-          gboolean found = FALSE;
-          for (guint c = 0; c < json_array_get_length (ctas); c++)
-            {
-              uint64_t cnt = (uint64_t) json_array_get_int_element (ctas, c);
-              if (k < cnt)
-                {
-                  sites[s].launch = i;
-                  sites[s].cta = c;
-                  sites[s].index = k;
-                  found = TRUE;
-                  break;
-                }
-              k -= cnt;
-            }
-          if (found)
-            break;
-        }
-    }
-  gsl_rng_free (r);
-  return sites;
+  return &h;
 }

@@ -8,7 +8,10 @@
  * (Fig. 6); per PC the executions and the mean u (Fig. 7/8). */
 #define G_LOG_DOMAIN "ws-instrument"
 
-#include "instrument/ws-instrument-private.h"
+#include "instrument/ws-instr-builtins.h"
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
 
 #include <string.h>
 
@@ -23,6 +26,8 @@ typedef struct {
 } KernelAcc;
 
 typedef struct {
+  const WsInstrHost *host;
+  WsInstrHostContext *ctx;
   GMutex lock;
   GPtrArray *kernels;
   KernelAcc *cur;
@@ -46,7 +51,7 @@ kernel_acc_free (gpointer p)
 }
 
 static void
-memdiv_launch_begin (gpointer tool, const WsInstrLaunch *launch)
+memdiv_launch_begin (void *tool, const WsInstrLaunchInfo *launch)
 {
   Memdiv *md = tool;
   for (guint i = 0; i < md->kernels->len; i++)
@@ -63,15 +68,19 @@ memdiv_launch_begin (gpointer tool, const WsInstrLaunch *launch)
   k->n_insts = launch->n_insts;
   k->ptx_line = g_new0 (uint32_t, MAX (launch->n_insts, 1));
   for (guint i = 0; i < launch->n_insts; i++)
-    k->ptx_line[i] = launch->insts[i].ptx_line;
+    {
+      WsInstrStaticInfo si = { .size = sizeof si };
+      if (md->host->inst_static (md->ctx, launch, i, &si) == 0)
+        k->ptx_line[i] = si.ptx_line;
+    }
   k->exec = g_new0 (uint64_t, MAX (launch->n_insts, 1));
   k->lines = g_new0 (uint64_t, MAX (launch->n_insts, 1));
   g_ptr_array_add (md->kernels, k);
   md->cur = k;
 }
 
-static gpointer
-memdiv_cta_begin (gpointer tool, const WsInstrLaunch *launch, uint64_t cta)
+static void *
+memdiv_cta_begin (void *tool, const WsInstrLaunchInfo *launch, uint64_t cta)
 {
   Memdiv *md = tool;
   MemdivCta *mc = g_new0 (MemdivCta, 1);
@@ -83,7 +92,7 @@ memdiv_cta_begin (gpointer tool, const WsInstrLaunch *launch, uint64_t cta)
 }
 
 static void
-memdiv_cta_end (gpointer tool, const WsInstrLaunch *launch, gpointer data)
+memdiv_cta_end (void *tool, const WsInstrLaunchInfo *launch, void *data)
 {
   Memdiv *md = tool;
   MemdivCta *mc = data;
@@ -103,14 +112,14 @@ memdiv_cta_end (gpointer tool, const WsInstrLaunch *launch, gpointer data)
 }
 
 static void
-memdiv_before (gpointer tool, gpointer data, const WsInstrInst *x)
+memdiv_before (void *tool, void *data, const WsInstrSite *x)
 {
   MemdivCta *mc = data;
   uint64_t lines[64];
   guint n = 0, u = 0;
   uint32_t m = x->will_execute;
   (void) tool;
-  if (m == 0 || x->mem_space != WS_SPACE_GLOBAL)
+  if (m == 0 || x->mem_space != WS_INSTR_SDK_SPACE_GLOBAL)
     return;
   for (int l = 0; l < 32; l++)
     if (m >> l & 1)
@@ -140,8 +149,8 @@ memdiv_before (gpointer tool, gpointer data, const WsInstrInst *x)
   mc->lines[x->id] += u;
 }
 
-static JsonNode *
-memdiv_result (gpointer tool)
+static void
+memdiv_result (void *tool)
 {
   Memdiv *md = tool;
   g_autoptr (JsonBuilder) jb = json_builder_new ();
@@ -184,11 +193,13 @@ memdiv_result (gpointer tool)
     }
   json_builder_end_array (jb);
   json_builder_end_object (jb);
-  return json_builder_get_root (jb);
+  g_autoptr (JsonNode) root = json_builder_get_root (jb);
+  g_autofree char *text = json_to_string (root, FALSE);
+  md->host->set_result_json (md->ctx, text);
 }
 
 static void
-memdiv_free (gpointer tool)
+memdiv_free (void *tool)
 {
   Memdiv *md = tool;
   g_ptr_array_free (md->kernels, TRUE);
@@ -196,21 +207,36 @@ memdiv_free (gpointer tool)
   g_free (md);
 }
 
-void
-ws_instr_add_memdiv (WsInstrument *ins)
+static void *
+memdiv_init (const WsInstrHost *host, WsInstrHostContext *ctx, const char *args)
 {
-  static const WsInstrTool vt = {
+  Memdiv *md = g_new0 (Memdiv, 1);
+  (void) args;
+  md->host = host;
+  md->ctx = ctx;
+  g_mutex_init (&md->lock);
+  md->kernels = g_ptr_array_new_with_free_func (kernel_acc_free);
+  return md;
+}
+
+const WsInstrHandler *
+ws_instr_memdiv_handler (void)
+{
+  static const WsInstrHandler h = {
+    .abi_version = WS_INSTR_SDK_ABI_VERSION,
+    .size = sizeof (WsInstrHandler),
+    .api_version = WS_INSTR_SDK_API_VERSION,
     .name = "memdiv",
-    .where = WS_INSTR_AT_MEMORY,
+    .version = "1",
+    .description = "memory divergence: threads x distinct 32-byte lines (seed 003 section 6)",
+    .before_where = WS_INSTR_SDK_AT_MEMORY,
+    .init = memdiv_init,
     .launch_begin = memdiv_launch_begin,
     .cta_begin = memdiv_cta_begin,
     .cta_end = memdiv_cta_end,
     .before = memdiv_before,
     .result = memdiv_result,
-    .free = memdiv_free,
+    .teardown = memdiv_free,
   };
-  Memdiv *md = g_new0 (Memdiv, 1);
-  g_mutex_init (&md->lock);
-  md->kernels = g_ptr_array_new_with_free_func (kernel_acc_free);
-  ws_instrument_add (ins, &vt, md);
+  return &h;
 }

@@ -9,7 +9,10 @@
  * register-writing instructions, dynamic = weighted by executions. */
 #define G_LOG_DOMAIN "ws-instrument"
 
-#include "instrument/ws-instrument-private.h"
+#include "instrument/ws-instr-builtins.h"
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
 
 #include <string.h>
 
@@ -28,10 +31,18 @@ typedef struct {
 } KernelAcc;
 
 typedef struct {
+  const WsInstrHost *host;
+  WsInstrHostContext *ctx;
   GMutex lock;
   GPtrArray *kernels;
   KernelAcc *cur;
 } Value;
+
+static inline double
+percent (double num, double den)
+{
+  return den > 0 ? 100.0 * num / den : 0.0;
+}
 
 typedef struct {
   KernelAcc *k;
@@ -62,7 +73,7 @@ kernel_acc_free (gpointer p)
 }
 
 static void
-value_launch_begin (gpointer tool, const WsInstrLaunch *launch)
+value_launch_begin (void *tool, const WsInstrLaunchInfo *launch)
 {
   Value *v = tool;
   for (guint i = 0; i < v->kernels->len; i++)
@@ -81,8 +92,11 @@ value_launch_begin (gpointer tool, const WsInstrLaunch *launch)
   k->src_line = g_new0 (uint32_t, MAX (launch->n_insts, 1));
   for (guint i = 0; i < launch->n_insts; i++)
     {
-      k->ptx_line[i] = launch->insts[i].ptx_line;
-      k->src_line[i] = launch->insts[i].src_line;
+      WsInstrStaticInfo si = { .size = sizeof si };
+      if (v->host->inst_static (v->ctx, launch, i, &si) != 0)
+        continue;
+      k->ptx_line[i] = si.ptx_line;
+      k->src_line[i] = si.source_line;
     }
   k->acc = g_new (ValAcc, MAX (launch->n_insts, 1));
   init_acc (k->acc, MAX (launch->n_insts, 1));
@@ -90,8 +104,8 @@ value_launch_begin (gpointer tool, const WsInstrLaunch *launch)
   v->cur = k;
 }
 
-static gpointer
-value_cta_begin (gpointer tool, const WsInstrLaunch *launch, uint64_t cta)
+static void *
+value_cta_begin (void *tool, const WsInstrLaunchInfo *launch, uint64_t cta)
 {
   Value *v = tool;
   ValueCta *vc = g_malloc (sizeof (ValueCta) + sizeof (ValAcc) * MAX (launch->n_insts, 1));
@@ -102,7 +116,7 @@ value_cta_begin (gpointer tool, const WsInstrLaunch *launch, uint64_t cta)
 }
 
 static void
-value_cta_end (gpointer tool, const WsInstrLaunch *launch, gpointer data)
+value_cta_end (void *tool, const WsInstrLaunchInfo *launch, void *data)
 {
   Value *v = tool;
   ValueCta *vc = data;
@@ -127,7 +141,7 @@ value_cta_end (gpointer tool, const WsInstrLaunch *launch, gpointer data)
 }
 
 static void
-value_after (gpointer tool, gpointer data, WsInstrInst *x)
+value_after (void *tool, void *data, WsInstrSite *x)
 {
   ValueCta *vc = data;
   ValAcc *a = &vc->acc[x->id];
@@ -136,7 +150,7 @@ value_after (gpointer tool, gpointer data, WsInstrInst *x)
   if (m == 0 || x->n_dst == 0)
     return;
   a->exec++;
-  a->ndst = x->n_dst;
+  a->ndst = (uint8_t) x->n_dst;
   for (guint j = 0; j < x->n_dst; j++)
     {
       const uint64_t *D = x->dst[j];
@@ -151,7 +165,7 @@ value_after (gpointer tool, gpointer data, WsInstrInst *x)
           }
       a->ones[j] &= o;
       a->zeros[j] &= z;
-      a->bits[j] = x->dst_bits[j];
+      a->bits[j] = (uint8_t) x->dst_bits[j];
       if (!same)
         a->scalar = 0;
     }
@@ -163,8 +177,8 @@ bits_in (uint64_t v, int bits)
   return __builtin_popcountll (bits >= 64 ? v : v & ((1ull << bits) - 1));
 }
 
-static JsonNode *
-value_result (gpointer tool)
+static void
+value_result (void *tool)
 {
   Value *v = tool;
   g_autoptr (JsonBuilder) jb = json_builder_new ();
@@ -242,22 +256,24 @@ value_result (gpointer tool)
       json_builder_set_member_name (jb, "dynamic_instructions");
       json_builder_add_int_value (jb, (gint64) dyn);
       json_builder_set_member_name (jb, "static_scalar_percent");
-      json_builder_add_double_value (jb, ws_instr_percent (st_scalar, st));
+      json_builder_add_double_value (jb, percent (st_scalar, st));
       json_builder_set_member_name (jb, "dynamic_scalar_percent");
-      json_builder_add_double_value (jb, ws_instr_percent (dyn_scalar, dyn));
+      json_builder_add_double_value (jb, percent (dyn_scalar, dyn));
       json_builder_set_member_name (jb, "static_constant_bits_percent");
-      json_builder_add_double_value (jb, ws_instr_percent (st_const, st_bits));
+      json_builder_add_double_value (jb, percent (st_const, st_bits));
       json_builder_set_member_name (jb, "dynamic_constant_bits_percent");
-      json_builder_add_double_value (jb, ws_instr_percent (dyn_const, dyn_bits));
+      json_builder_add_double_value (jb, percent (dyn_const, dyn_bits));
       json_builder_end_object (jb);
     }
   json_builder_end_array (jb);
   json_builder_end_object (jb);
-  return json_builder_get_root (jb);
+  g_autoptr (JsonNode) root = json_builder_get_root (jb);
+  g_autofree char *text = json_to_string (root, FALSE);
+  v->host->set_result_json (v->ctx, text);
 }
 
 static void
-value_free (gpointer tool)
+value_free (void *tool)
 {
   Value *v = tool;
   g_ptr_array_free (v->kernels, TRUE);
@@ -265,21 +281,36 @@ value_free (gpointer tool)
   g_free (v);
 }
 
-void
-ws_instr_add_value (WsInstrument *ins)
+static void *
+value_init (const WsInstrHost *host, WsInstrHostContext *ctx, const char *args)
 {
-  static const WsInstrTool vt = {
+  Value *v = g_new0 (Value, 1);
+  (void) args;
+  v->host = host;
+  v->ctx = ctx;
+  g_mutex_init (&v->lock);
+  v->kernels = g_ptr_array_new_with_free_func (kernel_acc_free);
+  return v;
+}
+
+const WsInstrHandler *
+ws_instr_value_handler (void)
+{
+  static const WsInstrHandler h = {
+    .abi_version = WS_INSTR_SDK_ABI_VERSION,
+    .size = sizeof (WsInstrHandler),
+    .api_version = WS_INSTR_SDK_API_VERSION,
     .name = "value",
-    .after_reg_writes = TRUE,
+    .version = "1",
+    .description = "value profile: constant bits and scalar instructions (seed 003 section 7, Table 2)",
+    .after_where = WS_INSTR_SDK_AT_REG_WRITE,
+    .init = value_init,
     .launch_begin = value_launch_begin,
     .cta_begin = value_cta_begin,
     .cta_end = value_cta_end,
     .after = value_after,
     .result = value_result,
-    .free = value_free,
+    .teardown = value_free,
   };
-  Value *v = g_new0 (Value, 1);
-  g_mutex_init (&v->lock);
-  v->kernels = g_ptr_array_new_with_free_func (kernel_acc_free);
-  ws_instrument_add (ins, &vt, v);
+  return &h;
 }

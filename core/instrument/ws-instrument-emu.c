@@ -1,5 +1,5 @@
 /* ws-instrument-emu.c: the bridge between the interpreter's decoded
- * instructions (EInst, warps, masks) and the tool-facing WsInstrInst. */
+ * instructions (EInst, warps, masks) and the tool-facing WsInstrSite of the SDK. */
 #define G_LOG_DOMAIN "ws-instrument"
 
 #include "instrument/ws-instrument-emu.h"
@@ -84,6 +84,8 @@ classify (const EFunc *fn, const EInst *in)
     f |= WS_INSTR_AT_COND_BRANCH;
   if (in->h == H_CALL)
     f |= WS_INSTR_AT_CALL;
+  if (in->h == H_BRA || in->h == H_BRX || in->h == H_CALL || in->h == H_RET || in->h == H_EXIT)
+    f |= WS_INSTR_AT_CONTROL;
   if (gpr_dsts (fn, in, rows) > 0 || pred_dsts (fn, in, slots) > 0)
     f |= WS_INSTR_AT_REG_WRITE;
   return f;
@@ -132,13 +134,24 @@ ws_emu_instr_cta_begin (Cta *c)
 {
   WsEmuInstrCta *S = g_new0 (WsEmuInstrCta, 1);
   WsInstrRun *run = c->L->instr;
-  const WsInstrLaunch *li = ws_instrument_run_launch (run);
+  S->run = run;
   S->cr = ws_instrument_cta_begin (run, c->linear);
   S->where = ws_instrument_run_where (run);
-  S->after = ws_instrument_run_wants_after (run);
-  S->flags = li->flags;
-  S->insts = li->insts;
-  S->inst.cta = c->linear;
+  S->after = ws_instrument_run_after (run);
+  S->flags = ws_instrument_run_flags (run);
+  S->insts = ws_instrument_run_insts (run);
+  S->site.size = sizeof S->site;
+  S->site.launch = ws_instrument_run_launch (run);
+  S->site.cta = c->linear;
+  S->site.cta_x = c->ctaid[0];
+  S->site.cta_y = c->ctaid[1];
+  S->site.cta_z = c->ctaid[2];
+  S->site.src_reg = S->src_reg;
+  S->site.src = S->src;
+  S->site.dst_reg = S->dst_reg;
+  S->site.dst_bits = S->dst_bits;
+  S->site.dst = S->dst;
+  S->site.pdst = S->pdst;
   c->instr = S;
 }
 
@@ -157,23 +170,76 @@ ws_emu_instr_cta_end (Cta *c)
 static void
 fill_static (WsEmuInstrCta *S, uint32_t id, Warp *w, uint32_t active, uint32_t m)
 {
-  WsInstrInst *x = &S->inst;
+  WsInstrSite *x = &S->site;
   const WsTraceStaticInst *si = &S->insts[id];
   x->id = id;
   x->ptx_line = si->ptx_line;
   x->source_line = si->src_line;
-  x->op = si->op;
+  x->opcode = ws_ptx_op_name ((WsPtxOp) si->op);
   x->opclass = si->opclass;
   x->flags = S->flags[id];
   x->warp = w->index;
   x->active = active;
   x->will_execute = m;
-  x->mem_kind = WS_INSTR_MEM_NONE;
+  x->mem_kind = WS_INSTR_SDK_MEM_NONE;
+  x->mem_space = WS_INSTR_SDK_SPACE_NONE;
+  x->mem_width = 0;
   x->addr = NULL;
   x->taken = 0;
   x->target = 0;
+  x->n_src = 0;
   x->n_dst = 0;
   x->n_pdst = 0;
+}
+
+/* Whether source operand @i of @in is a predicate (not a general register). */
+static gboolean
+src_is_pred (const EInst *in, guint i)
+{
+  switch (in->h)
+    {
+    case H_SETP: case H_SETP_S32: case H_SETP_U32: case H_SETP_S64: case H_SETP_U64: case H_SETP_F32:
+    case H_SETP_F64: case H_SET: case H_SELP:
+      return i == 2;
+    default:
+      return FALSE;
+    }
+}
+
+/* The general registers an instruction reads, in operand order: the
+ * address base of memory instructions, the data of stores, the sources of
+ * the others (immediates, special registers and predicates left out). */
+static void
+fill_reads (WsEmuInstrCta *S, Warp *w, const EInst *in)
+{
+  guint n = 0;
+#define ADD_ROW(enc) do { uint32_t e_ = (enc); \
+    if ((e_ >> WS_SRC_SHIFT) == WS_SRC_REG && n < G_N_ELEMENTS (S->src)) { \
+      S->src_reg[n] = e_ & 0x0fffffffu; \
+      S->src[n++] = w->bases[WS_SRC_REG] + (size_t) (e_ & 0x0fffffffu) * WS_EMU_WARP; } } while (0)
+  switch (in->h)
+    {
+    case H_NOP: case H_BRA: case H_EXIT: case H_RET: case H_CALL: case H_BAR: case H_TRAP: case H_VOTE:
+    case H_PREDLOGIC: case H_MOV_PRED: case H_FENCE: case H_BRX: case H_CP_ASYNC: case H_ELECT:
+      break;
+    case H_LD: case H_ATOM:
+      if (in->has_base)
+        ADD_ROW (in->s[0]);
+      break;
+    case H_ST:
+      if (in->has_base)
+        ADD_ROW (in->s[0]);
+      for (guint i = 0; i < MAX (in->vec, 1u) && i < 4; i++)
+        ADD_ROW (in->v[i]);
+      break;
+    default:
+      for (guint i = 0; i < in->nsrc && i < 4; i++)
+        if (!src_is_pred (in, i))
+          ADD_ROW (in->s[i]);
+      break;
+    }
+#undef ADD_ROW
+  S->site.n_src = n;
 }
 
 uint32_t
@@ -192,7 +258,7 @@ ws_emu_instr_before (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t act
       if (in->guard != WS_REG_SINK)
         m = active & (in->guard_neg ? ~w->preds[in->guard] : w->preds[in->guard]);
     }
-  if (S->after && (fl & WS_INSTR_AT_REG_WRITE))
+  if ((S->after & WS_INSTR_AT_ALL) ? !(fl & WS_INSTR_AT_CONTROL) : (S->after & fl) != 0)
     {
       S->pending = TRUE;
       S->pw = w;
@@ -204,7 +270,8 @@ ws_emu_instr_before (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t act
   if (!(S->where & WS_INSTR_AT_ALL) && !(S->where & fl))
     return m;
   fill_static (S, id, w, active, m);
-  WsInstrInst *x = &S->inst;
+  fill_reads (S, w, in);
+  WsInstrSite *x = &S->site;
   if (fl & WS_INSTR_AT_MEMORY)
     {
       /* The address the handler will compute: base register + offset
@@ -242,9 +309,10 @@ ws_emu_instr_before (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t act
       if ((space == WS_SPACE_PARAM || space == WS_SPACE_FUNC_PARAM) && !in->addr_param
           && (in->addr_frame || !w->fn->ptx->is_entry))
         space = WS_SPACE_LOCAL;
-      x->mem_kind = in->h == H_LD ? WS_INSTR_MEM_LOAD : in->h == H_ST ? WS_INSTR_MEM_STORE : WS_INSTR_MEM_ATOMIC;
-      x->mem_space = (uint8_t) space;
-      x->mem_width = (uint8_t) MIN (255u, (uint32_t) in->size * (in->vec ? in->vec : 1));
+      x->mem_kind = in->h == H_LD ? WS_INSTR_SDK_MEM_LOAD : in->h == H_ST ? WS_INSTR_SDK_MEM_STORE
+                                                                         : WS_INSTR_SDK_MEM_ATOMIC;
+      x->mem_space = (uint32_t) space;
+      x->mem_width = MIN (255u, (uint32_t) in->size * (in->vec ? in->vec : 1));
       x->addr = S->addr;
     }
   if (fl & WS_INSTR_AT_COND_BRANCH)
@@ -267,18 +335,19 @@ ws_emu_instr_flush (Cta *c)
   const EInst *in = S->pin;
   uint32_t rows[4], slots[2];
   fill_static (S, S->pid, w, S->pactive, S->pm);
-  WsInstrInst *x = &S->inst;
+  WsInstrSite *x = &S->site;
   guint n = gpr_dsts (w->fn, in, rows);
-  int bits = dst_bits_of (in);
-  x->n_dst = (uint8_t) n;
+  uint32_t bits = (uint32_t) dst_bits_of (in);
+  x->n_dst = n;
   for (guint i = 0; i < n; i++)
     {
-      x->dst[i] = w->regs + (size_t) rows[i] * WS_EMU_WARP;
-      x->dst_bits[i] = (uint8_t) bits;
+      S->dst[i] = w->regs + (size_t) rows[i] * WS_EMU_WARP;
+      S->dst_reg[i] = rows[i];
+      S->dst_bits[i] = bits;
     }
   guint np = pred_dsts (w->fn, in, slots);
-  x->n_pdst = (uint8_t) np;
+  x->n_pdst = np;
   for (guint i = 0; i < np; i++)
-    x->pdst[i] = &w->preds[slots[i]];
+    S->pdst[i] = &w->preds[slots[i]];
   ws_instrument_after (S->cr, x);
 }

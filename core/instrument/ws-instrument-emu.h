@@ -11,15 +11,19 @@ typedef struct _WsEmuInstrCta WsEmuInstrCta;
 
 struct _WsEmuInstrCta {
   WsInstrCtaRun *cr;
-  guint where;
-  gboolean after;
+  WsInstrRun *run;
+  guint where, after;           /* union of the handlers' before / after masks */
   const uint8_t *flags;
   const WsTraceStaticInst *insts;
-  WsInstrInst inst;             /* scratch, reused per instruction */
+  WsInstrSite site;             /* scratch, reused per instruction */
   uint64_t addr[WS_EMU_WARP];
-  /* the register-writing instruction whose after-callback is due: called
-   * before the warp's next instruction, when its results are in the
-   * registers and before any frame change */
+  uint32_t src_reg[8], dst_reg[4], dst_bits[4];
+  const uint64_t *src[8];
+  uint64_t *dst[4];
+  uint32_t *pdst[2];
+  /* the instruction whose after-callback is due: called before the warp's
+   * next instruction, when its results are in the registers and before
+   * any frame change */
   gboolean pending;
   Warp *pw;
   const EInst *pin;

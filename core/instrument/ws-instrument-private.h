@@ -1,18 +1,10 @@
-/* ws-instrument-private.h: the built-in tools (one file each). */
+/* ws-instrument-private.h: host-side helpers shared inside core/instrument
+ * (not seen by the built-in tools, which use the public SDK only). */
 #pragma once
 
 #include "instrument/ws-instrument.h"
+#include "instrument/ws-instr-builtins.h"
 #include "ptx/ws-ptx.h"
 
-void ws_instr_add_branch (WsInstrument *ins);          /* ws-instr-branch.c (seed 003 §5) */
-void ws_instr_add_memdiv (WsInstrument *ins);          /* ws-instr-memdiv.c (§6) */
-void ws_instr_add_value (WsInstrument *ins);           /* ws-instr-value.c (§7) */
-void ws_instr_add_faults_profile (WsInstrument *ins);  /* ws-instr-faults.c (§8) */
-
-/* Per-kernel accumulation shared by the tools: results are keyed by kernel
- * name and static id, merged from CTAs under the tool's lock. */
-static inline double
-ws_instr_percent (double num, double den)
-{
-  return den > 0 ? 100.0 * num / den : 0.0;
-}
+/* The SDK's enums are the host's own values: checked at compile time so a
+ * change on either side cannot go unnoticed (ws-instrument.c). */

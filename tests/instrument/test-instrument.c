@@ -182,8 +182,18 @@ typedef struct {
   guint64 before, blocks, branches, taken, stores, bad_addr;
 } ApiCta;
 
+static ApiTool *api_state;
+
+static void *
+api_init (const WsInstrHost *host, WsInstrHostContext *ctx, const char *args)
+{
+  g_assert_cmpuint (host->size, ==, sizeof (WsInstrHost));
+  g_assert_cmpstr (args, ==, "");
+  return api_state;
+}
+
 static void
-api_launch_begin (gpointer tool, const WsInstrLaunch *l)
+api_launch_begin (void *tool, const WsInstrLaunchInfo *l)
 {
   ApiTool *t = tool;
   t->launches++;
@@ -191,8 +201,8 @@ api_launch_begin (gpointer tool, const WsInstrLaunch *l)
   g_assert_cmpuint (l->n_ctas, ==, 2);
 }
 
-static gpointer
-api_cta_begin (gpointer tool, const WsInstrLaunch *l, uint64_t cta)
+static void *
+api_cta_begin (void *tool, const WsInstrLaunchInfo *l, uint64_t cta)
 {
   ApiTool *t = tool;
   g_mutex_lock (&t->lock);
@@ -202,7 +212,7 @@ api_cta_begin (gpointer tool, const WsInstrLaunch *l, uint64_t cta)
 }
 
 static void
-api_cta_end (gpointer tool, const WsInstrLaunch *l, gpointer data)
+api_cta_end (void *tool, const WsInstrLaunchInfo *l, void *data)
 {
   ApiTool *t = tool;
   ApiCta *c = data;
@@ -219,7 +229,7 @@ api_cta_end (gpointer tool, const WsInstrLaunch *l, gpointer data)
 }
 
 static void
-api_before (gpointer tool, gpointer data, const WsInstrInst *x)
+api_before (void *tool, void *data, const WsInstrSite *x)
 {
   ApiTool *t = tool;
   ApiCta *c = data;
@@ -231,12 +241,23 @@ api_before (gpointer tool, gpointer data, const WsInstrInst *x)
       c->branches++;
       c->taken += (guint64) __builtin_popcount (x->taken);
     }
-  if ((x->flags & WS_INSTR_AT_MEMORY) && x->mem_kind == WS_INSTR_MEM_STORE)
+  if ((x->flags & WS_INSTR_AT_MEMORY) && x->mem_kind == WS_INSTR_SDK_MEM_STORE)
     {
       g_assert_cmpuint (x->ptx_line, ==, t->st_line);
-      g_assert_cmpuint (x->mem_space, ==, WS_SPACE_GLOBAL);
+      g_assert_cmpuint (x->mem_space, ==, WS_INSTR_SDK_SPACE_GLOBAL);
       g_assert_cmpuint (x->mem_width, ==, 4);
       c->stores++;
+      /* registers read: the address base, then the stored value (already
+       * changed by the after-callback of `add.u32 %r4`) */
+      g_assert_cmpuint (x->n_src, ==, 2);
+      g_assert_cmpstr (x->opcode, ==, "st");
+      for (int l = 0; l < 32; l++)
+        if (x->will_execute >> l & 1)
+          {
+            uint64_t tid = x->cta * 64 + x->warp * 32 + (uint64_t) l;
+            g_assert_cmpuint (x->src[0][l], ==, t->out + 4 * tid);
+            g_assert_cmpuint ((uint32_t) x->src[1][l], ==, (tid % 4 == 0 ? 11u : 21u) + 100u);
+          }
       for (int l = 0; l < 32; l++)
         if ((x->will_execute >> l & 1)
             && x->addr[l] != t->out + 4 * (x->cta * 64 + x->warp * 32 + (uint64_t) l))
@@ -245,7 +266,7 @@ api_before (gpointer tool, gpointer data, const WsInstrInst *x)
 }
 
 static void
-api_after (gpointer tool, gpointer data, WsInstrInst *x)
+api_after (void *tool, void *data, WsInstrSite *x)
 {
   ApiTool *t = tool;
   /* writable destinations: add 100 to every result of `add.u32 %r4` */
@@ -278,15 +299,18 @@ run_api (gboolean deterministic, guint n_threads)
   g_assert_no_error (error);
   WsInstrument *ins = ws_instrument_new ();
   ApiTool *t = g_new0 (ApiTool, 1);
-  static const WsInstrTool vt = {
-    .name = "api", .where = WS_INSTR_AT_ALL, .after_reg_writes = TRUE,
-    .launch_begin = api_launch_begin, .cta_begin = api_cta_begin, .cta_end = api_cta_end,
-    .before = api_before, .after = api_after, .free = g_free,
+  static const WsInstrHandler vt = {
+    .abi_version = WS_INSTR_SDK_ABI_VERSION, .size = sizeof (WsInstrHandler),
+    .api_version = WS_INSTR_SDK_API_VERSION, .name = "api",
+    .before_where = WS_INSTR_SDK_AT_ALL, .after_where = WS_INSTR_SDK_AT_REG_WRITE,
+    .init = api_init, .launch_begin = api_launch_begin, .cta_begin = api_cta_begin, .cta_end = api_cta_end,
+    .before = api_before, .after = api_after, .teardown = g_free,
   };
   g_mutex_init (&t->lock);
   t->add_line = line_of (api_ptx, "add.u32 %r4");
   t->st_line = line_of (api_ptx, "st.global");
-  ws_instrument_add (ins, &vt, t);
+  api_state = t;
+  g_assert_true (ws_instrument_add_handler (ins, &vt, NULL, "test", &error));
   WsEmuOptions opt = { 0 };
   opt.mem = mem;
   opt.deterministic = deterministic;
@@ -332,6 +356,147 @@ test_api_emulator (void)
 {
   run_api (TRUE, 1);
   run_api (FALSE, 2);
+}
+
+
+/* ---- the SDK: an out-of-tree handler built with pkg-config ------------------------------ */
+
+/* Builds @src (relative to the source tree) into @dir/@so with the
+ * uninstalled warpscope-instrument.pc; returns the path or NULL (skipped). */
+static char *
+build_handler (const char *src_rel, const char *extra_cflags, const char *so)
+{
+  g_autofree char *pkg_config = g_find_program_in_path ("pkg-config");
+  g_autofree char *cc = g_find_program_in_path ("cc");
+  if (pkg_config == NULL || cc == NULL || g_getenv ("WS_PKG_CONFIG_PATH") == NULL)
+    {
+      g_test_skip ("pkg-config or cc missing");
+      return NULL;
+    }
+  char *out = g_build_filename (tmp_dir, so, NULL);
+  g_autofree char *src = g_build_filename (g_getenv ("WS_SOURCE_DIR"), src_rel, NULL);
+  g_autofree char *cmd = g_strdup_printf ("cc -shared -fPIC -Wall -Wextra -Werror %s -o '%s' '%s' "
+                                          "$(pkg-config --cflags warpscope-instrument) -lpthread",
+                                          extra_cflags, out, src);
+  const char *argv[] = { "sh", "-c", cmd, NULL };
+  g_auto (GStrv) env = g_get_environ ();
+  env = g_environ_setenv (env, "PKG_CONFIG_PATH", g_getenv ("WS_PKG_CONFIG_PATH"), TRUE);
+  int status = 0;
+  g_autofree char *err = NULL;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, &err, &status, &error));
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("building %s failed: %s", src_rel, err);
+  return out;
+}
+
+static guint64
+opcode_count (JsonObject *result, const char *opcode, const char *member)
+{
+  JsonArray *a = json_object_get_array_member (result, "opcodes");
+  for (guint i = 0; i < json_array_get_length (a); i++)
+    {
+      JsonObject *o = json_array_get_object_element (a, i);
+      if (strcmp (json_object_get_string_member (o, "opcode"), opcode) == 0)
+        return (guint64) json_object_get_int_member (o, member);
+    }
+  return 0;
+}
+
+/* docs/instrumentation.md's example: every warp instruction is counted once
+ * (the emulator's own totals), saxpy2 stores once per thread, and an
+ * opcode filter keeps exactly the opcodes asked for. */
+static void
+test_sdk_opcode_histogram (void)
+{
+  if (!have (saxpy2_path))
+    return;
+  g_autofree char *so = build_handler ("examples/instrument-handler/opcode-histogram.c", "", "opcode-histogram.so");
+  if (so == NULL)
+    return;
+  g_autofree char *spec = g_strdup_printf ("%s", so);
+  const char *args[] = { "tool", "run", spec, "--", saxpy2_path, "1024", "16", "256", NULL };
+  g_autoptr (JsonNode) r = run_cli_json (args);
+  JsonObject *o = json_node_get_object (r);
+  /* profile's own counts for the same run */
+  g_autofree char *trace = g_build_filename (tmp_dir, "hist.trace", NULL);
+  g_autofree char *filtered = g_strdup_printf ("%s:ops=st,ld", so);
+  g_autofree char *sum_path = g_build_filename (tmp_dir, "hist-summary.json", NULL);
+  const char *pargs[] = { cli_path, "--db", db_path, "profile", "-o", trace, "--summary", sum_path, "--tool", filtered,
+                          "--", saxpy2_path, "1024", "16", "256", NULL };
+  int status = 0;
+  g_assert_true (g_spawn_sync (tmp_dir, (char **) pargs, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                               NULL, NULL, NULL, NULL, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_autoptr (JsonParser) sp = json_parser_new ();
+  g_assert_true (json_parser_load_from_file (sp, sum_path, NULL));
+  JsonObject *so_ = json_node_get_object (json_parser_get_root (sp));
+  g_assert_cmpint (json_object_get_int_member (o, "warp_instructions"), ==,
+                   json_object_get_int_member (so_, "warp_instructions"));
+  g_assert_cmpint (json_object_get_int_member (o, "thread_instructions"), ==,
+                   json_object_get_int_member (so_, "thread_instructions"));
+  g_assert_cmpint (json_object_get_int_member (o, "warp_instructions"), ==, 2912);
+  g_assert_cmpuint (opcode_count (o, "st", "thread_instructions"), ==, 1024);
+  g_assert_cmpuint (opcode_count (o, "st", "warp_instructions"), ==, 32);
+  g_assert_cmpuint (opcode_count (o, "ret", "warp_instructions"), ==, 32);
+  /* the loop: `a` = 16 additions per thread, plus the index arithmetic */
+  g_assert_cmpuint (opcode_count (o, "add", "thread_instructions"), >=, 16 * 1024);
+  /* ops=st,ld (a comma inside the arguments): only those, same counts */
+  g_autofree char *path = g_strdup_printf ("%s.opcode-histogram.json", trace);
+  g_autoptr (JsonParser) p = json_parser_new ();
+  g_assert_true (json_parser_load_from_file (p, path, NULL));
+  JsonObject *f = json_node_get_object (json_parser_get_root (p));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (f, "opcodes")), ==, 2);
+  g_assert_cmpuint (opcode_count (f, "st", "thread_instructions"), ==, 1024);
+  g_assert_cmpuint (opcode_count (f, "ld", "warp_instructions"), ==, opcode_count (o, "ld", "warp_instructions"));
+  /* the handler's own file next to the result */
+  g_autofree char *txt_path = g_strdup_printf ("%s.opcode-histogram.txt", trace);
+  g_autofree char *txt = NULL;
+  g_assert_true (g_file_get_contents (txt_path, &txt, NULL, NULL));
+  g_assert_nonnull (strstr (txt, "st "));
+}
+
+/* A handler built for another ABI is refused before the program runs, with
+ * a message that says to rebuild it; so is one without the query symbol
+ * and an unknown opcode in a filter. */
+static void
+test_sdk_refuses_mismatch (void)
+{
+  g_autofree char *bad = build_handler ("tests/instrument/handlers/other-abi.c", "", "other-abi.so");
+  if (bad == NULL)
+    return;
+  g_autoptr (WsInstrument) ins = ws_instrument_new ();
+  g_autoptr (GError) error = NULL;
+  g_assert_false (ws_instrument_load (ins, bad, &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "ABI 99"));
+  g_assert_nonnull (strstr (error->message, "please rebuild"));
+  g_clear_error (&error);
+  g_autofree char *name = ws_instrument_probe_library (bad, &error);
+  g_assert_null (name);
+  g_clear_error (&error);
+  /* not a handler: a file that is no shared object */
+  g_autofree char *junk = g_build_filename (tmp_dir, "junk.so", NULL);
+  g_assert_true (g_file_set_contents (junk, "not an ELF file\n", -1, NULL));
+  g_assert_false (ws_instrument_load (ins, junk, &error));
+  g_assert_nonnull (strstr (error->message, "cannot load instrumentation handler"));
+  g_clear_error (&error);
+  g_autofree char *good = build_handler ("examples/instrument-handler/opcode-histogram.c", "", "good.so");
+  g_autofree char *spec = g_strdup_printf ("%s:ops=ld,bogus", good);
+  g_assert_false (ws_instrument_load (ins, spec, &error));
+  g_assert_nonnull (strstr (error->message, "'bogus' is no PTX opcode"));
+  g_clear_error (&error);
+  g_autofree char *spec2 = g_strdup_printf ("%s:ops=ld", good);
+  g_assert_true (ws_instrument_load (ins, spec2, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (ws_instrument_tool_name (ins, 0), ==, "opcode-histogram");
+  /* the CLI says so and does not start the program */
+  g_autofree char *out = NULL, *err = NULL;
+  int status = 0;
+  const char *argv[] = { cli_path, "--db", db_path, "tool", "run", bad, "--", "/bin/true", NULL };
+  g_assert_true (g_spawn_sync (tmp_dir, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL));
+  g_assert_false (g_spawn_check_wait_status (status, NULL));
+  g_assert_nonnull (strstr (err, "please rebuild"));
 }
 
 /* ---- tools on purpose-built kernels ---------------------------------------------------- */
@@ -626,6 +791,8 @@ main (int argc, char **argv)
   g_test_add_func ("/instrument/api/pick-sites-seeded-uniform", test_pick_sites);
   g_test_add_func ("/instrument/api/unknown-tool", test_unknown_tool);
   g_test_add_func ("/instrument/api/emulator-hooks-where-what-writable", test_api_emulator);
+  g_test_add_func ("/instrument/sdk/opcode-histogram-out-of-tree", test_sdk_opcode_histogram);
+  g_test_add_func ("/instrument/sdk/abi-mismatch-refused", test_sdk_refuses_mismatch);
   g_test_add_func ("/instrument/branch/mod4-exact-counts", test_branch_mod4);
   g_test_add_func ("/instrument/memdiv/strided-exact-matrix", test_memdiv_strided);
   g_test_add_func ("/instrument/value/uniform-kernel-scalar", test_value_uniform);
