@@ -117,7 +117,8 @@ model_run (WsCli *cli, int argc, char **argv)
   if (system_name == NULL || app_name == NULL)
     return ws_cli_fail (cli, WS_EXIT_USAGE, "%s",
                         _("usage: model run --system NAME --app NAME [--set VAR=V]... [--sweep VAR=LIST|A:B:STEP]... "
-                          "[--predictor NAME] [--json]"));
+                          "[--predictor NAME] [--option PLUGIN.KEY=VALUE]... [--in-process] "
+                          "[--plugin-timeout SECONDS] [--threads N] [--no-store] [--json]"));
   if (threads < 0)
     return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _("--threads must be >= 0"));
   if (plugin_timeout < 0)
@@ -468,8 +469,9 @@ int
 ws_cli_cmd_model (WsCli *cli, int argc, char **argv)
 {
   static const char *usage = N_("usage: warpscope-cli model list | run --system NAME --app NAME [--set VAR=V]... "
-                                "[--sweep VAR=LIST|A:B:STEP]... [--predictor NAME] | import [--replace] FILE | "
-                                "export NAME [-o FILE] | delete [--system|--app] NAME");
+                                "[--sweep VAR=LIST|A:B:STEP]... [--predictor NAME] [--option PLUGIN.KEY=VALUE]... "
+                                "[--in-process] [--plugin-timeout SECONDS] [--threads N] [--no-store] | "
+                                "import [--replace] FILE | export NAME [-o FILE] | delete [--system|--app] NAME");
   if (argc < 2)
     return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _(usage));
   /* argv[1] is the action; the option parser sees "model ACTION ARGS...". */

@@ -306,7 +306,10 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
       status = WS_EXIT_KERNEL_FAULT;
     }
 
-  /* Tool results are also kept in the store (table tool_result). */
+  /* Tool results are also kept in the store (table tool_result): those of
+   * the built-in tools and of handler libraries (migration 007), a handler's
+   * with the library it came from.  The fault-injection tools' results
+   * belong to `tool faults`, which stores the campaign. */
   for (guint i = 0; tool_prefix != NULL && tools[i] != NULL; i++)
     {
       static const char *const stored[] = { "branch", "memdiv", "value", NULL };
@@ -316,22 +319,16 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
       gboolean library = ws_instrument_spec_is_library (tools[i]);
       if (!g_strv_contains (stored, tools[i]) && !library)
         continue;
-      if (library)
-        {
-          /* The store's tool_result table takes the built-in tools only
-           * (its CHECK constraint, migration 005): a handler's result stays
-           * in its file. */
-          if (g_file_test (path, G_FILE_TEST_EXISTS))
-            ws_cli_info (cli, _("%s result: %s"), tool_names[i], path);
-          continue;
-        }
+      /* A handler need not give a result (its result callback is optional). */
+      if (library && !g_file_test (path, G_FILE_TEST_EXISTS))
+        continue;
       if (!json_parser_load_from_file (tp, path, &terr))
         {
           ws_cli_info (cli, _("%s: no %s result (%s)"), program, tool_names[i], terr->message);
           continue;
         }
-      if (!ws_instrument_store_result (ws_store_get_db (store), tool_names[i], program, child_args, output,
-                                       json_parser_get_root (tp), &terr))
+      if (!ws_instrument_store_result (ws_store_get_db (store), tool_names[i], library ? tool_specs[i] : NULL,
+                                       program, child_args, output, json_parser_get_root (tp), &terr))
         ws_cli_info (cli, "%s", terr->message);
       else
         ws_cli_info (cli, _("%s result: %s"), tool_names[i], path);

@@ -7,6 +7,11 @@
  *     here), and prints the result (JSON with --json); the program's own
  *     stdout goes to stderr.  Only the summary and, without -o, the result
  *     pass through a temporary folder, removed afterwards.
+ *   tool run ./HANDLER.so[:ARGS] [OPTIONS] -- PROGRAM ARGS
+ *     the same with a handler library (issue 21): its JSON result is
+ *     printed and kept as PREFIX.NAME.json next to its own files.
+ *   Either way the child `profile` keeps the result in the store (table
+ *   tool_result; a handler's row names its library in `handler`).
  *   tool faults [--injections N] [--seed S] [--jobs J] [--timeout SEC]
  *               [--output-file FILE]... -- PROGRAM ARGS
  *     statistical single-bit fault injection (§8): a golden run measures the
@@ -550,8 +555,8 @@ run_faults (Runner *rn, int injections, guint64 seed, int jobs, int timeout_s, c
   g_autofree const char **args_z = g_new0 (const char *, rn->n_args + 1);
   for (int i = 0; i < rn->n_args; i++)
     args_z[i] = rn->args[i];
-  if (store != NULL && !ws_instrument_store_result (ws_store_get_db (store), "faults", rn->program, args_z, NULL,
-                                                    root, &error))
+  if (store != NULL && !ws_instrument_store_result (ws_store_get_db (store), "faults", NULL, rn->program, args_z,
+                                                    NULL, root, &error))
     ws_cli_info (cli, "%s", error->message);
 
   if (cli->json)

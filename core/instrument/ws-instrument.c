@@ -699,9 +699,10 @@ ws_instrument_after (WsInstrCtaRun *cr, WsInstrSite *site)
 /* ---- store ------------------------------------------------------------------------ */
 
 gboolean
-ws_instrument_store_result (struct sqlite3 *db, const char *tool, const char *program, const char *const *args,
-                            const char *trace, JsonNode *result, GError **error)
+ws_instrument_store_result (struct sqlite3 *db, const char *tool, const char *handler, const char *program,
+                            const char *const *args, const char *trace, JsonNode *result, GError **error)
 {
+  g_return_val_if_fail (db != NULL && tool != NULL && program != NULL && result != NULL, FALSE);
   g_autoptr (JsonBuilder) ab = json_builder_new ();
   json_builder_begin_array (ab);
   for (guint i = 0; args != NULL && args[i] != NULL; i++)
@@ -711,18 +712,22 @@ ws_instrument_store_result (struct sqlite3 *db, const char *tool, const char *pr
   g_autofree char *args_text = json_to_string (an, FALSE);
   g_autofree char *result_text = json_to_string (result, FALSE);
   sqlite3_stmt *st = NULL;
-  int rc = sqlite3_prepare_v2 (db, "INSERT INTO tool_result (tool, program, args, trace, result) VALUES (?, ?, ?, ?, ?)",
-                               -1, &st, NULL);
+  int rc = sqlite3_prepare_v2 (db, "INSERT INTO tool_result (tool, handler, program, args, trace, result) "
+                               "VALUES (?, ?, ?, ?, ?, ?)", -1, &st, NULL);
   if (rc == SQLITE_OK)
     {
       sqlite3_bind_text (st, 1, tool, -1, SQLITE_TRANSIENT);
-      sqlite3_bind_text (st, 2, program, -1, SQLITE_TRANSIENT);
-      sqlite3_bind_text (st, 3, args_text, -1, SQLITE_TRANSIENT);
-      if (trace != NULL)
-        sqlite3_bind_text (st, 4, trace, -1, SQLITE_TRANSIENT);
+      if (handler != NULL)
+        sqlite3_bind_text (st, 2, handler, -1, SQLITE_TRANSIENT);
       else
-        sqlite3_bind_null (st, 4);
-      sqlite3_bind_text (st, 5, result_text, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_null (st, 2);
+      sqlite3_bind_text (st, 3, program, -1, SQLITE_TRANSIENT);
+      sqlite3_bind_text (st, 4, args_text, -1, SQLITE_TRANSIENT);
+      if (trace != NULL)
+        sqlite3_bind_text (st, 5, trace, -1, SQLITE_TRANSIENT);
+      else
+        sqlite3_bind_null (st, 5);
+      sqlite3_bind_text (st, 6, result_text, -1, SQLITE_TRANSIENT);
       rc = sqlite3_step (st);
       if (rc == SQLITE_DONE)
         rc = SQLITE_OK;
@@ -731,7 +736,7 @@ ws_instrument_store_result (struct sqlite3 *db, const char *tool, const char *pr
   if (rc != SQLITE_OK)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_IO, "storing the %s result of %s: %s (is the store older than "
-                   "migration 005?)", tool, program, sqlite3_errmsg (db));
+                   "migration 007? open it with this Warpscope to upgrade it)", tool, program, sqlite3_errmsg (db));
       return FALSE;
     }
   return TRUE;

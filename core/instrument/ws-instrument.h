@@ -80,13 +80,15 @@ WS_EXPORT const char *const *ws_instrument_builtin_names (void);
 /* Writes every tool's result to PREFIX.NAME.json. */
 WS_EXPORT gboolean ws_instrument_write_results (WsInstrument *ins, const char *prefix, GError **error);
 
-/* Keeps a tool result in the store (table tool_result, migration 005):
- * @db from ws_store_get_db; @args: the program's arguments (NULL-terminated
- * or NULL); @trace may be NULL. */
+/* Keeps a tool result in the store (table tool_result, migrations 005 and
+ * 007): @db from ws_store_get_db; @tool: the built-in tool's or the
+ * handler's name; @handler: for a handler library, the library as loaded
+ * (absolute PATH[:ARGS]), NULL for a built-in tool; @args: the program's
+ * arguments (NULL-terminated or NULL); @trace may be NULL. */
 struct sqlite3;
-WS_EXPORT gboolean ws_instrument_store_result (struct sqlite3 *db, const char *tool, const char *program,
-                                               const char *const *args, const char *trace, JsonNode *result,
-                                               GError **error);
+WS_EXPORT gboolean ws_instrument_store_result (struct sqlite3 *db, const char *tool, const char *handler,
+                                               const char *program, const char *const *args, const char *trace,
+                                               JsonNode *result, GError **error);
 
 /* A fault-injection site: the @index-th thread-level execution of a
  * register-writing instruction (counted in execution order, lanes in

@@ -1613,6 +1613,13 @@ ws_system_result_to_json (const WsSystemResult *r)
     {
       json_builder_set_member_name (b, "error");
       json_builder_add_string_value (b, r->error ? r->error : "");
+      /* Only where set: a point the sweep never finished is not a failure of
+       * its inputs, and a reader must be able to tell (docs/system-modelling.md). */
+      if (r->cancelled)
+        {
+          json_builder_set_member_name (b, "cancelled");
+          json_builder_add_boolean_value (b, TRUE);
+        }
       json_builder_end_object (b);
       return json_builder_get_root (b);
     }

@@ -116,7 +116,9 @@ typedef struct {
 
 WS_EXPORT void ws_system_result_free (WsSystemResult *result);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsSystemResult, ws_system_result_free)
-/* {"variables":{…},"total_seconds":…,"operations":[{"label","rank","op","component","bytes","start","end"}],"busy":{…}} */
+/* {"variables":{…},"ok":true,"total_seconds":…,"operations":[{"label","rank","op","component","name"?,"bytes",
+ * "start","end"}],"busy":{…}}; a failed point: {"variables":{…},"ok":false,"error":…,"cancelled":true?}, with
+ * "cancelled" only when the point was not run to its end (a cancelled sweep). */
 WS_EXPORT JsonNode *ws_system_result_to_json (const WsSystemResult *result);
 
 /* What an evaluation needs besides the models: catalogue records of every

@@ -1,7 +1,7 @@
--- 007: measured data (core/measure): measurement sets imported from the
+-- 004: measured data (core/measure): measurement sets imported from the
 -- measurement CSV (docs/measurement.md) and the scaling parameters of seed
 -- 004 calibrated from them (λk of eq. 4.1, t_s and λc of eq. 4.6).
--- Applied by ws-store.c inside one transaction when PRAGMA user_version < 7.
+-- Applied by ws-store.c inside one transaction when PRAGMA user_version < 4.
 
 CREATE TABLE measurement_set (
   id       INTEGER PRIMARY KEY,

@@ -12,6 +12,7 @@
 
 #include "instrument/ws-instrument.h"
 #include "emu/ws-emu.h"
+#include "store/ws-store.h"
 
 static char *cli_path, *kernels_path, *faultprog_path, *saxpy2_path;
 static char *tmp_dir, *db_path;
@@ -359,6 +360,49 @@ test_api_emulator (void)
 }
 
 
+/* ws_instrument_store_result keeps a handler's result under its own name
+ * with the library it came from, and a built-in tool's with none. */
+static void
+test_store_handler_result (void)
+{
+  g_autofree char *path = g_build_filename (tmp_dir, "api-store.db", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsStore) store = ws_store_open (path, &error);
+  g_assert_no_error (error);
+  g_autoptr (JsonParser) p = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (p, "{\"opcodes\":[{\"opcode\":\"st\",\"warp_instructions\":32}]}", -1,
+                                             NULL));
+  const char *args[] = { "1024", "16", NULL };
+  g_assert_true (ws_instrument_store_result (ws_store_get_db (store), "opcode-histogram",
+                                             "/opt/h/opcode-histogram.so:ops=st", "/bin/saxpy2", args,
+                                             "/tmp/run.trace", json_parser_get_root (p), &error));
+  g_assert_no_error (error);
+  g_assert_true (ws_instrument_store_result (ws_store_get_db (store), "branch", NULL, "/bin/saxpy2", NULL, NULL,
+                                             json_parser_get_root (p), &error));
+  g_assert_no_error (error);
+  sqlite3_stmt *st = NULL;
+  g_assert_cmpint (sqlite3_prepare_v2 (ws_store_get_db (store),
+                                       "SELECT tool, handler, program, args, trace, "
+                                       "json_extract (result, '$.opcodes[0].warp_instructions') "
+                                       "FROM tool_result ORDER BY id", -1, &st, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (st), ==, SQLITE_ROW);
+  g_assert_cmpstr ((const char *) sqlite3_column_text (st, 0), ==, "opcode-histogram");
+  g_assert_cmpstr ((const char *) sqlite3_column_text (st, 1), ==, "/opt/h/opcode-histogram.so:ops=st");
+  g_assert_cmpstr ((const char *) sqlite3_column_text (st, 2), ==, "/bin/saxpy2");
+  g_assert_cmpstr ((const char *) sqlite3_column_text (st, 3), ==, "[\"1024\",\"16\"]");
+  g_assert_cmpstr ((const char *) sqlite3_column_text (st, 4), ==, "/tmp/run.trace");
+  g_assert_cmpint (sqlite3_column_int (st, 5), ==, 32);
+  g_assert_cmpint (sqlite3_step (st), ==, SQLITE_ROW);
+  g_assert_cmpstr ((const char *) sqlite3_column_text (st, 0), ==, "branch");
+  g_assert_cmpint (sqlite3_column_type (st, 1), ==, SQLITE_NULL);
+  g_assert_cmpstr ((const char *) sqlite3_column_text (st, 3), ==, "[]");
+  g_assert_cmpint (sqlite3_column_type (st, 4), ==, SQLITE_NULL);
+  g_assert_cmpint (sqlite3_step (st), ==, SQLITE_DONE);
+  sqlite3_finalize (st);
+  g_clear_pointer (&store, ws_store_close);
+  g_unlink (path);
+}
+
 /* ---- the SDK: an out-of-tree handler built with pkg-config ------------------------------ */
 
 /* Builds @src (relative to the source tree) into @dir/@so with the
@@ -454,6 +498,44 @@ test_sdk_opcode_histogram (void)
   g_autofree char *txt = NULL;
   g_assert_true (g_file_get_contents (txt_path, &txt, NULL, NULL));
   g_assert_nonnull (strstr (txt, "st "));
+
+  /* Both runs' results are in the store (migration 007), each with the
+   * library and arguments it came from: read back, they are the results
+   * printed and written above. */
+  sqlite3 *db = NULL;
+  sqlite3_stmt *st = NULL;
+  g_assert_cmpint (sqlite3_open (db_path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT handler, program, args, trace, result FROM tool_result "
+                                           "WHERE tool = 'opcode-histogram' AND handler IN (?1, ?2) ORDER BY id",
+                                       -1, &st, NULL), ==, SQLITE_OK);
+  sqlite3_bind_text (st, 1, so, -1, SQLITE_STATIC);
+  sqlite3_bind_text (st, 2, filtered, -1, SQLITE_STATIC);
+  /* tool run: no trace, the whole histogram */
+  g_assert_cmpint (sqlite3_step (st), ==, SQLITE_ROW);
+  g_assert_cmpstr ((const char *) sqlite3_column_text (st, 0), ==, so);
+  g_assert_cmpstr ((const char *) sqlite3_column_text (st, 1), ==, saxpy2_path);
+  g_assert_cmpstr ((const char *) sqlite3_column_text (st, 2), ==, "[\"1024\",\"16\",\"256\"]");
+  g_assert_cmpint (sqlite3_column_type (st, 3), ==, SQLITE_NULL);
+  g_autoptr (JsonParser) rp = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (rp, (const char *) sqlite3_column_text (st, 4), -1, NULL));
+  JsonObject *stored = json_node_get_object (json_parser_get_root (rp));
+  g_assert_cmpint (json_object_get_int_member (stored, "warp_instructions"), ==, 2912);
+  g_assert_cmpuint (opcode_count (stored, "st", "thread_instructions"), ==, 1024);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (stored, "opcodes")), ==,
+                    json_array_get_length (json_object_get_array_member (o, "opcodes")));
+  /* profile --tool PATH:ops=st,ld -o TRACE: the filtered histogram, with its trace */
+  g_assert_cmpint (sqlite3_step (st), ==, SQLITE_ROW);
+  g_assert_cmpstr ((const char *) sqlite3_column_text (st, 0), ==, filtered);
+  g_assert_cmpstr ((const char *) sqlite3_column_text (st, 3), ==, trace);
+  g_autoptr (JsonParser) fp = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (fp, (const char *) sqlite3_column_text (st, 4), -1, NULL));
+  JsonObject *fstored = json_node_get_object (json_parser_get_root (fp));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (fstored, "opcodes")), ==, 2);
+  g_assert_cmpuint (opcode_count (fstored, "st", "thread_instructions"), ==, 1024);
+  g_assert_cmpuint (opcode_count (fstored, "ld", "warp_instructions"), ==, opcode_count (f, "ld", "warp_instructions"));
+  g_assert_cmpint (sqlite3_step (st), ==, SQLITE_DONE);
+  sqlite3_finalize (st);
+  sqlite3_close (db);
 }
 
 /* A handler built for another ABI is refused before the program runs, with
@@ -791,6 +873,7 @@ main (int argc, char **argv)
   g_test_add_func ("/instrument/api/pick-sites-seeded-uniform", test_pick_sites);
   g_test_add_func ("/instrument/api/unknown-tool", test_unknown_tool);
   g_test_add_func ("/instrument/api/emulator-hooks-where-what-writable", test_api_emulator);
+  g_test_add_func ("/instrument/api/store-handler-result-with-library", test_store_handler_result);
   g_test_add_func ("/instrument/sdk/opcode-histogram-out-of-tree", test_sdk_opcode_histogram);
   g_test_add_func ("/instrument/sdk/abi-mismatch-refused", test_sdk_refuses_mismatch);
   g_test_add_func ("/instrument/branch/mod4-exact-counts", test_branch_mod4);

@@ -573,6 +573,77 @@ test_changed_seed_records_refresh_unedited (Fixture *f, gconstpointer data)
   g_assert_cmpint (count_rows (store, "SELECT COUNT(*) FROM meta WHERE key LIKE 'seed:gpu/%' AND value = '1'"), ==, 0);
 }
 
+/* A database at schema 6 (its tool_result CHECK takes only the built-in
+ * tools) gains migration 007 on open: the table is rebuilt with its rows,
+ * ids and dates kept, built-in rows get no handler, and a handler
+ * library's result under any valid name can be stored and read back. */
+static void
+test_migration_007_tool_result_any_tool (Fixture *f, gconstpointer data)
+{
+  g_autofree char *dir = g_path_get_dirname (f->path);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  {
+    sqlite3 *db = NULL;
+    g_assert_cmpint (sqlite3_open (f->path, &db), ==, SQLITE_OK);
+    static const char *const older[] = { "001-catalogue.sql", "002-sim-runs.sql", "003-system-models.sql",
+                                         "004-measurements.sql", "005-tool-results.sql", "006-sweep-status.sql" };
+    for (guint i = 0; i < G_N_ELEMENTS (older); i++)
+      {
+        g_autofree char *file = g_build_filename (g_getenv ("WS_SOURCE_DIR"), "db", "migrations", older[i], NULL);
+        g_autofree char *sql = NULL;
+        g_assert_true (g_file_get_contents (file, &sql, NULL, NULL));
+        g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+      }
+    g_assert_cmpint (sqlite3_exec (db,
+                                   "PRAGMA user_version = 6;"
+                                   "INSERT INTO tool_result (id, tool, program, args, trace, result, created) VALUES "
+                                   "  (3, 'branch', '/bin/prog', '[\"4\"]', '/tmp/prog.trace', '{\"branches\":[]}',"
+                                   "   '2026-01-02T03:04:05Z'),"
+                                   "  (7, 'faults', '/bin/prog', '[]', NULL, '{\"injections\":200}', '2026-01-02T03:04:06Z')",
+                                   NULL, NULL, NULL), ==, SQLITE_OK);
+    /* what 007 is for: schema 6 refuses a handler's name */
+    g_assert_cmpint (sqlite3_exec (db, "INSERT INTO tool_result (tool, program, result) VALUES "
+                                       "('opcode-histogram', '/bin/prog', '{}')", NULL, NULL, NULL), ==,
+                     SQLITE_CONSTRAINT);
+    sqlite3_close (db);
+  }
+
+  g_autoptr(WsStore) store = open_store (f->path);
+  sqlite3 *db = ws_store_get_db (store);
+  g_assert_cmpint (count_rows (store, "PRAGMA user_version"), ==, 7);
+  g_assert_cmpint (latest_migration (), >=, 7);
+  g_assert_cmpint (count_rows (store, "SELECT count(*) FROM tool_result"), ==, 2);
+  g_autofree char *kept = pragma_text (store, "SELECT json_array (id, tool, handler IS NULL, program, args, trace, "
+                                              "result, created) FROM tool_result WHERE id = 3");
+  g_assert_cmpstr (kept, ==, "[3,\"branch\",1,\"/bin/prog\",\"[\\\"4\\\"]\",\"/tmp/prog.trace\","
+                             "\"{\\\"branches\\\":[]}\",\"2026-01-02T03:04:05Z\"]");
+  g_autofree char *faults = pragma_text (store, "SELECT tool || ' ' || result || ' ' || created FROM tool_result "
+                                                "WHERE id = 7 AND handler IS NULL AND trace IS NULL");
+  g_assert_cmpstr (faults, ==, "faults {\"injections\":200} 2026-01-02T03:04:06Z");
+  g_assert_cmpint (count_rows (store, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND "
+                                      "name = 'tool_result_by_program' AND tbl_name = 'tool_result'"), ==, 1);
+  g_assert_cmpint (count_rows (store, "SELECT count(*) FROM sqlite_master WHERE name LIKE 'tool_result_0%'"), ==, 0);
+
+  /* a handler's result: stored and read back */
+  g_assert_cmpint (sqlite3_exec (db, "INSERT INTO tool_result (tool, handler, program, result) VALUES "
+                                     "('opcode-histogram', '/h/opcode-histogram.so:ops=st', '/bin/prog', "
+                                     "'{\"opcodes\":[{\"opcode\":\"st\",\"thread_instructions\":1024}]}')",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  g_autofree char *back = pragma_text (store, "SELECT handler || ' ' || json_extract (result, '$.opcodes[0].thread_instructions') "
+                                              "FROM tool_result WHERE tool = 'opcode-histogram'");
+  g_assert_cmpstr (back, ==, "/h/opcode-histogram.so:ops=st 1024");
+  g_assert_cmpint (count_rows (store, "SELECT max(id) FROM tool_result"), ==, 8);
+  /* still refused: an empty or over-long name, a result that is not JSON */
+  g_assert_cmpint (sqlite3_exec (db, "INSERT INTO tool_result (tool, program, result) VALUES ('', '/bin/prog', '{}')",
+                                 NULL, NULL, NULL), ==, SQLITE_CONSTRAINT_CHECK);
+  g_assert_cmpint (sqlite3_exec (db, "INSERT INTO tool_result (tool, program, result) VALUES "
+                                     "(replace (hex (zeroblob (65)), '00', 'x'), '/bin/prog', '{}')", NULL, NULL, NULL), ==,
+                   SQLITE_CONSTRAINT_CHECK);
+  g_assert_cmpint (sqlite3_exec (db, "INSERT INTO tool_result (tool, program, result) VALUES "
+                                     "('opcode-histogram', '/bin/prog', 'not json')", NULL, NULL, NULL), ==,
+                   SQLITE_CONSTRAINT_CHECK);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -594,6 +665,7 @@ main (int argc, char **argv)
   ADD ("/store/put/invalid-record-rejected", test_put_invalid_rejected);
   ADD ("/store/delete/removes-record", test_delete);
   ADD ("/store/open/newer-schema-refused", test_newer_schema_refused);
+  ADD ("/store/migration/007-tool-result-keeps-rows-takes-handlers", test_migration_007_tool_result_any_tool);
   ADD ("/store/open/not-a-database", test_not_a_database);
   g_test_add_func ("/store/default-path-under-xdg-data", test_default_path);
   return g_test_run ();

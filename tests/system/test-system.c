@@ -608,6 +608,68 @@ test_sweep_stored_and_read_back (Fixture *f, gconstpointer data)
   g_assert_cmpint (count_rows (f, "SELECT count(*) FROM model_run_op"), ==, 6 * 9);
 }
 
+/* A point a cancelled sweep never finished says so in its JSON
+ * ("cancelled": true, docs/system-modelling.md); a finished point and a
+ * point that failed on its inputs have no such member. */
+static void
+test_sweep_cancelled_points_in_json (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(WsSystemModel) s = ws_system_store_get_system (f->store, "testbed-titanx", &error);
+  g_autoptr(WsAppModel) app = ws_system_store_get_app (f->store, "saxpy2-analytic", &error);
+  g_autoptr(WsSystemEnv) env = ws_system_env_new (f->store, s, "volkov", &error);
+  g_assert_no_error (error);
+  g_autoptr(GPtrArray) axes = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_sweep_axis_free);
+  g_ptr_array_add (axes, ws_sweep_axis_parse ("N=1024,2048", &error));
+  g_assert_no_error (error);
+
+  /* Cancelled before it starts: no point runs. */
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_cancellable_cancel (cancellable);
+  gboolean was_cancelled = FALSE;
+  g_autoptr(GPtrArray) stopped = ws_system_sweep_partial (env, app, NULL, axes, 2, cancellable, &was_cancelled,
+                                                          &error);
+  g_assert_no_error (error);
+  g_assert_true (was_cancelled);
+  g_assert_cmpuint (stopped->len, ==, 2);
+  static const double ns[] = { 1024, 2048 };
+  for (guint i = 0; i < stopped->len; i++)
+    {
+      WsSystemResult *r = stopped->pdata[i];
+      g_assert_true (r->cancelled);
+      g_autoptr(JsonNode) node = ws_system_result_to_json (r);
+      JsonObject *o = json_node_get_object (node);
+      g_assert_false (json_object_get_boolean_member (o, "ok"));
+      g_assert_true (json_object_has_member (o, "cancelled"));
+      g_assert_true (json_object_get_boolean_member (o, "cancelled"));
+      g_assert_cmpstr (json_object_get_string_member (o, "error"), !=, "");
+      g_assert_false (json_object_has_member (o, "total_seconds"));
+      JsonObject *vars = json_object_get_object_member (o, "variables");
+      g_assert_cmpfloat (json_object_get_double_member (vars, "N"), ==, ns[i]);
+    }
+
+  /* The same sweep run to its end: "ok" and no "cancelled". */
+  g_autoptr(GPtrArray) done = ws_system_sweep_partial (env, app, NULL, axes, 2, NULL, &was_cancelled, &error);
+  g_assert_no_error (error);
+  g_assert_false (was_cancelled);
+  for (guint i = 0; i < done->len; i++)
+    {
+      g_autoptr(JsonNode) node = ws_system_result_to_json (done->pdata[i]);
+      JsonObject *o = json_node_get_object (node);
+      g_assert_true (json_object_get_boolean_member (o, "ok"));
+      g_assert_false (json_object_has_member (o, "cancelled"));
+      g_assert_cmpfloat (json_object_get_double_member (o, "total_seconds"), >, 0);
+    }
+
+  /* A point that failed on its inputs is not a cancelled one. */
+  WsSystemResult failed = { .ok = FALSE, .error = (char *) "operation 1 (kernel): no GPU for label 'GPU'" };
+  g_autoptr(JsonNode) fnode = ws_system_result_to_json (&failed);
+  JsonObject *fo = json_node_get_object (fnode);
+  g_assert_false (json_object_get_boolean_member (fo, "ok"));
+  g_assert_cmpstr (json_object_get_string_member (fo, "error"), ==, "operation 1 (kernel): no GPU for label 'GPU'");
+  g_assert_false (json_object_has_member (fo, "cancelled"));
+}
+
 static void
 test_sweep_twenty_points (Fixture *f, gconstpointer data)
 {
@@ -983,6 +1045,20 @@ test_cli_json (Fixture *f, gconstpointer data)
   g_assert_null (none);
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 2);
 
+  /* Without --app the usage line names every option of model run. */
+  {
+    g_autofree char *db = g_build_filename (f->dir, "cli.db", NULL);
+    const char *argv[] = { g_getenv ("WS_CLI"), "--db", db, "model", "run", "--system", "testbed-gtx970", NULL };
+    g_autofree char *err = NULL;
+    g_autoptr(GError) error = NULL;
+    g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err, &status, &error);
+    g_assert_no_error (error);
+    g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 2);
+    g_assert_nonnull (strstr (err, "usage: model run --system NAME --app NAME [--set VAR=V]... "
+                                   "[--sweep VAR=LIST|A:B:STEP]... [--predictor NAME] [--option PLUGIN.KEY=VALUE]... "
+                                   "[--in-process] [--plugin-timeout SECONDS] [--threads N] [--no-store] [--json]"));
+  }
+
   /* export -> import under a new name round-trips. */
   g_autofree char *file = g_build_filename (f->dir, "exported.json", NULL);
   g_autoptr(JsonNode) ex = NULL;
@@ -1090,6 +1166,7 @@ main (int argc, char **argv)
   ADD ("/system/saxpy2/profiled-total-is-transfers-plus-predictor", test_saxpy2_profiled_total);
   ADD ("/system/sweep/stored-and-read-back", test_sweep_stored_and_read_back);
   ADD ("/system/sweep/twenty-points-over-n-stored", test_sweep_twenty_points);
+  ADD ("/system/sweep/cancelled-points-flagged-in-json", test_sweep_cancelled_points_in_json);
   g_test_add_func ("/system/sweep/axis-parse", test_sweep_axis_parse);
   ADD ("/system/store/models-round-trip", test_models_round_trip);
   ADD ("/system/demo/workspace-created-once", test_demo_workspace);
