@@ -52,6 +52,9 @@ print_json (WsCli *cli, WsTrace *t)
     add_uint (b, "registers", k->regs_per_thread);
     add_uint (b, "static_shared_bytes", k->static_shared_bytes);
     add_uint (b, "local_bytes", k->local_bytes);
+    /* the machine-level view (core/trace/ws-trace-lowering.h) */
+    add_uint (b, "absorbed_instructions", k->n_absorbed);
+    add_uint (b, "hoisted_loads", k->n_hoisted);
     json_builder_set_member_name (b, "resources_from_ptxas");
     json_builder_add_boolean_value (b, k->resources_from_ptxas);
     json_builder_set_member_name (b, "has_ptx");
@@ -108,12 +111,16 @@ print_text (WsTrace *t)
           ws_trace_get_path (t), ws_trace_get_version (t), ws_trace_get_file_size (t),
           total_warp ? (double) ws_trace_get_file_size (t) / (double) total_warp : 0.0);
   printf ("\n%s\n", _("Kernels:"));
-  printf ("  %3s  %-40s %8s %5s %8s %7s\n", "#", _("name"), _("insts"), _("regs"), _("shared"), _("local"));
+  printf ("  %3s  %-40s %8s %5s %8s %7s %8s %7s\n", "#", _("name"), _("insts"), _("regs"), _("shared"), _("local"),
+          _("absorbed"), _("hoisted"));
   for (guint i = 0; i < ws_trace_get_n_kernels (t); i++) {
     const WsTraceKernel *k = ws_trace_get_kernel (t, i);
-    printf ("  %3u  %-40s %8u %5u %8u %7u%s\n", i, k->name, k->n_insts, k->regs_per_thread,
-            k->static_shared_bytes, k->local_bytes, k->resources_from_ptxas ? "" : _(" (estimated)"));
+    printf ("  %3u  %-40s %8u %5u %8u %7u %8u %7u%s\n", i, k->name, k->n_insts, k->regs_per_thread,
+            k->static_shared_bytes, k->local_bytes, k->n_absorbed, k->n_hoisted,
+            k->resources_from_ptxas ? "" : _(" (estimated)"));
   }
+  printf ("  %s\n", _("absorbed: PTX instructions that issue nothing on the GPU (a mul fused into an FMA, a parameter "
+                      "load); hoisted: loads issued ahead of earlier arithmetic (docs/trace-format.md)"));
   printf ("\n%s\n", _("Launches:"));
   printf ("  %4s  %-28s %-14s %-12s %8s %14s %16s %14s %7s\n", "#", _("kernel"), _("grid"), _("block"),
           _("TBs"), _("warp insts"), _("thread insts"), _("mem requests"), _("TB CoV"));

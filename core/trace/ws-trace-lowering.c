@@ -1,5 +1,5 @@
-/* ws-trace-lowering.c: FMA contraction and constant-bank parameters (the
- * rules and their sources are in ws-trace-lowering.h). */
+/* ws-trace-lowering.c: FMA contraction, constant-bank parameters and loads
+ * issued early (the rules and their sources are in ws-trace-lowering.h). */
 #define G_LOG_DOMAIN "ws-trace"
 
 #include <string.h>
@@ -210,6 +210,335 @@ contract_fmas (const WsPtxFunction *fn, uint32_t base, const WsTraceStaticInst *
     }
 }
 
+/* ---- rule 3: loads issued early ------------------------------------------ */
+
+/* The registers an instruction reads and writes, predicates numbered after
+ * the value registers (n_regs + slot). */
+typedef struct {
+  uint32_t r[24];
+  guint n;
+} RegList;
+
+static void
+reg_add (RegList *l, uint32_t r)
+{
+  if (r != WS_REG_SINK && l->n < G_N_ELEMENTS (l->r))
+    l->r[l->n++] = r;
+}
+
+static void
+reads_and_writes (const WsPtxFunction *fn, const WsPtxInst *in, RegList *rd, RegList *wr)
+{
+  uint32_t v[16];
+  guint n = reads_of (in, v);
+  rd->n = wr->n = 0;
+  for (guint k = 0; k < n; k++)
+    reg_add (rd, v[k]);
+  if (in->guard != WS_REG_SINK)
+    reg_add (rd, fn->n_regs + in->guard);
+  for (guint i = 0; i < in->nsrc && i < WS_PTX_MAX_SRC; i++)
+    if (in->src[i].kind == WS_OPND_PRED)
+      reg_add (rd, fn->n_regs + in->src[i].reg);
+  for (guint i = 0; i < in->ndst && i < WS_PTX_MAX_DST; i++)
+    {
+      const WsPtxOperand *o = &in->dst[i];
+      if (o->kind == WS_OPND_REG)
+        reg_add (wr, o->reg);
+      else if (o->kind == WS_OPND_PRED)
+        reg_add (wr, fn->n_regs + o->reg);
+      else if (o->kind == WS_OPND_VEC)
+        for (guint j = 0; j < o->count && j < 4; j++)
+          reg_add (wr, o->vec_regs[j]);
+    }
+}
+
+static gboolean
+lists_meet (const RegList *a, const RegList *b)
+{
+  for (guint i = 0; i < a->n; i++)
+    for (guint j = 0; j < b->n; j++)
+      if (a->r[i] == b->r[j])
+        return TRUE;
+  return FALSE;
+}
+
+/* 32-bit register units of value register @r. */
+static guint
+reg_units (const WsPtxFunction *fn, uint32_t r)
+{
+  int bytes = r < fn->n_regs && fn->reg_types ? ws_ptx_type_size ((WsPtxType) fn->reg_types[r]) : 4;
+  return (guint) MAX (1, (bytes + 3) / 4);
+}
+
+typedef enum {
+  SCHED_ORDERED,   /* keeps its place and everything before it: control, barriers, stores, atomics */
+  SCHED_LOAD,      /* may issue ahead of delayed instructions */
+  SCHED_DELAYABLE, /* arithmetic: may wait behind later loads */
+} SchedClass;
+
+static SchedClass
+sched_class (const WsPtxInst *in, uint8_t lowering)
+{
+  if (lowering == WS_TRACE_LOWERING_ABSORBED_PARAM)
+    return SCHED_LOAD;
+  if (lowering == WS_TRACE_LOWERING_ABSORBED_MUL)
+    return SCHED_DELAYABLE;
+  if (ends_block (in))
+    return SCHED_ORDERED;
+  switch ((WsOpClass) in->opclass)
+    {
+    case WS_OPCLASS_LD:
+      return in->op == WS_OP_LD || in->op == WS_OP_LDU ? SCHED_LOAD : SCHED_ORDERED;
+    case WS_OPCLASS_ALU: case WS_OPCLASS_FP32: case WS_OPCLASS_FP64: case WS_OPCLASS_SFU: case WS_OPCLASS_WARP:
+      return SCHED_DELAYABLE;
+    default:
+      return SCHED_ORDERED;
+    }
+}
+
+/* Per basic block, the 32-bit register units of the value registers live
+ * at its entry (backward data flow; a guarded write does not kill). */
+static guint *
+live_in_units (const WsPtxFunction *fn, const uint32_t *block, guint n_blocks)
+{
+  guint n = fn->n_insts, words = (fn->n_regs + 63) / 64;
+  guint *units = g_new0 (guint, MAX (n_blocks, 1));
+  if (words == 0)
+    return units;
+  g_autofree guint *first = g_new (guint, n_blocks + 1);
+  for (guint i = n; i-- > 0;)
+    first[block[i]] = i;
+  first[n_blocks] = n;
+  g_autofree uint64_t *use = g_new0 (uint64_t, (gsize) n_blocks * words);
+  g_autofree uint64_t *def = g_new0 (uint64_t, (gsize) n_blocks * words);
+  g_autofree uint64_t *live = g_new0 (uint64_t, (gsize) n_blocks * words);
+  for (guint b = 0; b < n_blocks; b++)
+    for (guint i = first[b]; i < first[b + 1]; i++)
+      {
+        uint32_t r[16];
+        guint nr = reads_of (&fn->insts[i], r);
+        for (guint k = 0; k < nr; k++)
+          if (r[k] < fn->n_regs && !(def[b * words + r[k] / 64] >> (r[k] % 64) & 1))
+            use[b * words + r[k] / 64] |= 1ull << (r[k] % 64);
+        const WsPtxInst *in = &fn->insts[i];
+        if (in->guard != WS_REG_SINK)
+          continue;
+        for (guint d = 0; d < in->ndst && d < WS_PTX_MAX_DST; d++)
+          {
+            const WsPtxOperand *o = &in->dst[d];
+            if (o->kind == WS_OPND_REG && o->reg < fn->n_regs)
+              def[b * words + o->reg / 64] |= 1ull << (o->reg % 64);
+            else if (o->kind == WS_OPND_VEC)
+              for (guint j = 0; j < o->count && j < 4; j++)
+                if (o->vec_regs[j] < fn->n_regs)
+                  def[b * words + o->vec_regs[j] / 64] |= 1ull << (o->vec_regs[j] % 64);
+          }
+      }
+  /* Successors: the fall-through unless the block ends in an unguarded
+   * transfer, the label of a bra, every branch-table target of a brx. */
+  g_autofree uint64_t *out = g_new (uint64_t, words);
+  gboolean changed = TRUE;
+  while (changed)
+    {
+      changed = FALSE;
+      for (guint b = n_blocks; b-- > 0;)
+        {
+          const WsPtxInst *last = &fn->insts[first[b + 1] - 1];
+          memset (out, 0, words * sizeof (uint64_t));
+          gboolean falls = !ends_block (last) || last->guard != WS_REG_SINK || last->op == WS_OP_CALL;
+          if (falls && b + 1 < n_blocks)
+            for (guint w = 0; w < words; w++)
+              out[w] |= live[(b + 1) * words + w];
+          for (guint s = 0; s < last->nsrc && s < WS_PTX_MAX_SRC; s++)
+            if (last->op == WS_OP_BRA && last->src[s].kind == WS_OPND_LABEL && last->src[s].target < n)
+              for (guint w = 0; w < words; w++)
+                out[w] |= live[block[last->src[s].target] * words + w];
+          if (last->op == WS_OP_BRX)
+            for (guint t = 0; t < fn->n_branch_tables; t++)
+              for (guint j = 0; j < fn->n_branch_targets[t]; j++)
+                if (fn->branch_tables[t][j] < n)
+                  for (guint w = 0; w < words; w++)
+                    out[w] |= live[block[fn->branch_tables[t][j]] * words + w];
+          for (guint w = 0; w < words; w++)
+            {
+              uint64_t v = use[b * words + w] | (out[w] & ~def[b * words + w]);
+              if (v != live[b * words + w])
+                {
+                  live[b * words + w] = v;
+                  changed = TRUE;
+                }
+            }
+        }
+    }
+  for (guint b = 0; b < n_blocks; b++)
+    for (guint w = 0; w < words; w++)
+      for (uint64_t m = live[b * words + w]; m; m &= m - 1)
+        units[b] += reg_units (fn, w * 64 + (guint) __builtin_ctzll (m));
+  return units;
+}
+
+/* The static replay of rule 3 within one basic block: the queue of waiting
+ * arithmetic, and the loaded values not yet read by an issued instruction
+ * (their 32-bit units are `pending`, bounded by `budget`). */
+typedef struct {
+  const WsPtxFunction *fn;
+  uint32_t queue[WS_TRACE_SCHEDULE_QUEUE];
+  guint nq;
+  uint32_t live_reg[128];
+  guint live_units[128];
+  guint n_live, pending, budget;
+} Sched;
+
+/* Instruction @i issues: the loaded values it reads are consumed. */
+static void
+sched_emit (Sched *sc, uint32_t i)
+{
+  RegList rd, wr;
+  reads_and_writes (sc->fn, &sc->fn->insts[i], &rd, &wr);
+  for (guint k = 0; k < sc->n_live;)
+    {
+      gboolean read = FALSE;
+      for (guint r = 0; r < rd.n && !read; r++)
+        read = rd.r[r] == sc->live_reg[k];
+      if (read)
+        {
+          sc->pending -= sc->live_units[k];
+          sc->live_reg[k] = sc->live_reg[sc->n_live - 1];
+          sc->live_units[k] = sc->live_units[sc->n_live - 1];
+          sc->n_live--;
+        }
+      else
+        k++;
+    }
+}
+
+/* The @n oldest waiting instructions issue; returns @n. */
+static guint
+sched_drain (Sched *sc, guint n)
+{
+  n = MIN (n, sc->nq);
+  for (guint k = 0; k < n; k++)
+    sched_emit (sc, sc->queue[k]);
+  memmove (sc->queue, sc->queue + n, (sc->nq - n) * sizeof sc->queue[0]);
+  sc->nq -= n;
+  return n;
+}
+
+/* Rule 3 on function @fn whose instruction i has static id base + i;
+ * returns the number of loads issued ahead of an earlier instruction. */
+static guint
+schedule_loads (const WsPtxFunction *fn, uint32_t base, const uint8_t *lowering, uint32_t regs_per_thread,
+                uint8_t *schedule)
+{
+  if (fn->n_insts == 0)
+    return 0;
+  g_autofree uint32_t *block = basic_blocks (fn);
+  guint n_blocks = block[fn->n_insts - 1] + 1;
+  g_autofree guint *live = live_in_units (fn, block, n_blocks);
+  guint regs = regs_per_thread ? regs_per_thread : WS_TRACE_SCHEDULE_MAX_REGS;
+  /* Arithmetic a later load of its block depends on (an address, a guard)
+   * issues with the loads, not behind them: backward over each block,
+   * registers stamped with the block they are needed in. */
+  guint n_ids = fn->n_regs + fn->n_preds;
+  g_autofree uint32_t *needed = g_new0 (uint32_t, MAX (n_ids, 1));
+  g_autofree uint8_t *feeds_load = g_new0 (uint8_t, fn->n_insts);
+  for (guint i = fn->n_insts; i-- > 0;)
+    {
+      SchedClass c = sched_class (&fn->insts[i], lowering[base + i]);
+      if (c == SCHED_ORDERED)
+        continue;
+      RegList rd, wr;
+      reads_and_writes (fn, &fn->insts[i], &rd, &wr);
+      uint32_t stamp = block[i] + 1;
+      gboolean mark = c == SCHED_LOAD;
+      for (guint w = 0; w < wr.n && !mark; w++)
+        mark = wr.r[w] < n_ids && needed[wr.r[w]] == stamp;
+      if (!mark)
+        continue;
+      feeds_load[i] = c == SCHED_DELAYABLE;
+      for (guint r = 0; r < rd.n; r++)
+        if (rd.r[r] < n_ids)
+          needed[rd.r[r]] = stamp;
+    }
+  guint hoisted = 0;
+  Sched sc = { .fn = fn };
+  for (guint i = 0; i < fn->n_insts; i++)
+    {
+      const WsPtxInst *in = &fn->insts[i];
+      guint drain = 0;
+      if (i == 0 || block[i] != block[i - 1])
+        {
+          /* the queue never outlives its basic block */
+          drain = WS_TRACE_SCHEDULE_DRAIN_ALL;
+          sched_drain (&sc, sc.nq);
+          sc.n_live = sc.pending = 0;
+          sc.budget = regs > live[block[i]] ? regs - live[block[i]] : 0;
+        }
+      RegList rd, wr;
+      reads_and_writes (fn, in, &rd, &wr);
+      SchedClass c = sched_class (in, lowering[base + i]);
+      if (feeds_load[i])
+        c = SCHED_LOAD;
+      gboolean delay = FALSE;
+      switch (c)
+        {
+        case SCHED_DELAYABLE:
+          if (sc.nq == WS_TRACE_SCHEDULE_QUEUE)
+            drain = MAX (drain, sched_drain (&sc, 1));
+          delay = TRUE;
+          break;
+        case SCHED_LOAD:
+          {
+            guint units = 0;
+            if (!feeds_load[i] && lowering[base + i] != WS_TRACE_LOWERING_ABSORBED_PARAM)
+              for (guint w = 0; w < wr.n; w++)
+                if (wr.r[w] < fn->n_regs)
+                  units += reg_units (fn, wr.r[w]);
+            /* whatever it depends on issues first, with everything queued
+             * before that ... */
+            guint need = 0;
+            for (guint q = 0; q < sc.nq; q++)
+              {
+                RegList qr, qw;
+                reads_and_writes (fn, &fn->insts[sc.queue[q]], &qr, &qw);
+                if (lists_meet (&rd, &qw) || lists_meet (&wr, &qr) || lists_meet (&wr, &qw))
+                  need = q + 1;
+              }
+            guint done = sched_drain (&sc, need);
+            /* ... then the oldest waiting arithmetic until the loaded
+             * values fit in the registers (each consumer frees its loads') */
+            while (sc.nq > 0 && sc.pending + units > sc.budget)
+              done += sched_drain (&sc, 1);
+            if (drain != WS_TRACE_SCHEDULE_DRAIN_ALL)
+              drain = sc.nq == 0 && done > 0 ? WS_TRACE_SCHEDULE_DRAIN_ALL : done;
+            if (sc.nq > 0 && !feeds_load[i])
+              hoisted++;
+            sched_emit (&sc, i);
+            if (units > 0)
+              for (guint w = 0; w < wr.n && sc.n_live < G_N_ELEMENTS (sc.live_reg); w++)
+                if (wr.r[w] < fn->n_regs)
+                  {
+                    sc.live_reg[sc.n_live] = wr.r[w];
+                    sc.live_units[sc.n_live++] = reg_units (fn, wr.r[w]);
+                    sc.pending += reg_units (fn, wr.r[w]);
+                  }
+          }
+          break;
+        case SCHED_ORDERED:
+          if (sc.nq > 0)
+            drain = WS_TRACE_SCHEDULE_DRAIN_ALL;
+          sched_drain (&sc, sc.nq);
+          sched_emit (&sc, i);
+          break;
+        }
+      schedule[base + i] = (uint8_t) ((delay ? WS_TRACE_SCHEDULE_DELAY : 0) |
+                                      (MIN (drain, WS_TRACE_SCHEDULE_DRAIN_ALL) << WS_TRACE_SCHEDULE_DRAIN_SHIFT));
+      if (delay)
+        sc.queue[sc.nq++] = i;
+    }
+  return hoisted;
+}
+
 /* Rule 2: ld.param of a kernel parameter at a symbol + constant offset. */
 static gboolean
 is_param_operand (const WsPtxInst *in)
@@ -273,10 +602,15 @@ machine_table (const WsTraceStaticInst *insts, guint n, const uint8_t *lowering,
 
 guint
 ws_trace_lowering_compute (const WsPtxModule *module, const char *kernel_name, const WsTraceStaticInst *insts,
-                           guint n_insts, uint8_t *lowering, WsTraceStaticInst *machine)
+                           guint n_insts, uint32_t regs_per_thread, uint8_t *lowering, WsTraceStaticInst *machine,
+                           uint8_t *schedule, guint *n_hoisted)
 {
   g_return_val_if_fail (n_insts == 0 || (insts != NULL && lowering != NULL && machine != NULL), 0);
   memset (lowering, WS_TRACE_LOWERING_ISSUE, n_insts);
+  if (schedule != NULL)
+    memset (schedule, 0, n_insts);
+  if (n_hoisted != NULL)
+    *n_hoisted = 0;
   if (n_insts > 0)
     memcpy (machine, insts, sizeof (WsTraceStaticInst) * n_insts);
   if (module == NULL || kernel_name == NULL || n_insts == 0)
@@ -327,5 +661,16 @@ ws_trace_lowering_compute (const WsPtxModule *module, const char *kernel_name, c
     if (!ws_trace_lowering_issues (lowering[i]))
       absorbed++;
   machine_table (insts, n_insts, lowering, partner, machine);
+  if (schedule != NULL)
+    {
+      guint hoisted = 0;
+      for (guint f = 0; f < module->n_functions; f++)
+        if (fn_base[f] != G_MAXUINT32)
+          hoisted += schedule_loads (&module->functions[f], fn_base[f], lowering, regs_per_thread, schedule);
+      if (hoisted == 0)
+        memset (schedule, 0, n_insts);
+      if (n_hoisted != NULL)
+        *n_hoisted = hoisted;
+    }
   return absorbed;
 }

@@ -22,8 +22,9 @@ struct _WsTrace {
   guint n_kernels;
   WsTraceKernel *kernels;
   WsTraceStaticInst **kernel_insts;
-  uint8_t **kernel_lowering;      /* WsTraceKernel.lowering / .machine */
+  uint8_t **kernel_lowering;      /* WsTraceKernel.lowering / .machine / .schedule */
   WsTraceStaticInst **kernel_machine;
+  uint8_t **kernel_schedule;
   char **kernel_names;
   guint n_launches;
   WsTraceLaunch *launches;
@@ -45,6 +46,7 @@ struct _WsTraceTb {
   uint32_t launch;
   uint64_t tb;
   uint32_t n_insts;
+  const uint8_t *schedule;        /* the kernel's, or NULL */
   const uint8_t **warp_data;
   uint64_t *warp_len;
   uint64_t *warp_records;
@@ -83,9 +85,11 @@ ws_trace_free (WsTrace *t)
       {
         g_free (t->kernel_lowering[i]);
         g_free (t->kernel_machine[i]);
+        g_free (t->kernel_schedule[i]);
       }
   g_free (t->kernel_lowering);
   g_free (t->kernel_machine);
+  g_free (t->kernel_schedule);
   if (t->kernel_names)
     for (guint i = 0; i < t->n_kernels; i++)
       g_free (t->kernel_names[i]);
@@ -199,9 +203,12 @@ lower_kernels (WsTrace *t)
 {
   t->kernel_lowering = g_new0 (uint8_t *, MAX (t->n_kernels, 1));
   t->kernel_machine = g_new0 (WsTraceStaticInst *, MAX (t->n_kernels, 1));
+  t->kernel_schedule = g_new0 (uint8_t *, MAX (t->n_kernels, 1));
   /* WARPSCOPE_PTX_ISSUE=1: every recorded PTX instruction issues (the
-   * lowering off), to measure what it changes. */
+   * lowering off), WARPSCOPE_PTX_ORDER=1: in the recorded order (rule 3
+   * off); to measure what they change. */
   gboolean off = g_strcmp0 (g_getenv ("WARPSCOPE_PTX_ISSUE"), "1") == 0;
+  gboolean in_order = g_strcmp0 (g_getenv ("WARPSCOPE_PTX_ORDER"), "1") == 0;
   guint n_ptx = t->ptx && !off ? t->ptx->len : 0;
   g_autofree WsPtxModule **modules = g_new0 (WsPtxModule *, MAX (n_ptx, 1));
   g_autofree gboolean *tried = g_new0 (gboolean, MAX (n_ptx, 1));
@@ -225,10 +232,14 @@ lower_kernels (WsTrace *t)
           }
       t->kernel_lowering[i] = g_new0 (uint8_t, MAX (k->n_insts, 1));
       t->kernel_machine[i] = g_new0 (WsTraceStaticInst, MAX (k->n_insts, 1));
-      k->n_absorbed = ws_trace_lowering_compute (module, k->name, k->insts, k->n_insts, t->kernel_lowering[i],
-                                                 t->kernel_machine[i]);
+      g_autofree uint8_t *schedule = in_order ? NULL : g_new0 (uint8_t, MAX (k->n_insts, 1));
+      k->n_absorbed = ws_trace_lowering_compute (module, k->name, k->insts, k->n_insts, k->regs_per_thread,
+                                                 t->kernel_lowering[i], t->kernel_machine[i], schedule,
+                                                 &k->n_hoisted);
       k->lowering = t->kernel_lowering[i];
       k->machine = t->kernel_machine[i];
+      if (k->n_hoisted > 0)
+        k->schedule = t->kernel_schedule[i] = g_steal_pointer (&schedule);
     }
   for (guint m = 0; m < n_ptx; m++)
     g_clear_pointer (&modules[m], ws_ptx_module_free);
@@ -608,6 +619,7 @@ ws_trace_read_tb (WsTrace *t, guint launch, uint64_t tb, GError **error)
   r->launch = launch;
   r->tb = tb;
   r->n_insts = t->kernels[t->launches[launch].kernel].n_insts;
+  r->schedule = t->kernels[t->launches[launch].kernel].schedule;
   r->chunk = get_chunk (t, g, launch, tb, error);
   if (r->chunk == NULL)
     return NULL;
@@ -676,6 +688,7 @@ ws_trace_warp_iter_init (WsTraceWarpIter *it, const WsTraceTb *tb, guint warp)
   it->warp = warp;
   it->launch = tb->launch;
   it->tb = tb->tb;
+  it->schedule = tb->schedule;
 }
 
 static gboolean G_GNUC_PRINTF (3, 4)
@@ -693,8 +706,9 @@ stream_corrupt (WsTraceWarpIter *it, GError **error, const char *fmt, ...)
   return FALSE;
 }
 
-gboolean
-ws_trace_warp_iter_next (WsTraceWarpIter *it, WsTraceRecord *rec, GError **error)
+/* The next record in recorded order. */
+static gboolean
+decode_next (WsTraceWarpIter *it, WsTraceRecord *rec, GError **error)
 {
   if (it->remaining == 0) {
     if (it->p != it->end)
@@ -792,6 +806,99 @@ ws_trace_warp_iter_next (WsTraceWarpIter *it, WsTraceRecord *rec, GError **error
   it->p = p;
   it->remaining--;
   return TRUE;
+}
+
+static void
+pop_delayed (WsTraceWarpIter *it, WsTraceRecord *rec)
+{
+  uint32_t k = it->delayed_head;
+  rec->static_id = it->delayed_id[k];
+  rec->active_mask = it->delayed_mask[k];
+  rec->kind = WS_TRACE_RECORD_INST;
+  rec->space = 0;
+  rec->addr_mode = 0;
+  rec->stride = 0;
+  it->delayed_head = (k + 1) % WS_TRACE_SCHEDULE_QUEUE;
+  it->n_delayed--;
+}
+
+/* Rule 3 (ws-trace-lowering.h): arithmetic flagged DELAY waits in a queue;
+ * a record with a drain count is held until that many of the oldest waiting
+ * records have come out (all of them before a block's first instruction, a
+ * store, a barrier, a control transfer); a load passes what remains.  The
+ * stream's end drains the queue too. */
+gboolean
+ws_trace_warp_iter_next (WsTraceWarpIter *it, WsTraceRecord *rec, GError **error)
+{
+  if (it->schedule == NULL)
+    return decode_next (it, rec, error);
+  for (;;)
+    {
+      if (it->draining > 0 && it->n_delayed > 0)
+        {
+          it->draining--;
+          pop_delayed (it, rec);
+          return TRUE;
+        }
+      it->draining = 0;
+      if (it->has_held)
+        {
+          it->has_held = FALSE;
+          memcpy (rec, &it->held, offsetof (WsTraceRecord, addrs));
+          if (rec->kind == WS_TRACE_RECORD_MEM)
+            for (uint32_t m = rec->active_mask; m; m &= m - 1)
+              rec->addrs[__builtin_ctz (m)] = it->held.addrs[__builtin_ctz (m)];
+        }
+      else
+        {
+          GError *local = NULL;
+          if (!decode_next (it, rec, &local))
+            {
+              if (local != NULL)
+                {
+                  g_propagate_error (error, local);
+                  return FALSE;
+                }
+              if (it->n_delayed == 0)
+                return FALSE;
+              pop_delayed (it, rec);
+              return TRUE;
+            }
+          guint drain = ws_trace_schedule_drain (it->schedule[rec->static_id]);
+          if (it->n_delayed > 0 && drain > 0)
+            {
+              memcpy (&it->held, rec, offsetof (WsTraceRecord, addrs));
+              if (rec->kind == WS_TRACE_RECORD_MEM)
+                for (uint32_t m = rec->active_mask; m; m &= m - 1)
+                  it->held.addrs[__builtin_ctz (m)] = rec->addrs[__builtin_ctz (m)];
+              it->has_held = TRUE;
+              it->draining = drain == WS_TRACE_SCHEDULE_DRAIN_ALL ? it->n_delayed : drain;
+              continue;
+            }
+        }
+      uint8_t f = it->schedule[rec->static_id];
+      if ((f & WS_TRACE_SCHEDULE_DELAY) && rec->kind == WS_TRACE_RECORD_INST)
+        {
+          if (it->n_delayed < WS_TRACE_SCHEDULE_QUEUE)
+            {
+              uint32_t k = (it->delayed_head + it->n_delayed) % WS_TRACE_SCHEDULE_QUEUE;
+              it->delayed_id[k] = rec->static_id;
+              it->delayed_mask[k] = rec->active_mask;
+              it->n_delayed++;
+              continue;
+            }
+        }
+      if (it->n_delayed > 0 && (f & WS_TRACE_SCHEDULE_DELAY))
+        {
+          /* not what the schedule expects (a full queue, a memory record
+           * where arithmetic was recorded): keep the recorded order */
+          memcpy (&it->held, rec, sizeof *rec);
+          it->has_held = TRUE;
+          it->draining = it->n_delayed;
+          continue;
+        }
+      return TRUE;
+    }
 }
 
 void

@@ -39,6 +39,11 @@ typedef struct {
   const uint8_t *lowering;
   const WsTraceStaticInst *machine;
   guint n_absorbed;              /* static instructions that issue nothing */
+  /* Rule 3 (loads issued early): WS_TRACE_SCHEDULE_* flags per static
+   * instruction, or NULL when no load moves.  The warp iterator applies
+   * them: records come in the order the machine code issues them. */
+  const uint8_t *schedule;
+  guint n_hoisted;               /* static loads that issue ahead of an earlier instruction */
 } WsTraceKernel;
 
 /* TRUE when static instruction @id of @k issues a machine instruction. */
@@ -54,7 +59,8 @@ typedef struct {
   uint32_t block[3];
   uint32_t dynamic_shared_bytes;
   uint32_t warps_per_tb;
-  gboolean complete;             /* FALSE: some TBs were never recorded (a faulted launch) */
+  gboolean complete;             /* FALSE: the launch faulted or was stopped (watchdog, instruction
+                                  * budget) under the emulator, or some TBs were never recorded */
   uint64_t n_tbs;
   uint64_t thread_instructions;
   uint64_t warp_instructions;
@@ -131,8 +137,11 @@ typedef struct {
   uint64_t addrs[32];            /* MEM: addrs[lane] for every lane in active_mask */
 } WsTraceRecord;
 
-/* Walks one warp's stream.  Lives on the caller's stack; valid while its
- * WsTraceTb lives. */
+/* Walks one warp's stream in the order the machine code issues it (the
+ * kernel's schedule, ws-trace-lowering.h rule 3: a load may come before
+ * arithmetic recorded ahead of it in its basic block); every record comes
+ * exactly once.  Lives on the caller's stack; valid while its WsTraceTb
+ * lives. */
 typedef struct {
   /*< private >*/
   const uint8_t *start, *p, *end;
@@ -144,6 +153,15 @@ typedef struct {
   uint32_t launch;
   uint64_t tb;
   uint64_t base_table[64];
+  /* rule 3: arithmetic waiting behind later loads, and the record that
+   * waits for them to drain */
+  const uint8_t *schedule;
+  uint32_t n_delayed, delayed_head;
+  uint32_t draining;             /* queued records still to come out before the held one */
+  gboolean has_held;
+  uint32_t delayed_id[WS_TRACE_SCHEDULE_QUEUE];
+  uint32_t delayed_mask[WS_TRACE_SCHEDULE_QUEUE];
+  WsTraceRecord held;
 } WsTraceWarpIter;
 
 WS_EXPORT void ws_trace_warp_iter_init (WsTraceWarpIter *iter, const WsTraceTb *tb, guint warp);
