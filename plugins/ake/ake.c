@@ -59,6 +59,7 @@ typedef struct {
   uint32_t src[4], dst[2];
   double latency;            /* cycles from start to completion of (the last request of) one execution */
   double dram_per_sector;    /* expected bytes that reach DRAM per 32-byte sector (global kind) */
+  double l2_per_sector;      /* expected bytes the L2 serves per 32-byte sector (global kind) */
   double wavefronts;         /* the host's L1 / shared data-stage wavefronts per execution (NAN: none) */
 } Inst;
 
@@ -67,6 +68,7 @@ typedef struct {
   double shared_latency, shared_gap;      /* per SM, the gap per wavefront */
   double barrier_latency;
   double dram_bytes_per_cycle;            /* per SM; 0 = unlimited */
+  double l2_bytes_per_cycle;              /* per SM; 0 = unlimited (no published L2 bandwidth) */
   double writeback_per_sector;            /* DRAM bytes a stored (dirtied) sector costs when written back */
   int schedulers, issue_width;
   int gto, bank_conflicts;
@@ -223,6 +225,10 @@ global_request (Emu *e, Warp *w, const Inst *in, double t)
   *lsu = s1 + n1 * g1;
   double bytes = w->next.sectors * in->dram_per_sector;
   double g2 = m->dram_bytes_per_cycle > 0 ? bytes / n / m->dram_bytes_per_cycle : 0;
+  /* The L2 serves every sector the L1 does not, at its share of the chip's
+   * L2 bandwidth; L2 and DRAM are pipelined, so the slower sets the gap. */
+  if (m->l2_bytes_per_cycle > 0)
+    g2 = fmax (g2, w->next.sectors * in->l2_per_sector / n / m->l2_bytes_per_cycle);
   double x0 = fmax (s1, e->gmem_admit);
   double xl = fmax (x0 + (n - 1) * g2, s1 + (n1 - 1) * g1);
   e->gmem_admit = xl + g2;
@@ -506,6 +512,16 @@ dram_bytes_per_cycle (const WsPredictorHost *h, WsPredictorContext *ctx, double 
   return gbs * 1e9 / (active * clock_mhz * 1e6);
 }
 
+/* The L2's part of the global memory's gap: the chip's L2 bandwidth
+ * (catalogue l2_bandwidth_bytes_per_clk, per core clock; 0 where none is
+ * published, then no L2 limit) shared by the `active` SMs. */
+static double
+l2_bytes_per_cycle (const WsPredictorHost *h, WsPredictorContext *ctx, double active)
+{
+  double per_clk = h->gpu_param (ctx, "l2_bandwidth_bytes_per_clk", 0);
+  return per_clk > 0 && active > 0 ? per_clk / active : 0;
+}
+
 /* Latency and gap of every resource from the catalogue (seed 002 §2: "the
  * algorithm uses parameters (latency and gap for each resource) that
  * characterize the target GPU architecture"). */
@@ -612,6 +628,7 @@ build_insts (const WsPredictorHost *h, WsPredictorContext *ctx, const Machine *m
             {
               in->latency = l1_lat;
               in->dram_per_sector = 0;
+              in->l2_per_sector = 0;
             }
           else if (caches && h->inst_cache (ctx, i, &l1, &l2, &amat))
             {
@@ -623,6 +640,7 @@ build_insts (const WsPredictorHost *h, WsPredictorContext *ctx, const Machine *m
                * only the reads left stores free of DRAM time (a store-only
                * stream ran at 3-4x the DRAM peak). */
               in->dram_per_sector = 32.0 * (1 - l1) * (1 - l2);
+              in->l2_per_sector = 32.0 * (1 - l1);
               if (cls == WS_PRED_CLASS_ST || cls == WS_PRED_CLASS_ATOM)
                 in->dram_per_sector += m->writeback_per_sector;
             }
@@ -630,6 +648,7 @@ build_insts (const WsPredictorHost *h, WsPredictorContext *ctx, const Machine *m
             {
               in->latency = fmax (dram_lat, 1);
               in->dram_per_sector = 32.0;
+              in->l2_per_sector = 32.0;
             }
         }
       uint32_t ns = h->inst_n_srcs (ctx, i), nd = h->inst_n_dsts (ctx, i);
@@ -767,6 +786,7 @@ emulate_wave (const WsPredictorHost *h, WsPredictorContext *ctx, Machine *m, con
   if (got < per_sm)
     h->warn (ctx, "fewer recorded thread blocks than fit on an SM: the emulated SM holds only those");
   m->dram_bytes_per_cycle = dram_bytes_per_cycle (h, ctx, clock_mhz, active);
+  m->l2_bytes_per_cycle = l2_bytes_per_cycle (h, ctx, active);
   int rc = emulate (h, ctx, m, insts, n_insts, n_slots, tbs, got, warps_per_tb, r);
   double emulated = mean_of (h, ctx, tbs, got), range = mean_block_insts (h, ctx, from, to);
   *scale = emulated > 0 && range > 0 ? range / emulated : 1;

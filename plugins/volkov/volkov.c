@@ -23,6 +23,14 @@
  * blocks an SM receives (one block: that block's warps).  Spreading a
  * one-block launch over every SM made it up to SMs times too fast.
  *
+ * Eq. 4.4 as published has no L2 term either: it takes GMem_bytes as DRAM
+ * bytes, so a kernel whose data stays in the L2 was limited by issue and
+ * L1 alone (gpu-l2-cache: 2-4x the measured bandwidth on A100 and H100).
+ * It also takes L2_bytes / L2_bw, the sectors the L2 serves per warp
+ * over the busy SMs' share of the chip's L2 bandwidth (catalogue
+ * l2_bandwidth_bytes_per_clk, a published peak; where none is published
+ * the term is left out).
+ *
  * Eq. 4.4 as published has no on-chip memory term, so an L1-resident
  * kernel (gpu-strides: one block, every load an L1 hit) was limited by
  * issue alone, 0.71 cycles per warp load on H200 where the hardware needs
@@ -73,6 +81,7 @@ typedef struct {
   double ins_cuda;        /* per warp */
   double ins_issued;      /* per warp */
   double gmem_bytes;      /* per warp */
+  double l2_bytes;        /* per warp: what the L2 serves (every sector the L1 does not) */
   double l1_wavefronts;   /* per warp: L1 data-stage wavefronts */
   double lambda;
 } VolkovInputs;
@@ -110,6 +119,7 @@ analytic_inputs (const WsPredictorHost *h, WsPredictorContext *ctx, VolkovInputs
   in->ins_cuda = h->analytic_param (ctx, "cuda_core_instructions", 0);
   in->ins_issued = h->analytic_param (ctx, "issued_instructions", 0);
   in->gmem_bytes = h->analytic_param (ctx, "gmem_bytes", 0);
+  in->l2_bytes = h->analytic_param (ctx, "l2_bytes", 0);
   in->l1_wavefronts = h->analytic_param (ctx, "l1_wavefronts", 0);
   in->latency_bound = h->analytic_param (ctx, "latency_bound", 1);
   in->occupancy = h->analytic_param (ctx, "occupancy_warps", NAN);
@@ -236,6 +246,8 @@ trace_inputs (const WsPredictorHost *h, WsPredictorContext *ctx, VolkovInputs *i
   h->set_metric (ctx, "critical_path", path_end);
   h->set_metric (ctx, "profile_cycles", cycles);
   in->gmem_bytes = (double) h->launch_counter (ctx, "dram_bytes") / in->warps_launched;
+  in->l2_bytes = 32.0 * (double) (h->launch_counter (ctx, "l2_hits") + h->launch_counter (ctx, "dram_sectors")) /
+                 in->warps_launched;
   int warps = 0, blocks_per_sm = 0;
   h->occupancy (ctx, &blocks_per_sm, &warps, NULL);
   if (warps <= 0)
@@ -299,7 +311,11 @@ volkov_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
   double t_issue = in.ins_issued / schedulers;
   double t_mem = in.gmem_bytes / gmem_bw;
   double t_l1 = in.l1_wavefronts;   /* one wavefront per SM cycle */
-  double t_throughput = fmax (fmax (t_cores, t_l1), fmax (t_issue, t_mem));
+  /* The L2's share of the chip's bandwidth per busy SM (catalogue
+   * l2_bandwidth_bytes_per_clk; none where no figure is published). */
+  double l2_per_clk = h->gpu_param (ctx, "l2_bandwidth_bytes_per_clk", 0);
+  double t_l2 = l2_per_clk > 0 ? in.l2_bytes / (l2_per_clk / in.sms_busy) : 0;
+  double t_throughput = fmax (fmax (fmax (t_cores, t_l1), fmax (t_issue, t_mem)), t_l2);
   double th_bound = 1.0 / t_throughput;                                             /* eq. 4.4 */
   double lat_rate = in.occupancy / in.latency_bound;
   double w_th = fmin (lat_rate, th_bound);                                          /* eq. 4.3 */
@@ -324,8 +340,10 @@ volkov_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
       const char *limiter;
       if (lat_rate < th_bound)
         limiter = "LATENCY";
-      else if (t_mem >= t_cores && t_mem >= t_issue && t_mem >= t_l1)
+      else if (t_mem >= t_cores && t_mem >= t_issue && t_mem >= t_l1 && t_mem >= t_l2)
         limiter = "DRAM";
+      else if (t_l2 >= t_cores && t_l2 >= t_issue && t_l2 >= t_l1)
+        limiter = "L2";
       else if (t_l1 >= t_cores && t_l1 >= t_issue)
         limiter = "L1";
       else if (t_cores >= t_issue)
@@ -349,6 +367,7 @@ volkov_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
   h->set_metric (ctx, "cuda_core_instructions", in.ins_cuda);
   h->set_metric (ctx, "issued_instructions", in.ins_issued);
   h->set_metric (ctx, "gmem_bytes", in.gmem_bytes);
+  h->set_metric (ctx, "l2_bytes", in.l2_bytes);
   h->set_metric (ctx, "l1_wavefronts", in.l1_wavefronts);
   return 0;
 }
