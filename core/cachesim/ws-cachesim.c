@@ -180,12 +180,56 @@ typedef struct {
   uint32_t sm;
 } WarpFeed;
 
+/* Misses in flight.  The simulation is functional: warps advance one record
+ * per round, and an L1 miss fills its sector at once.  On the hardware the
+ * fill takes the miss's latency, and another access to the sector in the
+ * meantime merges into the miss (the MSHR holds it) and waits as long: two
+ * warps chasing the same pointers in lockstep both see the L2 latency,
+ * where a fill-at-once cache gave the second an L1 hit (half the latency;
+ * gpu-latency).  So each SM remembers the fill units fetched in the last
+ * two rounds with the level they came from; an L1 hit on one of them costs
+ * that level's latency (no new traffic: it is counted as the L1 hit it is
+ * for the L2 and DRAM).  Two rounds: warps in lockstep reach the same
+ * record in one round or, one record apart, in the next. */
+#define INFLIGHT_SLOTS 1024
+typedef struct {
+  uint64_t unit[INFLIGHT_SLOTS];   /* fill-unit address + 1 (0: empty) */
+  uint64_t round[INFLIGHT_SLOTS];
+  uint8_t level[INFLIGHT_SLOTS];
+} Inflight;
+
+static inline guint
+inflight_slot (uint64_t unit_addr)
+{
+  return (guint) ((unit_addr >> 5) * 0x9E3779B97F4A7C15ull >> 54) & (INFLIGHT_SLOTS - 1);
+}
+
+static void
+inflight_fill (Inflight *f, uint64_t unit_addr, uint64_t round, int level)
+{
+  guint s = inflight_slot (unit_addr);
+  f->unit[s] = unit_addr + 1;
+  f->round[s] = round;
+  f->level[s] = (uint8_t) level;
+}
+
+/* The level an L1 hit on @unit_addr waits for: L1 unless the unit is still
+ * being fetched. */
+static int
+inflight_level (const Inflight *f, uint64_t unit_addr, uint64_t round)
+{
+  guint s = inflight_slot (unit_addr);
+  if (f->unit[s] == unit_addr + 1 && round - f->round[s] <= 1)
+    return f->level[s];
+  return WS_CACHE_EVENT_L1_HIT;
+}
+
 /* One memory warp instruction: coalesce the active lanes' addresses into
  * distinct sectors, send each through L1 (global/local loads) and L2, and
  * record the slowest level reached. */
 static void
 access_record (WsCacheStats *st, const WsTraceKernel *k, const WsTraceRecord *r, WsCache *l1, WsCache *l2,
-               uint32_t unit)
+               uint32_t unit, Inflight *inflight, uint64_t round)
 {
   if (r->static_id >= st->n_insts)
     return;
@@ -247,6 +291,7 @@ access_record (WsCacheStats *st, const WsTraceKernel *k, const WsTraceRecord *r,
             {
               pc->sector_l1_hits += touched;
               st->l1_hits += touched;
+              worst = MAX (worst, inflight_level (inflight, u * unit, round));
               continue;
             }
           int level = WS_CACHE_EVENT_L2_HIT;
@@ -267,6 +312,7 @@ access_record (WsCacheStats *st, const WsTraceKernel *k, const WsTraceRecord *r,
                   level = WS_CACHE_EVENT_DRAM;
                 }
             }
+          inflight_fill (inflight, u * unit, round, level);
           worst = MAX (worst, level);
         }
       if (n > 0)
@@ -282,7 +328,11 @@ access_record (WsCacheStats *st, const WsTraceKernel *k, const WsTraceRecord *r,
       if (read_only_space)
         level = WS_CACHE_EVENT_L1_HIT;   /* constant and parameter caches */
       else if (!is_store && !is_atomic && ws_cache_access (l1, addr, TRUE))
-        level = WS_CACHE_EVENT_L1_HIT;
+        {
+          level = WS_CACHE_EVENT_L1_HIT;
+          /* merged into a miss still in flight: its latency, no traffic */
+          worst = MAX (worst, inflight_level (inflight, addr, round));
+        }
       else
         {
           guint written_back = 0;
@@ -296,7 +346,11 @@ access_record (WsCacheStats *st, const WsTraceKernel *k, const WsTraceRecord *r,
               level = WS_CACHE_EVENT_L2_HIT;
             }
           else
-            level = l2_hit ? WS_CACHE_EVENT_L2_HIT : WS_CACHE_EVENT_DRAM;
+            {
+              level = l2_hit ? WS_CACHE_EVENT_L2_HIT : WS_CACHE_EVENT_DRAM;
+              if (!is_atomic)
+                inflight_fill (inflight, addr, round, level);
+            }
         }
       switch (level)
         {
@@ -339,6 +393,8 @@ ws_cachesim_run_launch (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
   st->blocks_per_sm = occ.blocks_per_sm;
 
   WsCache **l1 = g_new0 (WsCache *, sms);
+  g_autofree Inflight *inflight = g_new0 (Inflight, sms);
+  uint64_t round = 1;   /* counts on across waves: a unit filled in an earlier wave is never in flight */
   for (int s = 0; s < sms; s++)
     l1[s] = ws_cache_new ((uint32_t) gpu->l1_size, (uint32_t) gpu->l1_line, (uint32_t) gpu->l1_sector,
                           (uint32_t) gpu->l1_assoc);
@@ -384,6 +440,7 @@ ws_cachesim_run_launch (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
       while (ok && live > 0)
         {
           live = 0;
+          round++;
           for (guint i = 0; i < feeds->len; i++)
             {
               WarpFeed *f = &g_array_index (feeds, WarpFeed, i);
@@ -404,7 +461,7 @@ ws_cachesim_run_launch (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
                 }
               live++;
               if (r.kind == WS_TRACE_RECORD_MEM)
-                access_record (st, k, &r, l1[f->sm], l2, l1_unit);
+                access_record (st, k, &r, l1[f->sm], l2, l1_unit, &inflight[f->sm], round);
             }
         }
     }

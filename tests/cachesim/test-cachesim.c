@@ -59,7 +59,7 @@ small_gpu (void)
   return g;
 }
 
-enum { PC_LOAD_A = 0, PC_LOAD_A_AGAIN, PC_STORE_A, PC_LOAD_SCATTER, PC_SHARED, N_PCS };
+enum { PC_LOAD_A = 0, PC_LOAD_A_AGAIN, PC_STORE_A, PC_LOAD_SCATTER, PC_SHARED, PC_ALU, N_PCS };
 
 /* One block of one warp: loads 128 coalesced bytes twice, stores them back,
  * then a gather whose 32 lanes touch 32 different lines, then a shared
@@ -86,6 +86,8 @@ write_trace (const char *dir)
   insts[PC_STORE_A].op = WS_OP_ST;
   insts[PC_STORE_A].opclass = WS_OPCLASS_ST;
   insts[PC_SHARED].space = WS_SPACE_SHARED;
+  insts[PC_ALU].op = WS_OP_ADD;
+  insts[PC_ALU].opclass = WS_OPCLASS_ALU;
   WsTraceKernelDesc kd = { .name = "cachetest", .n_insts = N_PCS, .insts = insts, .regs_per_thread = 16 };
   uint32_t kernel = ws_trace_writer_add_kernel (w, &kd);
   const uint32_t grid[3] = { 1, 1, 1 }, block[3] = { 32, 1, 1 };
@@ -99,6 +101,10 @@ write_trace (const char *dir)
       sh[l] = 4 * l;
     }
   ws_trace_cta_mem (cta, 0, PC_LOAD_A, 0xffffffffu, WS_SPACE_GLOBAL, a);
+  /* two instructions later the miss has completed (the in-flight window
+   * is this round and the next) */
+  ws_trace_cta_inst (cta, 0, PC_ALU, 0xffffffffu);
+  ws_trace_cta_inst (cta, 0, PC_ALU, 0xffffffffu);
   ws_trace_cta_mem (cta, 0, PC_LOAD_A_AGAIN, 0xffffffffu, WS_SPACE_GLOBAL, a);
   ws_trace_cta_mem (cta, 0, PC_STORE_A, 0xffffffffu, WS_SPACE_GLOBAL, a);
   ws_trace_cta_mem (cta, 0, PC_LOAD_SCATTER, 0xffffffffu, WS_SPACE_GLOBAL, scatter);
@@ -108,6 +114,76 @@ write_trace (const char *dir)
   g_assert_true (ws_trace_writer_close (w, &error));
   g_assert_no_error (error);
   return g_steal_pointer (&path);
+}
+
+/* Two warps of one block load the same 128 bytes in lockstep, then warp 0
+ * loads them once more right after its first load: the second warp's and
+ * the repeated access merge into the miss in flight (L1 hits for the
+ * traffic, the miss's latency for the time), as on the hardware, where the
+ * MSHR holds them until the fill; a load of them much later hits the L1. */
+static void
+test_launch_inflight_merge (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("ws-cachesim-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "merge.wstrace", NULL);
+  GError *error = NULL;
+  WsTraceWriter *w = ws_trace_writer_new (path, &error);
+  g_assert_no_error (error);
+  WsTraceStaticInst insts[4] = { 0 };
+  for (int i = 0; i < 4; i++)
+    {
+      insts[i].op = i == 3 ? WS_OP_ADD : WS_OP_LD;
+      insts[i].opclass = i == 3 ? WS_OPCLASS_ALU : WS_OPCLASS_LD;
+      insts[i].space = WS_SPACE_GLOBAL;
+      insts[i].access_size = 4;
+      insts[i].dst[0] = insts[i].dst[1] = 0xffff;
+      for (int k = 0; k < 4; k++)
+        insts[i].src[k] = 0xffff;
+    }
+  WsTraceKernelDesc kd = { .name = "merge", .n_insts = 4, .insts = insts, .regs_per_thread = 16 };
+  uint32_t kernel = ws_trace_writer_add_kernel (w, &kd);
+  const uint32_t grid[3] = { 1, 1, 1 }, block[3] = { 64, 1, 1 };
+  ws_trace_writer_begin_launch (w, kernel, grid, block, 0);
+  WsTraceCta *cta = ws_trace_cta_begin (w, 0, 2);
+  uint64_t a[32];
+  for (int l = 0; l < 32; l++)
+    a[l] = 0x7e0000001000ull + 4 * l;
+  for (uint32_t warp = 0; warp < 2; warp++)
+    ws_trace_cta_mem (cta, warp, 0, 0xffffffffu, WS_SPACE_GLOBAL, a);    /* round 1, both warps */
+  ws_trace_cta_mem (cta, 0, 1, 0xffffffffu, WS_SPACE_GLOBAL, a);         /* round 2, warp 0 */
+  for (int k = 0; k < 3; k++)
+    ws_trace_cta_inst (cta, 0, 3, 0xffffffffu);                           /* rounds 3-5 */
+  ws_trace_cta_mem (cta, 0, 2, 0xffffffffu, WS_SPACE_GLOBAL, a);         /* round 6 */
+  ws_trace_cta_end (cta);
+  g_assert_true (ws_trace_writer_end_launch (w, &error));
+  g_assert_true (ws_trace_writer_close (w, &error));
+  g_assert_no_error (error);
+
+  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_assert_no_error (error);
+  g_autoptr(WsGpu) gpu = small_gpu ();
+  g_autoptr(WsCacheStats) st = ws_cachesim_run_launch (trace, 0, gpu, &error);
+  g_assert_no_error (error);
+  /* pc 0: warp 0 misses to DRAM, warp 1 merges: both wait 500 cycles; 4
+   * sectors of traffic, not 8 */
+  const WsCachePcStats *p = &st->pcs[0];
+  g_assert_cmpuint (p->executions, ==, 2);
+  g_assert_cmpuint (p->sector_dram, ==, 4);
+  g_assert_cmpuint (p->sector_l1_hits, ==, 4);
+  g_assert_cmpuint (p->events[WS_CACHE_EVENT_DRAM], ==, 2);
+  g_assert_cmpfloat (p->amat, ==, 500);
+  /* pc 1, the next round: still in flight */
+  p = &st->pcs[1];
+  g_assert_cmpuint (p->sector_l1_hits, ==, 4);
+  g_assert_cmpuint (p->events[WS_CACHE_EVENT_DRAM], ==, 1);
+  /* pc 2, rounds later: an L1 hit */
+  p = &st->pcs[2];
+  g_assert_cmpuint (p->sector_l1_hits, ==, 4);
+  g_assert_cmpuint (p->events[WS_CACHE_EVENT_L1_HIT], ==, 1);
+  g_assert_cmpfloat (p->amat, ==, 30);
+  g_assert_cmpuint (st->dram_sectors, ==, 4);
+  g_unlink (path);
+  g_rmdir (dir);
 }
 
 static void
@@ -214,6 +290,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cachesim/cache/lru-and-sectors", test_cache_lru_and_sectors);
   g_test_add_func ("/cachesim/launch/miss-events-and-amat", test_launch_events);
+  g_test_add_func ("/cachesim/launch/inflight-merge", test_launch_inflight_merge);
   g_test_add_func ("/cachesim/launch/l1-fill-unit-128", test_launch_fill_unit);
   return g_test_run ();
 }
