@@ -942,6 +942,8 @@ static const WsPredictorDescriptor ake_descriptor = {
   .supports_trace = 1,
   .supports_analytic = 0,
   .predict = ake_predict,
+  /* No global state: everything lives in the call and its context. */
+  .flags = WS_PREDICTOR_FLAG_THREAD_SAFE,
 };
 
 WS_PREDICTOR_EXPORT const WsPredictorDescriptor *ws_predictor_query (void);
