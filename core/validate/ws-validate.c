@@ -557,6 +557,16 @@ predict_pending (gpointer data, gpointer user_data)
       k->seconds[s] = mine[s];
 }
 
+static gint
+by_cost_descending (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const double *cost = data;
+  double ca = cost[*(const guint *) a], cb = cost[*(const guint *) b];
+  if (ca != cb)
+    return ca > cb ? -1 : 1;
+  return *(const guint *) a < *(const guint *) b ? -1 : *(const guint *) a > *(const guint *) b;
+}
+
 /* Predicts every pending point of one trace on one GPU (in parallel, one
  * point per worker: every source's state is per prediction) and adds them
  * to the report in order. */
@@ -580,8 +590,25 @@ evaluate (Ctx *c, const WsValidateFamily *fam, const char *dataset_gpu, const Ws
   g_autofree gboolean *tbpoint_is_sim = g_new0 (gboolean, MAX (pending->len, 1));
   guint workers = MIN (g_get_num_processors (), 8);
   GThreadPool *pool = g_thread_pool_new (predict_pending, NULL, (int) MAX (workers, 1), TRUE, NULL);
+  /* The points go to the workers longest first (warp instructions of the
+   * launch and its base), so that the last of this trace's tasks are
+   * short and no worker idles long before the next trace (the longest
+   * processing time rule). */
+  g_autofree guint *by_cost = g_new (guint, MAX (pending->len, 1));
+  g_autofree double *cost = g_new0 (double, MAX (pending->len, 1));
   for (guint i = 0; i < pending->len; i++)
     {
+      const Pending *q = &g_array_index (pending, Pending, i);
+      by_cost[i] = i;
+      if (q->launch < ws_trace_get_n_launches (t))
+        cost[i] += (double) ws_trace_get_launch (t, q->launch)->warp_instructions;
+      if (q->has_base && q->base_launch < ws_trace_get_n_launches (t))
+        cost[i] += (double) ws_trace_get_launch (t, q->base_launch)->warp_instructions;
+    }
+  g_qsort_with_data (by_cost, (gint) pending->len, sizeof (guint), by_cost_descending, cost);
+  for (guint k_i = 0; k_i < pending->len; k_i++)
+    {
+      guint i = by_cost[k_i];
       Pending *q = &g_array_index (pending, Pending, i);
       for (guint s = 0; s < n; s++)
         seconds[(gsize) i * n + s] = NAN;
