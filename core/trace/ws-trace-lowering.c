@@ -383,23 +383,23 @@ live_in_units (const WsPtxFunction *fn, const uint32_t *block, guint n_blocks)
 typedef struct {
   const WsPtxFunction *fn;
   uint32_t queue[WS_TRACE_SCHEDULE_QUEUE];
+  RegList queue_rd[WS_TRACE_SCHEDULE_QUEUE], queue_wr[WS_TRACE_SCHEDULE_QUEUE]; /* their registers */
   guint nq;
   uint32_t live_reg[128];
   guint live_units[128];
   guint n_live, pending, budget;
 } Sched;
 
-/* Instruction @i issues: the loaded values it reads are consumed. */
+/* An instruction that reads @rd issues: the loaded values it reads are
+ * consumed. */
 static void
-sched_emit (Sched *sc, uint32_t i)
+sched_emit (Sched *sc, const RegList *rd)
 {
-  RegList rd, wr;
-  reads_and_writes (sc->fn, &sc->fn->insts[i], &rd, &wr);
   for (guint k = 0; k < sc->n_live;)
     {
       gboolean read = FALSE;
-      for (guint r = 0; r < rd.n && !read; r++)
-        read = rd.r[r] == sc->live_reg[k];
+      for (guint r = 0; r < rd->n && !read; r++)
+        read = rd->r[r] == sc->live_reg[k];
       if (read)
         {
           sc->pending -= sc->live_units[k];
@@ -418,8 +418,10 @@ sched_drain (Sched *sc, guint n)
 {
   n = MIN (n, sc->nq);
   for (guint k = 0; k < n; k++)
-    sched_emit (sc, sc->queue[k]);
+    sched_emit (sc, &sc->queue_rd[k]);
   memmove (sc->queue, sc->queue + n, (sc->nq - n) * sizeof sc->queue[0]);
+  memmove (sc->queue_rd, sc->queue_rd + n, (sc->nq - n) * sizeof sc->queue_rd[0]);
+  memmove (sc->queue_wr, sc->queue_wr + n, (sc->nq - n) * sizeof sc->queue_wr[0]);
   sc->nq -= n;
   return n;
 }
@@ -498,12 +500,9 @@ schedule_loads (const WsPtxFunction *fn, uint32_t base, const uint8_t *lowering,
              * before that ... */
             guint need = 0;
             for (guint q = 0; q < sc.nq; q++)
-              {
-                RegList qr, qw;
-                reads_and_writes (fn, &fn->insts[sc.queue[q]], &qr, &qw);
-                if (lists_meet (&rd, &qw) || lists_meet (&wr, &qr) || lists_meet (&wr, &qw))
-                  need = q + 1;
-              }
+              if (lists_meet (&rd, &sc.queue_wr[q]) || lists_meet (&wr, &sc.queue_rd[q]) ||
+                  lists_meet (&wr, &sc.queue_wr[q]))
+                need = q + 1;
             guint done = sched_drain (&sc, need);
             /* ... then the oldest waiting arithmetic until the loaded
              * values fit in the registers (each consumer frees its loads') */
@@ -513,7 +512,7 @@ schedule_loads (const WsPtxFunction *fn, uint32_t base, const uint8_t *lowering,
               drain = sc.nq == 0 && done > 0 ? WS_TRACE_SCHEDULE_DRAIN_ALL : done;
             if (sc.nq > 0 && !feeds_load[i])
               hoisted++;
-            sched_emit (&sc, i);
+            sched_emit (&sc, &rd);
             if (units > 0)
               for (guint w = 0; w < wr.n && sc.n_live < G_N_ELEMENTS (sc.live_reg); w++)
                 if (wr.r[w] < fn->n_regs)
@@ -528,13 +527,17 @@ schedule_loads (const WsPtxFunction *fn, uint32_t base, const uint8_t *lowering,
           if (sc.nq > 0)
             drain = WS_TRACE_SCHEDULE_DRAIN_ALL;
           sched_drain (&sc, sc.nq);
-          sched_emit (&sc, i);
+          sched_emit (&sc, &rd);
           break;
         }
       schedule[base + i] = (uint8_t) ((delay ? WS_TRACE_SCHEDULE_DELAY : 0) |
                                       (MIN (drain, WS_TRACE_SCHEDULE_DRAIN_ALL) << WS_TRACE_SCHEDULE_DRAIN_SHIFT));
       if (delay)
-        sc.queue[sc.nq++] = i;
+        {
+          sc.queue_rd[sc.nq] = rd;
+          sc.queue_wr[sc.nq] = wr;
+          sc.queue[sc.nq++] = i;
+        }
     }
   return hoisted;
 }
