@@ -3,6 +3,7 @@
 #include "ptx/ws-ptx.h"
 
 #include <glib/gstdio.h>
+#include "../test-tmp-dir.h"
 
 static void
 test_cache_lru_and_sectors (void)
@@ -124,7 +125,7 @@ write_trace (const char *dir)
 static void
 test_launch_inflight_merge (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ws-cachesim-XXXXXX", NULL);
+  g_autofree char *dir = make_tmp_dir ("ws-cachesim-XXXXXX");
   g_autofree char *path = g_build_filename (dir, "merge.wstrace", NULL);
   GError *error = NULL;
   WsTraceWriter *w = ws_trace_writer_new (path, &error);
@@ -189,7 +190,7 @@ test_launch_inflight_merge (void)
 static void
 test_launch_events (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ws-cachesim-XXXXXX", NULL);
+  g_autofree char *dir = make_tmp_dir ("ws-cachesim-XXXXXX");
   g_autofree char *path = write_trace (dir);
   g_autoptr(GError) error = NULL;
   g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
@@ -244,7 +245,7 @@ test_launch_events (void)
 static void
 test_launch_fill_unit (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ws-cachesim-XXXXXX", NULL);
+  g_autofree char *dir = make_tmp_dir ("ws-cachesim-XXXXXX");
   g_autofree char *path = write_trace (dir);
   g_autoptr(GError) error = NULL;
   g_autoptr(WsTrace) trace = ws_trace_open (path, &error);

@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 #include <glib/gstdio.h>
+#include "../test-tmp-dir.h"
 
 static WsGpu *
 test_gpu (void)
@@ -297,7 +298,7 @@ test_thread_contract (void)
 static void
 test_teardown (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ws-isolation-XXXXXX", NULL);
+  g_autofree char *dir = make_tmp_dir ("ws-isolation-XXXXXX");
   g_autofree char *file = g_build_filename (dir, "teardown.txt", NULL);
   g_setenv ("WS_PROBE_TEARDOWN_FILE", file, TRUE);
   g_autoptr(WsGpu) gpu = test_gpu ();
@@ -395,7 +396,7 @@ parse_object (const char *text, JsonParser *parser)
 static void
 test_cli_predict (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ws-isolation-XXXXXX", NULL);
+  g_autofree char *dir = make_tmp_dir ("ws-isolation-XXXXXX");
   g_setenv ("XDG_DATA_HOME", dir, TRUE);
   g_setenv ("WARPSCOPE_PLUGIN_PATH", g_getenv ("WS_PROBE_PLUGIN_DIR"), TRUE);
   g_autofree char *db = g_build_filename (dir, "ws.db", NULL);
@@ -497,7 +498,7 @@ test_cli_predict (void)
 static void
 test_cli_sweep (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ws-isolation-XXXXXX", NULL);
+  g_autofree char *dir = make_tmp_dir ("ws-isolation-XXXXXX");
   g_setenv ("XDG_DATA_HOME", dir, TRUE);
   g_setenv ("WARPSCOPE_PLUGIN_PATH", g_getenv ("WS_PROBE_PLUGIN_DIR"), TRUE);
   g_autofree char *db = g_build_filename (dir, "ws.db", NULL);
@@ -572,7 +573,7 @@ test_cli_sweep (void)
 static void
 test_cli_shadowing (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("ws-isolation-XXXXXX", NULL);
+  g_autofree char *dir = make_tmp_dir ("ws-isolation-XXXXXX");
   g_setenv ("XDG_DATA_HOME", dir, TRUE);
   g_unsetenv ("WARPSCOPE_PLUGIN_PATH");
   g_autofree char *plugins = g_build_filename (dir, "warpscope", "plugins", NULL);

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 #include <glib/gstdio.h>
+#include "../test-tmp-dir.h"
 
 /* GTX 970 exactly as seed 004 Table 6.1 gives it. */
 static WsGpu *
@@ -42,16 +43,6 @@ gpu_with_caches (int cc_major)
   gpu->dram_latency = 350;
   gpu->pipes[WS_ICLASS_GLOBAL].latency = 350;
   return gpu;
-}
-
-/* A fresh temporary folder for a test's files (@tmpl ends in XXXXXX). */
-static char *
-make_tmp_dir (const char *tmpl)
-{
-  g_autoptr(GError) error = NULL;
-  char *dir = g_dir_make_tmp (tmpl, &error);
-  g_assert_no_error (error);
-  return dir;
 }
 
 
