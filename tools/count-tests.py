@@ -3,9 +3,12 @@
 
 Tests speak TAP (GLib's --tap); each "ok"/"not ok" line is one case.  A test
 program that crashed or printed no TAP counts as one failed case.  Prints the
-failing cases, then the closing line "N passed, M failed" and exits 1 when
-M > 0."""
+failing cases, each with the last diagnostic lines its test printed under
+it (a Python traceback ends with the assertion), then the closing line
+"N passed, M failed" and exits 1 when M > 0."""
 import json, re, sys
+
+MAX_DIAGNOSTIC_LINES = 25
 
 passed = failed = skipped = 0
 failures = []
@@ -14,7 +17,8 @@ with open(sys.argv[1]) as f:
         t = json.loads(line)
         out = t.get("stdout") or ""
         ok = nok = 0
-        for l in out.splitlines():
+        lines = out.splitlines()
+        for i, l in enumerate(lines):
             if re.match(r"^ok \d+", l):
                 if "# SKIP" in l:
                     skipped += 1
@@ -24,7 +28,14 @@ with open(sys.argv[1]) as f:
                 if "# TODO" in l:
                     continue
                 nok += 1
-                failures.append(f"{t['name']}: {l}")
+                # The diagnostics TAP puts under the line ("# ..."), so a
+                # log that keeps only the tail still says why (CI does).
+                why = []
+                for d in lines[i + 1:]:
+                    if not d.startswith("#"):
+                        break
+                    why.append("    " + d[:400])
+                failures.append("\n".join([f"{t['name']}: {l}"] + why[-MAX_DIAGNOSTIC_LINES:]))
         if t.get("result") not in ("OK", "EXPECTEDFAIL", "SKIP") and nok == 0:
             nok = 1
             failures.append(f"{t['name']}: {t.get('result')}")
