@@ -5,13 +5,15 @@
  *   predict-bench [--gpu NAME] [--seconds S] [TRACE...]
  *
  * For each trace and plugin it reports
- *  - model: predictions per second (one prediction = one launch) when the
- *    per-launch analysis (cache simulation, latencies, representative warp)
- *    is computed once and shared, as `warpscope-cli predict --model all` does;
+ *  - model: predictions per second (one prediction = one launch) in this
+ *    process when the per-launch analysis (cache simulation, latencies,
+ *    representative warp) is computed once and shared, as `warpscope-cli
+ *    predict --model all` does with the models shipped with Warpscope;
  *  - cold: the same with the analysis recomputed for every prediction;
- *  - in-proc: "model" with the plugin loaded into this process
- *    (WARPSCOPE_PLUGIN_IN_PROCESS=1) instead of its supervised worker, and
- *    the isolation's overhead per prediction (the difference of the two);
+ *  - worker: in the plugin's supervised worker processes, as a plugin from
+ *    the user's plugin path runs (the worker opens the trace and computes
+ *    the analysis itself when the plugin asks for it), and the isolation's
+ *    overhead per prediction (worker against cold);
  * and, once per trace, how many analyses per second core computes.  Last,
  * for plugins that read analytic kernels (seed 004 Listing 5's saxpy2),
  * predictions per second in the plugin's long-lived worker and in process,
@@ -251,7 +253,7 @@ main (int argc, char **argv)
   g_autoptr(GPtrArray) plugins = ws_predictor_scan ();
   printf ("GPU: %s; %.2f s per measurement; one prediction = one launch\n", gpu->name, seconds);
   printf ("%-28s %-10s %8s %14s %14s %14s %14s\n", "trace", "plugin", "launches", "model pred/s", "cold pred/s",
-          "in-proc pred/s", "isolation us");
+          "worker pred/s", "isolation us");
   int rc = 0;
   for (guint t = 0; traces[t] != NULL; t++)
     {
@@ -282,21 +284,23 @@ main (int argc, char **argv)
           WsPredictorPlugin *p = plugins->pdata[i];
           if (!p->ok || !p->descriptor->supports_trace)
             continue;
+          gboolean was_in_process = p->in_process;
           job.plugin = p;
           job.analyses = analyses;
-          double warm = rate (run_predictions, &job, seconds, NULL);
           p->in_process = TRUE;
-          double inproc = warm < 0 ? -1 : rate (run_predictions, &job, seconds, NULL);
-          p->in_process = FALSE;
+          double warm = rate (run_predictions, &job, seconds, NULL);
           job.analyses = NULL;
           double cold = warm < 0 ? -1 : rate (run_predictions, &job, seconds, NULL);
-          if (warm < 0 || cold < 0 || inproc < 0)
+          p->in_process = FALSE;
+          double worker = cold < 0 ? -1 : rate (run_predictions, &job, seconds, NULL);
+          p->in_process = was_in_process;
+          if (warm < 0 || cold < 0 || worker < 0)
             {
               rc = 1;
               continue;
             }
-          printf ("%-28s %-10s %8u %14.1f %14.1f %14.1f %14.1f\n", base, p->name, n, warm * n, cold * n, inproc * n,
-                  1e6 * (1 / (warm * n) - 1 / (inproc * n)));
+          printf ("%-28s %-10s %8u %14.1f %14.1f %14.1f %14.1f\n", base, p->name, n, warm * n, cold * n, worker * n,
+                  1e6 * (1 / (worker * n) - 1 / (cold * n)));
         }
       for (guint l = 0; l < n; l++)
         ws_launch_analysis_free (analyses[l]);
@@ -318,10 +322,12 @@ main (int argc, char **argv)
       if (!p->ok || !p->descriptor->supports_analytic)
         continue;
       Job job = { NULL, gpu, p, saxpy2, NULL, 0 };
+      gboolean was_in_process = p->in_process;
+      p->in_process = FALSE;
       double worker = rate (run_analytic, &job, seconds, NULL);
       p->in_process = TRUE;
       double inproc = worker < 0 ? -1 : rate (run_analytic, &job, seconds, NULL);
-      p->in_process = FALSE;
+      p->in_process = was_in_process;
       if (worker < 0 || inproc < 0)
         {
           rc = 1;

@@ -41,12 +41,19 @@ WsPrediction *ws_predict_run_direct (WsPredictorContext *ctx, GError **error);
  * one); FALSE with the plugin's message in @error. */
 gboolean ws_predict_run_init (const WsPredictorDescriptor *d, GError **error);
 
-/* ws-predict-worker.c: the same, in the plugin's supervised workers.  An
- * analytic prediction goes to the plugin's long-lived worker with its
- * inputs serialized; a traced launch runs in a worker forked for it, which
- * sees the trace and the launch analysis copy-on-write. */
+/* ws-predict.c: TRUE when this program runs from the build tree
+ * (uninstalled: tests, developers). */
+gboolean ws_predict_running_from_build_tree (void);
+
+/* ws-predict-worker.c: the same, in the plugin's supervised workers
+ * (processes of the program warpscope-predict-worker, pooled per plugin
+ * record).  An analytic prediction sends the kernel's parameters; a traced
+ * launch sends the trace's path and the launch, which the worker opens. */
 WsPrediction *ws_predict_worker_analytic (const WsPredictorPlugin *plugin, WsPredictorContext *ctx, GError **error);
-WsPrediction *ws_predict_worker_forked (const WsPredictorPlugin *plugin, WsPredictorContext *ctx, GError **error);
+WsPrediction *ws_predict_worker_trace (const WsPredictorPlugin *plugin, WsPredictorContext *ctx, GError **error);
 void ws_predict_worker_free (struct _WsPredictorWorker *worker);
+/* The worker program's main(): loads the plugin named by argv and serves
+ * the host on descriptor 3 until the host closes it. */
+WS_EXPORT int ws_predict_worker_main (int argc, char **argv);
 
 G_END_DECLS

@@ -7,64 +7,79 @@
  * error for that prediction naming plugin, kernel and signal.
  *
  * The design (docs/plugin-guide.md, "Isolation"):
- *  - workers are fork()ed from the host, never exec()ed: they have the
- *    plugin already loaded and the host's code, so no helper binary has to
- *    be found, and plugins see exactly the host table they see in process;
- *  - analytic kernels (the many small predictions of a sweep) go to one
- *    long-lived worker per plugin record, forked at its first use and kept
- *    alive across predictions; a request carries the GPU record, the
- *    kernel's parameters and the options (a plain message over a socketpair),
- *    the answer the result or the error.  A worker that died or was killed
- *    is started again by the next request;
- *  - a traced launch runs in a worker forked for that prediction, after the
- *    host opened the trace (and, in `predict`, built the launch analysis
- *    that every plugin shares): the worker reads them copy-on-write and only
- *    the result crosses the socket.  Serialising the trace and the analysis
- *    instead would cost more than the fork (a few hundred microseconds, see
- *    bench/predict-bench.c) and warp cursors would need a round trip per
- *    record;
+ *  - a worker is a program of its own, warpscope-predict-worker, started
+ *    with posix_spawn() (fork and exec): it loads the plugin from its path
+ *    and serves requests over a socketpair.  Not a bare fork() of the host:
+ *    a fork of a multi-threaded host (the GUI, a sweep's threads) copies
+ *    only the calling thread, and a lock another thread held at that
+ *    instant (GObject's, GLib's, the dynamic loader's) stays locked in the
+ *    child for ever.  That froze the GUI: a forked worker waited inside
+ *    g_object_unref() until the host's 600 s limit (9 of 15 runs of its
+ *    test).  A fresh program has one thread and no such locks;
+ *  - workers are long-lived and pooled per plugin record, up to one per
+ *    CPU, each serving one request at a time; a worker that died or was
+ *    killed is started again by the next request;
+ *  - a request carries the GPU record, the options and either the analytic
+ *    kernel's parameters or a traced launch by reference: the worker opens
+ *    the trace file itself (and keeps it open for the next request) and
+ *    builds the launch analysis if the plugin asks for it;
  *  - limits: the answer must come within plugin->timeout_seconds (then the
  *    worker is killed with SIGKILL), and a worker's address space may grow by
  *    plugin->memory_limit_mb (RLIMIT_AS), so a runaway allocation fails in
- *    the worker (usually an abort) instead of exhausting the machine.
- *
- * A fork() from a multi-threaded host copies only the calling thread; locks
- * other threads held at that instant stay locked in the child.  Workers
- * therefore touch little beyond the plugin, the inherited read-only data and
- * malloc (which glibc makes fork-safe); a worker that still blocks is caught
- * by the time limit like a hanging plugin. */
+ *    the worker (usually an abort) instead of exhausting the machine.  A
+ *    worker whose host died ends at end of file on its socket, or, busy in
+ *    the plugin, by an alarm a little after the host's own time limit. */
 
 #include "ws-config.h"
 #include "predict/ws-predict-private.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <poll.h>
-#include <pthread.h>
-#include <stdio.h>
 #include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
-struct _WsPredictorWorker {
-  GMutex lock;                   /* one request at a time: the thread contract */
-  pid_t pid;                     /* 0: not running */
+extern char **environ;
+
+/* The worker's end of the socket, in the worker. */
+#define WORKER_FD 3
+
+/* One worker process: serves one request at a time. */
+typedef struct {
+  pid_t pid;                     /* 0: not running (started by the next request) */
   int fd;                        /* the host's end of the socketpair */
+  gboolean busy;                 /* a request of some thread is on it */
+} WorkerProc;
+
+/* A plugin record's workers: up to one per CPU, so a sweep's threads do
+ * not queue behind one process (each process is one instance: the thread
+ * contract holds whatever the plugin declares). */
+struct _WsPredictorWorker {
+  GMutex lock;
+  GCond freed;
+  GPtrArray *procs;              /* WorkerProc*, never shrinks */
 };
 
 /* Messages are plain little buffers (built with GByteArray, read with a
- * cursor), not GVariant: the child of a fork() must not need GLib's global
- * locks (GVariant's type-info lock, GObject's) that another host thread may
- * have held at the instant of the fork.
+ * cursor): both ends are the same build of Warpscope (the worker refuses to
+ * serve a host of another build, see WORKER_BUILD).
  *
- * The answer: ok, error code, error message, cycles, seconds, ipc, the CPI
- * stack, the metrics, the warnings.  An analytic request: the GPU record
- * (its struct's bytes, then its strings by offset: both sides are the same
- * program), the kernel's name and parameters, the options. */
+ * A request: its kind, the GPU record (its struct's bytes, then its strings
+ * by offset), the options, then for an analytic kernel its name and
+ * parameters, for a traced launch the trace's path, the launch index and
+ * what identifies the launch (the trace's launch count, the launch's thread
+ * blocks, warp instructions and kernel name).  The answer: ok, error code,
+ * error message, cycles, seconds, ipc, the CPI stack, the metrics, the
+ * warnings. */
 
 static void
 put_bytes (GByteArray *b, const void *data, guint32 len)
@@ -159,6 +174,8 @@ get_double (Reader *r)
 }
 
 static GMutex workers_lock;      /* creating plugin->worker */
+
+enum { REQUEST_ANALYTIC = 1, REQUEST_TRACE = 2 };
 
 /* ---- framing: a 32-bit length, then the message ------------------------------ */
 
@@ -317,59 +334,13 @@ result_from_message (GBytes *msg, const WsPredictorContext *ctx, const char *ker
   return g_steal_pointer (&p);
 }
 
-/* ---- the worker's side ------------------------------------------------------ */
 
-/* Runs in the child right after fork(): limits, and no descriptor of the
- * host's but the worker's socket (so the host's other sockets see their
- * peers close when they should). */
-static void
-worker_setup (const WsPredictorPlugin *plugin, int fd)
+/* What a worker and its host must agree on: messages carry struct bytes. */
+static char *
+build_id (void)
 {
-  if (plugin->memory_limit_mb > 0)
-    {
-      /* RLIMIT_AS counts what the host had mapped already (trace maps,
-       * sanitizer shadow): the limit is what the worker may add to it. */
-      unsigned long pages = 0;
-      FILE *f = fopen ("/proc/self/statm", "r");
-      if (f != NULL)
-        {
-          if (fscanf (f, "%lu", &pages) != 1)
-            pages = 0;
-          fclose (f);
-        }
-      rlim_t now = (rlim_t) pages * (rlim_t) sysconf (_SC_PAGESIZE);
-      struct rlimit rl = { .rlim_cur = now + ((rlim_t) plugin->memory_limit_mb << 20),
-                           .rlim_max = RLIM_INFINITY };
-      struct rlimit old;
-      if (getrlimit (RLIMIT_AS, &old) == 0)
-        {
-          rl.rlim_max = old.rlim_max;
-          if (old.rlim_max != RLIM_INFINITY && rl.rlim_cur > old.rlim_max)
-            rl.rlim_cur = old.rlim_max;
-        }
-      setrlimit (RLIMIT_AS, &rl);
-    }
-  if (fd > 3)
-    close_range (3, (unsigned) fd - 1, 0);
-  close_range ((unsigned) fd + 1, ~0u, 0);
-  /* The host may block signals it reads from a signalfd (SIGINT of a sweep):
-   * a worker takes them, and the host's handlers, the default way. */
-  sigset_t none;
-  sigemptyset (&none);
-  pthread_sigmask (SIG_SETMASK, &none, NULL);
-  signal (SIGINT, SIG_DFL);
-  signal (SIGTERM, SIG_DFL);
-  signal (SIGHUP, SIG_DFL);
-  signal (SIGALRM, SIG_DFL);
-  signal (SIGPIPE, SIG_IGN);
-}
-
-/* A worker whose host died while the plugin runs on is ended by an alarm a
- * little after the host's own time limit. */
-static void
-worker_arm_alarm (const WsPredictorPlugin *plugin)
-{
-  alarm ((unsigned) MIN (ceil (plugin->timeout_seconds) + 10, 1e6));
+  return g_strdup_printf ("%s/abi%u/gpu%" G_GSIZE_FORMAT, WS_VERSION, (unsigned) WS_PREDICTOR_ABI_VERSION,
+                          sizeof (WsGpu));
 }
 
 static WsGpu *
@@ -380,6 +351,8 @@ gpu_from_message (Reader *r)
   WsGpu *gpu = g_new0 (WsGpu, 1);
   if (n == sizeof *gpu)
     memcpy (gpu, data, sizeof *gpu);
+  else
+    r->bad = TRUE;
   guint n_fields;
   const WsHwField *fields = ws_hw_fields (WS_HW_GPU, &n_fields);
   for (guint i = 0; i < n_fields; i++)
@@ -396,101 +369,252 @@ gpu_from_message (Reader *r)
             *(char **) ((char *) gpu + offset) = g_strdup (text);
           }
     }
+  if (gpu->name == NULL)
+    gpu->name = g_strdup ("");
   return gpu;
 }
 
+/* ---- the worker's side ------------------------------------------------------ */
+
+typedef struct {
+  const WsPredictorPlugin *plugin;
+  WsTrace *trace;                /* the last trace a request named, kept open */
+} Worker;
+
+/* Limits, and no descriptor but the socket (a descriptor the host leaked
+ * without close-on-exec would keep its peer from seeing the end). */
+static void
+worker_setup (guint64 memory_limit_mb)
+{
+  close_range (WORKER_FD + 1, ~0u, 0);
+  signal (SIGPIPE, SIG_IGN);
+  if (memory_limit_mb > 0)
+    {
+      /* RLIMIT_AS counts what is mapped already (the libraries, sanitizer
+       * shadow): the limit is what the worker may add to it. */
+      unsigned long pages = 0;
+      FILE *f = fopen ("/proc/self/statm", "r");
+      if (f != NULL)
+        {
+          if (fscanf (f, "%lu", &pages) != 1)
+            pages = 0;
+          fclose (f);
+        }
+      rlim_t now = (rlim_t) pages * (rlim_t) sysconf (_SC_PAGESIZE);
+      struct rlimit rl = { .rlim_cur = now + ((rlim_t) memory_limit_mb << 20), .rlim_max = RLIM_INFINITY };
+      struct rlimit old;
+      if (getrlimit (RLIMIT_AS, &old) == 0)
+        {
+          rl.rlim_max = old.rlim_max;
+          if (old.rlim_max != RLIM_INFINITY && rl.rlim_cur > old.rlim_max)
+            rl.rlim_cur = old.rlim_max;
+        }
+      setrlimit (RLIMIT_AS, &rl);
+    }
+}
+
+/* The launch a trace request names, in the trace at @path as it is now:
+ * the open copy if it still holds that launch, else the file opened again
+ * (it may have been replaced by a new profile of the same name). */
+static gboolean
+worker_trace_launch (Worker *w, const char *path, guint n_launches, guint index, guint64 n_tbs,
+                     guint64 warp_instructions, const char *kernel, GError **error)
+{
+  for (int attempt = 0; attempt < 2; attempt++)
+    {
+      if (w->trace == NULL || attempt == 1 || strcmp (ws_trace_get_path (w->trace), path) != 0)
+        {
+          g_clear_pointer (&w->trace, ws_trace_free);
+          if ((w->trace = ws_trace_open (path, error)) == NULL)
+            return FALSE;
+        }
+      if (ws_trace_get_n_launches (w->trace) == n_launches && index < n_launches)
+        {
+          const WsTraceLaunch *l = ws_trace_get_launch (w->trace, index);
+          uint64_t tbs = 0;
+          ws_trace_get_tb_counters (w->trace, index, &tbs);
+          if (tbs == n_tbs && l->warp_instructions == warp_instructions &&
+              strcmp (ws_trace_get_kernel (w->trace, l->kernel)->name, kernel) == 0)
+            return TRUE;
+        }
+    }
+  g_set_error (error, WS_ERROR, WS_ERROR_FAILED, "predictor '%s' on kernel '%s': the trace %s changed on disk "
+               "after Warpscope opened it (launch %u is not the one asked for); profile again or reopen it",
+               w->plugin->name, kernel, path, index);
+  return FALSE;
+}
+
 static GByteArray *
-serve_analytic (const WsPredictorPlugin *plugin, GBytes *request)
+worker_serve (Worker *w, GBytes *request)
 {
   gsize size;
   const guint8 *data = g_bytes_get_data (request, &size);
   Reader r = { data, data + size, FALSE };
+  guint32 kind = get_u32 (&r);
   g_autoptr(WsGpu) gpu = gpu_from_message (&r);
-  g_autoptr(WsAnalyticKernel) kernel = ws_analytic_kernel_new (get_string (&r));
-  for (guint32 n = get_u32 (&r), i = 0; i < n && !r.bad; i++)
-    {
-      const char *key = get_string (&r);
-      ws_analytic_kernel_set (kernel, key, get_double (&r));
-    }
   g_autoptr(GHashTable) options = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   for (guint32 n = get_u32 (&r), i = 0; i < n && !r.bad; i++)
     {
       const char *key = get_string (&r);
       g_hash_table_insert (options, g_strdup (key), g_strdup (get_string (&r)));
     }
+  WsPredictorContext ctx = { 0 };
+  ctx.descriptor = w->plugin->descriptor;
+  ctx.gpu = gpu;
+  ctx.options = options;
   g_autoptr(GError) error = NULL;
+  g_autoptr(WsAnalyticKernel) kernel = NULL;
+  if (kind == REQUEST_ANALYTIC)
+    {
+      kernel = ws_analytic_kernel_new (get_string (&r));
+      for (guint32 n = get_u32 (&r), i = 0; i < n && !r.bad; i++)
+        {
+          const char *key = get_string (&r);
+          ws_analytic_kernel_set (kernel, key, get_double (&r));
+        }
+      ctx.analytic = kernel;
+    }
+  else if (kind == REQUEST_TRACE)
+    {
+      const char *path = get_string (&r);
+      guint32 n_launches = get_u32 (&r), index = get_u32 (&r);
+      guint64 n_tbs = get_u32 (&r);
+      n_tbs |= (guint64) get_u32 (&r) << 32;
+      guint64 warp_instructions = get_u32 (&r);
+      warp_instructions |= (guint64) get_u32 (&r) << 32;
+      const char *kernel_name = get_string (&r);
+      if (!r.bad && !worker_trace_launch (w, path, n_launches, index, n_tbs, warp_instructions, kernel_name, &error))
+        return result_message (NULL, error);
+      if (!r.bad)
+        {
+          ctx.trace = w->trace;
+          ctx.launch_index = index;
+          ctx.launch = ws_trace_get_launch (w->trace, index);
+          ctx.kernel = ws_trace_get_kernel (w->trace, ctx.launch->kernel);
+          ctx.tbs = ws_trace_get_tb_counters (w->trace, index, &ctx.n_tbs);
+        }
+    }
+  else
+    r.bad = TRUE;
   if (r.bad)
     {
       g_set_error (&error, WS_ERROR, WS_ERROR_FAILED, "predictor '%s': its worker process received a malformed "
-                   "request", plugin->name);
+                   "request", w->plugin->name);
       return result_message (NULL, error);
     }
-  WsPredictorContext ctx = { 0 };
-  ctx.descriptor = plugin->descriptor;
-  ctx.gpu = gpu;
-  ctx.analytic = kernel;
-  ctx.options = options;
   g_autoptr(WsPrediction) p = ws_predict_run_direct (&ctx, &error);
+  if (ctx.owns_analysis)
+    ws_launch_analysis_free (ctx.analysis);
+  g_clear_error (&ctx.analysis_error);
   return result_message (p, error);
 }
 
-static void G_GNUC_NORETURN
-worker_main (const WsPredictorPlugin *plugin, int fd)
+static int G_GNUC_PRINTF (1, 2)
+worker_usage (const char *fmt, ...)
 {
-  worker_setup (plugin, fd);
-  g_autoptr(GError) init_error = NULL;
+  va_list ap;
+  va_start (ap, fmt);
+  g_autofree char *why = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  fprintf (stderr, "warpscope-predict-worker: %s\nWarpscope starts this program to run a predictor plugin in a "
+           "process of its own (docs/plugin-guide.md, \"Isolation\"); it is not a command.\n", why);
+  return 2;
+}
+
+int
+ws_predict_worker_main (int argc, char **argv)
+{
+  const char *path = NULL, *name = NULL, *build = NULL;
+  double timeout = 600;
+  guint64 memory_mb = 0;
+  for (int i = 1; i + 1 < argc; i += 2)
+    {
+      if (strcmp (argv[i], "--plugin") == 0)
+        path = argv[i + 1];
+      else if (strcmp (argv[i], "--name") == 0)
+        name = argv[i + 1];
+      else if (strcmp (argv[i], "--build") == 0)
+        build = argv[i + 1];
+      else if (strcmp (argv[i], "--timeout") == 0)
+        timeout = g_ascii_strtod (argv[i + 1], NULL);
+      else if (strcmp (argv[i], "--memory-mb") == 0)
+        memory_mb = g_ascii_strtoull (argv[i + 1], NULL, 10);
+      else
+        return worker_usage ("unknown argument '%s'", argv[i]);
+    }
+  if (path == NULL || name == NULL || build == NULL || (argc - 1) % 2 != 0)
+    return worker_usage ("usage: warpscope-predict-worker --plugin PATH --name NAME --build ID "
+                         "[--timeout SECONDS] [--memory-mb N], the socket on descriptor %d", WORKER_FD);
+  int flags = fcntl (WORKER_FD, F_GETFL);
+  struct stat st;
+  if (flags < 0 || fstat (WORKER_FD, &st) != 0 || !S_ISSOCK (st.st_mode))
+    return worker_usage ("descriptor %d is not a socket", WORKER_FD);
+  worker_setup (memory_mb);
+
+  /* What stops the worker from serving, said in the answer to every
+   * request: the host reports it per prediction. */
+  g_autoptr(GError) broken = NULL;
+  g_autofree char *own = build_id ();
+  g_autoptr(WsPredictorPlugin) plugin = NULL;
+  if (strcmp (build, own) != 0)
+    g_set_error (&broken, WS_ERROR, WS_ERROR_FAILED, "predictor '%s': the worker program (build %s) does not "
+                 "match Warpscope (build %s); reinstall Warpscope", name, own, build);
+  else
+    {
+      plugin = ws_predictor_plugin_load (path);
+      if (!plugin->ok)
+        g_set_error (&broken, WS_ERROR, WS_ERROR_FAILED, "predictor '%s': its worker process could not load it: "
+                     "%s", name, plugin->error);
+      else if (strcmp (plugin->name, name) != 0)
+        g_set_error (&broken, WS_ERROR, WS_ERROR_FAILED, "predictor '%s': %s now holds a plugin named '%s'; "
+                     "restart Warpscope to use it", name, path, plugin->name);
+    }
+  Worker w = { plugin, NULL };
   gboolean inited = FALSE;
   for (;;)
     {
       GBytes *request = NULL;
-      if (recv_frame (fd, 0, &request) != RECV_OK)
+      if (recv_frame (WORKER_FD, 0, &request) != RECV_OK)
         break;
-      worker_arm_alarm (plugin);
-      if (!inited)
+      alarm ((unsigned) MIN (ceil (timeout) + 10, 1e6));
+      if (broken == NULL && !inited)
         {
-          ws_predict_run_init (plugin->descriptor, &init_error);
-          inited = TRUE;
+          ws_predict_run_init (plugin->descriptor, &broken);
+          inited = broken == NULL;
         }
-      GByteArray *answer = init_error != NULL ? result_message (NULL, init_error) : serve_analytic (plugin, request);
+      GByteArray *answer = broken != NULL ? result_message (NULL, broken) : worker_serve (&w, request);
       g_bytes_unref (request);
-      gboolean sent = send_frame (fd, answer);
+      gboolean sent = send_frame (WORKER_FD, answer);
       alarm (0);
       if (!sent)
         break;
     }
   /* The host closed the socket: the instance's last prediction is done. */
-  if (inited && init_error == NULL && WS_PREDICTOR_DESCRIPTOR_HAS_V3 (plugin->descriptor) &&
-      plugin->descriptor->teardown != NULL)
+  if (inited && WS_PREDICTOR_DESCRIPTOR_HAS_V3 (plugin->descriptor) && plugin->descriptor->teardown != NULL)
     plugin->descriptor->teardown ();
-  _exit (0);
+  g_clear_pointer (&w.trace, ws_trace_free);
+  return 0;
 }
 
 /* ---- the host's side ------------------------------------------------------- */
 
-/* In a traced launch's worker: the trace opened again.  The host's copy
- * has a lock (its block cache) that another host thread may have held at
- * the instant of the fork; a fresh one has not.  NULL (keep the inherited
- * copy) when the file is no longer the trace the host opened. */
-static WsTrace *
-reopen_trace (const WsPredictorContext *ctx)
+/* Where the worker program is: WARPSCOPE_PREDICT_WORKER, else beside the
+ * library in the build tree (running uninstalled: tests, developers), else
+ * the installed <libdir>/warpscope/ (beside the plugins' folder). */
+static char *
+worker_program (void)
 {
-  if (ctx->trace == NULL)
-    return NULL;
-  g_autoptr(WsTrace) t = ws_trace_open (ws_trace_get_path (ctx->trace), NULL);
-  if (t == NULL || ws_trace_get_n_launches (t) != ws_trace_get_n_launches (ctx->trace))
-    return NULL;
-  const WsTraceLaunch *l = ws_trace_get_launch (t, ctx->launch_index);
-  uint64_t n_tbs = 0;
-  ws_trace_get_tb_counters (t, ctx->launch_index, &n_tbs);
-  if (n_tbs != ctx->n_tbs || l->warp_instructions != ctx->launch->warp_instructions ||
-      strcmp (ws_trace_get_kernel (t, l->kernel)->name, ctx->kernel->name) != 0)
-    return NULL;
-  return g_steal_pointer (&t);
+  const char *env = g_getenv ("WARPSCOPE_PREDICT_WORKER");
+  if (env != NULL && *env)
+    return g_strdup (env);
+  if (ws_predict_running_from_build_tree ())
+    return g_build_filename (WS_BUILD_DIR, "core", "warpscope-predict-worker", NULL);
+  g_autofree char *libdir = g_path_get_dirname (WS_PLUGIN_DIR);
+  return g_build_filename (libdir, "warpscope-predict-worker", NULL);
 }
 
-static pid_t
-fork_worker (const WsPredictorPlugin *plugin, int *host_fd, gboolean one_shot, WsPredictorContext *ctx,
-             GError **error)
+static gboolean
+worker_start (const WsPredictorPlugin *plugin, WorkerProc *proc, GError **error)
 {
   int sv[2];
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
@@ -498,49 +622,48 @@ fork_worker (const WsPredictorPlugin *plugin, int *host_fd, gboolean one_shot, W
       int e = errno;
       g_set_error (error, WS_ERROR, WS_ERROR_IO, "predictor '%s': cannot create the socket to its worker "
                    "process: %s", plugin->name, g_strerror (e));
-      return -1;
+      return FALSE;
     }
-  pid_t pid = fork ();
-  if (pid < 0)
-    {
-      int e = errno;
-      close (sv[0]);
-      close (sv[1]);
-      g_set_error (error, WS_ERROR, WS_ERROR_IO, "predictor '%s': cannot start its worker process: %s "
-                   "(WARPSCOPE_PLUGIN_IN_PROCESS=1 runs plugins inside Warpscope)", plugin->name, g_strerror (e));
-      return -1;
-    }
-  if (pid == 0)
-    {
-      close (sv[0]);
-      if (!one_shot)
-        worker_main (plugin, sv[1]);
-      /* One prediction on the inherited context: the thread that forked
-       * waits for it, so the worker may die with that thread. */
-      prctl (PR_SET_PDEATHSIG, SIGKILL);
-      worker_setup (plugin, sv[1]);
-      g_autoptr(GError) local = NULL;
-      g_autoptr(WsPrediction) p = NULL;
-      g_autoptr(WsTrace) fresh = reopen_trace (ctx);
-      if (fresh != NULL)
-        {
-          ctx->trace = fresh;
-          ctx->launch = ws_trace_get_launch (fresh, ctx->launch_index);
-          ctx->kernel = ws_trace_get_kernel (fresh, ctx->launch->kernel);
-          ctx->tbs = ws_trace_get_tb_counters (fresh, ctx->launch_index, &ctx->n_tbs);
-        }
-      if (ws_predict_run_init (plugin->descriptor, &local))
-        {
-          p = ws_predict_run_direct (ctx, &local);
-          if (WS_PREDICTOR_DESCRIPTOR_HAS_V3 (plugin->descriptor) && plugin->descriptor->teardown != NULL)
-            plugin->descriptor->teardown ();
-        }
-      send_frame (sv[1], result_message (p, local));
-      _exit (0);
-    }
+  g_autofree char *program = worker_program ();
+  g_autofree char *build = build_id ();
+  char timeout[G_ASCII_DTOSTR_BUF_SIZE];
+  g_ascii_dtostr (timeout, sizeof timeout, plugin->timeout_seconds);
+  g_autofree char *memory = g_strdup_printf ("%" G_GUINT64_FORMAT, plugin->memory_limit_mb);
+  char *argv[] = { program, "--plugin", plugin->path, "--name", plugin->name, "--build", build,
+                   "--timeout", timeout, "--memory-mb", memory, NULL };
+  /* The socket becomes the worker's descriptor 3 (dup2 onto itself clears
+   * close-on-exec too); signals the host blocks or catches (a sweep reads
+   * SIGINT from a signalfd) are the default ones there. */
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init (&actions);
+  posix_spawn_file_actions_adddup2 (&actions, sv[1], WORKER_FD);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init (&attr);
+  sigset_t none, defaults;
+  sigemptyset (&none);
+  sigemptyset (&defaults);
+  for (int sig = 1; sig < NSIG; sig++)
+    if (sig != SIGKILL && sig != SIGSTOP)
+      sigaddset (&defaults, sig);
+  posix_spawnattr_setsigmask (&attr, &none);
+  posix_spawnattr_setsigdefault (&attr, &defaults);
+  posix_spawnattr_setflags (&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  pid_t pid = 0;
+  int rc = posix_spawn (&pid, program, &actions, &attr, argv, environ);
+  posix_spawn_file_actions_destroy (&actions);
+  posix_spawnattr_destroy (&attr);
   close (sv[1]);
-  *host_fd = sv[0];
-  return pid;
+  if (rc != 0)
+    {
+      close (sv[0]);
+      g_set_error (error, WS_ERROR, WS_ERROR_IO, "predictor '%s': cannot start its worker process %s: %s "
+                   "(WARPSCOPE_PLUGIN_IN_PROCESS=1 runs plugins inside Warpscope)", plugin->name, program,
+                   g_strerror (rc));
+      return FALSE;
+    }
+  proc->pid = pid;
+  proc->fd = sv[0];
+  return TRUE;
 }
 
 /* Reaps @pid after its socket closed or it ran out of time, and says why in
@@ -590,50 +713,94 @@ worker_failed (const WsPredictorPlugin *plugin, WsPredictorContext *ctx, const c
                  plugin->name, kernel, gpu, (int) pid, r == pid && WIFEXITED (status) ? WEXITSTATUS (status) : -1);
 }
 
+static void
+worker_stop (WorkerProc *proc)
+{
+  if (proc->pid > 0)
+    {
+      close (proc->fd);
+      /* The worker ends on end of file (after teardown()); a worker that
+       * does not is killed. */
+      int status;
+      gint64 give_up = g_get_monotonic_time () + G_USEC_PER_SEC;
+      pid_t r;
+      while ((r = waitpid (proc->pid, &status, WNOHANG)) == 0 && g_get_monotonic_time () < give_up)
+        g_usleep (1000);
+      if (r == 0)
+        {
+          kill (proc->pid, SIGKILL);
+          waitpid (proc->pid, &status, 0);
+        }
+    }
+  proc->pid = 0;
+  proc->fd = -1;
+}
+
+static WsPredictorWorker *
+pool_of (const WsPredictorPlugin *plugin)
+{
+  g_mutex_lock (&workers_lock);
+  WsPredictorWorker *w = plugin->worker;
+  if (w == NULL)
+    {
+      w = g_new0 (WsPredictorWorker, 1);
+      g_mutex_init (&w->lock);
+      g_cond_init (&w->freed);
+      w->procs = g_ptr_array_new ();
+      /* The pool is the host's private state of the plugin record. */
+      ((WsPredictorPlugin *) plugin)->worker = w;
+    }
+  g_mutex_unlock (&workers_lock);
+  return w;
+}
+
+/* An idle worker of @w (started or not), marked busy; waits while all
+ * are busy and there is one per CPU. */
+static WorkerProc *
+pool_acquire (WsPredictorWorker *w)
+{
+  g_mutex_lock (&w->lock);
+  WorkerProc *proc = NULL;
+  while (proc == NULL)
+    {
+      for (guint i = 0; i < w->procs->len && proc == NULL; i++)
+        if (!((WorkerProc *) w->procs->pdata[i])->busy)
+          proc = w->procs->pdata[i];
+      if (proc == NULL && w->procs->len < MAX (g_get_num_processors (), 1))
+        {
+          proc = g_new0 (WorkerProc, 1);
+          proc->fd = -1;
+          g_ptr_array_add (w->procs, proc);
+        }
+      if (proc == NULL)
+        g_cond_wait (&w->freed, &w->lock);
+    }
+  proc->busy = TRUE;
+  g_mutex_unlock (&w->lock);
+  return proc;
+}
+
+static void
+pool_release (WsPredictorWorker *w, WorkerProc *proc)
+{
+  g_mutex_lock (&w->lock);
+  proc->busy = FALSE;
+  g_cond_signal (&w->freed);
+  g_mutex_unlock (&w->lock);
+}
+
 static const char *
 kernel_of (const WsPredictorContext *ctx)
 {
   return ctx->analytic ? ctx->analytic->name : ctx->kernel->name;
 }
 
-WsPrediction *
-ws_predict_worker_forked (const WsPredictorPlugin *plugin, WsPredictorContext *ctx, GError **error)
-{
-  /* Built here: in the worker it would need GObject (JsonBuilder), whose
-   * global locks another host thread may hold at the fork. */
-  if (ctx->gpu_node == NULL)
-    {
-      ctx->gpu_node = ws_gpu_to_json (ctx->gpu);
-      ctx->gpu_json = json_node_get_object (ctx->gpu_node);
-    }
-  int fd = -1;
-  pid_t pid = fork_worker (plugin, &fd, TRUE, ctx, error);
-  if (pid < 0)
-    {
-      g_clear_pointer (&ctx->gpu_node, json_node_unref);
-      return NULL;
-    }
-  GBytes *answer = NULL;
-  RecvStatus st = recv_frame (fd, g_get_monotonic_time () + (gint64) (plugin->timeout_seconds * 1e6), &answer);
-  close (fd);
-  g_clear_pointer (&ctx->gpu_node, json_node_unref);
-  ctx->gpu_json = NULL;
-  if (st != RECV_OK)
-    {
-      worker_failed (plugin, ctx, kernel_of (ctx), pid, st == RECV_TIMEOUT, error);
-      return NULL;
-    }
-  int status;
-  while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
-    ;
-  g_autoptr(GBytes) owned = answer;
-  return result_from_message (owned, ctx, kernel_of (ctx), error);
-}
-
+/* The request's common part: kind, GPU record, options. */
 static GByteArray *
-analytic_request (const WsPredictorContext *ctx)
+request_new (guint32 kind, const WsPredictorContext *ctx)
 {
   GByteArray *b = g_byte_array_sized_new (1024);
+  put_u32 (b, kind);
   put_bytes (b, ctx->gpu, sizeof *ctx->gpu);
   guint n_fields, n_strings = 0;
   const WsHwField *fields = ws_hw_fields (WS_HW_GPU, &n_fields);
@@ -646,19 +813,11 @@ analytic_request (const WsPredictorContext *ctx)
         put_u32 (b, (guint32) fields[i].offset);
         put_string (b, *(const char *const *) ((const char *) ctx->gpu + fields[i].offset));
       }
-  put_string (b, ctx->analytic->name);
-  GHashTableIter it;
-  gpointer key, value;
-  put_u32 (b, g_hash_table_size (ctx->analytic->params));
-  g_hash_table_iter_init (&it, ctx->analytic->params);
-  while (g_hash_table_iter_next (&it, &key, &value))
-    {
-      put_string (b, key);
-      put_double (b, *(double *) value);
-    }
   put_u32 (b, ctx->options ? g_hash_table_size (ctx->options) : 0);
   if (ctx->options != NULL)
     {
+      GHashTableIter it;
+      gpointer key, value;
       g_hash_table_iter_init (&it, ctx->options);
       while (g_hash_table_iter_next (&it, &key, &value))
         {
@@ -669,83 +828,83 @@ analytic_request (const WsPredictorContext *ctx)
   return b;
 }
 
-static void
-worker_stop (WsPredictorWorker *w)
+/* Sends @request to an idle worker of @plugin (started if need be) and
+ * waits for the answer within the plugin's time limit. */
+static WsPrediction *
+worker_ask (const WsPredictorPlugin *plugin, WsPredictorContext *ctx, GByteArray *request, GError **error)
 {
-  if (w->pid > 0)
+  WsPredictorWorker *w = pool_of (plugin);
+  WorkerProc *proc = pool_acquire (w);
+  if (proc->pid <= 0 && !worker_start (plugin, proc, error))
     {
-      close (w->fd);
-      /* The worker ends on end of file (after teardown()); a worker that
-       * does not is killed. */
-      int status;
-      gint64 give_up = g_get_monotonic_time () + G_USEC_PER_SEC;
-      pid_t r;
-      while ((r = waitpid (w->pid, &status, WNOHANG)) == 0 && g_get_monotonic_time () < give_up)
-        g_usleep (1000);
-      if (r == 0)
-        {
-          kill (w->pid, SIGKILL);
-          waitpid (w->pid, &status, 0);
-        }
+      pool_release (w, proc);
+      return NULL;
     }
-  w->pid = 0;
-  w->fd = -1;
+  GBytes *answer = NULL;
+  RecvStatus st = RECV_CLOSED;
+  gboolean sent = send_frame (proc->fd, g_byte_array_ref (request));
+  if (!sent)
+    {
+      /* The worker ended between two requests (killed from outside): that
+       * is no fault of this prediction; start another and ask it. */
+      worker_stop (proc);
+      if (!worker_start (plugin, proc, error))
+        {
+          pool_release (w, proc);
+          return NULL;
+        }
+      sent = send_frame (proc->fd, g_byte_array_ref (request));
+    }
+  if (sent)
+    st = recv_frame (proc->fd, g_get_monotonic_time () + (gint64) (plugin->timeout_seconds * 1e6), &answer);
+  if (st != RECV_OK)
+    {
+      /* Started again by the next request. */
+      close (proc->fd);
+      worker_failed (plugin, ctx, kernel_of (ctx), proc->pid, st == RECV_TIMEOUT, error);
+      proc->pid = 0;
+      proc->fd = -1;
+      pool_release (w, proc);
+      return NULL;
+    }
+  pool_release (w, proc);
+  g_autoptr(GBytes) owned = answer;
+  return result_from_message (owned, ctx, kernel_of (ctx), error);
 }
 
 WsPrediction *
 ws_predict_worker_analytic (const WsPredictorPlugin *plugin, WsPredictorContext *ctx, GError **error)
 {
-  g_mutex_lock (&workers_lock);
-  WsPredictorWorker *w = plugin->worker;
-  if (w == NULL)
+  g_autoptr(GByteArray) request = request_new (REQUEST_ANALYTIC, ctx);
+  put_string (request, ctx->analytic->name);
+  GHashTableIter it;
+  gpointer key, value;
+  put_u32 (request, g_hash_table_size (ctx->analytic->params));
+  g_hash_table_iter_init (&it, ctx->analytic->params);
+  while (g_hash_table_iter_next (&it, &key, &value))
     {
-      w = g_new0 (WsPredictorWorker, 1);
-      g_mutex_init (&w->lock);
-      w->fd = -1;
-      /* The worker is the host's private state of the plugin record. */
-      ((WsPredictorPlugin *) plugin)->worker = w;
+      put_string (request, key);
+      put_double (request, *(double *) value);
     }
-  g_mutex_unlock (&workers_lock);
+  return worker_ask (plugin, ctx, request, error);
+}
 
-  g_mutex_lock (&w->lock);
-  if (w->pid <= 0 && (w->pid = fork_worker (plugin, &w->fd, FALSE, NULL, error)) < 0)
-    {
-      w->pid = 0;
-      g_mutex_unlock (&w->lock);
-      return NULL;
-    }
-  GBytes *answer = NULL;
-  RecvStatus st = RECV_CLOSED;
-  g_autoptr(GByteArray) request = analytic_request (ctx);
-  gboolean sent = send_frame (w->fd, g_byte_array_ref (request));
-  if (!sent)
-    {
-      /* The worker ended between two requests (killed from outside): that
-       * is no fault of this prediction; start another and ask it. */
-      worker_stop (w);
-      if ((w->pid = fork_worker (plugin, &w->fd, FALSE, NULL, error)) < 0)
-        {
-          w->pid = 0;
-          g_mutex_unlock (&w->lock);
-          return NULL;
-        }
-      sent = send_frame (w->fd, g_byte_array_ref (request));
-    }
-  if (sent)
-    st = recv_frame (w->fd, g_get_monotonic_time () + (gint64) (plugin->timeout_seconds * 1e6), &answer);
-  if (st != RECV_OK)
-    {
-      /* Restarted by the next request. */
-      close (w->fd);
-      worker_failed (plugin, ctx, kernel_of (ctx), w->pid, st == RECV_TIMEOUT, error);
-      w->pid = 0;
-      w->fd = -1;
-      g_mutex_unlock (&w->lock);
-      return NULL;
-    }
-  g_mutex_unlock (&w->lock);
-  g_autoptr(GBytes) owned = answer;
-  return result_from_message (owned, ctx, kernel_of (ctx), error);
+WsPrediction *
+ws_predict_worker_trace (const WsPredictorPlugin *plugin, WsPredictorContext *ctx, GError **error)
+{
+  /* The worker opens the file itself: an absolute path, so a worker
+   * started from another folder finds it. */
+  g_autofree char *path = g_canonicalize_filename (ws_trace_get_path (ctx->trace), NULL);
+  g_autoptr(GByteArray) request = request_new (REQUEST_TRACE, ctx);
+  put_string (request, path);
+  put_u32 (request, ws_trace_get_n_launches (ctx->trace));
+  put_u32 (request, ctx->launch_index);
+  put_u32 (request, (guint32) ctx->n_tbs);
+  put_u32 (request, (guint32) (ctx->n_tbs >> 32));
+  put_u32 (request, (guint32) ctx->launch->warp_instructions);
+  put_u32 (request, (guint32) (ctx->launch->warp_instructions >> 32));
+  put_string (request, ctx->kernel->name);
+  return worker_ask (plugin, ctx, request, error);
 }
 
 void
@@ -753,7 +912,13 @@ ws_predict_worker_free (WsPredictorWorker *w)
 {
   if (w == NULL)
     return;
-  worker_stop (w);
+  for (guint i = 0; i < w->procs->len; i++)
+    {
+      worker_stop (w->procs->pdata[i]);
+      g_free (w->procs->pdata[i]);
+    }
+  g_ptr_array_unref (w->procs);
+  g_cond_clear (&w->freed);
   g_mutex_clear (&w->lock);
   g_free (w);
 }
@@ -768,7 +933,7 @@ ws_predictor_plugin_worker_pid (const WsPredictorPlugin *plugin)
   if (w == NULL)
     return 0;
   g_mutex_lock (&w->lock);
-  int pid = w->pid;
+  int pid = w->procs->len > 0 ? ((WorkerProc *) w->procs->pdata[0])->pid : 0;
   g_mutex_unlock (&w->lock);
   return pid;
 }

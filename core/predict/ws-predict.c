@@ -177,8 +177,8 @@ ws_predictor_plugin_load (const char *path)
   return p;
 }
 
-static gboolean
-running_from_build_tree (void)
+gboolean
+ws_predict_running_from_build_tree (void)
 {
   g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
   return exe != NULL && g_str_has_prefix (exe, WS_BUILD_DIR "/");
@@ -199,7 +199,7 @@ ws_predictor_search_path (void)
   g_autofree char *user = g_build_filename (g_get_user_data_dir (), "warpscope", "plugins", NULL);
   g_strv_builder_add (b, user);
   g_strv_builder_add (b, WS_PLUGIN_DIR);
-  if (running_from_build_tree ())
+  if (ws_predict_running_from_build_tree ())
     {
       g_autofree char *built = g_build_filename (WS_BUILD_DIR, "plugins", NULL);
       g_strv_builder_add (b, built);
@@ -263,6 +263,15 @@ ws_predictor_scan (void)
           WsPredictorPlugin *p = ws_predictor_plugin_load (paths->pdata[k]);
           p->builtin = g_str_has_prefix (p->path, WS_PLUGIN_DIR "/") ||
                        (g_str_has_prefix (p->path, built) && p->path[strlen (built)] == '/');
+          /* The models shipped with Warpscope (tested by its suite and
+           * declared thread-safe) run in the host: a worker would build the
+           * launch analysis again (seconds on large traces) and cost a
+           * process per CPU.  Plugins from the user's plugin path stay in
+           * their workers (docs/plugin-guide.md, "Isolation");
+           * WARPSCOPE_PLUGIN_IN_PROCESS=0 isolates the shipped ones too. */
+          if (p->ok && p->builtin && g_getenv ("WARPSCOPE_PLUGIN_IN_PROCESS") == NULL &&
+              WS_PREDICTOR_DESCRIPTOR_HAS_V3 (p->descriptor) && (p->descriptor->flags & WS_PREDICTOR_FLAG_THREAD_SAFE))
+            p->in_process = TRUE;
           if (p->ok)
             {
               WsPredictorPlugin *first = g_hash_table_lookup (seen, p->name);
@@ -1414,7 +1423,7 @@ ws_predict_trace (const WsPredictorPlugin *plugin, const WsGpu *gpu, WsTrace *tr
   ctx.kernel = k;
   ctx.tbs = ws_trace_get_tb_counters (trace, launch, &ctx.n_tbs);
   ctx.analysis = analysis;
-  WsPrediction *p = plugin->in_process ? run_in_process (&ctx, error) : ws_predict_worker_forked (plugin, &ctx, error);
+  WsPrediction *p = plugin->in_process ? run_in_process (&ctx, error) : ws_predict_worker_trace (plugin, &ctx, error);
   if (p != NULL)
     p->index = launch;
   /* The physical lower bound (core/bounds; the launch's counts are walked

@@ -1417,13 +1417,6 @@ ws_validate_run (WsStore *store, const WsValidateOptions *o, GError **error)
   for (guint i = 0; i < c.plugins->len; i++)
     {
       WsPredictorPlugin *p = c.plugins->pdata[i];
-      /* The models shipped with Warpscope run in this process: the suite
-       * tests them, and a worker forked per launch from this large process
-       * (every trace and analysis mapped) cost about 50 s per model over
-       * the default suite.  A plugin from the user's plugin path stays in
-       * its worker (docs/plugin-guide.md, "Isolation"). */
-      if (p->ok && p->builtin && g_getenv ("WARPSCOPE_PLUGIN_IN_PROCESS") == NULL)
-        p->in_process = TRUE;
       if (p->ok && p->descriptor->supports_trace && source_wanted (o, p->name))
         {
           g_ptr_array_add (c.plugin_sources, p);
