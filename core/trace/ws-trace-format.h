@@ -45,6 +45,10 @@ enum { WS_TRACE_ENC_RAW = 0, WS_TRACE_ENC_ZSTD = 1 };
 #define WS_TRACE_DEFAULT_CHUNK_BYTES (32u * 1024u)
 #define WS_TRACE_MAX_CHUNK_TBS 1024u
 
+/* CUDA's limit on the threads of one block (every architecture since
+ * Fermi): the reader refuses launch records beyond it. */
+#define WS_TRACE_MAX_THREADS_PER_BLOCK 1024u
+
 /* ---- dynamic stream records ------------------------------------------
  * First byte: [kind:2][mask follows:1][id code:5].  The id code is the
  * zigzag of (static_id - previous_static_id - 1), so falling through to the

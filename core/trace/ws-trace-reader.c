@@ -357,6 +357,21 @@ parse_launches (WsTrace *t, uint64_t offset, GError **error)
     l->stream_bytes = ws_trace_u64 (r + 136);
     if (l->kernel >= t->n_kernels)
       return corrupt (error, t->path, offset, "launch %u refers to kernel %u of %u", i, l->kernel, t->n_kernels);
+    /* What CUDA allows for a launch (every architecture since Fermi), so
+     * that the products below cannot overflow and the per-block sizes the
+     * models allocate from stay bounded. */
+    uint64_t threads = (uint64_t) l->block[0] * l->block[1] * l->block[2];
+    if (l->block[0] == 0 || l->block[1] == 0 || l->block[2] == 0 || threads > WS_TRACE_MAX_THREADS_PER_BLOCK ||
+        l->block[2] > 64)
+      return corrupt (error, t->path, offset, "launch %u has an impossible block of %u x %u x %u threads", i,
+                      l->block[0], l->block[1], l->block[2]);
+    if (l->grid[0] == 0 || l->grid[1] == 0 || l->grid[2] == 0 || l->grid[0] > G_MAXINT32 ||
+        l->grid[1] > 65535 || l->grid[2] > 65535)
+      return corrupt (error, t->path, offset, "launch %u has an impossible grid of %u x %u x %u blocks", i,
+                      l->grid[0], l->grid[1], l->grid[2]);
+    if (l->warps_per_tb != (threads + 31) / 32)
+      return corrupt (error, t->path, offset, "launch %u records %u warps per block for blocks of %" G_GUINT64_FORMAT
+                      " threads", i, l->warps_per_tb, threads);
     if (first != next_tb || l->n_tbs != (uint64_t) l->grid[0] * l->grid[1] * l->grid[2])
       return corrupt (error, t->path, offset, "launch %u has inconsistent thread block numbering", i);
     t->launch_first_tb[i] = first;
@@ -392,6 +407,14 @@ parse_tbs (WsTrace *t, uint64_t offset, GError **error)
     b->n_warps = ws_trace_u32 (r + 56);
     b->recorded = (ws_trace_u32 (r + 60) & 1) != 0;
   }
+  /* A block holds at most its launch's warps (fewer only if the launch
+   * did not finish). */
+  for (guint l = 0; l < t->n_launches; l++)
+    for (uint64_t k = 0; k < t->launches[l].n_tbs; k++)
+      if (t->tbs[t->launch_first_tb[l] + k].n_warps > t->launches[l].warps_per_tb)
+        return corrupt (error, t->path, offset, "thread block %" G_GUINT64_FORMAT " of launch %u records %u warps; "
+                        "the launch's blocks have %u", k, l, t->tbs[t->launch_first_tb[l] + k].n_warps,
+                        t->launches[l].warps_per_tb);
   return TRUE;
 }
 
@@ -556,6 +579,21 @@ ws_trace_tb_free (WsTraceTb *tb)
   g_free (tb);
 }
 
+/* The checksum and the decoded size of the chunk of index entry @x (of
+ * block @tb of @launch, for the message). */
+static gboolean
+check_chunk (const WsTrace *t, const struct ix *x, guint launch, uint64_t tb, GError **error)
+{
+  const uint8_t *z = t->data + x->offset;
+  if (ws_trace_fnv1a64 (z, x->size) != x->checksum)
+    return corrupt (error, t->path, x->offset, "chunk of thread block %" G_GUINT64_FORMAT " of launch %u: checksum "
+                    "mismatch", tb, launch);
+  if (ZSTD_getFrameContentSize (z, x->size) != x->raw_size)
+    return corrupt (error, t->path, x->offset, "chunk of thread block %" G_GUINT64_FORMAT " of launch %u: size does "
+                    "not match its data", tb, launch);
+  return TRUE;
+}
+
 /* The decoded chunk holding global TB @g (checked, then cached). */
 static GBytes *
 get_chunk (WsTrace *t, uint64_t g, guint launch, uint64_t tb, GError **error)
@@ -570,15 +608,8 @@ get_chunk (WsTrace *t, uint64_t g, guint launch, uint64_t tb, GError **error)
   g_mutex_unlock (&t->cache_lock);
 
   const uint8_t *z = t->data + x->offset;
-  if (ws_trace_fnv1a64 (z, x->size) != x->checksum) {
-    corrupt (error, t->path, x->offset, "chunk of thread block %" G_GUINT64_FORMAT " of launch %u: checksum mismatch", tb, launch);
+  if (!check_chunk (t, x, launch, tb, error))
     return NULL;
-  }
-  if (ZSTD_getFrameContentSize (z, x->size) != x->raw_size) {
-    corrupt (error, t->path, x->offset, "chunk of thread block %" G_GUINT64_FORMAT " of launch %u: size does not match its data",
-             tb, launch);
-    return NULL;
-  }
   uint8_t *raw = g_malloc (MAX (x->raw_size, 1));
   size_t got = ZSTD_decompress (raw, x->raw_size, z, x->size);
   if (ZSTD_isError (got) || got != x->raw_size) {
@@ -595,6 +626,27 @@ get_chunk (WsTrace *t, uint64_t g, guint launch, uint64_t tb, GError **error)
   t->cache_offset = x->offset;
   g_mutex_unlock (&t->cache_lock);
   return b;
+}
+
+gboolean
+ws_trace_verify (WsTrace *t, uint64_t *n_chunks, GError **error)
+{
+  g_return_val_if_fail (t != NULL, FALSE);
+  uint64_t chunks = 0, last = G_MAXUINT64;
+  for (guint l = 0; l < t->n_launches; l++)
+    for (uint64_t k = 0; k < t->launches[l].n_tbs; k++) {
+      uint64_t g = t->launch_first_tb[l] + k;
+      const struct ix *x = &t->index[g];
+      if (!t->tbs[g].recorded || x->offset == last)
+        continue;
+      last = x->offset;
+      chunks++;
+      if (!check_chunk (t, x, l, k, error))
+        return FALSE;
+    }
+  if (n_chunks != NULL)
+    *n_chunks = chunks;
+  return TRUE;
 }
 
 WsTraceTb *

@@ -94,6 +94,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsTrace, ws_trace_free)
 WS_EXPORT const char *ws_trace_get_path (const WsTrace *trace);
 WS_EXPORT uint32_t ws_trace_get_version (const WsTrace *trace);
 WS_EXPORT uint64_t ws_trace_get_file_size (const WsTrace *trace);
+/* Checks every recorded chunk's checksum and size (what ws_trace_open
+ * leaves to the first read of each block): a damaged chunk is reported
+ * with the file, offset, launch and block (WS_ERROR_CORRUPT).  @n_chunks
+ * (may be NULL) receives how many chunks were checked. */
+WS_EXPORT gboolean ws_trace_verify (WsTrace *trace, uint64_t *n_chunks, GError **error);
 
 WS_EXPORT guint ws_trace_get_n_kernels (const WsTrace *trace);
 WS_EXPORT const WsTraceKernel *ws_trace_get_kernel (const WsTrace *trace, guint index);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <math.h>
 #include <sys/wait.h>
+#include <zstd.h>
 
 #include "trace/ws-trace.h"
 #include "trace/ws-trace-writer.h"
@@ -769,6 +770,137 @@ test_corrupt_files (void)
   rm_tmp (dir, path);
 }
 
+/* A copy of the trace @data with the u32 at @at of the decoded section
+ * @section (0 kernels, 1 launches, 2 TB counters, 3 index) set to @value,
+ * the section stored raw and checksummed again, the later sections moved
+ * and the trailer rewritten: damage that every checksum agrees with, as a
+ * buggy or hostile writer would make it. */
+static char *
+rewrite_section_u32 (const char *data, gsize len, int section, gsize at, uint32_t value, gsize *out_len)
+{
+  const uint8_t *tr = (const uint8_t *) data + len - WS_TRACE_TRAILER_SIZE;
+  uint64_t off[4];
+  for (int i = 0; i < 4; i++)
+    off[i] = ws_trace_u64 (tr + 8 * i);
+  const uint8_t *h = (const uint8_t *) data + off[section];
+  uint32_t enc = ws_trace_u32 (h + 4);
+  uint64_t rlen = ws_trace_u64 (h + 8), slen = ws_trace_u64 (h + 16);
+  g_autofree uint8_t *raw = g_malloc (rlen);
+  if (enc == WS_TRACE_ENC_ZSTD)
+    g_assert_cmpuint (ZSTD_decompress (raw, rlen, h + WS_TRACE_SECTION_HEADER_SIZE, slen), ==, rlen);
+  else
+    memcpy (raw, h + WS_TRACE_SECTION_HEADER_SIZE, rlen);
+  g_assert_cmpuint (at + 4, <=, rlen);
+  memcpy (raw + at, &value, 4);
+  gsize old_end = off[section] + WS_TRACE_SECTION_HEADER_SIZE + slen;
+  int64_t delta = (int64_t) rlen - (int64_t) slen;
+  gsize n = len + delta;
+  char *o = g_malloc (n);
+  memcpy (o, data, off[section]);
+  uint8_t header[WS_TRACE_SECTION_HEADER_SIZE];
+  memcpy (header, h, sizeof header);
+  uint32_t raw_enc = WS_TRACE_ENC_RAW;
+  uint64_t sum = ws_trace_fnv1a64 (raw, rlen);
+  memcpy (header + 4, &raw_enc, 4);
+  memcpy (header + 16, &rlen, 8);
+  memcpy (header + 24, &sum, 8);
+  memcpy (o + off[section], header, sizeof header);
+  memcpy (o + off[section] + WS_TRACE_SECTION_HEADER_SIZE, raw, rlen);
+  memcpy (o + off[section] + WS_TRACE_SECTION_HEADER_SIZE + rlen, data + old_end, len - WS_TRACE_TRAILER_SIZE - old_end);
+  uint8_t *t = (uint8_t *) o + n - WS_TRACE_TRAILER_SIZE;
+  memcpy (t, tr, WS_TRACE_TRAILER_SIZE);
+  for (int i = section + 1; i < 4; i++) {
+    uint64_t moved = off[i] + delta;
+    memcpy (t + 8 * i, &moved, 8);
+  }
+  uint64_t size = n;
+  memcpy (t + 32, &size, 8);
+  uint64_t tsum = ws_trace_fnv1a64 (t, 48);
+  memcpy (t + 48, &tsum, 8);
+  *out_len = n;
+  return o;
+}
+
+/* Launch and block records that agree with their checksums but not with
+ * what CUDA allows or with each other are refused at open, naming the
+ * launch (before: accepted, and gpumech hung, ake asked for 343 GB, the
+ * simulator reported a doubled IPC from an overflowing grid product). */
+static void
+test_inconsistent_records (void)
+{
+  char *dir;
+  char *path = tmp_path (&dir, "good.wstrace");
+  g_autofree char *bad = g_build_filename (dir, "bad.wstrace", NULL);
+  write_synthetic (path, 0);
+  g_autofree char *data = NULL;
+  gsize len;
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  const GenLaunch *L = &gen_launches[1];
+  /* the rewriting itself leaves a valid trace */
+  {
+    gsize n;
+    g_autofree char *same = rewrite_section_u32 (data, len, 1, 8 + WS_TRACE_LAUNCH_SIZE + 32, launch_warps (L), &n);
+    g_assert_true (put_file (bad, same, n));
+    g_autoptr (GError) error = NULL;
+    g_autoptr (WsTrace) t = ws_trace_open (bad, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (ws_trace_get_launch (t, 1)->warps_per_tb, ==, launch_warps (L));
+  }
+  const struct { int section; gsize at; uint32_t value; const char *needle; } cases[] = {
+    /* warps per block against the block size */
+    { 1, 8 + WS_TRACE_LAUNCH_SIZE + 32, 1000000, "launch 1 records 1000000 warps per block for blocks of" },
+    { 1, 8 + WS_TRACE_LAUNCH_SIZE + 32, 0, "launch 1 records 0 warps per block" },
+    /* blocks CUDA cannot launch */
+    { 1, 8 + WS_TRACE_LAUNCH_SIZE + 16, 4096, "launch 1 has an impossible block of 4096 x" },
+    { 1, 8 + WS_TRACE_LAUNCH_SIZE + 20, 0, "launch 1 has an impossible block of" },
+    /* grids whose product overflows, or CUDA refuses */
+    { 1, 8 + 4, 0xffffffffu, "launch 0 has an impossible grid of 4294967295 x" },
+    { 1, 8 + 8, 65536, "launch 0 has an impossible grid of" },
+    { 1, 8 + 12, 0, "launch 0 has an impossible grid of" },
+    /* a block record with more warps than its launch's blocks */
+    { 2, 8 + 56, 1000, "thread block 0 of launch 0 records 1000 warps" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    gsize n;
+    g_autofree char *copy = rewrite_section_u32 (data, len, cases[i].section, cases[i].at, cases[i].value, &n);
+    expect_corrupt (bad, copy, n, cases[i].needle);
+  }
+  g_unlink (bad);
+  rm_tmp (dir, path);
+}
+
+/* A damaged chunk passes the open (chunks are checked when a block is
+ * read); ws_trace_verify and `trace info` find it, naming launch, block
+ * and offset. */
+static void
+test_verify_chunks (void)
+{
+  char *dir;
+  char *path = tmp_path (&dir, "t.wstrace");
+  write_synthetic (path, 0);
+  g_autoptr (GError) error = NULL;
+  uint64_t chunks = 0;
+  {
+    g_autoptr (WsTrace) t = ws_trace_open (path, &error);
+    g_assert_no_error (error);
+    g_assert_true (ws_trace_verify (t, &chunks, &error));
+    g_assert_cmpuint (chunks, >, 1);
+  }
+  g_autofree char *data = NULL;
+  gsize len;
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  /* the first chunk starts right after the header */
+  data[WS_TRACE_HEADER_SIZE + 5] ^= 0x40;
+  g_assert_true (put_file (path, data, len));
+  g_autoptr (WsTrace) t = ws_trace_open (path, &error);
+  g_assert_no_error (error);
+  g_assert_false (ws_trace_verify (t, NULL, &error));
+  g_assert_error (error, WS_ERROR, WS_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, "chunk of thread block 0 of launch 0: checksum mismatch at offset 16"));
+  g_assert_nonnull (strstr (error->message, path));
+  rm_tmp (dir, path);
+}
+
 /* A damaged stream inside a valid chunk (bad record) is caught by the
  * decoder with the position, not by a crash. */
 static void
@@ -1281,6 +1413,26 @@ test_cli_info (void)
   g_assert_true (g_spawn_check_wait_status (status, NULL));
   g_assert_nonnull (strstr (out, "_Z7kernel1Pf"));
 
+  g_assert_nonnull (strstr (out, "chunks (checksums and sizes)"));
+  g_assert_cmpint (json_object_get_int_member (root, "chunks_verified"), >, 1);
+
+  /* a damaged chunk (the open does not read chunks): exit 1, named */
+  {
+    g_autofree char *orig = NULL;
+    gsize olen;
+    g_assert_true (g_file_get_contents (path, &orig, &olen, NULL));
+    orig[WS_TRACE_HEADER_SIZE + 5] ^= 0x40;
+    g_assert_true (put_file (path, orig, olen));
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    g_assert_true (g_spawn_sync (NULL, (char **) argv_text, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error));
+    g_assert_true (WIFEXITED (status));
+    g_assert_cmpint (WEXITSTATUS (status), ==, 1);
+    g_assert_nonnull (strstr (err, "checksum mismatch"));
+    orig[WS_TRACE_HEADER_SIZE + 5] ^= 0x40;
+    g_assert_true (put_file (path, orig, olen));
+  }
+
   /* corrupt: exit 1 with the reader's message */
   g_autofree char *data = NULL;
   gsize len;
@@ -1311,6 +1463,8 @@ main (int argc, char **argv)
   g_test_add_func ("/trace/reader/concurrent-readers", test_concurrent_readers);
   g_test_add_func ("/trace/reader/corrupt-files", test_corrupt_files);
   g_test_add_func ("/trace/reader/corrupt-stream", test_corrupt_stream);
+  g_test_add_func ("/trace/reader/inconsistent-records", test_inconsistent_records);
+  g_test_add_func ("/trace/reader/verify-chunks", test_verify_chunks);
   g_test_add_func ("/trace/features/tbpoint-eq2-eq5", test_features);
   g_test_add_func ("/trace/size/bytes-per-warp-instruction", test_bytes_per_warp_instruction);
   g_test_add_func ("/trace/cli/info", test_cli_info);
