@@ -17,6 +17,7 @@ typedef struct {
   /* CPI stacks: the plugin (kept loaded by its scan) on the GPU, per trace. */
   GPtrArray *plugins;
   const WsPredictorPlugin *plugin;
+  GHashTable *options;           /* the plugin's options (the run's), or NULL */
   WsGpu *gpu;
   GStrv traces;                  /* the application's fixed traces */
   char *variable;                /* the swept variable (labels of on-demand traces) */
@@ -76,6 +77,7 @@ run_free (WsRun *run)
   g_free (run->variable);
   g_array_unref (run->values);
   g_clear_pointer (&run->fixed, g_hash_table_unref);
+  g_clear_pointer (&run->options, g_hash_table_unref);
   g_clear_pointer (&run->results, g_ptr_array_unref);
   g_clear_pointer (&run->cpi, g_ptr_array_unref);
   g_clear_pointer (&run->tbpoint, g_ptr_array_unref);
@@ -104,6 +106,7 @@ job_free (Job *job)
   g_clear_pointer (&job->gpu, ws_gpu_free);
   g_clear_pointer (&job->traces, g_strfreev);
   g_clear_pointer (&job->plugins, g_ptr_array_unref);
+  g_clear_pointer (&job->options, g_hash_table_unref);
   g_free (job);
 }
 
@@ -200,7 +203,7 @@ worker (GTask *task, gpointer source, gpointer task_data, GCancellable *cancella
 
           if (g_cancellable_set_error_if_cancelled (cancellable, &error))
             break;
-          p = ws_predict_trace (job->plugin, job->gpu, trace, l, NULL, NULL, &error);
+          p = ws_predict_trace (job->plugin, job->gpu, trace, l, NULL, job->options, &error);
           if (p == NULL)
             break;
           g_ptr_array_add (job->cpi, p);
@@ -369,7 +372,14 @@ start_next (WsRunQueue *self)
           fail_run (self, i, error);
           continue;
         }
+      if (run->options != NULL && !ws_system_env_set_predictor_options (job->env, run->options, &error))
+        {
+          job_free (job);
+          fail_run (self, i, error);
+          continue;
+        }
       ws_system_env_set_cancellable (job->env, g_ptr_array_index (self->cancellables, i));
+      job->options = run->options != NULL ? g_hash_table_ref (run->options) : NULL;
       job->cpi = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_prediction_free);
       job->cpi_labels = g_ptr_array_new_with_free_func (g_free);
       job->tbpoint_views = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_tbpoint_view_free);
@@ -426,7 +436,7 @@ start_next (WsRunQueue *self)
 
 guint
 ws_run_queue_add (WsRunQueue *self, const char *system, const char *app, const char *predictor,
-                  const char *variable, GArray *values, GHashTable *fixed)
+                  const char *variable, GArray *values, GHashTable *fixed, GHashTable *options)
 {
   WsRun *run;
   guint index;
@@ -444,6 +454,16 @@ ws_run_queue_add (WsRunQueue *self, const char *system, const char *app, const c
   if (run->variable != NULL)
     g_array_append_vals (run->values, values->data, values->len);
   run->fixed = copy_overrides (fixed);
+  if (options != NULL)
+    {
+      GHashTableIter it;
+      gpointer key, value;
+
+      run->options = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+      g_hash_table_iter_init (&it, options);
+      while (g_hash_table_iter_next (&it, &key, &value))
+        g_hash_table_insert (run->options, g_strdup (key), g_strdup (value));
+    }
   run->state = WS_RUN_QUEUED;
   index = self->runs->len;
   g_ptr_array_add (self->runs, run);

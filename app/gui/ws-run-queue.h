@@ -34,6 +34,7 @@ typedef struct {
   char *variable;                /* swept variable, or NULL for one point */
   GArray *values;                /* of double: the swept values (one 0 when not swept) */
   GHashTable *fixed;             /* char* -> double*: fixed overrides */
+  GHashTable *options;           /* char* -> char*: the predictor plugin's options, or NULL (its defaults) */
   WsRunState state;
   guint n_done;                  /* points evaluated so far */
   GPtrArray *results;            /* of WsSystemResult*, in point order (DONE) */
@@ -64,11 +65,12 @@ G_DECLARE_FINAL_TYPE (WsRunQueue, ws_run_queue, WS, RUN_QUEUE, GObject)
 WsRunQueue  *ws_run_queue_new          (void);
 /* @store is borrowed and must outlive the queue's use of it. */
 void         ws_run_queue_set_store    (WsRunQueue *self, WsStore *store);
-/* Queues a run; @variable may be NULL (then @values is ignored), @fixed may
+/* Queues a run; @variable may be NULL (then @values is ignored), @fixed and
+ * @options (the predictor plugin's, name -> text, checked by the caller) may
  * be NULL.  Returns its index. */
 guint        ws_run_queue_add          (WsRunQueue *self, const char *system, const char *app,
                                         const char *predictor, const char *variable, GArray *values,
-                                        GHashTable *fixed);
+                                        GHashTable *fixed, GHashTable *options);
 guint        ws_run_queue_get_n_runs   (WsRunQueue *self);
 const WsRun *ws_run_queue_get_run      (WsRunQueue *self, guint index);
 /* Cancels a queued or running run. */

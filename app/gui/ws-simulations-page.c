@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ws-simulations-page.h"
+#include "ws-plugin-options.h"
 #include "predict/ws-predict.h"
 #include "system/ws-system.h"
 
@@ -19,6 +20,10 @@ struct _WsSimulationsPage
   GStrv systems, apps;
   GStrv predictors;
   GPtrArray *predictor_checks;   /* of GtkCheckButton, parallel to predictors */
+  GPtrArray *plugins;            /* the scan behind the list (WsPredictorPlugin*) */
+  GPtrArray *predictor_options;  /* of WsPluginOptions* (NULL: none), parallel to predictors */
+  GPtrArray *predictor_rows;     /* their rows in predictors_group */
+  AdwPreferencesGroup *predictors_group;
 
   GtkWidget *scroller;
   AdwComboRow *system_row;
@@ -146,11 +151,31 @@ ws_simulations_page_run (WsSimulationsPage *self)
   if (sweep[0] != '\0')
     axis = ws_sweep_axis_parse (sweep, &error);
   fixed = parse_fixed (gtk_editable_get_text (GTK_EDITABLE (self->fixed_row)), &error);
+  /* Every chosen predictor's options are checked before anything is queued. */
+  g_autoptr(GPtrArray) options = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
+  for (guint i = 0; self->predictors != NULL && self->predictors[i] != NULL; i++)
+    {
+      WsPluginOptions *o = g_ptr_array_index (self->predictor_options, i);
+      GHashTable *values = NULL;
+      g_autoptr(GError) option_error = NULL;
+
+      if (gtk_check_button_get_active (g_ptr_array_index (self->predictor_checks, i)) && o != NULL &&
+          (values = ws_plugin_options_get_values (o, &option_error)) == NULL)
+        {
+          g_autofree char *text = g_strdup_printf (_("Options of %s: %s"), self->predictors[i], option_error->message);
+
+          set_message (self, text);
+          return 0;
+        }
+      g_ptr_array_add (options, values != NULL ? values : g_hash_table_new (g_str_hash, g_str_equal));
+    }
   for (guint i = 0; self->predictors != NULL && self->predictors[i] != NULL; i++)
     if (gtk_check_button_get_active (g_ptr_array_index (self->predictor_checks, i)))
       {
+        GHashTable *values = g_ptr_array_index (options, i);
+
         ws_run_queue_add (self->queue, system, app, self->predictors[i], axis != NULL ? axis->variable : NULL,
-                          axis != NULL ? axis->values : NULL, fixed);
+                          axis != NULL ? axis->values : NULL, fixed, g_hash_table_size (values) > 0 ? values : NULL);
         n++;
       }
   if (n == 0)
@@ -205,11 +230,23 @@ on_run_added (WsSimulationsPage *self, guint index, WsRunQueue *queue)
   GtkWidget *bar = gtk_progress_bar_new ();
   GtkWidget *cancel = gtk_button_new_from_icon_name ("process-stop-symbolic");
   g_autofree char *title = NULL;
+  g_autofree char *changed = NULL;
+  g_autofree char *predictor = NULL;
 
+  /* The options that differ from the plugin's defaults, in the title. */
+  for (guint i = 0; run->options != NULL && self->plugins != NULL && i < self->plugins->len; i++)
+    {
+      const WsPredictorPlugin *p = g_ptr_array_index (self->plugins, i);
+
+      if (p->ok && g_str_equal (p->name, run->predictor))
+        changed = ws_plugin_options_describe (p, run->options);
+    }
+  predictor = changed != NULL && changed[0] != '\0' ? g_strdup_printf ("%s (%s)", run->predictor, changed)
+                                                     : g_strdup (run->predictor);
   if (run->variable != NULL)
-    title = g_strdup_printf (_("%s — %s on %s, sweeping %s"), run->predictor, run->app, run->system, run->variable);
+    title = g_strdup_printf (_("%s — %s on %s, sweeping %s"), predictor, run->app, run->system, run->variable);
   else
-    title = g_strdup_printf (_("%s — %s on %s"), run->predictor, run->app, run->system);
+    title = g_strdup_printf (_("%s — %s on %s"), predictor, run->app, run->system);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   gtk_widget_set_valign (bar, GTK_ALIGN_CENTER);
@@ -350,6 +387,16 @@ ws_simulations_page_get_predictors (WsSimulationsPage *self)
   return (const char * const *) self->predictors;
 }
 
+WsPluginOptions *
+ws_simulations_page_get_options (WsSimulationsPage *self, const char *name)
+{
+  g_return_val_if_fail (WS_IS_SIMULATIONS_PAGE (self), NULL);
+  for (guint i = 0; self->predictors[i] != NULL; i++)
+    if (g_str_equal (self->predictors[i], name))
+      return g_ptr_array_index (self->predictor_options, i);
+  return NULL;
+}
+
 gboolean
 ws_simulations_page_set_predictor (WsSimulationsPage *self, const char *name, gboolean active)
 {
@@ -404,6 +451,9 @@ ws_simulations_page_finalize (GObject *object)
   g_strfreev (self->apps);
   g_strfreev (self->predictors);
   g_ptr_array_unref (self->predictor_checks);
+  g_ptr_array_unref (self->predictor_options);
+  g_ptr_array_unref (self->predictor_rows);
+  g_clear_pointer (&self->plugins, g_ptr_array_unref);
   g_ptr_array_unref (self->queue_rows);
   G_OBJECT_CLASS (ws_simulations_page_parent_class)->finalize (object);
 }
@@ -419,6 +469,106 @@ ws_simulations_page_class_init (WsSimulationsPageClass *klass)
   gtk_widget_class_install_action (widget_class, "simulations.run", NULL, run_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK, "simulations.run", NULL);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+/* The predictor rows, from a fresh scan of the plugin path (at start and
+ * after the Plugins page's rescan): plugins, then the two simulators; a
+ * plugin with options unfolds its option rows.  @kept: the names checked
+ * before (NULL: the defaults). */
+static void
+fill_predictors (WsSimulationsPage *self, GStrv kept)
+{
+  g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
+  GPtrArray *plugins;
+
+  for (guint i = 0; i < self->predictor_rows->len; i++)
+    adw_preferences_group_remove (self->predictors_group, g_ptr_array_index (self->predictor_rows, i));
+  g_ptr_array_set_size (self->predictor_rows, 0);
+  g_ptr_array_set_size (self->predictor_checks, 0);
+  g_ptr_array_set_size (self->predictor_options, 0);
+  g_clear_pointer (&self->predictors, g_strfreev);
+  g_clear_pointer (&self->plugins, g_ptr_array_unref);
+  plugins = self->plugins = ws_predictor_scan ();
+
+  for (guint i = 0; plugins != NULL && i < plugins->len; i++)
+    {
+      WsPredictorPlugin *p = g_ptr_array_index (plugins, i);
+
+      if (p->ok)
+        g_strv_builder_add (names, p->name);
+    }
+  g_strv_builder_add (names, WS_SYSTEM_PREDICTOR_SIMULATOR);
+  g_strv_builder_add (names, WS_SYSTEM_PREDICTOR_SIMULATOR_TBPOINT);
+  self->predictors = g_strv_builder_end (names);
+  for (guint i = 0; self->predictors[i] != NULL; i++)
+    {
+      GtkWidget *row;
+      GtkWidget *check = gtk_check_button_new ();
+      const char *what = NULL;
+      WsPredictorPlugin *plugin = NULL;
+      WsPluginOptions *options = NULL;
+
+      if (g_str_equal (self->predictors[i], WS_SYSTEM_PREDICTOR_SIMULATOR))
+        what = _("Detailed cycle-level simulator, every thread block simulated (profiled kernels only)");
+      else if (g_str_equal (self->predictors[i], WS_SYSTEM_PREDICTOR_SIMULATOR_TBPOINT))
+        what = _("Detailed simulator with TBPoint sampling of homogeneous regions; adds the TBPoint view on the "
+                 "Results page");
+      else
+        for (guint k = 0; plugins != NULL && k < plugins->len; k++)
+          {
+            WsPredictorPlugin *p = g_ptr_array_index (plugins, k);
+
+            if (p->ok && g_str_equal (p->name, self->predictors[i]))
+              {
+                plugin = p;
+                what = p->description;
+              }
+          }
+      if (plugin != NULL && plugin->descriptor->n_options > 0)
+        options = ws_plugin_options_new (plugin);
+      g_ptr_array_add (self->predictor_options, options);
+      /* A plugin with options: they unfold under its row. */
+      if (options != NULL)
+        {
+          row = adw_expander_row_new ();
+          adw_expander_row_add_prefix (ADW_EXPANDER_ROW (row), check);
+          if (what != NULL)
+            adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), what);
+          ws_plugin_options_add_to (options, ADW_EXPANDER_ROW (row));
+        }
+      else
+        {
+          row = adw_action_row_new ();
+          if (what != NULL)
+            adw_action_row_set_subtitle (ADW_ACTION_ROW (row), what);
+          adw_action_row_add_prefix (ADW_ACTION_ROW (row), check);
+          adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), check);
+        }
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), self->predictors[i]);
+      /* Volkov is the default predictor of the system API too; a rescan
+       * keeps the choices made. */
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (check),
+                                   kept != NULL ? g_strv_contains ((const char * const *) kept, self->predictors[i])
+                                                : g_str_equal (self->predictors[i], "volkov"));
+      g_ptr_array_add (self->predictor_checks, check);
+      g_ptr_array_add (self->predictor_rows, row);
+      adw_preferences_group_add (self->predictors_group, row);
+    }
+}
+
+void
+ws_simulations_page_rescan_plugins (WsSimulationsPage *self)
+{
+  g_autoptr(GStrvBuilder) checked = g_strv_builder_new ();
+  g_auto(GStrv) kept = NULL;
+
+  g_return_if_fail (WS_IS_SIMULATIONS_PAGE (self));
+  for (guint i = 0; self->predictors[i] != NULL; i++)
+    if (gtk_check_button_get_active (g_ptr_array_index (self->predictor_checks, i)))
+      g_strv_builder_add (checked, self->predictors[i]);
+  kept = g_strv_builder_end (checked);
+  fill_predictors (self, kept);
 }
 
 static GtkWidget *
@@ -442,10 +592,9 @@ ws_simulations_page_init (WsSimulationsPage *self)
   GtkWidget *vars = group (_("Variables"), _("Sweep one variable (N=1,2,4 or N=1024:65536:1024) and fix others (A=1, B=2)."));
   GtkWidget *queue_group = group (_("Queue"), _("Runs execute one at a time in the background; results appear on the Results page."));
   GtkWidget *run_button = gtk_button_new_with_mnemonic (_("_Run"));
-  g_autoptr(GPtrArray) plugins = ws_predictor_scan ();
-  g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
 
   self->predictor_checks = g_ptr_array_new ();
+  self->predictor_options = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_plugin_options_free);
   self->queue_rows = g_ptr_array_new ();
 
   self->system_row = ADW_COMBO_ROW (adw_combo_row_new ());
@@ -458,46 +607,9 @@ ws_simulations_page_init (WsSimulationsPage *self)
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (models), GTK_WIDGET (self->system_row));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (models), GTK_WIDGET (self->app_row));
 
-  for (guint i = 0; plugins != NULL && i < plugins->len; i++)
-    {
-      WsPredictorPlugin *p = g_ptr_array_index (plugins, i);
-
-      if (p->ok)
-        g_strv_builder_add (names, p->name);
-    }
-  g_strv_builder_add (names, WS_SYSTEM_PREDICTOR_SIMULATOR);
-  g_strv_builder_add (names, WS_SYSTEM_PREDICTOR_SIMULATOR_TBPOINT);
-  self->predictors = g_strv_builder_end (names);
-  for (guint i = 0; self->predictors[i] != NULL; i++)
-    {
-      GtkWidget *row = adw_action_row_new ();
-      GtkWidget *check = gtk_check_button_new ();
-      const char *what = NULL;
-
-      if (g_str_equal (self->predictors[i], WS_SYSTEM_PREDICTOR_SIMULATOR))
-        what = _("Detailed cycle-level simulator, every thread block simulated (profiled kernels only)");
-      else if (g_str_equal (self->predictors[i], WS_SYSTEM_PREDICTOR_SIMULATOR_TBPOINT))
-        what = _("Detailed simulator with TBPoint sampling of homogeneous regions; adds the TBPoint view on the "
-                 "Results page");
-      else
-        for (guint k = 0; plugins != NULL && k < plugins->len; k++)
-          {
-            WsPredictorPlugin *p = g_ptr_array_index (plugins, k);
-
-            if (p->ok && g_str_equal (p->name, self->predictors[i]))
-              what = p->description;
-          }
-      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), self->predictors[i]);
-      if (what != NULL)
-        adw_action_row_set_subtitle (ADW_ACTION_ROW (row), what);
-      adw_action_row_add_prefix (ADW_ACTION_ROW (row), check);
-      adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), check);
-      /* Volkov is the default predictor of the system API too. */
-      gtk_check_button_set_active (GTK_CHECK_BUTTON (check), g_str_equal (self->predictors[i], "volkov"));
-      g_ptr_array_add (self->predictor_checks, check);
-      adw_preferences_group_add (ADW_PREFERENCES_GROUP (preds), row);
-    }
+  self->predictors_group = ADW_PREFERENCES_GROUP (preds);
+  self->predictor_rows = g_ptr_array_new ();
+  fill_predictors (self, NULL);
 
   self->sweep_row = ADW_ENTRY_ROW (adw_entry_row_new ());
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->sweep_row), _("Sweep"));

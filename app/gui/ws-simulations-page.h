@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 #include "store/ws-store.h"
 #include "ws-run-queue.h"
+#include "ws-plugin-options.h"
 
 G_BEGIN_DECLS
 
@@ -30,6 +31,11 @@ const char *ws_simulations_page_get_app        (WsSimulationsPage *self);
 /* Names offered as predictors (plugins found, then "simulator"). */
 const char * const *ws_simulations_page_get_predictors (WsSimulationsPage *self);
 gboolean    ws_simulations_page_set_predictor  (WsSimulationsPage *self, const char *name, gboolean active);
+/* The option rows of predictor @name (NULL: it has no options). */
+WsPluginOptions *ws_simulations_page_get_options (WsSimulationsPage *self, const char *name);
+/* Scans the plugin path again and rebuilds the predictor rows, keeping the
+ * predictors that were checked (the Plugins page's Rescan). */
+void ws_simulations_page_rescan_plugins (WsSimulationsPage *self);
 /* "N=1,2,4" or "N=1:8:1", or "" for a single point. */
 void        ws_simulations_page_set_sweep      (WsSimulationsPage *self, const char *text);
 /* "A=1, B=2" or "". */

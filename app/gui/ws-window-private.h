@@ -4,6 +4,8 @@
 #include "ws-window.h"
 #include "ws-hardware-page.h"
 #include "ws-systems-page.h"
+#include "ws-simulations-page.h"
+#include "ws-plugins-page.h"
 #include "ws-undo-stack.h"
 
 G_BEGIN_DECLS
@@ -19,5 +21,7 @@ WsStore        *ws_window_get_store         (WsWindow *self);
 
 WsSystemsPage  *ws_window_get_systems_page  (WsWindow *self);
 WsUndoStack    *ws_window_get_undo_stack    (WsWindow *self);
+WsSimulationsPage *ws_window_get_simulations_page (WsWindow *self);
+WsPluginsPage  *ws_window_get_plugins_page  (WsWindow *self);
 
 G_END_DECLS

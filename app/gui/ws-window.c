@@ -10,6 +10,7 @@
 #include "ws-profiles-page.h"
 #include "ws-simulations-page.h"
 #include "ws-results-page.h"
+#include "ws-plugins-page.h"
 
 struct _WsWindow
 {
@@ -30,6 +31,7 @@ struct _WsWindow
   WsProfilesPage *profiles_page;
   WsSimulationsPage *simulations_page;
   WsResultsPage *results_page;
+  WsPluginsPage *plugins_page;
 };
 
 G_DEFINE_FINAL_TYPE (WsWindow, ws_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -44,7 +46,7 @@ static GParamSpec *properties[N_PROPS];
 
 /* Sidebar rows and stack pages are in this order (ws-window.ui). */
 const char * const ws_window_page_names[] = {
-  "hardware", "systems", "applications", "profiles", "simulations", "results", NULL
+  "hardware", "systems", "applications", "profiles", "simulations", "results", "plugins", NULL
 };
 
 static int
@@ -140,6 +142,14 @@ on_undo_changed (WsWindow *self, WsUndoStack *undo)
 {
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.undo", ws_undo_stack_can_undo (undo));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.redo", ws_undo_stack_can_redo (undo));
+}
+
+/* A plugin built or removed while the app runs: the run form lists what
+ * the Plugins page now shows. */
+static void
+on_plugins_rescanned (WsWindow *self, WsPluginsPage *page)
+{
+  ws_simulations_page_rescan_plugins (self->simulations_page);
 }
 
 static void
@@ -278,6 +288,7 @@ ws_window_class_init (WsWindowClass *klass)
   g_type_ensure (WS_TYPE_PROFILES_PAGE);
   g_type_ensure (WS_TYPE_SIMULATIONS_PAGE);
   g_type_ensure (WS_TYPE_RESULTS_PAGE);
+  g_type_ensure (WS_TYPE_PLUGINS_PAGE);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/warpscope/Warpscope/ui/ws-window.ui");
   gtk_widget_class_bind_template_child (widget_class, WsWindow, leaflet);
@@ -290,10 +301,12 @@ ws_window_class_init (WsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsWindow, profiles_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, simulations_page);
   gtk_widget_class_bind_template_child (widget_class, WsWindow, results_page);
+  gtk_widget_class_bind_template_child (widget_class, WsWindow, plugins_page);
   gtk_widget_class_bind_template_callback (widget_class, on_sidebar_row_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_sidebar_row_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_visible_page_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_back_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_plugins_rescanned);
 
   /* Keyboard shortcuts for these live in the template's shortcut controller. */
   gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_action);
@@ -357,6 +370,18 @@ WsHardwarePage *
 ws_window_get_hardware_page (WsWindow *self)
 {
   return self->hardware_page;
+}
+
+WsSimulationsPage *
+ws_window_get_simulations_page (WsWindow *self)
+{
+  return self->simulations_page;
+}
+
+WsPluginsPage *
+ws_window_get_plugins_page (WsWindow *self)
+{
+  return self->plugins_page;
 }
 
 GtkStack *

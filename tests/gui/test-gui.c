@@ -414,11 +414,13 @@ test_switches_pages (Fixture *f, gconstpointer data)
         g_assert_true (WS_IS_RESULTS_PAGE (child));
       if (i == 2)
         g_assert_true (WS_IS_APP_EDITOR_PAGE (child));
+      if (i == 6)
+        g_assert_true (WS_IS_PLUGINS_PAGE (child));
     }
-  g_assert_cmpuint (n, ==, 6);
+  g_assert_cmpuint (n, ==, 7);
 
   /* ...and through the sidebar, as a click does. */
-  for (int i = 5; i >= 0; i--)
+  for (int i = 6; i >= 0; i--)
     {
       gtk_list_box_select_row (sidebar, gtk_list_box_get_row_at_index (sidebar, i));
       drain ();
@@ -434,7 +436,7 @@ test_switches_pages (Fixture *f, gconstpointer data)
                                          GTK_WIDGET (ws_hardware_page_get_search_entry (ws_window_get_hardware_page (f->window)))));
 }
 
-/* The template binds Alt+1..6, Ctrl+F and Ctrl+Q. */
+/* The template binds Alt+1..7, Ctrl+F and Ctrl+Q. */
 static void
 test_shortcuts_in_template (Fixture *f, gconstpointer data)
 {
