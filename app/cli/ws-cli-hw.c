@@ -3,6 +3,7 @@
 
 #include "ws-config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <glib/gi18n.h>
@@ -70,31 +71,56 @@ format_bytes_hint (gint64 bytes)
   return g_strdup ("");
 }
 
+/* Renders core's display hint in the CLI's style: stored numbers exactly,
+ * in the C locale, byte counts with their binary size as a hint; computed
+ * figures (@decimals >= 0) rounded to the table's decimals. */
+static char *
+format_value (double v, WsHwFormat format, int decimals, const char *unit)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  g_autofree char *num = NULL;
+
+  if (isnan (v))
+    return g_strdup (_("unknown"));
+  const char *u = ws_hw_text (unit);
+  if (format == WS_HW_FORMAT_VERSION)
+    return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.1f", v));
+  if (format == WS_HW_FORMAT_COUNT || format == WS_HW_FORMAT_BYTES)
+    num = g_strdup_printf ("%.0f", v);
+  else if (decimals >= 0)
+    {
+      char fmt[16];
+      g_snprintf (fmt, sizeof fmt, "%%.%df", decimals);
+      num = g_strdup (g_ascii_formatd (buf, sizeof buf, fmt, v));
+      /* "4170.0" -> "4170", "0.050" -> "0.05" */
+      if (strchr (num, '.') != NULL)
+        {
+          char *end = num + strlen (num) - 1;
+          while (*end == '0')
+            *end-- = '\0';
+          if (*end == '.')
+            *end = '\0';
+        }
+    }
+  else
+    num = format_double (v);
+  g_autofree char *hint = format == WS_HW_FORMAT_BYTES ? format_bytes_hint ((gint64) v) : g_strdup ("");
+  return g_strdup_printf ("%s%s%s%s", num, *u ? " " : "", u, hint);
+}
+
 static char *
 format_field (const WsHwField *f, const void *rec)
 {
-  const char *p = (const char *) rec + f->offset;
-  switch (f->type)
+  if (f->type == WS_HW_FIELD_STRING)
     {
-    case WS_HW_FIELD_STRING:
-      return g_strdup (*(char *const *) p != NULL ? *(char *const *) p : "");
-    case WS_HW_FIELD_INT:
-      {
-        int v = *(const int *) p;
-        g_autofree char *hint = strcmp (f->unit, "bytes") == 0 ? format_bytes_hint (v) : g_strdup ("");
-        return g_strdup_printf ("%d%s%s%s", v, *f->unit ? " " : "", f->unit, hint);
-      }
-    case WS_HW_FIELD_DOUBLE:
-      {
-        /* Optional figures (peak L1/L2 bandwidth) use 0 for "no published
-         * value"; printing "0 bytes/clock" would read as a real zero. */
-        if (!f->required && *(const double *) p == 0.0)
-          return g_strdup (_("unknown"));
-        g_autofree char *num = format_double (*(const double *) p);
-        return g_strdup_printf ("%s%s%s", num, *f->unit ? " " : "", f->unit);
-      }
+      const char *s = ws_hw_field_get_string (f, rec);
+      return g_strdup (s != NULL ? s : "");
     }
-  return g_strdup ("");
+  /* Optional figures (peak L1/L2 bandwidth) use 0 for "no published
+   * value"; printing "0 bytes/clock" would read as a real zero. */
+  if (ws_hw_field_is_unknown (f, rec))
+    return format_value (NAN, f->format, -1, f->unit);
+  return format_value (ws_hw_field_get_number (f, rec), f->format, -1, f->unit);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -341,51 +367,79 @@ component_to_json (const Component *c)
   g_return_val_if_reached (NULL);
 }
 
+/* "  LABEL   VALUE", the value column at @width characters (not bytes:
+ * labels may hold "λ" or umlauts). */
+static void
+print_row (int width, const char *label, const char *value)
+{
+  int pad = width - (int) g_utf8_strlen (label, -1);
+  printf ("  %s%*s %s\n", label, MAX (pad, 0), "", value);
+}
+
+/* Every row comes from core's tables (ws_hw_fields, ws_hw_derived): the
+ * groups, labels and units are the ones the GUI shows. */
 static void
 print_component_text (const Component *c)
 {
-  guint n;
+  guint n, n_derived;
   const WsHwField *fields = ws_hw_fields (c->kind, &n);
+  const WsHwDerived *derived = ws_hw_derived (c->kind, &n_derived);
   const char *group = NULL;
-  const WsHwField *sources = NULL;
+  g_autoptr(GPtrArray) paragraphs = g_ptr_array_new ();
+  int width = 38;
+
+  /* One value column for the whole record, past its longest label. */
+  for (guint i = 0; i < n; i++)
+    width = MAX (width, (int) g_utf8_strlen (ws_hw_text (fields[i].label), -1));
+  for (guint i = 0; i < n_derived; i++)
+    width = MAX (width, (int) g_utf8_strlen (ws_hw_text (derived[i].label), -1));
 
   for (guint i = 0; i < n; i++)
     {
       const WsHwField *f = &fields[i];
-      if (strcmp (f->name, "sources") == 0)
+      if (f->format == WS_HW_FORMAT_PARAGRAPH)
         {
-          sources = f;
+          g_ptr_array_add (paragraphs, (gpointer) f);
           continue;
         }
       if (group == NULL || strcmp (group, f->group) != 0)
         {
           group = f->group;
-          printf ("%s%s\n", i > 0 ? "\n" : "", _(group));
+          printf ("%s%s\n", i > 0 ? "\n" : "", ws_hw_text (group));
         }
       g_autofree char *value = format_field (f, c->rec);
-      printf ("  %-38s %s\n", _(f->label), value);
+      print_row (width, ws_hw_text (f->label), value);
     }
 
   if (c->kind == WS_HW_GPU)
     {
       const WsGpu *g = c->rec;
-      printf ("\n%s\n", _("Derived"));
-      printf ("  %-38s %d.%d\n", _("Compute capability"), g->cc_major, g->cc_minor);
-      printf ("  %-38s %.0f GFLOP/s\n", _("Peak FP32"), ws_gpu_peak_fp32_gflops (g));
       printf ("\n%s\n", _("Pipelines (latency / initiation interval, cycles)"));
       for (guint k = 0; k < WS_ICLASS_COUNT; k++)
         {
           g_autofree char *lat = format_double (g->pipes[k].latency);
           g_autofree char *ii = format_double (g->pipes[k].initiation_interval);
-          printf ("  %-38s %s / %s\n", ws_iclass_name (k), lat, ii);
+          g_autofree char *value = g_strdup_printf ("%s / %s", lat, ii);
+          print_row (width, ws_hw_text (ws_iclass_label (k)), value);
         }
     }
-  if (sources != NULL)
+  if (n_derived > 0)
     {
-      const char *text = *(char *const *) ((const char *) c->rec + sources->offset);
+      printf ("\n%s\n", ws_hw_text (ws_hw_derived_group ()));
+      for (guint i = 0; i < n_derived; i++)
+        {
+          g_autofree char *value = format_value (derived[i].compute (c->rec), derived[i].format,
+                                                 (int) derived[i].decimals, derived[i].unit);
+          print_row (width, ws_hw_text (derived[i].label), value);
+        }
+    }
+  for (guint i = 0; i < paragraphs->len; i++)
+    {
+      const WsHwField *f = paragraphs->pdata[i];
+      const char *text = ws_hw_field_get_string (f, c->rec);
       if (text != NULL && *text != '\0')
         {
-          printf ("\n%s\n", _("Sources"));
+          printf ("\n%s\n", ws_hw_text (f->label));
           print_wrapped (text, 2);
         }
     }

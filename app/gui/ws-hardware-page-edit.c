@@ -205,7 +205,7 @@ commit_field (WsHardwarePage *self, GtkEntry *entry)
   change = hw_change_new (self);
   hw_change_add (change, ws_hw_item_get_kind (self->current), before, after);
   /* Translators: an undo entry, %s is a parameter name such as "Core clock". */
-  label = g_strdup_printf (_("Edit %s"), _(field->label));
+  label = g_strdup_printf (_("Edit %s"), ws_hw_text (field->label));
   return push_change (self, change, label);
 }
 
@@ -254,7 +254,7 @@ build_editor (WsHardwarePage *self)
       if (group == NULL || g_strcmp0 (group_name, field->group) != 0)
         {
           group = adw_preferences_group_new ();
-          adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _(field->group));
+          adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), ws_hw_text (field->group));
           gtk_widget_add_css_class (group, "ws-param-group");
           gtk_box_append (GTK_BOX (self->editor_box), group);
           group_name = field->group;
@@ -262,8 +262,9 @@ build_editor (WsHardwarePage *self)
 
       row = adw_action_row_new ();
       adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _(field->label));
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), ws_hw_text (field->label));
       gtk_widget_set_name (row, field->name);
+      gtk_widget_set_tooltip_text (row, ws_hw_text (field->help));
       gtk_widget_add_css_class (row, "ws-field-row");
 
       entry = gtk_entry_new ();
@@ -275,7 +276,7 @@ build_editor (WsHardwarePage *self)
           gtk_entry_set_alignment (GTK_ENTRY (entry), 1.0f);
           gtk_entry_set_input_purpose (GTK_ENTRY (entry), GTK_INPUT_PURPOSE_NUMBER);
         }
-      gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _(field->label), -1);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL, ws_hw_text (field->label), -1);
       g_object_set_data (G_OBJECT (entry), "ws-field", (gpointer) field);
       g_object_set_data (G_OBJECT (entry), "ws-row", row);
       /* Only the item the row was built for (not an undo's reload) takes its text. */
@@ -287,7 +288,7 @@ build_editor (WsHardwarePage *self)
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), entry);
       {
         /* Always present, empty for unitless fields, so entries line up. */
-        GtkWidget *unit = gtk_label_new (field->unit ? field->unit : "");
+        GtkWidget *unit = gtk_label_new (ws_hw_text (field->unit));
         gtk_widget_add_css_class (unit, "dim-label");
         gtk_label_set_width_chars (GTK_LABEL (unit), 6);
         gtk_label_set_xalign (GTK_LABEL (unit), 0.0f);
@@ -299,99 +300,66 @@ build_editor (WsHardwarePage *self)
 
 /* ---- comparison ------------------------------------------------------ */
 
+/* The grid's rows: the key figures of core's field and derived tables, in
+ * their order, then one occupancy example computed by the occupancy
+ * calculator.  Labels, units and ids (JSON keys) are core's. */
 typedef struct {
   const char *id;
-  const char *label;   /* N_() */
+  const char *label;                 /* translated */
+  const WsHwField *field;            /* one of field, derived or neither (occupancy) */
+  const WsHwDerived *derived;
 } CompareRow;
 
-static const CompareRow compare_rows[] = {
-  { "architecture", N_("Architecture") },
-  { "compute_capability", N_("Compute capability") },
-  { "sms", N_("Streaming multiprocessors") },
-  { "core_clock", N_("Core clock") },
-  { "peak_fp32", N_("Peak FP32") },
-  { "peak_fp64", N_("Peak FP64") },
-  { "dram_bandwidth", N_("DRAM bandwidth") },
-  { "bytes_per_flop", N_("Bytes per FP32 FLOP") },
-  { "flops_per_byte", N_("Ridge point (FLOP per byte)") },
-  { "max_threads_per_sm", N_("Threads per SM") },
-  { "max_warps_per_sm", N_("Warps per SM") },
-  { "max_blocks_per_sm", N_("Blocks per SM") },
-  { "registers_per_sm", N_("Registers per SM") },
-  { "shared_per_sm", N_("Shared memory per SM") },
-  { "l2_size", N_("L2 cache") },
-  { "l2_bandwidth", N_("L2 peak bandwidth") },
-  { "occupancy_256_32", N_("Occupancy, 256 threads × 32 registers") },
-};
-
-/* Peak FP64: every FP64 unit retires one fused multiply-add per cycle. */
-static double
-peak_fp64_gflops (const WsGpu *gpu)
+static GArray *
+compare_rows (void)
 {
-  return 2.0 * gpu->sms * gpu->fp64_units_per_sm * gpu->core_clock_mhz / 1000.0;
+  GArray *rows = g_array_new (FALSE, TRUE, sizeof (CompareRow));
+  guint n_fields, n_derived;
+  const WsHwField *fields = ws_hw_fields (WS_HW_GPU, &n_fields);
+  const WsHwDerived *derived = ws_hw_derived (WS_HW_GPU, &n_derived);
+
+  for (guint i = 0; i < n_fields; i++)
+    if (fields[i].flags & WS_HW_FIELD_KEY_FIGURE)
+      {
+        CompareRow row = { fields[i].name, ws_hw_text (fields[i].label), &fields[i], NULL };
+        g_array_append_val (rows, row);
+      }
+  for (guint i = 0; i < n_derived; i++)
+    if (derived[i].flags & WS_HW_FIELD_KEY_FIGURE)
+      {
+        CompareRow row = { derived[i].name, ws_hw_text (derived[i].label), NULL, &derived[i] };
+        g_array_append_val (rows, row);
+      }
+  {
+    /* Not a hardware property but a result of core/occupancy for one
+     * launch shape, which this page picks as its example. */
+    CompareRow row = { "occupancy_256_32", _("Occupancy, 256 threads × 32 registers"), NULL, NULL };
+    g_array_append_val (rows, row);
+  }
+  return rows;
 }
 
 static char *
-compare_value (const WsGpu *gpu, const char *id)
+compare_value (const WsGpu *gpu, const CompareRow *row)
 {
+  WsOccupancy occ;
   g_autofree char *n = NULL;
-  double fp32 = ws_gpu_peak_fp32_gflops (gpu);
 
-  if (g_str_equal (id, "architecture"))
-    return g_strdup (gpu->architecture);
-  if (g_str_equal (id, "compute_capability"))
-    return g_strdup_printf ("%d.%d", gpu->cc_major, gpu->cc_minor);
-  if (g_str_equal (id, "sms"))
-    return g_strdup_printf ("%d", gpu->sms);
-  if (g_str_equal (id, "core_clock"))
-    return (n = ws_hw_format_number (gpu->core_clock_mhz, 1), g_strdup_printf (_("%s MHz"), n));
-  if (g_str_equal (id, "peak_fp32"))
-    return (n = ws_hw_format_number (fp32, 1), g_strdup_printf (_("%s GFLOP/s"), n));
-  if (g_str_equal (id, "peak_fp64"))
-    return (n = ws_hw_format_number (peak_fp64_gflops (gpu), 1), g_strdup_printf (_("%s GFLOP/s"), n));
-  if (g_str_equal (id, "dram_bandwidth"))
-    return (n = ws_hw_format_number (gpu->dram_bandwidth_gbs, 1), g_strdup_printf (_("%s GB/s"), n));
-  if (g_str_equal (id, "bytes_per_flop"))
-    return fp32 > 0 ? (n = ws_hw_format_number (gpu->dram_bandwidth_gbs / fp32, 3), g_strdup_printf (_("%s B/FLOP"), n))
-                    : g_strdup ("—");
-  if (g_str_equal (id, "flops_per_byte"))
-    return gpu->dram_bandwidth_gbs > 0 ? ws_hw_format_number (fp32 / gpu->dram_bandwidth_gbs, 1) : g_strdup ("—");
-  if (g_str_equal (id, "max_threads_per_sm"))
-    return g_strdup_printf ("%d", gpu->max_warps_per_sm * gpu->warp_size);
-  if (g_str_equal (id, "max_warps_per_sm"))
-    return g_strdup_printf ("%d", gpu->max_warps_per_sm);
-  if (g_str_equal (id, "max_blocks_per_sm"))
-    return g_strdup_printf ("%d", gpu->max_blocks_per_sm);
-  if (g_str_equal (id, "registers_per_sm"))
-    return g_strdup_printf ("%d", gpu->registers_per_sm);
-  if (g_str_equal (id, "shared_per_sm"))
-    return ws_hw_format_bytes (gpu->shared_per_sm);
-  if (g_str_equal (id, "l2_size"))
-    return ws_hw_format_bytes (gpu->l2_size);
-  if (g_str_equal (id, "l2_bandwidth"))
-    {
-      /* Bytes per clock x core clock (MHz) / 1000 = GB/s; 0 = no published figure. */
-      if (gpu->l2_bandwidth_bytes_per_clk <= 0)
-        return g_strdup ("—");
-      n = ws_hw_format_number (gpu->l2_bandwidth_bytes_per_clk * gpu->core_clock_mhz / 1000.0, 1);
-      return g_strdup_printf (_("%s GB/s"), n);
-    }
-  if (g_str_equal (id, "occupancy_256_32"))
-    {
-      WsOccupancy occ;
-
-      if (!ws_occupancy_compute (gpu, 256, 32, 0, &occ, NULL))
-        return g_strdup ("—");
-      n = ws_hw_format_number (100.0 * occ.occupancy, 1);
-      /* Translators: occupancy in percent and the limiting resource. */
-      return g_strdup_printf (_("%s %% (%d blocks)"), n, occ.blocks_per_sm);
-    }
-  g_assert_not_reached ();
+  if (row->field != NULL)
+    return ws_hw_format_field (row->field, gpu);
+  if (row->derived != NULL)
+    return ws_hw_format_derived (row->derived, gpu);
+  if (!ws_occupancy_compute (gpu, 256, 32, 0, &occ, NULL))
+    return g_strdup ("—");
+  n = ws_hw_format_number (100.0 * occ.occupancy, 1);
+  /* Translators: occupancy in percent and the limiting resource. */
+  return g_strdup_printf (_("%s %% (%d blocks)"), n, occ.blocks_per_sm);
 }
 
 static void
 build_comparison (WsHardwarePage *self, GPtrArray *gpus)
 {
+  g_autoptr(GArray) rows = compare_rows ();
   GtkWidget *child;
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->compare_grid))) != NULL)
@@ -406,17 +374,19 @@ build_comparison (WsHardwarePage *self, GPtrArray *gpus)
       gtk_label_set_xalign (GTK_LABEL (head), 1.0f);
       gtk_grid_attach (self->compare_grid, head, c + 1, 0, 1, 1);
     }
-  for (guint r = 0; r < G_N_ELEMENTS (compare_rows); r++)
+  for (guint r = 0; r < rows->len; r++)
     {
-      GtkWidget *label = gtk_label_new (_(compare_rows[r].label));
+      const CompareRow *row = &g_array_index (rows, CompareRow, r);
+      GtkWidget *label = gtk_label_new (row->label);
 
       gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
       gtk_widget_add_css_class (label, "dim-label");
+      gtk_widget_set_name (label, row->id);
       gtk_grid_attach (self->compare_grid, label, 0, r + 1, 1, 1);
       for (guint c = 0; c < gpus->len; c++)
         {
-          g_autofree char *text = compare_value (ws_hw_item_get_gpu (gpus->pdata[c]), compare_rows[r].id);
-          g_autofree char *name = g_strdup_printf ("%s:%u", compare_rows[r].id, c);
+          g_autofree char *text = compare_value (ws_hw_item_get_gpu (gpus->pdata[c]), row);
+          g_autofree char *name = g_strdup_printf ("%s:%u", row->id, c);
           GtkWidget *value = gtk_label_new (text);
 
           gtk_widget_set_name (value, name);

@@ -117,6 +117,8 @@ ws_hardware_page_show_item (WsHardwarePage *self, WsHwItem *item)
           adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
           adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), param->label);
           gtk_widget_set_name (row, param->id);
+          if (param->help != NULL && *param->help != '\0')
+            gtk_widget_set_tooltip_text (row, param->help);
           gtk_label_set_xalign (GTK_LABEL (value), 1.0f);
           /* Values are short; wrapping would break "1253 MHz" in two. */
           gtk_label_set_wrap (GTK_LABEL (value), FALSE);

@@ -235,3 +235,16 @@ ws_hw_item_get_link (WsHwItem *self)
   g_return_val_if_fail (WS_IS_HW_ITEM (self), NULL);
   return self->kind == WS_HW_LINK ? self->u.link : NULL;
 }
+
+gconstpointer
+ws_hw_item_get_record (WsHwItem *self)
+{
+  g_return_val_if_fail (WS_IS_HW_ITEM (self), NULL);
+  switch (self->kind)
+    {
+    case WS_HW_GPU: return self->u.gpu;
+    case WS_HW_CPU: return self->u.cpu;
+    case WS_HW_LINK: return self->u.link;
+    default: g_return_val_if_reached (NULL);
+    }
+}

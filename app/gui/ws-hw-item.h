@@ -31,5 +31,7 @@ gboolean       ws_hw_item_matches        (WsHwItem *self, const char *needle);
 const WsGpu   *ws_hw_item_get_gpu        (WsHwItem *self);  /* NULL unless a GPU */
 const WsCpu   *ws_hw_item_get_cpu        (WsHwItem *self);
 const WsLink  *ws_hw_item_get_link       (WsHwItem *self);
+/* The record of whichever kind, for walking core's field table (ws_hw_fields). */
+gconstpointer  ws_hw_item_get_record     (WsHwItem *self);
 
 G_END_DECLS

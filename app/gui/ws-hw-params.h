@@ -1,7 +1,9 @@
 /* ws-hw-params.h: a catalogue component's parameters as translated, unit-
- * carrying text, grouped the way the hardware page shows them.  Kept apart
- * from the widgets so the formatting can be tested without a display and
- * reused by the editor and the comparison view of later pages. */
+ * carrying text, grouped the way the hardware page shows them.  The rows,
+ * their ids (JSON keys), labels, groups and units come from core's field
+ * and derived tables (core/hw/ws-hw.h); this module renders their display
+ * hints for the GUI.  Kept apart from the widgets so the formatting can be
+ * tested without a display and reused by the comparison grid. */
 #pragma once
 
 #include "ws-hw-item.h"
@@ -9,13 +11,14 @@
 G_BEGIN_DECLS
 
 typedef struct {
-  char *id;      /* stable key, e.g. "sms", "l2_size": tests and future editor */
+  char *id;      /* the JSON key or derived key, e.g. "sms", "peak_fp32_gflops", "pipes.fp32" */
   char *label;   /* translated, e.g. "Streaming multiprocessors" */
+  char *help;    /* translated help text, or NULL */
   char *value;   /* translated, with unit, e.g. "1.75 MiB" */
 } WsHwParam;
 
 typedef struct {
-  char *title;        /* translated group title, e.g. "Memory hierarchy" */
+  char *title;        /* translated group title, e.g. "L1 cache" */
   GPtrArray *params;  /* of WsHwParam* */
 } WsHwParamGroup;
 
@@ -27,5 +30,9 @@ const char *ws_hw_params_lookup   (GPtrArray *groups, const char *id);
 /* Formatting helpers (locale-aware decimal separator, trailing zeros cut). */
 char *ws_hw_format_number (double value, int max_decimals);
 char *ws_hw_format_bytes  (gint64 bytes);
+/* A value rendered by its table's display hint; NAN reads "unknown". */
+char *ws_hw_format_value   (double value, WsHwFormat format, guint decimals, const char *unit);
+char *ws_hw_format_field   (const WsHwField *field, const void *record);
+char *ws_hw_format_derived (const WsHwDerived *derived, const void *record);
 
 G_END_DECLS

@@ -16,108 +16,259 @@
 #define KiB 1024.0
 #define MiB (1024.0 * 1024.0)
 
-#define GPU_S(f, req, grp, lbl) \
-  { #f, WS_HW_FIELD_STRING, G_STRUCT_OFFSET (WsGpu, f), 0, 0, req, "", grp, lbl }
-#define GPU_I(f, lo, hi, unit, grp, lbl) \
-  { #f, WS_HW_FIELD_INT, G_STRUCT_OFFSET (WsGpu, f), lo, hi, TRUE, unit, grp, lbl }
-#define GPU_D(f, lo, hi, unit, grp, lbl) \
-  { #f, WS_HW_FIELD_DOUBLE, G_STRUCT_OFFSET (WsGpu, f), lo, hi, TRUE, unit, grp, lbl }
+/* Row builders.  A row is the whole description of one field: JSON key,
+ * type, range, unit, group, label, display hint, flags and help. */
+#define ROW(T, f, type, lo, hi, req, unit, fmt, dec, flags, grp, lbl, help) \
+  { #f, type, G_STRUCT_OFFSET (T, f), lo, hi, req, unit, grp, lbl, fmt, dec, flags, help }
+#define KEY WS_HW_FIELD_KEY_FIGURE
+#define GPU_S(f, req, fmt, flags, grp, lbl, help) \
+  ROW (WsGpu, f, WS_HW_FIELD_STRING, 0, 0, req, "", fmt, 0, flags, grp, lbl, help)
+#define GPU_I(f, lo, hi, unit, fmt, flags, grp, lbl, help) \
+  ROW (WsGpu, f, WS_HW_FIELD_INT, lo, hi, TRUE, unit, fmt, 0, flags, grp, lbl, help)
+#define GPU_D(f, lo, hi, unit, fmt, dec, flags, grp, lbl, help) \
+  ROW (WsGpu, f, WS_HW_FIELD_DOUBLE, lo, hi, TRUE, unit, fmt, dec, flags, grp, lbl, help)
 /* Optional numbers, added after the first catalogue release: absent in an
  * older exported file means 0, "unknown", so those files still import. */
-#define GPU_D_OPT(f, lo, hi, unit, grp, lbl) \
-  { #f, WS_HW_FIELD_DOUBLE, G_STRUCT_OFFSET (WsGpu, f), lo, hi, FALSE, unit, grp, lbl }
+#define GPU_D_OPT(f, lo, hi, unit, fmt, dec, flags, grp, lbl, help) \
+  ROW (WsGpu, f, WS_HW_FIELD_DOUBLE, lo, hi, FALSE, unit, fmt, dec, flags, grp, lbl, help)
+
+#define COUNT WS_HW_FORMAT_COUNT
+#define QTY WS_HW_FORMAT_QUANTITY
+#define CLOCK WS_HW_FORMAT_CLOCK
+#define BYTES WS_HW_FORMAT_BYTES
+#define CYCLES WS_HW_FORMAT_CYCLES
+#define TEXT WS_HW_FORMAT_TEXT
+#define PARAGRAPH WS_HW_FORMAT_PARAGRAPH
 
 static const WsHwField gpu_fields[] = {
-  GPU_S (name, TRUE, N_("General"), N_("Name")),
-  GPU_S (vendor, TRUE, N_("General"), N_("Vendor")),
-  GPU_S (architecture, TRUE, N_("General"), N_("Architecture")),
-  GPU_I (cc_major, 1, 12, "", N_("General"), N_("Compute capability (major)")),
-  GPU_I (cc_minor, 0, 9, "", N_("General"), N_("Compute capability (minor)")),
-  GPU_D (memory_gb, 0.001, 100000, "GB", N_("General"), N_("Device memory")),
-  GPU_D (tdp_watts, 1, 5000, "W", N_("General"), N_("TDP")),
-  GPU_I (pcie_gen, 1, 7, "", N_("General"), N_("PCIe generation")),
-  GPU_I (pcie_lanes, 1, 32, "lanes", N_("General"), N_("PCIe lanes")),
+  GPU_S (name, TRUE, TEXT, 0, N_("General"), N_("Name"),
+         N_("Unique catalogue name; systems, predictions and the command line refer to the GPU by it.")),
+  GPU_S (vendor, TRUE, TEXT, 0, N_("General"), N_("Vendor"), N_("Maker of the GPU.")),
+  GPU_S (architecture, TRUE, TEXT, KEY, N_("General"), N_("Architecture"),
+         N_("Architecture generation, e.g. Maxwell, Ampere, Hopper.")),
+  GPU_I (cc_major, 1, 12, "", COUNT, 0, N_("General"), N_("Compute capability (major)"),
+         N_("Major CUDA compute capability; selects the occupancy and instruction rules.")),
+  GPU_I (cc_minor, 0, 9, "", COUNT, 0, N_("General"), N_("Compute capability (minor)"),
+         N_("Minor CUDA compute capability.")),
+  GPU_D (memory_gb, 0.001, 100000, N_("GB"), QTY, 2, 0, N_("General"), N_("Device memory"),
+         N_("Size of the device memory in GB (10⁹ bytes), as the datasheet gives it.")),
+  GPU_D (tdp_watts, 1, 5000, N_("W"), QTY, 1, 0, N_("General"), N_("Thermal design power"),
+         N_("Board power limit (TDP) from the datasheet.")),
+  GPU_D_OPT (die_area_mm2, 0, 10000, N_("mm²"), QTY, 1, 0, N_("General"), N_("Die area"),
+             N_("Area of the GPU die as the vendor's architecture whitepaper gives it (die size); 0 = unknown.")),
+  GPU_I (pcie_gen, 1, 7, "", COUNT, 0, N_("General"), N_("PCIe generation"),
+         N_("PCI Express generation of the host interface.")),
+  GPU_I (pcie_lanes, 1, 32, N_("lanes"), COUNT, 0, N_("General"), N_("PCIe lanes"),
+         N_("PCI Express lanes of the host interface.")),
 
-  GPU_I (sms, 1, 1024, "", N_("Compute"), N_("Streaming multiprocessors")),
-  GPU_D (core_clock_mhz, 1, 10000, "MHz", N_("Compute"), N_("Core clock")),
-  GPU_I (cuda_cores_per_sm, 1, 1024, "per SM", N_("Compute"), N_("CUDA cores (FP32 lanes)")),
-  GPU_I (fp64_units_per_sm, 0, 1024, "per SM", N_("Compute"), N_("FP64 units")),
-  GPU_I (sfu_units_per_sm, 1, 1024, "per SM", N_("Compute"), N_("Special function units")),
-  GPU_I (ldst_units_per_sm, 1, 1024, "per SM", N_("Compute"), N_("Load/store units")),
-  GPU_I (tensor_cores_per_sm, 0, 64, "per SM", N_("Compute"), N_("Tensor cores")),
-  GPU_I (warp_schedulers_per_sm, 1, 16, "per SM", N_("Compute"), N_("Warp schedulers")),
-  GPU_I (issue_width, 1, 4, "instr/cycle", N_("Compute"), N_("Issue width per scheduler")),
-  GPU_I (warp_size, 1, 64, "threads", N_("Compute"), N_("Warp size")),
+  GPU_I (sms, 1, 1024, "", COUNT, KEY, N_("Compute"), N_("Streaming multiprocessors"),
+         N_("Enabled streaming multiprocessors (SMs) of this product.")),
+  GPU_D (core_clock_mhz, 1, 10000, N_("MHz"), CLOCK, 1, KEY, N_("Compute"), N_("Core clock"),
+         N_("SM clock used for timing: the boost or the measured clock under load (the record's sources say which).")),
+  GPU_I (cuda_cores_per_sm, 1, 1024, "", COUNT, 0, N_("Compute"), N_("CUDA cores per SM"),
+         N_("FP32 lanes per SM: FP32 results per clock per SM.")),
+  GPU_I (fp64_units_per_sm, 0, 1024, "", COUNT, 0, N_("Compute"), N_("FP64 units per SM"),
+         N_("FP64 results per clock per SM (CUDA Programming Guide throughput table).")),
+  GPU_I (sfu_units_per_sm, 1, 1024, "", COUNT, 0, N_("Compute"), N_("Special function units per SM"),
+         N_("Special function units (sine, reciprocal, square root...) per SM.")),
+  GPU_I (ldst_units_per_sm, 1, 1024, "", COUNT, 0, N_("Compute"), N_("Load/store units per SM"),
+         N_("Load/store units per SM: memory instructions' lanes per clock.")),
+  GPU_I (tensor_cores_per_sm, 0, 64, "", COUNT, 0, N_("Compute"), N_("Tensor cores per SM"),
+         N_("Tensor cores per SM; 0 before Volta.")),
+  GPU_I (warp_schedulers_per_sm, 1, 16, "", COUNT, 0, N_("Compute"), N_("Warp schedulers per SM"),
+         N_("Warp schedulers (SM sub-partitions) per SM.")),
+  GPU_I (issue_width, 1, 4, N_("instr/cycle"), COUNT, 0, N_("Compute"), N_("Issue width per scheduler"),
+         N_("Instructions one warp scheduler can issue per clock.")),
+  GPU_I (warp_size, 1, 64, N_("threads"), COUNT, 0, N_("Compute"), N_("Warp size"),
+         N_("Threads per warp (32 on every NVIDIA GPU).")),
 
-  GPU_I (max_warps_per_sm, 1, 256, "warps", N_("Occupancy limits"), N_("Max warps per SM")),
-  GPU_I (max_blocks_per_sm, 1, 256, "blocks", N_("Occupancy limits"), N_("Max blocks per SM")),
-  GPU_I (max_threads_per_block, 1, 8192, "threads", N_("Occupancy limits"), N_("Max threads per block")),
-  GPU_I (registers_per_sm, 1024, 4 * MiB, "registers", N_("Occupancy limits"), N_("Registers per SM")),
-  GPU_I (max_registers_per_thread, 16, 1024, "registers", N_("Occupancy limits"), N_("Max registers per thread")),
-  GPU_I (max_registers_per_block, 1024, 4 * MiB, "registers", N_("Occupancy limits"), N_("Max registers per block")),
-  GPU_I (register_alloc_unit, 1, 4096, "registers", N_("Occupancy limits"), N_("Register allocation unit (per warp)")),
-  GPU_I (shared_per_sm, 0, 64 * MiB, "bytes", N_("Occupancy limits"), N_("Shared memory per SM")),
-  GPU_I (shared_per_block, 0, 64 * MiB, "bytes", N_("Occupancy limits"), N_("Shared memory per block (default)")),
-  GPU_I (shared_per_block_optin, 0, 64 * MiB, "bytes", N_("Occupancy limits"), N_("Shared memory per block (opt-in)")),
-  GPU_I (shared_alloc_unit, 1, 64 * KiB, "bytes", N_("Occupancy limits"), N_("Shared memory allocation unit")),
-  GPU_I (shared_reserved_per_block, 0, 64 * KiB, "bytes", N_("Occupancy limits"), N_("Reserved shared memory per block")),
+  GPU_I (max_warps_per_sm, 1, 256, N_("warps"), COUNT, KEY, N_("Occupancy limits"), N_("Max warps per SM"),
+         N_("Resident warps per SM at most (CUDA Programming Guide, technical specifications).")),
+  GPU_I (max_blocks_per_sm, 1, 256, N_("blocks"), COUNT, KEY, N_("Occupancy limits"), N_("Max blocks per SM"),
+         N_("Resident thread blocks per SM at most.")),
+  GPU_I (max_threads_per_block, 1, 8192, N_("threads"), COUNT, 0, N_("Occupancy limits"), N_("Max threads per block"),
+         N_("Threads per block at most.")),
+  GPU_I (registers_per_sm, 1024, 4 * MiB, N_("registers"), COUNT, KEY, N_("Occupancy limits"), N_("Registers per SM"),
+         N_("32-bit registers in the register file of one SM.")),
+  GPU_I (max_registers_per_thread, 16, 1024, N_("registers"), COUNT, 0, N_("Occupancy limits"), N_("Max registers per thread"),
+         N_("32-bit registers one thread may use at most.")),
+  GPU_I (max_registers_per_block, 1024, 4 * MiB, N_("registers"), COUNT, 0, N_("Occupancy limits"), N_("Max registers per block"),
+         N_("32-bit registers one block may use at most.")),
+  GPU_I (register_alloc_unit, 1, 4096, N_("registers"), COUNT, 0, N_("Occupancy limits"), N_("Register allocation unit (per warp)"),
+         N_("Granularity in which registers are allocated to a warp (cuda_occupancy.h).")),
+  GPU_I (shared_per_sm, 0, 64 * MiB, N_("bytes"), BYTES, KEY, N_("Occupancy limits"), N_("Shared memory per SM"),
+         N_("Largest shared-memory carve-out of one SM.")),
+  GPU_I (shared_per_block, 0, 64 * MiB, N_("bytes"), BYTES, 0, N_("Occupancy limits"), N_("Shared memory per block (default)"),
+         N_("Shared memory a block may use without opting in (48 KiB).")),
+  GPU_I (shared_per_block_optin, 0, 64 * MiB, N_("bytes"), BYTES, 0, N_("Occupancy limits"), N_("Shared memory per block (opt-in)"),
+         N_("Shared memory a block may use after cudaFuncSetAttribute opt-in.")),
+  GPU_I (shared_alloc_unit, 1, 64 * KiB, N_("bytes"), BYTES, 0, N_("Occupancy limits"), N_("Shared memory allocation unit"),
+         N_("Granularity in which shared memory is allocated to a block.")),
+  GPU_I (shared_reserved_per_block, 0, 64 * KiB, N_("bytes"), BYTES, 0, N_("Occupancy limits"), N_("Shared memory reserved per block"),
+         N_("Shared memory the system reserves for each resident block (1 KiB from compute capability 8.0).")),
 
-  GPU_I (l1_size, 0, 64 * MiB, "bytes", N_("L1 cache"), N_("L1 size")),
-  GPU_I (l1_line, 1, 4096, "bytes", N_("L1 cache"), N_("L1 line")),
-  GPU_I (l1_sector, 1, 4096, "bytes", N_("L1 cache"), N_("L1 sector")),
-  GPU_I (l1_assoc, 1, 65536, "ways", N_("L1 cache"), N_("L1 associativity")),
-  GPU_D (l1_latency, 1, 100000, "cycles", N_("L1 cache"), N_("L1 hit latency")),
-  GPU_I (l1_mshrs, 1, 65536, "per SM", N_("L1 cache"), N_("L1 MSHRs")),
-  GPU_D_OPT (l1_bandwidth_bytes_per_clk, 0, 65536, "bytes/clock per SM", N_("L1 cache"), N_("L1 peak bandwidth")),
+  GPU_I (l1_size, 0, 64 * MiB, N_("bytes"), BYTES, 0, N_("L1 cache"), N_("L1 cache size"),
+         N_("L1 data cache per SM.")),
+  GPU_I (l1_line, 1, 4096, N_("bytes"), BYTES, 0, N_("L1 cache"), N_("L1 line size"), N_("L1 cache line size.")),
+  GPU_I (l1_sector, 1, 4096, N_("bytes"), BYTES, 0, N_("L1 cache"), N_("L1 sector size"),
+         N_("L1 sector size: the unit a miss fetches.")),
+  GPU_I (l1_assoc, 1, 65536, N_("ways"), COUNT, 0, N_("L1 cache"), N_("L1 associativity"),
+         N_("L1 ways per set (used by the cache simulation).")),
+  GPU_D (l1_latency, 1, 100000, N_("cycles"), CYCLES, 1, 0, N_("L1 cache"), N_("L1 hit latency"),
+         N_("Unloaded load-to-use time of a dependent global load that hits the L1 (pointer chase), core cycles.")),
+  GPU_I (l1_mshrs, 1, 65536, "", COUNT, 0, N_("L1 cache"), N_("L1 miss status holding registers per SM"),
+         N_("Misses one SM can keep in flight (MSHRs).")),
+  GPU_D_OPT (l1_bandwidth_bytes_per_clk, 0, 65536, N_("bytes/clock"), QTY, 1, 0, N_("L1 cache"), N_("L1 peak bandwidth per SM"),
+             N_("Peak L1/shared load bandwidth of one SM per core clock; 0 = unknown.")),
 
-  GPU_I (l2_size, 0, G_MAXINT, "bytes", N_("L2 cache"), N_("L2 size")),
-  GPU_I (l2_line, 1, 4096, "bytes", N_("L2 cache"), N_("L2 line")),
-  GPU_I (l2_assoc, 1, 65536, "ways", N_("L2 cache"), N_("L2 associativity")),
-  GPU_D (l2_latency, 1, 100000, "cycles", N_("L2 cache"), N_("L2 hit latency")),
-  GPU_I (l2_slices, 1, 4096, "", N_("L2 cache"), N_("L2 slices")),
-  GPU_D_OPT (l2_bandwidth_bytes_per_clk, 0, 1048576, "bytes/clock", N_("L2 cache"), N_("L2 peak bandwidth")),
+  GPU_I (l2_size, 0, G_MAXINT, N_("bytes"), BYTES, KEY, N_("L2 cache"), N_("L2 cache size"),
+         N_("L2 cache of the whole chip.")),
+  GPU_I (l2_line, 1, 4096, N_("bytes"), BYTES, 0, N_("L2 cache"), N_("L2 line size"), N_("L2 cache line size.")),
+  GPU_I (l2_assoc, 1, 65536, N_("ways"), COUNT, 0, N_("L2 cache"), N_("L2 associativity"),
+         N_("L2 ways per set (used by the cache simulation).")),
+  GPU_D (l2_latency, 1, 100000, N_("cycles"), CYCLES, 1, 0, N_("L2 cache"), N_("L2 hit latency"),
+         N_("Unloaded load-to-use time of a dependent global load that misses the L1 and hits the L2, core cycles.")),
+  GPU_I (l2_slices, 1, 4096, "", COUNT, 0, N_("L2 cache"), N_("L2 slices"),
+         N_("Independently addressed L2 slices of the chip.")),
+  GPU_D_OPT (l2_bandwidth_bytes_per_clk, 0, 1048576, N_("bytes/clock"), QTY, 1, 0, N_("L2 cache"), N_("L2 peak bandwidth"),
+             N_("Peak L2 bandwidth of the whole chip per core clock; never below the hardware's (it feeds lower bounds on time); 0 = unknown.")),
 
-  GPU_S (dram_type, TRUE, N_("DRAM"), N_("Type")),
-  GPU_D (dram_clock_mhz, 1, 100000, "MHz", N_("DRAM"), N_("Memory clock")),
-  GPU_I (dram_bus_width_bits, 8, 65536, "bits", N_("DRAM"), N_("Bus width")),
-  GPU_D (dram_data_rate, 1, 64, "transfers/clock", N_("DRAM"), N_("Data rate")),
-  GPU_D (dram_bandwidth_gbs, 0.001, 1000000, "GB/s", N_("DRAM"), N_("Bandwidth")),
-  GPU_D (dram_latency, 1, 100000, "cycles", N_("DRAM"), N_("Access latency")),
-  GPU_I (dram_channels, 1, 4096, "", N_("DRAM"), N_("Channels")),
-  GPU_I (dram_banks, 1, 4096, "per channel", N_("DRAM"), N_("Banks")),
+  GPU_S (dram_type, TRUE, TEXT, 0, N_("DRAM"), N_("Memory type"), N_("Device memory technology, e.g. GDDR5, HBM2.")),
+  GPU_D (dram_clock_mhz, 1, 100000, N_("MHz"), CLOCK, 1, 0, N_("DRAM"), N_("Memory clock"),
+         N_("DRAM command clock; bandwidth = clock × data rate × bus width.")),
+  GPU_I (dram_bus_width_bits, 8, 65536, N_("bits"), COUNT, 0, N_("DRAM"), N_("Bus width"),
+         N_("Width of the DRAM interface.")),
+  GPU_D (dram_data_rate, 1, 64, N_("transfers/clock"), QTY, 2, 0, N_("DRAM"), N_("Data rate"),
+         N_("Data transfers per memory clock and pin.")),
+  GPU_D (dram_bandwidth_gbs, 0.001, 1000000, N_("GB/s"), QTY, 1, KEY, N_("DRAM"), N_("DRAM bandwidth"),
+         N_("Peak DRAM bandwidth in GB/s (10⁹ bytes/s) from the datasheet.")),
+  GPU_D (dram_latency, 1, 100000, N_("cycles"), CYCLES, 1, 0, N_("DRAM"), N_("Unloaded latency"),
+         N_("Unloaded load-to-use time of a dependent global load that misses L1 and L2 and opens a DRAM row, core cycles.")),
+  GPU_I (dram_channels, 1, 4096, "", COUNT, 0, N_("DRAM"), N_("Channels"), N_("Independent DRAM channels.")),
+  GPU_I (dram_banks, 1, 4096, "", COUNT, 0, N_("DRAM"), N_("Banks per channel"), N_("DRAM banks per channel.")),
 
-  GPU_D_OPT (launch_interval_us, 0, 1e6, "µs", N_("Kernel launch"), N_("Stream launch interval")),
-  GPU_D_OPT (launch_gap_us, 0, 1e6, "µs", N_("Kernel launch"), N_("Stream launch gap")),
-  GPU_D_OPT (graph_launch_interval_us, 0, 1e6, "µs", N_("Kernel launch"), N_("Graph launch interval")),
-  GPU_D_OPT (graph_launch_gap_us, 0, 1e6, "µs", N_("Kernel launch"), N_("Graph launch gap")),
+  GPU_D_OPT (launch_interval_us, 0, 1e6, N_("µs"), QTY, 2, 0, N_("Kernel launch"), N_("Stream launch interval"),
+             N_("Shortest time per launch of back-to-back kernels on one stream; 0 = unknown.")),
+  GPU_D_OPT (launch_gap_us, 0, 1e6, N_("µs"), QTY, 2, 0, N_("Kernel launch"), N_("Stream launch gap"),
+             N_("Device time from a kernel's end to the start of the next kernel that depends on it; 0 = unknown.")),
+  GPU_D_OPT (graph_launch_interval_us, 0, 1e6, N_("µs"), QTY, 2, 0, N_("Kernel launch"), N_("Graph launch interval"),
+             N_("Shortest time per kernel node of a straight-line CUDA graph; 0 = unknown.")),
+  GPU_D_OPT (graph_launch_gap_us, 0, 1e6, N_("µs"), QTY, 2, 0, N_("Kernel launch"), N_("Graph launch gap"),
+             N_("Device time between dependent kernel nodes of a CUDA graph; 0 = unknown.")),
 
-  GPU_S (sources, FALSE, N_("Sources"), N_("Sources")),
+  GPU_S (sources, FALSE, PARAGRAPH, 0, N_("Sources"), N_("Sources"),
+         N_("Where each value comes from: datasheets, whitepapers, papers, measurements and stated assumptions.")),
 };
 
-#define CPU_S(f, req, lbl) \
-  { #f, WS_HW_FIELD_STRING, G_STRUCT_OFFSET (WsCpu, f), 0, 0, req, "", N_("General"), lbl }
+#define CPU_S(f, req, fmt, grp, lbl, help) \
+  ROW (WsCpu, f, WS_HW_FIELD_STRING, 0, 0, req, "", fmt, 0, 0, grp, lbl, help)
 static const WsHwField cpu_fields[] = {
-  CPU_S (name, TRUE, N_("Name")),
-  CPU_S (vendor, TRUE, N_("Vendor")),
-  CPU_S (model, TRUE, N_("Model")),
-  { "cores", WS_HW_FIELD_INT, G_STRUCT_OFFSET (WsCpu, cores), 1, 65536, TRUE, "", N_("Compute"), N_("Cores") },
-  { "clock_mhz", WS_HW_FIELD_DOUBLE, G_STRUCT_OFFSET (WsCpu, clock_mhz), 1, 100000, TRUE, "MHz", N_("Compute"), N_("Base clock") },
-  { "gflops", WS_HW_FIELD_DOUBLE, G_STRUCT_OFFSET (WsCpu, gflops), 0.001, 1e9, TRUE, "GFLOP/s", N_("Compute"), N_("Peak FP64 FLOP rate") },
-  { "sources", WS_HW_FIELD_STRING, G_STRUCT_OFFSET (WsCpu, sources), 0, 0, FALSE, "", N_("Sources"), N_("Sources") },
+  CPU_S (name, TRUE, TEXT, N_("General"), N_("Name"), N_("Unique catalogue name.")),
+  CPU_S (vendor, TRUE, TEXT, N_("General"), N_("Vendor"), N_("Maker of the processor.")),
+  CPU_S (model, TRUE, TEXT, N_("General"), N_("Model"), N_("Product name of the processor.")),
+  ROW (WsCpu, cores, WS_HW_FIELD_INT, 1, 65536, TRUE, "", COUNT, 0, 0, N_("Compute"), N_("Cores"),
+       N_("Physical cores.")),
+  ROW (WsCpu, clock_mhz, WS_HW_FIELD_DOUBLE, 1, 100000, TRUE, N_("MHz"), CLOCK, 1, 0, N_("Compute"), N_("Base clock"),
+       N_("Base clock of the cores.")),
+  ROW (WsCpu, gflops, WS_HW_FIELD_DOUBLE, 0.001, 1e9, TRUE, N_("GFLOP/s"), QTY, 1, 0, N_("Compute"), N_("Peak FP64 FLOP rate"),
+       N_("Peak double-precision rate of the whole processor.")),
+  CPU_S (sources, FALSE, PARAGRAPH, N_("Sources"), N_("Sources"), N_("Where the values come from.")),
 };
 
-#define LINK_D(f, lo, hi, unit, grp, lbl) \
-  { #f, WS_HW_FIELD_DOUBLE, G_STRUCT_OFFSET (WsLink, f), lo, hi, TRUE, unit, grp, lbl }
+#define LINK_S(f, req, fmt, grp, lbl, help) \
+  ROW (WsLink, f, WS_HW_FIELD_STRING, 0, 0, req, "", fmt, 0, 0, grp, lbl, help)
+#define LINK_D(f, lo, hi, unit, fmt, dec, grp, lbl, help) \
+  ROW (WsLink, f, WS_HW_FIELD_DOUBLE, lo, hi, TRUE, unit, fmt, dec, 0, grp, lbl, help)
 static const WsHwField link_fields[] = {
-  { "name", WS_HW_FIELD_STRING, G_STRUCT_OFFSET (WsLink, name), 0, 0, TRUE, "", N_("General"), N_("Name") },
-  { "type", WS_HW_FIELD_STRING, G_STRUCT_OFFSET (WsLink, type), 0, 0, TRUE, "", N_("General"), N_("Type") },
-  LINK_D (h2d_bandwidth_gbs, 0.001, 1e6, "GB/s", N_("Host to device"), N_("Bandwidth")),
-  LINK_D (h2d_startup_us, 0, 1e9, "µs", N_("Host to device"), N_("Startup time")),
-  LINK_D (h2d_lambda, 0.001, 1, "", N_("Host to device"), N_("Utilisation λ")),
-  LINK_D (d2h_bandwidth_gbs, 0.001, 1e6, "GB/s", N_("Device to host"), N_("Bandwidth")),
-  LINK_D (d2h_startup_us, 0, 1e9, "µs", N_("Device to host"), N_("Startup time")),
-  LINK_D (d2h_lambda, 0.001, 1, "", N_("Device to host"), N_("Utilisation λ")),
-  { "sources", WS_HW_FIELD_STRING, G_STRUCT_OFFSET (WsLink, sources), 0, 0, FALSE, "", N_("Sources"), N_("Sources") },
+  LINK_S (name, TRUE, TEXT, N_("General"), N_("Name"), N_("Unique catalogue name.")),
+  LINK_S (type, TRUE, TEXT, N_("General"), N_("Type"), N_("Kind of link: PCIe, NVLink or Network.")),
+  /* seed 004 eq. 4.6, per direction: t = startup + bytes / (bandwidth * lambda) */
+  LINK_D (h2d_bandwidth_gbs, 0.001, 1e6, N_("GB/s"), QTY, 2, N_("Host to device"), N_("Bandwidth"),
+          N_("Nominal bandwidth from host to device (seed 004 eq. 4.6).")),
+  LINK_D (h2d_startup_us, 0, 1e9, N_("µs"), QTY, 3, N_("Host to device"), N_("Startup time"),
+          N_("Fixed cost of one host-to-device transfer (seed 004 eq. 4.6).")),
+  LINK_D (h2d_lambda, 0.001, 1, "", QTY, 3, N_("Host to device"), N_("Utilisation factor λ"),
+          N_("Share of the nominal bandwidth a large host-to-device transfer reaches (seed 004 eq. 4.6).")),
+  LINK_D (d2h_bandwidth_gbs, 0.001, 1e6, N_("GB/s"), QTY, 2, N_("Device to host"), N_("Bandwidth"),
+          N_("Nominal bandwidth from device to host (seed 004 eq. 4.6).")),
+  LINK_D (d2h_startup_us, 0, 1e9, N_("µs"), QTY, 3, N_("Device to host"), N_("Startup time"),
+          N_("Fixed cost of one device-to-host transfer (seed 004 eq. 4.6).")),
+  LINK_D (d2h_lambda, 0.001, 1, "", QTY, 3, N_("Device to host"), N_("Utilisation factor λ"),
+          N_("Share of the nominal bandwidth a large device-to-host transfer reaches (seed 004 eq. 4.6).")),
+  LINK_S (sources, FALSE, PARAGRAPH, N_("Sources"), N_("Sources"), N_("Where the values come from.")),
+};
+
+/* ------------------------------------------------------------------------ */
+/* Derived quantities */
+
+static double
+derived_compute_capability (const void *rec)
+{
+  const WsGpu *g = rec;
+  return g->cc_major + g->cc_minor / 10.0;
+}
+
+static double
+derived_peak_fp32 (const void *rec)
+{
+  return ws_gpu_peak_fp32_gflops (rec);
+}
+
+static double
+derived_peak_fp64 (const void *rec)
+{
+  return ws_gpu_peak_fp64_gflops (rec);
+}
+
+/* Roofline balance (Williams et al., "Roofline", CACM 2009): DRAM bytes the
+ * chip can move per FP32 operation, and its inverse, the ridge point. */
+static double
+derived_bytes_per_flop (const void *rec)
+{
+  const WsGpu *g = rec;
+  double fp32 = ws_gpu_peak_fp32_gflops (g);
+  return fp32 > 0 ? g->dram_bandwidth_gbs / fp32 : NAN;
+}
+
+static double
+derived_ridge_point (const void *rec)
+{
+  const WsGpu *g = rec;
+  return g->dram_bandwidth_gbs > 0 ? ws_gpu_peak_fp32_gflops (g) / g->dram_bandwidth_gbs : NAN;
+}
+
+static double
+derived_threads_per_sm (const void *rec)
+{
+  const WsGpu *g = rec;
+  return (double) g->max_warps_per_sm * g->warp_size;
+}
+
+/* Bytes per clock x core clock (MHz) / 1000 = GB/s; unknown stays unknown. */
+static double
+derived_l2_bandwidth_gbs (const void *rec)
+{
+  const WsGpu *g = rec;
+  return g->l2_bandwidth_bytes_per_clk > 0 ? g->l2_bandwidth_bytes_per_clk * g->core_clock_mhz / 1000.0 : NAN;
+}
+
+static const WsHwDerived gpu_derived[] = {
+  { "compute_capability", "", N_("Compute capability"), WS_HW_FORMAT_VERSION, 1, KEY,
+    N_("Compute capability major.minor."), derived_compute_capability },
+  { "peak_fp32_gflops", N_("GFLOP/s"), N_("Peak FP32 throughput"), QTY, 1, KEY,
+    N_("2 FLOP (one fused multiply-add) × CUDA cores per SM × SMs × core clock."), derived_peak_fp32 },
+  { "peak_fp64_gflops", N_("GFLOP/s"), N_("Peak FP64 throughput"), QTY, 1, KEY,
+    N_("2 FLOP (one fused multiply-add) × FP64 units per SM × SMs × core clock."), derived_peak_fp64 },
+  { "bytes_per_flop", N_("B/FLOP"), N_("Bytes per FP32 FLOP"), QTY, 3, KEY,
+    N_("DRAM bandwidth / peak FP32 throughput: the machine balance."), derived_bytes_per_flop },
+  { "flops_per_byte", N_("FLOP/byte"), N_("Ridge point (FLOP per byte)"), QTY, 1, KEY,
+    N_("Peak FP32 throughput / DRAM bandwidth: the arithmetic intensity where the roofline turns from memory- to compute-bound."),
+    derived_ridge_point },
+  { "max_threads_per_sm", N_("threads"), N_("Threads per SM"), COUNT, 0, KEY,
+    N_("Max warps per SM × warp size: resident threads per SM at most."), derived_threads_per_sm },
+  { "l2_bandwidth_gbs", N_("GB/s"), N_("L2 peak bandwidth at the core clock"), QTY, 1, KEY,
+    N_("L2 peak bandwidth (bytes per clock) × core clock; unknown when the catalogue has no L2 figure."),
+    derived_l2_bandwidth_gbs },
 };
 
 /* NULL-terminated so it doubles as the candidate list for suggestions. */
@@ -130,6 +281,28 @@ ws_iclass_name (WsIClass c)
 {
   g_return_val_if_fail ((guint) c < WS_ICLASS_COUNT, NULL);
   return iclass_names[c];
+}
+
+/* Display labels of the instruction classes, in WsIClass order. */
+static const char *const iclass_labels[WS_ICLASS_COUNT] = {
+  N_("FP32 arithmetic"), N_("Integer arithmetic"), N_("Special functions (SFU)"), N_("FP64 arithmetic"),
+  N_("Tensor cores"), N_("Shared memory access"), N_("Global memory access"), N_("Branches"),
+};
+
+const char *
+ws_iclass_label (WsIClass c)
+{
+  g_return_val_if_fail ((guint) c < WS_ICLASS_COUNT, NULL);
+  return iclass_labels[c];
+}
+
+const char *
+ws_hw_text (const char *msgid)
+{
+  /* gettext ("") is the catalogue's header, never a label. */
+  if (msgid == NULL || *msgid == '\0')
+    return "";
+  return g_dgettext (GETTEXT_PACKAGE, msgid);
 }
 
 const char *
@@ -177,6 +350,82 @@ ws_hw_fields (WsHwKind kind, guint *n_fields)
       *n_fields = 0;
       g_return_val_if_reached (NULL);
     }
+}
+
+const WsHwField *
+ws_hw_field_find (WsHwKind kind, const char *name)
+{
+  guint n;
+  const WsHwField *fields = ws_hw_fields (kind, &n);
+
+  g_return_val_if_fail (name != NULL, NULL);
+  for (guint i = 0; i < n; i++)
+    if (strcmp (fields[i].name, name) == 0)
+      return &fields[i];
+  return NULL;
+}
+
+double
+ws_hw_field_get_number (const WsHwField *field, const void *record)
+{
+  g_return_val_if_fail (field != NULL && record != NULL, 0.0);
+  const char *p = (const char *) record + field->offset;
+  switch (field->type)
+    {
+    case WS_HW_FIELD_INT: return *(const int *) p;
+    case WS_HW_FIELD_DOUBLE: return *(const double *) p;
+    case WS_HW_FIELD_STRING:
+    default: return 0.0;
+    }
+}
+
+const char *
+ws_hw_field_get_string (const WsHwField *field, const void *record)
+{
+  g_return_val_if_fail (field != NULL && record != NULL, NULL);
+  if (field->type != WS_HW_FIELD_STRING)
+    return NULL;
+  return *(const char *const *) ((const char *) record + field->offset);
+}
+
+gboolean
+ws_hw_field_is_unknown (const WsHwField *field, const void *record)
+{
+  g_return_val_if_fail (field != NULL && record != NULL, FALSE);
+  return !field->required && field->type != WS_HW_FIELD_STRING &&
+         ws_hw_field_get_number (field, record) == 0.0;
+}
+
+const WsHwDerived *
+ws_hw_derived (WsHwKind kind, guint *n_derived)
+{
+  g_return_val_if_fail (n_derived != NULL, NULL);
+  if (kind == WS_HW_GPU)
+    {
+      *n_derived = G_N_ELEMENTS (gpu_derived);
+      return gpu_derived;
+    }
+  *n_derived = 0;
+  return NULL;
+}
+
+const WsHwDerived *
+ws_hw_derived_find (WsHwKind kind, const char *name)
+{
+  guint n;
+  const WsHwDerived *rows = ws_hw_derived (kind, &n);
+
+  g_return_val_if_fail (name != NULL, NULL);
+  for (guint i = 0; i < n; i++)
+    if (strcmp (rows[i].name, name) == 0)
+      return &rows[i];
+  return NULL;
+}
+
+const char *
+ws_hw_derived_group (void)
+{
+  return N_("Derived");
 }
 
 #define FIELD_PTR(rec, f, T) ((T *) ((char *) (rec) + (f)->offset))
@@ -268,6 +517,14 @@ ws_gpu_peak_fp32_gflops (const WsGpu *gpu)
   g_return_val_if_fail (gpu != NULL, 0.0);
   /* One fused multiply-add (2 FLOPs) per CUDA core per cycle. */
   return 2.0 * gpu->sms * gpu->cuda_cores_per_sm * gpu->core_clock_mhz / 1000.0;
+}
+
+double
+ws_gpu_peak_fp64_gflops (const WsGpu *gpu)
+{
+  g_return_val_if_fail (gpu != NULL, 0.0);
+  /* Every FP64 unit retires one fused multiply-add (2 FLOPs) per cycle. */
+  return 2.0 * gpu->sms * gpu->fp64_units_per_sm * gpu->core_clock_mhz / 1000.0;
 }
 
 /* ------------------------------------------------------------------------ */

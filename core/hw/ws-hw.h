@@ -99,6 +99,7 @@ typedef struct {
   int dram_banks;             /* per channel */
   WsPipe pipes[WS_ICLASS_COUNT];
   double tdp_watts;
+  double die_area_mm2;        /* area of the GPU die, mm²; 0 = unknown */
   int pcie_gen;
   int pcie_lanes;
   double memory_gb;           /* device memory size, GB */
@@ -147,34 +148,98 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsLink, ws_link_free)
 
 /* Derived figures. */
 WS_EXPORT double ws_gpu_peak_fp32_gflops (const WsGpu *gpu);
+WS_EXPORT double ws_gpu_peak_fp64_gflops (const WsGpu *gpu);
 WS_EXPORT const char *ws_iclass_name (WsIClass c);
+/* The instruction class as a display label, e.g. "FP32 arithmetic"
+ * (untranslated, marked with N_(); translate with ws_hw_text). */
+WS_EXPORT const char *ws_iclass_label (WsIClass c);
 
 /* Kind names as they appear in JSON ("kind") and on the command line. */
 WS_EXPORT const char *ws_hw_kind_name (WsHwKind kind);              /* "gpu", "cpu", "link" */
 WS_EXPORT gboolean    ws_hw_kind_from_string (const char *s, WsHwKind *out);
 
 /* Field descriptions: one row per scalar field of a record, in display order.
- * JSON import/export, the store and every "show parameters with units" view
- * (CLI `hw show`, the GUI Hardware page) walk this table, so a new struct
- * field needs one row here and nothing else. */
+ * This table is the one owner of the catalogue schema: JSON import/export
+ * and its validation, the store, the CLI (`hw show`), the GUI Hardware page
+ * (parameter groups, editor, comparison grid) and the predictor workers walk
+ * it, so a new struct field needs one row here and nothing else.
+ *
+ * Texts (label, group, unit, help) are untranslated and marked with N_() in
+ * ws-hw.c under the "warpscope" domain; views translate them with
+ * ws_hw_text(), so every view shows the same words. */
 typedef enum {
   WS_HW_FIELD_STRING,
   WS_HW_FIELD_INT,
   WS_HW_FIELD_DOUBLE,
 } WsHwFieldType;
 
+/* How a value is best shown; each view renders the hint in its own style
+ * (the GUI with the locale's decimal separator and plural forms, the CLI
+ * with exact numbers). */
+typedef enum {
+  WS_HW_FORMAT_TEXT,       /* a short string */
+  WS_HW_FORMAT_PARAGRAPH,  /* free text shown apart (sources) */
+  WS_HW_FORMAT_COUNT,      /* an integer, unit appended */
+  WS_HW_FORMAT_QUANTITY,   /* a number with at most `decimals` decimals, unit appended */
+  WS_HW_FORMAT_CLOCK,      /* a frequency in MHz */
+  WS_HW_FORMAT_BYTES,      /* a size in bytes, shown in binary units (KiB, MiB) */
+  WS_HW_FORMAT_CYCLES,     /* a time in core clock cycles */
+  WS_HW_FORMAT_VERSION,    /* major.minor (compute capability) */
+} WsHwFormat;
+
+typedef enum {
+  WS_HW_FIELD_FLAGS_NONE = 0,
+  /* A headline figure: one of the rows of the GUI comparison grid. */
+  WS_HW_FIELD_KEY_FIGURE = 1 << 0,
+} WsHwFieldFlags;
+
 typedef struct {
-  const char   *name;      /* JSON key, e.g. "core_clock_mhz" */
+  const char   *name;      /* JSON key, e.g. "core_clock_mhz"; also the row id in every view */
   WsHwFieldType type;
   gsize         offset;    /* into WsGpu / WsCpu / WsLink */
   double        min, max;  /* allowed range (inclusive) for numbers */
-  gboolean      required;
-  const char   *unit;      /* "MHz", "bytes", "cycles", ... or "" */
-  const char   *group;     /* display group, e.g. "L1 cache" (untranslated; gettext it) */
-  const char   *label;     /* human label, e.g. "Core clock" (untranslated; gettext it) */
+  gboolean      required;  /* FALSE: may be absent; a number then reads 0, "unknown" */
+  const char   *unit;      /* "MHz", "bytes", "cycles", ... or "" (N_()) */
+  const char   *group;     /* display group, e.g. "L1 cache" (N_()) */
+  const char   *label;     /* human label, e.g. "Core clock" (N_()) */
+  WsHwFormat    format;    /* display hint */
+  guint         decimals;  /* most decimals worth showing (QUANTITY, CLOCK) */
+  WsHwFieldFlags flags;
+  const char   *help;      /* one or two sentences: meaning and where values come from (N_()) */
 } WsHwField;
 
 WS_EXPORT const WsHwField *ws_hw_fields (WsHwKind kind, guint *n_fields);
+/* The field named @name (its JSON key) of @kind, or NULL. */
+WS_EXPORT const WsHwField *ws_hw_field_find (WsHwKind kind, const char *name);
+/* A field's number as a double (ints widened); 0 for strings. */
+WS_EXPORT double ws_hw_field_get_number (const WsHwField *field, const void *record);
+/* A field's string, or NULL (numbers and unset strings). */
+WS_EXPORT const char *ws_hw_field_get_string (const WsHwField *field, const void *record);
+/* TRUE when an optional number holds 0, the catalogue's "no published value". */
+WS_EXPORT gboolean ws_hw_field_is_unknown (const WsHwField *field, const void *record);
+/* Translates a label, group, unit or help text of these tables ("" stays ""). */
+WS_EXPORT const char *ws_hw_text (const char *msgid);
+
+/* Derived quantities: figures computed from a record's fields (peak FP32,
+ * ridge point...), owned here so that every view shows the same value under
+ * the same label.  compute() returns NAN where the figure is undefined for
+ * the record (an optional input unknown, a division by zero). */
+typedef struct {
+  const char   *name;      /* key, e.g. "peak_fp32_gflops" (as in `hw list --json`) */
+  const char   *unit;      /* N_() */
+  const char   *label;     /* N_() */
+  WsHwFormat    format;
+  guint         decimals;
+  WsHwFieldFlags flags;
+  const char   *help;      /* N_(): the formula */
+  double      (*compute) (const void *record);
+} WsHwDerived;
+
+/* The derived rows of @kind (none for CPUs and links today), in display order. */
+WS_EXPORT const WsHwDerived *ws_hw_derived (WsHwKind kind, guint *n_derived);
+WS_EXPORT const WsHwDerived *ws_hw_derived_find (WsHwKind kind, const char *name);
+/* The group title under which views list the derived rows (untranslated). */
+WS_EXPORT const char *ws_hw_derived_group (void);
 /* Pipe (instruction class) limits used by the JSON validation. */
 #define WS_PIPE_MAX_LATENCY 100000.0
 #define WS_PIPE_MAX_II      10000.0

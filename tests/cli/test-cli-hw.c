@@ -7,6 +7,8 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "hw/ws-hw.h"
+
 typedef struct {
   char *dir;
   char *db;
@@ -367,6 +369,171 @@ test_import_array_of_kinds (Fixture *f, gconstpointer data)
   g_assert_cmpint (s2.status, ==, 2);
 }
 
+/* `hw show` as (group, label, value) rows: the value column is where the
+ * "Name" row's value starts. */
+typedef struct {
+  char *group;
+  char *label;
+  char *value;
+} ShowRow;
+
+static void
+show_row_free (ShowRow *row)
+{
+  g_free (row->group);
+  g_free (row->label);
+  g_free (row->value);
+  g_free (row);
+}
+
+static GPtrArray *
+parse_show (const char *out, const char *name)
+{
+  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) show_row_free);
+  g_auto(GStrv) lines = g_strsplit (out, "\n", -1);
+  g_autofree char *group = NULL;
+  glong column = -1;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], "  Name ") && g_str_has_suffix (lines[i], name))
+      column = g_utf8_strlen (lines[i], -1) - g_utf8_strlen (name, -1);
+  g_assert_cmpint (column, >, 2);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *line = lines[i];
+      if (*line == '\0')
+        continue;
+      if (*line != ' ')
+        {
+          /* The sources come last, as wrapped text. */
+          if (g_str_equal (line, "Sources"))
+            break;
+          g_free (group);
+          group = g_strdup (line);
+          continue;
+        }
+      g_assert_cmpint (g_utf8_strlen (line, -1), >, column);
+      ShowRow *row = g_new0 (ShowRow, 1);
+      const char *at = g_utf8_offset_to_pointer (line, column);
+      row->group = g_strdup (group);
+      row->label = g_strstrip (g_strndup (line + 2, at - line - 2));
+      row->value = g_strdup (at);
+      g_ptr_array_add (rows, row);
+    }
+  return rows;
+}
+
+/* The row labelled @label in group @group, asserting there is exactly one. */
+static const ShowRow *
+show_row_once (GPtrArray *rows, const char *group, const char *label)
+{
+  const ShowRow *found = NULL;
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const ShowRow *row = rows->pdata[i];
+      if (g_strcmp0 (row->group, group) == 0 && g_str_equal (row->label, label))
+        {
+          if (found != NULL)
+            g_error ("'%s' / '%s' is shown twice", group, label);
+          found = row;
+        }
+    }
+  if (found == NULL)
+    g_error ("core's row '%s' / '%s' is not shown", group, label);
+  return found;
+}
+
+/* Every row of `hw show` is one of core's table (ws_hw_fields,
+ * ws_hw_derived), under core's group and label, each exactly once. */
+static void
+test_show_rows_from_core_table (Fixture *f, gconstpointer data)
+{
+  static const struct { const char *name; WsHwKind kind; } records[] = {
+    { "GTX 970", WS_HW_GPU }, { "PCIe 2.0 x4 (GTX TITAN X test bed)", WS_HW_LINK },
+  };
+  for (guint r = 0; r < G_N_ELEMENTS (records); r++)
+    {
+      g_auto(Run) s = cli (f, "hw", "show", records[r].name, NULL);
+      g_assert_cmpint (s.status, ==, 0);
+      g_autoptr(GPtrArray) rows = parse_show (s.out, records[r].name);
+      guint n_fields, n_derived, expected = 0;
+      const WsHwField *fields = ws_hw_fields (records[r].kind, &n_fields);
+      const WsHwDerived *derived = ws_hw_derived (records[r].kind, &n_derived);
+
+      for (guint i = 0; i < n_fields; i++)
+        {
+          if (fields[i].format == WS_HW_FORMAT_PARAGRAPH)
+            {
+              /* Sources: a heading of their own over the wrapped text. */
+              g_autofree char *heading = g_strdup_printf ("\n%s\n  ", fields[i].label);
+              assert_has (s.out, heading);
+              continue;
+            }
+          show_row_once (rows, fields[i].group, fields[i].label);
+          expected++;
+        }
+      for (guint i = 0; i < n_derived; i++)
+        show_row_once (rows, ws_hw_derived_group (), derived[i].label);
+      expected += n_derived;
+      if (records[r].kind == WS_HW_GPU)
+        expected += WS_ICLASS_COUNT;
+      g_assert_cmpuint (rows->len, ==, expected);
+      if (records[r].kind == WS_HW_GPU)
+        {
+          g_assert_cmpstr (show_row_once (rows, "General", "Die area")->value, ==, "398 mm²");
+          g_assert_cmpstr (show_row_once (rows, "Compute", "Core clock")->value, ==, "1253 MHz");
+          g_assert_cmpstr (show_row_once (rows, "Derived", "Peak FP32 throughput")->value, ==, "4170 GFLOP/s");
+        }
+    }
+}
+
+/* die_area_mm2, the field added as one row of core's table: exported,
+ * imported, validated and shown with no code of its own in the CLI. */
+static void
+test_new_field_round_trip (Fixture *f, gconstpointer data)
+{
+  g_autofree char *out = g_build_filename (f->dir, "h100.json", NULL);
+  g_auto(Run) e = cli (f, "hw", "export", "H100 SXM", "-o", out, NULL);
+  g_assert_cmpint (e.status, ==, 0);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_file (parser, out, NULL));
+  JsonObject *o = json_node_get_object (json_parser_get_root (parser));
+  /* GH100, NVIDIA H100 whitepaper. */
+  g_assert_cmpfloat (json_object_get_double_member (o, "die_area_mm2"), ==, 814);
+
+  json_object_set_string_member (o, "name", "H100 die");
+  json_object_set_double_member (o, "die_area_mm2", 815.5);
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  json_generator_set_root (gen, json_parser_get_root (parser));
+  g_assert_true (json_generator_to_file (gen, out, NULL));
+  g_auto(Run) i = cli (f, "hw", "import", out, NULL);
+  g_assert_cmpint (i.status, ==, 0);
+  g_auto(Run) j = cli (f, "--json", "hw", "show", "H100 die", NULL);
+  g_assert_cmpint (j.status, ==, 0);
+  g_autoptr(JsonNode) back = parse (j.out);
+  g_assert_cmpfloat (json_object_get_double_member (json_node_get_object (back), "die_area_mm2"), ==, 815.5);
+  g_auto(Run) t = cli (f, "hw", "show", "H100 die", NULL);
+  assert_has (t.out, "815.5 mm²");
+
+  /* Optional: a file from before the field imports, and reads "unknown". */
+  json_object_remove_member (o, "die_area_mm2");
+  json_object_set_string_member (o, "name", "H100 old file");
+  g_assert_true (json_generator_to_file (gen, out, NULL));
+  g_auto(Run) i2 = cli (f, "hw", "import", out, NULL);
+  g_assert_cmpint (i2.status, ==, 0);
+  g_auto(Run) t2 = cli (f, "hw", "show", "H100 old file", NULL);
+  g_autoptr(GPtrArray) rows = parse_show (t2.out, "H100 old file");
+  g_assert_cmpstr (show_row_once (rows, "General", "Die area")->value, ==, "unknown");
+
+  /* Validated against the table's range, by name. */
+  json_object_set_double_member (o, "die_area_mm2", -3);
+  json_object_set_string_member (o, "name", "H100 bad");
+  g_assert_true (json_generator_to_file (gen, out, NULL));
+  g_auto(Run) i3 = cli (f, "hw", "import", out, NULL);
+  g_assert_cmpint (i3.status, ==, 2);
+  assert_has (i3.err, "value -3 of field 'die_area_mm2' is out of range");
+}
+
 /* Several processes meeting a database that does not exist yet: all of them
  * succeed and the catalogue is seeded once (the busy timeout and the
  * re-check of user_version under the write lock). */
@@ -409,6 +576,8 @@ main (int argc, char **argv)
   ADD ("/cli/hw/list-json-fields", test_list_json);
   ADD ("/cli/hw/list-and-show-text", test_list_and_show_text);
   ADD ("/cli/hw/show-json-full-record", test_show_json);
+  ADD ("/cli/hw/show-rows-from-core-table", test_show_rows_from_core_table);
+  ADD ("/cli/hw/new-field-export-import-show", test_new_field_round_trip);
   ADD ("/cli/hw/unknown-name-exit-2-suggests", test_unknown_gpu_exit_2);
   ADD ("/cli/hw/export-import-round-trip", test_export_import_round_trip);
   ADD ("/cli/hw/import-duplicate-needs-replace", test_import_duplicate);

@@ -259,13 +259,13 @@ test_shows_gpu_parameters (Fixture *f, gconstpointer data)
   g_assert_cmpstr (gtk_label_get_text (ws_hardware_page_get_title_label (page)), ==, "GTX 970");
   /* Seed 004, Table 6.1. */
   g_assert_cmpstr (shown_value (f, "sms"), ==, "13");
-  g_assert_cmpstr (shown_value (f, "core_clock"), ==, "1253 MHz");
+  g_assert_cmpstr (shown_value (f, "core_clock_mhz"), ==, "1253 MHz");
   g_assert_cmpstr (shown_value (f, "compute_capability"), ==, "5.2");
   g_assert_cmpstr (shown_value (f, "cuda_cores_per_sm"), ==, "128");
   g_assert_cmpstr (shown_value (f, "warp_schedulers_per_sm"), ==, "4");
-  g_assert_cmpstr (shown_value (f, "dram_clock"), ==, "1753 MHz");
-  g_assert_cmpstr (shown_value (f, "dram_bus_width"), ==, "256 bits");
-  g_assert_cmpstr (shown_value (f, "dram_data_rate"), ==, "4 transfers per clock");
+  g_assert_cmpstr (shown_value (f, "dram_clock_mhz"), ==, "1753 MHz");
+  g_assert_cmpstr (shown_value (f, "dram_bus_width_bits"), ==, "256 bits");
+  g_assert_cmpstr (shown_value (f, "dram_data_rate"), ==, "4 transfers/clock");
   g_assert_cmpstr (shown_value (f, "architecture"), ==, "Maxwell");
 
   /* Sizes are shown in binary units from the stored byte counts. */
@@ -277,9 +277,9 @@ test_shows_gpu_parameters (Fixture *f, gconstpointer data)
   smem = ws_hw_format_bytes (gpu->shared_per_sm);
   g_assert_cmpstr (shown_value (f, "shared_per_sm"), ==, smem);
   g_assert_true (g_str_has_suffix (shown_value (f, "l1_latency"), " cycles"));
-  g_assert_true (g_str_has_suffix (shown_value (f, "dram_bandwidth"), " GB/s"));
-  g_assert_true (g_str_has_suffix (shown_value (f, "tdp"), " W"));
-  g_assert_true (g_str_has_prefix (shown_value (f, "pipe_fp32"), "latency "));
+  g_assert_true (g_str_has_suffix (shown_value (f, "dram_bandwidth_gbs"), " GB/s"));
+  g_assert_true (g_str_has_suffix (shown_value (f, "tdp_watts"), " W"));
+  g_assert_true (g_str_has_prefix (shown_value (f, "pipes.fp32"), "latency "));
 
   /* Selecting a link shows the per-direction transfer parameters instead. */
   {
@@ -294,9 +294,178 @@ test_shows_gpu_parameters (Fixture *f, gconstpointer data)
     gtk_list_box_select_row (ws_hardware_page_get_list_box (page), row);
     drain ();
     g_assert_cmpstr (gtk_label_get_text (ws_hardware_page_get_title_label (page)), ==, link->name);
-    g_assert_cmpstr (shown_value (f, "h2d_bandwidth"), ==, bw);
-    g_assert_true (g_str_has_suffix (shown_value (f, "d2h_startup"), " µs"));
+    g_assert_cmpstr (shown_value (f, "h2d_bandwidth_gbs"), ==, bw);
+    g_assert_true (g_str_has_suffix (shown_value (f, "d2h_startup_us"), " µs"));
   }
+}
+
+/* ---- rows generated from core's field tables -------------------------- */
+
+static WsHwItem *
+item_from_catalogue (const char *rel)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("WS_SOURCE_DIR"), rel, NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  WsHwKind kind;
+  JsonNode *root;
+
+  g_assert_true (json_parser_load_from_file (parser, path, &error));
+  g_assert_no_error (error);
+  root = json_parser_get_root (parser);
+  g_assert_true (ws_hw_json_get_kind (root, &kind, &error));
+  switch (kind)
+    {
+    case WS_HW_GPU: return ws_hw_item_new_gpu (ws_gpu_from_json (root, &error));
+    case WS_HW_CPU: return ws_hw_item_new_cpu (ws_cpu_from_json (root, &error));
+    case WS_HW_LINK: return ws_hw_item_new_link (ws_link_from_json (root, &error));
+    default: g_assert_not_reached ();
+    }
+}
+
+/* The parameter @id in @groups, asserting it occurs exactly once; sets
+ * *group_title to the title of its group. */
+static WsHwParam *
+param_once (GPtrArray *groups, const char *id, const char **group_title)
+{
+  WsHwParam *found = NULL;
+
+  for (guint i = 0; i < groups->len; i++)
+    {
+      WsHwParamGroup *group = groups->pdata[i];
+      for (guint j = 0; j < group->params->len; j++)
+        {
+          WsHwParam *param = group->params->pdata[j];
+          if (!g_str_equal (param->id, id))
+            continue;
+          if (found != NULL)
+            g_error ("parameter '%s' is listed twice", id);
+          found = param;
+          *group_title = group->title;
+        }
+    }
+  if (found == NULL)
+    g_error ("parameter '%s' of core's table is not listed", id);
+  return found;
+}
+
+/* Every field of core's table (ws_hw_fields) appears exactly once, keyed by
+ * its JSON key, with core's label and in core's group; every derived row
+ * likewise; nothing else but the pipelines is listed. */
+static void
+test_params_from_core_table (void)
+{
+  static const char *const records[] = {
+    "db/catalogue/gpu/gtx-970.json", "db/catalogue/cpu/epyc-9654.json",
+    "db/catalogue/link/pcie2-x4-gtx-titan-x.json",
+  };
+
+  for (guint r = 0; r < G_N_ELEMENTS (records); r++)
+    {
+      g_autoptr(WsHwItem) item = item_from_catalogue (records[r]);
+      WsHwKind kind = ws_hw_item_get_kind (item);
+      g_autoptr(GPtrArray) groups = ws_hw_params_for_item (item);
+      guint n_fields, n_derived, listed = 0, expected = 0;
+      const WsHwField *fields = ws_hw_fields (kind, &n_fields);
+      const WsHwDerived *derived = ws_hw_derived (kind, &n_derived);
+
+      for (guint i = 0; i < n_fields; i++)
+        {
+          const char *title = NULL;
+          WsHwParam *param;
+
+          if (fields[i].format == WS_HW_FORMAT_PARAGRAPH)
+            {
+              /* Shown by the page under its own heading, not as a row. */
+              g_assert_null (ws_hw_params_lookup (groups, fields[i].name));
+              continue;
+            }
+          param = param_once (groups, fields[i].name, &title);
+          g_assert_cmpstr (param->label, ==, ws_hw_text (fields[i].label));
+          g_assert_cmpstr (title, ==, ws_hw_text (fields[i].group));
+          g_assert_cmpstr (param->help, ==, ws_hw_text (fields[i].help));
+          expected++;
+        }
+      for (guint i = 0; i < n_derived; i++)
+        {
+          const char *title = NULL;
+          WsHwParam *param = param_once (groups, derived[i].name, &title);
+
+          g_assert_cmpstr (param->label, ==, ws_hw_text (derived[i].label));
+          g_assert_cmpstr (title, ==, ws_hw_text (ws_hw_derived_group ()));
+          expected++;
+        }
+      if (kind == WS_HW_GPU)
+        expected += WS_ICLASS_COUNT;
+      for (guint i = 0; i < groups->len; i++)
+        listed += ((WsHwParamGroup *) groups->pdata[i])->params->len;
+      g_assert_cmpuint (listed, ==, expected);
+    }
+
+  /* The catalogue's newest field reaches the page with no code of its own:
+   * GM204's die per the GTX 980 whitepaper; unknown where no figure exists. */
+  {
+    g_autoptr(WsHwItem) gm204 = item_from_catalogue ("db/catalogue/gpu/gtx-970.json");
+    g_autoptr(WsHwItem) gm200 = item_from_catalogue ("db/catalogue/gpu/gtx-titan-x.json");
+    g_autoptr(GPtrArray) a = ws_hw_params_for_item (gm204);
+    g_autoptr(GPtrArray) b = ws_hw_params_for_item (gm200);
+
+    g_assert_cmpstr (ws_hw_params_lookup (a, "die_area_mm2"), ==, "398 mm²");
+    g_assert_cmpstr (ws_hw_params_lookup (b, "die_area_mm2"), ==, "unknown");
+  }
+}
+
+static gboolean
+is_action_row_named (GtkWidget *widget, gconstpointer id)
+{
+  return ADW_IS_ACTION_ROW (widget) && g_str_equal (gtk_widget_get_name (widget), id);
+}
+
+static guint
+count_descendants (GtkWidget *widget, gboolean (*match) (GtkWidget *, gconstpointer), gconstpointer data)
+{
+  guint n = match (widget, data) ? 1 : 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    n += count_descendants (child, match, data);
+  return n;
+}
+
+/* The window's details pane and editor show one row per field of core's
+ * table, titled with core's label. */
+static void
+test_page_rows_from_core_table (Fixture *f, gconstpointer data)
+{
+  WsHardwarePage *page;
+  GtkWidget *groups, *editor;
+  guint n_fields, n_derived;
+  const WsHwField *fields = ws_hw_fields (WS_HW_GPU, &n_fields);
+  const WsHwDerived *derived = ws_hw_derived (WS_HW_GPU, &n_derived);
+
+  SKIP_WITHOUT_DISPLAY ();
+
+  page = ws_window_get_hardware_page (f->window);
+  g_assert_true (ws_hardware_page_select (page, "GTX 970"));
+  drain ();
+  groups = ws_hardware_page_get_groups_box (page);
+  editor = ws_hardware_page_get_editor_box (page);
+  for (guint i = 0; i < n_fields; i++)
+    {
+      GtkWidget *row = find_descendant (editor, is_action_row_named, fields[i].name);
+
+      /* The editor offers every field, the sources included. */
+      g_assert_cmpuint (count_descendants (editor, is_action_row_named, fields[i].name), ==, 1);
+      g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), ==, ws_hw_text (fields[i].label));
+      if (fields[i].format == WS_HW_FORMAT_PARAGRAPH)
+        continue;
+      g_assert_cmpuint (count_descendants (groups, is_action_row_named, fields[i].name), ==, 1);
+      row = find_descendant (groups, is_action_row_named, fields[i].name);
+      g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), ==, ws_hw_text (fields[i].label));
+    }
+  for (guint i = 0; i < n_derived; i++)
+    g_assert_cmpuint (count_descendants (groups, is_action_row_named, derived[i].name), ==, 1);
+  g_assert_cmpstr (shown_value (f, "die_area_mm2"), ==, "398 mm²");
+  g_assert_cmpstr (shown_value (f, "peak_fp32_gflops"), ==, "4170 GFLOP/s");
 }
 
 typedef struct {
@@ -765,7 +934,21 @@ test_edit_field (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (redone->core_clock_mhz, ==, 1300);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "hardware.view", NULL));
   drain ();
-  g_assert_cmpstr (shown_value (f, "core_clock"), ==, "1300 MHz");
+  g_assert_cmpstr (shown_value (f, "core_clock_mhz"), ==, "1300 MHz");
+
+  /* The catalogue's newest field is edited like any other: its row in
+   * core's table is all the editor needs (a ',' decimal separator too). */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "hardware.edit", NULL));
+  drain ();
+  row = type_field (f, "die_area_mm2", "398,5");
+  g_assert_false (gtk_widget_has_css_class (row, "error"));
+  {
+    g_autoptr(WsGpu) die = stored_gpu (f, "GTX 970");
+    g_assert_cmpfloat (die->die_area_mm2, ==, 398.5);
+  }
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "hardware.view", NULL));
+  drain ();
+  g_assert_cmpstr (shown_value (f, "die_area_mm2"), ==, "398.5 mm²");
 }
 
 static void
@@ -897,9 +1080,9 @@ test_compare_gpus (Fixture *f, gconstpointer data)
   b = stored_gpu (f, other);
   {
     int col = g_str_equal (compare_cell (f, "sms:0"), "13") && g_str_equal (compare_cell (f, "architecture:0"), "Maxwell") ? 0 : 1;
-    g_autofree char *fp32_name = g_strdup_printf ("peak_fp32:%d", col);
+    g_autofree char *fp32_name = g_strdup_printf ("peak_fp32_gflops:%d", col);
     g_autofree char *bpf_name = g_strdup_printf ("bytes_per_flop:%d", col);
-    g_autofree char *bw_name = g_strdup_printf ("dram_bandwidth:%d", 1 - col);
+    g_autofree char *bw_name = g_strdup_printf ("dram_bandwidth_gbs:%d", 1 - col);
     g_autofree char *bw = ws_hw_format_number (b->dram_bandwidth_gbs, 1);
     g_autofree char *bw_text = g_strdup_printf ("%s GB/s", bw);
 
@@ -914,6 +1097,32 @@ test_compare_gpus (Fixture *f, gconstpointer data)
     g_assert_cmpstr (compare_cell (f, bw_name), ==, bw_text);
   }
   g_assert_true (g_str_has_suffix (compare_cell (f, "occupancy_256_32:0"), "blocks)"));
+
+  /* The grid's rows are core's key figures, under core's labels. */
+  {
+    GtkWidget *grid = GTK_WIDGET (ws_hardware_page_get_compare_grid (page));
+    guint n_fields, n_derived, key = 0;
+    const WsHwField *fields = ws_hw_fields (WS_HW_GPU, &n_fields);
+    const WsHwDerived *derived = ws_hw_derived (WS_HW_GPU, &n_derived);
+
+    for (guint i = 0; i < n_fields; i++)
+      if (fields[i].flags & WS_HW_FIELD_KEY_FIGURE)
+        {
+          GtkWidget *label = find_descendant (grid, is_named_label, fields[i].name);
+          g_assert_nonnull (label);
+          g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, ws_hw_text (fields[i].label));
+          key++;
+        }
+    for (guint i = 0; i < n_derived; i++)
+      if (derived[i].flags & WS_HW_FIELD_KEY_FIGURE)
+        {
+          GtkWidget *label = find_descendant (grid, is_named_label, derived[i].name);
+          g_assert_nonnull (label);
+          g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, ws_hw_text (derived[i].label));
+          key++;
+        }
+    g_assert_cmpuint (key, >=, 10);
+  }
 }
 
 /* ---- the system designer ---------------------------------------------- */
@@ -1366,6 +1575,8 @@ main (int argc, char **argv)
     adw_init ();
 
   g_test_add_func ("/gui/params/format-units", test_format_units);
+  g_test_add_func ("/gui/params/rows-from-core-table", test_params_from_core_table);
+  g_test_add ("/gui/hardware/page-rows-from-core-table", Fixture, NULL, fixture_setup, test_page_rows_from_core_table, fixture_teardown);
   g_test_add ("/gui/hardware/lists-catalogue", Fixture, NULL, fixture_setup, test_lists_catalogue, fixture_teardown);
   g_test_add ("/gui/hardware/shows-gpu-parameters", Fixture, NULL, fixture_setup, test_shows_gpu_parameters, fixture_teardown);
   g_test_add ("/gui/hardware/search-filters", Fixture, NULL, fixture_setup, test_search_filters, fixture_teardown);

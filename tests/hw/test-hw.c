@@ -559,6 +559,144 @@ test_seed_table_6_1 (void)
     }
 }
 
+/* The field tables are the schema's one owner: every row must carry what
+ * the views and the validation read from it. */
+static void
+test_field_tables_complete (void)
+{
+  static const WsHwKind kinds[] = { WS_HW_GPU, WS_HW_CPU, WS_HW_LINK };
+  static const gsize sizes[] = { sizeof (WsGpu), sizeof (WsCpu), sizeof (WsLink) };
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    {
+      guint n, n_derived, paragraphs = 0;
+      const WsHwField *fields = ws_hw_fields (kinds[k], &n);
+      const WsHwDerived *derived = ws_hw_derived (kinds[k], &n_derived);
+      g_autoptr(GHashTable) keys = g_hash_table_new (g_str_hash, g_str_equal);
+      g_assert_cmpuint (n, >, 0);
+      for (guint i = 0; i < n; i++)
+        {
+          const WsHwField *f = &fields[i];
+          g_assert_true (g_hash_table_add (keys, (gpointer) f->name));
+          g_assert_cmpuint (f->offset, <, sizes[k]);
+          g_assert_nonnull (f->unit);
+          g_assert_true (f->label != NULL && *f->label != '\0');
+          g_assert_true (f->group != NULL && *f->group != '\0');
+          if (f->help == NULL || strlen (f->help) < 10)
+            g_error ("%s: field '%s' has no help text", ws_hw_kind_name (kinds[k]), f->name);
+          g_assert_true (ws_hw_field_find (kinds[k], f->name) == f);
+          if (f->type == WS_HW_FIELD_STRING)
+            g_assert_true (f->format == WS_HW_FORMAT_TEXT || f->format == WS_HW_FORMAT_PARAGRAPH);
+          else
+            {
+              g_assert_true (f->format != WS_HW_FORMAT_TEXT && f->format != WS_HW_FORMAT_PARAGRAPH);
+              g_assert_cmpfloat (f->min, <=, f->max);
+            }
+          if (f->format == WS_HW_FORMAT_BYTES)
+            g_assert_cmpint (f->type, ==, WS_HW_FIELD_INT);
+          paragraphs += f->format == WS_HW_FORMAT_PARAGRAPH;
+        }
+      /* Each record has one free-text "sources" field, shown apart. */
+      g_assert_cmpuint (paragraphs, ==, 1);
+      g_assert_cmpint (ws_hw_field_find (kinds[k], "sources")->format, ==, WS_HW_FORMAT_PARAGRAPH);
+      g_assert_null (ws_hw_field_find (kinds[k], "no_such_field"));
+      /* Derived keys never shadow a JSON key. */
+      for (guint i = 0; i < n_derived; i++)
+        {
+          g_assert_true (g_hash_table_add (keys, (gpointer) derived[i].name));
+          g_assert_true (derived[i].label != NULL && *derived[i].label != '\0');
+          g_assert_true (derived[i].help != NULL && *derived[i].help != '\0');
+          g_assert_nonnull (derived[i].compute);
+          g_assert_true (ws_hw_derived_find (kinds[k], derived[i].name) == &derived[i]);
+        }
+    }
+  g_assert_cmpstr (ws_iclass_label (WS_ICLASS_SFU), ==, "Special functions (SFU)");
+  g_assert_cmpstr (ws_hw_text (""), ==, "");
+}
+
+/* What the GUI comparison grid and `hw show` print as derived figures. */
+static void
+test_derived_rows (void)
+{
+  g_autoptr(JsonNode) node = gtx970_json ();
+  g_autoptr(WsGpu) gpu = ws_gpu_from_json (node, NULL);
+  g_assert_nonnull (gpu);
+  struct { const char *name; double value; } expect[] = {
+    { "compute_capability", 5.2 },
+    { "peak_fp32_gflops", 4169.984 },
+    /* 2 FLOP x 13 SMs x 4 FP64 units x 1253 MHz */
+    { "peak_fp64_gflops", 130.312 },
+    { "bytes_per_flop", 224.384 / 4169.984 },
+    { "flops_per_byte", 4169.984 / 224.384 },
+    { "max_threads_per_sm", 2048 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (expect); i++)
+    {
+      const WsHwDerived *d = ws_hw_derived_find (WS_HW_GPU, expect[i].name);
+      g_assert_nonnull (d);
+      g_assert_cmpfloat_with_epsilon (d->compute (gpu), expect[i].value, 1e-9);
+    }
+  /* No published L2 figure for the GTX 970: its GB/s is undefined, not 0. */
+  g_assert_cmpfloat (gpu->l2_bandwidth_bytes_per_clk, ==, 0);
+  g_assert_true (isnan (ws_hw_derived_find (WS_HW_GPU, "l2_bandwidth_gbs")->compute (gpu)));
+  gpu->l2_bandwidth_bytes_per_clk = 64;
+  g_assert_cmpfloat_with_epsilon (ws_hw_derived_find (WS_HW_GPU, "l2_bandwidth_gbs")->compute (gpu),
+                                  64 * 1253 / 1000.0, 1e-9);
+  guint n;
+  g_assert_null (ws_hw_derived (WS_HW_CPU, &n));
+  g_assert_cmpuint (n, ==, 0);
+}
+
+/* die_area_mm2 was added as one row of the table: it round-trips through
+ * JSON, is optional (older files import as 0, unknown), range-checked, and
+ * every catalogue record that fills it names its source. */
+static void
+test_die_area_field (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = gtx970_json ();
+  g_autoptr(WsGpu) gpu = ws_gpu_from_json (node, &error);
+  g_assert_no_error (error);
+  /* GM204: 398 mm², GeForce GTX 980 whitepaper. */
+  g_assert_cmpfloat (gpu->die_area_mm2, ==, 398);
+  const WsHwField *f = ws_hw_field_find (WS_HW_GPU, "die_area_mm2");
+  g_assert_nonnull (f);
+  g_assert_false (f->required);
+  g_assert_cmpfloat (ws_hw_field_get_number (f, gpu), ==, 398);
+
+  gpu->die_area_mm2 = 398.25;
+  g_autoptr(JsonNode) out = ws_gpu_to_json (gpu);
+  g_assert_cmpfloat (json_object_get_double_member (json_node_get_object (out), "die_area_mm2"), ==, 398.25);
+  g_autoptr(WsGpu) back = ws_gpu_from_json (out, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (back->die_area_mm2, ==, 398.25);
+
+  json_object_remove_member (json_node_get_object (node), "die_area_mm2");
+  g_autoptr(WsGpu) old = ws_gpu_from_json (node, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (old->die_area_mm2, ==, 0);
+  g_assert_true (ws_hw_field_is_unknown (f, old));
+
+  json_object_set_int_member (json_node_get_object (node), "die_area_mm2", 20000);
+  g_autoptr(WsGpu) bad = ws_gpu_from_json (node, &error);
+  g_assert_null (bad);
+  g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "value 20000 of field 'die_area_mm2' is out of range"));
+
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) gpus = load_catalogue_gpus (files);
+  guint filled = 0;
+  for (guint i = 0; i < gpus->len; i++)
+    {
+      const WsGpu *g = gpus->pdata[i];
+      if (g->die_area_mm2 == 0)
+        continue;
+      filled++;
+      if (strstr (g->sources, "die_area_mm2") == NULL || strstr (g->sources, "whitepaper") == NULL)
+        g_error ("%s: sources do not say where die_area_mm2 comes from", (char *) files->pdata[i]);
+    }
+  g_assert_cmpuint (filled, >=, 14);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -577,5 +715,8 @@ main (int argc, char **argv)
   g_test_add_func ("/hw/seed/mshrs-reach-datasheet-bandwidth", test_seed_mshrs_reach_bandwidth);
   g_test_add_func ("/hw/seed/datasheet-records", test_seed_datasheet_records);
   g_test_add_func ("/hw/json/optional-bandwidth-fields", test_optional_bandwidth_fields);
+  g_test_add_func ("/hw/fields/tables-complete", test_field_tables_complete);
+  g_test_add_func ("/hw/derived/rows", test_derived_rows);
+  g_test_add_func ("/hw/json/new-field-die-area", test_die_area_field);
   return g_test_run ();
 }
