@@ -22,6 +22,8 @@
 
 #include "ws-cli.h"
 #include "measure/ws-measure.h"
+#include "base/ws-paths.h"
+#include "launch/ws-launch.h"
 
 /* Exit code of the GPU-only commands on a machine without a usable GPU
  * (distinct from 1 = failed and 2 = bad usage, so scripts and CI can skip). */
@@ -501,17 +503,12 @@ calibrate_list (WsCli *cli, int argc, char **argv)
 }
 
 /* The micro-benchmarks (bench/calibration/ws-calibrate.cu), from the source
- * tree or the installed data dir. */
+ * tree when running uninstalled, else from the installed data dir. */
 static char *
 find_benchmark_source (void)
 {
-  g_autofree char *src = g_build_filename (WS_SOURCE_DIR, "bench", "calibration", "ws-calibrate.cu", NULL);
-  if (g_file_test (src, G_FILE_TEST_IS_REGULAR))
-    return g_steal_pointer (&src);
-  g_autofree char *inst = g_build_filename (WS_DATA_DIR, "calibration", "ws-calibrate.cu", NULL);
-  if (g_file_test (inst, G_FILE_TEST_IS_REGULAR))
-    return g_steal_pointer (&inst);
-  return NULL;
+  g_autofree char *src = ws_paths_get (WS_PATH_CALIBRATION_SOURCE);
+  return g_file_test (src, G_FILE_TEST_IS_REGULAR) ? g_steal_pointer (&src) : NULL;
 }
 
 static int
@@ -543,9 +540,10 @@ calibrate_gpu (WsCli *cli, int argc, char **argv)
     return code;
   if (!require_gpu (cli, "calibrate", FALSE, &code))
     return code;
-  if (WS_NVCC[0] == '\0')
+  g_autofree char *nvcc = ws_launch_find_nvcc ();
+  if (nvcc == NULL)
     return ws_cli_fail (cli, WS_EXIT_FAILURE, _("calibrate compiles its micro-benchmarks with nvcc, which was not "
-                                                "found when Warpscope was configured"));
+                                                "found (install the CUDA toolkit, put nvcc in PATH or set NVCC)"));
   g_autofree char *source = find_benchmark_source ();
   if (source == NULL)
     return ws_cli_fail (cli, WS_EXIT_FAILURE, _("the micro-benchmark source ws-calibrate.cu is not installed"));
@@ -556,7 +554,7 @@ calibrate_gpu (WsCli *cli, int argc, char **argv)
     return ws_cli_fail (cli, WS_EXIT_FAILURE, _("cannot create a work folder: %s"),
                         error ? error->message : g_strerror (errno));
   g_autofree char *binary = g_build_filename (dir, "ws-calibrate", NULL);
-  const char *nvcc_argv[] = { WS_NVCC, "-O2", "-arch=native", "-o", binary, source, NULL };
+  const char *nvcc_argv[] = { nvcc, "-O2", "-arch=native", "-o", binary, source, NULL };
   g_autofree char *nvcc_err = NULL;
   int status = 0;
   ws_cli_info (cli, _("compiling %s"), source);

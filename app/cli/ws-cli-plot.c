@@ -13,6 +13,7 @@
 #include "ws-cli.h"
 #include "base/ws-json.h"
 #include "chart/ws-chart.h"
+#include "measure/ws-measure.h"
 
 int ws_cli_cmd_plot (WsCli *cli, int argc, char **argv);
 
@@ -690,26 +691,15 @@ load_csv (PlotCtx *ctx, const char *path, GError **error)
     }
 }
 
-/* --measured FILE.csv: columns x,seconds. */
+/* --measured FILE.csv: columns x (or the swept variable's name) and
+ * seconds, by name, in any order (core/measure reads them, as the GUI does). */
 static gboolean
 load_measured (PlotCtx *ctx, const char *path, GError **error)
 {
-  g_autoptr(GPtrArray) rows = csv_read (path, error);
-  if (rows == NULL)
+  g_autoptr(GArray) times = ws_measure_times_load (path, ctx->x_var != NULL ? ctx->x_var : ctx->x_title, error);
+  if (times == NULL)
     return FALSE;
-  int cx = csv_column (rows->pdata[0], "x"), cs = csv_column (rows->pdata[0], "seconds");
-  if (cx < 0 || cs < 0)
-    return fail (error, path, _("measurements need a header with columns x,seconds"));
-  guint s = ws_chart_add_series (ctx->chart, _("measured"), WS_CHART_SERIES_MEASURED);
-  for (guint r = 1; r < rows->len; r++)
-    {
-      GPtrArray *row = rows->pdata[r];
-      double x, y;
-      if (!parse_number (CELL (row, cx), &x) || !parse_number (CELL (row, cs), &y))
-        return csv_bad_cell (path, r + 1, _("x and seconds must be numbers"), error);
-      ws_chart_series_add_point (ctx->chart, s, x, y);
-    }
-  ws_chart_annotate_rel_errors (ctx->chart, s);
+  ws_measure_times_add_series (ctx->chart, _("measured"), times);
   return TRUE;
 }
 
@@ -734,7 +724,7 @@ ws_cli_cmd_plot (WsCli *cli, int argc, char **argv)
     { "height", 0, 0, G_OPTION_ARG_INT, &height, N_("Height; default 560"), "H" },
     { "x", 0, 0, G_OPTION_ARG_STRING, &x_var, N_("model run input: the swept variable on the x axis"), "VAR" },
     { "run", 0, 0, G_OPTION_ARG_INT, &run, N_("model run input, gantt: which run (default 0)"), "N" },
-    { "measured", 0, 0, G_OPTION_ARG_FILENAME, &measured, N_("Measured times (CSV with columns x,seconds) overlaid with relative errors"), "FILE.csv" },
+    { "measured", 0, 0, G_OPTION_ARG_FILENAME, &measured, N_("Measured times (CSV with columns x or the swept variable, and seconds) overlaid with relative errors"), "FILE.csv" },
     { "hide", 0, 0, G_OPTION_ARG_STRING_ARRAY, &hide, N_("Hide a series (legend entry stays, greyed; repeatable)"), "NAME" },
     { NULL }
   };

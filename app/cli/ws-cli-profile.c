@@ -5,10 +5,9 @@
  * runtime writes; this command completes it with the program's exit code.
  *
  * Nothing is lost: the trace is written to a temporary name beside -o and
- * moved over it only when the runtime finished it; SIGINT, SIGTERM and
+ * moved over it only when the runtime finished it (ws_launch_profile); SIGINT, SIGTERM and
  * SIGHUP are passed on to the program (a second one kills it) and the
  * program dies with this process in any case (core/launch). */
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -150,23 +149,13 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
   if (runtime == NULL)
     return ws_cli_fail (cli, WS_EXIT_FAILURE, "%s", error->message);
 
-  /* The trace goes to a temporary name in -o's folder (same file system:
-   * the rename is atomic) and replaces -o only once the runtime finished it. */
-  g_autofree char *trace_tmp = NULL;
-  if (output != NULL)
-    {
-      if (g_file_test (output, G_FILE_TEST_IS_DIR))
-        return ws_cli_fail (cli, WS_EXIT_USAGE, _("-o %s is a folder; give a trace file name"), output);
-      g_autofree char *dir = g_path_get_dirname (output);
-      g_autofree char *base = g_path_get_basename (output);
-      g_autofree char *name = g_strdup_printf (".%s.%d.part", base, (int) getpid ());
-      trace_tmp = g_build_filename (dir, name, NULL);
-    }
+  if (output != NULL && g_file_test (output, G_FILE_TEST_IS_DIR))
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _("-o %s is a folder; give a trace file name"), output);
 
   WsLaunchOptions options;
   ws_launch_options_init (&options);
   options.gpu = gpu_name;
-  options.trace = trace_tmp;
+  options.abandon = &stop_signal;
   options.threads = threads;
   options.deterministic = deterministic;
   options.memcheck = memcheck;
@@ -249,7 +238,9 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
   sigaction (SIGINT, &sa, &old_int);
   sigaction (SIGTERM, &sa, &old_term);
   sigaction (SIGHUP, &sa, &old_hup);
-  g_autoptr(WsLaunchResult) run = ws_launch_run (program, child_args, &options, NULL, &error);
+  /* core/launch writes the trace beside -o and moves it into place only
+   * once the runtime finished it and no stop signal came. */
+  g_autoptr(WsLaunchResult) run = ws_launch_profile (program, child_args, &options, output, NULL, &error);
   child_pid = 0;
   sigaction (SIGINT, &old_int, NULL);
   sigaction (SIGTERM, &old_term, NULL);
@@ -259,31 +250,20 @@ ws_cli_cmd_profile (WsCli *cli, int argc, char **argv)
 
   /* The trace: moved into place when finished, else dropped (an existing
    * -o is left as it was). */
-  gboolean trace_ok = ro != NULL && json_object_has_member (ro, "trace_written")
-                      && json_object_get_boolean_member (ro, "trace_written") && run->signal == 0 && stop_signal == 0;
-  if (trace_tmp != NULL && trace_ok && g_rename (trace_tmp, output) != 0)
-    {
-      int e = errno;
-      g_unlink (trace_tmp);
-      return ws_cli_fail (cli, WS_EXIT_FAILURE, _("cannot move the trace %s to %s: %s"), trace_tmp, output,
-                          g_strerror (e));
-    }
-  if (trace_tmp != NULL && !trace_ok)
-    {
-      gboolean had = g_file_test (trace_tmp, G_FILE_TEST_EXISTS);
-      g_unlink (trace_tmp);
-      if (had || g_file_test (output, G_FILE_TEST_EXISTS))
-        ws_cli_info (cli, g_file_test (output, G_FILE_TEST_EXISTS)
-                            ? _("the trace was not finished (the run failed or was stopped); %s was left as it was")
-                            : _("the trace was not finished (the run failed or was stopped); %s was not written"),
-                     output);
-    }
+  if (output != NULL && run != NULL && !run->trace_kept
+      && (rt != NULL || g_file_test (output, G_FILE_TEST_EXISTS)))
+    ws_cli_info (cli, g_file_test (output, G_FILE_TEST_EXISTS)
+                        ? _("the trace was not finished (the run failed or was stopped); %s was left as it was")
+                        : _("the trace was not finished (the run failed or was stopped); %s was not written"),
+                 output);
   if (stop_signal != 0)
     {
       int sig = stop_signal;
       ws_cli_info (cli, _("stopped by signal %d (%s); %s was ended"), sig, g_strsignal (sig), program);
       return 128 + sig;
     }
+  if (run == NULL && g_error_matches (error, WS_ERROR, WS_ERROR_IO))   /* the trace could not be moved */
+    return ws_cli_fail (cli, WS_EXIT_FAILURE, "%s", error->message);
   if (run == NULL)
     return ws_cli_fail (cli, WS_EXIT_FAILURE, _("cannot run %s: %s"), program, error->message);
   int exit_code = run->exit_code;

@@ -11,107 +11,32 @@
 #include "ws-app-doc.h"
 #include "ws-gui-drafts.h"
 
-const char *const ws_app_op_kinds[] = {
-  "h2d", "d2h", "kernel", "host", "send", "recv", "barrier", "sync", "loop", "if", NULL
-};
-
 const char *
 ws_app_op_kind_title (const char *kind)
 {
-  static const struct { const char *kind, *title; } titles[] = {
-    { "h2d", N_("Copy to GPU") }, { "d2h", N_("Copy from GPU") }, { "kernel", N_("Kernel") },
-    { "host", N_("Host work") }, { "send", N_("Send") }, { "recv", N_("Receive") },
-    { "barrier", N_("Barrier") }, { "sync", N_("Synchronise") }, { "loop", N_("Loop") }, { "if", N_("If") },
-  };
-  for (guint i = 0; i < G_N_ELEMENTS (titles); i++)
-    if (g_strcmp0 (titles[i].kind, kind) == 0)
-      return _(titles[i].title);
-  return kind;
+  const WsAppOpKind *info = ws_app_schema_op_kind_find (kind);
+
+  return info != NULL ? ws_app_schema_text (info->context, info->label) : kind;
 }
 
-/* ---- field tables (docs/system-modelling.md, the operation table) ------- */
+const char *
+ws_app_field_text (const WsAppField *field, const char *msgid)
+{
+  return ws_app_schema_text (field->context, msgid);
+}
 
-static const WsAppFieldInfo f_copy[] = {
-  { "bytes", N_("Bytes"), WS_APP_FIELD_EXPR, TRUE },
-  { "device", N_("Device"), WS_APP_FIELD_EXPR, FALSE },
-};
-static const WsAppFieldInfo f_kernel_analytic[] = {
-  { "name", N_("Name"), WS_APP_FIELD_TEXT, FALSE },
-  { "device", N_("Device"), WS_APP_FIELD_EXPR, FALSE },
-  { "grid_size", N_("Grid size"), WS_APP_FIELD_EXPR, TRUE },
-  { "block_size", N_("Block size"), WS_APP_FIELD_EXPR, TRUE },
-  { "cuda_core_instructions", N_("CUDA core instructions"), WS_APP_FIELD_EXPR, FALSE },
-  { "issued_instructions", N_("Issued instructions"), WS_APP_FIELD_EXPR, FALSE },
-  { "gmem_bytes", N_("Global memory bytes"), WS_APP_FIELD_EXPR, FALSE },
-  { "latency_bound", N_("Latency bound"), WS_APP_FIELD_EXPR, FALSE },
-  { "occupancy_warps", N_("Occupancy (warps)"), WS_APP_FIELD_EXPR, FALSE },
-  { "lambda", N_("Lambda"), WS_APP_FIELD_EXPR, FALSE },
-  { "sfu_instructions", N_("SFU instructions"), WS_APP_FIELD_EXPR, FALSE },
-  { "fp64_instructions", N_("FP64 instructions"), WS_APP_FIELD_EXPR, FALSE },
-  { "shared_bytes", N_("Shared memory bytes"), WS_APP_FIELD_EXPR, FALSE },
-  { "registers_per_thread", N_("Registers per thread"), WS_APP_FIELD_EXPR, FALSE },
-  { "shared_per_block", N_("Shared memory per block"), WS_APP_FIELD_EXPR, FALSE },
-};
-/* The analytic members are those after name and device. */
-#define N_ANALYTIC_FIRST 2
-static const WsAppFieldInfo f_kernel_profiled[] = {
-  { "name", N_("Name"), WS_APP_FIELD_TEXT, FALSE },
-  { "device", N_("Device"), WS_APP_FIELD_EXPR, FALSE },
-  { "trace", N_("Trace"), WS_APP_FIELD_TRACE, TRUE },
-  { "launch", N_("Launch"), WS_APP_FIELD_EXPR, FALSE },
-};
-static const WsAppFieldInfo f_kernel_program[] = {
-  { "name", N_("Name"), WS_APP_FIELD_TEXT, FALSE },
-  { "device", N_("Device"), WS_APP_FIELD_EXPR, FALSE },
-  { "program", N_("Program"), WS_APP_FIELD_PROGRAM, TRUE },
-  { "args", N_("Arguments"), WS_APP_FIELD_ARGS, FALSE },
-  { "launch", N_("Launch"), WS_APP_FIELD_EXPR, FALSE },
-};
-static const WsAppFieldInfo f_host[] = {
-  { "seconds", N_("Seconds"), WS_APP_FIELD_EXPR, FALSE },
-  { "operations", N_("Operations"), WS_APP_FIELD_EXPR, FALSE },
-};
-static const WsAppFieldInfo f_send[] = {
-  { "to", N_("To label"), WS_APP_FIELD_LABEL, TRUE },
-  { "rank", N_("Rank"), WS_APP_FIELD_EXPR, FALSE },
-  { "bytes", N_("Bytes"), WS_APP_FIELD_EXPR, TRUE },
-};
-static const WsAppFieldInfo f_recv[] = {
-  { "from", N_("From label"), WS_APP_FIELD_LABEL, TRUE },
-  { "rank", N_("Rank"), WS_APP_FIELD_EXPR, FALSE },
-};
-static const WsAppFieldInfo f_barrier[] = {
-  { "labels", N_("Labels"), WS_APP_FIELD_LABELS, FALSE },
-};
-static const WsAppFieldInfo f_sync[] = {
-  { "device", N_("Device"), WS_APP_FIELD_EXPR, FALSE },
-};
-static const WsAppFieldInfo f_loop[] = {
-  { "count", N_("Count"), WS_APP_FIELD_EXPR, TRUE },
-  { "variable", N_("Variable"), WS_APP_FIELD_IDENT, FALSE },
-};
-static const WsAppFieldInfo f_if[] = {
-  { "condition", N_("Condition"), WS_APP_FIELD_EXPR, TRUE },
-};
+WsAppKernelKind
+ws_app_op_kernel_kind (const WsAppOp *op)
+{
+  if (!g_str_equal (op->kind, "kernel"))
+    return WS_APP_KERNEL_ANALYTIC;
+  return op->on_demand ? WS_APP_KERNEL_PROGRAM : op->profiled ? WS_APP_KERNEL_PROFILED : WS_APP_KERNEL_ANALYTIC;
+}
 
-const WsAppFieldInfo *
+const WsAppField *
 ws_app_op_fields (const WsAppOp *op, guint *n_fields)
 {
-#define RET(a) do { *n_fields = G_N_ELEMENTS (a); return a; } while (0)
-  const char *k = op->kind;
-
-  if (g_str_equal (k, "h2d") || g_str_equal (k, "d2h")) RET (f_copy);
-  if (g_str_equal (k, "kernel") && op->on_demand) RET (f_kernel_program);
-  if (g_str_equal (k, "kernel") && op->profiled) RET (f_kernel_profiled);
-  if (g_str_equal (k, "kernel")) RET (f_kernel_analytic);
-  if (g_str_equal (k, "host")) RET (f_host);
-  if (g_str_equal (k, "send")) RET (f_send);
-  if (g_str_equal (k, "recv")) RET (f_recv);
-  if (g_str_equal (k, "barrier")) RET (f_barrier);
-  if (g_str_equal (k, "sync")) RET (f_sync);
-  if (g_str_equal (k, "loop")) RET (f_loop);
-  RET (f_if);
-#undef RET
+  return ws_app_schema_fields (op->kind, ws_app_op_kernel_kind (op), n_fields);
 }
 
 /* ---- construction ----------------------------------------------------- */
@@ -121,11 +46,14 @@ ws_app_op_new (const char *kind)
 {
   WsAppOp *op = g_new0 (WsAppOp, 1);
 
+  const WsAppOpKind *info = ws_app_schema_op_kind_find (kind);
+
   op->kind = g_strdup (kind);
   op->fields = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  if (g_str_equal (kind, "loop") || g_str_equal (kind, "if"))
+  /* Nested lists where the schema has them (a loop's body, an if's branches). */
+  if (info != NULL && info->body != NULL)
     op->body = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_app_op_free);
-  if (g_str_equal (kind, "if"))
+  if (info != NULL && info->else_body != NULL)
     op->else_body = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_app_op_free);
   return op;
 }
@@ -247,72 +175,82 @@ static void
 op_to_json (JsonBuilder *b, const WsAppOp *op)
 {
   guint n;
-  const WsAppFieldInfo *fields = ws_app_op_fields (op, &n);
+  const WsAppField *fields = ws_app_op_fields (op, &n);
 
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "op");
   json_builder_add_string_value (b, op->kind);
-  if (g_str_equal (op->kind, "kernel") && !op->profiled && !op->on_demand)
+  for (guint i = 0; i < n; i++)
     {
-      for (guint i = 0; i < N_ANALYTIC_FIRST; i++)
-        add_expression (b, fields[i].key, ws_app_op_get (op, fields[i].key));
-      json_builder_set_member_name (b, "analytic");
+      const char *text = ws_app_op_get (op, fields[i].key);
+
+      if (fields[i].object != NULL)
+        continue;                 /* written below, in their object */
+      if (fields[i].type == WS_APP_FIELD_LABELS)
+        {
+          g_auto(GStrv) parts = g_strsplit (text, ",", -1);
+
+          if (*text == '\0')
+            continue;
+          json_builder_set_member_name (b, fields[i].key);
+          json_builder_begin_array (b);
+          for (guint j = 0; parts[j] != NULL; j++)
+            if (*g_strstrip (parts[j]) != '\0')
+              json_builder_add_string_value (b, parts[j]);
+          json_builder_end_array (b);
+        }
+      else if (fields[i].type == WS_APP_FIELD_ARGS)
+        {
+          /* Shell words as typed; what does not parse is kept as one
+           * word so the core reports it. */
+          g_auto(GStrv) words = NULL;
+
+          if (*text == '\0')
+            continue;
+          if (!g_shell_parse_argv (text, NULL, &words, NULL))
+            words = g_strsplit (text, "\x01", 1);
+          json_builder_set_member_name (b, fields[i].key);
+          json_builder_begin_array (b);
+          for (guint j = 0; words[j] != NULL; j++)
+            json_builder_add_string_value (b, words[j]);
+          json_builder_end_array (b);
+        }
+      else if (fields[i].type == WS_APP_FIELD_TRACE || fields[i].type == WS_APP_FIELD_PROGRAM)
+        {
+          /* Always written: it is what makes the kernel a profiled one. */
+          json_builder_set_member_name (b, fields[i].key);
+          json_builder_add_string_value (b, text);
+        }
+      else
+        add_expression (b, fields[i].key, text);
+    }
+  /* Member objects (an analytic kernel's "analytic"): written whenever the
+   * kind has one, even empty, since the object is what marks the kind. */
+  for (guint i = 0; i < n; i++)
+    {
+      gboolean first = TRUE;
+
+      if (fields[i].object == NULL)
+        continue;
+      for (guint j = 0; j < i && first; j++)
+        first = g_strcmp0 (fields[j].object, fields[i].object) != 0;
+      if (!first)
+        continue;
+      json_builder_set_member_name (b, fields[i].object);
       json_builder_begin_object (b);
-      for (guint i = N_ANALYTIC_FIRST; i < n; i++)
-        add_expression (b, fields[i].key, ws_app_op_get (op, fields[i].key));
+      for (guint j = i; j < n; j++)
+        if (g_strcmp0 (fields[j].object, fields[i].object) == 0)
+          add_expression (b, fields[j].key, ws_app_op_get (op, fields[j].key));
       json_builder_end_object (b);
     }
-  else
-    for (guint i = 0; i < n; i++)
-      {
-        const char *text = ws_app_op_get (op, fields[i].key);
-
-        if (fields[i].type == WS_APP_FIELD_LABELS)
-          {
-            g_auto(GStrv) parts = g_strsplit (text, ",", -1);
-
-            if (*text == '\0')
-              continue;
-            json_builder_set_member_name (b, fields[i].key);
-            json_builder_begin_array (b);
-            for (guint j = 0; parts[j] != NULL; j++)
-              if (*g_strstrip (parts[j]) != '\0')
-                json_builder_add_string_value (b, parts[j]);
-            json_builder_end_array (b);
-          }
-        else if (fields[i].type == WS_APP_FIELD_ARGS)
-          {
-            /* Shell words as typed; what does not parse is kept as one
-             * word so the core reports it. */
-            g_auto(GStrv) words = NULL;
-
-            if (*text == '\0')
-              continue;
-            if (!g_shell_parse_argv (text, NULL, &words, NULL))
-              words = g_strsplit (text, "\x01", 1);
-            json_builder_set_member_name (b, fields[i].key);
-            json_builder_begin_array (b);
-            for (guint j = 0; words[j] != NULL; j++)
-              json_builder_add_string_value (b, words[j]);
-            json_builder_end_array (b);
-          }
-        else if (fields[i].type == WS_APP_FIELD_TRACE || fields[i].type == WS_APP_FIELD_PROGRAM)
-          {
-            /* Always written: it is what makes the kernel a profiled one. */
-            json_builder_set_member_name (b, fields[i].key);
-            json_builder_add_string_value (b, text);
-          }
-        else
-          add_expression (b, fields[i].key, text);
-      }
   if (op->body != NULL)
     {
-      json_builder_set_member_name (b, g_str_equal (op->kind, "loop") ? "body" : "then");
+      json_builder_set_member_name (b, ws_app_schema_op_kind_find (op->kind)->body);
       ops_to_json (b, op->body);
     }
   if (op->else_body != NULL && op->else_body->len > 0)
     {
-      json_builder_set_member_name (b, "else");
+      json_builder_set_member_name (b, ws_app_schema_op_kind_find (op->kind)->else_body);
       ops_to_json (b, op->else_body);
     }
   json_builder_end_object (b);
@@ -472,41 +410,61 @@ args_to_text (JsonNode *node)
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
+/* A member of @o, or of its member object @object ("analytic"). */
+static JsonNode *
+member_in (JsonObject *o, const char *object, const char *key)
+{
+  JsonNode *holder;
+
+  if (object == NULL)
+    return json_object_get_member (o, key);
+  holder = json_object_get_member (o, object);
+  if (holder == NULL || !JSON_NODE_HOLDS_OBJECT (holder))
+    return NULL;
+  return json_object_get_member (json_node_get_object (holder), key);
+}
+
 static WsAppOp *
 op_from_json (JsonObject *o)
 {
   const char *kind = json_object_get_string_member_with_default (o, "op", "host");
+  const WsAppOpKind *info;
   WsAppOp *op;
   guint n;
-  const WsAppFieldInfo *fields;
-  JsonObject *analytic = NULL;
+  const WsAppField *fields;
 
-  if (!g_strv_contains (ws_app_op_kinds, kind))
+  if (ws_app_schema_op_kind_find (kind) == NULL)
     kind = "host";
+  info = ws_app_schema_op_kind_find (kind);
   op = ws_app_op_new (kind);
   if (g_str_equal (kind, "kernel"))
     {
-      op->on_demand = json_object_has_member (o, "program");
-      op->profiled = !op->on_demand && json_object_has_member (o, "trace");
-      if (!op->profiled && !op->on_demand && json_object_get_member (o, "analytic") != NULL
-          && JSON_NODE_HOLDS_OBJECT (json_object_get_member (o, "analytic")))
-        analytic = json_object_get_object_member (o, "analytic");
+      guint n_kinds;
+      const WsAppKernelKindInfo *kinds = ws_app_schema_kernel_kinds (&n_kinds);
+      WsAppKernelKind kernel = WS_APP_KERNEL_ANALYTIC;
+
+      /* The kind whose marker the record has; a draft with several takes
+       * the last (program over trace over analytic). */
+      for (guint i = 0; i < n_kinds; i++)
+        if (json_object_has_member (o, kinds[i].marker))
+          kernel = kinds[i].kind;
+      op->profiled = kernel == WS_APP_KERNEL_PROFILED;
+      op->on_demand = kernel == WS_APP_KERNEL_PROGRAM;
     }
   fields = ws_app_op_fields (op, &n);
   for (guint i = 0; i < n; i++)
     {
-      JsonObject *from = (analytic != NULL && i >= N_ANALYTIC_FIRST) ? analytic : o;
+      JsonNode *member = member_in (o, fields[i].object, fields[i].key);
       g_autofree char *text = NULL;
 
       if (fields[i].type == WS_APP_FIELD_LABELS)
         {
-          JsonNode *ln = json_object_get_member (o, fields[i].key);
           g_autoptr(GPtrArray) parts = g_ptr_array_new ();
 
-          if (ln != NULL && JSON_NODE_HOLDS_ARRAY (ln))
-            for (guint j = 0; j < json_array_get_length (json_node_get_array (ln)); j++)
+          if (member != NULL && JSON_NODE_HOLDS_ARRAY (member))
+            for (guint j = 0; j < json_array_get_length (json_node_get_array (member)); j++)
               {
-                const char *s = json_array_get_string_element (json_node_get_array (ln), j);
+                const char *s = json_array_get_string_element (json_node_get_array (member), j);
                 if (s != NULL)
                   g_ptr_array_add (parts, (gpointer) s);
               }
@@ -514,20 +472,20 @@ op_from_json (JsonObject *o)
           text = g_strjoinv (", ", (char **) parts->pdata);
         }
       else if (fields[i].type == WS_APP_FIELD_ARGS)
-        text = args_to_text (json_object_get_member (o, fields[i].key));
+        text = args_to_text (member);
       else
-        text = member_text (from, fields[i].key);
+        text = member_text_of_node (member);
       ws_app_op_set (op, fields[i].key, text);
     }
   if (op->body != NULL)
     {
       g_ptr_array_unref (op->body);
-      op->body = ops_from_json (json_object_get_member (o, g_str_equal (kind, "loop") ? "body" : "then"));
+      op->body = ops_from_json (json_object_get_member (o, info->body));
     }
   if (op->else_body != NULL)
     {
       g_ptr_array_unref (op->else_body);
-      op->else_body = ops_from_json (json_object_get_member (o, "else"));
+      op->else_body = ops_from_json (json_object_get_member (o, info->else_body));
     }
   return op;
 }
@@ -847,7 +805,7 @@ check_args (const char *text, const char *const *scope)
 }
 
 char *
-ws_app_doc_check_field (const WsAppDoc *doc, const WsAppFieldInfo *info, const char *text,
+ws_app_doc_check_field (const WsAppDoc *doc, const WsAppField *info, const char *text,
                         const char *const *scope)
 {
   text = text != NULL ? text : "";
@@ -952,7 +910,7 @@ ops_problems (const WsAppDoc *doc, GPtrArray *ops, const char *path, const char 
       g_auto(GStrv) scope = ws_app_doc_scope (doc, path);
       g_autofree char *whole = ws_app_doc_check_op (doc, op);
       guint n;
-      const WsAppFieldInfo *fields = ws_app_op_fields (op, &n);
+      const WsAppField *fields = ws_app_op_fields (op, &n);
 
       if (whole != NULL)
         /* Translators: label, operation number (2.1), operation type, problem. */
@@ -964,7 +922,7 @@ ops_problems (const WsAppDoc *doc, GPtrArray *ops, const char *path, const char 
           if (problem != NULL)
             /* Translators: label, operation number, operation type, field, problem. */
             g_ptr_array_add (out, g_strdup_printf (_("Label “%s”, operation %s (%s), %s: %s"), label, num, op->kind,
-                                                   _(fields[f].title), problem));
+                                                   ws_app_field_text (&fields[f], fields[f].label), problem));
         }
       if (op->body != NULL)
         {

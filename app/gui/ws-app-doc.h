@@ -10,27 +10,10 @@
  * models through ws_system_store_put_app and the draft is dropped. */
 #pragma once
 
+#include "system/ws-app-schema.h"
 #include "system/ws-system.h"
 
 G_BEGIN_DECLS
-
-typedef enum {
-  WS_APP_FIELD_EXPR,     /* an expression (core/expr) */
-  WS_APP_FIELD_TEXT,     /* free text (kernel name) */
-  WS_APP_FIELD_IDENT,    /* a variable name (loop variable) */
-  WS_APP_FIELD_LABEL,    /* a process label */
-  WS_APP_FIELD_LABELS,   /* process labels, comma-separated */
-  WS_APP_FIELD_TRACE,    /* a trace file */
-  WS_APP_FIELD_PROGRAM,  /* an executable profiled on demand */
-  WS_APP_FIELD_ARGS,     /* its arguments: shell words, {EXPR} parts replaced per point */
-} WsAppFieldType;
-
-typedef struct {
-  const char *key;       /* JSON member */
-  const char *title;     /* translatable (N_) */
-  WsAppFieldType type;
-  gboolean required;
-} WsAppFieldInfo;
 
 typedef struct _WsAppOp WsAppOp;
 struct _WsAppOp {
@@ -62,9 +45,13 @@ typedef struct {
   GPtrArray *processes;  /* of WsAppProc* */
 } WsAppDoc;
 
-/* The operation types in palette order, NULL-terminated. */
-extern const char *const ws_app_op_kinds[];
+/* What the editor shows and writes is core's application-model schema
+ * (system/ws-app-schema.h): the operation kinds (palette order:
+ * ws_app_schema_op_names), the kernel kinds and every field with its
+ * label, type and required flag.  Nothing here lists a field. */
 const char       *ws_app_op_kind_title   (const char *kind);   /* translated */
+/* A schema text of @field (its label, unit or help) translated. */
+const char       *ws_app_field_text      (const WsAppField *field, const char *msgid);
 
 WsAppDoc         *ws_app_doc_new         (const char *name);
 void              ws_app_doc_free        (WsAppDoc *doc);
@@ -75,8 +62,11 @@ WsAppOp          *ws_app_op_new          (const char *kind);
 void              ws_app_op_free         (WsAppOp *op);
 const char       *ws_app_op_get          (const WsAppOp *op, const char *key);   /* "" when not given */
 void              ws_app_op_set          (WsAppOp *op, const char *key, const char *text);
-/* The fields an operation shows, in order (a kernel's depend on profiled). */
-const WsAppFieldInfo *ws_app_op_fields   (const WsAppOp *op, guint *n_fields);
+/* Which of the schema's kernel kinds @op is (analytic for other kinds). */
+WsAppKernelKind   ws_app_op_kernel_kind  (const WsAppOp *op);
+/* The fields an operation shows, in order: the schema's for its kind (a
+ * kernel's depend on profiled and on_demand). */
+const WsAppField *ws_app_op_fields       (const WsAppOp *op, guint *n_fields);
 
 WsAppVar         *ws_app_doc_add_variable (WsAppDoc *doc, const char *name, gboolean derived, const char *value);
 WsAppProc        *ws_app_doc_add_process  (WsAppDoc *doc, const char *label, const char *count);
@@ -111,7 +101,7 @@ char            **ws_app_doc_variable_scope (const WsAppDoc *doc, guint index);
 /* Live checks.  NULL when fine, else a translated message; expression
  * problems start with the column ("column 7: …"). */
 char             *ws_app_doc_check_expr  (const char *text, gboolean required, const char *const *scope);
-char             *ws_app_doc_check_field (const WsAppDoc *doc, const WsAppFieldInfo *info, const char *text,
+char             *ws_app_doc_check_field (const WsAppDoc *doc, const WsAppField *info, const char *text,
                                           const char *const *scope);
 char             *ws_app_doc_check_variable_name (const WsAppDoc *doc, guint index);
 char             *ws_app_doc_check_variable_value (const WsAppDoc *doc, guint index);

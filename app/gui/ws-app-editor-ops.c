@@ -47,8 +47,13 @@ ws_app_editor_build_palette_item (const char *kind)
   GtkWidget *handle = gtk_image_new_from_icon_name ("list-drag-handle-symbolic");
   GtkWidget *label = gtk_label_new (ws_app_op_kind_title (kind));
   g_autofree char *payload = g_strconcat ("new:", kind, NULL);
+  const WsAppOpKind *info = ws_app_schema_op_kind_find (kind);
   /* Translators: tooltip of a palette entry; %s is the operation's JSON name ("h2d"). */
-  g_autofree char *tooltip = g_strdup_printf (_("“%s”: drag onto an operation list, or use a list’s Add menu"), kind);
+  g_autofree char *how = g_strdup_printf (_("“%s”: drag onto an operation list, or use a list’s Add menu"), kind);
+  /* The schema's description of the kind first. */
+  g_autofree char *tooltip = info != NULL ? g_strdup_printf ("%s\n%s", ws_app_schema_text (info->context, info->help),
+                                                             how)
+                                          : g_strdup (how);
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   g_object_set (handle, "margin-start", 6, NULL);
@@ -196,13 +201,13 @@ on_mode_changed (GtkDropDown *dropdown, GParamSpec *pspec, Choice *c)
   op = ws_app_doc_get_op (ws_app_editor_page_get_doc_mut (c->page), c->path, c->index);
   guint mode = gtk_drop_down_get_selected (dropdown);
 
-  if (op == NULL || mode == (op->on_demand ? 2u : op->profiled ? 1u : 0u))
+  if (op == NULL || mode == ws_app_op_kernel_kind (op))
     return;
-  op->profiled = mode == 1;
-  op->on_demand = mode == 2;
-  ws_app_editor_page_commit_structure (c->page, mode == 1   ? _("Use a profiled kernel")
-                                                : mode == 2 ? _("Profile a program on demand")
-                                                            : _("Use an analytic kernel"));
+  op->profiled = mode == WS_APP_KERNEL_PROFILED;
+  op->on_demand = mode == WS_APP_KERNEL_PROGRAM;
+  ws_app_editor_page_commit_structure (c->page, mode == WS_APP_KERNEL_PROFILED  ? _("Use a profiled kernel")
+                                                : mode == WS_APP_KERNEL_PROGRAM ? _("Profile a program on demand")
+                                                                                : _("Use an analytic kernel"));
 }
 
 /* Trace and launch choices: the item's value goes into the field named by
@@ -307,7 +312,7 @@ launch_choice (WsAppEditorPage *self, const char *path, guint index, const WsApp
 }
 
 static const char *
-placeholder_for (const WsAppFieldInfo *info)
+placeholder_for (const WsAppField *info)
 {
   switch (info->type)
     {
@@ -333,7 +338,7 @@ build_fields (WsAppEditorPage *self, const char *path, guint index, const WsAppO
 {
   GtkWidget *flow = gtk_flow_box_new ();
   guint n;
-  const WsAppFieldInfo *fields = ws_app_op_fields (op, &n);
+  const WsAppField *fields = ws_app_op_fields (op, &n);
 
   gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (flow), GTK_SELECTION_NONE);
   gtk_flow_box_set_homogeneous (GTK_FLOW_BOX (flow), TRUE);
@@ -344,8 +349,14 @@ build_fields (WsAppEditorPage *self, const char *path, guint index, const WsAppO
   for (guint i = 0; i < n; i++)
     {
       g_autofree char *key = g_strdup_printf ("%s/%u:%s", path, index, fields[i].key);
-      g_autofree char *title = fields[i].required ? g_strdup_printf ("%s *", _(fields[i].title))
-                                                  : g_strdup (_(fields[i].title));
+      const char *label = ws_app_field_text (&fields[i], fields[i].label);
+      const char *unit = ws_app_field_text (&fields[i], fields[i].unit);
+      g_autofree char *title = fields[i].required ? g_strdup_printf ("%s *", label) : g_strdup (label);
+      /* The JSON key first (what the record and error messages call it),
+       * then the unit and the schema's help. */
+      g_autofree char *tooltip = *unit != '\0'
+        ? g_strdup_printf ("%s [%s]: %s", fields[i].key, unit, ws_app_field_text (&fields[i], fields[i].help))
+        : g_strdup_printf ("%s: %s", fields[i].key, ws_app_field_text (&fields[i], fields[i].help));
       GtkWidget *input = NULL;
       GtkLabel *error = NULL;
 
@@ -360,7 +371,7 @@ build_fields (WsAppEditorPage *self, const char *path, guint index, const WsAppO
           gtk_entry_set_placeholder_text (GTK_ENTRY (input), placeholder_for (&fields[i]));
           gtk_editable_set_width_chars (GTK_EDITABLE (input), 12);
         }
-      gtk_widget_set_tooltip_text (input, fields[i].key);
+      gtk_widget_set_tooltip_text (input, tooltip);
       gtk_flow_box_append (GTK_FLOW_BOX (flow), field_box (title, input, &error));
       ws_app_editor_page_register (self, key, input, error, WS_APP_EDIT_OP_FIELD, path, index, fields[i].key);
     }
@@ -429,15 +440,26 @@ build_op_row (WsAppEditorPage *self, const char *path, guint index, WsAppOp *op,
   gtk_box_append (GTK_BOX (header), kind);
   if (g_str_equal (op->kind, "kernel"))
     {
-      const char *modes[] = { _("Analytic"), _("Profiled"), _("Program"), NULL };
-      GtkWidget *mode = gtk_drop_down_new_from_strings (modes);
+      guint n_kinds;
+      const WsAppKernelKindInfo *kinds = ws_app_schema_kernel_kinds (&n_kinds);
+      g_autoptr(GtkStringList) labels = gtk_string_list_new (NULL);
+      g_autoptr(GString) tooltip = g_string_new (NULL);
+      GtkWidget *mode;
       g_autofree char *mode_key = g_strdup_printf ("%s/%u:mode", path, index);
 
-      gtk_drop_down_set_selected (GTK_DROP_DOWN (mode), op->on_demand ? 2 : op->profiled ? 1 : 0);
-      gtk_widget_set_tooltip_text (mode, _("Analytic: the kernel’s parameters as expressions; profiled: a "
-                                           "launch from a trace in the workspace; program: a CUDA program "
-                                           "profiled on the emulator for each point, its arguments built "
-                                           "from the variables ({N})"));
+      /* One choice per kernel kind of the schema, in its order (the
+       * dropdown's position is the WsAppKernelKind). */
+      for (guint k = 0; k < n_kinds; k++)
+        {
+          const char *label = ws_app_schema_text (kinds[k].context, kinds[k].label);
+
+          gtk_string_list_append (labels, label);
+          g_string_append_printf (tooltip, "%s%s: %s", k > 0 ? "\n" : "", label,
+                                  ws_app_schema_text (kinds[k].context, kinds[k].help));
+        }
+      mode = gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&labels)), NULL);
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (mode), ws_app_op_kernel_kind (op));
+      gtk_widget_set_tooltip_text (mode, tooltip->str);
       g_signal_connect_data (mode, "notify::selected", G_CALLBACK (on_mode_changed), choice_new (self, path, index),
                              (GClosureNotify) (void (*) (void)) choice_free, 0);
       gtk_box_append (GTK_BOX (header), mode);
@@ -486,10 +508,12 @@ add_menu_button (const char *path)
   GtkWidget *button = gtk_menu_button_new ();
   g_autoptr(GMenu) menu = g_menu_new ();
 
-  for (guint i = 0; ws_app_op_kinds[i] != NULL; i++)
+  const char *const *kinds = ws_app_schema_op_names ();
+
+  for (guint i = 0; kinds[i] != NULL; i++)
     {
-      g_autofree char *target = g_strdup_printf ("%s %s", path, ws_app_op_kinds[i]);
-      g_autoptr(GMenuItem) item = g_menu_item_new (ws_app_op_kind_title (ws_app_op_kinds[i]), NULL);
+      g_autofree char *target = g_strdup_printf ("%s %s", path, kinds[i]);
+      g_autoptr(GMenuItem) item = g_menu_item_new (ws_app_op_kind_title (kinds[i]), NULL);
 
       g_menu_item_set_action_and_target_value (item, "appeditor.add-op", g_variant_new_string (target));
       g_menu_append_item (menu, item);

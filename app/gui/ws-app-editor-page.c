@@ -584,7 +584,7 @@ ws_app_editor_page_drop_operation (WsAppEditorPage *self, const char *list_path,
   g_return_val_if_fail (WS_IS_APP_EDITOR_PAGE (self), FALSE);
   g_return_val_if_fail (kind != NULL, FALSE);
 
-  if (self->doc == NULL || !g_strv_contains (ws_app_op_kinds, kind))
+  if (self->doc == NULL || !g_strv_contains (ws_app_schema_op_names (), kind))
     return FALSE;
   ws_app_editor_page_flush (self);
   if (!ws_app_doc_insert (self->doc, list_path, index, ws_app_op_new (kind)))
@@ -661,7 +661,7 @@ field_problem (WsAppEditorPage *self, Field *f)
       {
         WsAppOp *op = ws_app_doc_get_op (doc, f->path, f->index);
         g_auto(GStrv) scope = NULL;
-        const WsAppFieldInfo *fields;
+        const WsAppField *fields;
         guint n;
 
         if (op == NULL)
@@ -1147,8 +1147,8 @@ ws_app_editor_page_init (WsAppEditorPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   self->fields = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) field_free);
-  for (guint i = 0; ws_app_op_kinds[i] != NULL; i++)
-    gtk_box_append (self->palette_box, ws_app_editor_build_palette_item (ws_app_op_kinds[i]));
+  for (const char *const *kind = ws_app_schema_op_names (); *kind != NULL; kind++)
+    gtk_box_append (self->palette_box, ws_app_editor_build_palette_item (*kind));
   rebuild_now (self);
 }
 

@@ -11,31 +11,17 @@ db_fail (sqlite3 *db, const char *what, const char *table, GError **error)
   return FALSE;
 }
 
-static gboolean
-ensure_table (sqlite3 *db, const char *table, GError **error)
-{
-  g_autofree char *sql = NULL;
-
-  g_return_val_if_fail (g_str_equal (table, WS_GUI_DRAFTS_SYSTEMS) || g_str_equal (table, WS_GUI_DRAFTS_APPS),
-                        FALSE);
-  sql = g_strdup_printf ("CREATE TABLE IF NOT EXISTS %s ("
-                         " name TEXT PRIMARY KEY, document TEXT NOT NULL,"
-                         " modified TEXT NOT NULL DEFAULT (strftime ('%%Y-%%m-%%dT%%H:%%M:%%SZ', 'now')))",
-                         table);
-  if (sqlite3_exec (db, sql, NULL, NULL, NULL) != SQLITE_OK)
-    return db_fail (db, "creating the table", table, error);
-  return TRUE;
-}
-
-/* Prepares @sql (with %s for the table) after making sure the table exists. */
+/* Prepares @sql (with %s for the table).  The tables come with the store's
+ * schema (db/migrations/008-gui-drafts.sql). */
 static sqlite3_stmt *
 prepare (sqlite3 *db, const char *table, const char *sql, const char *what, GError **error)
 {
-  g_autofree char *text = g_strdup_printf (sql, table);
+  g_autofree char *text = NULL;
   sqlite3_stmt *st = NULL;
 
-  if (!ensure_table (db, table, error))
-    return NULL;
+  g_return_val_if_fail (g_str_equal (table, WS_GUI_DRAFTS_SYSTEMS) || g_str_equal (table, WS_GUI_DRAFTS_APPS),
+                        NULL);
+  text = g_strdup_printf (sql, table);
   if (sqlite3_prepare_v2 (db, text, -1, &st, NULL) != SQLITE_OK)
     {
       db_fail (db, what, table, error);

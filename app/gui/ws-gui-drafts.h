@@ -1,8 +1,8 @@
 /* ws-gui-drafts.h: documents the desktop app keeps beside the core models
  * in the workspace database: the system designer's layouts and drafts
  * (gui_system_design) and the application editor's invalid drafts
- * (gui_app_draft).  One table per kind, name -> JSON text, created on first
- * use so older stores open unchanged. */
+ * (gui_app_draft).  One table per kind, name -> JSON text; the tables are
+ * part of the store's schema (db/migrations/008-gui-drafts.sql). */
 #pragma once
 
 #include "store/ws-store.h"

@@ -1,5 +1,8 @@
 /* ws-profiles-page.c: traces, their kernels and launches, tool results,
- * and profiling a CUDA program through `warpscope-cli profile`. */
+ * and profiling a CUDA program through core/launch (the same build and
+ * profile steps as `warpscope-cli build` and `profile`), in a GTask thread
+ * so the window stays responsive; the program itself is always a child
+ * process (fork and exec), so it cannot take the application down. */
 #define G_LOG_DOMAIN "ws-profiles-page"
 
 #include <glib/gi18n.h>
@@ -9,8 +12,9 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "ws-config.h"
 #include "ws-profiles-page.h"
+#include "instrument/ws-instrument.h"
+#include "launch/ws-launch.h"
 #include "system/ws-system.h"
 #include "trace/ws-trace.h"
 
@@ -41,15 +45,12 @@ struct _WsProfilesPage
 
   /* The running profile (one at a time: the emulator uses every CPU). */
   GCancellable *cancellable;
-  GSubprocess *child;
-  char *run_tmpdir;
   char *run_output;
-  char *run_summary;
-  char **run_args;              /* program and its arguments, for the profile step after a build */
   guint pulse_id;
   char *status;
-  GStrv tools;                  /* --tool NAME for each */
-  char *db_path;                /* the workspace the child opens (--db) */
+  GStrv tools;                  /* the instrumentation tools to attach */
+  char *db_path;                /* the workspace (GPU catalogue, tool results) */
+  gboolean disposed;            /* a run that ends after dispose touches no widget */
 };
 
 G_DEFINE_FINAL_TYPE (WsProfilesPage, ws_profiles_page, GTK_TYPE_WIDGET)
@@ -457,20 +458,6 @@ on_row_selected (WsProfilesPage *self, GtkListBoxRow *row, GtkListBox *list)
 
 /* ---- profiling ---------------------------------------------------------- */
 
-static char *
-find_cli (void)
-{
-  const char *env = g_getenv ("WS_CLI");
-  g_autofree char *built = g_build_filename (WS_BUILD_DIR, "app", "cli", "warpscope-cli", NULL);
-
-  if (env != NULL && *env != '\0')
-    return g_strdup (env);
-  /* Running uninstalled (tests, developers) uses the CLI built beside us. */
-  if (g_file_test (built, G_FILE_TEST_IS_EXECUTABLE))
-    return g_steal_pointer (&built);
-  return g_find_program_in_path ("warpscope-cli");
-}
-
 static void
 set_status (WsProfilesPage *self, const char *text)
 {
@@ -495,25 +482,7 @@ finish_run (WsProfilesPage *self, gboolean ok, const char *message)
   g_autofree char *output = g_steal_pointer (&self->run_output);
 
   g_clear_handle_id (&self->pulse_id, g_source_remove);
-  g_clear_object (&self->child);
   g_clear_object (&self->cancellable);
-  if (self->run_summary != NULL)
-    g_unlink (self->run_summary);
-  g_clear_pointer (&self->run_summary, g_free);
-  g_clear_pointer (&self->run_args, g_strfreev);
-  if (self->run_tmpdir != NULL)
-    {
-      g_autoptr(GDir) dir = g_dir_open (self->run_tmpdir, 0, NULL);
-      const char *name;
-
-      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *path = g_build_filename (self->run_tmpdir, name, NULL);
-          g_unlink (path);
-        }
-      g_rmdir (self->run_tmpdir);
-      g_clear_pointer (&self->run_tmpdir, g_free);
-    }
 
   gtk_widget_set_visible (self->progress_box, FALSE);
   gtk_widget_set_sensitive (self->profile_button, TRUE);
@@ -525,11 +494,47 @@ finish_run (WsProfilesPage *self, gboolean ok, const char *message)
         if (g_str_equal (g_ptr_array_index (self->paths, i), output))
           ws_profiles_page_select (self, i);
     }
-  else if (output != NULL && g_file_test (output, G_FILE_TEST_EXISTS))
-    g_unlink (output); /* a partial trace from a failed run is not a profile */
   g_signal_emit (self, signals[PROFILE_FINISHED], 0, ok);
 }
 
+/* What the worker thread needs, copied: the page is not touched there. */
+typedef struct {
+  char *program;                /* as chosen: a program or a .cu file */
+  GStrv args;                   /* its arguments */
+  char *output;                 /* the trace to write */
+  GStrv tools;
+  char *db_path;
+  char *build_dir;              /* where a .cu file is built; removed at the end */
+  gboolean ok;                  /* the outcome, for the main thread */
+  char *message;
+} ProfileJob;
+
+static void
+profile_job_free (ProfileJob *job)
+{
+  if (job->build_dir != NULL)
+    {
+      g_autoptr(GDir) dir = g_dir_open (job->build_dir, 0, NULL);
+      const char *name;
+
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *path = g_build_filename (job->build_dir, name, NULL);
+          g_unlink (path);
+        }
+      g_rmdir (job->build_dir);
+    }
+  g_free (job->program);
+  g_strfreev (job->args);
+  g_free (job->output);
+  g_strfreev (job->tools);
+  g_free (job->db_path);
+  g_free (job->build_dir);
+  g_free (job->message);
+  g_free (job);
+}
+
+/* The last line of @text (the one that says what went wrong), or "". */
 static char *
 last_line (const char *text)
 {
@@ -539,129 +544,153 @@ last_line (const char *text)
   return g_strdup (nl != NULL ? nl + 1 : copy);
 }
 
-static void start_profile_step (WsProfilesPage *self, const char *program);
-
-static void
-on_child_done (GObject *source, GAsyncResult *result, gpointer user_data)
+/* The tools' results (TRACE.NAME.json) are kept in the workspace too, as
+ * `warpscope-cli profile` keeps them (table tool_result). */
+static char *
+store_tool_results (ProfileJob *job, const char *program)
 {
-  g_autoptr(WsProfilesPage) self = user_data;
-  GSubprocess *child = G_SUBPROCESS (source);
-  g_autofree char *out = NULL, *err = NULL;
   g_autoptr(GError) error = NULL;
-  gboolean is_build;
+  g_autoptr(WsStore) store = NULL;
 
-  if (self->child != child)
-    return;
-  is_build = g_object_get_data (G_OBJECT (child), "ws-build-step") != NULL;
-
-  if (!g_subprocess_communicate_utf8_finish (child, result, &out, &err, &error))
+  if (job->db_path == NULL || job->tools == NULL || job->tools[0] == NULL)
+    return NULL;
+  store = ws_store_open (job->db_path, &error);
+  for (guint i = 0; store != NULL && job->tools[i] != NULL; i++)
     {
-      finish_run (self, FALSE, g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
-                                 ? _("Profiling cancelled.") : error->message);
+      g_autofree char *path = g_strdup_printf ("%s.%s.json", job->output, job->tools[i]);
+      g_autoptr(JsonParser) parser = json_parser_new ();
+
+      if (!json_parser_load_from_file (parser, path, &error)
+          || !ws_instrument_store_result (ws_store_get_db (store), job->tools[i], NULL, program,
+                                          (const char * const *) job->args, job->output,
+                                          json_parser_get_root (parser), &error))
+        break;
+    }
+  return error != NULL ? g_strdup_printf (_("The tool results were not kept in the workspace: %s"), error->message)
+                       : NULL;
+}
+
+/* In the worker thread: build (for a .cu file), then run on the emulator;
+ * the outcome goes into @job. */
+static void
+profile_job_run (ProfileJob *job, GCancellable *cancellable)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *program = NULL, *joined_tools = NULL, *stored = NULL;
+  g_autoptr(WsLaunchResult) run = NULL;
+  g_autofree char *base = g_path_get_basename (job->output);
+  WsLaunchOptions options;
+  JsonObject *summary;
+
+  if (g_str_has_suffix (job->program, ".cu"))
+    {
+      /* The profiler needs the shared CUDA runtime to interpose on. */
+      const char *build_args[] = { job->program, NULL };
+      g_autofree char *out = NULL;
+      WsBuildOptions build = { .args = build_args, .capture = TRUE };
+
+      job->build_dir = g_dir_make_tmp ("warpscope-gui-profile-XXXXXX", &error);
+      if (job->build_dir != NULL)
+        {
+          out = g_build_filename (job->build_dir, "program", NULL);
+          build.output = out;
+          program = ws_launch_build (&build, NULL, cancellable, &error);
+        }
+      if (program == NULL)
+        {
+          job->message = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+                           ? g_strdup (_("Profiling cancelled."))
+                           : g_strdup_printf (_("Building the program with nvcc failed: %s"), error->message);
+          return;
+        }
+    }
+  else
+    program = strchr (job->program, '/') != NULL ? g_strdup (job->program) : g_find_program_in_path (job->program);
+
+  if (program == NULL || !g_file_test (program, G_FILE_TEST_IS_REGULAR))
+    {
+      job->message = g_strdup_printf (_("Profiling failed: program “%s” not found."), job->program);
       return;
     }
-  if (g_cancellable_is_cancelled (self->cancellable))
+  if (!g_file_test (program, G_FILE_TEST_IS_EXECUTABLE))
     {
-      finish_run (self, FALSE, _("Profiling cancelled."));
+      job->message = g_strdup_printf (_("Profiling failed: “%s” is not executable."), program);
       return;
     }
-  if (!g_subprocess_get_if_exited (child) || g_subprocess_get_exit_status (child) != 0)
+  if (!ws_launch_check_program (program, &error))
     {
-      g_autofree char *why = last_line (err);
-      g_autofree char *message = NULL;
+      job->message = g_strdup_printf (_("Profiling failed: %s"), error->message);
+      return;
+    }
 
-      if (is_build)
-        message = g_strdup_printf (_("Building the program with nvcc failed: %s"), why);
-      else if (!g_subprocess_get_if_exited (child))
-        message = g_strdup_printf (_("warpscope-cli profile was killed by signal %d."), g_subprocess_get_term_sig (child));
+  ws_launch_options_init (&options);
+  options.capture = TRUE;                 /* the window has no terminal: keep stderr for the message */
+  options.db = job->db_path;              /* the same GPU catalogue as the window */
+  if (job->tools != NULL && job->tools[0] != NULL)
+    {
+      joined_tools = g_strjoinv (",", job->tools);
+      options.tools = joined_tools;
+      options.tool_output = job->output;  /* TRACE.NAME.json, where the page looks for them */
+    }
+  run = ws_launch_profile (program, (const char * const *) job->args, &options, job->output, cancellable, &error);
+  if (run == NULL)
+    {
+      job->message = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+                       ? g_strdup (_("Profiling cancelled."))
+                       : g_strdup_printf (_("Profiling failed: %s"), error->message);
+      return;
+    }
+  summary = run->summary != NULL && JSON_NODE_HOLDS_OBJECT (run->summary) ? json_node_get_object (run->summary)
+                                                                           : NULL;
+  if (!run->trace_kept)
+    {
+      g_autofree char *why = last_line (run->stderr_tail);
+
+      if (run->signal != 0)
+        job->message = g_strdup_printf (_("Profiling failed: the program was killed by signal %d (%s)."),
+                                        run->signal, g_strsignal (run->signal));
+      else if (summary == NULL)
+        job->message = g_strdup_printf (_("Profiling failed: the program did not load the Warpscope CUDA runtime "
+                                          "(exit code %d)%s%s"), run->exit_code, why[0] != '\0' ? ": " : ".", why);
       else
-        message = g_strdup_printf (_("Profiling failed: %s"), why[0] != '\0' ? why : _("no message"));
-      finish_run (self, FALSE, message);
-      return;
-    }
-  if (is_build)
-    {
-      g_autofree char *exe = g_build_filename (self->run_tmpdir, "program", NULL);
-
-      start_profile_step (self, exe);
+        job->message = g_strdup_printf (_("Profiling failed: %s"), why[0] != '\0' ? why : _("no trace was written"));
       return;
     }
 
-  {
-    g_autoptr(JsonParser) parser = json_parser_new ();
-    JsonObject *summary = NULL;
-    g_autofree char *base = g_path_get_basename (self->run_output);
-    g_autofree char *message = NULL;
-
-    if (json_parser_load_from_file (parser, self->run_summary, NULL) && json_parser_get_root (parser) != NULL
-        && JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-      summary = json_node_get_object (json_parser_get_root (parser));
-    if (summary != NULL && json_object_has_member (summary, "exit_code") && member_int (summary, "exit_code") != 0)
-      message = g_strdup_printf (_("Profiled into %s; the program exited with code %" PRId64 "."), base,
-                                 member_int (summary, "exit_code"));
-    else
-      message = g_strdup_printf (_("Profiled into %s: %" PRId64 " launches, %" PRId64
-                                   " warp instructions."), base, member_int (summary, "launches"),
-                                 member_int (summary, "warp_instructions"));
-    finish_run (self, TRUE, message);
-  }
-}
-
-static gboolean
-spawn_step (WsProfilesPage *self, GPtrArray *argv, gboolean build_step)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GSubprocessLauncher) launcher =
-    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
-
-  g_ptr_array_add (argv, NULL);
-  g_clear_object (&self->child);
-  self->child = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
-  if (self->child == NULL)
+  stored = store_tool_results (job, program);
+  job->ok = TRUE;
+  if (run->exit_code != 0)
+    job->message = g_strdup_printf (_("Profiled into %s; the program exited with code %d."), base, run->exit_code);
+  else
+    job->message = g_strdup_printf (_("Profiled into %s: %" PRId64 " launches, %" PRId64 " warp instructions."),
+                                    base, member_int (summary, "launches"), member_int (summary, "warp_instructions"));
+  if (stored != NULL)
     {
-      finish_run (self, FALSE, error->message);
-      return FALSE;
+      char *both = g_strconcat (job->message, " ", stored, NULL);
+
+      g_free (job->message);
+      job->message = both;
     }
-  if (build_step)
-    g_object_set_data (G_OBJECT (self->child), "ws-build-step", GINT_TO_POINTER (1));
-  g_subprocess_communicate_utf8_async (self->child, NULL, self->cancellable, on_child_done, g_object_ref (self));
-  return TRUE;
 }
 
 static void
-start_profile_step (WsProfilesPage *self, const char *program)
+profile_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
 {
-  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *cli = find_cli ();
+  profile_job_run (task_data, cancellable);
+  g_task_return_boolean (task, TRUE);   /* the outcome is in the job */
+}
 
-  if (cli == NULL)
-    {
-      finish_run (self, FALSE, _("warpscope-cli was not found: install Warpscope or set WS_CLI to its path."));
-      return;
-    }
-  g_ptr_array_add (argv, g_steal_pointer (&cli));
-  /* The child opens the same workspace (GPU catalogue) as the window. */
-  if (self->db_path != NULL)
-    {
-      g_ptr_array_add (argv, g_strdup ("--db"));
-      g_ptr_array_add (argv, g_strdup (self->db_path));
-    }
-  g_ptr_array_add (argv, g_strdup ("profile"));
-  g_ptr_array_add (argv, g_strdup ("--summary"));
-  g_ptr_array_add (argv, g_strdup (self->run_summary));
-  g_ptr_array_add (argv, g_strdup ("-o"));
-  g_ptr_array_add (argv, g_strdup (self->run_output));
-  for (guint i = 0; self->tools != NULL && self->tools[i] != NULL; i++)
-    {
-      g_ptr_array_add (argv, g_strdup ("--tool"));
-      g_ptr_array_add (argv, g_strdup (self->tools[i]));
-    }
-  g_ptr_array_add (argv, g_strdup ("--"));
-  g_ptr_array_add (argv, g_strdup (program));
-  for (guint i = 1; self->run_args != NULL && self->run_args[i] != NULL; i++)
-    g_ptr_array_add (argv, g_strdup (self->run_args[i]));
-  gtk_progress_bar_set_text (self->progress, _("Running on the PTX emulator…"));
-  spawn_step (self, argv, FALSE);
+static void
+on_profile_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  WsProfilesPage *self = WS_PROFILES_PAGE (source);
+  ProfileJob *job = g_task_get_task_data (G_TASK (result));
+
+  g_task_propagate_boolean (G_TASK (result), NULL);
+
+  /* A failed or cancelled run left no partial trace (ws_launch_profile). */
+  if (!self->disposed)
+    finish_run (self, job->ok, job->message);
 }
 
 static char *
@@ -685,8 +714,8 @@ unused_trace_path (const char *folder, const char *program)
 gboolean
 ws_profiles_page_profile (WsProfilesPage *self, const char *program, const char * const *args)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_autoptr(GTask) task = NULL;
+  ProfileJob *job;
 
   g_return_val_if_fail (WS_IS_PROFILES_PAGE (self), FALSE);
   g_return_val_if_fail (program != NULL, FALSE);
@@ -700,42 +729,27 @@ ws_profiles_page_profile (WsProfilesPage *self, const char *program, const char 
       return TRUE;
     }
 
-  self->run_tmpdir = g_dir_make_tmp ("warpscope-gui-profile-XXXXXX", &error);
-  if (self->run_tmpdir == NULL)
-    {
-      set_status (self, error->message);
-      g_signal_emit (self, signals[PROFILE_FINISHED], 0, FALSE);
-      return TRUE;
-    }
-  g_strv_builder_add (builder, program);
-  for (guint i = 0; args != NULL && args[i] != NULL; i++)
-    g_strv_builder_add (builder, args[i]);
-  self->run_args = g_strv_builder_end (builder);
-  self->run_output = unused_trace_path (self->folder, program);
-  self->run_summary = g_build_filename (self->run_tmpdir, "summary.json", NULL);
+  job = g_new0 (ProfileJob, 1);
+  job->program = g_strdup (program);
+  job->args = g_strdupv ((char **) args);
+  job->output = unused_trace_path (self->folder, program);
+  job->tools = g_strdupv (self->tools);
+  job->db_path = g_strdup (self->db_path);
+  self->run_output = g_strdup (job->output);
   self->cancellable = g_cancellable_new ();
 
   gtk_widget_set_sensitive (self->profile_button, FALSE);
   gtk_widget_set_visible (self->progress_box, TRUE);
   set_status (self, "");
+  gtk_progress_bar_set_text (self->progress, g_str_has_suffix (program, ".cu")
+                                               ? _("Building with nvcc and running on the PTX emulator…")
+                                               : _("Running on the PTX emulator…"));
   self->pulse_id = g_timeout_add (120, pulse_cb, self);
 
-  if (g_str_has_suffix (program, ".cu"))
-    {
-      /* The profiler needs the shared CUDA runtime to interpose on. */
-      g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
-
-      g_ptr_array_add (argv, g_strdup (WS_NVCC));
-      g_ptr_array_add (argv, g_strdup ("-cudart"));
-      g_ptr_array_add (argv, g_strdup ("shared"));
-      g_ptr_array_add (argv, g_strdup ("-o"));
-      g_ptr_array_add (argv, g_build_filename (self->run_tmpdir, "program", NULL));
-      g_ptr_array_add (argv, g_strdup (program));
-      gtk_progress_bar_set_text (self->progress, _("Building with nvcc…"));
-      spawn_step (self, argv, TRUE);
-    }
-  else
-    start_profile_step (self, program);
+  task = g_task_new (self, self->cancellable, on_profile_done, NULL);
+  g_task_set_source_tag (task, ws_profiles_page_profile);
+  g_task_set_task_data (task, job, (GDestroyNotify) profile_job_free);
+  g_task_run_in_thread (task, profile_thread);
   return TRUE;
 }
 
@@ -752,10 +766,8 @@ ws_profiles_page_cancel (WsProfilesPage *self)
   g_return_if_fail (WS_IS_PROFILES_PAGE (self));
   if (self->cancellable == NULL)
     return;
+  /* core/launch kills the program (or nvcc) and waits for it. */
   g_cancellable_cancel (self->cancellable);
-  /* The child would otherwise keep emulating after we stop listening. */
-  if (self->child != NULL)
-    g_subprocess_force_exit (self->child);
 }
 
 void
@@ -962,6 +974,7 @@ ws_profiles_page_dispose (GObject *object)
 
   if (self->cancellable != NULL)
     ws_profiles_page_cancel (self);
+  self->disposed = TRUE;
   g_clear_handle_id (&self->pulse_id, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), WS_TYPE_PROFILES_PAGE);
   G_OBJECT_CLASS (ws_profiles_page_parent_class)->dispose (object);
@@ -976,12 +989,8 @@ ws_profiles_page_finalize (GObject *object)
   g_free (self->selected);
   g_free (self->status);
   g_free (self->run_output);
-  g_free (self->run_summary);
-  g_free (self->run_tmpdir);
-  g_strfreev (self->run_args);
   g_strfreev (self->tools);
   g_free (self->db_path);
-  g_clear_object (&self->child);
   g_clear_object (&self->cancellable);
   g_ptr_array_unref (self->paths);
   g_ptr_array_unref (self->detail_rows);

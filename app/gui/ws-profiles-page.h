@@ -2,9 +2,9 @@
  * workspace's trace folder with their kernels and launches, shows the
  * instrumentation tools' results next to a trace (TRACE.branch.json,
  * TRACE.memdiv.json, TRACE.value.json) when they exist, and profiles a CUDA
- * program by running `warpscope-cli profile` as a child process, so a
- * crashing program cannot take the application down and cancelling is a
- * signal to the child. */
+ * program (or builds and profiles a .cu file) through core/launch in a
+ * worker thread: the program runs as a child process, so a crashing program
+ * cannot take the application down, and cancelling kills it. */
 #pragma once
 
 #include <gtk/gtk.h>

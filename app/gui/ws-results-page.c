@@ -19,7 +19,7 @@ struct _WsResultsPage
   WsRunQueue *queue;
   WsStore *store;                /* borrowed: measurement sets */
   gulong changed_id;
-  GArray *measured;              /* of double pairs (value, seconds) */
+  GArray *measured;              /* of WsMeasuredTime */
   char *measured_name;
 
   GtkWidget *box;
@@ -97,15 +97,7 @@ build_sweep (WsResultsPage *self, const WsRun *latest)
         }
     }
   if (self->measured != NULL && self->measured->len > 0)
-    {
-      guint m = ws_chart_add_series (chart, self->measured_name != NULL ? self->measured_name : _("measured"),
-                                     WS_CHART_SERIES_MEASURED);
-
-      for (guint i = 0; i + 1 < self->measured->len; i += 2)
-        ws_chart_series_add_point (chart, m, g_array_index (self->measured, double, i),
-                                   g_array_index (self->measured, double, i + 1));
-      ws_chart_annotate_rel_errors (chart, m);
-    }
+    ws_measure_times_add_series (chart, self->measured_name, self->measured);
   return chart;
 }
 
@@ -282,44 +274,18 @@ ws_results_page_refresh (WsResultsPage *self)
 gboolean
 ws_results_page_import_measured (WsResultsPage *self, const char *path, GError **error)
 {
-  g_autofree char *text = NULL;
-  g_auto(GStrv) lines = NULL;
-  g_autoptr(GArray) pairs = g_array_new (FALSE, FALSE, sizeof (double));
+  const WsRun *latest;
+  g_autoptr(GArray) times = NULL;
 
   g_return_val_if_fail (WS_IS_RESULTS_PAGE (self), FALSE);
-  if (!g_file_get_contents (path, &text, NULL, error))
+  /* Columns by name (core/measure, as `warpscope-cli plot --measured`):
+   * seconds, and x or the swept variable's name. */
+  latest = latest_done (self);
+  times = ws_measure_times_load (path, latest != NULL ? latest->variable : NULL, error);
+  if (times == NULL)
     return FALSE;
-  lines = g_strsplit (text, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      g_auto(GStrv) fields = NULL;
-      char *end0 = NULL, *end1 = NULL;
-      double v, s;
-
-      g_strstrip (lines[i]);
-      if (lines[i][0] == '\0' || lines[i][0] == '#')
-        continue;
-      fields = g_strsplit (lines[i], ",", -1);
-      v = g_ascii_strtod (g_strstrip (fields[0]), &end0);
-      if (end0 == fields[0] && pairs->len == 0)
-        continue; /* the header */
-      if (g_strv_length (fields) < 2 || end0 == fields[0] || *end0 != '\0'
-          || (s = g_ascii_strtod (g_strstrip (fields[1]), &end1), end1 == fields[1] || *end1 != '\0') || !(s >= 0))
-        {
-          g_set_error (error, WS_ERROR, WS_ERROR_PARSE,
-                       _("%s:%u: expected VALUE,SECONDS (two numbers), found “%s”."), path, i + 1, lines[i]);
-          return FALSE;
-        }
-      g_array_append_val (pairs, v);
-      g_array_append_val (pairs, s);
-    }
-  if (pairs->len == 0)
-    {
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("%s has no measurements (lines VALUE,SECONDS)."), path);
-      return FALSE;
-    }
   g_clear_pointer (&self->measured, g_array_unref);
-  self->measured = g_steal_pointer (&pairs);
+  self->measured = g_steal_pointer (&times);
   g_free (self->measured_name);
   {
     /* Named after the file, so the legend says which measurements these are. */
@@ -362,7 +328,7 @@ gboolean
 ws_results_page_use_measurement_sets (WsResultsPage *self, const char * const *names, gboolean kernels_only,
                                       GError **error)
 {
-  g_autoptr(GArray) pairs = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (WsMeasuredTime));
   const WsRun *latest;
 
   g_return_val_if_fail (WS_IS_RESULTS_PAGE (self), FALSE);
@@ -386,11 +352,11 @@ ws_results_page_use_measurement_sets (WsResultsPage *self, const char * const *n
   for (guint i = 0; names[i] != NULL; i++)
     {
       g_autoptr(WsMeasurementSet) set = ws_measure_store_get (self->store, names[i], error);
-      double x, seconds = 0;
+      WsMeasuredTime m = { 0, 0 };
 
       if (set == NULL)
         return FALSE;
-      if (!value_in_name (set->name, latest->variable, &x))
+      if (!value_in_name (set->name, latest->variable, &m.x))
         {
           g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                        _("The name of measurement set “%s” gives no value of %s: name sets like “%s %s=1048576”."),
@@ -399,16 +365,15 @@ ws_results_page_use_measurement_sets (WsResultsPage *self, const char * const *n
         }
       for (guint r = 0; set->rows != NULL && r < set->rows->len; r++)
         {
-          const WsMeasurement *m = &g_array_index (set->rows, WsMeasurement, r);
+          const WsMeasurement *row = &g_array_index (set->rows, WsMeasurement, r);
 
-          if (!kernels_only || m->kind == WS_MEASURE_KERNEL)
-            seconds += m->duration_ns * 1e-9;
+          if (!kernels_only || row->kind == WS_MEASURE_KERNEL)
+            m.seconds += row->duration_ns * 1e-9;
         }
-      g_array_append_val (pairs, x);
-      g_array_append_val (pairs, seconds);
+      g_array_append_val (times, m);
     }
   g_clear_pointer (&self->measured, g_array_unref);
-  self->measured = g_steal_pointer (&pairs);
+  self->measured = g_steal_pointer (&times);
   g_free (self->measured_name);
   self->measured_name = g_strdup (kernels_only ? _("measured (kernels)") : _("measured"));
   ws_results_page_refresh (self);
@@ -507,7 +472,7 @@ import_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   GtkRoot *root = gtk_widget_get_root (widget);
   GtkFileChooserNative *native =
-    gtk_file_chooser_native_new (_("Import Measurements (VALUE,SECONDS CSV)"),
+    gtk_file_chooser_native_new (_("Import Measurements (CSV with columns x,seconds)"),
                                  GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, GTK_FILE_CHOOSER_ACTION_OPEN,
                                  _("_Import"), _("_Cancel"));
 
@@ -664,7 +629,7 @@ ws_results_page_init (WsResultsPage *self)
   gtk_box_append (GTK_BOX (tbpoint_box), GTK_WIDGET (self->tbpoint_view));
   gtk_stack_add_titled (self->stack, tbpoint_box, "tbpoint", _("TBPoint"));
   gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), self->stack);
-  g_menu_append (menu, _("From a _CSV File (VALUE,SECONDS)…"), "results.import-measured");
+  g_menu_append (menu, _("From a _CSV File (x,seconds)…"), "results.import-measured");
   g_menu_append (menu, _("From Stored _Measurement Sets…"), "results.import-sets");
   gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (import), G_MENU_MODEL (menu));
   gtk_menu_button_set_label (GTK_MENU_BUTTON (import), _("_Measured Data"));

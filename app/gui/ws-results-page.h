@@ -19,10 +19,10 @@
  * swept variable's value in the set's name, e.g. "saxpy2 N=1048576"; the
  * set's total, or kernels', duration is the measured time).
  *
- * Measured CSV: one measurement per line, "VALUE,SECONDS" (the swept
- * variable's value and the measured total time in seconds); an optional
- * header line whose first field is not a number and lines starting with '#'
- * are skipped. */
+ * Measured CSV: read by core/measure (ws_measure_times_load) as `warpscope-cli
+ * plot --measured` reads it: a header naming the columns, in any order,
+ * `seconds` (the measured total time) and `x` or the swept variable's name
+ * (e.g. `N`); lines starting with '#' are skipped. */
 #pragma once
 
 #include <gtk/gtk.h>

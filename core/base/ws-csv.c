@@ -14,6 +14,8 @@ typedef struct {
 struct _WsCsvTable {
   char *filename;
   GPtrArray *header;   /* of char* */
+  GArray *header_columns;   /* of guint: text column of each name */
+  guint header_line;
   GArray *rows;        /* of Row */
 };
 
@@ -118,6 +120,7 @@ ws_csv_table_free (WsCsvTable *table)
     return;
   g_free (table->filename);
   g_clear_pointer (&table->header, g_ptr_array_unref);
+  g_clear_pointer (&table->header_columns, g_array_unref);
   g_clear_pointer (&table->rows, g_array_unref);
   g_free (table);
 }
@@ -159,7 +162,8 @@ ws_csv_table_parse (const char *text, gsize length, const char *filename, GError
           for (guint i = 0; i < row.fields->len; i++)
             g_strstrip ((char *) row.fields->pdata[i]);
           t->header = g_steal_pointer (&row.fields);
-          g_array_unref (row.columns);
+          t->header_columns = row.columns;
+          t->header_line = lineno;
           continue;
         }
       g_array_append_val (t->rows, row);
@@ -186,6 +190,25 @@ ws_csv_table_load (const char *path, GError **error)
       return NULL;
     }
   return ws_csv_table_parse (text, length, path, error);
+}
+
+guint
+ws_csv_table_get_n_columns (const WsCsvTable *table)
+{
+  return table->header->len;
+}
+
+const char *
+ws_csv_table_get_column_name (const WsCsvTable *table, int column)
+{
+  g_return_val_if_fail (column >= 0 && (guint) column < table->header->len, NULL);
+  return table->header->pdata[column];
+}
+
+guint
+ws_csv_table_get_header_line (const WsCsvTable *table)
+{
+  return table->header_line;
 }
 
 const char *
@@ -225,8 +248,8 @@ ws_csv_table_require_column (const WsCsvTable *table, const char *name, GError *
       g_autoptr(GString) have = g_string_new (NULL);
       for (guint i = 0; i < table->header->len; i++)
         g_string_append_printf (have, "%s%s", i ? ", " : "", (const char *) table->header->pdata[i]);
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: no column '%s' (it has: %s)", table->filename, name,
-                   have->str);
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s:%u:1: no column '%s' (it has: %s)", table->filename,
+                   table->header_line, name, have->str);
     }
   return c;
 }

@@ -30,11 +30,15 @@ WS_EXPORT void ws_csv_table_free (WsCsvTable *table);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsCsvTable, ws_csv_table_free)
 
 WS_EXPORT const char *ws_csv_table_get_filename (const WsCsvTable *table);
+WS_EXPORT guint ws_csv_table_get_n_columns (const WsCsvTable *table);
+WS_EXPORT const char *ws_csv_table_get_column_name (const WsCsvTable *table, int column);
+/* The line of the header (for messages about columns: FILE:LINE:1). */
+WS_EXPORT guint ws_csv_table_get_header_line (const WsCsvTable *table);
 WS_EXPORT guint ws_csv_table_get_n_rows (const WsCsvTable *table);
 /* Index of the column named @name, or -1. */
 WS_EXPORT int ws_csv_table_find_column (const WsCsvTable *table, const char *name);
-/* Index of the column named @name; a missing column is an error naming the
- * file and the columns it has. */
+/* Index of the column named @name; a missing column is an error naming
+ * file:line:column of the header and the columns it has. */
 WS_EXPORT int ws_csv_table_require_column (const WsCsvTable *table, const char *name, GError **error);
 /* The text of a cell ("" when the row is shorter). */
 WS_EXPORT const char *ws_csv_table_get (const WsCsvTable *table, guint row, int column);

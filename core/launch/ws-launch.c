@@ -3,6 +3,7 @@
  * summary the runtime writes at exit. */
 #include "ws-config.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <glib/gstdio.h>
 
 #include "launch/ws-launch.h"
+#include "base/ws-paths.h"
 #include "fatbin/ws-fatbin.h"
 
 #define STDERR_TAIL_BYTES 4096
@@ -19,14 +21,7 @@
 char *
 ws_launch_cudart_dir (void)
 {
-  const char *env = g_getenv ("WARPSCOPE_CUDART_DIR");
-  if (env != NULL && *env)
-    return g_strdup (env);
-  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
-  g_autofree char *build = g_canonicalize_filename (WS_BUILD_DIR, NULL);
-  if (exe != NULL && g_str_has_prefix (exe, build) && exe[strlen (build)] == '/')
-    return g_build_filename (WS_BUILD_DIR, "core", "cudart", NULL);
-  return g_path_get_dirname (WS_PLUGIN_DIR);   /* <prefix>/<libdir>/warpscope */
+  return ws_paths_get (WS_PATH_CUDART_DIR);
 }
 
 char *
@@ -311,4 +306,224 @@ ws_launch_run (const char *program, const char *const *args, const WsLaunchOptio
   if (o->capture)
     r->stderr_tail = stderr_tail (err_bytes);
   return r;
+}
+
+WsLaunchResult *
+ws_launch_profile (const char *program, const char *const *args, const WsLaunchOptions *options,
+                   const char *trace_path, GCancellable *cancellable, GError **error)
+{
+  g_return_val_if_fail (program != NULL, NULL);
+  WsLaunchOptions o;
+  if (options != NULL)
+    o = *options;
+  else
+    ws_launch_options_init (&o);
+  o.trace = NULL;
+
+  /* The temporary name is in @trace_path's folder (same file system: the
+   * rename is atomic), so a failed or stopped run never leaves half a trace
+   * under the real name. */
+  g_autofree char *trace_tmp = NULL;
+  if (trace_path != NULL)
+    {
+      if (g_file_test (trace_path, G_FILE_TEST_IS_DIR))
+        {
+          g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("%s is a folder; give a trace file name"), trace_path);
+          return NULL;
+        }
+      g_autofree char *dir = g_path_get_dirname (trace_path);
+      g_autofree char *base = g_path_get_basename (trace_path);
+      g_autofree char *name = g_strdup_printf (".%s.%d.part", base, (int) getpid ());
+      trace_tmp = g_build_filename (dir, name, NULL);
+      o.trace = trace_tmp;
+    }
+  WsLaunchResult *r = ws_launch_run (program, args, &o, cancellable, error);
+  if (trace_tmp == NULL)
+    return r;
+  JsonObject *summary = r != NULL && r->summary != NULL && JSON_NODE_HOLDS_OBJECT (r->summary)
+                          ? json_node_get_object (r->summary) : NULL;
+  gboolean finished = summary != NULL && json_object_has_member (summary, "trace_written")
+                      && json_object_get_boolean_member (summary, "trace_written") && r->signal == 0
+                      && (o.abandon == NULL || *o.abandon == 0);
+  if (!finished)
+    {
+      g_unlink (trace_tmp);
+      return r;
+    }
+  if (g_rename (trace_tmp, trace_path) != 0)
+    {
+      int e = errno;
+      g_unlink (trace_tmp);
+      g_set_error (error, WS_ERROR, WS_ERROR_IO, _("cannot move the trace %s to %s: %s"), trace_tmp, trace_path,
+                   g_strerror (e));
+      ws_launch_result_free (r);
+      return NULL;
+    }
+  r->trace_kept = TRUE;
+  return r;
+}
+
+/* ---- building ------------------------------------------------------------ */
+
+char *
+ws_launch_find_nvcc (void)
+{
+  const char *env = g_getenv ("NVCC");
+  if (env != NULL && *env)
+    return g_strdup (env);
+  if (*WS_NVCC && g_file_test (WS_NVCC, G_FILE_TEST_IS_EXECUTABLE))
+    return g_strdup (WS_NVCC);
+  char *p = g_find_program_in_path ("nvcc");
+  if (p == NULL && g_file_test ("/usr/local/cuda/bin/nvcc", G_FILE_TEST_IS_EXECUTABLE))
+    p = g_strdup ("/usr/local/cuda/bin/nvcc");
+  return p;
+}
+
+static gboolean
+is_arch_flag (const char *a)
+{
+  static const char *const prefixes[] = {
+    "-arch", "--gpu-architecture", "-gencode", "--generate-code", "-code", "--gpu-code", NULL
+  };
+  for (guint i = 0; prefixes[i] != NULL; i++)
+    if (g_str_has_prefix (a, prefixes[i]))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+refuse_static_runtime (const char *value, GError **error)
+{
+  if (strcmp (value, "shared") == 0)
+    return TRUE;
+  g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+               _("the program must use the shared CUDA runtime (-cudart shared) to be profiled"));
+  return FALSE;
+}
+
+char *
+ws_launch_build (const WsBuildOptions *options, int *nvcc_status, GCancellable *cancellable, GError **error)
+{
+  g_return_val_if_fail (options != NULL, NULL);
+  const char *const *args = options->args;
+  const char *source = NULL;
+  gboolean user_arch = FALSE;
+  g_autoptr(GPtrArray) extra = g_ptr_array_new ();
+  if (nvcc_status != NULL)
+    *nvcc_status = 0;
+  for (guint i = 0; args != NULL && args[i] != NULL; i++)
+    {
+      const char *a = args[i];
+      if (strcmp (a, "-cudart") == 0 || strcmp (a, "--cudart") == 0)
+        {
+          if (!refuse_static_runtime (args[i + 1] != NULL ? args[i + 1] : "", error))
+            return NULL;
+          i++;
+          continue;
+        }
+      if (g_str_has_prefix (a, "-cudart=") || g_str_has_prefix (a, "--cudart="))
+        {
+          if (!refuse_static_runtime (strchr (a, '=') + 1, error))
+            return NULL;
+          continue;
+        }
+      if (is_arch_flag (a))
+        user_arch = TRUE;
+      if (source == NULL && a[0] != '-' && g_str_has_suffix (a, ".cu"))
+        source = a;
+      g_ptr_array_add (extra, (char *) a);
+    }
+  if (source == NULL)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("no .cu source file given"));
+      return NULL;
+    }
+  if (!g_file_test (source, G_FILE_TEST_EXISTS))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, _("source file '%s' not found"), source);
+      return NULL;
+    }
+  g_autofree char *nvcc = ws_launch_find_nvcc ();
+  if (nvcc == NULL)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_FAILED,
+                   _("nvcc not found (install the CUDA 13 toolkit, put nvcc in PATH or set NVCC)"));
+      return NULL;
+    }
+  g_autofree char *out = NULL;
+  if (options->output != NULL)
+    out = g_strdup (options->output);
+  else
+    {
+      g_autofree char *base = g_path_get_basename (source);
+      out = g_strndup (base, strlen (base) - 3);
+    }
+
+  g_autoptr(GPtrArray) cmd = g_ptr_array_new ();
+  g_ptr_array_add (cmd, nvcc);
+  g_ptr_array_add (cmd, "-cudart");
+  g_ptr_array_add (cmd, "shared");
+  if (!user_arch)
+    {
+      g_ptr_array_add (cmd, "-gencode");
+      g_ptr_array_add (cmd, "arch=compute_80,code=[compute_80,sm_80]");
+    }
+  g_ptr_array_add (cmd, "-o");
+  g_ptr_array_add (cmd, out);
+  for (guint i = 0; i < extra->len; i++)
+    g_ptr_array_add (cmd, extra->pdata[i]);
+  g_ptr_array_add (cmd, NULL);
+  if (options->verbose)
+    {
+      g_autofree char *line = g_strjoinv (" ", (char **) cmd->pdata);
+      fprintf (stderr, "%s\n", line);
+    }
+
+  GSubprocessFlags flags = options->capture ? G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE
+                                            : G_SUBPROCESS_FLAGS_STDIN_INHERIT;
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (flags);
+  g_subprocess_launcher_set_child_setup (launcher, child_setup, GINT_TO_POINTER ((int) getpid ()), NULL);
+  if (!options->capture)
+    {
+      fflush (stdout);
+      fflush (stderr);
+    }
+  g_autoptr(GError) local = NULL;
+  g_autoptr(GSubprocess) proc = g_subprocess_launcher_spawnv (launcher, (const char *const *) cmd->pdata, &local);
+  if (proc == NULL)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_FAILED, _("cannot run %s: %s"), nvcc, local->message);
+      return NULL;
+    }
+  g_autoptr(GBytes) err_bytes = NULL;
+  if (!wait_child (proc, options->capture, &err_bytes, cancellable, error))
+    return NULL;
+  if (!g_subprocess_get_if_exited (proc) || g_subprocess_get_exit_status (proc) != 0)
+    {
+      int status = g_subprocess_get_if_exited (proc) ? g_subprocess_get_exit_status (proc)
+                                                     : 128 + g_subprocess_get_term_sig (proc);
+      g_autofree char *tail = options->capture ? stderr_tail (err_bytes) : NULL;
+      const char *last = tail != NULL ? strrchr (tail, '\n') : NULL;
+      if (nvcc_status != NULL)
+        *nvcc_status = status;
+      if (tail != NULL && *tail != '\0')
+        g_set_error (error, WS_ERROR, WS_ERROR_FAILED, _("building %s with nvcc failed (exit status %d): %s"),
+                     source, status, last != NULL ? last + 1 : tail);
+      else
+        g_set_error (error, WS_ERROR, WS_ERROR_FAILED, _("building %s with nvcc failed (exit status %d)"), source,
+                     status);
+      return NULL;
+    }
+
+  /* An architecture the user chose may embed only SASS: say so now rather
+   * than when the program is profiled. */
+  g_autoptr(WsElfCuda) info = ws_elf_cuda_inspect (out, NULL);
+  if (info != NULL && info->fatbin != NULL && !ws_fatbin_has_ptx (info->fatbin))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_UNSUPPORTED,
+                   _("%s holds no PTX, only machine code, which the emulator cannot run; rebuild with "
+                     "-arch=sm_XX (which embeds PTX) or without architecture options"), out);
+      return NULL;
+    }
+  return g_steal_pointer (&out);
 }

@@ -1,11 +1,9 @@
 /* ws-measure-gpu.c: is a real NVIDIA GPU usable, and where is the CUPTI
  * injection library (tools/cupti)? */
 #include "measure/ws-measure.h"
-#include "ws-config.h"
+#include "base/ws-paths.h"
 #include <gmodule.h>
 #include <string.h>
-
-#define WS_CUPTI_LIBRARY "libws-cupti-inject.so"
 
 gboolean
 ws_measure_gpu_present (char **why)
@@ -63,38 +61,14 @@ ws_measure_gpu_present (char **why)
   return ok;
 }
 
-static gboolean
-running_from_build_tree (void)
-{
-  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
-  return exe != NULL && g_str_has_prefix (exe, WS_BUILD_DIR "/");
-}
-
 char *
 ws_measure_injection_library (char **why)
 {
-  const char *env = g_getenv ("WARPSCOPE_CUPTI_LIBRARY");
-  g_autoptr(GPtrArray) candidates = g_ptr_array_new_with_free_func (g_free);
-  if (env != NULL && *env != '\0')
-    g_ptr_array_add (candidates, g_strdup (env));
-  else
-    {
-      if (running_from_build_tree ())
-        g_ptr_array_add (candidates, g_build_filename (WS_BUILD_DIR, "core", "measure", WS_CUPTI_LIBRARY, NULL));
-      /* WS_PLUGIN_DIR is <libdir>/warpscope/plugins; the library sits beside it. */
-      g_autofree char *libdir = g_path_get_dirname (WS_PLUGIN_DIR);
-      g_ptr_array_add (candidates, g_build_filename (libdir, WS_CUPTI_LIBRARY, NULL));
-    }
-  for (guint i = 0; i < candidates->len; i++)
-    if (g_file_test (g_ptr_array_index (candidates, i), G_FILE_TEST_IS_REGULAR))
-      return g_strdup (g_ptr_array_index (candidates, i));
+  g_autofree char *path = ws_paths_get (WS_PATH_CUPTI_LIBRARY);
+  if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return g_steal_pointer (&path);
   if (why)
-    {
-      g_autofree char *list = NULL;
-      g_ptr_array_add (candidates, NULL);
-      list = g_strjoinv (", ", (char **) candidates->pdata);
-      *why = g_strdup_printf ("the CUPTI injection library is not built (looked for %s; it is built only where "
-                              "CUPTI's headers and libcupti were found at configure time)", list);
-    }
+    *why = g_strdup_printf ("the CUPTI injection library is not built (looked for %s; it is built only where "
+                            "CUPTI's headers and libcupti were found at configure time)", path);
   return NULL;
 }

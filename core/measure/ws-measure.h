@@ -1,5 +1,5 @@
-/* ws-measure.h: measured data — the measurement CSV, measurement sets in the
- * store, and the calibration of seed 004's scaling parameters (λk of eq. 4.1
+/* ws-measure.h: measured data — the measurement CSV, measured sweep times,
+ * measurement sets in the store, and the calibration of seed 004's scaling parameters (λk of eq. 4.1
  * per kernel and architecture, t_s and λc of eq. 4.6 per link direction).
  *
  * The CSV format is documented in docs/measurement.md.  Durations are kept
@@ -8,6 +8,7 @@
 
 #include "hw/ws-hw.h"
 #include "store/ws-store.h"
+#include "chart/ws-chart.h"
 
 G_BEGIN_DECLS
 
@@ -58,6 +59,29 @@ WS_EXPORT GArray *ws_measure_csv_parse (const char *text, gsize length, const ch
 WS_EXPORT GArray *ws_measure_csv_load (const char *path, GError **error);
 WS_EXPORT char *ws_measure_csv_format (const GArray *rows);
 WS_EXPORT gboolean ws_measure_csv_save (const GArray *rows, const char *path, GError **error);
+
+/* Measured times of a sweep (docs/charts.md, "--measured"): a CSV file whose
+ * header names the columns, in any order: `seconds`, the measured time, and
+ * the x value: a column named `x`, else one named @x_name (the swept
+ * variable, e.g. "N"; may be NULL), else, in a two-column file, the column
+ * that is not `seconds`.  Other columns are ignored.  Errors name
+ * FILE:LINE:COLUMN (WS_ERROR_PARSE for a cell that is not a number,
+ * WS_ERROR_INVALID for a missing column, a negative time or no rows).
+ * `warpscope-cli plot --measured` and the GUI's Results page both read
+ * measurements through this. */
+typedef struct {
+  double x;
+  double seconds;
+} WsMeasuredTime;
+
+/* GArray of WsMeasuredTime in file order. */
+WS_EXPORT GArray *ws_measure_times_parse (const char *text, gsize length, const char *filename, const char *x_name,
+                                          GError **error);
+WS_EXPORT GArray *ws_measure_times_load (const char *path, const char *x_name, GError **error);
+/* Adds @times to @chart as a measured series named @name (NULL: "measured")
+ * and annotates the other series with their relative errors against it
+ * (ws_chart_annotate_rel_errors); returns the series. */
+WS_EXPORT guint ws_measure_times_add_series (WsChart *chart, const char *name, const GArray *times);
 
 /* Recomputes every row's occurrence index from the rows' order. */
 WS_EXPORT void ws_measure_assign_occurrences (GArray *rows);

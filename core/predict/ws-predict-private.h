@@ -41,10 +41,6 @@ WsPrediction *ws_predict_run_direct (WsPredictorContext *ctx, GError **error);
  * one); FALSE with the plugin's message in @error. */
 gboolean ws_predict_run_init (const WsPredictorDescriptor *d, GError **error);
 
-/* ws-predict.c: TRUE when this program runs from the build tree
- * (uninstalled: tests, developers). */
-gboolean ws_predict_running_from_build_tree (void);
-
 /* ws-predict-worker.c: the same, in the plugin's supervised workers
  * (processes of the program warpscope-predict-worker, pooled per plugin
  * record).  An analytic prediction sends the kernel's parameters; a traced

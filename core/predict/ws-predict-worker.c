@@ -32,6 +32,7 @@
 
 #include "ws-config.h"
 #include "predict/ws-predict-private.h"
+#include "base/ws-paths.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -598,19 +599,13 @@ ws_predict_worker_main (int argc, char **argv)
 
 /* ---- the host's side ------------------------------------------------------- */
 
-/* Where the worker program is: WARPSCOPE_PREDICT_WORKER, else beside the
- * library in the build tree (running uninstalled: tests, developers), else
- * the installed <libdir>/warpscope/ (beside the plugins' folder). */
+/* Where the worker program is: WARPSCOPE_PREDICT_WORKER, else the build
+ * tree's when running uninstalled, else the installed <libdir>/warpscope/
+ * (ws_paths_get). */
 static char *
 worker_program (void)
 {
-  const char *env = g_getenv ("WARPSCOPE_PREDICT_WORKER");
-  if (env != NULL && *env)
-    return g_strdup (env);
-  if (ws_predict_running_from_build_tree ())
-    return g_build_filename (WS_BUILD_DIR, "core", "warpscope-predict-worker", NULL);
-  g_autofree char *libdir = g_path_get_dirname (WS_PLUGIN_DIR);
-  return g_build_filename (libdir, "warpscope-predict-worker", NULL);
+  return ws_paths_get (WS_PATH_PREDICT_WORKER);
 }
 
 static gboolean

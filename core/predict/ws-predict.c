@@ -2,11 +2,13 @@
 #include "ws-config.h"
 #include "predict/ws-predict.h"
 #include "predict/ws-predict-private.h"
+#include "base/ws-paths.h"
 #include "bounds/ws-bounds.h"
 #include "occupancy/ws-occupancy.h"
 #include "interval/ws-interval.h"
 #include "ptx/ws-ptx.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 #include <gmodule.h>
@@ -177,13 +179,6 @@ ws_predictor_plugin_load (const char *path)
   return p;
 }
 
-gboolean
-ws_predict_running_from_build_tree (void)
-{
-  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
-  return exe != NULL && g_str_has_prefix (exe, WS_BUILD_DIR "/");
-}
-
 char **
 ws_predictor_search_path (void)
 {
@@ -198,10 +193,11 @@ ws_predictor_search_path (void)
     }
   g_autofree char *user = g_build_filename (g_get_user_data_dir (), "warpscope", "plugins", NULL);
   g_strv_builder_add (b, user);
-  g_strv_builder_add (b, WS_PLUGIN_DIR);
-  if (ws_predict_running_from_build_tree ())
+  g_autofree char *installed = ws_paths_get_for (WS_PATH_PLUGIN_DIR, FALSE);
+  g_strv_builder_add (b, installed);
+  if (ws_paths_running_uninstalled ())
     {
-      g_autofree char *built = g_build_filename (WS_BUILD_DIR, "plugins", NULL);
+      g_autofree char *built = ws_paths_get_for (WS_PATH_PLUGIN_DIR, TRUE);
       g_strv_builder_add (b, built);
     }
   return g_strv_builder_end (b);
@@ -250,7 +246,7 @@ ws_predictor_scan (void)
 {
   GPtrArray *plugins = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_predictor_plugin_free);
   g_auto(GStrv) dirs = ws_predictor_search_path ();
-  g_autofree char *built = g_build_filename (WS_BUILD_DIR, "plugins", NULL);
+  g_autofree char *built = ws_paths_get_for (WS_PATH_PLUGIN_DIR, TRUE);
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint i = 0; dirs[i]; i++)
     {
@@ -368,25 +364,103 @@ ws_analytic_kernel_free (WsAnalyticKernel *k)
   g_free (k);
 }
 
-static const struct {
-  const char *name;
-  gboolean required;
-  double min;
-} analytic_fields[] = {
-  { "grid_size", TRUE, 1 },
-  { "block_size", TRUE, 1 },
-  { "cuda_core_instructions", FALSE, 0 },
-  { "issued_instructions", FALSE, 0 },
-  { "gmem_bytes", FALSE, 0 },
-  { "latency_bound", FALSE, 1e-9 },
-  { "occupancy_warps", FALSE, 1e-9 },
-  { "lambda", FALSE, 1e-9 },
-  { "sfu_instructions", FALSE, 0 },
-  { "fp64_instructions", FALSE, 0 },
-  { "shared_bytes", FALSE, 0 },
-  { "registers_per_thread", FALSE, 0 },
-  { "shared_per_block", FALSE, 0 },
+/* The parameters of seed 004's Listing 5 and what the shipped plugins read
+ * besides (volkov, gpumech; docs/plugin-guide.md).  Volkov's inputs are per
+ * warp: instructions and bytes each warp executes or moves, its latency
+ * bound in cycles, occupancy in warps per SM.  The minimums keep the model
+ * finite (a latency bound, occupancy or lambda of 0 divides by zero); the
+ * maximums are those of the host's launch_dims/launch_resources, which hand
+ * the values to plugins as 32-bit integers. */
+#define ANALYTIC_CTX "analytic kernel"
+#define U32 4294967295.0
+static const WsAnalyticParam analytic_params[] = {
+  { "grid_size", TRUE, 1, U32, NC_("analytic kernel", "blocks"), ANALYTIC_CTX,
+    NC_("analytic kernel", "Grid size"),
+    NC_("analytic kernel", "Thread blocks the kernel launches (W_L = grid size × warps per block, eq. 4.2).") },
+  { "block_size", TRUE, 1, U32, NC_("analytic kernel", "threads"), ANALYTIC_CTX,
+    NC_("analytic kernel", "Block size"),
+    NC_("analytic kernel", "Threads per block.") },
+  { "cuda_core_instructions", FALSE, 0, HUGE_VAL, NC_("analytic kernel", "per warp"), ANALYTIC_CTX,
+    NC_("analytic kernel", "CUDA core instructions"),
+    NC_("analytic kernel", "Arithmetic instructions each warp executes on the CUDA cores (INS_cuda).") },
+  { "issued_instructions", FALSE, 0, HUGE_VAL, NC_("analytic kernel", "per warp"), ANALYTIC_CTX,
+    NC_("analytic kernel", "Issued instructions"),
+    NC_("analytic kernel", "Instructions each warp issues, of every kind (INS_issued).") },
+  { "gmem_bytes", FALSE, 0, HUGE_VAL, NC_("analytic kernel", "bytes per warp"), ANALYTIC_CTX,
+    NC_("analytic kernel", "Global memory bytes"),
+    NC_("analytic kernel", "DRAM traffic of each warp (GMem_bytes).") },
+  { "latency_bound", FALSE, 1e-9, HUGE_VAL, NC_("analytic kernel", "cycles per warp"), ANALYTIC_CTX,
+    NC_("analytic kernel", "Latency bound"),
+    NC_("analytic kernel", "Cycles one warp needs when it runs alone (Lat_bound of Listing 5).") },
+  { "occupancy_warps", FALSE, 1e-9, HUGE_VAL, NC_("analytic kernel", "warps per SM"), ANALYTIC_CTX,
+    NC_("analytic kernel", "Occupancy (warps)"),
+    NC_("analytic kernel", "Resident warps per SM; without it predictors derive occupancy from the registers "
+        "and shared memory per block.") },
+  { "lambda", FALSE, 1e-9, HUGE_VAL, "", ANALYTIC_CTX,
+    NC_("analytic kernel", "Lambda"),
+    NC_("analytic kernel", "Kernel scaling parameter λ_k of eq. 4.1; without it the predictor’s option applies.") },
+  { "sfu_instructions", FALSE, 0, HUGE_VAL, NC_("analytic kernel", "per warp"), ANALYTIC_CTX,
+    NC_("analytic kernel", "SFU instructions"),
+    NC_("analytic kernel", "Special-function-unit instructions (sine, reciprocal, …) each warp executes.") },
+  { "fp64_instructions", FALSE, 0, HUGE_VAL, NC_("analytic kernel", "per warp"), ANALYTIC_CTX,
+    NC_("analytic kernel", "FP64 instructions"),
+    NC_("analytic kernel", "Double-precision instructions each warp executes.") },
+  { "shared_bytes", FALSE, 0, HUGE_VAL, NC_("analytic kernel", "bytes per warp"), ANALYTIC_CTX,
+    NC_("analytic kernel", "Shared memory bytes"),
+    NC_("analytic kernel", "Shared-memory traffic of each warp.") },
+  { "registers_per_thread", FALSE, 0, U32, NC_("analytic kernel", "registers"), ANALYTIC_CTX,
+    NC_("analytic kernel", "Registers per thread"),
+    NC_("analytic kernel", "Registers each thread uses, as ptxas reports them (limits occupancy).") },
+  { "shared_per_block", FALSE, 0, U32, NC_("analytic kernel", "bytes"), ANALYTIC_CTX,
+    NC_("analytic kernel", "Shared memory per block"),
+    NC_("analytic kernel", "Static and dynamic shared memory of one block (limits occupancy).") },
 };
+#undef U32
+
+const WsAnalyticParam *
+ws_analytic_params (guint *n_params)
+{
+  g_return_val_if_fail (n_params != NULL, NULL);
+  *n_params = G_N_ELEMENTS (analytic_params);
+  return analytic_params;
+}
+
+const WsAnalyticParam *
+ws_analytic_param_find (const char *key)
+{
+  g_return_val_if_fail (key != NULL, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (analytic_params); i++)
+    if (strcmp (analytic_params[i].key, key) == 0)
+      return &analytic_params[i];
+  return NULL;
+}
+
+gboolean
+ws_analytic_param_check (const WsAnalyticParam *param, double value, GError **error)
+{
+  g_return_val_if_fail (param != NULL, FALSE);
+  if (isfinite (value) && value >= param->min && value <= param->max)
+    return TRUE;
+  if (!isfinite (value))
+    g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "field '%s' is %g; it must be a finite number", param->key,
+                 value);
+  else if (value < param->min)
+    g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "field '%s' is %g; it must be %s %g", param->key, value,
+                 param->min > 0 ? "at least" : "not below", param->min);
+  else
+    g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "field '%s' is %g; it must be at most %.15g", param->key, value,
+                 param->max);
+  return FALSE;
+}
+
+char *
+ws_analytic_param_names (void)
+{
+  GString *s = g_string_new (NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (analytic_params); i++)
+    g_string_append_printf (s, "%s%s", i > 0 ? ", " : "", analytic_params[i].key);
+  return g_string_free (s, FALSE);
+}
 
 WsAnalyticKernel *
 ws_analytic_kernel_load (const char *path, GError **error)
@@ -420,20 +494,22 @@ ws_analytic_kernel_load (const char *path, GError **error)
             }
           continue;
         }
-      guint f;
-      for (f = 0; f < G_N_ELEMENTS (analytic_fields); f++)
-        if (strcmp (analytic_fields[f].name, m) == 0)
-          break;
-      if (f == G_N_ELEMENTS (analytic_fields))
+      const WsAnalyticParam *param = ws_analytic_param_find (m);
+      if (param == NULL)
         {
-          const char *names[G_N_ELEMENTS (analytic_fields) + 2];
-          for (guint i = 0; i < G_N_ELEMENTS (analytic_fields); i++)
-            names[i] = analytic_fields[i].name;
-          names[G_N_ELEMENTS (analytic_fields)] = "name";
-          names[G_N_ELEMENTS (analytic_fields) + 1] = NULL;
+          const char *names[G_N_ELEMENTS (analytic_params) + 2];
+          for (guint i = 0; i < G_N_ELEMENTS (analytic_params); i++)
+            names[i] = analytic_params[i].key;
+          names[G_N_ELEMENTS (analytic_params)] = "name";
+          names[G_N_ELEMENTS (analytic_params) + 1] = NULL;
           g_autofree char *close = ws_suggest_names (m, names, 1);
-          g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: unknown field '%s'%s%s%s", path, m,
-                       close ? " (did you mean '" : "", close ? close : "", close ? "'?)" : "");
+          g_autofree char *all = ws_analytic_param_names ();
+          if (close != NULL)
+            g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: unknown field '%s' (did you mean '%s'?)", path, m,
+                         close);
+          else
+            g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: unknown field '%s' (fields: name, %s)", path, m,
+                         all);
           return NULL;
         }
       JsonNode *n = json_object_get_member (o, m);
@@ -444,18 +520,17 @@ ws_analytic_kernel_load (const char *path, GError **error)
           return NULL;
         }
       double v = json_node_get_double (n);
-      if (!isfinite (v) || v < analytic_fields[f].min)
+      if (!ws_analytic_param_check (param, v, error))
         {
-          g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: field '%s' is %g; it must be %s %g", path, m, v,
-                       analytic_fields[f].min > 0 ? "at least" : "not below", analytic_fields[f].min);
+          g_prefix_error (error, "%s: ", path);
           return NULL;
         }
       ws_analytic_kernel_set (k, m, v);
     }
-  for (guint f = 0; f < G_N_ELEMENTS (analytic_fields); f++)
-    if (analytic_fields[f].required && !g_hash_table_contains (k->params, analytic_fields[f].name))
+  for (guint f = 0; f < G_N_ELEMENTS (analytic_params); f++)
+    if (analytic_params[f].required && !g_hash_table_contains (k->params, analytic_params[f].key))
       {
-        g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: missing field '%s'", path, analytic_fields[f].name);
+        g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: missing field '%s'", path, analytic_params[f].key);
         return NULL;
       }
   return g_steal_pointer (&k);

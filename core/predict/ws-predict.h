@@ -71,10 +71,38 @@ WS_EXPORT WsAnalyticKernel *ws_analytic_kernel_new (const char *name);
 WS_EXPORT void ws_analytic_kernel_set (WsAnalyticKernel *k, const char *param, double value);
 WS_EXPORT gboolean ws_analytic_kernel_get (const WsAnalyticKernel *k, const char *param, double *value);
 WS_EXPORT void ws_analytic_kernel_free (WsAnalyticKernel *k);
-/* Reads {"name":…, "grid_size":…, "block_size":…, "cuda_core_instructions":…,
- * "issued_instructions":…, "gmem_bytes":…, "latency_bound":…,
- * "occupancy_warps":…, "lambda":…}; grid_size, block_size and the model
- * inputs are required, unknown fields are errors naming the field. */
+
+/* The parameters an analytic kernel may give, in display order.  This table
+ * is their one owner: ws_analytic_kernel_load (`predict --analytic`), the
+ * "analytic" object of an application model's kernel (core/system, whose
+ * schema takes these rows) and the GUI application editor all walk it, so
+ * a new parameter is one row in ws-predict.c.  Texts (unit, label, help)
+ * are untranslated, marked NC_() with @context in the "warpscope" domain;
+ * views translate them with g_dpgettext2 (GETTEXT_PACKAGE, context, text),
+ * as ws_app_schema_text does for the application-model rows built from
+ * these. */
+typedef struct {
+  const char *key;       /* JSON member; the name plugins read with analytic_param() */
+  gboolean    required;
+  double      min, max;  /* allowed range, inclusive (max HUGE_VAL: none) */
+  const char *unit;      /* "per warp", "cycles per warp", ... or "" */
+  const char *context;   /* gettext context of unit, label and help */
+  const char *label;     /* e.g. "Grid size" */
+  const char *help;      /* what the number means, with the equation it feeds */
+} WsAnalyticParam;
+
+WS_EXPORT const WsAnalyticParam *ws_analytic_params (guint *n_params);
+/* The parameter named @key, or NULL. */
+WS_EXPORT const WsAnalyticParam *ws_analytic_param_find (const char *key);
+/* Checks @value against @param's range; the error names the field and the
+ * bound ("field 'gmem_bytes' is -4; it must be not below 0"). */
+WS_EXPORT gboolean ws_analytic_param_check (const WsAnalyticParam *param, double value, GError **error);
+/* "grid_size, block_size, …" (newly allocated), for messages. */
+WS_EXPORT char *ws_analytic_param_names (void);
+
+/* Reads {"name":…, and any of ws_analytic_params}: the required ones must
+ * be there, each value is a number within its range, and an unknown field
+ * is an error naming the field (with the closest known name). */
 WS_EXPORT WsAnalyticKernel *ws_analytic_kernel_load (const char *path, GError **error);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsAnalyticKernel, ws_analytic_kernel_free)
 

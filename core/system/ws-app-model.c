@@ -5,25 +5,6 @@
 #include <string.h>
 #include "system/ws-system-private.h"
 
-const AppAnalyticField ws_app_analytic_fields[] = {
-  { "grid_size", TRUE, 1 },
-  { "block_size", TRUE, 1 },
-  { "cuda_core_instructions", FALSE, 0 },
-  { "issued_instructions", FALSE, 0 },
-  { "gmem_bytes", FALSE, 0 },
-  { "latency_bound", FALSE, 1e-9 },
-  { "occupancy_warps", FALSE, 1e-9 },
-  { "lambda", FALSE, 1e-9 },
-  { "sfu_instructions", FALSE, 0 },
-  { "fp64_instructions", FALSE, 0 },
-  { "shared_bytes", FALSE, 0 },
-  { "registers_per_thread", FALSE, 0 },
-  { "shared_per_block", FALSE, 0 },
-};
-const guint ws_app_n_analytic_fields = G_N_ELEMENTS (ws_app_analytic_fields);
-
-static const char *const op_names[] = { "h2d", "d2h", "kernel", "host", "send", "recv", "barrier", "sync", "loop", "if", NULL };
-
 static void
 op_free (gpointer p)
 {
@@ -37,8 +18,14 @@ op_free (gpointer p)
   g_clear_pointer (&op->launch, ws_expr_free);
   g_clear_pointer (&op->count, ws_expr_free);
   g_clear_pointer (&op->cond, ws_expr_free);
-  for (guint i = 0; i < G_N_ELEMENTS (op->analytic); i++)
-    g_clear_pointer (&op->analytic[i], ws_expr_free);
+  if (op->analytic != NULL)
+    {
+      guint n_params;
+      ws_analytic_params (&n_params);
+      for (guint i = 0; i < n_params; i++)
+        g_clear_pointer (&op->analytic[i], ws_expr_free);
+      g_free (op->analytic);
+    }
   g_free (op->peer);
   g_free (op->name);
   g_free (op->trace);
@@ -353,6 +340,207 @@ ws_app_op_eval_args (const AppOp *op, GHashTable *vars, GError **error)
 static GPtrArray *ops_from_json (JsonNode *node, const char *app, const char *label, const char *prefix,
                                  const char *field, GError **error);
 
+/* The evaluator's kind of operation @name: its row in the schema, whose
+ * order AppOpKind follows; -1 when the schema has no such kind. */
+static int
+op_kind_of (const char *name)
+{
+  guint n;
+  const WsAppOpKind *kinds = ws_app_schema_op_kinds (&n);
+
+  g_assert (n == APP_OP_IF + 1 && strcmp (kinds[APP_OP_KERNEL].name, "kernel") == 0
+            && strcmp (kinds[APP_OP_IF].name, "if") == 0);
+  for (guint i = 0; i < n; i++)
+    if (strcmp (kinds[i].name, name) == 0)
+      return (int) i;
+  return -1;
+}
+
+/* Where the evaluator keeps a schema field of an operation: a WsExpr * for
+ * an EXPR field, a char * for the others.  A field the schema gains needs
+ * its place here (and its meaning in ws-system-eval.c); reading a record
+ * with a field that has none stops at the assertion in read_field, which
+ * tests/system/test-app-schema.c reaches for every row. */
+static gpointer
+field_slot (AppOp *op, const char *key)
+{
+  static const struct { const char *key; gsize offset; } slots[] = {
+    { "bytes", G_STRUCT_OFFSET (AppOp, bytes) },
+    { "device", G_STRUCT_OFFSET (AppOp, device) },
+    { "seconds", G_STRUCT_OFFSET (AppOp, seconds) },
+    { "operations", G_STRUCT_OFFSET (AppOp, operations) },
+    { "rank", G_STRUCT_OFFSET (AppOp, peer_rank) },
+    { "launch", G_STRUCT_OFFSET (AppOp, launch) },
+    { "count", G_STRUCT_OFFSET (AppOp, count) },
+    { "condition", G_STRUCT_OFFSET (AppOp, cond) },
+    { "name", G_STRUCT_OFFSET (AppOp, name) },
+    { "variable", G_STRUCT_OFFSET (AppOp, loop_var) },
+    { "to", G_STRUCT_OFFSET (AppOp, peer) },
+    { "from", G_STRUCT_OFFSET (AppOp, peer) },
+    { "trace", G_STRUCT_OFFSET (AppOp, trace) },
+    { "program", G_STRUCT_OFFSET (AppOp, program) },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (slots); i++)
+    if (strcmp (slots[i].key, key) == 0)
+      return G_STRUCT_MEMBER_P (op, slots[i].offset);
+  return NULL;
+}
+
+/* One field of the operation's record (not of a member object), by its
+ * schema row. */
+static gboolean
+read_field (JsonObject *o, const WsAppField *f, AppOp *op, GError **error)
+{
+  const char *w = op->where;
+
+  switch (f->type)
+    {
+    case WS_APP_FIELD_EXPR:
+      {
+        WsExpr **slot = field_slot (op, f->key);
+        g_assert (slot != NULL);
+        return compile_field (o, f->key, f->required, w, slot, error);
+      }
+    case WS_APP_FIELD_TEXT:
+    case WS_APP_FIELD_IDENT:
+      {
+        /* Descriptive: a value that is not a string is ignored, as it
+         * always was (a kernel's name, a loop's variable). */
+        char **slot = field_slot (op, f->key);
+        g_assert (slot != NULL);
+        *slot = g_strdup (ws_json_get_string (o, f->key, FALSE, w, NULL));
+        return TRUE;
+      }
+    case WS_APP_FIELD_LABEL:
+    case WS_APP_FIELD_TRACE:
+    case WS_APP_FIELD_PROGRAM:
+      {
+        char **slot = field_slot (op, f->key);
+        GError *local = NULL;
+        const char *text = ws_json_get_string (o, f->key, f->required, w, &local);
+
+        g_assert (slot != NULL);
+        if (local != NULL)
+          {
+            g_propagate_error (error, local);
+            return FALSE;
+          }
+        if (f->type == WS_APP_FIELD_PROGRAM && text != NULL && *text == '\0')
+          {
+            g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: '%s' is empty", w, f->key);
+            return FALSE;
+          }
+        *slot = g_strdup (text);
+        return TRUE;
+      }
+    case WS_APP_FIELD_LABELS:
+      {
+        JsonNode *ln = json_object_get_member (o, f->key);
+        if (ln == NULL)
+          return TRUE;
+        if (!JSON_NODE_HOLDS_ARRAY (ln))
+          {
+            g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: '%s' must be an array of label names", w, f->key);
+            return FALSE;
+          }
+        JsonArray *a = json_node_get_array (ln);
+        GPtrArray *labels = g_ptr_array_new ();
+        for (guint i = 0; i < json_array_get_length (a); i++)
+          {
+            const char *s = json_array_get_string_element (a, i);
+            if (s != NULL)
+              g_ptr_array_add (labels, g_strdup (s));
+          }
+        g_ptr_array_add (labels, NULL);
+        op->barrier_labels = (char **) g_ptr_array_free (labels, FALSE);
+        return TRUE;
+      }
+    case WS_APP_FIELD_ARGS:
+      {
+        JsonNode *args = json_object_get_member (o, f->key);
+        op->args = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+        if (args != NULL && !JSON_NODE_HOLDS_ARRAY (args))
+          {
+            g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                         "%s: '%s' must be an array of strings (with {EXPR} parts) or numbers", w, f->key);
+            return FALSE;
+          }
+        JsonArray *aa = args != NULL ? json_node_get_array (args) : NULL;
+        for (guint i = 0; aa != NULL && i < json_array_get_length (aa); i++)
+          {
+            GPtrArray *pieces = compile_arg (json_array_get_element (aa, i), w, i, error);
+            if (pieces == NULL)
+              return FALSE;
+            g_ptr_array_add (op->args, pieces);
+          }
+        return TRUE;
+      }
+    }
+  g_assert_not_reached ();
+}
+
+/* A kernel's "analytic" object: core/predict's parameters as expressions. */
+static gboolean
+read_analytic (JsonObject *o, AppOp *op, GError **error)
+{
+  const char *w = op->where;
+  JsonNode *an = json_object_get_member (o, "analytic");
+  guint n_fields, n_params;
+  const WsAppField *fields = ws_app_schema_fields ("kernel", WS_APP_KERNEL_ANALYTIC, &n_fields);
+  const WsAnalyticParam *params = ws_analytic_params (&n_params);
+
+  if (!JSON_NODE_HOLDS_OBJECT (an))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: 'analytic' must be an object of expressions", w);
+      return FALSE;
+    }
+  JsonObject *ao = json_node_get_object (an);
+  g_autofree const char **members = ws_app_schema_object_members ("kernel", WS_APP_KERNEL_ANALYTIC, "analytic");
+  if (!ws_json_check_members (ao, members, w, error))
+    return FALSE;
+  op->analytic = g_new0 (WsExpr *, n_params);
+  for (guint i = 0; i < n_fields; i++)
+    if (g_strcmp0 (fields[i].object, "analytic") == 0)
+      {
+        const WsAnalyticParam *param = ws_analytic_param_find (fields[i].key);
+        g_assert (param != NULL);
+        if (!compile_field (ao, fields[i].key, fields[i].required, w, &op->analytic[param - params], error))
+          return FALSE;
+      }
+  return TRUE;
+}
+
+/* Which kind a kernel record is: it has exactly one kind's marker member. */
+static gboolean
+kernel_kind_of (JsonObject *o, const char *w, WsAppKernelKind *out, GError **error)
+{
+  guint n, found = 0;
+  const WsAppKernelKindInfo *kinds = ws_app_schema_kernel_kinds (&n);
+
+  for (guint i = 0; i < n; i++)
+    if (json_object_has_member (o, kinds[i].marker))
+      {
+        *out = kinds[i].kind;
+        found++;
+      }
+  if (found != 1)
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   "%s: a kernel has exactly one of 'analytic' (explicit parameters), 'trace' (a profiled "
+                   "kernel) or 'program' with 'args' (profiled on demand for each argument list)", w);
+      return FALSE;
+    }
+  if (*out != WS_APP_KERNEL_PROGRAM && json_object_has_member (o, "args"))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: 'args' goes with 'program'", w);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Reads one operation by the schema (ws-app-schema.c): its members, its
+ * fields by type, its nested lists; then the rules that tie fields
+ * together. */
 static AppOp *
 op_from_json (JsonNode *node, const char *app, const char *label, const char *number, GError **error)
 {
@@ -366,199 +554,57 @@ op_from_json (JsonNode *node, const char *app, const char *label, const char *nu
   const char *kind = ws_json_get_string (o, "op", TRUE, where0, error);
   if (kind == NULL)
     return NULL;
-  int k = -1;
-  for (int i = 0; op_names[i] != NULL; i++)
-    if (strcmp (kind, op_names[i]) == 0)
-      k = i;
+  int k = op_kind_of (kind);
   if (k < 0)
     {
-      g_autofree char *close = ws_suggest_names (kind, op_names, 2);
+      const char *const *names = ws_app_schema_op_names ();
+      g_autofree char *close = ws_suggest_names (kind, names, 2);
+      g_autofree char *all = g_strjoinv (", ", (char **) names);
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: unknown operation '%s'%s%s%s (operations: %s)", where0,
-                   kind, close ? " (did you mean " : "", close ? close : "", close ? "?)" : "",
-                   "h2d, d2h, kernel, host, send, recv, barrier, sync, loop, if");
+                   kind, close ? " (did you mean " : "", close ? close : "", close ? "?)" : "", all);
       return NULL;
     }
+  const WsAppOpKind *info = ws_app_schema_op_kind_find (kind);
   g_autoptr(GPtrArray) holder = g_ptr_array_new_with_free_func (op_free);
   AppOp *op = g_new0 (AppOp, 1);
   g_ptr_array_add (holder, op);
   op->kind = k;
   op->where = g_strdup_printf ("%s (%s)", where0, kind);
   const char *w = op->where;
-  static const char *const a_h2d[] = { "op", "bytes", "device", NULL };
-  static const char *const a_kernel[] = { "op", "name", "analytic", "trace", "program", "args", "launch", "device",
-                                          NULL };
-  static const char *const a_host[] = { "op", "seconds", "operations", NULL };
-  static const char *const a_send[] = { "op", "to", "rank", "bytes", NULL };
-  static const char *const a_recv[] = { "op", "from", "rank", NULL };
-  static const char *const a_barrier[] = { "op", "labels", NULL };
-  static const char *const a_sync[] = { "op", "device", NULL };
-  static const char *const a_loop[] = { "op", "count", "variable", "body", NULL };
-  static const char *const a_if[] = { "op", "condition", "then", "else", NULL };
-  const char *const *allowed[] = { a_h2d, a_h2d, a_kernel, a_host, a_send, a_recv, a_barrier, a_sync, a_loop, a_if };
-  if (!ws_json_check_members (o, allowed[k], w, error))
+  g_autofree const char **allowed = ws_app_schema_members (kind);
+  if (!ws_json_check_members (o, allowed, w, error))
     return NULL;
 
-  switch (op->kind)
+  WsAppKernelKind kernel = WS_APP_KERNEL_ANALYTIC;
+  if (op->kind == APP_OP_KERNEL && !kernel_kind_of (o, w, &kernel, error))
+    return NULL;
+  guint n;
+  const WsAppField *fields = ws_app_schema_fields (kind, kernel, &n);
+  for (guint i = 0; i < n; i++)
+    if (fields[i].object == NULL && !read_field (o, &fields[i], op, error))
+      return NULL;
+  if (op->kind == APP_OP_KERNEL && kernel == WS_APP_KERNEL_ANALYTIC && !read_analytic (o, op, error))
+    return NULL;
+  if (info->body != NULL)
     {
-    case APP_OP_H2D:
-    case APP_OP_D2H:
-      if (!compile_field (o, "bytes", TRUE, w, &op->bytes, error)
-          || !compile_field (o, "device", FALSE, w, &op->device, error))
+      op->body = ops_from_json (json_object_get_member (o, info->body), app, label, number, info->body, error);
+      if (op->body == NULL)
         return NULL;
-      break;
-    case APP_OP_SYNC:
-      if (!compile_field (o, "device", FALSE, w, &op->device, error))
+    }
+  if (info->else_body != NULL && json_object_has_member (o, info->else_body))
+    {
+      g_autofree char *p = g_strconcat (number, "e", NULL);
+      op->else_body = ops_from_json (json_object_get_member (o, info->else_body), app, label, p, info->else_body,
+                                     error);
+      if (op->else_body == NULL)
         return NULL;
-      break;
-    case APP_OP_KERNEL:
-      {
-        op->name = g_strdup (ws_json_get_string (o, "name", FALSE, w, NULL));
-        if (!compile_field (o, "device", FALSE, w, &op->device, error))
-          return NULL;
-        JsonNode *an = json_object_get_member (o, "analytic");
-        GError *local = NULL;
-        const char *trace = ws_json_get_string (o, "trace", FALSE, w, &local);
-        const char *program = local == NULL ? ws_json_get_string (o, "program", FALSE, w, &local) : NULL;
-        if (local != NULL)
-          {
-            g_propagate_error (error, local);
-            return NULL;
-          }
-        if ((an != NULL) + (trace != NULL) + (program != NULL) != 1)
-          {
-            g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                         "%s: a kernel has exactly one of 'analytic' (explicit parameters), 'trace' (a profiled "
-                         "kernel) or 'program' with 'args' (profiled on demand for each argument list)", w);
-            return NULL;
-          }
-        if (program == NULL && json_object_has_member (o, "args"))
-          {
-            g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: 'args' goes with 'program'", w);
-            return NULL;
-          }
-        if (program != NULL)
-          {
-            if (*program == '\0')
-              {
-                g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: 'program' is empty", w);
-                return NULL;
-              }
-            op->program = g_strdup (program);
-            op->args = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
-            JsonNode *args = json_object_get_member (o, "args");
-            if (args != NULL && !JSON_NODE_HOLDS_ARRAY (args))
-              {
-                g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                             "%s: 'args' must be an array of strings (with {EXPR} parts) or numbers", w);
-                return NULL;
-              }
-            JsonArray *aa = args != NULL ? json_node_get_array (args) : NULL;
-            for (guint i = 0; aa != NULL && i < json_array_get_length (aa); i++)
-              {
-                GPtrArray *pieces = compile_arg (json_array_get_element (aa, i), w, i, error);
-                if (pieces == NULL)
-                  return NULL;
-                g_ptr_array_add (op->args, pieces);
-              }
-          }
-        else if (trace != NULL)
-          op->trace = g_strdup (trace);
-        if (trace != NULL || program != NULL)
-          {
-            if (!compile_field (o, "launch", FALSE, w, &op->launch, error))
-              return NULL;
-            break;
-          }
-        if (!JSON_NODE_HOLDS_OBJECT (an))
-          {
-            g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: 'analytic' must be an object of expressions", w);
-            return NULL;
-          }
-        JsonObject *ao = json_node_get_object (an);
-        const char *fields[G_N_ELEMENTS (ws_app_analytic_fields) + 1];
-        for (guint i = 0; i < ws_app_n_analytic_fields; i++)
-          fields[i] = ws_app_analytic_fields[i].name;
-        fields[ws_app_n_analytic_fields] = NULL;
-        if (!ws_json_check_members (ao, fields, w, error))
-          return NULL;
-        for (guint i = 0; i < ws_app_n_analytic_fields; i++)
-          if (!compile_field (ao, fields[i], ws_app_analytic_fields[i].required, w, &op->analytic[i], error))
-            return NULL;
-      }
-      break;
-    case APP_OP_HOST:
-      if (!compile_field (o, "seconds", FALSE, w, &op->seconds, error)
-          || !compile_field (o, "operations", FALSE, w, &op->operations, error))
-        return NULL;
-      if ((op->seconds == NULL) == (op->operations == NULL))
-        {
-          g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                       "%s: host computation gives either 'seconds' or 'operations' (at the CPU's rate)", w);
-          return NULL;
-        }
-      break;
-    case APP_OP_SEND:
-    case APP_OP_RECV:
-      {
-        const char *peer = ws_json_get_string (o, op->kind == APP_OP_SEND ? "to" : "from", TRUE, w, error);
-        if (peer == NULL)
-          return NULL;
-        op->peer = g_strdup (peer);
-        if (!compile_field (o, "rank", FALSE, w, &op->peer_rank, error))
-          return NULL;
-        if (op->kind == APP_OP_SEND && !compile_field (o, "bytes", TRUE, w, &op->bytes, error))
-          return NULL;
-      }
-      break;
-    case APP_OP_BARRIER:
-      {
-        JsonNode *ln = json_object_get_member (o, "labels");
-        if (ln != NULL)
-          {
-            if (!JSON_NODE_HOLDS_ARRAY (ln))
-              {
-                g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: 'labels' must be an array of label names", w);
-                return NULL;
-              }
-            JsonArray *a = json_node_get_array (ln);
-            GPtrArray *labels = g_ptr_array_new ();
-            for (guint i = 0; i < json_array_get_length (a); i++)
-              {
-                const char *s = json_array_get_string_element (a, i);
-                if (s != NULL)
-                  g_ptr_array_add (labels, g_strdup (s));
-              }
-            g_ptr_array_add (labels, NULL);
-            op->barrier_labels = (char **) g_ptr_array_free (labels, FALSE);
-          }
-      }
-      break;
-    case APP_OP_LOOP:
-      {
-        if (!compile_field (o, "count", TRUE, w, &op->count, error))
-          return NULL;
-        op->loop_var = g_strdup (ws_json_get_string (o, "variable", FALSE, w, NULL));
-        op->body = ops_from_json (json_object_get_member (o, "body"), app, label, number, "body", error);
-        if (op->body == NULL)
-          return NULL;
-      }
-      break;
-    case APP_OP_IF:
-      {
-        if (!compile_field (o, "condition", TRUE, w, &op->cond, error))
-          return NULL;
-        op->body = ops_from_json (json_object_get_member (o, "then"), app, label, number, "then", error);
-        if (op->body == NULL)
-          return NULL;
-        if (json_object_has_member (o, "else"))
-          {
-            g_autofree char *p = g_strconcat (number, "e", NULL);
-            op->else_body = ops_from_json (json_object_get_member (o, "else"), app, label, p, "else", error);
-            if (op->else_body == NULL)
-              return NULL;
-          }
-      }
-      break;
+    }
+
+  if (op->kind == APP_OP_HOST && (op->seconds == NULL) == (op->operations == NULL))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   "%s: host computation gives either 'seconds' or 'operations' (at the CPU's rate)", w);
+      return NULL;
     }
   return g_ptr_array_steal_index (holder, 0);
 }

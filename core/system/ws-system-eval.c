@@ -614,25 +614,28 @@ kernel_time (Sim *s, const AppOp *op, int gpu, GHashTable *vars, double *seconds
 
   g_autoptr(WsAnalyticKernel) k = ws_analytic_kernel_new (op->name ? op->name : "analytic");
   GString *key = g_string_new (g->name);
-  for (guint i = 0; i < ws_app_n_analytic_fields; i++)
+  guint n_params;
+  const WsAnalyticParam *params = ws_analytic_params (&n_params);
+  for (guint i = 0; i < n_params; i++)
     {
       if (op->analytic[i] == NULL)
         continue;
       double v;
-      if (!ws_app_eval (op->analytic[i], vars, op->where, ws_app_analytic_fields[i].name, &v, error))
+      if (!ws_app_eval (op->analytic[i], vars, op->where, params[i].key, &v, error))
         {
           g_string_free (key, TRUE);
           return FALSE;
         }
-      if (v < ws_app_analytic_fields[i].min)
+      if (v < params[i].min || v > params[i].max)
         {
-          g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s, field '%s': '%s' = %g is below the minimum %g",
-                       op->where, ws_app_analytic_fields[i].name, ws_expr_get_text (op->analytic[i]), v,
-                       ws_app_analytic_fields[i].min);
+          g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s, field '%s': '%s' = %g is %s %.15g", op->where,
+                       params[i].key, ws_expr_get_text (op->analytic[i]), v,
+                       v < params[i].min ? "below the minimum" : "above the maximum",
+                       v < params[i].min ? params[i].min : params[i].max);
           g_string_free (key, TRUE);
           return FALSE;
         }
-      ws_analytic_kernel_set (k, ws_app_analytic_fields[i].name, v);
+      ws_analytic_kernel_set (k, params[i].key, v);
       g_string_append_printf (key, "|%u=%.17g", i, v);
     }
   if (s->env->plugin == NULL)

@@ -2,10 +2,13 @@
 #pragma once
 
 #include "system/ws-system.h"
+#include "system/ws-app-schema.h"
 #include "expr/ws-expr.h"
+#include "predict/ws-predict.h"
 
 G_BEGIN_DECLS
 
+/* In the order of ws_app_schema_op_kinds (ws-app-model.c checks it). */
 typedef enum {
   APP_OP_H2D,
   APP_OP_D2H,
@@ -18,15 +21,6 @@ typedef enum {
   APP_OP_LOOP,
   APP_OP_IF,
 } AppOpKind;
-
-/* The analytic kernel fields ws_predict_analytic understands, with their minimums. */
-typedef struct {
-  const char *name;
-  gboolean required;
-  double min;
-} AppAnalyticField;
-extern const AppAnalyticField ws_app_analytic_fields[];
-extern const guint ws_app_n_analytic_fields;
 
 /* One piece of an on-demand kernel's argument: literal text, or an
  * expression (the text between '{' and '}') at @column of the argument. */
@@ -46,7 +40,7 @@ struct _AppOp {
   char *peer;                    /* send/recv: the other label */
   WsExpr *peer_rank;             /* optional */
   char *name;                    /* kernel name */
-  WsExpr *analytic[16];          /* per ws_app_analytic_fields entry, NULL when absent */
+  WsExpr **analytic;             /* analytic kernel: per ws_analytic_params entry, NULL when absent */
   char *trace;                   /* profiled kernel: trace file */
   WsExpr *launch;                /* profiled or on-demand kernel: launch index (default 0) */
   char *program;                 /* on-demand kernel: the program profiled for each distinct argument list */

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <gio/gio.h>
 #include "base/ws-json.h"
+#include "base/ws-paths.h"
 #include "system/ws-system-private.h"
 #include "ws-config.h"
 
@@ -342,25 +343,13 @@ workspace_file (const char *name, GError **error)
 char *
 ws_system_demo_trace_path (void)
 {
-  const char *env = g_getenv ("WARPSCOPE_DEMO_TRACE");
-  if (env != NULL && env[0] != '\0')
-    return g_strdup (env);
-  /* A fresh profile from this build (tools/headless-demo.sh records it),
-   * else the one shipped for machines without the CUDA toolkit. */
-  char *built = g_build_filename (WS_BUILD_DIR, "demo", "saxpy2.wstrace", NULL);
-  if (g_file_test (built, G_FILE_TEST_IS_REGULAR))
-    return built;
-  g_free (built);
-  return g_build_filename (WS_SOURCE_DIR, "db", "workspace", "saxpy2.wstrace", NULL);
+  return ws_paths_get (WS_PATH_DEMO_TRACE);
 }
 
 char *
 ws_system_demo_program_path (void)
 {
-  const char *env = g_getenv ("WARPSCOPE_DEMO_PROGRAM");
-  if (env != NULL && env[0] != '\0')
-    return g_strdup (env);
-  return g_build_filename (WS_BUILD_DIR, "examples", "saxpy2", NULL);
+  return ws_paths_get (WS_PATH_DEMO_PROGRAM);
 }
 
 /* saxpy2-profiled: saxpy2 with its kernel profiled on demand from the

@@ -209,11 +209,15 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsSignalWatch, ws_signal_watch_free)
  * trace exists and `saxpy2-profiled` once its program exists.  Cheap when
  * there is nothing to do. */
 WS_EXPORT gboolean ws_system_store_ensure_demo (WsStore *store, GError **error);
-/* Where the demo's saxpy2 trace is looked for (newly allocated). */
+/* Where the demo's saxpy2 trace is looked for: ws_paths_get
+ * (WS_PATH_DEMO_TRACE), $WARPSCOPE_DEMO_TRACE, else the build tree's or the
+ * source tree's when running uninstalled, else the installed data dir's
+ * (newly allocated). */
 WS_EXPORT char *ws_system_demo_trace_path (void);
 /* The program of the demo's saxpy2-profiled (on-demand kernel):
- * $WARPSCOPE_DEMO_PROGRAM, else the build's examples/saxpy2 (newly
- * allocated).  The application is added once the program exists. */
+ * ws_paths_get (WS_PATH_DEMO_PROGRAM), $WARPSCOPE_DEMO_PROGRAM, else the
+ * build's examples/saxpy2, else the installed <libdir>/warpscope/examples
+ * (newly allocated).  The application is added once the program exists. */
 WS_EXPORT char *ws_system_demo_program_path (void);
 WS_EXPORT char **ws_system_store_list_systems (WsStore *store, GError **error);
 WS_EXPORT char **ws_system_store_list_apps (WsStore *store, GError **error);

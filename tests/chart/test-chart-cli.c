@@ -118,6 +118,28 @@ test_line_model_runs_measured (Fixture *f, gconstpointer data)
   g_assert_true (g_str_has_prefix (lines[10], "measured,65536,"));
 }
 
+/* Issue 16: --measured reads its columns by name (core/measure, as the
+ * GUI's Results page does): seconds before x is plotted with x on the x
+ * axis, and a bad cell is named file:line:column. */
+static void
+test_measured_columns_by_name (Fixture *f, gconstpointer data)
+{
+  g_autofree char *v = data_path ("sweep-volkov.json");
+  g_autofree char *swapped = out_path (f, "swapped.csv"), *bad = out_path (f, "bad.csv");
+  g_autofree char *csv = out_path (f, "swapped-out.csv");
+  g_assert_true (g_file_set_contents (swapped, "seconds,x\n1.38175e-05,65536\n0.000813076,16777216\n", -1, NULL));
+  g_assert_cmpint (run_cli (f, "plot", "line", "--input", v, "--measured", swapped, "-o", csv, NULL), ==, 0);
+  g_autofree char *c = read_text (csv);
+  g_auto(GStrv) lines = g_strsplit (c, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 1 + 9 + 2 + 1);
+  g_assert_true (g_str_has_prefix (lines[10], "measured,65536,1.38175e-05"));
+  g_assert_true (g_str_has_prefix (lines[11], "measured,16777216,0.000813076"));
+  g_assert_false (g_str_has_suffix (lines[1], ","));   /* volkov at N=65536 has its error against it */
+
+  g_assert_true (g_file_set_contents (bad, "x,seconds\n65536,slow\n", -1, NULL));
+  g_assert_cmpint (run_cli (f, "plot", "line", "--input", v, "--measured", bad, "-o", csv, NULL), !=, 0);
+}
+
 static void
 test_gantt_model_run (Fixture *f, gconstpointer data)
 {
@@ -204,6 +226,7 @@ main (int argc, char **argv)
     }
 #define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
   ADD ("/chart/cli/line-model-runs-measured", test_line_model_runs_measured);
+  ADD ("/chart/cli/measured-columns-by-name", test_measured_columns_by_name);
   ADD ("/chart/cli/gantt-model-run", test_gantt_model_run);
   ADD ("/chart/cli/stacked-predict", test_stacked_predict);
   ADD ("/chart/cli/heatmap-tbpoint", test_heatmap_and_tbpoint);

@@ -11,6 +11,8 @@
 #include "ws-app-editor-page-private.h"
 #include "ws-simulations-page.h"
 #include "system/ws-system.h"
+#include "system/ws-app-schema.h"
+#include "predict/ws-predict.h"
 #include "gui-test-util.h"
 
 static gboolean have_display;
@@ -745,6 +747,145 @@ test_rename (Fixture *f, gconstpointer data)
   g_assert_nonnull (ws_app_editor_page_get_problem (f->page, "name"));
 }
 
+/* The editor's fields are core's schema (system/ws-app-schema.h): for
+ * every operation kind and every kernel kind the row shows one input per
+ * schema field, in the schema's order, titled with its label (" *" when
+ * required), its tooltip naming the JSON key, and no other input; the
+ * kernel's mode choice lists the schema's kernel kinds.  So a field added
+ * to core's table appears here.  What the editor writes puts each field
+ * where the core reads it (an analytic parameter in "analytic"). */
+static void
+test_fields_are_core_schema (Fixture *f, gconstpointer data)
+{
+  g_autoptr(WsAppDoc) doc = ws_app_doc_new ("schema-fields");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) kernels = g_array_new (FALSE, FALSE, sizeof (WsAppKernelKind));
+  g_autoptr(JsonNode) shown = NULL;
+  guint n_ops, n_kernels, analytic_index = G_MAXUINT;
+  const WsAppOpKind *ops = ws_app_schema_op_kinds (&n_ops);
+  const WsAppKernelKindInfo *kinds = ws_app_schema_kernel_kinds (&n_kernels);
+  WsAppProc *proc;
+  JsonArray *written;
+
+  if (!have_display)
+    {
+      g_test_skip ("no display (run under xvfb-run)");
+      return;
+    }
+  /* One operation of every kind, a kernel of every kernel kind. */
+  proc = ws_app_doc_add_process (doc, "CPU", NULL);
+  for (guint k = 0; k < n_ops; k++)
+    for (guint kk = 0; kk < (g_str_equal (ops[k].name, "kernel") ? n_kernels : 1); kk++)
+      {
+        WsAppOp *op = ws_app_op_new (ops[k].name);
+        WsAppKernelKind kernel = kk;
+
+        op->profiled = kernel == WS_APP_KERNEL_PROFILED && g_str_equal (ops[k].name, "kernel");
+        op->on_demand = kernel == WS_APP_KERNEL_PROGRAM && g_str_equal (ops[k].name, "kernel");
+        g_assert_cmpint (ws_app_op_kernel_kind (op), ==, g_str_equal (ops[k].name, "kernel") ? kernel : 0);
+        if (g_str_equal (ops[k].name, "kernel") && kernel == WS_APP_KERNEL_ANALYTIC)
+          analytic_index = proc->ops->len;
+        g_ptr_array_add (proc->ops, op);
+        g_array_append_val (kernels, kernel);
+      }
+  g_assert_cmpuint (proc->ops->len, ==, n_ops + n_kernels - 1);
+  g_assert_true (ws_app_doc_save (f->store, doc, NULL, NULL, &error));   /* a draft: fields are empty */
+  g_assert_no_error (error);
+  g_assert_true (ws_app_editor_page_open (f->page, "schema-fields"));
+  drain ();
+  g_assert_cmpuint (rows_in_list (f, "p0"), ==, proc->ops->len);
+
+  for (guint i = 0; i < proc->ops->len; i++)
+    {
+      const WsAppOp *op = ws_app_doc_get_op (ws_app_editor_page_get_doc (f->page), "p0", i);
+      WsAppKernelKind kernel = g_array_index (kernels, WsAppKernelKind, i);
+      guint n, shown_n;
+      const WsAppField *fields = ws_app_schema_fields (op->kind, kernel, &n);
+      GtkWidget *flow = NULL;
+
+      g_assert_nonnull (fields);
+      g_assert_true (ws_app_op_fields (op, &shown_n) == fields);
+      g_assert_cmpuint (shown_n, ==, n);
+      for (guint j = 0; j < n; j++)
+        {
+          g_autofree char *key = g_strdup_printf ("p0/%u:%s", i, fields[j].key);
+          GtkWidget *input = ws_app_editor_page_get_widget (f->page, key);
+          GtkWidget *box, *child, *title;
+          g_autofree char *expected = NULL;
+          const char *label = ws_app_schema_text (fields[j].context, fields[j].label);
+
+          if (input == NULL)
+            g_error ("%s: the editor has no input for core's field %s of %s", key, fields[j].key, op->kind);
+          box = gtk_widget_get_parent (input);
+          child = gtk_widget_get_parent (box);
+          g_assert_true (GTK_IS_FLOW_BOX_CHILD (child));
+          g_assert_cmpint (gtk_flow_box_child_get_index (GTK_FLOW_BOX_CHILD (child)), ==, (int) j);
+          flow = gtk_widget_get_parent (child);
+          title = gtk_widget_get_first_child (box);
+          g_assert_true (GTK_IS_LABEL (title));
+          expected = fields[j].required ? g_strdup_printf ("%s *", label) : g_strdup (label);
+          g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (title)), ==, expected);
+          g_assert_true (g_str_has_prefix (gtk_widget_get_tooltip_text (input), fields[j].key));
+        }
+      /* Nothing besides core's fields. */
+      if (flow != NULL)
+        {
+          guint children = 0;
+          for (GtkWidget *c = gtk_widget_get_first_child (flow); c != NULL; c = gtk_widget_get_next_sibling (c))
+            children += GTK_IS_FLOW_BOX_CHILD (c);
+          g_assert_cmpuint (children, ==, n);
+        }
+      if (g_str_equal (op->kind, "kernel"))
+        {
+          g_autofree char *mode_key = g_strdup_printf ("p0/%u:mode", i);
+          GtkDropDown *mode = GTK_DROP_DOWN (ws_app_editor_page_get_widget (f->page, mode_key));
+          GListModel *items = gtk_drop_down_get_model (mode);
+
+          g_assert_cmpuint (gtk_drop_down_get_selected (mode), ==, kernel);
+          g_assert_cmpuint (g_list_model_get_n_items (items), ==, n_kernels);
+          for (guint k = 0; k < n_kernels; k++)
+            g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (items), k), ==,
+                             ws_app_schema_text (kinds[k].context, kinds[k].label));
+        }
+    }
+
+  /* Every analytic parameter typed: the record has each in "analytic". */
+  g_assert_cmpuint (analytic_index, <, proc->ops->len);
+  {
+    guint n;
+    const WsAppField *fields = ws_app_schema_fields ("kernel", WS_APP_KERNEL_ANALYTIC, &n);
+    guint n_params, in_object = 0;
+    JsonObject *kernel, *analytic;
+
+    ws_analytic_params (&n_params);
+    for (guint j = 0; j < n; j++)
+      if (fields[j].type == WS_APP_FIELD_EXPR)
+        {
+          g_autofree char *key = g_strdup_printf ("p0/%u:%s", analytic_index, fields[j].key);
+          type_into (f, key, "7");
+        }
+    drain ();
+    shown = ws_app_doc_to_json (ws_app_editor_page_get_doc (f->page));
+    written = json_object_get_array_member (
+      json_array_get_object_element (json_object_get_array_member (json_node_get_object (shown), "processes"), 0),
+      "operations");
+    kernel = json_array_get_object_element (written, analytic_index);
+    analytic = json_object_get_object_member (kernel, "analytic");
+    g_assert_nonnull (analytic);
+    for (guint j = 0; j < n; j++)
+      {
+        JsonObject *where = fields[j].object != NULL ? analytic : kernel;
+        g_assert_cmpstr (fields[j].object, ==, ws_analytic_param_find (fields[j].key) != NULL ? "analytic" : NULL);
+        if (fields[j].type != WS_APP_FIELD_EXPR)
+          continue;
+        g_assert_cmpstr (json_object_get_string_member (where, fields[j].key), ==, "7");
+        in_object += fields[j].object != NULL;
+      }
+    g_assert_cmpuint (in_object, ==, n_params);
+    g_assert_cmpuint (json_object_get_size (analytic), ==, n_params);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -765,6 +906,8 @@ main (int argc, char **argv)
   g_test_add ("/gui/app-editor/rename-moves-model-undo", Fixture, NULL, fixture_setup, test_rename, fixture_teardown);
   g_test_add ("/gui/app-editor/delete-model-and-draft", Fixture, NULL, fixture_setup, test_delete, fixture_teardown);
   g_test_add ("/gui/app-editor/invalid-draft-reopened", Fixture, NULL, fixture_setup, test_draft_reopened,
+              fixture_teardown);
+  g_test_add ("/gui/app-editor/fields-are-core-schema", Fixture, NULL, fixture_setup, test_fields_are_core_schema,
               fixture_teardown);
   return g_test_run ();
 }

@@ -10,6 +10,7 @@
 #include "ws-config.h"
 #include "ws-chart-view.h"
 #include "ws-profiles-page.h"
+#include "launch/ws-launch.h"
 #include "trace/ws-trace.h"
 #include "ws-simulations-page.h"
 #include "ws-results-page.h"
@@ -342,26 +343,68 @@ static void
 test_profiles_cancel (ProfilesFixture *f, gconstpointer data)
 {
   gboolean done[2] = { FALSE, TRUE };
-  g_autofree char *fake = NULL;
+  g_autofree char *fake = NULL, *runtime = NULL, *lib = NULL;
+  gint64 started;
 
   SKIP_WITHOUT_DISPLAY ();
 
-  /* A stand-in CLI that takes long: cancel must end it, not wait for it. */
-  fake = g_build_filename (f->folder, "slow-cli", NULL);
+  /* A program that takes long, run through core/launch: cancel must end
+   * it, not wait for it.  A stand-in runtime folder lets it start where
+   * the CUDA runtime was not built (the script never loads it). */
+  runtime = g_build_filename (f->folder, "runtime", NULL);
+  lib = g_build_filename (runtime, "libcudart.so.13", NULL);
+  g_assert_cmpint (g_mkdir (runtime, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (lib, "", 0, NULL));
+  g_setenv ("WARPSCOPE_CUDART_DIR", runtime, TRUE);
+  fake = g_build_filename (f->folder, "slow-program", NULL);
   g_assert_true (g_file_set_contents (fake, "#!/bin/sh\nexec sleep 30\n", -1, NULL));
   g_assert_cmpint (g_chmod (fake, 0755), ==, 0);
-  g_setenv ("WS_CLI", fake, TRUE);
   ws_profiles_page_set_folder (f->page, f->folder);
   g_signal_connect_swapped (f->page, "profile-finished", G_CALLBACK (on_finished), done);
-  g_assert_true (ws_profiles_page_profile (f->page, "prog", NULL));
+  started = g_get_monotonic_time ();
+  g_assert_true (ws_profiles_page_profile (f->page, fake, NULL));
   g_assert_true (ws_profiles_page_is_running (f->page));
+  g_usleep (200000);   /* let the worker thread start the program */
   gtk_widget_activate_action (GTK_WIDGET (f->page), "profiles.cancel", NULL);
   g_assert_true (iterate_until (is_true, done, 10000));
-  g_unsetenv ("WS_CLI");
+  g_assert_cmpint (g_get_monotonic_time () - started, <, 10 * G_USEC_PER_SEC);
+  g_unsetenv ("WARPSCOPE_CUDART_DIR");
   g_assert_false (done[1]);
   g_assert_cmpstr (ws_profiles_page_get_status (f->page), ==, "Profiling cancelled.");
   g_assert_false (ws_profiles_page_is_running (f->page));
   g_assert_cmpuint (ws_profiles_page_get_n_traces (f->page), ==, 1);
+}
+
+/* The page profiles through core/launch (no warpscope-cli child): a real
+ * CUDA program's trace lands in the folder and is shown with its tool
+ * results. */
+static void
+test_profiles_runs_program (ProfilesFixture *f, gconstpointer data)
+{
+  gboolean done[2] = { FALSE, FALSE };
+  g_autofree char *program = ws_system_demo_program_path ();
+  g_autofree char *runtime = ws_launch_find_runtime (NULL);
+  static const char *const tools[] = { "branch", NULL };
+
+  SKIP_WITHOUT_DISPLAY ();
+  if (!g_file_test (program, G_FILE_TEST_IS_EXECUTABLE) || runtime == NULL)
+    {
+      g_test_skip ("examples/saxpy2 or the CUDA runtime was not built (no CUDA toolkit)");
+      return;
+    }
+  ws_profiles_page_set_folder (f->page, f->folder);
+  ws_profiles_page_set_tools (f->page, tools);
+  g_signal_connect_swapped (f->page, "profile-finished", G_CALLBACK (on_finished), done);
+  g_assert_true (ws_profiles_page_profile (f->page, program, NULL));
+  g_assert_true (iterate_until (is_true, done, 120000));
+  g_test_message ("status: %s", ws_profiles_page_get_status (f->page));
+  g_assert_true (done[1]);
+  g_assert_true (g_str_has_prefix (ws_profiles_page_get_status (f->page), "Profiled into saxpy2-2.wstrace")
+                 || g_str_has_prefix (ws_profiles_page_get_status (f->page), "Profiled into saxpy2.wstrace"));
+  g_assert_cmpuint (ws_profiles_page_get_n_traces (f->page), ==, 2);
+  g_assert_true (g_str_has_suffix (ws_profiles_page_get_selected_path (f->page), "saxpy2-2.wstrace"));
+  g_assert_cmpuint (ws_profiles_page_get_n_launch_rows (f->page), >, 0);
+  g_assert_nonnull (ws_profiles_page_get_branch_chart (f->page));
 }
 
 /* ---- simulations and results -------------------------------------------------- */
@@ -542,11 +585,35 @@ test_sim_sweep_results (SimFixture *f, gconstpointer data)
   g_assert_true (g_file_set_contents (csv_path, "N,seconds\n1048576,fast\n", -1, NULL));
   g_assert_false (ws_results_page_import_measured (f->results, csv_path, &error));
   g_assert_error (error, WS_ERROR, WS_ERROR_PARSE);
-  g_assert_nonnull (strstr (error->message, ":2:"));
+  g_assert_nonnull (strstr (error->message, "measured.csv:2:9:"));   /* file:line:column of "fast" */
   g_clear_error (&error);
   /* A bad file keeps the earlier overlay. */
   g_assert_cmpint (ws_chart_find_series (ws_chart_view_get_chart (ws_results_page_get_sweep_view (f->results)),
                                          "measured: measured"), ==, 1);
+
+  /* Columns are read by name (issue 16): seconds first, then x, is still
+   * plotted with x on the x axis. */
+  {
+    g_autoptr(GString) swapped = g_string_new ("seconds,x\n");
+    g_autofree char *swapped_path = g_build_filename (f->tmpdir, "swapped.csv", NULL);
+
+    for (guint i = 0; i < 3; i++)
+      g_string_append_printf (swapped, "%.17g,%.0f\n", measured[i], ns[i]);
+    g_assert_true (g_file_set_contents (swapped_path, swapped->str, -1, NULL));
+    g_assert_true (ws_results_page_import_measured (f->results, swapped_path, &error));
+    g_assert_no_error (error);
+    chart = ws_chart_view_get_chart (ws_results_page_get_sweep_view (f->results));
+    m = ws_chart_find_series (chart, "measured: swapped");
+    g_assert_cmpint (m, ==, 1);
+    g_assert_cmpuint (ws_chart_series_get_n_points (chart, m), ==, 3);
+    for (guint i = 0; i < 3; i++)
+      {
+        g_assert_true (ws_chart_series_get_point (chart, m, i, &x, &y));
+        g_assert_cmpfloat (x, ==, ns[i]);
+        g_assert_cmpfloat (y, ==, measured[i]);
+      }
+    g_assert_cmpfloat_with_epsilon (ws_chart_series_get_rel_error (chart, 0, 2), 1 / 1.25 - 1, 1e-9);
+  }
 
   /* The timeline shows every operation of the last point. */
   timeline = ws_chart_view_get_chart (ws_results_page_get_timeline_view (f->results));
@@ -1067,6 +1134,8 @@ main (int argc, char **argv)
               test_profiles_failed_run, profiles_teardown);
   g_test_add ("/gui/profiles/cancel-ends-run", ProfilesFixture, NULL, profiles_setup,
               test_profiles_cancel, profiles_teardown);
+  g_test_add ("/gui/profiles/profiles-through-core-launch", ProfilesFixture, NULL, profiles_setup,
+              test_profiles_runs_program, profiles_teardown);
 
   g_test_add ("/gui/simulations/sweep-plots-with-measured-overlay", SimFixture, NULL, sim_setup,
               test_sim_sweep_results, sim_teardown);

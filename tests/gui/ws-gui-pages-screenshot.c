@@ -25,7 +25,7 @@ main (int argc, char **argv)
   GOptionEntry entries[] = {
     { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "Workspace database", "PATH" },
     { "page", 0, 0, G_OPTION_ARG_STRING, &page, "profiles, simulations, results, cpi, timeline or tbpoint", "NAME" },
-    { "measured", 0, 0, G_OPTION_ARG_FILENAME, &measured, "Measured CSV (VALUE,SECONDS) to overlay on the sweep", "CSV" },
+    { "measured", 0, 0, G_OPTION_ARG_FILENAME, &measured, "Measured CSV (columns x or the swept variable, and seconds) to overlay on the sweep", "CSV" },
     { "app", 0, 0, G_OPTION_ARG_STRING, &app, "Application model (default saxpy2-analytic)", "NAME" },
     { "system", 0, 0, G_OPTION_ARG_STRING, &system, "System (default testbed-gtx970)", "NAME" },
     { "sweep", 0, 0, G_OPTION_ARG_STRING, &sweep, "Sweep (default N=1048576:16777216:1048576)", "VAR=…" },

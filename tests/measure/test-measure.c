@@ -810,6 +810,84 @@ test_calibration_benchmarks_compile (void)
   g_rmdir (dir);
 }
 
+/* ---- measured sweep times (issue 16: one reader, by column name) ---------- */
+
+static void
+assert_times (GArray *times, const double *xs, const double *secs, guint n)
+{
+  g_assert_nonnull (times);
+  g_assert_cmpuint (times->len, ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_cmpfloat (g_array_index (times, WsMeasuredTime, i).x, ==, xs[i]);
+      g_assert_cmpfloat (g_array_index (times, WsMeasuredTime, i).seconds, ==, secs[i]);
+    }
+}
+
+static void
+test_times_columns_by_name (void)
+{
+  static const double xs[] = { 1024, 2048 }, secs[] = { 0.5, 1.25 };
+  static const char *const texts[] = {
+    "x,seconds\n1024,0.5\n2048,1.25\n",
+    "seconds,x\n0.5,1024\n1.25,2048\n",                 /* swapped: still by name */
+    "# measured on a GTX 970\nN,seconds\n1024,0.5\n\n2048,1.25\n",
+    "seconds,N\n0.5,1024\n1.25,2048\n",                 /* two columns: the other one is x */
+    "run,seconds,N,note\n1,0.5,1024,a\n2,1.25,2048,\"b, c\"\n",  /* named after the swept variable */
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GArray) times = ws_measure_times_parse (texts[i], strlen (texts[i]), "m.csv", "N", &error);
+      g_assert_no_error (error);
+      assert_times (times, xs, secs, 2);
+    }
+}
+
+static void
+test_times_errors (void)
+{
+  static const struct { const char *text; const char *x_name; int code; const char *message; } cases[] = {
+    { "x,seconds\n1024,fast\n", NULL, WS_ERROR_PARSE, "m.csv:2:6: 'fast' in column seconds is not a number" },
+    { "x,time\n1024,0.5\n", NULL, WS_ERROR_INVALID, "m.csv:1:1: no column 'seconds' (it has: x, time)" },
+    { "run,seconds,N\n1,0.5,1024\n", "M", WS_ERROR_INVALID, "m.csv:1:1: no x column: name it x or M" },
+    { "x,seconds\n1024,-1\n", NULL, WS_ERROR_INVALID, "m.csv:2:1: a measured time cannot be negative" },
+    { "x,seconds\n1024,\n", NULL, WS_ERROR_PARSE, "m.csv:2:1: the row has no seconds value" },
+    { "x,seconds\n", NULL, WS_ERROR_INVALID, "m.csv has no measurements" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GArray) times = ws_measure_times_parse (cases[i].text, strlen (cases[i].text), "m.csv",
+                                                        cases[i].x_name, &error);
+      g_assert_null (times);
+      g_assert_error (error, WS_ERROR, cases[i].code);
+      if (strstr (error->message, cases[i].message) == NULL)
+        g_error ("case %u: \"%s\" does not contain \"%s\"", i, error->message, cases[i].message);
+    }
+}
+
+/* The overlay both the CLI and the GUI draw: x on the x axis, relative
+ * errors on the predicted series at the measured x. */
+static void
+test_times_chart_overlay (void)
+{
+  static const char text[] = "seconds,x\n2,10\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) times = ws_measure_times_parse (text, strlen (text), "m.csv", NULL, &error);
+  g_assert_no_error (error);
+  g_autoptr(WsChart) chart = ws_chart_new (WS_CHART_LINE);
+  guint predicted = ws_chart_add_series (chart, "model", 0);
+  ws_chart_series_add_point (chart, predicted, 10, 3);
+  guint m = ws_measure_times_add_series (chart, NULL, times);
+  double x, y;
+  g_assert_cmpint (ws_chart_find_series (chart, "measured"), ==, (int) m);
+  g_assert_true (ws_chart_series_get_point (chart, m, 0, &x, &y));
+  g_assert_cmpfloat (x, ==, 10);
+  g_assert_cmpfloat (y, ==, 2);
+  g_assert_cmpfloat_with_epsilon (ws_chart_series_get_rel_error (chart, predicted, 0), 0.5, 1e-12);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -819,6 +897,9 @@ main (int argc, char **argv)
   g_test_add_func ("/measure/csv/format-parse-round-trip", test_csv_round_trip);
   g_test_add_func ("/measure/csv/byte-order-mark-skipped", test_csv_byte_order_mark);
   g_test_add_func ("/measure/median/per-occurrence-over-runs", test_median_over_runs);
+  g_test_add_func ("/measure/times/columns-by-name-in-any-order", test_times_columns_by_name);
+  g_test_add_func ("/measure/times/errors-name-file-line-column", test_times_errors);
+  g_test_add_func ("/measure/times/chart-overlay-x-on-x-axis", test_times_chart_overlay);
   g_test_add_func ("/measure/store/import-export-round-trip", test_store_round_trip);
   g_test_add_func ("/measure/fit/link-table-6-2-noiseless", test_fit_link_noiseless);
   g_test_add_func ("/measure/fit/link-table-6-2-noisy", test_fit_link_noisy);

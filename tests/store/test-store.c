@@ -610,8 +610,8 @@ test_migration_007_tool_result_any_tool (Fixture *f, gconstpointer data)
 
   g_autoptr(WsStore) store = open_store (f->path);
   sqlite3 *db = ws_store_get_db (store);
-  g_assert_cmpint (count_rows (store, "PRAGMA user_version"), ==, 7);
   g_assert_cmpint (latest_migration (), >=, 7);
+  g_assert_cmpint (count_rows (store, "PRAGMA user_version"), ==, latest_migration ());
   g_assert_cmpint (count_rows (store, "SELECT count(*) FROM tool_result"), ==, 2);
   g_autofree char *kept = pragma_text (store, "SELECT json_array (id, tool, handler IS NULL, program, args, trace, "
                                               "result, created) FROM tool_result WHERE id = 3");
@@ -644,6 +644,108 @@ test_migration_007_tool_result_any_tool (Fixture *f, gconstpointer data)
                    SQLITE_CONSTRAINT_CHECK);
 }
 
+static int
+compare_file_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+/* The database file at @path made as a store at schema @version was:
+ * db/migrations/001 … @version applied in order from the source tree. */
+static sqlite3 *
+make_db_at_schema (const char *path, int version)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *migrations = g_build_filename (g_getenv ("WS_SOURCE_DIR"), "db", "migrations", NULL);
+  g_autoptr(GDir) d = g_dir_open (migrations, 0, NULL);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *e;
+  sqlite3 *db = NULL;
+
+  g_assert_nonnull (d);
+  while ((e = g_dir_read_name (d)) != NULL)
+    if (g_str_has_suffix (e, ".sql") && atoi (e) >= 1 && atoi (e) <= version)
+      g_ptr_array_add (names, g_strdup (e));
+  g_ptr_array_sort (names, compare_file_names);
+  g_assert_cmpuint (names->len, ==, (guint) version);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *file = g_build_filename (migrations, names->pdata[i], NULL);
+      g_autofree char *sql = NULL;
+      g_autofree char *set = g_strdup_printf ("PRAGMA user_version = %d", atoi (names->pdata[i]));
+      g_assert_true (g_file_get_contents (file, &sql, NULL, NULL));
+      g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+      g_assert_cmpint (sqlite3_exec (db, set, NULL, NULL, NULL), ==, SQLITE_OK);
+    }
+  return db;
+}
+
+/* The GUI's document tables come with the schema (migration 008): a new
+ * store has both, empty, with the columns ws-gui-drafts.c uses. */
+static void
+test_fresh_has_gui_draft_tables (Fixture *f, gconstpointer data)
+{
+  g_autoptr(WsStore) store = open_store (f->path);
+  static const char *const tables[] = { "gui_system_design", "gui_app_draft" };
+
+  g_assert_cmpint (latest_migration (), >=, 8);
+  for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
+    {
+      g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM %s", tables[i]);
+      g_autofree char *columns = g_strdup_printf ("SELECT group_concat (name, ',') FROM pragma_table_info ('%s')",
+                                                  tables[i]);
+      g_autofree char *names = pragma_text (store, columns);
+      g_assert_cmpint (count_rows (store, sql), ==, 0);
+      g_assert_cmpstr (names, ==, "name,document,modified");
+    }
+  g_assert_cmpint (sqlite3_exec (ws_store_get_db (store),
+                                 "INSERT INTO gui_app_draft (name, document) VALUES ('a', '{}')", NULL, NULL, NULL),
+                   ==, SQLITE_OK);
+  g_autofree char *modified = pragma_text (store, "SELECT modified FROM gui_app_draft WHERE name = 'a'");
+  g_assert_true (g_regex_match_simple ("^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ$", modified, 0, 0));
+}
+
+/* A store at schema 7 whose GUI made its drafts table itself (the code
+ * before migration 008 ran this CREATE on first use, one table per kind
+ * of document) opens cleanly: it reaches the latest schema, the draft
+ * keeps its text and date, and the table the GUI never made is there. */
+static void
+test_migration_008_keeps_gui_made_drafts (Fixture *f, gconstpointer data)
+{
+  {
+    sqlite3 *db = make_db_at_schema (f->path, 7);
+    g_assert_cmpint (sqlite3_exec (db,
+                                   "CREATE TABLE IF NOT EXISTS gui_app_draft ("
+                                   " name TEXT PRIMARY KEY, document TEXT NOT NULL,"
+                                   " modified TEXT NOT NULL DEFAULT (strftime ('%Y-%m-%dT%H:%M:%SZ', 'now')));"
+                                   "INSERT INTO gui_app_draft (name, document, modified) VALUES "
+                                   "  ('half-done', '{\"kind\":\"application\",\"name\":\"half-done\"}', "
+                                   "   '2025-11-12T13:14:15Z')",
+                                   NULL, NULL, NULL), ==, SQLITE_OK);
+    sqlite3_close (db);
+  }
+
+  g_autoptr(WsStore) store = open_store (f->path);
+  g_assert_cmpint (count_rows (store, "PRAGMA user_version"), ==, latest_migration ());
+  g_autofree char *kept = pragma_text (store, "SELECT name || ' ' || document || ' ' || modified FROM gui_app_draft");
+  g_assert_cmpstr (kept, ==, "half-done {\"kind\":\"application\",\"name\":\"half-done\"} 2025-11-12T13:14:15Z");
+  g_assert_cmpint (count_rows (store, "SELECT count(*) FROM gui_app_draft"), ==, 1);
+  g_assert_cmpint (count_rows (store, "SELECT count(*) FROM gui_system_design"), ==, 0);
+  /* The GUI's upsert works on the kept table. */
+  g_assert_cmpint (sqlite3_exec (ws_store_get_db (store),
+                                 "INSERT INTO gui_app_draft (name, document) VALUES ('half-done', '{}') "
+                                 "ON CONFLICT (name) DO UPDATE SET document = excluded.document",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  g_autofree char *updated = pragma_text (store, "SELECT document FROM gui_app_draft WHERE name = 'half-done'");
+  g_assert_cmpstr (updated, ==, "{}");
+  /* Reopening changes nothing. */
+  g_clear_pointer (&store, ws_store_close);
+  store = open_store (f->path);
+  g_assert_cmpint (count_rows (store, "SELECT count(*) FROM gui_app_draft"), ==, 1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -666,6 +768,8 @@ main (int argc, char **argv)
   ADD ("/store/delete/removes-record", test_delete);
   ADD ("/store/open/newer-schema-refused", test_newer_schema_refused);
   ADD ("/store/migration/007-tool-result-keeps-rows-takes-handlers", test_migration_007_tool_result_any_tool);
+  ADD ("/store/open/fresh-db-has-gui-draft-tables", test_fresh_has_gui_draft_tables);
+  ADD ("/store/migration/008-keeps-drafts-the-gui-made", test_migration_008_keeps_gui_made_drafts);
   ADD ("/store/open/not-a-database", test_not_a_database);
   g_test_add_func ("/store/default-path-under-xdg-data", test_default_path);
   return g_test_run ();
