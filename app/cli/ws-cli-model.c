@@ -149,6 +149,7 @@ model_run (WsCli *cli, int argc, char **argv)
   g_autoptr(WsSystemEnv) env = ws_system_env_new (store, system, predictor, &error);
   if (env == NULL)
     return ws_cli_fail_error (cli, error);
+  g_autoptr(GHashTable) run_options = NULL;   /* stored with the sweep */
   if (option_list != NULL)
     {
       /* --option PLUGIN.KEY=VALUE: PLUGIN is the --predictor. */
@@ -164,9 +165,12 @@ model_run (WsCli *cli, int argc, char **argv)
           return ws_cli_fail (cli, WS_EXIT_USAGE, _("--option %s.…: the predictor of this run is '%s' (--predictor)"),
                               (char *) name, used);
       g_hash_table_iter_init (&it, per_plugin);
-      if (g_hash_table_iter_next (&it, &name, &options) &&
-          !ws_system_env_set_predictor_options (env, options, &error))
-        return ws_cli_fail (cli, WS_EXIT_USAGE, "--option: %s", error->message);
+      if (g_hash_table_iter_next (&it, &name, &options))
+        {
+          if (!ws_system_env_set_predictor_options (env, options, &error))
+            return ws_cli_fail (cli, WS_EXIT_USAGE, "--option: %s", error->message);
+          run_options = g_hash_table_ref (options);
+        }
     }
 
   double t0 = ws_now_seconds ();
@@ -188,7 +192,8 @@ model_run (WsCli *cli, int argc, char **argv)
   gint64 sweep_id = 0;
   if (!no_store)
     {
-      sweep_id = ws_system_store_put_sweep (store, system, app, predictor ? predictor : "volkov", results, wall, &error);
+      sweep_id = ws_system_store_put_sweep (store, system, app, predictor ? predictor : "volkov", run_options,
+                                            results, wall, &error);
       if (sweep_id == 0)
         return ws_cli_fail_error (cli, error);
     }
@@ -220,6 +225,19 @@ model_run (WsCli *cli, int argc, char **argv)
       json_builder_add_string_value (b, ws_app_model_get_name (app));
       json_builder_set_member_name (b, "predictor");
       json_builder_add_string_value (b, predictor ? predictor : "volkov");
+      json_builder_set_member_name (b, "predictor_options");
+      json_builder_begin_object (b);
+      if (run_options != NULL)
+        {
+          guint n;
+          g_autofree const char **keys = ws_sorted_keys (run_options, &n);
+          for (guint i = 0; i < n; i++)
+            {
+              json_builder_set_member_name (b, keys[i]);
+              json_builder_add_string_value (b, g_hash_table_lookup (run_options, keys[i]));
+            }
+        }
+      json_builder_end_object (b);
       json_builder_set_member_name (b, "sweep_id");
       if (sweep_id > 0)
         json_builder_add_int_value (b, sweep_id);

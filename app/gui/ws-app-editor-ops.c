@@ -247,7 +247,7 @@ trace_choice (WsAppEditorPage *self, const char *path, guint index, const WsAppO
   while (d != NULL && (name = g_dir_read_name (d)) != NULL)
     if (g_str_has_suffix (name, ".wstrace"))
       g_ptr_array_add (names, g_build_filename (dir, name, NULL));
-  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
+  g_ptr_array_sort (names, ws_compare_string_ptrs);
   if (*current != '\0' && !g_ptr_array_find_with_equal_func (names, current, g_str_equal, NULL))
     g_ptr_array_insert (names, 0, g_strdup (current));
   if (*current == '\0')

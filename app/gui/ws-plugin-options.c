@@ -210,12 +210,6 @@ ws_plugin_options_get_row (WsPluginOptions *self, const char *name)
   return r != NULL ? r->row : NULL;
 }
 
-static int
-compare_texts (gconstpointer a, gconstpointer b)
-{
-  return strcmp (*(const char * const *) a, *(const char * const *) b);
-}
-
 char *
 ws_plugin_options_describe (const WsPredictorPlugin *plugin, GHashTable *values)
 {
@@ -234,7 +228,7 @@ ws_plugin_options_describe (const WsPredictorPlugin *plugin, GHashTable *values)
       if (!same)
         g_ptr_array_add (parts, g_strdup_printf ("%s=%s", o->name, v));
     }
-  g_ptr_array_sort (parts, compare_texts);
+  g_ptr_array_sort (parts, ws_compare_string_ptrs);
   g_ptr_array_add (parts, NULL);
   return g_strjoinv (", ", (char **) parts->pdata);
 }

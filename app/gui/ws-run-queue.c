@@ -294,8 +294,8 @@ on_run_done (GObject *source, GAsyncResult *result, gpointer user_data)
       /* Kept in the workspace like `warpscope-cli sweep` does; a store
        * failure is reported but the results stay on screen. */
       if (system != NULL)
-        run->sweep_id = ws_system_store_put_sweep (self->store, system, job->app, run->predictor, run->results,
-                                                   0.0, &store_error);
+        run->sweep_id = ws_system_store_put_sweep (self->store, system, job->app, run->predictor, run->options,
+                                                   run->results, 0.0, &store_error);
       if (store_error != NULL)
         run->error = g_strdup_printf (_("The results could not be saved: %s"), store_error->message);
     }

@@ -1,5 +1,7 @@
 #include "base/ws-base.h"
 
+#include <stdlib.h>
+
 #include <string.h>
 #include <ctype.h>
 
@@ -80,4 +82,21 @@ double
 ws_now_seconds (void)
 {
   return g_get_monotonic_time () / 1e6;
+}
+
+int
+ws_compare_string_ptrs (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
+}
+
+const char **
+ws_sorted_keys (GHashTable *table, guint *n)
+{
+  guint len = 0;
+  const char **keys = (const char **) g_hash_table_get_keys_as_array (table, &len);
+  qsort (keys, len, sizeof *keys, ws_compare_string_ptrs);
+  if (n != NULL)
+    *n = len;
+  return keys;
 }

@@ -37,4 +37,12 @@ WS_EXPORT char *ws_suggest_names (const char *name, const char *const *candidate
 /* Monotonic wall clock in seconds. */
 WS_EXPORT double ws_now_seconds (void);
 
+/* For qsort and g_ptr_array_sort over arrays of char*: compares the strings
+ * the elements point to (g_strcmp0 itself would compare the elements'
+ * bytes).  NULL sorts first. */
+WS_EXPORT int ws_compare_string_ptrs (gconstpointer a, gconstpointer b);
+/* The keys (strings) of @table sorted by strcmp, NULL-terminated; the keys
+ * are borrowed, the array is freed with g_free.  @n may be NULL. */
+WS_EXPORT const char **ws_sorted_keys (GHashTable *table, guint *n);
+
 G_END_DECLS

@@ -1600,9 +1600,8 @@ ws_system_result_to_json (const WsSystemResult *r)
   json_builder_begin_object (b);
   if (r->variables != NULL)
     {
-      g_autofree gpointer *keys = g_hash_table_get_keys_as_array (r->variables, NULL);
-      guint nk = g_hash_table_size (r->variables);
-      qsort (keys, nk, sizeof (gpointer), (int (*) (const void *, const void *)) g_strcmp0);
+      guint nk;
+      g_autofree const char **keys = ws_sorted_keys (r->variables, &nk);
       for (guint i = 0; i < nk; i++)
         {
           json_builder_set_member_name (b, keys[i]);

@@ -447,9 +447,8 @@ variables_text (GHashTable *vars)
   json_builder_begin_object (b);
   if (vars != NULL)
     {
-      g_autofree gpointer *keys = g_hash_table_get_keys_as_array (vars, NULL);
-      guint n = g_hash_table_size (vars);
-      qsort (keys, n, sizeof (gpointer), (int (*) (const void *, const void *)) g_strcmp0);
+      guint n;
+      g_autofree const char **keys = ws_sorted_keys (vars, &n);
       for (guint i = 0; i < n; i++)
         {
           json_builder_set_member_name (b, keys[i]);
@@ -461,9 +460,29 @@ variables_text (GHashTable *vars)
   return node_to_text (node, FALSE);
 }
 
+/* {"name": "text", ...} sorted by name; NULL for no options. */
+static char *
+options_text (GHashTable *options)
+{
+  if (options == NULL || g_hash_table_size (options) == 0)
+    return NULL;
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  guint n;
+  g_autofree const char **keys = ws_sorted_keys (options, &n);
+  json_builder_begin_object (b);
+  for (guint i = 0; i < n; i++)
+    {
+      json_builder_set_member_name (b, keys[i]);
+      json_builder_add_string_value (b, g_hash_table_lookup (options, keys[i]));
+    }
+  json_builder_end_object (b);
+  g_autoptr(JsonNode) node = json_builder_get_root (b);
+  return node_to_text (node, FALSE);
+}
+
 gint64
 ws_system_store_put_sweep (WsStore *store, const WsSystemModel *system, const WsAppModel *app, const char *predictor,
-                           GPtrArray *results, double wall_seconds, GError **error)
+                           GHashTable *predictor_options, GPtrArray *results, double wall_seconds, GError **error)
 {
   g_return_val_if_fail (store != NULL && system != NULL && app != NULL && results != NULL && results->len > 0, 0);
   sqlite3 *db = ws_store_get_db (store);
@@ -471,6 +490,7 @@ ws_system_store_put_sweep (WsStore *store, const WsSystemModel *system, const Ws
   g_autoptr(JsonNode) app_node = ws_app_model_to_json (app);
   g_autofree char *sys_text = node_to_text (sys_node, FALSE);
   g_autofree char *app_text = node_to_text (app_node, FALSE);
+  g_autofree char *opt_text = options_text (predictor_options);
   guint n_failed = 0;
   gboolean cancelled = FALSE;
   for (guint i = 0; i < results->len; i++)
@@ -485,7 +505,8 @@ ws_system_store_put_sweep (WsStore *store, const WsSystemModel *system, const Ws
   if (!exec (db, "BEGIN IMMEDIATE", error))
     return 0;
   if (sqlite3_prepare_v2 (db, "INSERT INTO model_sweep (system_name, app_name, system_record, app_record, predictor, "
-                              "n_points, n_failed, wall_seconds, status) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                              "n_points, n_failed, wall_seconds, status, predictor_options) "
+                              "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
                           -1, &sw,
                           NULL) != SQLITE_OK
       || sqlite3_prepare_v2 (db, "INSERT INTO model_run (sweep_id, point, variables, status, error, total_seconds) "
@@ -508,6 +529,10 @@ ws_system_store_put_sweep (WsStore *store, const WsSystemModel *system, const Ws
   sqlite3_bind_int (sw, 7, (int) n_failed);
   sqlite3_bind_double (sw, 8, wall_seconds);
   sqlite3_bind_text (sw, 9, cancelled ? "cancelled" : "complete", -1, SQLITE_STATIC);
+  if (opt_text != NULL)
+    sqlite3_bind_text (sw, 10, opt_text, -1, SQLITE_STATIC);
+  else
+    sqlite3_bind_null (sw, 10);
   if (sqlite3_step (sw) != SQLITE_DONE)
     {
       db_fail (db, "storing a sweep", error);
@@ -593,6 +618,41 @@ fail:
   sqlite3_finalize (busy);
   sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL);
   return 0;
+}
+
+GHashTable *
+ws_system_store_get_sweep_options (WsStore *store, gint64 sweep_id, GError **error)
+{
+  sqlite3 *db = ws_store_get_db (store);
+  sqlite3_stmt *st = NULL;
+  if (sqlite3_prepare_v2 (db, "SELECT predictor_options FROM model_sweep WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+    {
+      db_fail (db, "reading a sweep's options", error);
+      return NULL;
+    }
+  sqlite3_bind_int64 (st, 1, sweep_id);
+  if (sqlite3_step (st) != SQLITE_ROW)
+    {
+      sqlite3_finalize (st);
+      g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, "no stored sweep with id %" G_GINT64_FORMAT, sweep_id);
+      return NULL;
+    }
+  GHashTable *out = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  const char *text = (const char *) sqlite3_column_text (st, 0);
+  g_autoptr(JsonNode) node = text != NULL ? text_to_node (text, NULL) : NULL;
+  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObject *o = json_node_get_object (node);
+      g_autoptr(GList) members = json_object_get_members (o);
+      for (GList *m = members; m != NULL; m = m->next)
+        {
+          JsonNode *v = json_object_get_member (o, m->data);
+          if (JSON_NODE_HOLDS_VALUE (v) && json_node_get_value_type (v) == G_TYPE_STRING)
+            g_hash_table_insert (out, g_strdup (m->data), g_strdup (json_node_get_string (v)));
+        }
+    }
+  sqlite3_finalize (st);
+  return out;
 }
 
 GPtrArray *

@@ -237,13 +237,18 @@ WS_EXPORT gboolean ws_system_store_delete_app (WsStore *store, const char *name,
 WS_EXPORT char *ws_system_store_trace_dir (WsStore *store);
 
 /* Stores a sweep (one or more points) with all its inputs (system and
- * application records, predictor, every point's variables) and every result
- * in one transaction; returns the sweep id (> 0) or 0 with @error.  When
- * some results are `cancelled`, only the finished points are stored and the
- * sweep's status is 'cancelled' (else 'complete'). */
+ * application records, predictor and its options (name -> text, NULL: the
+ * defaults), every point's variables) and every result in one transaction;
+ * returns the sweep id (> 0) or 0 with @error.  When some results are
+ * `cancelled`, only the finished points are stored and the sweep's status is
+ * 'cancelled' (else 'complete'). */
 WS_EXPORT gint64 ws_system_store_put_sweep (WsStore *store, const WsSystemModel *system, const WsAppModel *app,
-                                            const char *predictor, GPtrArray *results, double wall_seconds,
-                                            GError **error);
+                                            const char *predictor, GHashTable *predictor_options,
+                                            GPtrArray *results, double wall_seconds, GError **error);
+/* The predictor options a stored sweep ran with (name -> text, newly
+ * allocated; empty when it ran with the defaults); NULL with @error when
+ * there is no such sweep. */
+WS_EXPORT GHashTable *ws_system_store_get_sweep_options (WsStore *store, gint64 sweep_id, GError **error);
 /* Reads a stored sweep's results back (of WsSystemResult*, in point order). */
 WS_EXPORT GPtrArray *ws_system_store_get_sweep (WsStore *store, gint64 sweep_id, char **system_name,
                                                 char **app_name, GError **error);

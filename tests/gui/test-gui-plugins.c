@@ -201,6 +201,16 @@ test_options_reach_the_plugin (Fixture *f, gconstpointer data)
   g_assert_cmpstr (g_hash_table_lookup (run->options, "scale"), ==, "7");
   g_assert_cmpstr (g_hash_table_lookup (run->options, "mode"), ==, "ok");
   scaled_seconds = kernel_seconds (run);
+  {
+    /* ...and the stored sweep keeps them */
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GHashTable) stored = NULL;
+
+    g_assert_cmpint (run->sweep_id, >, 0);
+    stored = ws_system_store_get_sweep_options (f->store, run->sweep_id, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (g_hash_table_lookup (stored, "scale"), ==, "7");
+  }
   g_assert_cmpfloat_with_epsilon (scaled_seconds / default_seconds, 7.0 / 1000.0, 1e-9);
   /* The queue row says which options differ from the defaults. */
   {

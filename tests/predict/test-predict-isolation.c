@@ -523,6 +523,9 @@ test_cli_sweep (void)
   JsonObject *o = parse_object (r.out, parser);
   JsonArray *runs = json_object_get_array_member (o, "runs");
   g_assert_cmpuint (json_array_get_length (runs), ==, 5);
+  /* the options the sweep ran with are part of its record */
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (o, "predictor_options"), "scale"), ==,
+                   "7");
   static const char *const why[] = { NULL, "signal 11", "signal 6", "no answer within 2 s", NULL };
   double kernel_seconds[5] = { 0 };
   for (guint i = 0; i < 5; i++)

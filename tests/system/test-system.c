@@ -572,9 +572,23 @@ test_sweep_stored_and_read_back (Fixture *f, gconstpointer data)
       g_assert_nonnull (strstr (error->message, "is derived"));
       g_clear_error (&error);
     }
-  gint64 id = ws_system_store_put_sweep (f->store, s, app, "volkov", results, 0.5, &error);
+  g_autoptr(GHashTable) opts = g_hash_table_new (g_str_hash, g_str_equal);
+  g_hash_table_insert (opts, "lambda", "0.5");
+  g_hash_table_insert (opts, "block_replacement", "150");
+  gint64 id = ws_system_store_put_sweep (f->store, s, app, "volkov", opts, results, 0.5, &error);
   g_assert_no_error (error);
   g_assert_cmpint (id, >, 0);
+  /* the predictor's options are kept with the sweep */
+  {
+    g_autoptr(GHashTable) stored = ws_system_store_get_sweep_options (f->store, id, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (g_hash_table_size (stored), ==, 2);
+    g_assert_cmpstr (g_hash_table_lookup (stored, "lambda"), ==, "0.5");
+    g_assert_cmpstr (g_hash_table_lookup (stored, "block_replacement"), ==, "150");
+    g_assert_null (ws_system_store_get_sweep_options (f->store, id + 1000, &error));
+    g_assert_error (error, WS_ERROR, WS_ERROR_NOT_FOUND);
+    g_clear_error (&error);
+  }
   g_autofree char *sys_name = NULL, *app_name = NULL;
   g_autoptr(GPtrArray) back = ws_system_store_get_sweep (f->store, id, &sys_name, &app_name, &error);
   g_assert_no_error (error);
@@ -685,7 +699,7 @@ test_sweep_twenty_points (Fixture *f, gconstpointer data)
   g_autoptr(GPtrArray) results = ws_system_sweep (env, app, NULL, axes, 0, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (results->len, ==, 20);
-  gint64 id = ws_system_store_put_sweep (f->store, s, app, "volkov", results, ws_now_seconds () - t0, &error);
+  gint64 id = ws_system_store_put_sweep (f->store, s, app, "volkov", NULL, results, ws_now_seconds () - t0, &error);
   g_assert_no_error (error);
   g_test_message ("20-point sweep evaluated and stored in %.3f ms", (ws_now_seconds () - t0) * 1e3);
   double prev = 0;
@@ -1104,7 +1118,7 @@ test_delete_models (Fixture *f, gconstpointer data)
   g_assert_no_error (error);
   g_ptr_array_add (results, ws_system_evaluate (env, app, NULL, &error));
   g_assert_no_error (error);
-  gint64 sweep = ws_system_store_put_sweep (f->store, s, app, "volkov", results, 0.1, &error);
+  gint64 sweep = ws_system_store_put_sweep (f->store, s, app, "volkov", NULL, results, 0.1, &error);
   g_assert_cmpint (sweep, >, 0);
 
   g_assert_true (ws_system_store_delete_app (f->store, "saxpy2-analytic", &error));
