@@ -227,16 +227,7 @@ model_run (WsCli *cli, int argc, char **argv)
       json_builder_add_string_value (b, predictor ? predictor : "volkov");
       json_builder_set_member_name (b, "predictor_options");
       json_builder_begin_object (b);
-      if (run_options != NULL)
-        {
-          guint n;
-          g_autofree const char **keys = ws_sorted_keys (run_options, &n);
-          for (guint i = 0; i < n; i++)
-            {
-              json_builder_set_member_name (b, keys[i]);
-              json_builder_add_string_value (b, g_hash_table_lookup (run_options, keys[i]));
-            }
-        }
+      ws_json_add_string_members (b, run_options);
       json_builder_end_object (b);
       json_builder_set_member_name (b, "sweep_id");
       if (sweep_id > 0)

@@ -166,3 +166,17 @@ ws_json_from_text (const char *text, GError **error)
     return NULL;
   return json_node_copy (json_parser_get_root (parser));
 }
+
+void
+ws_json_add_string_members (JsonBuilder *b, GHashTable *strings)
+{
+  if (strings == NULL)
+    return;
+  guint n;
+  g_autofree const char **keys = ws_sorted_keys (strings, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      json_builder_set_member_name (b, keys[i]);
+      json_builder_add_string_value (b, g_hash_table_lookup (strings, keys[i]));
+    }
+}

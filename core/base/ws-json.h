@@ -35,4 +35,8 @@ WS_EXPORT gboolean ws_json_parser_load_file (JsonParser *parser, const char *pat
  * too.  Returns the root (newly allocated). */
 WS_EXPORT JsonNode *ws_json_from_text (const char *text, GError **error);
 
+/* Adds the entries of @strings (char* -> char*; may be NULL) to the object
+ * @b is building, as string members sorted by name. */
+WS_EXPORT void ws_json_add_string_members (JsonBuilder *b, GHashTable *strings);
+
 G_END_DECLS

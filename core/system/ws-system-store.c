@@ -467,14 +467,8 @@ options_text (GHashTable *options)
   if (options == NULL || g_hash_table_size (options) == 0)
     return NULL;
   g_autoptr(JsonBuilder) b = json_builder_new ();
-  guint n;
-  g_autofree const char **keys = ws_sorted_keys (options, &n);
   json_builder_begin_object (b);
-  for (guint i = 0; i < n; i++)
-    {
-      json_builder_set_member_name (b, keys[i]);
-      json_builder_add_string_value (b, g_hash_table_lookup (options, keys[i]));
-    }
+  ws_json_add_string_members (b, options);
   json_builder_end_object (b);
   g_autoptr(JsonNode) node = json_builder_get_root (b);
   return node_to_text (node, FALSE);
@@ -620,14 +614,16 @@ fail:
   return 0;
 }
 
-GHashTable *
-ws_system_store_get_sweep_options (WsStore *store, gint64 sweep_id, GError **error)
+/* Runs @sql (one ?1 for the sweep id) and steps to the sweep's row:
+ * the statement on that row, or NULL with @error (WS_ERROR_NOT_FOUND when
+ * there is no such sweep). */
+static sqlite3_stmt *
+sweep_row (sqlite3 *db, const char *sql, gint64 sweep_id, const char *what, GError **error)
 {
-  sqlite3 *db = ws_store_get_db (store);
   sqlite3_stmt *st = NULL;
-  if (sqlite3_prepare_v2 (db, "SELECT predictor_options FROM model_sweep WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2 (db, sql, -1, &st, NULL) != SQLITE_OK)
     {
-      db_fail (db, "reading a sweep's options", error);
+      db_fail (db, what, error);
       return NULL;
     }
   sqlite3_bind_int64 (st, 1, sweep_id);
@@ -637,6 +633,16 @@ ws_system_store_get_sweep_options (WsStore *store, gint64 sweep_id, GError **err
       g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, "no stored sweep with id %" G_GINT64_FORMAT, sweep_id);
       return NULL;
     }
+  return st;
+}
+
+GHashTable *
+ws_system_store_get_sweep_options (WsStore *store, gint64 sweep_id, GError **error)
+{
+  sqlite3_stmt *st = sweep_row (ws_store_get_db (store), "SELECT predictor_options FROM model_sweep WHERE id = ?1",
+                                 sweep_id, "reading a sweep's options", error);
+  if (st == NULL)
+    return NULL;
   GHashTable *out = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   const char *text = (const char *) sqlite3_column_text (st, 0);
   g_autoptr(JsonNode) node = text != NULL ? text_to_node (text, NULL) : NULL;
@@ -659,19 +665,10 @@ GPtrArray *
 ws_system_store_get_sweep (WsStore *store, gint64 sweep_id, char **system_name, char **app_name, GError **error)
 {
   sqlite3 *db = ws_store_get_db (store);
-  sqlite3_stmt *st = NULL;
-  if (sqlite3_prepare_v2 (db, "SELECT system_name, app_name FROM model_sweep WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
-    {
-      db_fail (db, "reading a sweep", error);
-      return NULL;
-    }
-  sqlite3_bind_int64 (st, 1, sweep_id);
-  if (sqlite3_step (st) != SQLITE_ROW)
-    {
-      sqlite3_finalize (st);
-      g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, "no stored sweep with id %" G_GINT64_FORMAT, sweep_id);
-      return NULL;
-    }
+  sqlite3_stmt *st = sweep_row (db, "SELECT system_name, app_name FROM model_sweep WHERE id = ?1", sweep_id,
+                                "reading a sweep", error);
+  if (st == NULL)
+    return NULL;
   if (system_name)
     *system_name = g_strdup ((const char *) sqlite3_column_text (st, 0));
   if (app_name)
@@ -746,21 +743,11 @@ char *
 ws_system_store_get_sweep_status (WsStore *store, gint64 sweep_id, guint *n_points, guint *n_planned, GError **error)
 {
   g_return_val_if_fail (store != NULL, NULL);
-  sqlite3 *db = ws_store_get_db (store);
-  sqlite3_stmt *st = NULL;
-  if (sqlite3_prepare_v2 (db, "SELECT status, n_points, (SELECT count(*) FROM model_run WHERE sweep_id = ?1) "
-                              "FROM model_sweep WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
-    {
-      db_fail (db, "reading a sweep's status", error);
-      return NULL;
-    }
-  sqlite3_bind_int64 (st, 1, sweep_id);
-  if (sqlite3_step (st) != SQLITE_ROW)
-    {
-      sqlite3_finalize (st);
-      g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, "no stored sweep with id %" G_GINT64_FORMAT, sweep_id);
-      return NULL;
-    }
+  sqlite3_stmt *st = sweep_row (ws_store_get_db (store),
+                                 "SELECT status, n_points, (SELECT count(*) FROM model_run WHERE sweep_id = ?1) "
+                                 "FROM model_sweep WHERE id = ?1", sweep_id, "reading a sweep's status", error);
+  if (st == NULL)
+    return NULL;
   char *status = g_strdup ((const char *) sqlite3_column_text (st, 0));
   if (n_planned)
     *n_planned = (guint) sqlite3_column_int (st, 1);

@@ -5,6 +5,21 @@
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
+#include "ws-run-queue.h"
+
+/* Set by each test's main(): whether a display could be opened. */
+static gboolean have_display;
+
+#define SKIP_WITHOUT_DISPLAY()                                   \
+  G_STMT_START {                                                 \
+    if (!have_display)                                           \
+      {                                                          \
+        g_test_skip ("no display (run under xvfb-run)");         \
+        return;                                                  \
+      }                                                          \
+  } G_STMT_END
+
+
 static gboolean
 gui_test_timeout_cb (gpointer user_data)
 {
@@ -53,4 +68,39 @@ remove_tree (const char *path)
       remove_tree (child);
     }
   g_remove (path);
+}
+
+static G_GNUC_UNUSED gboolean
+is_allocated (gpointer widget)
+{
+  return gtk_widget_get_mapped (GTK_WIDGET (widget)) && gtk_widget_get_width (GTK_WIDGET (widget)) > 100;
+}
+
+/* @child in a window of its own, shown and allocated. */
+static G_GNUC_UNUSED GtkWindow *
+show_in_window (GtkWidget *child, int width, int height)
+{
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+
+  gtk_window_set_default_size (window, width, height);
+  gtk_window_set_child (window, child);
+  gtk_window_present (window);
+  g_assert_true (iterate_until (is_allocated, child, 10000));
+  drain ();
+  return window;
+}
+
+/* A queued run of a WsRunQueue, for iterate_until (run_finished, ...). */
+typedef struct {
+  WsRunQueue *queue;
+  guint index;
+} RunWait;
+
+static G_GNUC_UNUSED gboolean
+run_finished (gpointer data)
+{
+  RunWait *w = data;
+  const WsRun *run = ws_run_queue_get_run (w->queue, w->index);
+
+  return run != NULL && (run->state == WS_RUN_DONE || run->state == WS_RUN_FAILED || run->state == WS_RUN_CANCELLED);
 }

@@ -15,8 +15,6 @@
 #include "predict/ws-predict.h"
 #include "gui-test-util.h"
 
-static gboolean have_display;
-
 typedef struct {
   char *tmpdir;
   char *db_path;

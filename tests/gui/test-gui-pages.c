@@ -21,36 +21,6 @@
 #include "../sim/sim-test-util.h"
 #include "gui-test-util.h"
 
-static gboolean have_display;
-
-#define SKIP_WITHOUT_DISPLAY()                                   \
-  G_STMT_START {                                                 \
-    if (!have_display)                                           \
-      {                                                          \
-        g_test_skip ("no display (run under xvfb-run)");         \
-        return;                                                  \
-      }                                                          \
-  } G_STMT_END
-
-static gboolean
-is_allocated (gpointer widget)
-{
-  return gtk_widget_get_mapped (GTK_WIDGET (widget)) && gtk_widget_get_width (GTK_WIDGET (widget)) > 100;
-}
-
-static GtkWindow *
-show_in_window (GtkWidget *child, int width, int height)
-{
-  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
-
-  gtk_window_set_default_size (window, width, height);
-  gtk_window_set_child (window, child);
-  gtk_window_present (window);
-  g_assert_true (iterate_until (is_allocated, child, 10000));
-  drain ();
-  return window;
-}
-
 /* ---- chart view ------------------------------------------------------------ */
 
 static void
@@ -469,20 +439,6 @@ sim_teardown (SimFixture *f, gconstpointer data)
   remove_tree (f->tmpdir);
   g_free (f->tmpdir);
   g_free (f->system);
-}
-
-typedef struct {
-  WsRunQueue *queue;
-  guint index;
-} RunWait;
-
-static gboolean
-run_finished (gpointer data)
-{
-  RunWait *w = data;
-  const WsRun *run = ws_run_queue_get_run (w->queue, w->index);
-
-  return run != NULL && (run->state == WS_RUN_DONE || run->state == WS_RUN_FAILED || run->state == WS_RUN_CANCELLED);
 }
 
 static const char *

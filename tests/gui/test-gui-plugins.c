@@ -23,17 +23,6 @@
 #include "predict/ws-predict.h"
 #include "gui-test-util.h"
 
-static gboolean have_display;
-
-#define SKIP_WITHOUT_DISPLAY()                                   \
-  G_STMT_START {                                                 \
-    if (!have_display)                                           \
-      {                                                          \
-        g_test_skip ("no display (run under xvfb-run)");         \
-        return;                                                  \
-      }                                                          \
-  } G_STMT_END
-
 typedef struct {
   char *tmpdir;
   WsStore *store;
@@ -42,12 +31,6 @@ typedef struct {
   WsPluginsPage *plugins;
   GtkWindow *window;
 } Fixture;
-
-static gboolean
-is_allocated (gpointer widget)
-{
-  return gtk_widget_get_mapped (GTK_WIDGET (widget)) && gtk_widget_get_width (GTK_WIDGET (widget)) > 100;
-}
 
 static void
 setup (Fixture *f, gconstpointer data)
@@ -77,12 +60,7 @@ setup (Fixture *f, gconstpointer data)
   gtk_paned_set_start_child (GTK_PANED (paned), GTK_WIDGET (f->sims));
   gtk_paned_set_end_child (GTK_PANED (paned), GTK_WIDGET (f->plugins));
   gtk_paned_set_position (GTK_PANED (paned), 620);
-  f->window = GTK_WINDOW (gtk_window_new ());
-  gtk_window_set_default_size (f->window, 1280, 780);
-  gtk_window_set_child (f->window, paned);
-  gtk_window_present (f->window);
-  g_assert_true (iterate_until (is_allocated, f->sims, 10000));
-  drain ();
+  f->window = show_in_window (paned, 1280, 780);
 }
 
 static void
@@ -103,20 +81,6 @@ teardown (Fixture *f, gconstpointer data)
   remove_tree (f->tmpdir);
   g_free (f->tmpdir);
   g_free (f->system);
-}
-
-typedef struct {
-  WsRunQueue *queue;
-  guint index;
-} RunWait;
-
-static gboolean
-run_finished (gpointer data)
-{
-  RunWait *w = data;
-  const WsRun *run = ws_run_queue_get_run (w->queue, w->index);
-
-  return run != NULL && (run->state == WS_RUN_DONE || run->state == WS_RUN_FAILED || run->state == WS_RUN_CANCELLED);
 }
 
 /* Queues one run of the probe with the form as it is; waits for its end. */

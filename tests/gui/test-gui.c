@@ -20,8 +20,6 @@
 #include "system/ws-system.h"
 #include "gui-test-util.h"
 
-static gboolean have_display;
-
 typedef struct {
   char *tmpdir;
   char *db_path;
@@ -90,15 +88,6 @@ fixture_teardown (Fixture *f, gconstpointer data)
   g_clear_pointer (&f->db_path, g_free);
   g_clear_pointer (&f->tmpdir, g_free);
 }
-
-#define SKIP_WITHOUT_DISPLAY()                                   \
-  G_STMT_START {                                                 \
-    if (!have_display)                                           \
-      {                                                          \
-        g_test_skip ("no display (run under xvfb-run)");         \
-        return;                                                  \
-      }                                                          \
-  } G_STMT_END
 
 /* Titles of the catalogue rows currently listed, in order. */
 static GPtrArray *
