@@ -14,7 +14,13 @@
  *    the user's plugin path runs (the worker opens the trace and computes
  *    the analysis itself when the plugin asks for it), and the isolation's
  *    overhead per prediction (worker against cold);
- * and, once per trace, how many analyses per second core computes.  Last,
+ * and, once per trace, how many analyses per second core computes.  With
+ * --vs-sim, a second table per trace and plugin: the time of one prediction
+ * of every launch warm (shared analysis) and cold (analysis included) next
+ * to the detailed simulator's time for the same launches, every thread
+ * block simulated and with TBPoint sampling, the speed-ups over the full
+ * simulation, and whether they reach issue 18's aims (100x warm, 10x cold).
+ * Last,
  * for plugins that read analytic kernels (seed 004 Listing 5's saxpy2),
  * predictions per second in the plugin's long-lived worker and in process,
  * and the worker's overhead per prediction.
@@ -33,6 +39,8 @@
 #include "trace/ws-trace.h"
 #include "trace/ws-trace-writer.h"
 #include "ptx/ws-ptx.h"
+#include "sim/ws-sim.h"
+#include "tbpoint/ws-tbpoint.h"
 
 static WsGpu *
 load_catalogue_gpu (const char *name, GError **error)
@@ -214,13 +222,44 @@ run_predictions (gpointer data)
   return TRUE;
 }
 
+/* Seconds to simulate every launch of @trace once on @gpu, every TB or
+ * with TBPoint sampling; negative on error. */
+static double
+simulate_trace (WsTrace *trace, const WsGpu *gpu, gboolean tbpoint)
+{
+  gint64 start = g_get_monotonic_time ();
+  for (guint l = 0; l < ws_trace_get_n_launches (trace); l++)
+    {
+      g_autoptr(GError) error = NULL;
+      WsTbpointOptions options;
+      ws_tbpoint_options_init (&options);
+      options.sampling = tbpoint ? WS_SAMPLING_TBPOINT : WS_SAMPLING_NONE;
+      g_autoptr(WsSim) sim = ws_sim_new (gpu, &options.sim, &error);
+      WsSimLaunchStats stats = { 0 };
+      if (sim == NULL || !ws_tbpoint_simulate_launch (sim, trace, l, &options, &stats, NULL, NULL, &error))
+        {
+          g_printerr ("simulating launch %u: %s\n", l, error->message);
+          return -1;
+        }
+      ws_sim_launch_stats_clear (&stats);
+    }
+  return (g_get_monotonic_time () - start) / 1e6;
+}
+
+typedef struct {
+  char *trace, *plugin;
+  double warm, cold, full, tbpoint;   /* seconds for all launches of the trace */
+} VsSim;
+
 int
 main (int argc, char **argv)
 {
   g_autofree char *gpu_name = NULL;
   double seconds = 0.5;
   g_auto(GStrv) traces = NULL;
+  gboolean vs_sim = FALSE;
   const GOptionEntry entries[] = {
+    { "vs-sim", 0, 0, G_OPTION_ARG_NONE, &vs_sim, "Also time the detailed simulator (full and TBPoint) per trace", NULL },
     { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_name, "Catalogue GPU (default GTX 970)", "NAME" },
     { "seconds", 0, 0, G_OPTION_ARG_DOUBLE, &seconds, "Time per measurement (default 0.5)", "S" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &traces, NULL, "TRACE..." },
@@ -255,8 +294,10 @@ main (int argc, char **argv)
   printf ("%-28s %-10s %8s %14s %14s %14s %14s\n", "trace", "plugin", "launches", "model pred/s", "cold pred/s",
           "worker pred/s", "isolation us");
   int rc = 0;
+  g_autoptr(GArray) rows = g_array_new (FALSE, TRUE, sizeof (VsSim));
   for (guint t = 0; traces[t] != NULL; t++)
     {
+      double full = -1, sampled = -1;
       g_autoptr(WsTrace) trace = ws_trace_open (traces[t], &error);
       if (trace == NULL)
         {
@@ -276,6 +317,13 @@ main (int argc, char **argv)
           continue;
         }
       printf ("%-28s %-10s %8u %14s %14.1f\n", base, "(analysis)", n, "", arate * n);
+      if (vs_sim)
+        {
+          full = simulate_trace (trace, gpu, FALSE);
+          sampled = full < 0 ? -1 : simulate_trace (trace, gpu, TRUE);
+          if (sampled < 0)
+            rc = 1;
+        }
       WsLaunchAnalysis **analyses = g_new0 (WsLaunchAnalysis *, MAX (n, 1));
       for (guint l = 0; l < n; l++)
         analyses[l] = ws_launch_analysis_new (trace, l, gpu, NULL);
@@ -301,10 +349,29 @@ main (int argc, char **argv)
             }
           printf ("%-28s %-10s %8u %14.1f %14.1f %14.1f %14.1f\n", base, p->name, n, warm * n, cold * n, worker * n,
                   1e6 * (1 / (worker * n) - 1 / (cold * n)));
+          if (sampled >= 0)
+            {
+              VsSim row = { g_strdup (base), g_strdup (p->name), 1 / warm, 1 / cold, full, sampled };
+              g_array_append_val (rows, row);
+            }
         }
       for (guint l = 0; l < n; l++)
         ws_launch_analysis_free (analyses[l]);
       g_free (analyses);
+    }
+  if (rows->len > 0)
+    {
+      printf ("\n%-28s %-10s %11s %11s %11s %11s %10s %10s  %s\n", "trace (all launches)", "plugin", "warm s", "cold s",
+              "full sim s", "TBPoint s", "x warm", "x cold", "aim (100x warm, 10x cold)");
+      for (guint i = 0; i < rows->len; i++)
+        {
+          VsSim *r = &g_array_index (rows, VsSim, i);
+          double xw = r->full / r->warm, xc = r->full / r->cold;
+          printf ("%-28s %-10s %11.4g %11.4g %11.4g %11.4g %10.1f %10.1f  %s\n", r->trace, r->plugin, r->warm, r->cold,
+                  r->full, r->tbpoint, xw, xc, xw >= 100 && xc >= 10 ? "met" : "NOT met");
+          g_free (r->trace);
+          g_free (r->plugin);
+        }
     }
   /* Analytic kernels: the plugin's long-lived worker against in process. */
   g_autoptr(WsAnalyticKernel) saxpy2 = ws_analytic_kernel_new ("saxpy2");
