@@ -46,6 +46,23 @@ ws_cli_cmd_plugins (WsCli *cli, int argc, char **argv)
           json_builder_add_string_value (b, p->ok ? "ok" : p->shadowed_by ? "shadowed" : "error");
           json_builder_set_member_name (b, "builtin");
           json_builder_add_boolean_value (b, p->builtin);
+          /* the CPI categories it declares (API 4), in its order */
+          guint n_cpi = 0;
+          const WsPredictorCpiCategory *cpi = ws_predictor_plugin_cpi_categories (p, &n_cpi);
+          json_builder_set_member_name (b, "cpi_categories");
+          json_builder_begin_array (b);
+          for (guint c = 0; c < n_cpi; c++)
+            {
+              json_builder_begin_object (b);
+              json_builder_set_member_name (b, "name");
+              json_builder_add_string_value (b, cpi[c].name);
+              json_builder_set_member_name (b, "colour");
+              if (cpi[c].colour) json_builder_add_string_value (b, cpi[c].colour); else json_builder_add_null_value (b);
+              json_builder_set_member_name (b, "help");
+              if (cpi[c].help) json_builder_add_string_value (b, cpi[c].help); else json_builder_add_null_value (b);
+              json_builder_end_object (b);
+            }
+          json_builder_end_array (b);
           /* the plugin found first that hides this one / the one this one hides */
           json_builder_set_member_name (b, "shadowed_by");
           if (p->shadowed_by) json_builder_add_string_value (b, p->shadowed_by); else json_builder_add_null_value (b);

@@ -137,7 +137,15 @@ build_cpi (WsResultsPage *self, const WsRun *latest)
               int series = ws_chart_find_series (chart, name);
 
               if (series < 0)
-                series = ws_chart_add_series (chart, name, 0);
+                {
+                  const char *hint = run->cpi_colours != NULL ? g_hash_table_lookup (run->cpi_colours, name) : NULL;
+                  WsChartColor colour;
+
+                  series = ws_chart_add_series (chart, name, 0);
+                  /* the colour the plugin declares for the category (API 4) */
+                  if (hint != NULL && ws_chart_color_parse (hint, &colour))
+                    ws_chart_series_set_color (chart, (guint) series, colour);
+                }
               ws_chart_set_bar_value (chart, bar, series, g_array_index (pred->cpi_values, double, c));
             }
         }

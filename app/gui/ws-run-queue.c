@@ -78,6 +78,7 @@ run_free (WsRun *run)
   g_array_unref (run->values);
   g_clear_pointer (&run->fixed, g_hash_table_unref);
   g_clear_pointer (&run->options, g_hash_table_unref);
+  g_clear_pointer (&run->cpi_colours, g_hash_table_unref);
   g_clear_pointer (&run->results, g_ptr_array_unref);
   g_clear_pointer (&run->cpi, g_ptr_array_unref);
   g_clear_pointer (&run->tbpoint, g_ptr_array_unref);
@@ -287,6 +288,19 @@ on_run_done (GObject *source, GAsyncResult *result, gpointer user_data)
       run->state = WS_RUN_DONE;
       run->results = g_steal_pointer (&job->results);
       run->cpi = g_steal_pointer (&job->cpi);
+      if (job->plugin != NULL)
+        {
+          guint n_cpi = 0;
+          const WsPredictorCpiCategory *cpi = ws_predictor_plugin_cpi_categories (job->plugin, &n_cpi);
+
+          for (guint c = 0; c < n_cpi; c++)
+            if (cpi[c].colour != NULL)
+              {
+                if (run->cpi_colours == NULL)
+                  run->cpi_colours = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+                g_hash_table_insert (run->cpi_colours, g_strdup (cpi[c].name), g_strdup (cpi[c].colour));
+              }
+        }
       run->tbpoint = g_steal_pointer (&job->tbpoint_views);
       run->cpi_labels = g_steal_pointer (&job->cpi_labels);
       run->tbpoint_labels = g_steal_pointer (&job->tbpoint_labels);

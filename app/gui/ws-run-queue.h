@@ -44,6 +44,7 @@ typedef struct {
    * those profiled on demand for each point) on the system's first GPU
    * (plugin predictors only; empty otherwise). */
   GPtrArray *cpi;                /* of WsPrediction*, one per trace launch */
+  GHashTable *cpi_colours;       /* CPI category -> "#rrggbb" the plugin declares (API 4), or NULL */
   GPtrArray *cpi_labels;         /* of char*, parallel: the configuration ("N=1048576" for a trace
                                   * profiled on demand for that point; "" for the application's traces) */
   /* TBPoint views (seed 000 Fig. 8) of the application's profiled launches

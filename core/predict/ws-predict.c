@@ -113,6 +113,29 @@ plugin_error (WsPredictorPlugin *p, const char *fmt, ...)
   return p;
 }
 
+/* "#rrggbb" (hexadecimal digits, either case). */
+static gboolean
+ws_predictor_colour_valid (const char *colour)
+{
+  if (strlen (colour) != 7 || colour[0] != '#')
+    return FALSE;
+  for (int i = 1; i < 7; i++)
+    if (!g_ascii_isxdigit (colour[i]))
+      return FALSE;
+  return TRUE;
+}
+
+const WsPredictorCpiCategory *
+ws_predictor_plugin_cpi_categories (const WsPredictorPlugin *plugin, guint *n)
+{
+  g_return_val_if_fail (plugin != NULL, NULL);
+  const WsPredictorDescriptor *d = plugin->ok ? plugin->descriptor : NULL;
+  gboolean declared = d != NULL && WS_PREDICTOR_DESCRIPTOR_HAS_V4 (d) && d->n_cpi_categories > 0;
+  if (n != NULL)
+    *n = declared ? d->n_cpi_categories : 0;
+  return declared ? d->cpi_categories : NULL;
+}
+
 WsPredictorPlugin *
 ws_predictor_plugin_load (const char *path)
 {
@@ -164,6 +187,24 @@ ws_predictor_plugin_load (const char *path)
       return plugin_error (p, "%s: plugin name '%s' may only hold letters, digits, '-' and '_'", path, d->name);
   if (d->n_options > 0 && d->options == NULL)
     return plugin_error (p, "%s: descriptor announces %u options but gives none", path, d->n_options);
+  if (WS_PREDICTOR_DESCRIPTOR_HAS_V4 (d))
+    {
+      if (d->n_cpi_categories > 0 && d->cpi_categories == NULL)
+        return plugin_error (p, "%s: descriptor announces %u CPI categories but gives none", path,
+                             d->n_cpi_categories);
+      for (guint i = 0; i < d->n_cpi_categories; i++)
+        {
+          const WsPredictorCpiCategory *c = &d->cpi_categories[i];
+          if (c->name == NULL || *c->name == '\0')
+            return plugin_error (p, "%s: CPI category %u of the descriptor has no name", path, i);
+          for (guint k = 0; k < i; k++)
+            if (strcmp (d->cpi_categories[k].name, c->name) == 0)
+              return plugin_error (p, "%s: CPI category '%s' is declared twice", path, c->name);
+          if (c->colour != NULL && !ws_predictor_colour_valid (c->colour))
+            return plugin_error (p, "%s: CPI category '%s' has colour '%s'; give \"#rrggbb\" or NULL", path,
+                                 c->name, c->colour);
+        }
+    }
   for (guint i = 0; i < d->n_options; i++)
     if (d->options[i].name == NULL || d->options[i].type > WS_PREDICTOR_OPTION_CHOICE ||
         (d->options[i].type == WS_PREDICTOR_OPTION_CHOICE && d->options[i].choices == NULL))
@@ -1345,6 +1386,43 @@ static const WsPredictorHost host_table = {
   .option_int = host_option_int,
 };
 
+/* The CPI stack in the order the plugin declared (API 4); a category it
+ * did not declare comes last, with a warning. */
+static void
+order_cpi (const WsPredictorDescriptor *d, WsPrediction *p)
+{
+  if (!WS_PREDICTOR_DESCRIPTOR_HAS_V4 (d) || d->n_cpi_categories == 0 || p->cpi_names->len == 0)
+    return;
+  GArray *names = g_array_new (FALSE, FALSE, sizeof (char *));
+  GArray *values = g_array_new (FALSE, FALSE, sizeof (double));
+  g_array_set_clear_func (names, clear_string);
+  gboolean *taken = g_new0 (gboolean, p->cpi_names->len);
+  for (guint k = 0; k < d->n_cpi_categories; k++)
+    for (guint i = 0; i < p->cpi_names->len; i++)
+      if (!taken[i] && strcmp (g_array_index (p->cpi_names, char *, i), d->cpi_categories[k].name) == 0)
+        {
+          taken[i] = TRUE;
+          g_array_append_val (names, g_array_index (p->cpi_names, char *, i));
+          g_array_append_val (values, g_array_index (p->cpi_values, double, i));
+        }
+  for (guint i = 0; i < p->cpi_names->len; i++)
+    if (!taken[i])
+      {
+        char *name = g_array_index (p->cpi_names, char *, i);
+        g_ptr_array_add (p->warnings, g_strdup_printf ("predictor '%s' reports the CPI category '%s', which its "
+                                                       "descriptor does not declare", d->name, name));
+        g_array_append_val (names, name);
+        g_array_append_val (values, g_array_index (p->cpi_values, double, i));
+      }
+  g_free (taken);
+  /* The strings moved to @names: the old array must not free them. */
+  g_array_set_clear_func (p->cpi_names, NULL);
+  g_array_unref (p->cpi_names);
+  g_array_unref (p->cpi_values);
+  p->cpi_names = names;
+  p->cpi_values = values;
+}
+
 WsPrediction *
 ws_predict_run_direct (WsPredictorContext *ctx, GError **error)
 {
@@ -1367,6 +1445,7 @@ ws_predict_run_direct (WsPredictorContext *ctx, GError **error)
                    d->name, kernel, ctx->gpu->name, failure ? failure : "it returned an error without a message");
       return NULL;
     }
+  order_cpi (d, result);
   if (!isfinite (result->seconds) && isfinite (result->cycles) && ctx->gpu->core_clock_mhz > 0)
     result->seconds = result->cycles / (ctx->gpu->core_clock_mhz * 1e6);
   if (!isfinite (result->cycles) && isfinite (result->seconds) && ctx->gpu->core_clock_mhz > 0)

@@ -144,6 +144,11 @@ WS_EXPORT GHashTable *ws_predictor_options_parse (const char *const *list, const
  * diagnostics). */
 WS_EXPORT int ws_predictor_plugin_worker_pid (const WsPredictorPlugin *plugin);
 
+/* The CPI categories @plugin declares (API 4), in its order; NULL with *@n
+ * = 0 when it declares none. */
+WS_EXPORT const WsPredictorCpiCategory *ws_predictor_plugin_cpi_categories (const WsPredictorPlugin *plugin,
+                                                                           guint *n);
+
 typedef struct _WsTrace WsTrace;
 typedef struct _WsLaunchAnalysis WsLaunchAnalysis;
 

@@ -23,7 +23,8 @@
  * API history: 1 first; 2 appends inst_wavefronts; 3 appends option_int to
  * the host table and flags, init and teardown to the descriptor (the host
  * reads those only from a descriptor whose api_version is 3 or more, so
- * plugins built for API 1 and 2 keep loading unchanged).
+ * plugins built for API 1 and 2 keep loading unchanged); 4 appends the
+ * declared CPI categories to the descriptor (read only from api_version 4).
  *
  * Threads and processes (the host's contract, API 1 and later):
  *  - By default each plugin runs in a worker process of its own, supervised
@@ -65,7 +66,7 @@ extern "C" {
 #endif
 
 #define WS_PREDICTOR_ABI_VERSION 1
-#define WS_PREDICTOR_API_VERSION 3
+#define WS_PREDICTOR_API_VERSION 4
 #define WS_PREDICTOR_QUERY_SYMBOL "ws_predictor_query"
 
 #if defined(__GNUC__)
@@ -241,6 +242,16 @@ typedef enum {
   WS_PREDICTOR_FLAG_THREAD_SAFE = 1u << 0,
 } WsPredictorFlags;
 
+/* A CPI category the plugin reports with add_cpi (API 4).  Declared, the
+ * host shows the plugin's stacks in this order, draws the category in the
+ * colour given, lists the categories in `plugins list`, and warns when the
+ * plugin reports a category it did not declare. */
+typedef struct {
+  const char *name;              /* as passed to add_cpi: "DRAM" */
+  const char *colour;            /* "#rrggbb", or NULL: the host's colour */
+  const char *help;              /* what it counts, or NULL */
+} WsPredictorCpiCategory;
+
 typedef struct {
   uint32_t abi_version;          /* WS_PREDICTOR_ABI_VERSION: always first */
   uint32_t api_version;          /* WS_PREDICTOR_API_VERSION the plugin was built with */
@@ -264,11 +275,17 @@ typedef struct {
    * message).  teardown() runs once after the instance's last predict(). */
   int (*init) (const WsPredictorHost *host, WsPredictorContext *ctx);
   void (*teardown) (void);
+
+  /* -- API 4: read by the host only when api_version >= 4 ----------------- */
+  uint32_t n_cpi_categories;     /* 0: undeclared (any names, in the order reported) */
+  const WsPredictorCpiCategory *cpi_categories;
 } WsPredictorDescriptor;
 
 /* 1 when descriptor @d has the fields appended in API 3 (flags, init,
  * teardown).  The host uses it; a plugin always has them. */
 #define WS_PREDICTOR_DESCRIPTOR_HAS_V3(d) ((d)->api_version >= 3)
+/* 1 when descriptor @d has the CPI categories appended in API 4. */
+#define WS_PREDICTOR_DESCRIPTOR_HAS_V4(d) ((d)->api_version >= 4)
 
 typedef const WsPredictorDescriptor *(*WsPredictorQueryFunc) (void);
 

@@ -930,6 +930,18 @@ ake_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
   return 0;
 }
 
+/* The reasons an emulated warp waits (seed 002 §2.3), in cat_names order. */
+static const WsPredictorCpiCategory ake_cpi[N_CATS] = {
+  { "BASE", NULL, "issue cycles" },
+  { "DEP", NULL, "waiting on an ALU/FP32 result (the pipe's latency)" },
+  { "SFU", NULL, "waiting on the special-function unit" },
+  { "FP64", NULL, "waiting on the double-precision unit" },
+  { "MEM", NULL, "waiting on global or local memory (L1, L2 or DRAM as the cache simulation says)" },
+  { "SHARED", NULL, "waiting on shared memory, bank conflicts included" },
+  { "BARRIER", NULL, "waiting at __syncthreads for the block's other warps" },
+  { "CONTROL", NULL, "branches and warp-level control" },
+};
+
 static const WsPredictorDescriptor ake_descriptor = {
   .abi_version = WS_PREDICTOR_ABI_VERSION,
   .api_version = WS_PREDICTOR_API_VERSION,
@@ -944,6 +956,8 @@ static const WsPredictorDescriptor ake_descriptor = {
   .predict = ake_predict,
   /* No global state: everything lives in the call and its context. */
   .flags = WS_PREDICTOR_FLAG_THREAD_SAFE,
+  .n_cpi_categories = N_CATS,
+  .cpi_categories = ake_cpi,
 };
 
 WS_PREDICTOR_EXPORT const WsPredictorDescriptor *ws_predictor_query (void);

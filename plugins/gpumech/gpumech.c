@@ -825,6 +825,17 @@ gpumech_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
   return 0;
 }
 
+/* Seed 001 §4.6's CPI stack categories (Table 10). */
+static const WsPredictorCpiCategory gpumech_cpi[] = {
+  { "BASE", NULL, "issue cycles: one instruction per cycle of the warp's scheduler" },
+  { "DEP", NULL, "stalls on a compute instruction's result" },
+  { "L1", NULL, "stalls on loads that hit the L1" },
+  { "L2", NULL, "stalls on loads that miss the L1 and hit the L2" },
+  { "DRAM", NULL, "stalls on loads that go to DRAM" },
+  { "MSHR", NULL, "queuing for the SM's miss status holding registers (eqs. 27-29)" },
+  { "QUEUE", NULL, "queuing for DRAM bandwidth (eqs. 30-32)" },
+};
+
 static const WsPredictorDescriptor gpumech_descriptor = {
   .abi_version = WS_PREDICTOR_ABI_VERSION,
   .api_version = WS_PREDICTOR_API_VERSION,
@@ -838,6 +849,8 @@ static const WsPredictorDescriptor gpumech_descriptor = {
   .predict = gpumech_predict,
   /* No global state: everything lives in the call and its context. */
   .flags = WS_PREDICTOR_FLAG_THREAD_SAFE,
+  .n_cpi_categories = sizeof gpumech_cpi / sizeof gpumech_cpi[0],
+  .cpi_categories = gpumech_cpi,
 };
 
 WS_PREDICTOR_EXPORT const WsPredictorDescriptor *ws_predictor_query (void);

@@ -372,6 +372,17 @@ volkov_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
   return 0;
 }
 
+/* The stack: BASE and the limiter of eq. 4.5 (the term that bounds the
+ * throughput). */
+static const WsPredictorCpiCategory volkov_cpi[] = {
+  { "BASE", NULL, "the issue-limited part of the time" },
+  { "LATENCY", "#8e6c8a", "the rest, when latency (too few warps in flight) limits" },
+  { "COMPUTE", "#3b7dd8", "the rest, when the CUDA cores limit" },
+  { "L1", NULL, "the rest, when the L1 data path limits" },
+  { "L2", NULL, "the rest, when L2 bandwidth limits" },
+  { "DRAM", NULL, "the rest, when DRAM bandwidth limits" },
+};
+
 static const WsPredictorDescriptor volkov_descriptor = {
   .abi_version = WS_PREDICTOR_ABI_VERSION,
   .api_version = WS_PREDICTOR_API_VERSION,
@@ -385,6 +396,8 @@ static const WsPredictorDescriptor volkov_descriptor = {
   .predict = volkov_predict,
   /* No global state: everything lives in the call and its context. */
   .flags = WS_PREDICTOR_FLAG_THREAD_SAFE,
+  .n_cpi_categories = sizeof volkov_cpi / sizeof volkov_cpi[0],
+  .cpi_categories = volkov_cpi,
 };
 
 WS_PREDICTOR_EXPORT const WsPredictorDescriptor *ws_predictor_query (void);

@@ -164,6 +164,9 @@ test_options_reach_the_plugin (Fixture *f, gconstpointer data)
   g_assert_cmpint (run->state, ==, WS_RUN_DONE);
   g_assert_cmpstr (g_hash_table_lookup (run->options, "scale"), ==, "7");
   g_assert_cmpstr (g_hash_table_lookup (run->options, "mode"), ==, "ok");
+  /* the colour the plugin declares for a CPI category (API 4) comes with the run */
+  g_assert_nonnull (run->cpi_colours);
+  g_assert_cmpstr (g_hash_table_lookup (run->cpi_colours, "BASE"), ==, "#112233");
   scaled_seconds = kernel_seconds (run);
   {
     /* ...and the stored sweep keeps them */

@@ -31,4 +31,18 @@ static const WsPredictorDescriptor d = { .abi_version = WS_PREDICTOR_ABI_VERSION
                                          .version = "1", .supports_analytic = 1, .predict = predict_nothing };
 WS_PREDICTOR_EXPORT const WsPredictorDescriptor *ws_predictor_query (void);
 const WsPredictorDescriptor *ws_predictor_query (void) { return &d; }
+#elif BROKEN_KIND == 5 || BROKEN_KIND == 6
+/* Declares its CPI categories wrongly (API 4): a colour that is no
+ * "#rrggbb" (5), a category twice (6). */
+static const WsPredictorCpiCategory cpi[] = {
+  { "BASE", BROKEN_KIND == 5 ? "red" : NULL, NULL },
+  { BROKEN_KIND == 5 ? "MEM" : "BASE", NULL, NULL },
+};
+static const WsPredictorDescriptor d = { .abi_version = WS_PREDICTOR_ABI_VERSION,
+                                         .api_version = WS_PREDICTOR_API_VERSION,
+                                         .name = BROKEN_KIND == 5 ? "bad_cpi_colour" : "cpi_twice",
+                                         .version = "1", .supports_analytic = 1, .predict = predict_nothing,
+                                         .n_cpi_categories = 2, .cpi_categories = cpi };
+WS_PREDICTOR_EXPORT const WsPredictorDescriptor *ws_predictor_query (void);
+const WsPredictorDescriptor *ws_predictor_query (void) { return &d; }
 #endif

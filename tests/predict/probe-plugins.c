@@ -103,6 +103,10 @@ predict_crash (const WsPredictorHost *h, WsPredictorContext *ctx)
   calls++;
   double size = h->is_analytic (ctx) ? grid : (double) h->n_insts (ctx);
   h->set_cycles (ctx, (double) h->option_int (ctx, "scale") * size);
+  h->add_cpi (ctx, "MEM", 2);
+  h->add_cpi (ctx, "BASE", 1);
+  if (strcmp (mode, "undeclared") == 0)
+    h->add_cpi (ctx, "EXTRA", 3);
   h->set_metric (ctx, "pid", getpid ());
   h->set_metric (ctx, "calls", calls);
   h->set_metric (ctx, "inited", inited);
@@ -112,8 +116,15 @@ predict_crash (const WsPredictorHost *h, WsPredictorContext *ctx)
   return 0;
 }
 
+/* Declared BASE first; predict_crash reports MEM first. */
+static const WsPredictorCpiCategory crash_cpi[] = {
+  { "BASE", "#112233", "issue" },
+  { "MEM", NULL, NULL },
+};
+
 static const WsPredictorOption crash_options[] = {
-  { "mode", WS_PREDICTOR_OPTION_CHOICE, "auto", "auto|ok|segv|abort|hang|oom", "how to misbehave" },
+  { "mode", WS_PREDICTOR_OPTION_CHOICE, "auto", "auto|ok|segv|abort|hang|oom|undeclared",
+    "how to misbehave (undeclared: also report a CPI category the descriptor does not declare)" },
   { "scale", WS_PREDICTOR_OPTION_INT, "1000", NULL, "cycles per grid block or instruction" },
 };
 
@@ -121,7 +132,8 @@ static const WsPredictorDescriptor d = { .abi_version = WS_PREDICTOR_ABI_VERSION
                                          .api_version = WS_PREDICTOR_API_VERSION, .name = "probe_crash",
                                          .version = "1", .n_options = 2, .options = crash_options,
                                          .supports_trace = 1, .supports_analytic = 1, .predict = predict_crash,
-                                         .init = probe_init, .teardown = probe_teardown };
+                                         .init = probe_init, .teardown = probe_teardown,
+                                         .n_cpi_categories = 2, .cpi_categories = crash_cpi };
 #elif PROBE_KIND == 4 || PROBE_KIND == 5
 /* Counts calls that overlap another call of the same instance.  The
  * thread-safe variant (5) waits up to 2 s inside predict() for a second

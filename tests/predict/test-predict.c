@@ -165,6 +165,8 @@ test_broken_plugins (void)
     { "broken_future_abi.so", "please rebuild the plugin" },
     { "broken_query_fails.so", "returned no descriptor" },
     { "broken_garbage.so", "cannot load" },
+    { "broken_bad_cpi_colour.so", "CPI category 'BASE' has colour 'red'" },
+    { "broken_cpi_twice.so", "CPI category 'BASE' is declared twice" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -193,6 +195,59 @@ test_broken_plugins (void)
 
 /* Broken plugins on the search path are listed with their error and do not
  * stop the good ones. */
+/* Declared CPI categories (API 4): the stack comes in the declared order
+ * whatever order the plugin reports in, in process and in a worker; an
+ * undeclared category comes last with a warning; older plugins declare
+ * none. */
+static void
+test_cpi_categories (void)
+{
+  g_autofree char *path = broken_path ("probe_crash.so");
+  g_autoptr(WsPredictorPlugin) p = ws_predictor_plugin_load (path);
+  g_assert_true (p->ok);
+  guint n = 0;
+  const WsPredictorCpiCategory *cats = ws_predictor_plugin_cpi_categories (p, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpstr (cats[0].name, ==, "BASE");
+  g_assert_cmpstr (cats[0].colour, ==, "#112233");
+  g_autoptr(WsGpu) gpu = gtx970_table_6_1 ();
+  g_autoptr(WsAnalyticKernel) k = saxpy2_listing5 (1, 1024, 256, 64);
+  for (int in_process = 0; in_process < 2; in_process++)
+    {
+      p->in_process = in_process;
+      g_autoptr(GHashTable) opts = g_hash_table_new (g_str_hash, g_str_equal);
+      g_hash_table_insert (opts, "mode", "ok");
+      g_autoptr(GError) error = NULL;
+      g_autoptr(WsPrediction) a = ws_predict_analytic (p, gpu, k, opts, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (a->cpi_names->len, ==, 2);
+      g_assert_cmpstr (g_array_index (a->cpi_names, char *, 0), ==, "BASE");
+      g_assert_cmpfloat (g_array_index (a->cpi_values, double, 0), ==, 1);
+      g_assert_cmpstr (g_array_index (a->cpi_names, char *, 1), ==, "MEM");
+      g_assert_cmpfloat (g_array_index (a->cpi_values, double, 1), ==, 2);
+      g_hash_table_insert (opts, "mode", "undeclared");
+      g_autoptr(WsPrediction) b = ws_predict_analytic (p, gpu, k, opts, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (b->cpi_names->len, ==, 3);
+      g_assert_cmpstr (g_array_index (b->cpi_names, char *, 2), ==, "EXTRA");
+      g_assert_cmpfloat (g_array_index (b->cpi_values, double, 2), ==, 3);
+      gboolean warned = FALSE;
+      for (guint i = 0; i < b->warnings->len; i++)
+        warned |= strstr (b->warnings->pdata[i], "CPI category 'EXTRA', which its descriptor does not declare") != NULL;
+      g_assert_true (warned);
+    }
+  /* a plugin built for API 1 declares none */
+  g_autofree char *old = broken_path ("probe_api1.so");
+  g_autoptr(WsPredictorPlugin) q = ws_predictor_plugin_load (old);
+  g_assert_true (q->ok);
+  g_assert_null (ws_predictor_plugin_cpi_categories (q, &n));
+  g_assert_cmpuint (n, ==, 0);
+  /* the shipped models declare theirs */
+  g_autoptr(WsPredictorPlugin) v = ws_predictor_plugin_load (g_getenv ("WS_VOLKOV_PLUGIN"));
+  g_assert_nonnull (ws_predictor_plugin_cpi_categories (v, &n));
+  g_assert_cmpuint (n, ==, 6);
+}
+
 static void
 test_scan_not_fatal (void)
 {
@@ -803,6 +858,7 @@ main (int argc, char **argv)
   g_test_add_func ("/predict/volkov/missing-input-is-an-error", test_volkov_missing_input);
   g_test_add_func ("/predict/options/checked-against-descriptor", test_options);
   g_test_add_func ("/predict/plugin/broken-reported", test_broken_plugins);
+  g_test_add_func ("/predict/plugin/cpi-categories", test_cpi_categories);
   g_test_add_func ("/predict/scan/broken-not-fatal", test_scan_not_fatal);
   g_test_add_func ("/predict/analytic/file-validation", test_analytic_file);
   g_test_add_func ("/predict/sdk/out-of-tree-plugin", test_out_of_tree_sdk);
