@@ -39,6 +39,71 @@ enum { WS_TRACE_ENC_RAW = 0, WS_TRACE_ENC_ZSTD = 1 };
 #define WS_TRACE_TB_SIZE          64
 #define WS_TRACE_INDEX_SIZE       32
 
+/* Byte offsets of the fields of those records, shared by the writer and the
+ * reader (docs/trace-format.md lists the same). */
+enum {                               /* a static instruction */
+  WS_TRACE_SI_PTX_LINE = 0,          /* u32 */
+  WS_TRACE_SI_SRC_LINE = 4,          /* u32 */
+  WS_TRACE_SI_OP = 8,                /* u8 each, from here to BARRIER */
+  WS_TRACE_SI_OPCLASS = 9,
+  WS_TRACE_SI_SPACE = 10,
+  WS_TRACE_SI_ACCESS_SIZE = 11,
+  WS_TRACE_SI_N_DST = 12,
+  WS_TRACE_SI_N_SRC = 13,
+  WS_TRACE_SI_COND_BRANCH = 14,
+  WS_TRACE_SI_BARRIER = 15,
+  WS_TRACE_SI_DST = 16,              /* 2 x u16 */
+  WS_TRACE_SI_SRC = 20,              /* 4 x u16 */
+  WS_TRACE_SI_END = 28,
+};
+enum {                               /* a launch */
+  WS_TRACE_L_KERNEL = 0,             /* u32 */
+  WS_TRACE_L_GRID = 4,               /* 3 x u32 */
+  WS_TRACE_L_BLOCK = 16,             /* 3 x u32 */
+  WS_TRACE_L_DYN_SHARED = 28,        /* u32 */
+  WS_TRACE_L_WARPS_PER_TB = 32,      /* u32 */
+  WS_TRACE_L_FLAGS = 36,             /* u32: bit 0 = incomplete */
+  WS_TRACE_L_FIRST_TB = 40,          /* u64 from here to MEM_INSTS */
+  WS_TRACE_L_N_TBS = 48,
+  WS_TRACE_L_THREAD_INSTS = 56,
+  WS_TRACE_L_WARP_INSTS = 64,
+  WS_TRACE_L_MEM_REQS = 72,
+  WS_TRACE_L_GLOBAL_REQS = 80,
+  WS_TRACE_L_LOCAL_REQS = 88,
+  WS_TRACE_L_SHARED = 96,
+  WS_TRACE_L_BARRIERS = 104,
+  WS_TRACE_L_MEM_INSTS = 112,
+  WS_TRACE_L_COV_THREAD = 120,       /* f64 */
+  WS_TRACE_L_COV_WARP = 128,         /* f64 */
+  WS_TRACE_L_STREAM_BYTES = 136,     /* u64 */
+  WS_TRACE_L_END = 144,
+};
+enum {                               /* a thread block's counters */
+  WS_TRACE_TB_THREAD_INSTS = 0,      /* u64 from here to MEM_INSTS */
+  WS_TRACE_TB_WARP_INSTS = 8,
+  WS_TRACE_TB_GLOBAL_REQS = 16,
+  WS_TRACE_TB_LOCAL_REQS = 24,
+  WS_TRACE_TB_SHARED = 32,
+  WS_TRACE_TB_BARRIERS = 40,
+  WS_TRACE_TB_MEM_INSTS = 48,
+  WS_TRACE_TB_N_WARPS = 56,          /* u32 */
+  WS_TRACE_TB_FLAGS = 60,            /* u32: bit 0 = recorded */
+  WS_TRACE_TB_END = 64,
+};
+enum {                               /* a chunk index entry */
+  WS_TRACE_IX_OFFSET = 0,            /* u64 */
+  WS_TRACE_IX_SIZE = 8,              /* u32 */
+  WS_TRACE_IX_RAW_SIZE = 12,         /* u32 */
+  WS_TRACE_IX_CHECKSUM = 16,         /* u64 */
+  WS_TRACE_IX_TB_OFFSET = 24,        /* u32 */
+  WS_TRACE_IX_TB_SIZE = 28,          /* u32 */
+  WS_TRACE_IX_END = 32,
+};
+G_STATIC_ASSERT (WS_TRACE_SI_END <= WS_TRACE_STATIC_INST_SIZE);
+G_STATIC_ASSERT (WS_TRACE_L_END <= WS_TRACE_LAUNCH_SIZE);
+G_STATIC_ASSERT (WS_TRACE_TB_END == WS_TRACE_TB_SIZE);
+G_STATIC_ASSERT (WS_TRACE_IX_END == WS_TRACE_INDEX_SIZE);
+
 /* Chunks: consecutive TB blocks compressed together until this much stream
  * data (small TBs compress badly alone and each zstd frame has a fixed
  * cost); a TB is then read by decoding at most this much.  */

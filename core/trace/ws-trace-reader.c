@@ -293,20 +293,20 @@ parse_kernels (WsTrace *t, uint64_t offset, GError **error)
     for (uint32_t j = 0; j < ni; j++) {
       const uint8_t *r = take (&c, WS_TRACE_STATIC_INST_SIZE);
       WsTraceStaticInst *s = &t->kernel_insts[i][j];
-      s->ptx_line = ws_trace_u32 (r);
-      s->src_line = ws_trace_u32 (r + 4);
-      s->op = r[8];
-      s->opclass = r[9];
-      s->space = r[10];
-      s->access_size = r[11];
-      s->n_dst = r[12];
-      s->n_src = r[13];
-      s->is_conditional_branch = r[14];
-      s->is_barrier = r[15];
+      s->ptx_line = ws_trace_u32 (r + WS_TRACE_SI_PTX_LINE);
+      s->src_line = ws_trace_u32 (r + WS_TRACE_SI_SRC_LINE);
+      s->op = r[WS_TRACE_SI_OP];
+      s->opclass = r[WS_TRACE_SI_OPCLASS];
+      s->space = r[WS_TRACE_SI_SPACE];
+      s->access_size = r[WS_TRACE_SI_ACCESS_SIZE];
+      s->n_dst = r[WS_TRACE_SI_N_DST];
+      s->n_src = r[WS_TRACE_SI_N_SRC];
+      s->is_conditional_branch = r[WS_TRACE_SI_COND_BRANCH];
+      s->is_barrier = r[WS_TRACE_SI_BARRIER];
       for (int d = 0; d < 2; d++)
-        s->dst[d] = ws_trace_u16 (r + 16 + 2 * d);
+        s->dst[d] = ws_trace_u16 (r + WS_TRACE_SI_DST + 2 * d);
       for (int d = 0; d < 4; d++)
-        s->src[d] = ws_trace_u16 (r + 20 + 2 * d);
+        s->src[d] = ws_trace_u16 (r + WS_TRACE_SI_SRC + 2 * d);
     }
   }
   if (c.bad)
@@ -334,27 +334,27 @@ parse_launches (WsTrace *t, uint64_t offset, GError **error)
   for (uint32_t i = 0; i < n; i++) {
     const uint8_t *r = take (&c, WS_TRACE_LAUNCH_SIZE);
     WsTraceLaunch *l = &t->launches[i];
-    l->kernel = ws_trace_u32 (r);
+    l->kernel = ws_trace_u32 (r + WS_TRACE_L_KERNEL);
     for (int d = 0; d < 3; d++) {
-      l->grid[d] = ws_trace_u32 (r + 4 + 4 * d);
-      l->block[d] = ws_trace_u32 (r + 16 + 4 * d);
+      l->grid[d] = ws_trace_u32 (r + WS_TRACE_L_GRID + 4 * d);
+      l->block[d] = ws_trace_u32 (r + WS_TRACE_L_BLOCK + 4 * d);
     }
-    l->dynamic_shared_bytes = ws_trace_u32 (r + 28);
-    l->warps_per_tb = ws_trace_u32 (r + 32);
-    l->complete = (ws_trace_u32 (r + 36) & 1) == 0;
-    uint64_t first = ws_trace_u64 (r + 40);
-    l->n_tbs = ws_trace_u64 (r + 48);
-    l->thread_instructions = ws_trace_u64 (r + 56);
-    l->warp_instructions = ws_trace_u64 (r + 64);
-    l->memory_requests = ws_trace_u64 (r + 72);
-    l->global_requests = ws_trace_u64 (r + 80);
-    l->local_requests = ws_trace_u64 (r + 88);
-    l->shared_accesses = ws_trace_u64 (r + 96);
-    l->barriers = ws_trace_u64 (r + 104);
-    l->memory_instructions = ws_trace_u64 (r + 112);
-    l->cov_tb_thread_instructions = ws_trace_f64 (r + 120);
-    l->cov_tb_warp_instructions = ws_trace_f64 (r + 128);
-    l->stream_bytes = ws_trace_u64 (r + 136);
+    l->dynamic_shared_bytes = ws_trace_u32 (r + WS_TRACE_L_DYN_SHARED);
+    l->warps_per_tb = ws_trace_u32 (r + WS_TRACE_L_WARPS_PER_TB);
+    l->complete = (ws_trace_u32 (r + WS_TRACE_L_FLAGS) & 1) == 0;
+    uint64_t first = ws_trace_u64 (r + WS_TRACE_L_FIRST_TB);
+    l->n_tbs = ws_trace_u64 (r + WS_TRACE_L_N_TBS);
+    l->thread_instructions = ws_trace_u64 (r + WS_TRACE_L_THREAD_INSTS);
+    l->warp_instructions = ws_trace_u64 (r + WS_TRACE_L_WARP_INSTS);
+    l->memory_requests = ws_trace_u64 (r + WS_TRACE_L_MEM_REQS);
+    l->global_requests = ws_trace_u64 (r + WS_TRACE_L_GLOBAL_REQS);
+    l->local_requests = ws_trace_u64 (r + WS_TRACE_L_LOCAL_REQS);
+    l->shared_accesses = ws_trace_u64 (r + WS_TRACE_L_SHARED);
+    l->barriers = ws_trace_u64 (r + WS_TRACE_L_BARRIERS);
+    l->memory_instructions = ws_trace_u64 (r + WS_TRACE_L_MEM_INSTS);
+    l->cov_tb_thread_instructions = ws_trace_f64 (r + WS_TRACE_L_COV_THREAD);
+    l->cov_tb_warp_instructions = ws_trace_f64 (r + WS_TRACE_L_COV_WARP);
+    l->stream_bytes = ws_trace_u64 (r + WS_TRACE_L_STREAM_BYTES);
     if (l->kernel >= t->n_kernels)
       return corrupt (error, t->path, offset, "launch %u refers to kernel %u of %u", i, l->kernel, t->n_kernels);
     /* What CUDA allows for a launch (every architecture since Fermi), so
@@ -397,15 +397,15 @@ parse_tbs (WsTrace *t, uint64_t offset, GError **error)
   for (uint64_t i = 0; i < n; i++) {
     const uint8_t *r = take (&c, WS_TRACE_TB_SIZE);
     WsTraceTbCounters *b = &t->tbs[i];
-    b->thread_instructions = ws_trace_u64 (r);
-    b->warp_instructions = ws_trace_u64 (r + 8);
-    b->global_requests = ws_trace_u64 (r + 16);
-    b->local_requests = ws_trace_u64 (r + 24);
-    b->shared_accesses = ws_trace_u64 (r + 32);
-    b->barriers = ws_trace_u64 (r + 40);
-    b->memory_instructions = ws_trace_u64 (r + 48);
-    b->n_warps = ws_trace_u32 (r + 56);
-    b->recorded = (ws_trace_u32 (r + 60) & 1) != 0;
+    b->thread_instructions = ws_trace_u64 (r + WS_TRACE_TB_THREAD_INSTS);
+    b->warp_instructions = ws_trace_u64 (r + WS_TRACE_TB_WARP_INSTS);
+    b->global_requests = ws_trace_u64 (r + WS_TRACE_TB_GLOBAL_REQS);
+    b->local_requests = ws_trace_u64 (r + WS_TRACE_TB_LOCAL_REQS);
+    b->shared_accesses = ws_trace_u64 (r + WS_TRACE_TB_SHARED);
+    b->barriers = ws_trace_u64 (r + WS_TRACE_TB_BARRIERS);
+    b->memory_instructions = ws_trace_u64 (r + WS_TRACE_TB_MEM_INSTS);
+    b->n_warps = ws_trace_u32 (r + WS_TRACE_TB_N_WARPS);
+    b->recorded = (ws_trace_u32 (r + WS_TRACE_TB_FLAGS) & 1) != 0;
   }
   /* A block holds at most its launch's warps (fewer only if the launch
    * did not finish). */
@@ -434,12 +434,12 @@ parse_index (WsTrace *t, uint64_t offset, GError **error)
   for (uint64_t i = 0; i < n; i++) {
     const uint8_t *r = take (&c, WS_TRACE_INDEX_SIZE);
     struct ix *x = &t->index[i];
-    x->offset = ws_trace_u64 (r);
-    x->size = ws_trace_u32 (r + 8);
-    x->raw_size = ws_trace_u32 (r + 12);
-    x->checksum = ws_trace_u64 (r + 16);
-    x->tb_offset = ws_trace_u32 (r + 24);
-    x->tb_size = ws_trace_u32 (r + 28);
+    x->offset = ws_trace_u64 (r + WS_TRACE_IX_OFFSET);
+    x->size = ws_trace_u32 (r + WS_TRACE_IX_SIZE);
+    x->raw_size = ws_trace_u32 (r + WS_TRACE_IX_RAW_SIZE);
+    x->checksum = ws_trace_u64 (r + WS_TRACE_IX_CHECKSUM);
+    x->tb_offset = ws_trace_u32 (r + WS_TRACE_IX_TB_OFFSET);
+    x->tb_size = ws_trace_u32 (r + WS_TRACE_IX_TB_SIZE);
     if (!t->tbs[i].recorded)
       continue;  /* never finished: all-zero entry */
     if (x->offset < WS_TRACE_HEADER_SIZE || x->offset > t->data_end || t->data_end - x->offset < x->size)

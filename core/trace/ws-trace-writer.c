@@ -1041,20 +1041,20 @@ build_kernels (WsTraceWriter *w)
     for (guint j = 0; j < k->n_insts; j++) {
       const WsTraceStaticInst *s = &k->insts[j];
       uint8_t r[WS_TRACE_STATIC_INST_SIZE] = { 0 };
-      ws_trace_put_u32 (r, s->ptx_line);
-      ws_trace_put_u32 (r + 4, s->src_line);
-      r[8] = s->op;
-      r[9] = s->opclass;
-      r[10] = s->space;
-      r[11] = s->access_size;
-      r[12] = s->n_dst;
-      r[13] = s->n_src;
-      r[14] = s->is_conditional_branch;
-      r[15] = s->is_barrier;
+      ws_trace_put_u32 (r + WS_TRACE_SI_PTX_LINE, s->ptx_line);
+      ws_trace_put_u32 (r + WS_TRACE_SI_SRC_LINE, s->src_line);
+      r[WS_TRACE_SI_OP] = s->op;
+      r[WS_TRACE_SI_OPCLASS] = s->opclass;
+      r[WS_TRACE_SI_SPACE] = s->space;
+      r[WS_TRACE_SI_ACCESS_SIZE] = s->access_size;
+      r[WS_TRACE_SI_N_DST] = s->n_dst;
+      r[WS_TRACE_SI_N_SRC] = s->n_src;
+      r[WS_TRACE_SI_COND_BRANCH] = s->is_conditional_branch;
+      r[WS_TRACE_SI_BARRIER] = s->is_barrier;
       for (int d = 0; d < 2; d++)
-        ws_trace_put_u16 (r + 16 + 2 * d, s->dst[d]);
+        ws_trace_put_u16 (r + WS_TRACE_SI_DST + 2 * d, s->dst[d]);
       for (int d = 0; d < 4; d++)
-        ws_trace_put_u16 (r + 20 + 2 * d, s->src[d]);
+        ws_trace_put_u16 (r + WS_TRACE_SI_SRC + 2 * d, s->src[d]);
       g_byte_array_append (b, r, sizeof r);
     }
   }
@@ -1071,27 +1071,27 @@ build_launches (WsTraceWriter *w)
   for (guint i = 0; i < w->launches->len; i++) {
     const WriterLaunch *l = &g_array_index (w->launches, WriterLaunch, i);
     uint8_t r[WS_TRACE_LAUNCH_SIZE] = { 0 };
-    ws_trace_put_u32 (r, l->kernel);
+    ws_trace_put_u32 (r + WS_TRACE_L_KERNEL, l->kernel);
     for (int d = 0; d < 3; d++) {
-      ws_trace_put_u32 (r + 4 + 4 * d, l->grid[d]);
-      ws_trace_put_u32 (r + 16 + 4 * d, l->block[d]);
+      ws_trace_put_u32 (r + WS_TRACE_L_GRID + 4 * d, l->grid[d]);
+      ws_trace_put_u32 (r + WS_TRACE_L_BLOCK + 4 * d, l->block[d]);
     }
-    ws_trace_put_u32 (r + 28, l->dynamic_shared);
-    ws_trace_put_u32 (r + 32, l->warps_per_tb);
-    ws_trace_put_u32 (r + 36, l->flags);
-    ws_trace_put_u64 (r + 40, l->first_tb);
-    ws_trace_put_u64 (r + 48, l->n_tbs);
-    ws_trace_put_u64 (r + 56, l->thread_insts);
-    ws_trace_put_u64 (r + 64, l->warp_insts);
-    ws_trace_put_u64 (r + 72, l->global_req + l->local_req);
-    ws_trace_put_u64 (r + 80, l->global_req);
-    ws_trace_put_u64 (r + 88, l->local_req);
-    ws_trace_put_u64 (r + 96, l->shared_acc);
-    ws_trace_put_u64 (r + 104, l->barriers);
-    ws_trace_put_u64 (r + 112, l->mem_insts);
-    ws_trace_put_f64 (r + 120, l->cov_thread);
-    ws_trace_put_f64 (r + 128, l->cov_warp);
-    ws_trace_put_u64 (r + 136, l->stream_bytes);
+    ws_trace_put_u32 (r + WS_TRACE_L_DYN_SHARED, l->dynamic_shared);
+    ws_trace_put_u32 (r + WS_TRACE_L_WARPS_PER_TB, l->warps_per_tb);
+    ws_trace_put_u32 (r + WS_TRACE_L_FLAGS, l->flags);
+    ws_trace_put_u64 (r + WS_TRACE_L_FIRST_TB, l->first_tb);
+    ws_trace_put_u64 (r + WS_TRACE_L_N_TBS, l->n_tbs);
+    ws_trace_put_u64 (r + WS_TRACE_L_THREAD_INSTS, l->thread_insts);
+    ws_trace_put_u64 (r + WS_TRACE_L_WARP_INSTS, l->warp_insts);
+    ws_trace_put_u64 (r + WS_TRACE_L_MEM_REQS, l->global_req + l->local_req);
+    ws_trace_put_u64 (r + WS_TRACE_L_GLOBAL_REQS, l->global_req);
+    ws_trace_put_u64 (r + WS_TRACE_L_LOCAL_REQS, l->local_req);
+    ws_trace_put_u64 (r + WS_TRACE_L_SHARED, l->shared_acc);
+    ws_trace_put_u64 (r + WS_TRACE_L_BARRIERS, l->barriers);
+    ws_trace_put_u64 (r + WS_TRACE_L_MEM_INSTS, l->mem_insts);
+    ws_trace_put_f64 (r + WS_TRACE_L_COV_THREAD, l->cov_thread);
+    ws_trace_put_f64 (r + WS_TRACE_L_COV_WARP, l->cov_warp);
+    ws_trace_put_u64 (r + WS_TRACE_L_STREAM_BYTES, l->stream_bytes);
     g_byte_array_append (b, r, sizeof r);
   }
   return b;
@@ -1107,15 +1107,15 @@ build_tbs (WsTraceWriter *w)
   for (guint i = 0; i < w->tbs->len; i++) {
     const WriterTb *t = &g_array_index (w->tbs, WriterTb, i);
     uint8_t r[WS_TRACE_TB_SIZE];
-    ws_trace_put_u64 (r, t->thread_insts);
-    ws_trace_put_u64 (r + 8, t->warp_insts);
-    ws_trace_put_u64 (r + 16, t->global_req);
-    ws_trace_put_u64 (r + 24, t->local_req);
-    ws_trace_put_u64 (r + 32, t->shared_acc);
-    ws_trace_put_u64 (r + 40, t->barriers);
-    ws_trace_put_u64 (r + 48, t->mem_insts);
-    ws_trace_put_u32 (r + 56, t->n_warps);
-    ws_trace_put_u32 (r + 60, t->flags);
+    ws_trace_put_u64 (r + WS_TRACE_TB_THREAD_INSTS, t->thread_insts);
+    ws_trace_put_u64 (r + WS_TRACE_TB_WARP_INSTS, t->warp_insts);
+    ws_trace_put_u64 (r + WS_TRACE_TB_GLOBAL_REQS, t->global_req);
+    ws_trace_put_u64 (r + WS_TRACE_TB_LOCAL_REQS, t->local_req);
+    ws_trace_put_u64 (r + WS_TRACE_TB_SHARED, t->shared_acc);
+    ws_trace_put_u64 (r + WS_TRACE_TB_BARRIERS, t->barriers);
+    ws_trace_put_u64 (r + WS_TRACE_TB_MEM_INSTS, t->mem_insts);
+    ws_trace_put_u32 (r + WS_TRACE_TB_N_WARPS, t->n_warps);
+    ws_trace_put_u32 (r + WS_TRACE_TB_FLAGS, t->flags);
     g_byte_array_append (b, r, sizeof r);
   }
   return b;
@@ -1131,12 +1131,12 @@ build_index (WsTraceWriter *w)
   for (guint i = 0; i < w->index->len; i++) {
     const WriterIndex *x = &g_array_index (w->index, WriterIndex, i);
     uint8_t r[WS_TRACE_INDEX_SIZE];
-    ws_trace_put_u64 (r, x->offset);
-    ws_trace_put_u32 (r + 8, x->size);
-    ws_trace_put_u32 (r + 12, x->raw_size);
-    ws_trace_put_u64 (r + 16, x->checksum);
-    ws_trace_put_u32 (r + 24, x->tb_offset);
-    ws_trace_put_u32 (r + 28, x->tb_size);
+    ws_trace_put_u64 (r + WS_TRACE_IX_OFFSET, x->offset);
+    ws_trace_put_u32 (r + WS_TRACE_IX_SIZE, x->size);
+    ws_trace_put_u32 (r + WS_TRACE_IX_RAW_SIZE, x->raw_size);
+    ws_trace_put_u64 (r + WS_TRACE_IX_CHECKSUM, x->checksum);
+    ws_trace_put_u32 (r + WS_TRACE_IX_TB_OFFSET, x->tb_offset);
+    ws_trace_put_u32 (r + WS_TRACE_IX_TB_SIZE, x->tb_size);
     g_byte_array_append (b, r, sizeof r);
   }
   return b;

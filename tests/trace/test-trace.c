@@ -839,7 +839,7 @@ test_inconsistent_records (void)
   /* the rewriting itself leaves a valid trace */
   {
     gsize n;
-    g_autofree char *same = rewrite_section_u32 (data, len, 1, 8 + WS_TRACE_LAUNCH_SIZE + 32, launch_warps (L), &n);
+    g_autofree char *same = rewrite_section_u32 (data, len, 1, 8 + WS_TRACE_LAUNCH_SIZE + WS_TRACE_L_WARPS_PER_TB, launch_warps (L), &n);
     g_assert_true (put_file (bad, same, n));
     g_autoptr (GError) error = NULL;
     g_autoptr (WsTrace) t = ws_trace_open (bad, &error);
@@ -848,17 +848,17 @@ test_inconsistent_records (void)
   }
   const struct { int section; gsize at; uint32_t value; const char *needle; } cases[] = {
     /* warps per block against the block size */
-    { 1, 8 + WS_TRACE_LAUNCH_SIZE + 32, 1000000, "launch 1 records 1000000 warps per block for blocks of" },
-    { 1, 8 + WS_TRACE_LAUNCH_SIZE + 32, 0, "launch 1 records 0 warps per block" },
+    { 1, 8 + WS_TRACE_LAUNCH_SIZE + WS_TRACE_L_WARPS_PER_TB, 1000000, "launch 1 records 1000000 warps per block for blocks of" },
+    { 1, 8 + WS_TRACE_LAUNCH_SIZE + WS_TRACE_L_WARPS_PER_TB, 0, "launch 1 records 0 warps per block" },
     /* blocks CUDA cannot launch */
-    { 1, 8 + WS_TRACE_LAUNCH_SIZE + 16, 4096, "launch 1 has an impossible block of 4096 x" },
-    { 1, 8 + WS_TRACE_LAUNCH_SIZE + 20, 0, "launch 1 has an impossible block of" },
+    { 1, 8 + WS_TRACE_LAUNCH_SIZE + WS_TRACE_L_BLOCK, 4096, "launch 1 has an impossible block of 4096 x" },
+    { 1, 8 + WS_TRACE_LAUNCH_SIZE + WS_TRACE_L_BLOCK + 4, 0, "launch 1 has an impossible block of" },
     /* grids whose product overflows, or CUDA refuses */
-    { 1, 8 + 4, 0xffffffffu, "launch 0 has an impossible grid of 4294967295 x" },
-    { 1, 8 + 8, 65536, "launch 0 has an impossible grid of" },
-    { 1, 8 + 12, 0, "launch 0 has an impossible grid of" },
+    { 1, 8 + WS_TRACE_L_GRID, 0xffffffffu, "launch 0 has an impossible grid of 4294967295 x" },
+    { 1, 8 + WS_TRACE_L_GRID + 4, 65536, "launch 0 has an impossible grid of" },
+    { 1, 8 + WS_TRACE_L_GRID + 8, 0, "launch 0 has an impossible grid of" },
     /* a block record with more warps than its launch's blocks */
-    { 2, 8 + 56, 1000, "thread block 0 of launch 0 records 1000 warps" },
+    { 2, 8 + WS_TRACE_TB_N_WARPS, 1000, "thread block 0 of launch 0 records 1000 warps" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
     gsize n;
