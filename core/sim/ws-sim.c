@@ -21,6 +21,23 @@
 #define MSHR_MAX_WAITERS 32
 #define SECTOR 32u
 
+/* The simulator's fall-backs and modelling constants, named once.  Where a
+ * GPU record gives the hardware property, the record wins. */
+/* A row hit saves precharge + activate, taken as this share of the DRAM
+ * part of the catalogue's (row-miss) pointer-chase latency: GDDR5/HBM
+ * tRP + tRCD are close to tCL + the memory controller's pipeline. */
+#define DRAM_ROW_MISS_SHARE 0.4
+/* DRAM cycles past the L2 when the record's dram_latency is not above its
+ * L2 latency (an incomplete record). */
+#define DRAM_ACCESS_FALLBACK 100.0
+/* Requests an FR-FCFS channel scheduler looks at (its command queue):
+ * row hits further back wait.  GPGPU-Sim's GDDR models use queues of this
+ * order (frfcfs_dram_sched_queue_size 64 in its configurations). */
+#define DRAM_SCHED_WINDOW 64u
+/* MSHRs per SM when the record has no l1_mshrs: the Fermi-Pascal records'
+ * figure (GPUMech's baseline, seed 001 Table 7: 32 MSHR entries). */
+#define L1_MSHRS_FALLBACK 32
+
 /* ---- small helpers ------------------------------------------------------- */
 
 const char *
@@ -324,14 +341,14 @@ ws_sim_new (const WsGpu *gpu, const WsSimConfig *config, GError **error)
     bytes_per_cycle = gpu->dram_bandwidth_gbs * 1e9 / (gpu->core_clock_mhz * 1e6);
   s->dram_burst = bytes_per_cycle > 0 ? SECTOR / (bytes_per_cycle / s->n_channels) : 1;
   s->dram_bytes_per_cycle = bytes_per_cycle;
-  double access = gpu->dram_latency > l2 ? gpu->dram_latency - l2 : 100;
+  double access = gpu->dram_latency > l2 ? gpu->dram_latency - l2 : DRAM_ACCESS_FALLBACK;
   /* The catalogue's dram_latency is a pointer chase's (ws-hw.h): every
    * load opens a new row, so the unloaded row-miss path (L2 round trip +
    * precharge/activate + column access + burst) sums to it and a row hit
-   * is faster by the precharge + activate, taken as 40 % of the DRAM part
+   * is faster by the precharge + activate, DRAM_ROW_MISS_SHARE of the DRAM part
    * (GDDR5/HBM tRP + tRCD are close to tCL + the controller pipeline).
    * Adding the row miss on top of the catalogue figure counted it twice. */
-  s->dram_rowmiss = 0.4 * access;
+  s->dram_rowmiss = DRAM_ROW_MISS_SHARE * access;
   s->dram_cas = MAX (1.0, access - s->dram_rowmiss - s->dram_burst);
   s->l1_granule = gpu->l1_sector >= (int) SECTOR ? (uint32_t) gpu->l1_sector : SECTOR;
   if (gpu->l1_size <= 0)
@@ -350,7 +367,7 @@ ws_sim_new (const WsGpu *gpu, const WsSimConfig *config, GError **error)
   s->channels = g_new0 (Channel, s->n_channels);
   for (guint c = 0; c < s->n_channels; c++)
     init_channel (&s->channels[c], s->n_banks);
-  guint n_mshrs = gpu->l1_mshrs > 0 ? (guint) gpu->l1_mshrs : 32;
+  guint n_mshrs = gpu->l1_mshrs > 0 ? (guint) gpu->l1_mshrs : L1_MSHRS_FALLBACK;
   s->sms = g_new0 (Sm, s->n_sms);
   for (guint i = 0; i < s->n_sms; i++)
     {
@@ -1133,7 +1150,8 @@ dram_enqueue (WsSim *s, uint32_t req, uint64_t sector, gboolean is_write, uint64
  *  - the data bus: one burst per dram_burst cycles per channel (the peak);
  *  - row misses: a bank that changes row is busy dram_rowmiss (precharge +
  *    activate) before its next column command; FR-FCFS hides that behind
- *    the other banks' row hits when the 64-request window holds them;
+ *    the other banks' row hits when the DRAM_SCHED_WINDOW requests it looks
+ *    at hold them;
  *  - the request window itself (few requests queued: latency-bound).
  * Refresh, read/write turnaround (tWTR/tRTW) and tFAW are not modelled, so a
  * long stream of row hits reaches the peak; the hardware's 87-96 % of peak
@@ -1141,7 +1159,7 @@ dram_enqueue (WsSim *s, uint32_t req, uint64_t sector, gboolean is_write, uint64
 static void
 dram_issue (WsSim *s, Channel *c, double t)
 {
-  guint pick = G_MAXUINT, window = MIN (c->n, 64u);
+  guint pick = G_MAXUINT, window = MIN (c->n, DRAM_SCHED_WINDOW);
   DramReq *q0 = &c->q[c->head];
   for (guint i = 0; i < window; i++)
     {
@@ -1161,7 +1179,7 @@ dram_issue (WsSim *s, Channel *c, double t)
         }
   if (pick == G_MAXUINT)
     pick = 0;
-  /* Remove it by shifting the (at most 64) older requests up one slot: a
+  /* Remove it by shifting the (at most DRAM_SCHED_WINDOW) older requests up one slot: a
    * store stream leaves millions queued behind the window, which moving
    * the tail instead made quadratic. */
   DramReq d = q0[pick];
