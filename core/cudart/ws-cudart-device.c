@@ -91,7 +91,7 @@ attribute_value (enum cudaDeviceAttr attr, int *value)
     case cudaDevAttrConcurrentManagedAccess: v = 1; break;
     case cudaDevAttrComputePreemptionSupported: v = 1; break;
     case cudaDevAttrCanUseHostPointerForRegisteredMem: v = 0; break;
-    case cudaDevAttrCooperativeLaunch: v = 0; break;          /* grid sync is not emulated */
+    case cudaDevAttrCooperativeLaunch: v = 1; break;          /* every block of the grid runs at once */
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: v = g->shared_per_block_optin; break;
     case cudaDevAttrCanFlushRemoteWrites: v = 0; break;
     case cudaDevAttrHostRegisterSupported: v = 0; break;
@@ -261,7 +261,7 @@ cudaGetDeviceProperties (struct cudaDeviceProp *prop, int device)
   prop->concurrentManagedAccess = 1;
   prop->computePreemptionSupported = 1;
   prop->canUseHostPointerForRegisteredMem = 0;
-  prop->cooperativeLaunch = 0;
+  prop->cooperativeLaunch = attr (cudaDevAttrCooperativeLaunch);
   prop->sharedMemPerBlockOptin = (size_t) g->shared_per_block_optin;
   prop->pageableMemoryAccessUsesHostPageTables = 0;
   prop->directManagedMemAccessFromHost = 0;
@@ -573,6 +573,84 @@ cudaStreamGetPriority (cudaStream_t hStream, int *priority)
   if (!ws_cudart_stream_valid (hStream))
     return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
   *priority = hStream == NULL || hStream == cudaStreamLegacy || hStream == cudaStreamPerThread ? 0 : hStream->priority;
+  return cudaSuccess;
+}
+
+/* Stream attributes: the L2 access-policy window and the synchronisation
+ * policy are performance hints; the emulator keeps them (so a program
+ * reads back what it set) and computes the same results either way. */
+static cudaError_t
+stream_attribute (cudaStream_t s, cudaStreamAttrID attr, cudaStreamAttrValue **slot)
+{
+  if (s == NULL || s == cudaStreamLegacy || s == cudaStreamPerThread)
+    return cudaErrorInvalidResourceHandle;
+  switch ((int) attr)
+    {
+    case cudaStreamAttributeAccessPolicyWindow: *slot = &s->access_policy; return cudaSuccess;
+    case cudaStreamAttributeSynchronizationPolicy: *slot = &s->sync_policy; return cudaSuccess;
+    default:
+      ws_cudart_warn ("stream attribute %d is not supported by the Warpscope emulator", (int) attr);
+      return cudaErrorNotSupported;
+    }
+}
+
+cudaError_t
+cudaStreamSetAttribute (cudaStream_t hStream, cudaStreamAttrID attr, const cudaStreamAttrValue *value)
+{
+  cudaStreamAttrValue *slot;
+  if (value == NULL)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  ENSURE_OR_RETURN ();
+  if (!ws_cudart_stream_valid (hStream))
+    return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
+  cudaError_t err = stream_attribute (hStream, attr, &slot);
+  if (err != cudaSuccess)
+    return ws_cudart_set_error (err);
+  if ((int) attr == cudaStreamAttributeAccessPolicyWindow)
+    {
+      const struct cudaAccessPolicyWindow *w = &value->accessPolicyWindow;
+      int max_window = 0;
+      attribute_value (cudaDevAttrMaxAccessPolicyWindowSize, &max_window);
+      if (w->hitRatio < 0.0f || w->hitRatio > 1.0f || w->num_bytes > (size_t) max_window)
+        return ws_cudart_set_error (cudaErrorInvalidValue);
+    }
+  *slot = *value;
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaStreamSetAttribute_ptsz (cudaStream_t hStream, cudaStreamAttrID attr, const cudaStreamAttrValue *value)
+{
+  return cudaStreamSetAttribute (hStream, attr, value);
+}
+
+cudaError_t
+cudaStreamGetAttribute (cudaStream_t hStream, cudaStreamAttrID attr, cudaStreamAttrValue *value_out)
+{
+  cudaStreamAttrValue *slot;
+  if (value_out == NULL)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  ENSURE_OR_RETURN ();
+  if (!ws_cudart_stream_valid (hStream))
+    return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
+  cudaError_t err = stream_attribute (hStream, attr, &slot);
+  if (err != cudaSuccess)
+    return ws_cudart_set_error (err);
+  *value_out = *slot;
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaStreamGetAttribute_ptsz (cudaStream_t hStream, cudaStreamAttrID attr, cudaStreamAttrValue *value_out)
+{
+  return cudaStreamGetAttribute (hStream, attr, value_out);
+}
+
+/* Persisting L2 lines: no cache is modelled, so there is nothing to reset. */
+cudaError_t
+cudaCtxResetPersistingL2Cache (void)
+{
+  ENSURE_OR_RETURN ();
   return cudaSuccess;
 }
 

@@ -1,11 +1,16 @@
-/* ws-cudart-graph.c: CUDA graphs made by stream capture.
+/* ws-cudart-graph.c: CUDA graphs, made by stream capture or node by node.
  *
  * While a stream captures, the kernel launches, copies, memsets and host
  * functions issued to it (and to streams joined through events) are
  * recorded instead of run; cudaGraphLaunch replays them in issue order,
  * which is a valid order of the captured dependencies.  Kernel arguments
- * are copied at capture time, as the driver does.  Graphs built node by
- * node (cudaGraphAdd*Node) are not supported: those calls fail loudly. */
+ * are copied at capture time, as the driver does.  Graphs built with
+ * cudaGraphAdd{Kernel,Memcpy,Memset,Host,Empty}Node keep each node's
+ * dependencies; cudaGraphInstantiate copies the nodes into the executable
+ * graph in a topological order (creation order among ready nodes), so
+ * cudaGraphExecKernelNodeSetParams and cudaGraphExecUpdate change the
+ * executable graph only.  Memory-allocation, event, child-graph and
+ * conditional nodes are not supported (loud errors). */
 #define G_LOG_DOMAIN "ws-cudart"
 
 #include "cudart/ws-cudart-private.h"
@@ -17,6 +22,9 @@ typedef enum {
   NODE_MEMCPY,
   NODE_MEMSET,
   NODE_HOST,
+  NODE_MEMCPY3D,             /* cudaGraphAddMemcpyNode: a cudaMemcpy3DParms */
+  NODE_MEMSET2D,             /* cudaGraphAddMemsetNode: pitch, element size, rows */
+  NODE_EMPTY,
 } NodeKind;
 
 struct CUgraphNode_st {
@@ -37,6 +45,12 @@ struct CUgraphNode_st {
   /* host function */
   cudaHostFn_t fn;
   void *user_data;
+  /* node-by-node graphs */
+  struct cudaMemcpy3DParms copy3d;
+  size_t pitch, width, height;
+  unsigned int elem_size;
+  GPtrArray *deps;           /* struct CUgraphNode_st* this node waits for (not owned) */
+  WsCudartGraph *owner;
 };
 
 struct _WsCudartGraph {
@@ -46,7 +60,8 @@ struct _WsCudartGraph {
 };
 
 struct CUgraphExec_st {
-  WsCudartGraph *graph;      /* a reference */
+  WsCudartGraph *graph;      /* its own copy of the nodes, in launch order */
+  GHashTable *map;           /* node of the instantiated graph -> its copy in @graph */
 };
 
 static GHashTable *graphs;   /* live WsCudartGraph* (handles given out) */
@@ -57,6 +72,8 @@ node_free (struct CUgraphNode_st *n)
 {
   g_free (n->params);
   g_free (n->param_offsets);
+  if (n->deps)
+    g_ptr_array_unref (n->deps);
   g_free (n);
 }
 
@@ -111,10 +128,35 @@ add_node (WsCudartGraph *g, NodeKind kind)
 {
   struct CUgraphNode_st *n = g_new0 (struct CUgraphNode_st, 1);
   n->kind = kind;
+  n->owner = g;
+  n->deps = g_ptr_array_new ();
   g_rec_mutex_lock (&ws_cudart.lock);
   g_ptr_array_add (g->nodes, n);
   g_rec_mutex_unlock (&ws_cudart.lock);
   return n;
+}
+
+/* A kernel node's launch: the kernel, its shape and a copy of its
+ * arguments, each at an 8-byte aligned offset of the node's buffer. */
+static void
+set_kernel_node (struct CUgraphNode_st *n, WsCudartKernel *k, const WsEmuFunctionInfo *info, dim3 grid,
+                 dim3 block, size_t shared, void **args)
+{
+  n->kernel = k;
+  n->grid = grid;
+  n->block = block;
+  n->shared = shared;
+  n->n_params = info->n_params;
+  n->param_offsets = g_new0 (uint32_t, MAX (1, info->n_params));
+  gsize total = 0;
+  for (guint i = 0; i < info->n_params; i++)
+    {
+      n->param_offsets[i] = (uint32_t) total;
+      total += (info->param_sizes[i] + 7) & ~7u;
+    }
+  n->params = g_malloc0 (MAX (total, 1));
+  for (guint i = 0; i < info->n_params; i++)
+    memcpy (n->params + n->param_offsets[i], args[i], info->param_sizes[i]);
 }
 
 cudaError_t
@@ -123,21 +165,7 @@ ws_cudart_capture_kernel (WsCudartGraph *g, WsCudartKernel *k, dim3 grid, dim3 b
   WsEmuFunctionInfo info = { 0 };
   ws_emu_function_get_info (k->fn, &info);
   struct CUgraphNode_st *n = add_node (g, NODE_KERNEL);
-  n->kernel = k;
-  n->grid = grid;
-  n->block = block;
-  n->shared = shared;
-  n->n_params = info.n_params;
-  n->param_offsets = g_new0 (uint32_t, MAX (1, info.n_params));
-  gsize total = 0;
-  for (guint i = 0; i < info.n_params; i++)
-    {
-      n->param_offsets[i] = (uint32_t) total;
-      total += (info.param_sizes[i] + 7) & ~7u;
-    }
-  n->params = g_malloc0 (MAX (total, 1));
-  for (guint i = 0; i < info.n_params; i++)
-    memcpy (n->params + n->param_offsets[i], args[i], info.param_sizes[i]);
+  set_kernel_node (n, k, &info, grid, block, shared, args);
   return cudaSuccess;
 }
 
@@ -181,6 +209,406 @@ ws_cudart_capture_unsupported (WsCudartGraph *g, const char *what)
     g->invalid = g_strdup (what);
   g_rec_mutex_unlock (&ws_cudart.lock);
   return ws_cudart_set_error (cudaErrorStreamCaptureUnsupported);
+}
+
+/* ---- graphs built node by node ---------------------------------------------- */
+
+static struct CUgraphNode_st *
+node_copy (const struct CUgraphNode_st *n, WsCudartGraph *owner)
+{
+  struct CUgraphNode_st *c = g_memdup2 (n, sizeof *n);
+  if (n->kind == NODE_KERNEL)
+    {
+      WsEmuFunctionInfo info = { 0 };
+      ws_emu_function_get_info (n->kernel->fn, &info);
+      gsize total = 0;
+      for (guint i = 0; i < info.n_params; i++)
+        total += (info.param_sizes[i] + 7) & ~7u;
+      c->params = g_memdup2 (n->params, MAX (total, 1));
+      c->param_offsets = g_memdup2 (n->param_offsets, sizeof (uint32_t) * MAX (1, n->n_params));
+    }
+  else
+    {
+      c->params = NULL;
+      c->param_offsets = NULL;
+    }
+  c->deps = g_ptr_array_new ();
+  c->owner = owner;
+  return c;
+}
+
+/* A copy of @g's nodes with their dependencies (@map: original -> copy);
+ * @sorted: in a topological order (creation order among ready nodes). */
+static WsCudartGraph *
+graph_copy (WsCudartGraph *g, gboolean sorted, GHashTable *map)
+{
+  WsCudartGraph *c = graph_new ();
+  guint n = g->nodes->len;
+  g_autofree gboolean *done = g_new0 (gboolean, MAX (n, 1));
+  for (guint placed = 0; placed < n;)
+    {
+      guint before = placed;
+      for (guint i = 0; i < n; i++)
+        {
+          struct CUgraphNode_st *o = g->nodes->pdata[i];
+          gboolean ready = !done[i];
+          for (guint d = 0; ready && sorted && d < o->deps->len; d++)
+            ready = g_hash_table_contains (map, o->deps->pdata[d]);
+          if (!ready)
+            continue;
+          struct CUgraphNode_st *k = node_copy (o, c);
+          g_ptr_array_add (c->nodes, k);
+          g_hash_table_insert (map, o, k);
+          done[i] = TRUE;
+          placed++;
+          if (sorted)
+            break;   /* restart: the earliest ready node goes first */
+        }
+      if (placed == before)
+        break;   /* a cycle (cannot happen: dependencies point to earlier nodes) */
+    }
+  for (guint i = 0; i < g->nodes->len; i++)
+    {
+      struct CUgraphNode_st *o = g->nodes->pdata[i], *k = g_hash_table_lookup (map, o);
+      for (guint d = 0; k && d < o->deps->len; d++)
+        g_ptr_array_add (k->deps, g_hash_table_lookup (map, o->deps->pdata[d]));
+    }
+  return c;
+}
+
+/* cudaMemsetParams: rows of width elements of 1, 2 or 4 bytes. */
+static cudaError_t
+memset_elements (const struct CUgraphNode_st *n)
+{
+  if (n->elem_size == 1)
+    return cudaMemset2D (n->dst, n->pitch, n->value, n->width, n->height);
+  if (!ws_cudart_is_device_ptr (n->dst)
+      || ws_devmem_lookup (ws_cudart.mem, (uint64_t) (uintptr_t) n->dst,
+                           n->pitch * (n->height - 1) + n->width * n->elem_size) == NULL)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  for (size_t y = 0; y < n->height; y++)
+    for (size_t x = 0; x < n->width; x++)
+      {
+        uint8_t *p = (uint8_t *) n->dst + y * n->pitch + x * n->elem_size;
+        if (n->elem_size == 2)
+          {
+            uint16_t v = (uint16_t) n->value;
+            memcpy (p, &v, 2);
+          }
+        else
+          {
+            uint32_t v = (uint32_t) n->value;
+            memcpy (p, &v, 4);
+          }
+      }
+  return cudaSuccess;
+}
+
+static WsCudartGraph *graph_from (cudaGraph_t graph);
+static gboolean exec_valid (cudaGraphExec_t exec);
+
+/* A new node of @graph after @deps (which must be nodes of @graph). */
+static cudaError_t
+new_node (cudaGraphNode_t *out, cudaGraph_t graph, const cudaGraphNode_t *deps, size_t n_deps, NodeKind kind,
+          struct CUgraphNode_st **node)
+{
+  cudaError_t err = ws_cudart_ensure ();
+  if (err != cudaSuccess)
+    return ws_cudart_set_error (err);
+  WsCudartGraph *g = graph_from (graph);
+  if (out == NULL || g == NULL || (n_deps > 0 && deps == NULL))
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  for (size_t i = 0; i < n_deps; i++)
+    if (deps[i] == NULL || deps[i]->owner != g)
+      return ws_cudart_set_error (cudaErrorInvalidValue);
+  struct CUgraphNode_st *n = add_node (g, kind);
+  for (size_t i = 0; i < n_deps; i++)
+    g_ptr_array_add (n->deps, deps[i]);
+  *out = n;
+  *node = n;
+  return cudaSuccess;
+}
+
+static cudaError_t
+set_kernel_params (struct CUgraphNode_st *n, const struct cudaKernelNodeParams *p, const char *what)
+{
+  if (p == NULL || p->func == NULL)
+    return cudaErrorInvalidValue;
+  if (p->extra != NULL)
+    {
+      ws_cudart_warn ("%s: kernel arguments in the \"extra\" format are not supported by the Warpscope emulator", what);
+      return cudaErrorNotSupported;
+    }
+  WsCudartKernel *k = ws_cudart_find_kernel (p->func);
+  if (k == NULL)
+    return cudaErrorInvalidDeviceFunction;
+  cudaError_t err = ws_cudart_kernel_resolve (k);
+  if (err != cudaSuccess)
+    return err;
+  WsEmuFunctionInfo info = { 0 };
+  ws_emu_function_get_info (k->fn, &info);
+  if (info.n_params > 0 && p->kernelParams == NULL)
+    return cudaErrorInvalidValue;
+  g_free (n->params);
+  g_free (n->param_offsets);
+  set_kernel_node (n, k, &info, p->gridDim, p->blockDim, p->sharedMemBytes, p->kernelParams);
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaGraphCreate (cudaGraph_t *pGraph, unsigned int flags)
+{
+  if (pGraph == NULL || flags != 0)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  cudaError_t err = ws_cudart_ensure ();
+  if (err != cudaSuccess)
+    return ws_cudart_set_error (err);
+  WsCudartGraph *g = graph_new ();
+  g_rec_mutex_lock (&ws_cudart.lock);
+  tables_init ();
+  g_hash_table_add (graphs, g);
+  g_rec_mutex_unlock (&ws_cudart.lock);
+  *pGraph = (cudaGraph_t) g;
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaGraphAddKernelNode (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+                        size_t numDependencies, const struct cudaKernelNodeParams *pNodeParams)
+{
+  struct CUgraphNode_st *n;
+  if (pNodeParams == NULL)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  cudaError_t err = new_node (pGraphNode, graph, pDependencies, numDependencies, NODE_KERNEL, &n);
+  if (err != cudaSuccess)
+    return err;
+  err = set_kernel_params (n, pNodeParams, "cudaGraphAddKernelNode");
+  if (err != cudaSuccess)
+    {
+      n->kind = NODE_EMPTY;   /* stays in the graph, harmless */
+      return ws_cudart_set_error (err);
+    }
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaGraphKernelNodeGetParams (cudaGraphNode_t node, struct cudaKernelNodeParams *pNodeParams)
+{
+  if (node == NULL || pNodeParams == NULL || node->kind != NODE_KERNEL)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  /* The argument pointers point into the node's own copy, as the driver's do. */
+  static __thread void *args[64];
+  if (node->n_params > G_N_ELEMENTS (args))
+    return ws_cudart_set_error (cudaErrorNotSupported);
+  for (guint i = 0; i < node->n_params; i++)
+    args[i] = node->params + node->param_offsets[i];
+  memset (pNodeParams, 0, sizeof *pNodeParams);
+  pNodeParams->func = (void *) node->kernel->host_fun;
+  pNodeParams->gridDim = node->grid;
+  pNodeParams->blockDim = node->block;
+  pNodeParams->sharedMemBytes = (unsigned int) node->shared;
+  pNodeParams->kernelParams = args;
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaGraphKernelNodeSetParams (cudaGraphNode_t node, const struct cudaKernelNodeParams *pNodeParams)
+{
+  if (node == NULL || node->kind != NODE_KERNEL)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  cudaError_t err = set_kernel_params (node, pNodeParams, "cudaGraphKernelNodeSetParams");
+  return err == cudaSuccess ? err : ws_cudart_set_error (err);
+}
+
+cudaError_t
+cudaGraphAddMemcpyNode (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+                        size_t numDependencies, const struct cudaMemcpy3DParms *pCopyParams)
+{
+  struct CUgraphNode_st *n;
+  if (pCopyParams == NULL)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  cudaError_t err = new_node (pGraphNode, graph, pDependencies, numDependencies, NODE_MEMCPY3D, &n);
+  if (err == cudaSuccess)
+    n->copy3d = *pCopyParams;
+  return err;
+}
+
+cudaError_t
+cudaGraphAddMemcpyNode1D (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+                          size_t numDependencies, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+  struct CUgraphNode_st *n;
+  cudaError_t err = new_node (pGraphNode, graph, pDependencies, numDependencies, NODE_MEMCPY, &n);
+  if (err == cudaSuccess)
+    {
+      n->dst = dst;
+      n->src = src;
+      n->count = count;
+      n->copy_kind = kind;
+    }
+  return err;
+}
+
+cudaError_t
+cudaGraphAddMemsetNode (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+                        size_t numDependencies, const struct cudaMemsetParams *pMemsetParams)
+{
+  struct CUgraphNode_st *n;
+  if (pMemsetParams == NULL || (pMemsetParams->elementSize != 1 && pMemsetParams->elementSize != 2
+                                && pMemsetParams->elementSize != 4)
+      || pMemsetParams->height == 0)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  cudaError_t err = new_node (pGraphNode, graph, pDependencies, numDependencies, NODE_MEMSET2D, &n);
+  if (err == cudaSuccess)
+    {
+      n->dst = pMemsetParams->dst;
+      n->pitch = pMemsetParams->height > 1 ? pMemsetParams->pitch : pMemsetParams->width * pMemsetParams->elementSize;
+      n->value = (int) pMemsetParams->value;
+      n->elem_size = pMemsetParams->elementSize;
+      n->width = pMemsetParams->width;
+      n->height = pMemsetParams->height;
+    }
+  return err;
+}
+
+cudaError_t
+cudaGraphAddHostNode (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+                      size_t numDependencies, const struct cudaHostNodeParams *pNodeParams)
+{
+  struct CUgraphNode_st *n;
+  if (pNodeParams == NULL || pNodeParams->fn == NULL)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  cudaError_t err = new_node (pGraphNode, graph, pDependencies, numDependencies, NODE_HOST, &n);
+  if (err == cudaSuccess)
+    {
+      n->fn = pNodeParams->fn;
+      n->user_data = pNodeParams->userData;
+    }
+  return err;
+}
+
+cudaError_t
+cudaGraphAddEmptyNode (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+                       size_t numDependencies)
+{
+  struct CUgraphNode_st *n;
+  return new_node (pGraphNode, graph, pDependencies, numDependencies, NODE_EMPTY, &n);
+}
+
+cudaError_t
+cudaGraphAddDependencies (cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
+                          const cudaGraphEdgeData *edgeData, size_t numDependencies)
+{
+  WsCudartGraph *g = graph_from (graph);
+  if (g == NULL || (numDependencies > 0 && (from == NULL || to == NULL)))
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  if (edgeData != NULL)
+    for (size_t i = 0; i < numDependencies; i++)
+      if (edgeData[i].type != cudaGraphDependencyTypeDefault || edgeData[i].from_port != 0)
+        {
+          ws_cudart_warn ("cudaGraphAddDependencies: programmatic dependencies are not supported by the Warpscope "
+                          "emulator");
+          return ws_cudart_set_error (cudaErrorNotSupported);
+        }
+  for (size_t i = 0; i < numDependencies; i++)
+    if (from[i] == NULL || to[i] == NULL || from[i]->owner != g || to[i]->owner != g)
+      return ws_cudart_set_error (cudaErrorInvalidValue);
+  g_rec_mutex_lock (&ws_cudart.lock);
+  for (size_t i = 0; i < numDependencies; i++)
+    g_ptr_array_add (to[i]->deps, from[i]);
+  g_rec_mutex_unlock (&ws_cudart.lock);
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaGraphNodeGetType (cudaGraphNode_t node, enum cudaGraphNodeType *pType)
+{
+  if (node == NULL || pType == NULL)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  switch (node->kind)
+    {
+    case NODE_KERNEL: *pType = cudaGraphNodeTypeKernel; break;
+    case NODE_MEMCPY: case NODE_MEMCPY3D: *pType = cudaGraphNodeTypeMemcpy; break;
+    case NODE_MEMSET: case NODE_MEMSET2D: *pType = cudaGraphNodeTypeMemset; break;
+    case NODE_HOST: *pType = cudaGraphNodeTypeHost; break;
+    case NODE_EMPTY: *pType = cudaGraphNodeTypeEmpty; break;
+    }
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaGraphClone (cudaGraph_t *pGraphClone, cudaGraph_t originalGraph)
+{
+  WsCudartGraph *g = graph_from (originalGraph);
+  if (g == NULL || pGraphClone == NULL)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  g_rec_mutex_lock (&ws_cudart.lock);
+  g_autoptr (GHashTable) map = g_hash_table_new (g_direct_hash, g_direct_equal);
+  WsCudartGraph *c = graph_copy (g, FALSE, map);
+  g_hash_table_add (graphs, c);
+  g_rec_mutex_unlock (&ws_cudart.lock);
+  *pGraphClone = (cudaGraph_t) c;
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaGraphExecKernelNodeSetParams (cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                  const struct cudaKernelNodeParams *pNodeParams)
+{
+  if (!exec_valid (hGraphExec))
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  struct CUgraphNode_st *k = g_hash_table_lookup (hGraphExec->map, node);
+  if (k == NULL || k->kind != NODE_KERNEL)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  cudaError_t err = set_kernel_params (k, pNodeParams, "cudaGraphExecKernelNodeSetParams");
+  return err == cudaSuccess ? err : ws_cudart_set_error (err);
+}
+
+/* Takes @hGraph's node parameters when its nodes match the executable
+ * graph's one for one (same kinds, same kernels, same dependencies). */
+cudaError_t
+cudaGraphExecUpdate (cudaGraphExec_t hGraphExec, cudaGraph_t hGraph, cudaGraphExecUpdateResultInfo *resultInfo)
+{
+  WsCudartGraph *g = graph_from (hGraph);
+  if (!exec_valid (hGraphExec) || g == NULL)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  if (resultInfo)
+    memset (resultInfo, 0, sizeof *resultInfo);
+  g_rec_mutex_lock (&ws_cudart.lock);
+  g_autoptr (GHashTable) map = g_hash_table_new (g_direct_hash, g_direct_equal);
+  WsCudartGraph *c = graph_copy (g, TRUE, map);
+  WsCudartGraph *old = hGraphExec->graph;
+  enum cudaGraphExecUpdateResult result = cudaGraphExecUpdateSuccess;
+  if (c->nodes->len != old->nodes->len)
+    result = cudaGraphExecUpdateErrorTopologyChanged;
+  for (guint i = 0; result == cudaGraphExecUpdateSuccess && i < c->nodes->len; i++)
+    {
+      struct CUgraphNode_st *a = c->nodes->pdata[i], *b = old->nodes->pdata[i];
+      if (a->kind != b->kind || a->deps->len != b->deps->len)
+        result = a->kind != b->kind ? cudaGraphExecUpdateErrorNodeTypeChanged : cudaGraphExecUpdateErrorTopologyChanged;
+      else if (a->kind == NODE_KERNEL && a->kernel->fn != b->kernel->fn)
+        result = cudaGraphExecUpdateErrorFunctionChanged;
+    }
+  if (result != cudaGraphExecUpdateSuccess)
+    {
+      graph_unref (c);
+      g_rec_mutex_unlock (&ws_cudart.lock);
+      if (resultInfo)
+        resultInfo->result = result;
+      return ws_cudart_set_error (cudaErrorGraphExecUpdateFailure);
+    }
+  hGraphExec->graph = c;
+  g_hash_table_remove_all (hGraphExec->map);
+  GHashTableIter it;
+  gpointer key, value;
+  g_hash_table_iter_init (&it, map);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    g_hash_table_insert (hGraphExec->map, key, value);
+  graph_unref (old);
+  g_rec_mutex_unlock (&ws_cudart.lock);
+  if (resultInfo)
+    resultInfo->result = cudaGraphExecUpdateSuccess;
+  return cudaSuccess;
 }
 
 /* ---- capture ------------------------------------------------------------- */
@@ -330,8 +758,9 @@ cudaGraphInstantiate (cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned l
       return ws_cudart_set_error (cudaErrorNotSupported);
     }
   struct CUgraphExec_st *e = g_new0 (struct CUgraphExec_st, 1);
-  e->graph = g_atomic_rc_box_acquire (g);
   g_rec_mutex_lock (&ws_cudart.lock);
+  e->map = g_hash_table_new (g_direct_hash, g_direct_equal);
+  e->graph = graph_copy (g, TRUE, e->map);
   g_hash_table_add (execs, e);
   g_rec_mutex_unlock (&ws_cudart.lock);
   *pGraphExec = e;
@@ -363,6 +792,7 @@ cudaGraphExecDestroy (cudaGraphExec_t graphExec)
   g_hash_table_remove (execs, graphExec);
   g_rec_mutex_unlock (&ws_cudart.lock);
   graph_unref (graphExec->graph);
+  g_hash_table_unref (graphExec->map);
   g_free (graphExec);
   return cudaSuccess;
 }
@@ -419,6 +849,14 @@ cudaGraphLaunch (cudaGraphExec_t graphExec, cudaStream_t stream)
           break;
         case NODE_HOST:
           n->fn (n->user_data);
+          break;
+        case NODE_MEMCPY3D:
+          err = cudaMemcpy3D (&n->copy3d);
+          break;
+        case NODE_MEMSET2D:
+          err = memset_elements (n);
+          break;
+        case NODE_EMPTY:
           break;
         }
       /* A fault inside the graph is sticky like any other. */

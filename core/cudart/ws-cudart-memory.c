@@ -138,16 +138,64 @@ cudaFreeHost (void *ptr)
 
 /* Pinned host memory is device memory of this process: the device pointer
  * is the host pointer. */
+static cudaError_t ensure_emu_or_fail (void);
+
 cudaError_t
 cudaHostGetDevicePointer (void **pDevice, void *pHost, unsigned int flags)
 {
   if (pDevice == NULL || flags != 0)
     return ws_cudart_set_error (cudaErrorInvalidValue);
   ENSURE_OR_RETURN ();
-  if (!ws_cudart_is_device_ptr (pHost))
+  if (!ws_cudart_is_device_ptr (pHost)
+      && (ensure_emu_or_fail () != cudaSuccess
+          || ws_emu_registered_host (ws_cudart.emu, (uint64_t) (uintptr_t) pHost, 1) == 0))
     return ws_cudart_set_error (cudaErrorInvalidValue);
   *pDevice = pHost;
   return cudaSuccess;
+}
+
+static cudaError_t
+ensure_emu_or_fail (void)
+{
+  return ws_cudart_ensure_emu ();
+}
+
+/* cudaHostRegister: the process's memory is the device's, so registering
+ * (page-locking and, with cudaHostRegisterMapped, mapping) a host range
+ * makes it reachable from kernels at the same address. */
+cudaError_t
+cudaHostRegister (void *ptr, size_t size, unsigned int flags)
+{
+  if (ptr == NULL || size == 0
+      || (flags & ~(unsigned) (cudaHostRegisterPortable | cudaHostRegisterMapped | cudaHostRegisterIoMemory
+                              | cudaHostRegisterReadOnly)))
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  cudaError_t err = ws_cudart_ensure_emu ();
+  if (err != cudaSuccess)
+    return ws_cudart_set_error (err);
+  uint64_t a = (uint64_t) (uintptr_t) ptr;
+  g_rec_mutex_lock (&ws_cudart.lock);
+  if (ws_cudart_is_device_ptr (ptr) || ws_emu_registered_host (ws_cudart.emu, a, 1) != 0
+      || ws_emu_registered_host (ws_cudart.emu, a + size - 1, 1) != 0)
+    {
+      g_rec_mutex_unlock (&ws_cudart.lock);
+      return ws_cudart_set_error (cudaErrorHostMemoryAlreadyRegistered);
+    }
+  ws_emu_register_host (ws_cudart.emu, a, size);
+  g_rec_mutex_unlock (&ws_cudart.lock);
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaHostUnregister (void *ptr)
+{
+  cudaError_t err = ws_cudart_ensure_emu ();
+  if (err != cudaSuccess)
+    return ws_cudart_set_error (err);
+  g_rec_mutex_lock (&ws_cudart.lock);
+  gboolean ok = ws_emu_unregister_host (ws_cudart.emu, (uint64_t) (uintptr_t) ptr);
+  g_rec_mutex_unlock (&ws_cudart.lock);
+  return ok ? cudaSuccess : ws_cudart_set_error (cudaErrorHostMemoryNotRegistered);
 }
 
 cudaError_t
@@ -194,6 +242,75 @@ cudaError_t
 cudaFreeAsync_ptsz (void *devPtr, cudaStream_t hStream)
 {
   return cudaFreeAsync (devPtr, hStream);
+}
+
+/* The device's default memory pool, the one cudaMallocAsync draws from.
+ * Its attributes are kept (a release threshold, the reuse policies) and
+ * read back; with one address space and no deferred frees they change no
+ * result.  Explicit pools (cudaMemPoolCreate) are not supported. */
+struct CUmemPoolHandle_st {
+  uint64_t release_threshold;
+  int reuse_follow_event_dependencies, reuse_allow_opportunistic, reuse_allow_internal_dependencies;
+};
+static struct CUmemPoolHandle_st default_pool = { 0, 1, 1, 1 };
+
+cudaError_t
+cudaDeviceGetDefaultMemPool (cudaMemPool_t *memPool, int device)
+{
+  if (memPool == NULL)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  ENSURE_OR_RETURN ();
+  if (device != 0)
+    return ws_cudart_set_error (cudaErrorInvalidDevice);
+  *memPool = &default_pool;
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaDeviceGetMemPool (cudaMemPool_t *memPool, int device)
+{
+  return cudaDeviceGetDefaultMemPool (memPool, device);
+}
+
+static cudaError_t
+pool_attribute (cudaMemPool_t pool, enum cudaMemPoolAttr attr, void *value, gboolean set)
+{
+  if (pool != &default_pool || value == NULL)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  ENSURE_OR_RETURN ();
+  int *flag = NULL;
+  switch (attr)
+    {
+    case cudaMemPoolAttrReleaseThreshold:
+      if (set)
+        memcpy (&default_pool.release_threshold, value, 8);
+      else
+        memcpy (value, &default_pool.release_threshold, 8);
+      return cudaSuccess;
+    case cudaMemPoolReuseFollowEventDependencies: flag = &default_pool.reuse_follow_event_dependencies; break;
+    case cudaMemPoolReuseAllowOpportunistic: flag = &default_pool.reuse_allow_opportunistic; break;
+    case cudaMemPoolReuseAllowInternalDependencies: flag = &default_pool.reuse_allow_internal_dependencies; break;
+    default:
+      ws_cudart_warn ("memory pool attribute %d is not supported by the Warpscope emulator", (int) attr);
+      return ws_cudart_set_error (cudaErrorNotSupported);
+    }
+  if (set)
+    memcpy (flag, value, sizeof (int));
+  else
+    memcpy (value, flag, sizeof (int));
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaMemPoolSetAttribute (cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value)
+{
+  return pool_attribute (memPool, attr, value, TRUE);
+}
+
+cudaError_t
+cudaMemPoolGetAttribute (cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value)
+{
+  return pool_attribute (memPool, attr, value, FALSE);
 }
 
 cudaError_t

@@ -57,6 +57,8 @@ typedef struct _WsCudartGraph WsCudartGraph;
 struct CUstream_st {
   unsigned int flags;
   int priority;
+  cudaStreamAttrValue access_policy;   /* cudaStreamAttributeAccessPolicyWindow (a hint: no caches are modelled) */
+  cudaStreamAttrValue sync_policy;     /* cudaStreamAttributeSynchronizationPolicy */
   unsigned long long id;
   WsCudartGraph *capture;       /* graph being captured into, or NULL */
 };
@@ -155,11 +157,15 @@ cudaError_t cudaMemcpyFromSymbolAsync_ptsz (void *dst, const void *symbol, size_
 cudaError_t cudaLaunchKernel_ptsz (const void *func, dim3 gridDim, dim3 blockDim, void **args,
                                    size_t sharedMem, cudaStream_t stream);
 cudaError_t cudaLaunchKernelExC_ptsz (const cudaLaunchConfig_t *config, const void *func, void **args);
+cudaError_t cudaLaunchCooperativeKernel_ptsz (const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                              size_t sharedMem, cudaStream_t stream);
 cudaError_t cudaStreamSynchronize_ptsz (cudaStream_t stream);
 cudaError_t cudaStreamQuery_ptsz (cudaStream_t stream);
 cudaError_t cudaStreamWaitEvent_ptsz (cudaStream_t stream, cudaEvent_t event, unsigned int flags);
 cudaError_t cudaStreamGetFlags_ptsz (cudaStream_t hStream, unsigned int *flags);
 cudaError_t cudaStreamGetPriority_ptsz (cudaStream_t hStream, int *priority);
+cudaError_t cudaStreamSetAttribute_ptsz (cudaStream_t hStream, cudaStreamAttrID attr, const cudaStreamAttrValue *value);
+cudaError_t cudaStreamGetAttribute_ptsz (cudaStream_t hStream, cudaStreamAttrID attr, cudaStreamAttrValue *value_out);
 cudaError_t cudaStreamAddCallback_ptsz (cudaStream_t stream, cudaStreamCallback_t callback, void *userData, unsigned int flags);
 cudaError_t cudaLaunchHostFunc_ptsz (cudaStream_t stream, cudaHostFn_t fn, void *userData);
 cudaError_t cudaEventRecord_ptsz (cudaEvent_t event, cudaStream_t stream);

@@ -420,9 +420,35 @@ check_config (WsCudartKernel *k, dim3 grid, dim3 block, size_t shared)
   return cudaSuccess;
 }
 
+static cudaError_t launch_ex (const void *func, WsCudartKernel *k, dim3 grid, dim3 block, void **args, size_t shared,
+                              cudaStream_t stream, gboolean cooperative);
+
 cudaError_t
 ws_cudart_launch (const void *func, WsCudartKernel *k, dim3 grid, dim3 block, void **args, size_t shared,
                   cudaStream_t stream)
+{
+  return launch_ex (func, k, grid, block, args, shared, stream, FALSE);
+}
+
+/* cudaLaunchCooperativeKernel: the grid must fit on the device at once
+ * (cudaErrorCooperativeLaunchTooLarge otherwise), as grid.sync() needs. */
+cudaError_t
+cudaLaunchCooperativeKernel (const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
+                             cudaStream_t stream)
+{
+  return launch_ex (func, NULL, gridDim, blockDim, args, sharedMem, stream, TRUE);
+}
+
+cudaError_t
+cudaLaunchCooperativeKernel_ptsz (const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
+                                  cudaStream_t stream)
+{
+  return cudaLaunchCooperativeKernel (func, gridDim, blockDim, args, sharedMem, stream);
+}
+
+static cudaError_t
+launch_ex (const void *func, WsCudartKernel *k, dim3 grid, dim3 block, void **args, size_t shared,
+           cudaStream_t stream, gboolean cooperative)
 {
   cudaError_t err = ws_cudart_ensure ();
   if (err != cudaSuccess)
@@ -445,14 +471,34 @@ ws_cudart_launch (const void *func, WsCudartKernel *k, dim3 grid, dim3 block, vo
   err = check_config (k, grid, block, shared);
   if (err != cudaSuccess)
     return ws_cudart_set_error (err);
+  if (cooperative)
+    {
+      int per_sm = 0;
+      uint64_t blocks = (uint64_t) grid.x * grid.y * grid.z;
+      err = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, k->host_fun, (int) (block.x * block.y * block.z),
+                                                           shared);
+      if (err != cudaSuccess)
+        return err;
+      if (blocks > (uint64_t) per_sm * (uint64_t) MAX (ws_cudart.gpu->sms, 1))
+        {
+          ws_cudart_warn ("cooperative launch of %s: %" G_GUINT64_FORMAT " blocks do not fit on %s at once (%d per SM x "
+                          "%d SMs)", k->name, blocks, ws_cudart.gpu->name, per_sm, ws_cudart.gpu->sms);
+          return ws_cudart_set_error (cudaErrorCooperativeLaunchTooLarge);
+        }
+    }
   WsCudartGraph *capture = ws_cudart_capturing (stream);
   if (capture != NULL)
-    return ws_cudart_capture_kernel (capture, k, grid, block, args, shared);
+    {
+      if (cooperative)
+        return ws_cudart_capture_unsupported (capture, "cooperative kernel launch");
+      return ws_cudart_capture_kernel (capture, k, grid, block, args, shared);
+    }
 
   WsLaunchConfig config = {
     .grid = { grid.x, grid.y, grid.z },
     .block = { block.x, block.y, block.z },
     .dynamic_shared_bytes = (uint32_t) shared,
+    .cooperative = cooperative,
   };
   WsLaunchStats stats = { 0 };
   int cuda_error = 0;
@@ -509,6 +555,7 @@ cudaLaunchKernel_ptsz (const void *func, dim3 gridDim, dim3 blockDim, void **arg
 cudaError_t
 cudaLaunchKernelExC (const cudaLaunchConfig_t *config, const void *func, void **args)
 {
+  gboolean cooperative = FALSE;
   if (config == NULL)
     return ws_cudart_set_error (cudaErrorInvalidValue);
   for (unsigned int i = 0; i < config->numAttrs; i++)
@@ -523,18 +570,21 @@ cudaLaunchKernelExC (const cudaLaunchConfig_t *config, const void *func, void **
         case cudaLaunchAttributeMemSyncDomainMap:
         case cudaLaunchAttributeMemSyncDomain:
           break;
+        case cudaLaunchAttributeProgrammaticStreamSerialization:
+          /* Launches run one after the other: the dependent grid never
+           * overlaps the one before it, a valid schedule of this hint. */
+          break;
         case cudaLaunchAttributeCooperative:
-          if (a->val.cooperative == 0)
-            break;
-          G_GNUC_FALLTHROUGH;
+          cooperative = a->val.cooperative != 0;
+          break;
         default:
           ws_cudart_warn ("cudaLaunchKernelExC: launch attribute %d is not supported by the Warpscope emulator "
-                          "(clusters, cooperative and programmatic launches are not emulated)", (int) a->id);
+                          "(clusters and programmatic launches are not emulated)", (int) a->id);
           return ws_cudart_set_error (cudaErrorNotSupported);
         }
     }
-  return ws_cudart_launch (func, NULL, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
-                           config->stream);
+  return launch_ex (func, NULL, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                    config->stream, cooperative);
 }
 
 cudaError_t

@@ -140,6 +140,7 @@ simt_push (Warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
   w->simt[w->sp].pc = pc;
   w->simt[w->sp].rpc = rpc;
   w->simt[w->sp].mask = mask;
+  w->simt[w->sp].run_ahead = 0;
   w->sp++;
 }
 
@@ -173,7 +174,18 @@ global_ok (Launch *L, Warp *w, uint64_t addr, uint32_t size)
         hi = mid - 1;
     }
   if (best < 0 || addr + size > t[best].base + t[best].size || addr + size < addr)
-    return FALSE;
+    {
+      /* host memory registered with cudaHostRegister (rare: after the table) */
+      const uint64_t *r = (const uint64_t *) L->emu->host_ranges->data;
+      for (guint i = 0; i < L->emu->host_ranges->len; i += 2)
+        if (addr >= r[i] && addr + size <= r[i] + r[i + 1] && addr + size >= addr)
+          {
+            w->cache_lo = r[i];
+            w->cache_hi = r[i] + r[i + 1];
+            return TRUE;
+          }
+      return FALSE;
+    }
   w->cache_lo = t[best].base;
   w->cache_hi = t[best].base + t[best].size;
   return TRUE;
@@ -666,6 +678,41 @@ ialu (const EInst *in, uint64_t a, uint64_t b, uint64_t c, uint64_t d4)
           }
         return zx ((uint64_t) acc, 32);
       }
+    case WS_OP_VADD4: case WS_OP_VSUB4: case WS_OP_VAVRG4: case WS_OP_VABSDIFF4: case WS_OP_VMIN4: case WS_OP_VMAX4:
+      {
+        /* SIMD video instructions on four byte lanes (PTX ISA, "SIMD video
+         * instructions"): bytes are signed when their operand's type is
+         * .s32; .add sums the four results into c, otherwise each result
+         * (saturated to the destination's byte range with .sat, else
+         * truncated) becomes a byte of d. */
+        gboolean as = in->type2 == WS_T_S32, bs = in->target == WS_T_S32, ds = in->type == WS_T_S32;
+        int64_t sum = 0;
+        uint32_t bytes = 0;
+        for (int i = 0; i < 4; i++)
+          {
+            int64_t x = as ? (int8_t) (a >> (8 * i)) : (uint8_t) (a >> (8 * i));
+            int64_t y = bs ? (int8_t) (b >> (8 * i)) : (uint8_t) (b >> (8 * i));
+            int64_t r;
+            switch ((WsPtxOp) in->op)
+              {
+              case WS_OP_VADD4: r = x + y; break;
+              case WS_OP_VSUB4: r = x - y; break;
+              case WS_OP_VAVRG4: r = (x + y + 1) >> 1; break;
+              case WS_OP_VABSDIFF4: r = x > y ? x - y : y - x; break;
+              case WS_OP_VMIN4: r = MIN (x, y); break;
+              default: r = MAX (x, y); break;
+              }
+            if (in->sub == WS_SUB_ADD)
+              sum += r;
+            else
+              {
+                if (in->mods & WS_MOD_SAT)
+                  r = ds ? CLAMP (r, -128, 127) : CLAMP (r, 0, 255);
+                bytes |= (uint32_t) (r & 0xff) << (8 * i);
+              }
+          }
+        return in->sub == WS_SUB_ADD ? (uint32_t) ((int64_t) (int32_t) c + sum) : bytes;
+      }
     case WS_OP_SAD:
       {
         uint64_t diff = s ? (uint64_t) (sx (a, n) > sx (b, n) ? sx (a, n) - sx (b, n) : sx (b, n) - sx (a, n))
@@ -1113,6 +1160,23 @@ generic_span (Cta *c, Warp *w, int lane, uint64_t addr, gsize *avail)
   return NULL;
 }
 
+/* %s arguments of printf: strings anywhere the thread can address (its
+ * local frames included, e.g. a char buffer[32] on the stack). */
+typedef struct {
+  Cta *c;
+  Warp *w;
+  int lane;
+} PrintfLane;
+
+static const char *
+lane_string_cb (uint64_t addr, gpointer user_data)
+{
+  PrintfLane *pl = user_data;
+  gsize avail = 0;
+  const uint8_t *p = generic_span (pl->c, pl->w, pl->lane, addr, &avail);
+  return p != NULL && memchr (p, 0, avail) ? (const char *) p : NULL;
+}
+
 static int
 count_conversions (const char *fmt)
 {
@@ -1157,7 +1221,8 @@ call_builtin (Cta *c, Warp *w, uint32_t pc, const WsPtxCall *call, const char *c
           }
         if (c->out == NULL)
           c->out = g_string_new (NULL);
-        ws_ptx_format_printf (c->out, fmt, args, args ? avail : 0, read_string_cb, c);
+        PrintfLane pl = { c, w, l };
+        ws_ptx_format_printf (c->out, fmt, args, args ? avail : 0, lane_string_cb, &pl);
         r = (uint64_t) count_conversions (fmt);
       }
     else if (call->is_malloc)
@@ -1166,6 +1231,103 @@ call_builtin (Cta *c, Warp *w, uint32_t pc, const WsPtxCall *call, const char *c
       {
         if (a0)
           ws_emu_heap_free (c->L->emu, a0);
+      }
+    else if (ws_emu_device_runtime_call (callee) != NULL)
+      {
+        /* The device runtime (cudadevrt) under CUDA dynamic parallelism. */
+        const char *sc = ws_emu_device_runtime_call (callee);
+        if (strcmp (sc, "GetParameterBufferV2") == 0)
+          {
+            /* (func, dim3 grid, dim3 block, unsigned shared) -> buffer */
+            const WsPtxModule *pm = c->L->k->module->ptx;
+            uint32_t fi = (uint32_t) ((a0 - WS_EMU_FUNC_WIN) / 16);
+            EmuChildHeader h = { 0 };
+            r = 0;
+            if (a0 >= WS_EMU_FUNC_WIN && fi < pm->n_functions && c->L->k->module->kernels[fi] != NULL
+                && call->n_args >= 4)
+              {
+                h.fn = fi;
+                memcpy (h.grid, frame_ptr (c, w, l, arg1), 12);
+                memcpy (h.block, frame_ptr (c, w, l, sym_off[call->args[2]] + w->local_base), 12);
+                memcpy (&h.shared, frame_ptr (c, w, l, sym_off[call->args[3]] + w->local_base), 4);
+                uint64_t buf = ws_emu_heap_alloc (c->L->emu, WS_EMU_CHILD_HEADER + MAX (pm->functions[fi].param_bytes, 1));
+                if (buf)
+                  {
+                    memcpy ((void *) (uintptr_t) buf, &h, sizeof h);
+                    r = buf + WS_EMU_CHILD_HEADER;
+                  }
+              }
+          }
+        else if (strcmp (sc, "LaunchDeviceV2") == 0)
+          {
+            /* (buffer, stream) -> cudaError_t */
+            r = 98;   /* cudaErrorInvalidDeviceFunction: not a buffer from GetParameterBuffer */
+            if (a0 >= WS_EMU_CHILD_HEADER && ws_devmem_lookup (c->L->emu->opt.mem, a0 - WS_EMU_CHILD_HEADER,
+                                                               WS_EMU_CHILD_HEADER) != NULL)
+              {
+                EmuChildLaunch cl = { c->linear, c->child_seq++, a0 };
+                g_mutex_lock (&c->L->lock);
+                if (c->L->children == NULL)
+                  c->L->children = g_array_new (FALSE, FALSE, sizeof (EmuChildLaunch));
+                g_array_append_val (c->L->children, cl);
+                g_mutex_unlock (&c->L->lock);
+                r = 0;
+              }
+          }
+        else if (strcmp (sc, "StreamCreate") == 0 || strcmp (sc, "EventCreate") == 0)
+          {
+            /* (handle *, flags): streams and events are ordering hints
+             * only, children run after the grid anyway */
+            gsize avail = 0;
+            uint8_t *hp = a0 ? (uint8_t *) generic_span (c, w, l, a0, &avail) : NULL;
+            uint64_t one = 1;
+            if (hp == NULL || avail < 8)
+              {
+                ws_emu_fault (c, w, pc, l, 700, "%s: handle pointer 0x%" G_GINT64_MODIFIER "x is not writable", callee, a0);
+                return FALSE;
+              }
+            memcpy (hp, &one, 8);
+            r = 0;
+          }
+        else if (strcmp (sc, "GetDevice") == 0 || strcmp (sc, "GetDeviceCount") == 0)
+          {
+            gsize avail = 0;
+            uint8_t *hp = a0 ? (uint8_t *) generic_span (c, w, l, a0, &avail) : NULL;
+            int32_t v = strcmp (sc, "GetDevice") == 0 ? 0 : 1;
+            if (hp == NULL || avail < 4)
+              {
+                ws_emu_fault (c, w, pc, l, 700, "%s: pointer 0x%" G_GINT64_MODIFIER "x is not writable", callee, a0);
+                return FALSE;
+              }
+            memcpy (hp, &v, 4);
+            r = 0;
+          }
+        else if (strcmp (sc, "GetLimit") == 0)
+          {
+            /* (size_t *value, cudaLimit) */
+            gsize avail = 0;
+            uint8_t *hp = a0 ? (uint8_t *) generic_span (c, w, l, a0, &avail) : NULL;
+            uint64_t v = a1 == 2 ? c->L->emu->opt.heap_bytes : a1 == 0 ? c->stack : 0;
+            r = a1 <= 2 ? 0 : 1;   /* cudaErrorInvalidValue for other limits */
+            if (hp == NULL || avail < 8)
+              {
+                ws_emu_fault (c, w, pc, l, 700, "%s: pointer 0x%" G_GINT64_MODIFIER "x is not writable", callee, a0);
+                return FALSE;
+              }
+            if (r == 0)
+              memcpy (hp, &v, 8);
+          }
+        else if (strcmp (sc, "GetLastError") == 0 || strcmp (sc, "PeekAtLastError") == 0
+                 || strcmp (sc, "SetLastError") == 0 || strcmp (sc, "StreamDestroy") == 0
+                 || strcmp (sc, "EventRecord") == 0 || strcmp (sc, "EventDestroy") == 0
+                 || strcmp (sc, "StreamWaitEvent") == 0)
+          r = 0;   /* nothing fails, nothing waits: children run after the grid */
+        else
+          {
+            ws_emu_fault (c, w, pc, l, 801, "device runtime call %s is not supported by the Warpscope emulator",
+                          callee);
+            return FALSE;
+          }
       }
     else if (g_strcmp0 (callee, "__assertfail") == 0)
       {
@@ -1319,10 +1481,23 @@ run_warp (Cta *c, Warp *w)
 
       if (G_UNLIKELY (w->sp == 0))
         {
+          if (w->bar_held_mask)
+            {
+              /* the others exited: the set-aside lanes wait for the barrier */
+              w->state = WARP_BAR;
+              break;
+            }
           warp_done (w);
           break;
         }
       top = &w->simt[w->sp - 1];
+      if (G_UNLIKELY (top->mask & w->bar_held_mask))
+        {
+          /* the lanes set aside at a barrier must pass it before this entry,
+           * which holds them too, goes on */
+          w->state = WARP_BAR;
+          break;
+        }
       pc = top->pc;
       active = top->mask & w->live;
       if (G_UNLIKELY (pc == top->rpc || active == 0))
@@ -2023,6 +2198,13 @@ run_warp (Cta *c, Warp *w)
           break;
 
         case H_BRA:
+          /* A block polling memory waits for another block, which in a
+           * cooperative launch runs on a thread of its own and otherwise may
+           * run on another worker (a lock holder): let it run, every
+           * iteration in a cooperative launch, every 64th otherwise (a lane
+           * of the same warp may hold the lock: the rule below). */
+          if (G_UNLIKELY (in->spin && L->threaded) && (L->cooperative || (++w->spin_polls & 63) == 0))
+            g_thread_yield ();
           if (m == active)
             {
               if (G_UNLIKELY (in->spin) && ++w->spin_count >= 1024 && w->sp >= 2)
@@ -2052,6 +2234,7 @@ run_warp (Cta *c, Warp *w)
                         }
                       top->pc = in->target;
                       simt_push (w, at, rpc, parked);
+                      w->simt[w->sp - 1].run_ahead = 1;
                       continue;
                     }
                 }
@@ -2157,6 +2340,44 @@ run_warp (Cta *c, Warp *w)
               memset (dp + n, 0, size - n);
             });
             FLUSH_INVALID ("cp.async", size);
+          }
+          break;
+        case H_TEX:
+        case H_SURF:
+          {
+            /* Texture fetches and surface accesses, one lane at a time
+             * (ws-emu-texture.c); the texture table does not change while
+             * a launch runs. */
+            const uint64_t *H = SRC (0);
+            const uint64_t *C[4] = { VSRC (0), VSRC (1), VSRC (2), VSRC (3) };
+            gboolean store = in->op == WS_OP_SUST;
+            FOR_LANES (m, {
+              uint64_t coords[4] = { C[0][l], C[1][l], C[2][l], C[3][l] };
+              uint64_t val[4] = { 0, 0, 0, 0 };
+              char *msg;
+              if (in->h == H_TEX)
+                msg = ws_emu_tex_fetch (L->emu, H[l], in->sub, coords, in->type2 == WS_T_S32, in->type, val);
+              else
+                {
+                  if (store)
+                    for (uint32_t j = 0; j < in->vec; j++)
+                      val[j] = (w->bases[in->d[j] >> WS_SRC_SHIFT] + (size_t) (in->d[j] & 0x0fffffffu) * WS_EMU_WARP)[l];
+                  msg = ws_emu_surf_access (L->emu, H[l], in->sub, coords, (int) in->target, in->size, in->vec,
+                                            store, val);
+                }
+              if (G_UNLIKELY (msg != NULL))
+                {
+                  ws_emu_fault (c, w, pc, l, 700, "%s", msg);
+                  g_free (msg);
+                  goto stop;
+                }
+              if (!store)
+                {
+                  uint32_t nd = in->h == H_TEX ? 4 : in->vec;
+                  for (uint32_t j = 0; j < nd; j++)
+                    w->regs[(size_t) in->d[j] * WS_EMU_WARP + l] = val[j];
+                }
+            });
           }
           break;
         case H_ELECT:
@@ -2286,12 +2507,42 @@ run_warp (Cta *c, Warp *w)
               cnt = (uint32_t) SRC (1)[__builtin_ctz (active)];
             if (trace)
               ws_trace_cta_barrier_mask (trace, w->index, w->fn->static_base + pc, m);
-            c->bar_arrived[id] += (uint32_t) __builtin_popcount (w->valid & ~w->exited);
             if (cnt)
               c->bar_count[id] = cnt;
             top->pc = pc + 1;
             if (in->sub == WS_SUB_ARRIVE)
-              continue;
+              {
+                c->bar_arrived[id] += (uint32_t) __builtin_popcount (w->valid & ~w->exited);
+                continue;
+              }
+            {
+              /* Volta+ barriers count threads.  Lanes let run ahead of a
+               * polling loop (a lane waiting for the other blocks of a grid
+               * barrier while its neighbours go on to the block's barrier)
+               * must not open the barrier for the polling lanes: they are
+               * set aside, the warp runs the polling lanes, and the barrier
+               * opens once those have arrived too.  Elsewhere lanes not at
+               * the barrier are on their way out of the kernel and count as
+               * arrived, as before. */
+              uint32_t live = w->valid & ~w->exited;
+              if (top->run_ahead && w->bar_held_mask == 0 && (live & ~m) != 0
+                  && (in->sub == WS_SUB_NONE || in->sub == WS_SUB_SYNC) && cnt == 0)
+                {
+                  c->bar_arrived[id] += (uint32_t) __builtin_popcount (m);
+                  w->bar_id = id;
+                  w->bar_held_pc = pc + 1;
+                  w->bar_held_rpc = top->rpc;
+                  w->bar_held_mask = m;
+                  /* the lanes of the entry that did not arrive (a false
+                   * guard) stay with it; the arrived ones leave it */
+                  top->mask &= ~m;
+                  if ((top->mask & w->live) == 0)
+                    w->sp--;
+                  continue;
+                }
+              c->bar_arrived[id] += w->bar_held_mask ? (uint32_t) __builtin_popcount (m)
+                                                     : (uint32_t) __builtin_popcount (live);
+            }
             w->bar_id = id;
             w->bar_red = 0;
             if (in->sub == WS_SUB_RED_POPC || in->sub == WS_SUB_RED_AND || in->sub == WS_SUB_RED_OR)
@@ -2343,6 +2594,8 @@ init_warp (Cta *c, Warp *w, uint32_t index)
   uint64_t *s = w->sregs;
 
   w->index = index;
+  w->bar_held_mask = 0;
+  w->spin_polls = 0;
   w->valid = n == 32 ? WS_EMU_FULL : (1u << n) - 1;
   w->exited = 0;
   w->carry = 0;
@@ -2395,6 +2648,8 @@ init_warp (Cta *c, Warp *w, uint32_t index)
     FILL (SR_DYN_SMEM, L->dyn);
     FILL (SR_TOTAL_SMEM, c->shared_user);
     FILL (SR_ZERO, 0);
+    FILL (SR_ENVREG1, (uint32_t) (L->grid_workspace >> 32));
+    FILL (SR_ENVREG2, (uint32_t) L->grid_workspace);
     FILL (SR_RSMEM_BEGIN, c->shared_size - WS_EMU_RESERVED_SMEM);
     FILL (SR_RSMEM_END, c->shared_size);
     FILL (SR_RSMEM_CAP, WS_EMU_RESERVED_SMEM);
@@ -2469,6 +2724,16 @@ ws_emu_run_cta (Cta *c)
               if (w->state != WARP_BAR || w->bar_id != id)
                 continue;
               w->state = WARP_RUN;
+              if (w->bar_held_mask)
+                {
+                  /* the lanes set aside rejoin the others past the barrier */
+                  Simt *top = w->sp > 0 ? &w->simt[w->sp - 1] : NULL;
+                  if (top != NULL && top->pc == w->bar_held_pc && top->rpc == w->bar_held_rpc)
+                    top->mask |= w->bar_held_mask;
+                  else
+                    simt_push (w, w->bar_held_pc, w->bar_held_rpc, w->bar_held_mask);
+                  w->bar_held_mask = 0;
+                }
               if (w->bar_red == WS_SUB_RED_POPC)
                 {
                   uint64_t *D = w->regs + (size_t) w->bar_dst * WS_EMU_WARP;

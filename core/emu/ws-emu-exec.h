@@ -3,7 +3,9 @@
 
 #include "emu/ws-emu-private.h"
 
-typedef struct { uint32_t pc, rpc, mask; } Simt;
+/* One SIMT stack entry; run_ahead marks the lanes a polling loop let run
+ * ahead of it (the spin rule in run_warp's H_BRA). */
+typedef struct { uint32_t pc, rpc, mask, run_ahead; } Simt;
 
 typedef struct {
   const EFunc *fn;
@@ -38,9 +40,14 @@ typedef struct {
   uint64_t icount;
   uint64_t cache_lo, cache_hi;
   uint32_t spin_count;    /* taken iterations of polling loops since the last yield */
+  uint32_t spin_polls;    /* polling-loop branches run (paces yields to other workers) */
   /* barrier wait */
   uint32_t bar_id, bar_dst, bar_mask;
   int bar_red;            /* 0 none, else WS_SUB_RED_* */
+  /* Lanes let run ahead of a polling loop that reached a barrier before the
+   * polling lanes (Volta+ barriers count threads, not warps): their SIMT
+   * entry, set aside until the barrier opens (bar_held_mask 0: none). */
+  uint32_t bar_held_pc, bar_held_rpc, bar_held_mask;
   uint64_t sregs[SR_COUNT * WS_EMU_WARP];
 } Warp;
 
@@ -74,6 +81,7 @@ typedef struct {
   int tol_lane, tol_space;
   uint64_t tol_addr;
   struct _WsEmuInstrCta *instr;  /* instrumentation state; NULL without tools */
+  uint32_t child_seq;           /* device-side launches made by this block */
 } Cta;
 
 struct _Launch {
@@ -105,7 +113,28 @@ struct _Launch {
   GCond done;
   uint64_t gridid;
   struct _WsInstrRun *instr;     /* instrumentation of this launch; NULL without tools */
+  GArray *children;          /* EmuChildLaunch: device-side launches (under lock), run after this grid */
+  gboolean cooperative;      /* every CTA has its own worker thread (grid-wide barriers) */
+  gboolean threaded;         /* more than one worker thread runs the CTAs */
+  uint64_t grid_workspace;   /* cooperative: zeroed device memory for the grid barrier */
 };
+
+/* A kernel launched from the device (CUDA dynamic parallelism): its
+ * parameter buffer lives in the device heap, after a header saying what to
+ * launch.  Children run when the launching grid has finished, in (block,
+ * launch order) order: a legal schedule, since a CDP2 parent cannot wait
+ * for its children. */
+typedef struct {
+  uint32_t fn;               /* module function index (an entry) */
+  uint32_t grid[3], block[3], shared;
+} EmuChildHeader;
+#define WS_EMU_CHILD_HEADER 64u  /* bytes before the parameters (keeps their alignment) */
+
+typedef struct {
+  uint64_t cta;              /* linear index of the launching block */
+  uint32_t seq;              /* launch order within that block */
+  uint64_t buffer;           /* parameter buffer (header before it) */
+} EmuChildLaunch;
 
 void ws_emu_run_cta (Cta *c);
 void ws_emu_fault (Cta *c, Warp *w, uint32_t pc, int lane, int cuda_error, const char *fmt, ...) G_GNUC_PRINTF (6, 7);

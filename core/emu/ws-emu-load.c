@@ -137,7 +137,7 @@ sreg_row (const WsPtxOperand *o)
     case WS_SREG_NCLUSTERID: return SR_NCLUSTERID + c;
     case WS_SREG_CLUSTER_CTAID: return SR_CLUSTER_CTAID + c;
     case WS_SREG_CLUSTER_NCTAID: return SR_CLUSTER_NCTAID + c;
-    case WS_SREG_ENVREG: return SR_ZERO;
+    case WS_SREG_ENVREG: return c == 1 ? SR_ENVREG1 : c == 2 ? SR_ENVREG2 : SR_ZERO;
     case WS_SREG_RESERVED_SMEM_BEGIN: return SR_RSMEM_BEGIN;
     case WS_SREG_RESERVED_SMEM_END: return SR_RSMEM_END;
     case WS_SREG_RESERVED_SMEM_CAP: return SR_RSMEM_CAP;
@@ -450,6 +450,10 @@ decode_inst (Dec *d, EInst *e, const WsPtxInst *pi, const uint32_t *ipdom, uint3
     case WS_OP_SHF: case WS_OP_REM:
       e->h = H_IALU;
       break;
+    case WS_OP_VADD4: case WS_OP_VSUB4: case WS_OP_VAVRG4: case WS_OP_VABSDIFF4: case WS_OP_VMIN4: case WS_OP_VMAX4:
+      e->h = H_IALU;
+      e->target = pi->imm2;   /* btype */
+      break;
     case WS_OP_DIV: case WS_OP_MIN: case WS_OP_MAX:
       e->h = flt ? H_FLOAT : H_IALU;
       break;
@@ -534,6 +538,36 @@ decode_inst (Dec *d, EInst *e, const WsPtxInst *pi, const uint32_t *ipdom, uint3
       if (t == WS_T_F16 || t == WS_T_BF16 || t == WS_T_F16X2 || t == WS_T_BF16X2 || t == WS_T_B128)
         dec_error (d, pi, "16-bit float/128-bit atomic");
       break;
+    case WS_OP_TEX: case WS_OP_SULD: case WS_OP_SUST:
+      {
+        /* s[0]: handle; v[0..3]: coordinates; sust's values in d[0..3]
+         * (as sources), tex.level's lod (src[2]) is not needed: one level */
+        const WsPtxOperand *co = &pi->src[1];
+        for (int j = 0; j < 4; j++)
+          e->v[j] = j < co->count && co->vec_regs[j] != WS_REG_SINK ? WS_SRC_MAKE (WS_SRC_REG, co->vec_regs[j])
+                                                                     : imm_row (d, 0);
+        e->h = pi->op == WS_OP_TEX ? H_TEX : H_SURF;
+        e->target = pi->imm2;   /* suld/sust out-of-range mode */
+        e->size = (uint8_t) (pi->op == WS_OP_TEX ? 4 : tsize (t));
+        if (pi->op == WS_OP_TEX && t != WS_T_F32 && t != WS_T_S32 && t != WS_T_U32)
+          dec_error (d, pi, "texture fetch of a type other than .f32/.s32/.u32");
+        if (pi->op == WS_OP_TEX && pi->type2 != WS_T_F32 && pi->type2 != WS_T_S32)
+          dec_error (d, pi, "texture coordinates of a type other than .f32/.s32");
+        if (pi->op == WS_OP_SUST)
+          {
+            const WsPtxOperand *vo = &pi->src[2];
+            for (int j = 0; j < 4; j++)
+              e->d[j] = WS_REG_SINK;
+            if (vo->kind == WS_OPND_VEC)
+              for (int j = 0; j < vo->count && j < 4; j++)
+                e->d[j] = vo->vec_regs[j] == WS_REG_SINK ? imm_row (d, 0) : WS_SRC_MAKE (WS_SRC_REG, vo->vec_regs[j]);
+            else if (vo->kind == WS_OPND_REG)
+              e->d[0] = WS_SRC_MAKE (WS_SRC_REG, vo->reg);
+            else
+              dec_error (d, pi, "surface store of an immediate");
+          }
+      }
+      break;
     case WS_OP_SHFL: e->h = H_SHFL; break;
     case WS_OP_VOTE: e->h = H_VOTE; break;
     case WS_OP_MATCH: e->h = H_MATCH; break;
@@ -541,6 +575,10 @@ decode_inst (Dec *d, EInst *e, const WsPtxInst *pi, const uint32_t *ipdom, uint3
     case WS_OP_ACTIVEMASK: e->h = H_ACTIVEMASK; break;
     case WS_OP_MEMBAR: case WS_OP_FENCE: e->h = H_FENCE; break;
     case WS_OP_NANOSLEEP: case WS_OP_PREFETCH: case WS_OP_PMEVENT: e->h = H_NOP; break;
+    /* Programmatic dependent launch: grids run one after the other, so the
+     * grid this one depends on has finished (wait) and nothing can start
+     * early (launch_dependents). */
+    case WS_OP_GRIDDEPCONTROL: e->h = H_NOP; break;
     case WS_OP_BAR: case WS_OP_BARRIER:
       /* bar.warp.sync: the warp runs in lock step anyway. */
       e->h = (pi->sub == WS_SUB_WARP_SYNC || pi->nsrc == 0) ? H_NOP : H_BAR;
@@ -803,6 +841,29 @@ ws_emu_function_free (WsEmuFunction *k)
   g_free (k);
 }
 
+/* The device runtime's entry points (CUDA dynamic parallelism:
+ * ws-emu-exec.c, call_builtin): cudadevrt's system calls
+ * (__cuda_syscall_cnpv2X) and, in programs built without -rdc, the cnpX
+ * functions that would wrap them.  Returns the bare name X, or NULL.  The
+ * ones the emulator does not implement fault when a thread calls them,
+ * naming the call (a kernel may reach them without calling them). */
+const char *
+ws_emu_device_runtime_call (const char *name)
+{
+  if (name == NULL)
+    return NULL;
+  if (g_str_has_prefix (name, "__cuda_syscall_"))
+    name += strlen ("__cuda_syscall_");
+  if (g_str_has_prefix (name, "cnpv2"))
+    return name + 5;
+  if (g_str_has_prefix (name, "cnp") && g_ascii_isupper (name[3]))
+    return name + 3;
+  /* cooperative groups' grid syscalls: known, they fault when called */
+  if (g_str_has_prefix (name, "CGS_"))
+    return name;
+  return NULL;
+}
+
 static WsEmuFunction *
 build_kernel (WsEmuModule *m, uint32_t kf)
 {
@@ -835,6 +896,7 @@ build_kernel (WsEmuModule *m, uint32_t kf)
           if (call->callee < p->n_functions && p->functions[call->callee].is_extern
               && !call->is_vprintf && !call->is_malloc && !call->is_free
               && g_strcmp0 (p->functions[call->callee].name, "__assertfail") != 0
+              && ws_emu_device_runtime_call (p->functions[call->callee].name) == NULL
               && err->len == 0)
             g_string_append_printf (err, "%s: kernel %s calls external function %s, which the emulator does not provide",
                                     m->origin, kfn->name, p->functions[call->callee].name);

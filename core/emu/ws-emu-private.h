@@ -46,7 +46,8 @@ enum {
   SR_DYN_SMEM = 23, SR_TOTAL_SMEM = 24, SR_CLUSTERID = 25, SR_NCLUSTERID = 28,
   SR_CLUSTER_CTAID = 31, SR_CLUSTER_NCTAID = 34, SR_ZERO = 37,
   SR_RSMEM_BEGIN = 38, SR_RSMEM_END = 39, SR_RSMEM_CAP = 40, SR_RSMEM_0 = 41, SR_RSMEM_1 = 42,
-  SR_COUNT = 43
+  SR_ENVREG1 = 43, SR_ENVREG2 = 44,   /* high and low half of a cooperative launch's grid workspace */
+  SR_COUNT = 45
 };
 
 /* Handlers (the interpreter's switch). */
@@ -69,6 +70,7 @@ typedef enum {
   H_LD, H_ST, H_ATOM,
   H_SHFL, H_VOTE, H_MATCH, H_REDUX, H_ACTIVEMASK, H_FENCE,
   H_BRX, H_CP_ASYNC, H_ELECT, H_CVT_INT,
+  H_TEX, H_SURF,   /* tex; suld/sust (ws-emu-texture.c) */
   H_COUNT
 } EmuHandler;
 
@@ -151,7 +153,26 @@ struct _WsEmu {
   GThreadPool *pool;         /* helper workers, kept between launches */
   guint pool_size;
   GArray *invalid;           /* WsEmuInvalidAccess, over the emulator's life */
+  guint cdp_depth;           /* nesting of device-side launches being run */
+  GArray *host_ranges;       /* registered host memory: pairs (addr, size); not changed during a launch */
+  GArray *textures;          /* EmuTexSlot: handle = index + 1 (never changed during a launch) */
 };
 
+typedef struct {
+  WsEmuTexture t;
+  gboolean live;
+} EmuTexSlot;
+
+/* ws-emu-texture.c: one lane's texture fetch and surface access.
+ * @coords: the raw coordinate registers (x, y, z, w; for a1d/a2d the layer
+ * comes first, as in the PTX operand); @int_coords: .s32 coordinates.
+ * Results go to @out[4] as register bits of @dtype.  NULL message = fine;
+ * otherwise the fault text (g_free). */
+char *ws_emu_tex_fetch (const WsEmu *emu, uint64_t handle, int geom, const uint64_t *coords,
+                        gboolean int_coords, int dtype, uint64_t out[4]);
+char *ws_emu_surf_access (const WsEmu *emu, uint64_t handle, int geom, const uint64_t *coords,
+                          int clamp_mode, uint32_t elem_bytes, uint32_t n, gboolean store, uint64_t val[4]);
+
 void ws_emu_module_free (WsEmuModule *m);
+const char *ws_emu_device_runtime_call (const char *name);
 void ws_emu_function_free (WsEmuFunction *k);

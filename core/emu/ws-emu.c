@@ -62,6 +62,8 @@ ws_emu_new (const WsEmuOptions *options, GError **error)
   g_mutex_init (&emu->heap_lock);
   emu->heap_blocks = g_array_new (FALSE, FALSE, sizeof (HeapBlock));
   emu->invalid = g_array_new (FALSE, TRUE, sizeof (WsEmuInvalidAccess));
+  emu->textures = g_array_new (FALSE, TRUE, sizeof (EmuTexSlot));
+  emu->host_ranges = g_array_new (FALSE, FALSE, sizeof (uint64_t));
   g_array_set_clear_func (emu->invalid, invalid_clear);
   return emu;
 }
@@ -76,6 +78,8 @@ ws_emu_free (WsEmu *emu)
   g_ptr_array_free (emu->modules, TRUE);
   g_array_free (emu->heap_blocks, TRUE);
   g_array_free (emu->invalid, TRUE);
+  g_array_free (emu->textures, TRUE);
+  g_array_free (emu->host_ranges, TRUE);
   g_mutex_clear (&emu->heap_lock);
   g_free (emu);
 }
@@ -408,6 +412,7 @@ worker_main (gpointer data)
       c.ctaid[2] = (uint32_t) (idx / ((uint64_t) L->grid[0] * L->grid[1]));
       memset (c.shared, 0, c.shared_window);
       c.winst = c.tinst = 0;
+      c.child_seq = 0;
       c.out = NULL;
       c.trace = L->trace ? ws_trace_cta_begin (L->trace, idx, c.nwarps) : NULL;
       if (G_UNLIKELY (L->instr != NULL))
@@ -462,8 +467,14 @@ kernel_uses_malloc (WsEmuFunction *k)
   for (guint f = 0; f < p->n_functions; f++)
     if (k->funcs[f])
       for (guint i = 0; i < p->functions[f].n_calls; i++)
-        if (p->functions[f].calls[i].is_malloc || p->functions[f].calls[i].is_free)
-          return TRUE;
+        {
+          const WsPtxCall *call = &p->functions[f].calls[i];
+          /* (device-side launches keep their parameter buffers in the heap) */
+          if (call->is_malloc || call->is_free
+              || (call->callee < p->n_functions
+                  && g_strcmp0 (ws_emu_device_runtime_call (p->functions[call->callee].name), "GetParameterBufferV2") == 0))
+            return TRUE;
+        }
   return FALSE;
 }
 
@@ -486,6 +497,9 @@ register_trace_kernel (WsEmu *emu, WsEmuFunction *k)
   k->trace_kernel = (int) ws_trace_writer_add_kernel (emu->opt.trace, &desc);
   k->trace_writer = emu->opt.trace;
 }
+
+static gboolean run_children (WsEmu *emu, WsEmuFunction *parent, GArray *children, WsLaunchStats *stats,
+                              int *cuda_error, GError **error);
 
 gboolean
 ws_emu_launch (WsEmu *emu, WsEmuFunction *fn, const WsLaunchConfig *config, void **args,
@@ -538,7 +552,7 @@ ws_emu_launch (WsEmu *emu, WsEmuFunction *fn, const WsLaunchConfig *config, void
         *cuda_error = 9;
       return FALSE;
     }
-  if (kernel_uses_malloc (fn) && !ensure_heap (emu, error))
+  if ((kernel_uses_malloc (fn) || config->cooperative) && !ensure_heap (emu, error))
     {
       if (cuda_error)
         *cuda_error = 2;   /* cudaErrorMemoryAllocation */
@@ -590,7 +604,35 @@ ws_emu_launch (WsEmu *emu, WsEmuFunction *fn, const WsLaunchConfig *config, void
   nworkers = emu->opt.deterministic ? 1 : (emu->opt.n_threads ? emu->opt.n_threads : g_get_num_processors ());
   if (nworkers > L.ncta)
     nworkers = (guint) L.ncta;
-  if (nworkers <= 1)
+  L.threaded = config->cooperative || nworkers > 1;
+  if (config->cooperative)
+    {
+      /* Every block at once (the runtime checked they fit on the device),
+       * with the grid barrier's workspace in device memory. */
+      L.cooperative = TRUE;
+      L.grid_workspace = ws_emu_heap_alloc (emu, 64);
+      if (L.grid_workspace == 0)
+        {
+          g_set_error (error, WS_ERROR, WS_ERROR_FAILED, "no device heap left for the grid workspace of %s", fn->name);
+          if (cuda_error)
+            *cuda_error = 2;
+          L.abort = 1;
+        }
+      else
+        memset ((void *) (uintptr_t) L.grid_workspace, 0, 64);
+      GPtrArray *threads = g_ptr_array_new ();
+      for (uint64_t i = 1; i < L.ncta && !L.abort; i++)
+        g_ptr_array_add (threads, g_thread_new ("ws-emu-coop", worker_main, &L));
+      worker_main (&L);
+      for (guint i = 0; i < threads->len; i++)
+        g_thread_join (threads->pdata[i]);
+      g_ptr_array_free (threads, TRUE);
+      if (L.grid_workspace)
+        ws_emu_heap_free (emu, L.grid_workspace);
+      else
+        ok = FALSE;
+    }
+  else if (nworkers <= 1)
     worker_main (&L);
   else
     {
@@ -688,5 +730,111 @@ ws_emu_launch (WsEmu *emu, WsEmuFunction *fn, const WsLaunchConfig *config, void
   g_array_free (L.invalid, TRUE);
   g_free (L.params);
   g_mutex_clear (&L.lock);
+  if (L.children != NULL)
+    {
+      if (ok)
+        ok = run_children (emu, fn, L.children, stats, cuda_error, error);
+      else
+        for (guint i = 0; i < L.children->len; i++)
+          ws_emu_heap_free (emu, g_array_index (L.children, EmuChildLaunch, i).buffer - WS_EMU_CHILD_HEADER);
+      g_array_free (L.children, TRUE);
+    }
   return ok;
+}
+
+static gint
+cmp_child (gconstpointer a, gconstpointer b)
+{
+  const EmuChildLaunch *x = a, *y = b;
+  if (x->cta != y->cta)
+    return x->cta < y->cta ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Device-side launches of a finished grid, in (block, launch order), each
+ * with its own children after it (depth first); the CDP nesting limit of
+ * the hardware (24 levels) ends runaway recursion. */
+static gboolean
+run_children (WsEmu *emu, WsEmuFunction *parent, GArray *children, WsLaunchStats *stats, int *cuda_error,
+              GError **error)
+{
+  gboolean ok = TRUE;
+  g_array_sort (children, cmp_child);
+  emu->cdp_depth++;
+  for (guint i = 0; i < children->len; i++)
+    {
+      uint64_t buf = g_array_index (children, EmuChildLaunch, i).buffer;
+      if (!ok)
+        {
+          ws_emu_heap_free (emu, buf - WS_EMU_CHILD_HEADER);
+          continue;
+        }
+      EmuChildHeader h;
+      memcpy (&h, (const void *) (uintptr_t) (buf - WS_EMU_CHILD_HEADER), sizeof h);
+      WsEmuFunction *k = parent->module->kernels[h.fn];
+      if (emu->cdp_depth > 24)
+        {
+          g_set_error (error, WS_ERROR, WS_ERROR_FAULT,
+                       "device-side launch of %s from %s is nested more than 24 levels deep", k->name, parent->name);
+          if (cuda_error)
+            *cuda_error = 69;   /* cudaErrorLaunchMaxDepthExceeded */
+          ok = FALSE;
+          ws_emu_heap_free (emu, buf - WS_EMU_CHILD_HEADER);
+          continue;
+        }
+      const WsPtxFunction *pf = &k->module->ptx->functions[k->index];
+      g_autofree void **args = g_new0 (void *, pf->n_params + 1);
+      for (guint p = 0; p < pf->n_params; p++)
+        args[p] = (void *) (uintptr_t) (buf + k->param_offsets[p]);
+      WsLaunchConfig cfg = { { h.grid[0], h.grid[1], h.grid[2] }, { h.block[0], h.block[1], h.block[2] }, h.shared };
+      WsLaunchStats cs = { 0 };
+      g_autoptr (GError) cerr = NULL;
+      if (!ws_emu_launch (emu, k, &cfg, args, &cs, cuda_error, &cerr))
+        {
+          g_propagate_prefixed_error (error, g_steal_pointer (&cerr), "in %s, launched from the device by %s: ",
+                                      k->name, parent->name);
+          ok = FALSE;
+        }
+      if (stats)
+        {
+          stats->warp_instructions += cs.warp_instructions;
+          stats->thread_instructions += cs.thread_instructions;
+          stats->seconds += cs.seconds;
+        }
+      ws_emu_heap_free (emu, buf - WS_EMU_CHILD_HEADER);
+    }
+  emu->cdp_depth--;
+  return ok;
+}
+
+void
+ws_emu_register_host (WsEmu *emu, uint64_t addr, uint64_t size)
+{
+  g_return_if_fail (emu != NULL);
+  uint64_t pair[2] = { addr, size };
+  g_array_append_vals (emu->host_ranges, pair, 2);
+}
+
+gboolean
+ws_emu_unregister_host (WsEmu *emu, uint64_t addr)
+{
+  g_return_val_if_fail (emu != NULL, FALSE);
+  for (guint i = 0; i < emu->host_ranges->len; i += 2)
+    if (g_array_index (emu->host_ranges, uint64_t, i) == addr)
+      {
+        g_array_remove_range (emu->host_ranges, i, 2);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+uint64_t
+ws_emu_registered_host (WsEmu *emu, uint64_t addr, uint64_t len)
+{
+  g_return_val_if_fail (emu != NULL, 0);
+  const uint64_t *r = (const uint64_t *) emu->host_ranges->data;
+  for (guint i = 0; i < emu->host_ranges->len; i += 2)
+    if (addr >= r[i] && addr + len <= r[i] + r[i + 1] && addr + len >= addr)
+      return r[i];
+  return 0;
 }

@@ -82,6 +82,11 @@ typedef struct {
   uint32_t grid[3];
   uint32_t block[3];
   uint32_t dynamic_shared_bytes;
+  /* cudaLaunchCooperativeKernel: every block runs at the same time (one
+   * worker thread each, whatever WsEmuOptions.n_threads/deterministic say),
+   * so grid-wide barriers (cooperative groups' grid.sync(), which finds its
+   * barrier word through %envreg1/%envreg2) can be waited on. */
+  gboolean cooperative;
 } WsLaunchConfig;
 
 typedef struct {
@@ -119,5 +124,50 @@ typedef struct {
 } WsEmuInvalidAccess;
 
 WS_EXPORT const WsEmuInvalidAccess *ws_emu_get_invalid_accesses (WsEmu *emu, guint *n);
+
+/* Host memory registered for device access (cudaHostRegister): kernels may
+ * read and write [addr, addr+size) as global memory (the emulator shares
+ * the process's address space).  Unregister with the same address. */
+WS_EXPORT void     ws_emu_register_host (WsEmu *emu, uint64_t addr, uint64_t size);
+WS_EXPORT gboolean ws_emu_unregister_host (WsEmu *emu, uint64_t addr);
+/* The registered range holding [addr, addr+len): its start, or 0. */
+WS_EXPORT uint64_t ws_emu_registered_host (WsEmu *emu, uint64_t addr, uint64_t len);
+
+/* Texture and surface objects (cudaCreateTextureObject,
+ * cudaCreateSurfaceObject): a descriptor of texels in device memory that
+ * the PTX instructions tex, suld and sust read and write through a 64-bit
+ * handle.  Texels are laid out row by row (pitch bytes per row, slice_pitch
+ * bytes per 3-D slice, layer or cube face). */
+typedef enum {
+  WS_TEX_ADDRESS_WRAP, WS_TEX_ADDRESS_CLAMP, WS_TEX_ADDRESS_MIRROR, WS_TEX_ADDRESS_BORDER,
+} WsTexAddressMode;
+
+typedef enum {
+  WS_TEX_KIND_SIGNED, WS_TEX_KIND_UNSIGNED, WS_TEX_KIND_FLOAT,
+} WsTexChannelKind;
+
+typedef struct {
+  uint64_t base;               /* device address of texel (0, 0, 0) */
+  uint32_t width, height, depth; /* texels (1 for absent dimensions) */
+  uint32_t layers;             /* layered textures and cube maps (6 per cube); 0 = not layered */
+  uint64_t pitch;              /* bytes per row */
+  uint64_t slice_pitch;        /* bytes per slice, layer or face */
+  uint8_t channels;            /* 1, 2 or 4 */
+  uint8_t channel_bits;        /* 8, 16 or 32 (every channel the same) */
+  uint8_t kind;                /* WsTexChannelKind (FLOAT with 16 bits: half) */
+  uint8_t cubemap;             /* faces are layers 6i..6i+5 */
+  uint8_t linear_filter;       /* cudaFilterModeLinear */
+  uint8_t normalized_coords;
+  uint8_t read_normalized;     /* cudaReadModeNormalizedFloat */
+  uint8_t address[3];          /* WsTexAddressMode per dimension */
+  float border[4];
+} WsEmuTexture;
+
+/* Registers a texture or surface; returns its handle (never 0). */
+WS_EXPORT uint64_t ws_emu_texture_create (WsEmu *emu, const WsEmuTexture *tex);
+/* FALSE when @handle is not a live texture/surface of @emu. */
+WS_EXPORT gboolean ws_emu_texture_destroy (WsEmu *emu, uint64_t handle);
+/* The descriptor of a live handle, or NULL. */
+WS_EXPORT const WsEmuTexture *ws_emu_texture_get (WsEmu *emu, uint64_t handle);
 
 G_END_DECLS

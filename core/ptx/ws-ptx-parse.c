@@ -1158,13 +1158,12 @@ static const char *const op_names[] = {
 /* PTX mnemonics that are valid but not implemented: reported as unsupported
  * instead of as syntax errors. */
 static const char *const known_unsupported[] = {
-  "tex", "tld4", "txq", "suld", "sust", "sured", "suq", "istypep", "mma", "wmma", "ldmatrix",
+  "tld4", "txq", "sured", "suq", "istypep", "mma", "wmma", "ldmatrix",
   "stmatrix", "movmatrix", "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vmad",
-  "vset", "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2", "vadd4", "vsub4",
-  "vavrg4", "vabsdiff4", "vmin4", "vmax4", "vset4", "stacksave", "stackrestore", "alloca",
-  "mbarrier", "griddepcontrol", "setmaxnreg", "applypriority", "discard", "createpolicy",
+  "vset", "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2", "vset4", "stacksave", "stackrestore", "alloca",
+  "mbarrier", "setmaxnreg", "applypriority", "discard", "createpolicy",
   "getctarank", "multimem", "tensormap", "wgmma", "tcgen05", "clusterlaunchcontrol", "szext",
-  "cp", "prefetchu", "cctl", "bar.cta", "barrier.cluster", "fence.proxy", "cvt.pack",
+  "cp", "cp.async", "prefetchu", "cctl", "bar.cta", "barrier.cluster", "fence.proxy", "cvt.pack",
   NULL,
 };
 
@@ -1224,7 +1223,32 @@ apply_modifier (WsPtxInst *in, const char *s, guint len, gboolean *space_seen)
   WsPtxOp op = in->op;
   int k;
 
+  gboolean video4 = op == WS_OP_VADD4 || op == WS_OP_VSUB4 || op == WS_OP_VAVRG4 || op == WS_OP_VABSDIFF4
+                    || op == WS_OP_VMIN4 || op == WS_OP_VMAX4;
   WsPtxType ty = ws_ptx_type_from_name (s, len);
+  if (video4)
+    {
+      /* vop4.dtype.atype.btype{.sat|.add}: the third type goes to imm2 */
+      if (ty == WS_T_U32 || ty == WS_T_S32)
+        {
+          if (in->type == WS_T_NONE)
+            in->type = ty;
+          else if (in->type2 == WS_T_NONE)
+            in->type2 = ty;
+          else if (in->imm2 == 0)
+            in->imm2 = ty;
+          else
+            return FALSE;
+          return TRUE;
+        }
+      if (part_is (s, len, "add"))
+        in->sub = WS_SUB_ADD;
+      else if (part_is (s, len, "sat"))
+        in->mods |= WS_MOD_SAT;
+      else
+        return FALSE;
+      return TRUE;
+    }
   if (ty != WS_T_NONE)
     {
       if (in->type == WS_T_NONE)
@@ -1266,6 +1290,29 @@ apply_modifier (WsPtxInst *in, const char *s, guint len, gboolean *space_seen)
         return TRUE;
       }
   }
+  if (op == WS_OP_GRIDDEPCONTROL)
+    return part_is (s, len, "wait") || part_is (s, len, "launch_dependents");
+  if (op == WS_OP_TEX || op == WS_OP_SULD || op == WS_OP_SUST)
+    {
+      static const char *const geom[] = { "1d", "2d", "3d", "a1d", "a2d", "cube", "acube", NULL };
+      static const char *const clamp[] = { "trap", "clamp", "zero", NULL };
+      if ((k = part_in (s, len, geom)) >= 0)
+        {
+          in->sub = (uint8_t) (WS_SUB_TEX_1D + k);
+          return TRUE;
+        }
+      if (op != WS_OP_TEX && (k = part_in (s, len, clamp)) >= 0)
+        {
+          in->imm2 = (uint32_t) k;
+          return TRUE;
+        }
+      /* suld.b / sust.b: unformatted (raw bits) access, the only kind
+       * nvcc emits; tex.level: an explicit level of detail (the emulator's
+       * textures have one level, so any lod reads level 0) */
+      if ((op != WS_OP_TEX && part_is (s, len, "b")) || (op == WS_OP_TEX && part_is (s, len, "level")))
+        return TRUE;
+      return FALSE;
+    }
   if ((k = part_in (s, len, rnd)) >= 0)
     {
       if (op == WS_OP_SHFL || op == WS_OP_TESTP)
@@ -1506,7 +1553,7 @@ op_has_dst (const WsPtxInst *in)
     case WS_OP_ST: case WS_OP_RED: case WS_OP_MEMBAR: case WS_OP_FENCE: case WS_OP_BRA:
     case WS_OP_BRX: case WS_OP_CALL: case WS_OP_RET: case WS_OP_EXIT: case WS_OP_TRAP:
     case WS_OP_BRKPT: case WS_OP_PREFETCH: case WS_OP_NANOSLEEP: case WS_OP_PMEVENT:
-    case WS_OP_CP_ASYNC:
+    case WS_OP_CP_ASYNC: case WS_OP_SUST: case WS_OP_GRIDDEPCONTROL:
       return FALSE;
     case WS_OP_BAR:
     case WS_OP_BARRIER:
@@ -1813,6 +1860,18 @@ parse_operand (P *p, WsPtxInst *in, WsPtxOperand *o, gboolean is_dst, gboolean w
         }
       return TRUE;
     }
+  /* WARP_SZ: PTX's predefined constant, the warp size (an immediate unless
+   * the program declares a name of its own). */
+  guint wk, wi;
+  if (t->kind == WS_TK_IDENT && t->len == 7 && memcmp (t->s, "WARP_SZ", 7) == 0 && !bang && !is_dst
+      && !name_lookup (p->gsyms, t->s, t->len) && !lookup_scoped (p, t->s, t->len, &wk, &wi))
+    {
+      next (p);
+      o->kind = WS_OPND_IMM;
+      o->comp = 0;
+      o->imm = neg ? UINT64_C (0) - 32u : 32u;
+      return TRUE;
+    }
   if (t->kind != WS_TK_IDENT || neg)
     {
       g_autofree char *d = ws_ptx_tok_describe (t);
@@ -2089,6 +2148,17 @@ parse_instruction (P *p)
                   in.imm2 = tv - 1;
                   in.src[in.nsrc].kind = WS_OPND_NONE;
                 }
+              else if ((in.op == WS_OP_TEX || in.op == WS_OP_SULD || in.op == WS_OP_SUST) && in.nsrc == 0)
+                {
+                  /* [handle, {coordinates}]: two sources */
+                  if (!expect_punct (p, '[', "opening the texture or surface operand")
+                      || !parse_operand (p, &in, &in.src[0], FALSE, FALSE, inst_idx, 0, pre)
+                      || !expect_punct (p, ',', "after the texture or surface handle")
+                      || !parse_operand (p, &in, &in.src[1], FALSE, FALSE, inst_idx, 1, pre)
+                      || !expect_punct (p, ']', "closing the texture or surface operand"))
+                    return FALSE;
+                  in.nsrc++;
+                }
               else if (!parse_operand (p, &in, &in.src[in.nsrc], FALSE, in.op == WS_OP_BRA && in.nsrc == 0,
                                        inst_idx, in.nsrc, pre))
                 return FALSE;
@@ -2139,6 +2209,28 @@ parse_instruction (P *p)
       if (in.nsrc != 1 || in.src[0].kind != WS_OPND_IMM)
         return fail_at (p, ot, "cp.async.wait_group needs a count");
       in.imm2 = (uint32_t) in.src[0].imm;
+    }
+  if ((in.op == WS_OP_VADD4 || in.op == WS_OP_VSUB4 || in.op == WS_OP_VAVRG4 || in.op == WS_OP_VABSDIFF4
+       || in.op == WS_OP_VMIN4 || in.op == WS_OP_VMAX4)
+      && (in.imm2 == 0 || in.ndst != 1 || in.nsrc != 3))
+    return fail_at (p, ot, "%s needs .dtype.atype.btype and d, a, b, c", op_names[op]);
+  if (in.op == WS_OP_TEX || in.op == WS_OP_SULD || in.op == WS_OP_SUST)
+    {
+      gboolean store = in.op == WS_OP_SUST;
+      if (in.sub == WS_SUB_NONE)
+        return fail_at (p, ot, "%s needs a geometry (.1d, .2d, .3d, .a1d, .a2d, .cube, .acube)", op_names[op]);
+      if ((!store && in.ndst != 1) || in.nsrc < (store ? 3u : 2u) || in.src[0].kind != WS_OPND_REG
+          || in.src[1].kind != WS_OPND_VEC)
+        return fail_at (p, ot, "%s needs %s[handle, {coordinates}]%s", op_names[op],
+                        store ? "" : "a destination, ", store ? " and a value" : "");
+      if (in.op == WS_OP_TEX && (in.nsrc > 3 || in.sub == WS_SUB_TEX_ACUBE))
+        return unsupported_inst (p, ot, "instruction %s with an offset, depth compare or array of cube maps",
+                                 op_names[op]);
+      if (in.sub == WS_SUB_TEX_CUBE || in.sub == WS_SUB_TEX_ACUBE)
+        {
+          if (in.op != WS_OP_TEX)
+            return unsupported_inst (p, ot, "cube map surface instruction %s", op_names[op]);
+        }
     }
   for (guint i = 0; i < in.ndst; i++)
     if (in.dst[i].kind != WS_OPND_REG && in.dst[i].kind != WS_OPND_PRED && in.dst[i].kind != WS_OPND_VEC

@@ -81,8 +81,10 @@ ws_ptx_op_class (const WsPtxInst *in)
   WsPtxType t = in->type, t2 = in->type2;
   switch ((WsPtxOp) in->op)
     {
-    case WS_OP_LD: case WS_OP_LDU:
+    case WS_OP_LD: case WS_OP_LDU: case WS_OP_TEX: case WS_OP_SULD:
       return WS_OPCLASS_LD;
+    case WS_OP_SUST:
+      return WS_OPCLASS_ST;
     case WS_OP_CP_ASYNC:
       return in->sub == WS_SUB_NONE ? WS_OPCLASS_LD : WS_OPCLASS_BARRIER;
     case WS_OP_ST:
@@ -550,6 +552,13 @@ sub_name (const WsPtxInst *in)
     case WS_SUB_WAIT_GROUP: return "wait_group";
     case WS_SUB_WAIT_ALL: return "wait_all";
     case WS_SUB_IDX_BRX: return "idx";
+    case WS_SUB_TEX_1D: return "1d";
+    case WS_SUB_TEX_2D: return "2d";
+    case WS_SUB_TEX_3D: return "3d";
+    case WS_SUB_TEX_A1D: return "a1d";
+    case WS_SUB_TEX_A2D: return "a2d";
+    case WS_SUB_TEX_CUBE: return "cube";
+    case WS_SUB_TEX_ACUBE: return "acube";
     }
   return NULL;
 }

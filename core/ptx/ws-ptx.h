@@ -55,7 +55,9 @@ typedef enum {
   X(SHR, "shr") X(SIN, "sin") X(SLCT, "slct") X(SQRT, "sqrt") X(ST, "st") X(SUB, "sub") \
   X(SUBC, "subc") X(TANH, "tanh") X(TESTP, "testp") X(TRAP, "trap") X(VOTE, "vote") X(XOR, "xor") \
   X(PMEVENT, "pmevent") X(MAPA, "mapa") X(CP_ASYNC, "cp.async") X(ELECT, "elect") \
-  X(BRX, "brx")
+  X(BRX, "brx") X(TEX, "tex") X(SULD, "suld") X(SUST, "sust") \
+  X(VADD4, "vadd4") X(VSUB4, "vsub4") X(VAVRG4, "vavrg4") X(VABSDIFF4, "vabsdiff4") X(VMIN4, "vmin4") \
+  X(VMAX4, "vmax4") X(GRIDDEPCONTROL, "griddepcontrol")
 
 typedef enum {
 #define WS_PTX_OP_ENUM(name, str) WS_OP_##name,
@@ -127,6 +129,10 @@ typedef enum {
   WS_SUB_COMMIT_GROUP, WS_SUB_WAIT_GROUP, WS_SUB_WAIT_ALL,
   /* brx.idx */
   WS_SUB_IDX_BRX,
+  /* tex/suld/sust geometry (the texture's shape; imm2 of suld/sust holds the
+   * out-of-range mode: 0 .trap, 1 .clamp, 2 .zero) */
+  WS_SUB_TEX_1D, WS_SUB_TEX_2D, WS_SUB_TEX_3D, WS_SUB_TEX_A1D, WS_SUB_TEX_A2D,
+  WS_SUB_TEX_CUBE, WS_SUB_TEX_ACUBE,
   /* redux.sync min/max use WS_SUB_MIN/MAX; bar.red op in WS_SUB_RED_* */
 } WsPtxSub;
 

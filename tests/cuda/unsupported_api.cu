@@ -1,9 +1,9 @@
 /* unsupported_api: calls an API a CPU runtime may not implement.
  *
- * CUDA graphs (cudaGraphCreate) are outside what Warpscope's runtime
- * supports.  The runtime must not pretend to succeed: either the call
+ * Inter-process memory handles (cudaIpcGetMemHandle) are outside what
+ * Warpscope's runtime supports (one process per emulated device).  The runtime must not pretend to succeed: either the call
  * returns an error (this program prints it and passes) or the runtime stops
- * the program with a message naming cudaGraphCreate (the test accepts that
+ * the program with a message naming cudaIpcGetMemHandle (the test accepts that
  * too).  A silent cudaSuccess is a failure.  On a real GPU the call succeeds,
  * so this program is meant for the emulator only.
  */
@@ -25,13 +25,13 @@ int main() {
     return 1;
   }
   fflush(stdout);
-  cudaGraph_t graph;
-  cudaError_t e = cudaGraphCreate(&graph, 0);
+  cudaIpcMemHandle_t handle;
+  cudaError_t e = cudaIpcGetMemHandle(&handle, d);
   if (e == cudaSuccess) {
-    printf("FAILED: cudaGraphCreate returned cudaSuccess\n");
+    printf("FAILED: cudaIpcGetMemHandle returned cudaSuccess\n");
     return 1;
   }
-  printf("cudaGraphCreate returned %s: %s\n", cudaGetErrorName(e), cudaGetErrorString(e));
+  printf("cudaIpcGetMemHandle returned %s: %s\n", cudaGetErrorName(e), cudaGetErrorString(e));
   printf("PASSED\n");
   return 0;
 }

@@ -216,8 +216,10 @@ static int errors() {
 }
 
 static int unsupported() {
-  cudaGraph_t g;
-  E(cudaGraphCreate(&g, 0));
+  cudaIpcMemHandle_t h;
+  void *p = nullptr;
+  cudaMalloc(&p, 256);
+  E(cudaIpcGetMemHandle(&h, p));
   E(cudaGetLastError());
   return 0;
 }

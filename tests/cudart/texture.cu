@@ -1,5 +1,5 @@
 // One kernel with an instruction the emulator does not implement (a
-// texture fetch) in a module with a __managed__ variable and a kernel that
+// texture gather, tld4) in a module with a __managed__ variable and a kernel that
 // runs: the module loads, the managed variable is reachable from the host,
 // only the texture kernel's launch fails (non-sticky), the other kernel
 // runs before and after it.
@@ -11,7 +11,10 @@ __managed__ int m_counter;
 __global__ void count_kernel(int n) { atomicAdd(&m_counter, n); }
 
 __global__ void fetch_kernel(cudaTextureObject_t tex, float *out) {
-  out[threadIdx.x] = tex1Dfetch<float>(tex, (int) threadIdx.x);
+  float r, g, b, a, x = (float) threadIdx.x;
+  asm volatile("tld4.r.2d.v4.f32.f32 {%0, %1, %2, %3}, [%4, {%5, %6}];"
+               : "=f"(r), "=f"(g), "=f"(b), "=f"(a) : "l"(tex), "f"(x), "f"(x));
+  out[threadIdx.x] = r + g + b + a;
 }
 
 int main() {

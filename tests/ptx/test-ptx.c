@@ -1245,7 +1245,13 @@ test_every_opcode_snippet (void)
     "sub.f64 %fd1, %fd2, 0d3FF0000000000000;", "subc.cc.u32 %r1, %r2, %r3;", "tanh.approx.f32 %f1, %f2;",
     "testp.notanumber.f64 %p1, %fd1;", "trap;", "vote.sync.uni.pred %p1, !%p2, 0xffffffff;", "xor.b32 %r1, %r2, %r3;",
     "pmevent 3;", "mapa.shared::cluster.u32 %r1, %r2, %r3;", "cp.async.ca.shared.global [%rd1], [%rd2], 8;",
-    "elect.sync %r1|%p1, 0xffffffff;", "L1: ret;",
+    "elect.sync %r1|%p1, 0xffffffff;", "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%f2, %f3}];",
+    "suld.b.2d.b32.trap {%r1}, [%rd1, {%r2, %r3}];", "sust.b.a1d.v2.b32.zero [%rd1, {%r2, %r3}], {%r4, %r1};",
+    "vabsdiff4.u32.u32.u32.add %r1, %r2, %r3, %r4;", "vadd4.s32.s32.s32.sat %r1, %r2, %r3, %r4;",
+    "vsub4.u32.u32.u32 %r1, %r2, %r3, %r4;", "vavrg4.u32.u32.u32 %r1, %r2, %r3, %r4;",
+    "vmin4.s32.s32.s32 %r1, %r2, %r3, %r4;", "vmax4.u32.s32.u32.add %r1, %r2, %r3, %r4;",
+    "griddepcontrol.wait;",
+    "L1: ret;",
   };
   GString *t = g_string_new (
     ".version 9.0\n.target sm_90\n.address_size 64\n.func f (.param .b32 a)\n{\n  ret;\n}\n"
@@ -1394,7 +1400,7 @@ test_errors_unsupported (void)
   /* Instructions: the module parses; the function records the first one
    * (message with line and column) and leaves it out. */
   const struct { const char *body; const char *msg; } insts[] = {
-    { "  tex.2d.v4.f32.f32 {%r0, %r1, %r2, %r3}, [t, {%r0, %r1}];\n  ret;\n}\n", "bad.ptx:8:3: instruction 'tex.2d.v4.f32.f32'" },
+    { "  tld4.r.2d.v4.f32.f32 {%r0, %r1, %r2, %r3}, [t, {%r0, %r1}];\n  ret;\n}\n", "bad.ptx:8:3: instruction 'tld4.r.2d.v4.f32.f32'" },
     { "  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%r0}, {%r1}, {%r2}, {%r3};\n  ret;\n}\n", "bad.ptx:8:3: instruction 'mma.sync" },
     { "  ld.global.foo.u32 %r1, [%r2];\n  ret;\n}\n", "bad.ptx:8:3: modifier '.foo'" },
   };
