@@ -2540,6 +2540,26 @@ run_warp (Cta *c, Warp *w)
                     w->sp--;
                   continue;
                 }
+              if (G_UNLIKELY (L->emu->opt.memcheck))
+                {
+                  uint32_t late = m & w->bar_divergent_mask & ~w->bar_held_mask;
+                  if (late != 0)
+                    {
+                      /* compute-sanitizer's synccheck reports the same */
+                      ws_emu_fault (c, w, pc, __builtin_ctz (late), 719,
+                                    "divergent __syncthreads(): %u threads of warp %u reach this barrier after "
+                                    "the other threads of their warp waited without them at the barrier of PTX "
+                                    "line %u (every thread of a block must reach the same barrier, or exit)",
+                                    (unsigned) __builtin_popcount (late), w->index,
+                                    w->bar_divergent_line);
+                      goto stop;
+                    }
+                  if (w->bar_held_mask == 0)
+                    {
+                      w->bar_divergent_mask = live & ~m;
+                      w->bar_divergent_line = w->fn->ptx->insts[pc].line;
+                    }
+                }
               c->bar_arrived[id] += w->bar_held_mask ? (uint32_t) __builtin_popcount (m)
                                                      : (uint32_t) __builtin_popcount (live);
             }
@@ -2595,6 +2615,7 @@ init_warp (Cta *c, Warp *w, uint32_t index)
 
   w->index = index;
   w->bar_held_mask = 0;
+  w->bar_divergent_mask = 0;
   w->spin_polls = 0;
   w->valid = n == 32 ? WS_EMU_FULL : (1u << n) - 1;
   w->exited = 0;

@@ -48,6 +48,10 @@ typedef struct {
    * polling lanes (Volta+ barriers count threads, not warps): their SIMT
    * entry, set aside until the barrier opens (bar_held_mask 0: none). */
   uint32_t bar_held_pc, bar_held_rpc, bar_held_mask;
+  /* --memcheck (synccheck): live lanes that were elsewhere when the others
+   * of the warp waited at the barrier of PTX line bar_divergent_line; reaching a
+   * barrier before they exit is a divergent __syncthreads(). */
+  uint32_t bar_divergent_mask, bar_divergent_line;
   uint64_t sregs[SR_COUNT * WS_EMU_WARP];
 } Warp;
 

@@ -513,6 +513,47 @@ test_invalid_unnoticed (void)
   fx_clear (&fx);
 }
 
+/* A divergent __syncthreads() (half a warp at one barrier, half at
+ * another): --memcheck stops at the late half's barrier with both lines
+ * named (compute-sanitizer's synccheck); lanes that return instead are
+ * legal in every mode; without --memcheck the kernel runs as before. */
+static void
+test_divergent_barrier (void)
+{
+  for (int memcheck = 0; memcheck < 2; memcheck++)
+    for (unsigned early_exit = 0; early_exit < 2; early_exit++)
+      {
+        Fx fx;
+        g_autoptr (GError) error = NULL;
+        int cerr = -1;
+        fx_memcheck = memcheck;
+        fx_init (&fx, "hand.ptx", 1, TRUE);
+        uint64_t out = dalloc (&fx, 32 * 4);
+        void *args[] = { &out, &early_exit };
+        gboolean ok = launch (&fx, "divergent_bar", 1, 32, 0, args, NULL, &cerr, &error);
+        const int *h = HOST (out);
+        if (memcheck && !early_exit)
+          {
+            g_assert_false (ok);
+            g_assert_error (error, WS_ERROR, WS_ERROR_FAULT);
+            g_assert_cmpint (cerr, ==, 719);
+            g_assert_nonnull (strstr (error->message, "divergent __syncthreads(): 16 threads of warp 0 reach this "
+                                                      "barrier after the other threads of their warp waited without "
+                                                      "them at the barrier of PTX line "));
+            g_assert_nonnull (strstr (error->message, "kernel divergent_bar at hand.ptx:"));
+            g_assert_nonnull (strstr (error->message, "bar.sync"));
+          }
+        else
+          {
+            g_assert_no_error (error);
+            g_assert_true (ok);
+            for (int t = 0; t < 32; t++)
+              g_assert_cmpint (h[t], ==, early_exit && t >= 16 ? 0 : 1);
+          }
+        fx_clear (&fx);
+      }
+}
+
 /* 512 bytes before the first allocation (the runtime's memory on a GPU):
  * by default written and read back like the hardware does; with memcheck
  * the first access faults with the full report. */
@@ -1293,6 +1334,7 @@ main (int argc, char **argv)
   g_test_add_func ("/emu/fault/watchdog-time-702", test_watchdog_timeout);
   g_test_add_func ("/emu/invalid/unnoticed-recorded", test_invalid_unnoticed);
   g_test_add_func ("/emu/invalid/before-first-allocation", test_invalid_before_first);
+  g_test_add_func ("/emu/invalid/divergent-barrier", test_divergent_barrier);
   g_test_add_func ("/emu/invalid/far-address-faults", test_invalid_far_faults);
   g_test_add_func ("/emu/address/shared-local-wrap-32bit", test_window_wrap);
   g_test_add_func ("/emu/fault/trap-719", test_trap);
