@@ -10,7 +10,7 @@
 #define G_LOG_DOMAIN "ws-emu"
 
 #include "emu/ws-emu-exec.h"
-#include "instrument/ws-instrument-emu.h"
+#include "emu/ws-emu-instrument.h"
 #include "ptxmath/ws-ptxmath.h"
 
 #include <math.h>

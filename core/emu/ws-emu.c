@@ -8,7 +8,7 @@
 #define G_LOG_DOMAIN "ws-emu"
 
 #include "emu/ws-emu-exec.h"
-#include "instrument/ws-instrument-emu.h"
+#include "emu/ws-emu-instrument.h"
 
 #include <stdarg.h>
 #include <stdio.h>

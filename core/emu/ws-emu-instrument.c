@@ -1,8 +1,8 @@
-/* ws-instrument-emu.c: the bridge between the interpreter's decoded
+/* ws-emu-instrument.c: the bridge between the interpreter's decoded
  * instructions (EInst, warps, masks) and the tool-facing WsInstrSite of the SDK. */
 #define G_LOG_DOMAIN "ws-instrument"
 
-#include "instrument/ws-instrument-emu.h"
+#include "emu/ws-emu-instrument.h"
 
 #include <string.h>
 

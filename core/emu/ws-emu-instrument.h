@@ -1,5 +1,5 @@
-/* ws-instrument-emu.h: the emulator's instrumentation hooks (private to
- * core/emu and core/instrument).  The emulator calls these only when a
+/* ws-emu-instrument.h: the emulator's instrumentation hooks (private to
+ * core/emu; they call core/instrument through ws-instrument.h).  The emulator calls these only when a
  * WsInstrument is attached (WsEmuOptions.instrument), each behind one
  * G_UNLIKELY pointer test, so the uninstrumented interpreter is unchanged. */
 #pragma once
