@@ -8,6 +8,22 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The emulator's error numbers are cudaError_t's (it cannot include the CUDA
+ * headers; this file can): a wrong number fails the build. */
+G_STATIC_ASSERT ((int) WS_CUDA_ERROR_INVALID_VALUE == cudaErrorInvalidValue);
+G_STATIC_ASSERT ((int) WS_CUDA_ERROR_MEMORY_ALLOCATION == cudaErrorMemoryAllocation);
+G_STATIC_ASSERT ((int) WS_CUDA_ERROR_INVALID_CONFIGURATION == cudaErrorInvalidConfiguration);
+G_STATIC_ASSERT ((int) WS_CUDA_ERROR_LAUNCH_MAX_DEPTH_EXCEEDED == cudaErrorLaunchMaxDepthExceeded);
+G_STATIC_ASSERT ((int) WS_CUDA_ERROR_INVALID_DEVICE_FUNCTION == cudaErrorInvalidDeviceFunction);
+G_STATIC_ASSERT ((int) WS_CUDA_ERROR_ILLEGAL_ADDRESS == cudaErrorIllegalAddress);
+G_STATIC_ASSERT ((int) WS_CUDA_ERROR_LAUNCH_TIMEOUT == cudaErrorLaunchTimeout);
+G_STATIC_ASSERT ((int) WS_CUDA_ERROR_ASSERT == cudaErrorAssert);
+G_STATIC_ASSERT ((int) WS_CUDA_ERROR_HARDWARE_STACK_ERROR == cudaErrorHardwareStackError);
+G_STATIC_ASSERT ((int) WS_CUDA_ERROR_MISALIGNED_ADDRESS == cudaErrorMisalignedAddress);
+G_STATIC_ASSERT ((int) WS_CUDA_ERROR_INVALID_PC == cudaErrorInvalidPc);
+G_STATIC_ASSERT ((int) WS_CUDA_ERROR_LAUNCH_FAILURE == cudaErrorLaunchFailure);
+G_STATIC_ASSERT ((int) WS_CUDA_ERROR_NOT_SUPPORTED == cudaErrorNotSupported);
+
 char *ws_cudart_link_ptx (GPtrArray *units);
 void ws_cudart_apply_ptxas (WsCudartModule *module, const char *ptx, const char *options);
 
@@ -501,7 +517,7 @@ launch_ex (const void *func, WsCudartKernel *k, dim3 grid, dim3 block, void **ar
     .cooperative = cooperative,
   };
   WsLaunchStats stats = { 0 };
-  int cuda_error = 0;
+  int cuda_error = WS_CUDA_SUCCESS;
   g_autoptr(GError) error = NULL;
   g_rec_mutex_lock (&ws_cudart.lock);
   gboolean ok = ws_emu_launch (ws_cudart.emu, k->fn, &config, args, &stats, &cuda_error, &error);

@@ -327,10 +327,10 @@ mem_fault (Cta *c, Warp *w, uint32_t pc, const MemFault *f, const char *what, ui
   g_autofree char *desc = describe_access (c, f->space, f->addr);
   c->tol_lanes = 0;
   if (f->kind == FAULT_MISALIGNED)
-    ws_emu_fault (c, w, pc, f->lane, 716, "misaligned %s %s of %u bytes at address 0x%" G_GINT64_MODIFIER "x (%s)",
+    ws_emu_fault (c, w, pc, f->lane, WS_CUDA_ERROR_MISALIGNED_ADDRESS, "misaligned %s %s of %u bytes at address 0x%" G_GINT64_MODIFIER "x (%s)",
                   space_name (f->space), what, size, f->addr, desc);
   else
-    ws_emu_fault (c, w, pc, f->lane, 700, "out-of-bounds %s %s of %u bytes at address 0x%" G_GINT64_MODIFIER "x: %s",
+    ws_emu_fault (c, w, pc, f->lane, WS_CUDA_ERROR_ILLEGAL_ADDRESS, "out-of-bounds %s %s of %u bytes at address 0x%" G_GINT64_MODIFIER "x: %s",
                   space_name (f->space), what, size, f->addr, desc);
 }
 
@@ -1216,7 +1216,7 @@ call_builtin (Cta *c, Warp *w, uint32_t pc, const WsPtxCall *call, const char *c
         const uint8_t *args = a1 ? generic_span (c, w, l, a1, &avail) : NULL;
         if (fmt == NULL)
           {
-            ws_emu_fault (c, w, pc, l, 700, "printf format string at 0x%" G_GINT64_MODIFIER "x is not readable", a0);
+            ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_ILLEGAL_ADDRESS, "printf format string at 0x%" G_GINT64_MODIFIER "x is not readable", a0);
             return FALSE;
           }
         if (c->out == NULL)
@@ -1283,7 +1283,7 @@ call_builtin (Cta *c, Warp *w, uint32_t pc, const WsPtxCall *call, const char *c
             uint64_t one = 1;
             if (hp == NULL || avail < 8)
               {
-                ws_emu_fault (c, w, pc, l, 700, "%s: handle pointer 0x%" G_GINT64_MODIFIER "x is not writable", callee, a0);
+                ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_ILLEGAL_ADDRESS, "%s: handle pointer 0x%" G_GINT64_MODIFIER "x is not writable", callee, a0);
                 return FALSE;
               }
             memcpy (hp, &one, 8);
@@ -1296,7 +1296,7 @@ call_builtin (Cta *c, Warp *w, uint32_t pc, const WsPtxCall *call, const char *c
             int32_t v = strcmp (sc, "GetDevice") == 0 ? 0 : 1;
             if (hp == NULL || avail < 4)
               {
-                ws_emu_fault (c, w, pc, l, 700, "%s: pointer 0x%" G_GINT64_MODIFIER "x is not writable", callee, a0);
+                ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_ILLEGAL_ADDRESS, "%s: pointer 0x%" G_GINT64_MODIFIER "x is not writable", callee, a0);
                 return FALSE;
               }
             memcpy (hp, &v, 4);
@@ -1311,7 +1311,7 @@ call_builtin (Cta *c, Warp *w, uint32_t pc, const WsPtxCall *call, const char *c
             r = a1 <= 2 ? 0 : 1;   /* cudaErrorInvalidValue for other limits */
             if (hp == NULL || avail < 8)
               {
-                ws_emu_fault (c, w, pc, l, 700, "%s: pointer 0x%" G_GINT64_MODIFIER "x is not writable", callee, a0);
+                ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_ILLEGAL_ADDRESS, "%s: pointer 0x%" G_GINT64_MODIFIER "x is not writable", callee, a0);
                 return FALSE;
               }
             if (r == 0)
@@ -1324,7 +1324,7 @@ call_builtin (Cta *c, Warp *w, uint32_t pc, const WsPtxCall *call, const char *c
           r = 0;   /* nothing fails, nothing waits: children run after the grid */
         else
           {
-            ws_emu_fault (c, w, pc, l, 801, "device runtime call %s is not supported by the Warpscope emulator",
+            ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_NOT_SUPPORTED, "device runtime call %s is not supported by the Warpscope emulator",
                           callee);
             return FALSE;
           }
@@ -1353,7 +1353,7 @@ call_builtin (Cta *c, Warp *w, uint32_t pc, const WsPtxCall *call, const char *c
             c->out = g_string_new (NULL);
           g_string_append (c->out, text);
         }
-        ws_emu_fault (c, w, pc, l, 710, "device-side assertion `%s` failed", msg ? msg : "?");
+        ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_ASSERT, "device-side assertion `%s` failed", msg ? msg : "?");
         return FALSE;
       }
     if (ret_size)
@@ -1522,7 +1522,7 @@ run_warp (Cta *c, Warp *w)
             break;
           if (L->deadline && g_get_monotonic_time () > L->deadline)
             {
-              ws_emu_fault (c, w, pc, __builtin_ctz (active), 702,
+              ws_emu_fault (c, w, pc, __builtin_ctz (active), WS_CUDA_ERROR_LAUNCH_TIMEOUT,
                             "the launch timed out: the kernel ran for more than %g s (the watchdog's launch timeout; "
                             "it probably hangs: an endless loop or a wait for something that never happens; "
                             "raise the limit with --launch-timeout or WS_LAUNCH_TIMEOUT)",
@@ -1534,7 +1534,7 @@ run_warp (Cta *c, Warp *w)
               guint64 used = __atomic_add_fetch (&L->budget_used, 0x1000, __ATOMIC_RELAXED);
               if (used > L->budget)
                 {
-                  ws_emu_fault (c, w, pc, __builtin_ctz (active), 702,
+                  ws_emu_fault (c, w, pc, __builtin_ctz (active), WS_CUDA_ERROR_LAUNCH_TIMEOUT,
                                 "the launch timed out: the kernel did not finish within the instruction budget of %" G_GUINT64_FORMAT
                                 " warp instructions (it probably hangs: an endless loop or a barrier that some threads never reach; "
                                 "raise the limit with --instruction-budget or WS_INSTRUCTION_BUDGET)",
@@ -2277,7 +2277,7 @@ run_warp (Cta *c, Warp *w)
                 uint32_t t = (uint32_t) A[l];
                 if (t >= ntab)
                   {
-                    ws_emu_fault (c, w, pc, l, 718, "brx.idx index %u is outside its table of %u targets", t, ntab);
+                    ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_INVALID_PC, "brx.idx index %u is outside its table of %u targets", t, ntab);
                     goto stop;
                   }
                 if (first) { t0 = table[t]; first = 0; }
@@ -2367,7 +2367,7 @@ run_warp (Cta *c, Warp *w)
                 }
               if (G_UNLIKELY (msg != NULL))
                 {
-                  ws_emu_fault (c, w, pc, l, 700, "%s", msg);
+                  ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_ILLEGAL_ADDRESS, "%s", msg);
                   g_free (msg);
                   goto stop;
                 }
@@ -2409,7 +2409,7 @@ run_warp (Cta *c, Warp *w)
         case H_TRAP:
           if (m)
             {
-              ws_emu_fault (c, w, pc, __builtin_ctz (m), 719, "the kernel executed trap");
+              ws_emu_fault (c, w, pc, __builtin_ctz (m), WS_CUDA_ERROR_LAUNCH_FAILURE, "the kernel executed trap");
               goto stop;
             }
           break;
@@ -2448,7 +2448,7 @@ run_warp (Cta *c, Warp *w)
                   callee = (uint32_t) ((fa - WS_EMU_FUNC_WIN) / 16);
                   if (fa < WS_EMU_FUNC_WIN || callee >= p->n_functions)
                     {
-                      ws_emu_fault (c, w, pc, __builtin_ctz (m), 718,
+                      ws_emu_fault (c, w, pc, __builtin_ctz (m), WS_CUDA_ERROR_INVALID_PC,
                                     "indirect call through 0x%" G_GINT64_MODIFIER "x, which is not a function", fa);
                       goto stop;
                     }
@@ -2464,14 +2464,14 @@ run_warp (Cta *c, Warp *w)
               cf = L->k->funcs[callee];
               if (cf == NULL)
                 {
-                  ws_emu_fault (c, w, pc, __builtin_ctz (m), 718, "call to function %s, which was not decoded",
+                  ws_emu_fault (c, w, pc, __builtin_ctz (m), WS_CUDA_ERROR_INVALID_PC, "call to function %s, which was not decoded",
                                 p->functions[callee].name);
                   goto stop;
                 }
               new_base = w->local_base + w->fn->frame_bytes;
               if ((uint64_t) new_base + cf->frame_bytes > c->stack)
                 {
-                  ws_emu_fault (c, w, pc, __builtin_ctz (m), 714,
+                  ws_emu_fault (c, w, pc, __builtin_ctz (m), WS_CUDA_ERROR_HARDWARE_STACK_ERROR,
                                 "stack overflow calling %s: the per-thread stack of %u bytes is exhausted (deep recursion?)",
                                 cf->ptx->name, c->stack);
                   goto stop;
@@ -2546,7 +2546,7 @@ run_warp (Cta *c, Warp *w)
                   if (late != 0)
                     {
                       /* compute-sanitizer's synccheck reports the same */
-                      ws_emu_fault (c, w, pc, __builtin_ctz (late), 719,
+                      ws_emu_fault (c, w, pc, __builtin_ctz (late), WS_CUDA_ERROR_LAUNCH_FAILURE,
                                     "divergent __syncthreads(): %u threads of warp %u reach this barrier after "
                                     "the other threads of their warp waited without them at the barrier of PTX "
                                     "line %u (every thread of a block must reach the same barrier, or exit)",
@@ -2781,7 +2781,7 @@ ws_emu_run_cta (Cta *c)
             if (c->warps[i].state == WARP_BAR)
               {
                 Warp *w = &c->warps[i];
-                ws_emu_fault (c, w, w->simt[w->sp - 1].pc - 1, __builtin_ctz (w->valid & ~w->exited), 702,
+                ws_emu_fault (c, w, w->simt[w->sp - 1].pc - 1, __builtin_ctz (w->valid & ~w->exited), WS_CUDA_ERROR_LAUNCH_TIMEOUT,
                               "barrier %u can never complete: %u threads arrived, %u expected (threads that exited or "
                               "took another path never reach it)",
                               w->bar_id, c->bar_arrived[w->bar_id],

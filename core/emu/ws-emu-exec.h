@@ -107,7 +107,7 @@ struct _Launch {
   gboolean faulted;
   uint64_t fault_cta;
   char *fault_msg;
-  int cuda_error;
+  WsCudaError cuda_error;    /* of the first fault */
   GPtrArray *faults;         /* FaultRecord* of every CTA that faulted (under lock) */
   gint64 deadline;           /* monotonic µs when the watchdog ends the launch; 0 = none */
   GArray *invalid;           /* WsEmuInvalidAccess of this launch (under lock) */
@@ -141,7 +141,7 @@ typedef struct {
 } EmuChildLaunch;
 
 void ws_emu_run_cta (Cta *c);
-void ws_emu_fault (Cta *c, Warp *w, uint32_t pc, int lane, int cuda_error, const char *fmt, ...) G_GNUC_PRINTF (6, 7);
+void ws_emu_fault (Cta *c, Warp *w, uint32_t pc, int lane, WsCudaError cuda_error, const char *fmt, ...) G_GNUC_PRINTF (6, 7);
 /* Records an invalid access the hardware would not notice (memcheck off). */
 void ws_emu_record_invalid (Cta *c, Warp *w, uint32_t pc, int lane, const char *access, const char *space,
                             uint32_t size, uint64_t address, uint32_t lanes, char *detail);

@@ -170,7 +170,7 @@ ws_emu_heap_free (WsEmu *emu, uint64_t addr)
 /* ---- faults ------------------------------------------------------------------ */
 
 void
-ws_emu_fault (Cta *c, Warp *w, uint32_t pc, int lane, int cuda_error, const char *fmt, ...)
+ws_emu_fault (Cta *c, Warp *w, uint32_t pc, int lane, WsCudaError cuda_error, const char *fmt, ...)
 {
   Launch *L = c->L;
   va_list ap;
@@ -515,7 +515,7 @@ ws_emu_launch (WsEmu *emu, WsEmuFunction *fn, const WsLaunchConfig *config, void
 
   g_return_val_if_fail (emu != NULL && fn != NULL && config != NULL, FALSE);
   if (cuda_error)
-    *cuda_error = 0;
+    *cuda_error = WS_CUDA_SUCCESS;
   if (stats)
     memset (stats, 0, sizeof *stats);
   pf = &fn->module->ptx->functions[fn->index];
@@ -524,7 +524,7 @@ ws_emu_launch (WsEmu *emu, WsEmuFunction *fn, const WsLaunchConfig *config, void
     {
       g_set_error (error, WS_ERROR, WS_ERROR_UNSUPPORTED, "cannot launch %s: %s", fn->name, fn->decode_error);
       if (cuda_error)
-        *cuda_error = 98;   /* cudaErrorInvalidDeviceFunction */
+        *cuda_error = WS_CUDA_ERROR_INVALID_DEVICE_FUNCTION;
       return FALSE;
     }
   nthreads = (uint64_t) config->block[0] * config->block[1] * config->block[2];
@@ -537,7 +537,7 @@ ws_emu_launch (WsEmu *emu, WsEmuFunction *fn, const WsLaunchConfig *config, void
                    fn->name, config->grid[0], config->grid[1], config->grid[2],
                    config->block[0], config->block[1], config->block[2]);
       if (cuda_error)
-        *cuda_error = 9;   /* cudaErrorInvalidConfiguration */
+        *cuda_error = WS_CUDA_ERROR_INVALID_CONFIGURATION;
       return FALSE;
     }
   max_shared = emu->opt.gpu && emu->opt.gpu->shared_per_block_optin > 0 ? (uint32_t) emu->opt.gpu->shared_per_block_optin
@@ -549,13 +549,13 @@ ws_emu_launch (WsEmu *emu, WsEmuFunction *fn, const WsLaunchConfig *config, void
                    fn->name, fn->static_shared + config->dynamic_shared_bytes, fn->static_shared,
                    config->dynamic_shared_bytes, max_shared);
       if (cuda_error)
-        *cuda_error = 9;
+        *cuda_error = WS_CUDA_ERROR_INVALID_CONFIGURATION;
       return FALSE;
     }
   if ((kernel_uses_malloc (fn) || config->cooperative) && !ensure_heap (emu, error))
     {
       if (cuda_error)
-        *cuda_error = 2;   /* cudaErrorMemoryAllocation */
+        *cuda_error = WS_CUDA_ERROR_MEMORY_ALLOCATION;
       return FALSE;
     }
 
@@ -576,7 +576,7 @@ ws_emu_launch (WsEmu *emu, WsEmuFunction *fn, const WsLaunchConfig *config, void
       {
         g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "launch of %s: argument %u is missing", fn->name, i);
         if (cuda_error)
-          *cuda_error = 1;
+          *cuda_error = WS_CUDA_ERROR_INVALID_VALUE;
         g_free (L.params);
         return FALSE;
       }
@@ -615,7 +615,7 @@ ws_emu_launch (WsEmu *emu, WsEmuFunction *fn, const WsLaunchConfig *config, void
         {
           g_set_error (error, WS_ERROR, WS_ERROR_FAILED, "no device heap left for the grid workspace of %s", fn->name);
           if (cuda_error)
-            *cuda_error = 2;
+            *cuda_error = WS_CUDA_ERROR_MEMORY_ALLOCATION;
           L.abort = 1;
         }
       else
@@ -777,7 +777,7 @@ run_children (WsEmu *emu, WsEmuFunction *parent, GArray *children, WsLaunchStats
           g_set_error (error, WS_ERROR, WS_ERROR_FAULT,
                        "device-side launch of %s from %s is nested more than 24 levels deep", k->name, parent->name);
           if (cuda_error)
-            *cuda_error = 69;   /* cudaErrorLaunchMaxDepthExceeded */
+            *cuda_error = WS_CUDA_ERROR_LAUNCH_MAX_DEPTH_EXCEEDED;
           ok = FALSE;
           ws_emu_heap_free (emu, buf - WS_EMU_CHILD_HEADER);
           continue;

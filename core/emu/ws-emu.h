@@ -95,11 +95,30 @@ typedef struct {
   double seconds;
 } WsLaunchStats;
 
+/* The CUDA runtime errors the emulator reports, with cudaError_t's numbers
+ * (driver_types.h, CUDA 13.0); core does not include the CUDA headers. */
+typedef enum {
+  WS_CUDA_SUCCESS = 0,
+  WS_CUDA_ERROR_INVALID_VALUE = 1,
+  WS_CUDA_ERROR_MEMORY_ALLOCATION = 2,
+  WS_CUDA_ERROR_INVALID_CONFIGURATION = 9,
+  WS_CUDA_ERROR_LAUNCH_MAX_DEPTH_EXCEEDED = 65,
+  WS_CUDA_ERROR_INVALID_DEVICE_FUNCTION = 98,
+  WS_CUDA_ERROR_ILLEGAL_ADDRESS = 700,
+  WS_CUDA_ERROR_LAUNCH_TIMEOUT = 702,
+  WS_CUDA_ERROR_ASSERT = 710,
+  WS_CUDA_ERROR_HARDWARE_STACK_ERROR = 714,
+  WS_CUDA_ERROR_MISALIGNED_ADDRESS = 716,
+  WS_CUDA_ERROR_INVALID_PC = 718,
+  WS_CUDA_ERROR_LAUNCH_FAILURE = 719,
+  WS_CUDA_ERROR_NOT_SUPPORTED = 801,
+} WsCudaError;
+
 /* Runs a kernel to completion.  @args: one pointer per parameter, as in
  * cudaLaunchKernel.  A fault (out-of-bounds access, trap, misaligned
  * address, budget exhausted) returns FALSE with WS_ERROR_FAULT and a message
  * naming kernel, PTX line, block, thread, address and nearest allocation;
- * @cuda_error receives the cudaError_t a GPU would report (e.g. 700). */
+ * @cuda_error receives the cudaError_t a GPU would report (a WsCudaError). */
 WS_EXPORT gboolean ws_emu_launch (WsEmu *emu, WsEmuFunction *fn, const WsLaunchConfig *config,
                                   void **args, WsLaunchStats *stats, int *cuda_error, GError **error);
 
