@@ -368,8 +368,8 @@ cudaDeviceGetLimit (size_t *pValue, enum cudaLimit limit)
     case cudaLimitStackSize: *pValue = ws_cudart.stack_bytes; break;
     case cudaLimitPrintfFifoSize: *pValue = ws_cudart.printf_fifo_bytes; break;
     case cudaLimitMallocHeapSize: *pValue = ws_cudart.heap_bytes; break;
-    case cudaLimitDevRuntimeSyncDepth: *pValue = 2; break;
-    case cudaLimitDevRuntimePendingLaunchCount: *pValue = 2048; break;
+    case cudaLimitDevRuntimeSyncDepth: *pValue = ws_cudart.devrt_sync_depth; break;
+    case cudaLimitDevRuntimePendingLaunchCount: *pValue = ws_cudart.devrt_pending_launches; break;
     case cudaLimitMaxL2FetchGranularity: *pValue = 64; break;
     case cudaLimitPersistingL2CacheSize: *pValue = 0; break;
     default:
@@ -394,6 +394,16 @@ cudaDeviceSetLimit (enum cudaLimit limit, size_t value)
           return ws_cudart_set_error (cudaErrorInvalidValue);
         }
       ws_cudart.heap_bytes = value;
+      break;
+    case cudaLimitDevRuntimeSyncDepth:
+      if (value < 1 || value > 24)
+        return ws_cudart_set_error (cudaErrorInvalidValue);
+      ws_cudart.devrt_sync_depth = value;
+      break;
+    case cudaLimitDevRuntimePendingLaunchCount:
+      if (value < 1)
+        return ws_cudart_set_error (cudaErrorInvalidValue);
+      ws_cudart.devrt_pending_launches = value;
       break;
     case cudaLimitMaxL2FetchGranularity:
     case cudaLimitPersistingL2CacheSize:

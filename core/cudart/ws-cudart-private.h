@@ -84,6 +84,10 @@ typedef struct {
   guint n_threads;
   gboolean deterministic;
   uint64_t heap_bytes;          /* cudaLimitMallocHeapSize */
+  /* cudaLimitDevRuntimeSyncDepth / PendingLaunchCount: kept and reported;
+   * the emulator runs a kernel's device-side launches after it, one level at
+   * a time (up to 24 levels), so neither limit can be reached. */
+  uint64_t devrt_sync_depth, devrt_pending_launches;
   uint64_t stack_bytes;         /* cudaLimitStackSize */
   uint64_t printf_fifo_bytes;
   uint64_t allocated_bytes;     /* live cudaMalloc-family bytes */

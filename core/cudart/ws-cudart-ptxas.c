@@ -85,9 +85,12 @@ ws_cudart_parse_ptxas_output (const char *text)
   return out;
 }
 
-/* Runs ptxas (or reads its cached report) for @ptx; NULL when unavailable. */
+/* Runs ptxas (or reads its cached report) for @ptx; NULL when unavailable.
+ * @compile_only: relocatable code (--compile-only), for PTX that calls
+ * functions defined elsewhere (separate compilation, -rdc=true: device-side
+ * launches call cudadevrt), which a whole-program ptxas run refuses. */
 static char *
-ptxas_report (const char *ptx, const char *options, int sm)
+ptxas_report (const char *ptx, const char *options, int sm, gboolean compile_only)
 {
   const char *ptxas = ptxas_path ();
   if (ptxas == NULL || sm == 0)
@@ -96,6 +99,7 @@ ptxas_report (const char *ptx, const char *options, int sm)
   g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
   g_checksum_update (sum, (const guchar *) ptxas, -1);
   g_checksum_update (sum, (const guchar *) arch, -1);
+  g_checksum_update (sum, (const guchar *) (compile_only ? "--compile-only" : ""), -1);
   g_checksum_update (sum, (const guchar *) options, -1);
   g_checksum_update (sum, (const guchar *) ptx, -1);
   g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "warpscope", "ptxas", NULL);
@@ -119,6 +123,8 @@ ptxas_report (const char *ptx, const char *options, int sm)
       g_ptr_array_add (argv, (char *) ptxas);
       g_ptr_array_add (argv, arch);
       g_ptr_array_add (argv, "-v");
+      if (compile_only)
+        g_ptr_array_add (argv, "--compile-only");
       g_auto(GStrv) opts = g_strsplit_set (options, " \t", -1);
       for (guint i = 0; opts[i] != NULL; i++)
         if (*opts[i])
@@ -156,7 +162,10 @@ void
 ws_cudart_apply_ptxas (WsCudartModule *module, const char *ptx, const char *options)
 {
   int target = ws_cudart_target_sm ();
-  g_autofree char *report = ptxas_report (ptx, options != NULL ? options : "", target);
+  const char *opts = options != NULL ? options : "";
+  g_autofree char *report = ptxas_report (ptx, opts, target, FALSE);
+  if (report == NULL)
+    report = ptxas_report (ptx, opts, target, TRUE);
   /* PTX for a newer architecture than the target (compute_80 run as a
    * V100: nvcc 13 emits nothing older) never compiles for the target.
    * ptxas's allocation for the PTX's own architecture is then the closest
@@ -165,7 +174,9 @@ ws_cudart_apply_ptxas (WsCudartModule *module, const char *ptx, const char *opti
    * examples/validation/vstream's triad it allowed one 800-thread block per
    * V100 SM, where ptxas's 12 to 18 registers allow two). */
   if (report == NULL && module->ptx_arch > (uint32_t) target)
-    report = ptxas_report (ptx, options != NULL ? options : "", (int) module->ptx_arch);
+    report = ptxas_report (ptx, opts, (int) module->ptx_arch, FALSE);
+  if (report == NULL && module->ptx_arch > (uint32_t) target)
+    report = ptxas_report (ptx, opts, (int) module->ptx_arch, TRUE);
   if (report == NULL)
     return;
   g_autoptr(GHashTable) res = ws_cudart_parse_ptxas_output (report);

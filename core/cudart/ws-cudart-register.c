@@ -231,7 +231,17 @@ ws_cudart_module_load (WsCudartModule *m)
       else
         ws_cudart_warn ("__managed__ variable %s is not in the module's PTX", v->name);
     }
-  ws_cudart_apply_ptxas (m, ptx, options);
+  /* ptxas's resources per translation unit: the linked text above is the
+   * emulator's (ptxas refuses its .extern declarations next to their
+   * definitions); each unit compiles alone as relocatable code. */
+  if (units->len == 1)
+    ws_cudart_apply_ptxas (m, ptx, options);
+  else
+    for (guint i = 0; i < units->len; i++)
+      {
+        const WsFatbinPtx *u = units->pdata[i];
+        ws_cudart_apply_ptxas (m, u->ptx, u->ptxas_options);
+      }
   g_rec_mutex_unlock (&ws_cudart.lock);
   return cudaSuccess;
 }

@@ -184,6 +184,8 @@ ws_cudart_constructor (void)
   ws_cudart.alloc_sizes = g_hash_table_new (g_int64_hash, g_int64_equal);
   ws_cudart.start_time = ws_now_seconds ();
   ws_cudart.heap_bytes = 8 * 1024 * 1024;
+  ws_cudart.devrt_sync_depth = 2;           /* the CUDA defaults */
+  ws_cudart.devrt_pending_launches = 2048;
   ws_cudart.stack_bytes = 1024;
   ws_cudart.printf_fifo_bytes = 1024 * 1024;
 }

@@ -116,6 +116,7 @@ push_frame (Warp *w, const EFunc *fn, uint32_t call, uint32_t mask, uint32_t loc
       w->pstack = g_renew (uint32_t, w->pstack, w->pcap);
     }
   memset (w->pstack + pred_off, 0, fn->n_preds * sizeof (uint32_t));
+  w->pstack[pred_off + fn->true_pred] = WS_EMU_FULL;
   f = &w->frames[w->nframes++];
   f->fn = fn;
   f->simt_base = w->sp;

@@ -440,7 +440,17 @@ decode_inst (Dec *d, EInst *e, const WsPtxInst *pi, const uint32_t *ipdom, uint3
       break;
     case WS_OP_AND: case WS_OP_OR: case WS_OP_XOR: case WS_OP_NOT:
       if (t == WS_T_PRED)
-        e->h = H_PREDLOGIC;
+        {
+          e->h = H_PREDLOGIC;
+          /* A constant operand (nvcc writes `xor.pred %p2, %p1, -1` for a
+           * NOT) reads the frame's all-true slot, negated for 0. */
+          for (int i = 0; i < pi->nsrc && i < WS_PTX_MAX_SRC; i++)
+            if (pi->src[i].kind == WS_OPND_IMM)
+              {
+                e->s[i] = d->ef->true_pred;
+                e->pneg = (e->pneg & ~(1u << i)) | ((pi->src[i].imm & 1) ? 0u : 1u << i);
+              }
+        }
       else
         e->h = pi->op == WS_OP_AND ? H_AND : pi->op == WS_OP_OR ? H_OR : pi->op == WS_OP_XOR ? H_XOR : H_NOT;
       break;
@@ -761,8 +771,9 @@ decode_function (WsEmuModule *m, WsEmuFunction *k, uint32_t f, GString *err)
   ef->n_insts = fn->n_insts;
   ef->n_rows = fn->n_regs + 1;
   ef->sink_row = fn->n_regs;
-  ef->n_preds = fn->n_preds + 1;
+  ef->n_preds = fn->n_preds + 2;
   ef->sink_pred = fn->n_preds;
+  ef->true_pred = fn->n_preds + 1;
   ef->code = g_new0 (EInst, fn->n_insts + 1);
   d.imm_index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   d.imm_vals = g_array_new (FALSE, FALSE, sizeof (uint64_t));

@@ -104,8 +104,9 @@ typedef struct {
   guint n_insts;
   EInst *code;
   uint32_t n_rows;           /* value rows per frame (registers + sink) */
-  uint32_t n_preds;          /* predicate slots per frame (+ sink) */
+  uint32_t n_preds;          /* predicate slots per frame (+ sink, + all-true) */
   uint32_t sink_row, sink_pred;
+  uint32_t true_pred;        /* a slot every lane reads as true (constant predicate operands) */
   uint64_t *imm;             /* immediate rows [n_imm][32] */
   guint n_imm;
   uint32_t frame_bytes;      /* local frame: .local + call-site/formal .param */

@@ -11,6 +11,8 @@
  *    cudaTriggerProgrammaticLaunchCompletion / cudaGridDependencySynchronize
  *    (griddepcontrol, in sm_90 builds), the second reading what the first
  *    wrote;
+ *  - the device runtime's limits (cudaLimitDevRuntimeSyncDepth and
+ *    cudaLimitDevRuntimePendingLaunchCount) are set and read back;
  *  - cudaHostRegister(Mapped) of malloc'd memory: a kernel writes it through
  *    cudaHostGetDevicePointer; registering twice and unregistering memory
  *    that was never registered fail.
@@ -77,6 +79,16 @@ int main() {
   }
   cudaGetLastError();
   CHECK(cudaCtxResetPersistingL2Cache());
+
+  size_t depth = 0, pending = 0;
+  CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, 4096));
+  CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimeSyncDepth, 3));
+  CHECK(cudaDeviceGetLimit(&pending, cudaLimitDevRuntimePendingLaunchCount));
+  CHECK(cudaDeviceGetLimit(&depth, cudaLimitDevRuntimeSyncDepth));
+  if (pending != 4096 || depth != 3) {
+    printf("FAILED: device runtime limits read back as %zu and %zu\n", pending, depth);
+    bad = 1;
+  }
 
   cudaMemPool_t pool;
   CHECK(cudaDeviceGetDefaultMemPool(&pool, 0));

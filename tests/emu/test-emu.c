@@ -513,6 +513,21 @@ test_invalid_unnoticed (void)
   fx_clear (&fx);
 }
 
+/* Constant predicate operands (xor.pred with -1 is nvcc's NOT). */
+static void
+test_pred_imm (void)
+{
+  Fx fx;
+  fx_init (&fx, "hand.ptx", 1, TRUE);
+  uint64_t out = dalloc (&fx, 32 * 4);
+  void *args[] = { &out };
+  launch_ok (&fx, "pred_imm", 1, 32, 0, args, NULL);
+  const int *h = HOST (out);
+  for (int t = 0; t < 32; t++)
+    g_assert_cmpint (h[t], ==, t < 5 ? 2 | 4 : 1);
+  fx_clear (&fx);
+}
+
 /* A divergent __syncthreads() (half a warp at one barrier, half at
  * another): --memcheck stops at the late half's barrier with both lines
  * named (compute-sanitizer's synccheck); lanes that return instead are
@@ -1335,6 +1350,7 @@ main (int argc, char **argv)
   g_test_add_func ("/emu/invalid/unnoticed-recorded", test_invalid_unnoticed);
   g_test_add_func ("/emu/invalid/before-first-allocation", test_invalid_before_first);
   g_test_add_func ("/emu/invalid/divergent-barrier", test_divergent_barrier);
+  g_test_add_func ("/emu/kernel/pred-logic-constants", test_pred_imm);
   g_test_add_func ("/emu/invalid/far-address-faults", test_invalid_far_faults);
   g_test_add_func ("/emu/address/shared-local-wrap-32bit", test_window_wrap);
   g_test_add_func ("/emu/fault/trap-719", test_trap);
