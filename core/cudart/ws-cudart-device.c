@@ -9,13 +9,6 @@
 
 #include "occupancy/ws-occupancy.h"
 
-#define ENSURE_OR_RETURN()                                 \
-  do {                                                     \
-    cudaError_t ensure_err_ = ws_cudart_ensure ();         \
-    if (ensure_err_ != cudaSuccess)                        \
-      return ws_cudart_set_error (ensure_err_);            \
-  } while (0)
-
 /* Texture/surface limits are architectural constants of compute
  * capability 5.0 and newer (CUDA programming guide, "Technical
  * Specifications per Compute Capability"); the emulator has no textures,

@@ -25,6 +25,8 @@ typedef enum {
   NODE_MEMCPY3D,             /* cudaGraphAddMemcpyNode: a cudaMemcpy3DParms */
   NODE_MEMSET2D,             /* cudaGraphAddMemsetNode: pitch, element size, rows */
   NODE_EMPTY,
+  NODE_MEM_ALLOC,            /* dst, count: a graph allocation made usable */
+  NODE_MEM_FREE,             /* dst: a graph allocation given back */
 } NodeKind;
 
 struct CUgraphNode_st {
@@ -67,6 +69,21 @@ struct CUgraphExec_st {
 static GHashTable *graphs;   /* live WsCudartGraph* (handles given out) */
 static GHashTable *execs;
 
+/* Graph memory (cudaGraphAddMemAllocNode, cudaMallocAsync in a capture).
+ * CUDA fixes an allocation's address when the node is made and maps memory
+ * behind it when the node runs, until a free node (or cudaFree) unmaps it.
+ * Here the address range is reserved in the emulated memory when the node
+ * is made and stays reserved for the life of the program (a relaunch gets
+ * the same address, as on the GPU); the node and its free only track
+ * whether the range is in use, which the footprint attributes report. */
+typedef struct {
+  size_t bytes;
+  gboolean mapped;           /* between its alloc node and its free */
+  gboolean backed;           /* holds memory: from its first use to a trim while unmapped */
+} GraphAlloc;
+static GHashTable *graph_allocs;   /* address -> GraphAlloc* */
+static uint64_t graph_mem_used, graph_mem_used_high, graph_mem_reserved, graph_mem_reserved_high;
+
 static void
 node_free (struct CUgraphNode_st *n)
 {
@@ -106,6 +123,7 @@ tables_init (void)
     {
       graphs = g_hash_table_new (g_direct_hash, g_direct_equal);
       execs = g_hash_table_new (g_direct_hash, g_direct_equal);
+      graph_allocs = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
     }
 }
 
@@ -355,6 +373,263 @@ set_kernel_params (struct CUgraphNode_st *n, const struct cudaKernelNodeParams *
   return cudaSuccess;
 }
 
+/* ---- graph memory ------------------------------------------------------------ */
+
+static void
+graph_mem_account (int64_t used_delta, int64_t reserved_delta)
+{
+  graph_mem_used += (uint64_t) used_delta;
+  graph_mem_reserved += (uint64_t) reserved_delta;
+  graph_mem_used_high = MAX (graph_mem_used_high, graph_mem_used);
+  graph_mem_reserved_high = MAX (graph_mem_reserved_high, graph_mem_reserved);
+}
+
+static gboolean
+is_graph_alloc (const void *ptr)
+{
+  g_rec_mutex_lock (&ws_cudart.lock);
+  tables_init ();
+  gboolean ours = g_hash_table_contains (graph_allocs, ptr);
+  g_rec_mutex_unlock (&ws_cudart.lock);
+  return ours;
+}
+
+/* Reserves a graph allocation of @bytes (the address a node hands out). */
+static cudaError_t
+graph_alloc_reserve (void **ptr, size_t bytes)
+{
+  cudaError_t err = ws_cudart_allocate_device (ptr, bytes, "graph allocation");
+  if (err != cudaSuccess)
+    return err;
+  GraphAlloc *a = g_new0 (GraphAlloc, 1);
+  a->bytes = bytes;
+  g_rec_mutex_lock (&ws_cudart.lock);
+  tables_init ();
+  g_hash_table_insert (graph_allocs, *ptr, a);
+  g_rec_mutex_unlock (&ws_cudart.lock);
+  return cudaSuccess;
+}
+
+static cudaError_t
+graph_alloc_map (void *ptr)
+{
+  g_rec_mutex_lock (&ws_cudart.lock);
+  GraphAlloc *a = g_hash_table_lookup (graph_allocs, ptr);
+  cudaError_t err = cudaSuccess;
+  if (a == NULL)
+    err = cudaErrorInvalidValue;
+  else if (a->mapped)
+    {
+      /* CUDA: launching a graph whose allocation is still in use fails */
+      ws_cudart_warn ("graph allocation %p is still in use (not freed since the graph last ran)", ptr);
+      err = cudaErrorInvalidValue;
+    }
+  else
+    {
+      a->mapped = TRUE;
+      graph_mem_account ((int64_t) a->bytes, a->backed ? 0 : (int64_t) a->bytes);
+      a->backed = TRUE;
+    }
+  g_rec_mutex_unlock (&ws_cudart.lock);
+  return err == cudaSuccess ? err : ws_cudart_set_error (err);
+}
+
+/* Unmaps a graph allocation (a free node, or cudaFree/cudaFreeAsync
+ * outside the graph); FALSE when @ptr is not a graph allocation in use. */
+static gboolean
+graph_alloc_unmap (void *ptr)
+{
+  g_rec_mutex_lock (&ws_cudart.lock);
+  tables_init ();
+  GraphAlloc *a = g_hash_table_lookup (graph_allocs, ptr);
+  gboolean ok = a != NULL && a->mapped;
+  if (ok)
+    {
+      a->mapped = FALSE;
+      graph_mem_account (-(int64_t) a->bytes, 0);
+    }
+  g_rec_mutex_unlock (&ws_cudart.lock);
+  return ok;
+}
+
+gboolean
+ws_cudart_graph_alloc_release (void *ptr, cudaError_t *err)
+{
+  gboolean ours = is_graph_alloc (ptr);
+  if (ours)
+    *err = graph_alloc_unmap (ptr) ? cudaSuccess : ws_cudart_set_error (cudaErrorInvalidValue);
+  return ours;
+}
+
+cudaError_t
+ws_cudart_capture_malloc (WsCudartGraph *g, void **ptr, size_t size)
+{
+  if (ptr == NULL || size == 0)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  cudaError_t err = graph_alloc_reserve (ptr, size);
+  if (err != cudaSuccess)
+    return err;
+  struct CUgraphNode_st *n = add_node (g, NODE_MEM_ALLOC);
+  n->dst = *ptr;
+  n->count = size;
+  return cudaSuccess;
+}
+
+cudaError_t
+ws_cudart_capture_free (WsCudartGraph *g, void *ptr)
+{
+  gboolean ours = is_graph_alloc (ptr);
+  if (!ours)
+    {
+      ws_cudart_warn ("cudaFreeAsync(%p) in a stream capture: only memory allocated by a graph can be freed in one",
+                      ptr);
+      return ws_cudart_set_error (cudaErrorInvalidValue);
+    }
+  struct CUgraphNode_st *n = add_node (g, NODE_MEM_FREE);
+  n->dst = ptr;
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaGraphAddMemAllocNode (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+                          size_t numDependencies, struct cudaMemAllocNodeParams *nodeParams)
+{
+  if (nodeParams == NULL || nodeParams->bytesize == 0)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  if (nodeParams->poolProps.allocType != cudaMemAllocationTypePinned
+      || nodeParams->poolProps.location.type != cudaMemLocationTypeDevice || nodeParams->poolProps.location.id != 0)
+    {
+      ws_cudart_warn ("cudaGraphAddMemAllocNode: only pinned memory on device 0 is supported by the Warpscope emulator");
+      return ws_cudart_set_error (cudaErrorInvalidValue);
+    }
+  struct CUgraphNode_st *n;
+  cudaError_t err = new_node (pGraphNode, graph, pDependencies, numDependencies, NODE_MEM_ALLOC, &n);
+  if (err != cudaSuccess)
+    return err;
+  err = graph_alloc_reserve (&nodeParams->dptr, nodeParams->bytesize);
+  if (err != cudaSuccess)
+    {
+      n->kind = NODE_EMPTY;   /* stays in the graph, harmless */
+      return err;
+    }
+  n->dst = nodeParams->dptr;
+  n->count = nodeParams->bytesize;
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaGraphMemAllocNodeGetParams (cudaGraphNode_t node, struct cudaMemAllocNodeParams *params_out)
+{
+  if (node == NULL || params_out == NULL || node->kind != NODE_MEM_ALLOC)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  memset (params_out, 0, sizeof *params_out);
+  params_out->poolProps.allocType = cudaMemAllocationTypePinned;
+  params_out->poolProps.location.type = cudaMemLocationTypeDevice;
+  params_out->poolProps.location.id = 0;
+  params_out->bytesize = node->count;
+  params_out->dptr = node->dst;
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaGraphAddMemFreeNode (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+                         size_t numDependencies, void *dptr)
+{
+  gboolean ours = is_graph_alloc (dptr);
+  if (!ours)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  struct CUgraphNode_st *n;
+  cudaError_t err = new_node (pGraphNode, graph, pDependencies, numDependencies, NODE_MEM_FREE, &n);
+  if (err != cudaSuccess)
+    return err;
+  n->dst = dptr;
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaGraphMemFreeNodeGetParams (cudaGraphNode_t node, void *dptr_out)
+{
+  if (node == NULL || dptr_out == NULL || node->kind != NODE_MEM_FREE)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  *(void **) dptr_out = node->dst;
+  return cudaSuccess;
+}
+
+/* Memory in use is what graphs have mapped and not freed; reserved memory
+ * is what they hold, in use or kept for reuse until a trim. */
+cudaError_t
+cudaDeviceGetGraphMemAttribute (int device, enum cudaGraphMemAttributeType attr, void *value)
+{
+  ENSURE_OR_RETURN ();
+  if (device != 0)
+    return ws_cudart_set_error (cudaErrorInvalidDevice);
+  if (value == NULL)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  g_rec_mutex_lock (&ws_cudart.lock);
+  uint64_t v = 0;
+  cudaError_t err = cudaSuccess;
+  switch (attr)
+    {
+    case cudaGraphMemAttrUsedMemCurrent: v = graph_mem_used; break;
+    case cudaGraphMemAttrUsedMemHigh: v = graph_mem_used_high; break;
+    case cudaGraphMemAttrReservedMemCurrent: v = graph_mem_reserved; break;
+    case cudaGraphMemAttrReservedMemHigh: v = graph_mem_reserved_high; break;
+    default: err = cudaErrorInvalidValue; break;
+    }
+  g_rec_mutex_unlock (&ws_cudart.lock);
+  if (err != cudaSuccess)
+    return ws_cudart_set_error (err);
+  *(uint64_t *) value = v;
+  return cudaSuccess;
+}
+
+/* Only the high watermarks can be set, and only to 0 (a reset). */
+cudaError_t
+cudaDeviceSetGraphMemAttribute (int device, enum cudaGraphMemAttributeType attr, void *value)
+{
+  ENSURE_OR_RETURN ();
+  if (device != 0)
+    return ws_cudart_set_error (cudaErrorInvalidDevice);
+  if (value == NULL || *(uint64_t *) value != 0)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  g_rec_mutex_lock (&ws_cudart.lock);
+  cudaError_t err = cudaSuccess;
+  if (attr == cudaGraphMemAttrUsedMemHigh)
+    graph_mem_used_high = graph_mem_used;
+  else if (attr == cudaGraphMemAttrReservedMemHigh)
+    graph_mem_reserved_high = graph_mem_reserved;
+  else
+    err = cudaErrorInvalidValue;
+  g_rec_mutex_unlock (&ws_cudart.lock);
+  return err == cudaSuccess ? err : ws_cudart_set_error (err);
+}
+
+/* Gives back the memory graphs keep but do not use (their address ranges
+ * stay reserved, as their virtual addresses do on a GPU). */
+cudaError_t
+cudaDeviceGraphMemTrim (int device)
+{
+  ENSURE_OR_RETURN ();
+  if (device != 0)
+    return ws_cudart_set_error (cudaErrorInvalidDevice);
+  g_rec_mutex_lock (&ws_cudart.lock);
+  tables_init ();
+  GHashTableIter it;
+  gpointer value;
+  g_hash_table_iter_init (&it, graph_allocs);
+  while (g_hash_table_iter_next (&it, NULL, &value))
+    {
+      GraphAlloc *a = value;
+      if (a->backed && !a->mapped)
+        {
+          a->backed = FALSE;
+          graph_mem_account (0, -(int64_t) a->bytes);
+        }
+    }
+  g_rec_mutex_unlock (&ws_cudart.lock);
+  return cudaSuccess;
+}
+
 cudaError_t
 cudaGraphCreate (cudaGraph_t *pGraph, unsigned int flags)
 {
@@ -532,6 +807,8 @@ cudaGraphNodeGetType (cudaGraphNode_t node, enum cudaGraphNodeType *pType)
     case NODE_MEMSET: case NODE_MEMSET2D: *pType = cudaGraphNodeTypeMemset; break;
     case NODE_HOST: *pType = cudaGraphNodeTypeHost; break;
     case NODE_EMPTY: *pType = cudaGraphNodeTypeEmpty; break;
+    case NODE_MEM_ALLOC: *pType = cudaGraphNodeTypeMemAlloc; break;
+    case NODE_MEM_FREE: *pType = cudaGraphNodeTypeMemFree; break;
     }
   return cudaSuccess;
 }
@@ -857,6 +1134,12 @@ cudaGraphLaunch (cudaGraphExec_t graphExec, cudaStream_t stream)
           err = memset_elements (n);
           break;
         case NODE_EMPTY:
+          break;
+        case NODE_MEM_ALLOC:
+          err = graph_alloc_map (n->dst);
+          break;
+        case NODE_MEM_FREE:
+          err = graph_alloc_unmap (n->dst) ? cudaSuccess : ws_cudart_set_error (cudaErrorInvalidValue);
           break;
         }
       /* A fault inside the graph is sticky like any other. */

@@ -9,13 +9,6 @@
 
 #include <string.h>
 
-#define ENSURE_OR_RETURN()                                 \
-  do {                                                     \
-    cudaError_t ensure_err_ = ws_cudart_ensure ();         \
-    if (ensure_err_ != cudaSuccess)                        \
-      return ws_cudart_set_error (ensure_err_);            \
-  } while (0)
-
 gboolean
 ws_cudart_is_device_ptr (const void *ptr)
 {
@@ -73,6 +66,9 @@ release (void *ptr, gboolean host)
   if (ptr == NULL)
     return cudaSuccess;
   ENSURE_OR_RETURN ();
+  cudaError_t graph_err;
+  if (!host && ws_cudart_graph_alloc_release (ptr, &graph_err))
+    return graph_err;
   g_rec_mutex_lock (&ws_cudart.lock);
   gint64 key = (gint64) (uintptr_t) ptr;
   gpointer orig_key = NULL, size = NULL;
@@ -96,6 +92,12 @@ release (void *ptr, gboolean host)
   g_free (orig_key);
   g_rec_mutex_unlock (&ws_cudart.lock);
   return cudaSuccess;
+}
+
+cudaError_t
+ws_cudart_allocate_device (void **ptr, size_t size, const char *what)
+{
+  return allocate (ptr, size, WS_ALLOC_DEVICE, what);
 }
 
 cudaError_t
@@ -218,7 +220,7 @@ cudaMallocAsync (void **devPtr, size_t size, cudaStream_t hStream)
   if (!ws_cudart_stream_valid (hStream))
     return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
   if (ws_cudart_capturing (hStream) != NULL)
-    return ws_cudart_capture_unsupported (ws_cudart_capturing (hStream), "cudaMallocAsync");
+    return ws_cudart_capture_malloc (ws_cudart_capturing (hStream), devPtr, size);
   return allocate (devPtr, size, WS_ALLOC_DEVICE, "cudaMallocAsync");
 }
 
@@ -234,7 +236,7 @@ cudaFreeAsync (void *devPtr, cudaStream_t hStream)
   if (!ws_cudart_stream_valid (hStream))
     return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
   if (ws_cudart_capturing (hStream) != NULL)
-    return ws_cudart_capture_unsupported (ws_cudart_capturing (hStream), "cudaFreeAsync");
+    return ws_cudart_capture_free (ws_cudart_capturing (hStream), devPtr);
   return release (devPtr, FALSE);
 }
 

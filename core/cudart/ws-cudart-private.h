@@ -218,6 +218,8 @@ cudaError_t ws_cudart_symbol_address (const void *symbol, uint64_t *addr, uint64
 
 /* ws-cudart-memory.c */
 gboolean ws_cudart_is_device_ptr (const void *ptr);
+/* cudaMalloc's allocation, labelled @what in fault reports. */
+cudaError_t ws_cudart_allocate_device (void **ptr, size_t size, const char *what);
 
 /* ws-cudart-device.c */
 gboolean ws_cudart_stream_valid (cudaStream_t stream);
@@ -231,7 +233,22 @@ cudaError_t ws_cudart_capture_memcpy (WsCudartGraph *graph, void *dst, const voi
                                       enum cudaMemcpyKind kind);
 cudaError_t ws_cudart_capture_memset (WsCudartGraph *graph, void *dst, int value, size_t count);
 cudaError_t ws_cudart_capture_host (WsCudartGraph *graph, cudaHostFn_t fn, void *user_data);
+/* cudaMallocAsync / cudaFreeAsync in a capture: graph memory nodes. */
+cudaError_t ws_cudart_capture_malloc (WsCudartGraph *graph, void **ptr, size_t size);
+cudaError_t ws_cudart_capture_free (WsCudartGraph *graph, void *ptr);
+/* cudaFree/cudaFreeAsync of a graph allocation: TRUE when @ptr is one (then
+ * @err is the result: it is unmapped, its address stays reserved). */
+gboolean ws_cudart_graph_alloc_release (void *ptr, cudaError_t *err);
 /* A stream operation that cannot be captured: ends the capture as invalid. */
 cudaError_t ws_cudart_capture_unsupported (WsCudartGraph *graph, const char *what);
+
+/* Starts the runtime on first use; returns the error from the calling API
+ * function when it cannot start. */
+#define ENSURE_OR_RETURN()                                 \
+  do {                                                     \
+    cudaError_t ensure_err_ = ws_cudart_ensure ();         \
+    if (ensure_err_ != cudaSuccess)                        \
+      return ws_cudart_set_error (ensure_err_);            \
+  } while (0)
 
 G_END_DECLS

@@ -6,7 +6,12 @@
  *  - cudaGraphInstantiate + cudaGraphLaunch, launched twice;
  *  - cudaGraphExecKernelNodeSetParams changes only the executable graph;
  *  - cudaGraphExecUpdate from a graph of the same shape; cudaGraphClone;
- *  - cudaGraphNodeGetType, cudaGraphGetNodes, cudaGraphKernelNodeGetParams.
+ *  - cudaGraphNodeGetType, cudaGraphGetNodes, cudaGraphKernelNodeGetParams;
+ *  - graph memory: cudaGraphAddMemAllocNode / cudaGraphAddMemFreeNode around
+ *    a kernel (the same address at every launch, the footprint attributes
+ *    in use and reserved, cudaDeviceGraphMemTrim), and cudaMallocAsync /
+ *    cudaFreeAsync captured from a stream as alloc and free nodes; a graph
+ *    allocation without a free node is freed by cudaFree after the launch.
  */
 #include <cstdio>
 #include <cstdlib>
@@ -120,6 +125,101 @@ int main() {
   CHECK(cudaGraphExecDestroy(ex));
   CHECK(cudaGraphDestroy(c));
   CHECK(cudaGraphDestroy(g));
+
+  /* graph memory: alloc -> memset -> kernel -> copy out -> free */
+  {
+    cudaGraph_t mg;
+    CHECK(cudaGraphCreate(&mg, 0));
+    cudaMemAllocNodeParams ap;
+    memset(&ap, 0, sizeof ap);
+    ap.poolProps.allocType = cudaMemAllocationTypePinned;
+    ap.poolProps.location.type = cudaMemLocationTypeDevice;
+    ap.poolProps.location.id = 0;
+    ap.bytesize = n * sizeof(int);
+    cudaGraphNode_t a_node, s_node, k_node, c_node, f_node;
+    CHECK(cudaGraphAddMemAllocNode(&a_node, mg, NULL, 0, &ap));
+    int *d_g = (int *) ap.dptr;
+    if (d_g == NULL) { printf("FAILED: alloc node gave no address\n"); return 1; }
+    cudaMemsetParams sp;
+    memset(&sp, 0, sizeof sp);
+    sp.dst = d_g; sp.value = 5; sp.elementSize = 4; sp.width = n; sp.height = 1; sp.pitch = 0;
+    CHECK(cudaGraphAddMemsetNode(&s_node, mg, &a_node, 1, &sp));
+    int gmul = 3, gadd = 1, gn = n;
+    void *gargs[] = { &d_g, &gmul, &gadd, &gn };
+    cudaKernelNodeParams gkp;
+    memset(&gkp, 0, sizeof gkp);
+    gkp.func = (void *) scale_add; gkp.gridDim = dim3(1); gkp.blockDim = dim3(128); gkp.kernelParams = gargs;
+    CHECK(cudaGraphAddKernelNode(&k_node, mg, &s_node, 1, &gkp));
+    CHECK(cudaGraphAddMemcpyNode1D(&c_node, mg, &k_node, 1, h_out2, d_g, n * sizeof(int), cudaMemcpyDeviceToHost));
+    CHECK(cudaGraphAddMemFreeNode(&f_node, mg, &c_node, 1, d_g));
+    cudaGraphNodeType t1, t2;
+    CHECK(cudaGraphNodeGetType(a_node, &t1));
+    CHECK(cudaGraphNodeGetType(f_node, &t2));
+    bad |= t1 != cudaGraphNodeTypeMemAlloc || t2 != cudaGraphNodeTypeMemFree;
+    cudaMemAllocNodeParams back;
+    CHECK(cudaGraphMemAllocNodeGetParams(a_node, &back));
+    bad |= back.dptr != ap.dptr || back.bytesize != ap.bytesize;
+    cudaGraphExec_t mex;
+    CHECK(cudaGraphInstantiate(&mex, mg, 0));
+    for (int rep = 0; rep < 2; rep++) {
+      memset(h_out2, 0, sizeof h_out2);
+      CHECK(cudaGraphLaunch(mex, 0));
+      CHECK(cudaStreamSynchronize(0));
+      bad |= check("graph memory", h_out2, n, 16, 0);
+    }
+    unsigned long long used = 1, reserved = 0, high = 0;
+    CHECK(cudaDeviceGetGraphMemAttribute(0, cudaGraphMemAttrUsedMemCurrent, &used));
+    CHECK(cudaDeviceGetGraphMemAttribute(0, cudaGraphMemAttrReservedMemCurrent, &reserved));
+    CHECK(cudaDeviceGetGraphMemAttribute(0, cudaGraphMemAttrUsedMemHigh, &high));
+    if (used != 0 || reserved != n * sizeof(int) || high != n * sizeof(int)) {
+      printf("FAILED: graph memory footprint used %llu reserved %llu high %llu\n", used, reserved, high);
+      bad = 1;
+    }
+    CHECK(cudaDeviceGraphMemTrim(0));
+    CHECK(cudaDeviceGetGraphMemAttribute(0, cudaGraphMemAttrReservedMemCurrent, &reserved));
+    bad |= reserved != 0;
+    CHECK(cudaGraphExecDestroy(mex));
+    CHECK(cudaGraphDestroy(mg));
+  }
+
+  /* cudaMallocAsync / cudaFreeAsync captured; the second allocation has no
+   * free node: cudaFree gives it back after each launch */
+  {
+    cudaStream_t s;
+    CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    int *d_a = NULL, *d_b = NULL;
+    cudaGraph_t cg;
+    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    CHECK(cudaMallocAsync((void **) &d_a, n * sizeof(int), s));
+    CHECK(cudaMallocAsync((void **) &d_b, n * sizeof(int), s));
+    CHECK(cudaMemcpyAsync(d_a, h_in, n * sizeof(int), cudaMemcpyHostToDevice, s));
+    scale_add<<<1, 128, 0, s>>>(d_a, 4, 0, n);
+    CHECK(cudaMemcpyAsync(d_b, d_a, n * sizeof(int), cudaMemcpyDeviceToDevice, s));
+    CHECK(cudaFreeAsync(d_a, s));
+    CHECK(cudaMemcpyAsync(h_out2, d_b, n * sizeof(int), cudaMemcpyDeviceToHost, s));
+    CHECK(cudaStreamEndCapture(s, &cg));
+    cudaGraphExec_t cex;
+    CHECK(cudaGraphInstantiate(&cex, cg, 0));
+    for (int rep = 0; rep < 2; rep++) {
+      memset(h_out2, 0, sizeof h_out2);
+      CHECK(cudaGraphLaunch(cex, s));
+      CHECK(cudaStreamSynchronize(s));
+      bad |= check("captured graph memory", h_out2, n, 0, 4);
+      CHECK(cudaFree(d_b));
+    }
+    /* relaunching while its allocation is still in use fails */
+    CHECK(cudaGraphLaunch(cex, s));
+    CHECK(cudaStreamSynchronize(s));
+    if (cudaGraphLaunch(cex, s) == cudaSuccess) {
+      printf("FAILED: a graph whose allocation was not freed launched again\n");
+      bad = 1;
+    }
+    cudaGetLastError();
+    CHECK(cudaFree(d_b));
+    CHECK(cudaGraphExecDestroy(cex));
+    CHECK(cudaGraphDestroy(cg));
+    CHECK(cudaStreamDestroy(s));
+  }
   CHECK(cudaFree(d_v));
   CHECK(cudaFree(d_w));
   if (bad) { printf("FAILED\n"); return 1; }
