@@ -943,10 +943,36 @@ f2i (double x, int to, int rnd)
   return zx ((uint64_t) x, n);
 }
 
+/* cvt.{rna,rn,rz}{.relu}{.satfinite}.tf32.f32: an f32 rounded to tf32's
+ * 10 mantissa bits, kept as a 32-bit float with the 13 low bits zero
+ * (PTX ISA, cvt); NaN gives the canonical NaN. */
+static uint64_t
+cvt_tf32 (const EInst *in, uint64_t a)
+{
+  uint32_t u = (uint32_t) a, mag = u & 0x7fffffffu;
+  if (mag > 0x7f800000u)
+    return 0x7fffffffu;
+  if (mag < 0x7f800000u)
+    {
+      if (in->rnd == WS_RND_RNA || in->rnd == WS_RND_NONE)
+        u += 0x1000u;                         /* ties away from zero */
+      else if (in->rnd == WS_RND_RN)
+        u += 0xfffu + ((u >> 13) & 1u);       /* ties to even */
+      u &= 0xffffe000u;
+    }
+  if ((in->mods & WS_MOD_SATFINITE) && (u & 0x7fffffffu) == 0x7f800000u)
+    u = (u & 0x80000000u) | 0x7f7fe000u;
+  if ((in->mods & WS_MOD_RELU) && (u & 0x80000000u))
+    u = 0;
+  return u;
+}
+
 static uint64_t
 cvt (const EInst *in, uint64_t a)
 {
   int to = in->type, from = in->type2;
+  if (G_UNLIKELY (in->sub == WS_SUB_CVT_TF32))
+    return cvt_tf32 (in, a);
   gboolean sat = (in->mods & WS_MOD_SAT) != 0, ftz = (in->mods & WS_MOD_FTZ) != 0;
   if (!tfloat (to) && !tfloat (from) && !sat)
     {
@@ -1465,6 +1491,81 @@ warp_collective (Warp *w, const EInst *in, uint32_t grp, uint32_t part, const ui
 }
 
 /* Runs a warp until it finishes, blocks on a barrier or faults. */
+/* The address a trace records for an access of @space resolved to @tspace
+ * (shared and local addresses as offsets in their window). */
+static inline uint64_t
+trace_addr (int space, int tspace, uint64_t addr)
+{
+  if (tspace == WS_SPACE_LOCAL)
+    return addr - (space == WS_SPACE_GENERIC ? WS_EMU_LOCAL_WIN : 0);
+  return tspace == WS_SPACE_SHARED && space == WS_SPACE_GENERIC ? addr - WS_EMU_SHARED_WIN : addr;
+}
+
+/* wmma.load / wmma.store: each lane moves the elements of its slots
+ * (ws_emu_wmma_element) one by one through the same checks as ld/st.  The
+ * trace gets one record with each lane's first element: with the layout's
+ * own numbering a lane's slots are one run of consecutive elements in
+ * memory (the static access size is the run's bytes). */
+static __attribute__ ((noinline)) gboolean
+wmma_access (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t m)
+{
+  WsTraceCta *trace = c->trace;
+  gboolean store = in->h == H_WMMA_STORE;
+  WsPtxWmmaMatrix mat = store ? WS_WMMA_D : WS_PTX_WMMA_MATRIX (in->wmma);
+  WsPtxWmmaFragment f;
+  ws_ptx_wmma_fragment (in->wmma, mat, &f);
+  const uint64_t *A = in->has_base ? SRC (0) : NULL, *S = SRC (1);
+  const uint32_t *rows = w->fn->frag_rows + in->target;
+  int64_t off = in->off + (in->addr_frame ? (int64_t) w->local_base : 0);
+  int space = in->space, tspace = space;
+  gboolean col = WS_PTX_WMMA_COL_MAJOR (in->wmma, mat);
+  gboolean col_order = col && (mat == WS_WMMA_A || mat == WS_WMMA_B);
+  uint32_t esz = f.elem_bytes, bits = esz * 8, slots = (uint32_t) f.regs * f.per_reg;
+  uint64_t emask = bits >= 64 ? ~UINT64_C (0) : (UINT64_C (1) << bits) - 1;
+  const char *what = store ? "store" : "load";
+  MemFault fault = { 0 };
+  FOR_LANES (m, {
+    uint64_t base = (A ? A[l] : 0) + (uint64_t) off, stride = (uint32_t) S[l];
+    uint64_t packed[WS_PTX_MAX_VEC] = { 0 };
+    if (store)
+      for (uint32_t r = 0; r < f.regs; r++)
+        packed[r] = (w->bases[rows[r] >> WS_SRC_SHIFT] + (size_t) (rows[r] & 0x0fffffffu) * WS_EMU_WARP)[l];
+    for (uint32_t s = 0; s < slots; s++)
+      {
+        uint32_t row, cl;
+        ws_emu_wmma_position (&f, col_order, ws_emu_wmma_element (&f, (uint32_t) l, s), &row, &cl);
+        uint64_t index = col ? (uint64_t) cl * stride + row : (uint64_t) row * stride + cl;
+        uint64_t addr = window_addr (space, base + index * esz);
+        uint8_t *p = xlate (c, w, l, space, addr, esz, &fault, &tspace);
+        if (G_UNLIKELY (p == NULL))
+          {
+            mem_fault (c, w, pc, &fault, what, esz);
+            return FALSE;
+          }
+        if (s == 0)
+          c->addrs[l] = trace_addr (space, tspace, addr);
+        uint32_t r = s / f.per_reg, shift = (s % f.per_reg) * bits;
+        if (store)
+          store_val (p, esz, packed[r] >> shift);
+        else
+          packed[r] |= (load_val (p, esz, FALSE) & emask) << shift;
+      }
+    if (!store)
+      for (uint32_t r = 0; r < f.regs; r++)
+        w->regs[(size_t) rows[r] * WS_EMU_WARP + l] = f.elem == WS_WMMA_ELEM_S32 ? (uint64_t) (int64_t) (int32_t) packed[r]
+                                                                                  : packed[r];
+  });
+  FLUSH_INVALID (what, esz);
+  if (trace)
+    {
+      if (m && traced_space (tspace))
+        ws_trace_cta_mem (trace, w->index, w->fn->static_base + pc, m, (uint8_t) tspace, c->addrs);
+      else
+        ws_trace_cta_inst (trace, w->index, w->fn->static_base + pc, m);
+    }
+  return TRUE;
+}
+
 static void
 run_warp (Cta *c, Warp *w)
 {
@@ -2380,6 +2481,14 @@ run_warp (Cta *c, Warp *w)
                 }
             });
           }
+          break;
+        case H_WMMA_LOAD:
+        case H_WMMA_STORE:
+          if (!wmma_access (c, w, in, pc, m))
+            goto stop;
+          break;
+        case H_WMMA_MMA:
+          ws_emu_wmma_mma (in->wmma, in->mods, w->bases, w->fn->frag_rows + in->target, w->regs, m);
           break;
         case H_ELECT:
           {

@@ -95,6 +95,7 @@ typedef struct {
   GHashTable *imm_index;   /* uint64 value -> row + 1 */
   GArray *imm_vals;
   GString *err;
+  GArray *frag_rows;       /* uint32_t: EFunc.frag_rows being built */
 } Dec;
 
 static uint32_t
@@ -303,6 +304,67 @@ plain_rn (const WsPtxInst *pi)
 {
   return (pi->rnd == WS_RND_NONE || pi->rnd == WS_RND_RN)
          && !(pi->mods & (WS_MOD_FTZ | WS_MOD_SAT));
+}
+
+/* wmma: the fragments' rows go to the function's frag_rows (EFunc); the
+ * stride (src[1] of load, src[2] of store, or the tile's leading
+ * dimension when absent) to s[1]; the address was decoded into s[0]. */
+static void
+decode_wmma (Dec *d, EInst *e, const WsPtxInst *pi)
+{
+  uint32_t desc = pi->imm2;
+  e->wmma = desc;
+  e->target = d->frag_rows->len;
+  const WsPtxOperand *frags[4] = { &pi->dst[0], NULL, NULL, NULL };
+  guint nf = 1;
+  WsPtxWmmaMatrix mats[4] = { WS_WMMA_D, WS_WMMA_A, WS_WMMA_B, WS_WMMA_C };
+  if (pi->sub == WS_SUB_WMMA_MMA)
+    {
+      e->h = H_WMMA_MMA;
+      for (guint i = 0; i < 3; i++)
+        frags[1 + i] = &pi->src[i];
+      nf = 4;
+    }
+  else
+    {
+      gboolean store = pi->sub == WS_SUB_WMMA_STORE;
+      WsPtxWmmaMatrix mat = store ? WS_WMMA_D : WS_PTX_WMMA_MATRIX (desc);
+      WsPtxWmmaFragment f;
+      guint si = store ? 2 : 1;
+      e->h = store ? H_WMMA_STORE : H_WMMA_LOAD;
+      if (store)
+        frags[0] = &pi->src[1];
+      mats[0] = mat;
+      ws_ptx_wmma_fragment (desc, mat, &f);
+      e->size = f.elem_bytes;
+      if (pi->nsrc > si)
+        {
+          decode_src (d, e, si, &pi->src[si]);
+          e->s[1] = e->s[si];
+        }
+      else
+        e->s[1] = imm_row (d, WS_PTX_WMMA_COL_MAJOR (desc, mat) ? f.rows : f.cols);
+    }
+  for (guint i = 0; i < nf; i++)
+    {
+      WsPtxWmmaFragment f;
+      const WsPtxOperand *o = frags[i];
+      gboolean dst = i == 0 && pi->sub != WS_SUB_WMMA_STORE;
+      if (!ws_ptx_wmma_fragment (desc, mats[i], &f) || o->kind != WS_OPND_VEC || o->count != f.regs)
+        {
+          dec_error (d, pi, "fragment of");
+          return;
+        }
+      for (guint j = 0; j < f.regs; j++)
+        {
+          uint32_t r = o->vec_regs[j], row;
+          if (dst)
+            row = r == WS_REG_SINK ? d->ef->sink_row : r;
+          else
+            row = r == WS_REG_SINK ? imm_row (d, 0) : WS_SRC_MAKE (WS_SRC_REG, r);
+          g_array_append_val (d->frag_rows, row);
+        }
+    }
 }
 
 static void
@@ -632,6 +694,9 @@ decode_inst (Dec *d, EInst *e, const WsPtxInst *pi, const uint32_t *ipdom, uint3
       break;
     case WS_OP_RET: e->h = H_RET; break;
     case WS_OP_EXIT: e->h = H_EXIT; break;
+    case WS_OP_WMMA:
+      decode_wmma (d, e, pi);
+      break;
     default:
       dec_error (d, pi, "instruction");
       e->h = H_TRAP;
@@ -725,6 +790,14 @@ fill_static (WsEmuFunction *k, const EFunc *ef)
       if (pi->op == WS_OP_LD || pi->op == WS_OP_LDU || pi->op == WS_OP_ST || pi->op == WS_OP_ATOM
           || pi->op == WS_OP_RED)
         s->access_size = (uint8_t) MIN (255, tsize (pi->type) * (pi->vec ? pi->vec : 1));
+      if (pi->op == WS_OP_WMMA && pi->sub != WS_SUB_WMMA_MMA)
+        {
+          /* each lane's slots: a run of consecutive elements (one row or
+           * column of the tile in memory order, ws_emu_wmma_element) */
+          WsPtxWmmaFragment f;
+          if (ws_ptx_wmma_fragment (pi->imm2, pi->sub == WS_SUB_WMMA_STORE ? WS_WMMA_D : WS_PTX_WMMA_MATRIX (pi->imm2), &f))
+            s->access_size = (uint8_t) MIN (255, (guint) f.regs * f.per_reg * f.elem_bytes);
+        }
       s->n_dst = 0;
       s->n_src = 0;
       s->dst[0] = s->dst[1] = 0xffff;
@@ -777,12 +850,14 @@ decode_function (WsEmuModule *m, WsEmuFunction *k, uint32_t f, GString *err)
   ef->code = g_new0 (EInst, fn->n_insts + 1);
   d.imm_index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   d.imm_vals = g_array_new (FALSE, FALSE, sizeof (uint64_t));
+  d.frag_rows = g_array_new (FALSE, FALSE, sizeof (uint32_t));
   ipdom = fn->n_insts ? ws_ptx_function_ipdom (fn) : NULL;
   for (guint pc = 0; pc < fn->n_insts; pc++)
     {
       EInst *e = &ef->code[pc];
       decode_inst (&d, e, &fn->insts[pc], ipdom, pc);
-      e->trace_self = e->h == H_LD || e->h == H_ST || e->h == H_ATOM || e->h == H_BAR;
+      e->trace_self = e->h == H_LD || e->h == H_ST || e->h == H_ATOM || e->h == H_BAR || e->h == H_WMMA_LOAD
+                      || e->h == H_WMMA_STORE;
       /* Sinks write to a scratch row so handlers never test for them. */
       for (int i = 0; i < 4; i++)
         if (e->d[i] == WS_REG_SINK)
@@ -814,6 +889,7 @@ decode_function (WsEmuModule *m, WsEmuFunction *k, uint32_t f, GString *err)
       ef->imm[i * WS_EMU_WARP + l] = g_array_index (d.imm_vals, uint64_t, i);
   g_hash_table_destroy (d.imm_index);
   g_array_free (d.imm_vals, TRUE);
+  ef->frag_rows = (uint32_t *) g_array_free (d.frag_rows, FALSE);
 
   ef->param_frame_off = g_new0 (uint32_t, fn->n_params + 1);
   ef->ret_frame_off = g_new0 (uint32_t, fn->n_rets + 1);
@@ -833,6 +909,7 @@ efunc_free (EFunc *ef)
   g_free (ef->imm);
   g_free (ef->param_frame_off);
   g_free (ef->ret_frame_off);
+  g_free (ef->frag_rows);
   g_free (ef);
 }
 

@@ -71,6 +71,7 @@ typedef enum {
   H_SHFL, H_VOTE, H_MATCH, H_REDUX, H_ACTIVEMASK, H_FENCE,
   H_BRX, H_CP_ASYNC, H_ELECT, H_CVT_INT,
   H_TEX, H_SURF,   /* tex; suld/sust (ws-emu-texture.c) */
+  H_WMMA_LOAD, H_WMMA_STORE, H_WMMA_MMA,   /* warp-level matrix instructions (ws-emu-wmma.c) */
   H_COUNT
 } EmuHandler;
 
@@ -96,6 +97,7 @@ typedef struct {
   uint32_t target;    /* branch target / call index */
   uint32_t ipdom;     /* reconvergence pc of a branch */
   uint32_t sreg;      /* H_MOV_CLOCK: which clock */
+  uint32_t wmma;      /* H_WMMA_*: the descriptor (WsPtxInst.imm2); target indexes EFunc.frag_rows */
 } EInst;
 
 typedef struct {
@@ -113,6 +115,11 @@ typedef struct {
   uint32_t static_base;      /* static instruction id of pc 0 in this kernel's table */
   uint32_t *param_frame_off; /* per formal param i: offset in this frame (funcs) */
   uint32_t *ret_frame_off;   /* per formal return i */
+  /* Register rows of wmma fragments (up to 8 each, more than EInst holds):
+   * an H_WMMA_* instruction's start at frag_rows[EInst.target], in the
+   * order D/loaded fragment, then A, B, C for mma.  Destination rows are
+   * value rows, source rows WS_SRC_MAKE encoded. */
+  uint32_t *frag_rows;
 } EFunc;
 
 struct _WsEmuFunction {
@@ -173,6 +180,31 @@ char *ws_emu_tex_fetch (const WsEmu *emu, uint64_t handle, int geom, const uint6
                         gboolean int_coords, int dtype, uint64_t out[4]);
 char *ws_emu_surf_access (const WsEmu *emu, uint64_t handle, int geom, const uint64_t *coords,
                           int clamp_mode, uint32_t elem_bytes, uint32_t n, gboolean store, uint64_t val[4]);
+
+/* ws-emu-wmma.c: the fragment layout and wmma.mma.  Element e of a tile
+ * (numbered row by row, or column by column for an A or B fragment of
+ * layout .col) lives in slot s of lane l where e = (l * slots + s) mod
+ * elements, slots = registers * elements per register; a fragment larger
+ * than the tile holds every element once per copy. */
+static inline uint32_t
+ws_emu_wmma_element (const WsPtxWmmaFragment *f, uint32_t lane, uint32_t slot)
+{
+  return (lane * ((uint32_t) f->regs * f->per_reg) + slot) % ((uint32_t) f->rows * f->cols);
+}
+
+/* Row and column of element @e; @col_order: numbered column by column. */
+static inline void
+ws_emu_wmma_position (const WsPtxWmmaFragment *f, gboolean col_order, uint32_t e, uint32_t *row, uint32_t *col)
+{
+  if (col_order)
+    *row = e % f->rows, *col = e / f->rows;
+  else
+    *row = e / f->cols, *col = e % f->cols;
+}
+
+/* D = A * B + C for the lanes of @mask; @rows as in EFunc.frag_rows. */
+void ws_emu_wmma_mma (uint32_t desc, uint32_t mods, const uint64_t *const bases[3], const uint32_t *rows,
+                      uint64_t *regs, uint32_t mask);
 
 void ws_emu_module_free (WsEmuModule *m);
 const char *ws_emu_device_runtime_call (const char *name);

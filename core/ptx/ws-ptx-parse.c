@@ -1158,7 +1158,7 @@ static const char *const op_names[] = {
 /* PTX mnemonics that are valid but not implemented: reported as unsupported
  * instead of as syntax errors. */
 static const char *const known_unsupported[] = {
-  "tld4", "txq", "sured", "suq", "istypep", "mma", "wmma", "ldmatrix",
+  "tld4", "txq", "sured", "suq", "istypep", "mma", "ldmatrix",
   "stmatrix", "movmatrix", "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vmad",
   "vset", "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2", "vset4", "stacksave", "stackrestore", "alloca",
   "mbarrier", "setmaxnreg", "applypriority", "discard", "createpolicy",
@@ -1247,6 +1247,12 @@ apply_modifier (WsPtxInst *in, const char *s, guint len, gboolean *space_seen)
         in->mods |= WS_MOD_SAT;
       else
         return FALSE;
+      return TRUE;
+    }
+  if (op == WS_OP_CVT && ty == WS_T_NONE && part_is (s, len, "tf32") && in->type == WS_T_NONE)
+    {
+      in->type = WS_T_B32;
+      in->sub = WS_SUB_CVT_TF32;
       return TRUE;
     }
   if (ty != WS_T_NONE)
@@ -1545,6 +1551,196 @@ apply_modifier (WsPtxInst *in, const char *s, guint len, gboolean *space_seen)
   return TRUE;
 }
 
+/* wmma's modifiers: .load.{a,b,c} / .store.d / .mma, .sync, .aligned,
+ * layouts, shape, state space, element types, .rnd, .satfinite.  They
+ * are collected here and checked by wmma_finish once all are read. */
+typedef struct {
+  int mat;                   /* load/store: WsPtxWmmaMatrix, -1 before the letter */
+  guint n_layouts, n_types;
+  gboolean col[2];           /* layouts in order (mma: a, b) */
+  WsPtxWmmaShape shape;
+  WsPtxWmmaElem types[4];    /* in order */
+} WmmaParse;
+
+static gboolean
+wmma_modifier (WmmaParse *w, WsPtxInst *in, const char *s, guint len, gboolean *space_seen)
+{
+  static const char *const shapes[] = { "m16n16k16", "m32n8k16", "m8n32k16", "m16n16k8", "m8n8k4", NULL };
+  static const char *const elems[] = { "f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s32", NULL };
+  static const char *const rnd[] = { "rn", "rz", "rm", "rp", NULL };
+  int k;
+  if (in->sub == WS_SUB_NONE)
+    {
+      if (part_is (s, len, "load"))
+        in->sub = WS_SUB_WMMA_LOAD;
+      else if (part_is (s, len, "store"))
+        in->sub = WS_SUB_WMMA_STORE;
+      else if (part_is (s, len, "mma"))
+        in->sub = WS_SUB_WMMA_MMA;
+      else
+        return FALSE;
+      return TRUE;
+    }
+  if (in->sub != WS_SUB_WMMA_MMA && w->mat < 0)
+    {
+      /* the matrix letter comes right after load/store */
+      if (len != 1 || (in->sub == WS_SUB_WMMA_LOAD ? (s[0] < 'a' || s[0] > 'c') : s[0] != 'd'))
+        return FALSE;
+      w->mat = s[0] - 'a';
+      return TRUE;
+    }
+  if (part_is (s, len, "sync"))
+    in->mods |= WS_MOD_SYNC;
+  else if (part_is (s, len, "aligned"))
+    in->mods |= WS_MOD_ALIGNED;
+  else if ((part_is (s, len, "row") || part_is (s, len, "col"))
+           && w->n_layouts < (in->sub == WS_SUB_WMMA_MMA ? 2u : 1u))
+    w->col[w->n_layouts++] = s[0] == 'c';
+  else if ((k = part_in (s, len, shapes)) >= 0 && w->shape == WS_WMMA_SHAPE_NONE)
+    w->shape = (WsPtxWmmaShape) (WS_WMMA_M16N16K16 + k);
+  else if ((k = part_in (s, len, elems)) >= 0 && w->n_types < 4)
+    w->types[w->n_types++] = (WsPtxWmmaElem) (WS_WMMA_ELEM_F16 + k);
+  else if (in->sub != WS_SUB_WMMA_MMA && !*space_seen
+           && (part_is (s, len, "global") || part_is (s, len, "shared") || part_is (s, len, "shared::cta")))
+    {
+      *space_seen = TRUE;
+      in->space = s[1] == 'l' ? WS_SPACE_GLOBAL : WS_SPACE_SHARED;
+    }
+  else if (in->sub == WS_SUB_WMMA_MMA && (k = part_in (s, len, rnd)) >= 0)
+    in->rnd = (uint8_t) (WS_RND_RN + k);
+  else if (in->sub == WS_SUB_WMMA_MMA && part_is (s, len, "satfinite"))
+    in->mods |= WS_MOD_SATFINITE;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* Builds the descriptor (imm2) of a wmma instruction from its modifiers;
+ * NULL when it is complete and implemented, otherwise why not ("unsupported"
+ * set when the instruction is valid PTX the emulator does not implement). */
+static const char *
+wmma_finish (const WmmaParse *w, WsPtxInst *in, gboolean *unsupported)
+{
+  *unsupported = FALSE;
+  if (in->sub == WS_SUB_NONE)
+    return "wmma needs .load, .store or .mma";
+  if (!(in->mods & WS_MOD_SYNC) || !(in->mods & WS_MOD_ALIGNED))
+    return "wmma needs .sync.aligned";
+  if (w->shape == WS_WMMA_SHAPE_NONE)
+    return "wmma needs a shape (.m16n16k16, ...)";
+  uint32_t desc = (uint32_t) w->shape;
+  if (in->sub == WS_SUB_WMMA_MMA)
+    {
+      if (w->n_layouts != 2)
+        return "wmma.mma needs the layouts of A and B (.row/.col twice)";
+      WsPtxWmmaElem d, a, b, c;
+      if (w->n_types == 2)
+        d = w->types[0], a = b = WS_WMMA_ELEM_F16, c = w->types[1];   /* .dtype.ctype: f16 A and B */
+      else if (w->n_types == 4)
+        d = w->types[0], a = w->types[1], b = w->types[2], c = w->types[3];
+      else
+        return "wmma.mma needs .dtype.ctype or .dtype.atype.btype.ctype";
+      desc |= (uint32_t) w->col[0] << (6 + WS_WMMA_A) | (uint32_t) w->col[1] << (6 + WS_WMMA_B);
+      desc |= (uint32_t) a << (12 + 4 * WS_WMMA_A) | (uint32_t) b << (12 + 4 * WS_WMMA_B)
+              | (uint32_t) c << (12 + 4 * WS_WMMA_C) | (uint32_t) d << (12 + 4 * WS_WMMA_D);
+      WsPtxWmmaFragment f;
+      for (int mat = WS_WMMA_A; mat <= WS_WMMA_D; mat++)
+        if (!ws_ptx_wmma_fragment (desc, (WsPtxWmmaMatrix) mat, &f))
+          {
+            *unsupported = TRUE;
+            return "this combination of shape and element types";
+          }
+      gboolean ints = a == WS_WMMA_ELEM_S8 || a == WS_WMMA_ELEM_U8;
+      gboolean ab_ok = ints ? (b == WS_WMMA_ELEM_S8 || b == WS_WMMA_ELEM_U8) : a == b;
+      gboolean cd_ok = ints ? c == WS_WMMA_ELEM_S32 && d == WS_WMMA_ELEM_S32
+                     : a == WS_WMMA_ELEM_F16 ? c != WS_WMMA_ELEM_S32 && d != WS_WMMA_ELEM_S32
+                     : c == d;
+      if (!ab_ok || !cd_ok)
+        {
+          *unsupported = TRUE;
+          return "this combination of element types";
+        }
+      if (in->rnd != WS_RND_NONE && in->rnd != WS_RND_RN)
+        {
+          *unsupported = TRUE;
+          return "a rounding mode other than .rn";
+        }
+      if (in->rnd != WS_RND_NONE && a != WS_WMMA_ELEM_F64)
+        return "a rounding mode is for .f64 wmma.mma only";
+      if ((in->mods & WS_MOD_SATFINITE) && !ints)
+        {
+          *unsupported = TRUE;
+          return ".satfinite on floating-point wmma.mma";
+        }
+    }
+  else
+    {
+      if (w->mat < 0)
+        return in->sub == WS_SUB_WMMA_LOAD ? "wmma.load needs .a, .b or .c" : "wmma.store needs .d";
+      if (w->n_layouts != 1 || w->n_types != 1)
+        return "wmma.load/store needs one layout (.row/.col) and one element type";
+      desc |= (uint32_t) w->mat << 4 | (uint32_t) w->col[0] << (6 + w->mat)
+              | (uint32_t) w->types[0] << (12 + 4 * w->mat);
+      WsPtxWmmaFragment f;
+      if (!ws_ptx_wmma_fragment (desc, (WsPtxWmmaMatrix) w->mat, &f))
+        {
+          *unsupported = TRUE;
+          return "this combination of shape and element type";
+        }
+    }
+  in->imm2 = desc;
+  return NULL;
+}
+
+/* The operands of a wmma instruction: fragments are vectors of exactly as
+ * many registers as the shape and type need. */
+static const char *
+wmma_check_operands (const WsPtxInst *in, char *buf, gsize n)
+{
+  static const char letters[] = "abcd";
+  const WsPtxOperand *frag[4] = { NULL, NULL, NULL, NULL };
+  int mats[4];
+  guint nf = 0;
+  if (in->sub == WS_SUB_WMMA_MMA)
+    {
+      if (in->ndst != 1 || in->nsrc != 3)
+        return "wmma.mma needs d, a, b, c";
+      frag[0] = &in->dst[0], mats[0] = WS_WMMA_D;
+      for (guint i = 0; i < 3; i++)
+        frag[1 + i] = &in->src[i], mats[1 + i] = WS_WMMA_A + (int) i;
+      nf = 4;
+    }
+  else if (in->sub == WS_SUB_WMMA_LOAD)
+    {
+      if (in->ndst != 1 || in->nsrc < 1 || in->nsrc > 2 || in->src[0].kind != WS_OPND_ADDR)
+        return "wmma.load needs a fragment, an address [..] and an optional stride";
+      frag[0] = &in->dst[0], mats[0] = WS_PTX_WMMA_MATRIX (in->imm2);
+      nf = 1;
+    }
+  else
+    {
+      if (in->nsrc < 2 || in->nsrc > 3 || in->src[0].kind != WS_OPND_ADDR)
+        return "wmma.store needs an address [..], a fragment and an optional stride";
+      frag[0] = &in->src[1], mats[0] = WS_WMMA_D;
+      nf = 1;
+    }
+  guint stride = in->sub == WS_SUB_WMMA_LOAD ? 1 : 2;
+  if (in->sub != WS_SUB_WMMA_MMA && in->nsrc > stride && in->src[stride].kind != WS_OPND_REG
+      && in->src[stride].kind != WS_OPND_IMM)
+    return "the stride of wmma.load/store must be a register or an immediate";
+  for (guint i = 0; i < nf; i++)
+    {
+      WsPtxWmmaFragment f;
+      ws_ptx_wmma_fragment (in->imm2, (WsPtxWmmaMatrix) mats[i], &f);
+      if (frag[i]->kind != WS_OPND_VEC || frag[i]->count != f.regs)
+        {
+          g_snprintf (buf, n, "fragment %c needs a vector of %u registers here", letters[mats[i]], f.regs);
+          return buf;
+        }
+    }
+  return NULL;
+}
+
 static gboolean
 op_has_dst (const WsPtxInst *in)
 {
@@ -1558,6 +1754,8 @@ op_has_dst (const WsPtxInst *in)
     case WS_OP_BAR:
     case WS_OP_BARRIER:
       return in->sub == WS_SUB_RED_POPC || in->sub == WS_SUB_RED_AND || in->sub == WS_SUB_RED_OR;
+    case WS_OP_WMMA:
+      return in->sub != WS_SUB_WMMA_STORE;
     default:
       return TRUE;
     }
@@ -1675,8 +1873,9 @@ parse_operand (P *p, WsPtxInst *in, WsPtxOperand *o, gboolean is_dst, gboolean w
       for (;;)
         {
           const WsPtxTok *e = peek (p);
-          if (o->count >= 4)
-            return unsupported_at (p, e, "vector operands with more than 4 elements");
+          if (o->count >= (in->op == WS_OP_WMMA ? WS_PTX_MAX_VEC : 4))
+            return unsupported_at (p, e, "vector operands with more than %d elements",
+                                   in->op == WS_OP_WMMA ? WS_PTX_MAX_VEC : 4);
           gboolean neg = FALSE;
           if (is_punct (e, '-'))
             {
@@ -2078,6 +2277,7 @@ parse_instruction (P *p)
     }
   in.op = (uint16_t) op;
   gboolean space_seen = FALSE;
+  WmmaParse wmma = { .mat = -1 };
   const char *q = s + mlen;
   while (q < end)
     {
@@ -2085,7 +2285,9 @@ parse_instruction (P *p)
       const char *e = q;
       while (e < end && *e != '.')
         e++;
-      if (e == q || !apply_modifier (&in, q, (guint) (e - q), &space_seen))
+      if (e == q
+          || !(in.op == WS_OP_WMMA ? wmma_modifier (&wmma, &in, q, (guint) (e - q), &space_seen)
+                                   : apply_modifier (&in, q, (guint) (e - q), &space_seen)))
         {
           g_autofree char *d = ws_ptx_tok_describe (ot);
           if (e == q)
@@ -2105,6 +2307,18 @@ parse_instruction (P *p)
     }
   if (in.op == WS_OP_SETP && in.cmp == WS_CMP_NONE)
     return fail_at (p, ot, "setp needs a comparison (.eq, .lt, ...)");
+  if (in.op == WS_OP_WMMA)
+    {
+      gboolean unsupported;
+      const char *why = wmma_finish (&wmma, &in, &unsupported);
+      g_autofree char *d = ws_ptx_tok_describe (ot);
+      if (why && unsupported)
+        return unsupported_inst (p, ot, "instruction %s (%s)", d, why);
+      if (why)
+        return fail_at (p, ot, "%s: %s", d, why);
+      if (!space_seen)
+        in.space = WS_SPACE_GENERIC;
+    }
 
   guint inst_idx = p->insts->len;
   g_autoptr (GArray) pre = g_array_new (FALSE, FALSE, sizeof (WsPtxInst));
@@ -2173,6 +2387,13 @@ parse_instruction (P *p)
             }
           break;
         }
+    }
+  if (in.op == WS_OP_WMMA && is_punct (peek (p), ';'))
+    {
+      char buf[96];
+      const char *why = wmma_check_operands (&in, buf, sizeof buf);
+      if (why)
+        return fail_at (p, ot, "%s", why);
     }
   if (!is_punct (peek (p), ';'))
     {

@@ -56,7 +56,7 @@ const char *
 ws_ptx_opclass_name (WsOpClass c)
 {
   static const char *const n[WS_OPCLASS_COUNT] = {
-    "alu", "fp32", "fp64", "sfu", "ld", "st", "atom", "branch", "barrier", "warp", "other",
+    "alu", "fp32", "fp64", "sfu", "ld", "st", "atom", "branch", "barrier", "warp", "other", "tensor",
   };
   return (guint) c < WS_OPCLASS_COUNT ? n[c] : "?";
 }
@@ -116,9 +116,76 @@ ws_ptx_op_class (const WsPtxInst *in)
       return float_class (t);
     case WS_OP_NANOSLEEP: case WS_OP_TRAP: case WS_OP_BRKPT: case WS_OP_PMEVENT: case WS_OP_PREFETCH:
       return WS_OPCLASS_OTHER;
+    case WS_OP_WMMA:
+      return in->sub == WS_SUB_WMMA_LOAD ? WS_OPCLASS_LD : in->sub == WS_SUB_WMMA_STORE ? WS_OPCLASS_ST
+                                                                                      : WS_OPCLASS_TENSOR;
     default:
       return WS_OPCLASS_ALU;
     }
+}
+
+/* ---- wmma fragments --------------------------------------------------------- */
+
+gboolean
+ws_ptx_wmma_fragment (uint32_t desc, WsPtxWmmaMatrix mat, WsPtxWmmaFragment *out)
+{
+  /* Tile extents M, N, K per shape (PTX ISA, "Matrix Shape"). */
+  static const uint8_t mnk[][3] = {
+    [WS_WMMA_M16N16K16] = { 16, 16, 16 }, [WS_WMMA_M32N8K16] = { 32, 8, 16 },
+    [WS_WMMA_M8N32K16] = { 8, 32, 16 },  [WS_WMMA_M16N16K8] = { 16, 16, 8 }, [WS_WMMA_M8N8K4] = { 8, 8, 4 },
+  };
+  WsPtxWmmaShape shape = WS_PTX_WMMA_SHAPE (desc);
+  WsPtxWmmaElem elem = WS_PTX_WMMA_ELEM (desc, mat);
+  g_return_val_if_fail (out != NULL, FALSE);
+  memset (out, 0, sizeof *out);
+  if (shape == WS_WMMA_SHAPE_NONE || shape > WS_WMMA_M8N8K4 || (guint) mat > WS_WMMA_D)
+    return FALSE;
+  uint32_t m = mnk[shape][0], n = mnk[shape][1], k = mnk[shape][2];
+  gboolean ab = mat == WS_WMMA_A || mat == WS_WMMA_B;
+  /* Which element types each shape takes (PTX ISA, wmma.load "Description"). */
+  gboolean ok;
+  switch (shape)
+    {
+    case WS_WMMA_M16N16K8:
+      ok = ab ? elem == WS_WMMA_ELEM_TF32 : elem == WS_WMMA_ELEM_F32;
+      break;
+    case WS_WMMA_M8N8K4:
+      ok = elem == WS_WMMA_ELEM_F64;
+      break;
+    default:
+      ok = ab ? elem == WS_WMMA_ELEM_F16 || elem == WS_WMMA_ELEM_BF16 || elem == WS_WMMA_ELEM_S8
+                  || elem == WS_WMMA_ELEM_U8
+              : elem == WS_WMMA_ELEM_F16 || elem == WS_WMMA_ELEM_F32 || elem == WS_WMMA_ELEM_S32;
+      break;
+    }
+  if (!ok)
+    return FALSE;
+  out->rows = (uint8_t) (mat == WS_WMMA_B ? k : m);
+  out->cols = (uint8_t) (mat == WS_WMMA_A ? k : n);
+  out->elem = (uint8_t) elem;
+  switch (elem)
+    {
+    case WS_WMMA_ELEM_F16: case WS_WMMA_ELEM_BF16:
+      out->elem_bytes = 2, out->per_reg = 2;
+      break;
+    case WS_WMMA_ELEM_S8: case WS_WMMA_ELEM_U8:
+      out->elem_bytes = 1, out->per_reg = 4;
+      break;
+    case WS_WMMA_ELEM_F64:
+      out->elem_bytes = 8, out->per_reg = 1;
+      break;
+    default: /* tf32 (stored as 32 bits), f32, s32 */
+      out->elem_bytes = 4, out->per_reg = 1;
+      break;
+    }
+  /* The warp holds the tile once, except .f16 A and B fragments: always
+   * eight .f16x2 registers, whatever the shape (the A of m16n16k16 is held
+   * twice, the B of m32n8k16 four times). */
+  if (ab && elem == WS_WMMA_ELEM_F16)
+    out->regs = 8;
+  else
+    out->regs = (uint8_t) ((uint32_t) out->rows * out->cols / (32u * out->per_reg));
+  return TRUE;
 }
 
 static WsPtxType
@@ -155,6 +222,7 @@ ws_ptx_inst_src_type (const WsPtxInst *in, guint i)
     case WS_OP_BFI:
       return i >= 2 ? WS_T_U32 : t;
     case WS_OP_BMSK: case WS_OP_BAR: case WS_OP_BARRIER: case WS_OP_NANOSLEEP: case WS_OP_CP_ASYNC:
+    case WS_OP_WMMA:   /* the stride */
       return WS_T_U32;
     case WS_OP_MAD:
       return i == 2 && (in->mods & WS_MOD_WIDE) ? wide_type (t) : t;
@@ -508,6 +576,10 @@ sub_name (const WsPtxInst *in)
   switch ((WsPtxSub) in->sub)
     {
     case WS_SUB_NONE: return NULL;
+    case WS_SUB_WMMA_LOAD: return "load";
+    case WS_SUB_WMMA_STORE: return "store";
+    case WS_SUB_WMMA_MMA: return "mma";
+    case WS_SUB_CVT_TF32: return NULL;   /* rendered as the type */
     case WS_SUB_ADD: return "add";
     case WS_SUB_MIN: return "min";
     case WS_SUB_MAX: return "max";
@@ -682,7 +754,7 @@ append_operand (GString *s, const WsPtxModule *m, const WsPtxFunction *fn, const
       break;
     case WS_OPND_VEC:
       g_string_append_c (s, '{');
-      for (guint i = 0; i < o->count && i < 4; i++)
+      for (guint i = 0; i < o->count && i < WS_PTX_MAX_VEC; i++)
         {
           if (i)
             g_string_append (s, ", ");
@@ -700,6 +772,40 @@ append_operand (GString *s, const WsPtxModule *m, const WsPtxFunction *fn, const
   (void) in;
 }
 
+/* wmma's modifiers in the order PTX writes them. */
+static void
+append_wmma_modifiers (GString *s, const WsPtxInst *in)
+{
+  static const char *const shapes[] = { NULL, "m16n16k16", "m32n8k16", "m8n32k16", "m16n16k8", "m8n8k4" };
+  static const char *const elems[] = { NULL, "f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s32" };
+  uint32_t desc = in->imm2;
+  WsPtxWmmaShape shape = WS_PTX_WMMA_SHAPE (desc);
+#define ELEM(mat) (WS_PTX_WMMA_ELEM (desc, mat) < G_N_ELEMENTS (elems) && elems[WS_PTX_WMMA_ELEM (desc, mat)] \
+                     ? elems[WS_PTX_WMMA_ELEM (desc, mat)] : "?")
+  if (in->sub == WS_SUB_WMMA_MMA)
+    {
+      g_string_append_printf (s, ".mma.sync.aligned.%s.%s", WS_PTX_WMMA_COL_MAJOR (desc, WS_WMMA_A) ? "col" : "row",
+                              WS_PTX_WMMA_COL_MAJOR (desc, WS_WMMA_B) ? "col" : "row");
+      if (shape < G_N_ELEMENTS (shapes) && shapes[shape])
+        g_string_append_printf (s, ".%s", shapes[shape]);
+      g_string_append_printf (s, ".%s.%s.%s.%s", ELEM (WS_WMMA_D), ELEM (WS_WMMA_A), ELEM (WS_WMMA_B), ELEM (WS_WMMA_C));
+      if (in->rnd && in->rnd < G_N_ELEMENTS (rnd_names))
+        g_string_append_printf (s, ".%s", rnd_names[in->rnd]);
+      if (in->mods & WS_MOD_SATFINITE)
+        g_string_append (s, ".satfinite");
+      return;
+    }
+  WsPtxWmmaMatrix mat = WS_PTX_WMMA_MATRIX (desc);
+  g_string_append_printf (s, ".%s.%c.sync.aligned.%s", in->sub == WS_SUB_WMMA_STORE ? "store" : "load",
+                          "abcd"[mat], WS_PTX_WMMA_COL_MAJOR (desc, mat) ? "col" : "row");
+  if (shape < G_N_ELEMENTS (shapes) && shapes[shape])
+    g_string_append_printf (s, ".%s", shapes[shape]);
+  if (in->space < G_N_ELEMENTS (space_names) && space_names[in->space])
+    g_string_append_printf (s, ".%s", space_names[in->space]);
+  g_string_append_printf (s, ".%s", ELEM (mat));
+#undef ELEM
+}
+
 char *
 ws_ptx_inst_to_string (const WsPtxModule *m, const WsPtxFunction *fn, const WsPtxInst *in)
 {
@@ -715,6 +821,11 @@ ws_ptx_inst_to_string (const WsPtxModule *m, const WsPtxFunction *fn, const WsPt
     }
   WsPtxOp op = in->op;
   g_string_append (s, ws_ptx_op_name (op));
+  if (op == WS_OP_WMMA)
+    {
+      append_wmma_modifiers (s, in);
+      goto operands;
+    }
 #define MOD(cond, str) do { if (cond) g_string_append (s, "." str); } while (0)
   gboolean sync_first = op == WS_OP_SHFL || op == WS_OP_VOTE || op == WS_OP_REDUX || op == WS_OP_ACTIVEMASK
                         || op == WS_OP_ELECT;
@@ -781,7 +892,9 @@ ws_ptx_inst_to_string (const WsPtxModule *m, const WsPtxFunction *fn, const WsPt
   MOD (in->mods & WS_MOD_ALIGNED, "aligned");
   if (in->vec > 1)
     g_string_append_printf (s, ".v%u", in->vec);
-  if (in->type)
+  if (op == WS_OP_CVT && in->sub == WS_SUB_CVT_TF32)
+    g_string_append (s, ".tf32");
+  else if (in->type)
     g_string_append_printf (s, ".%s", ws_ptx_type_name (in->type));
   if (in->type2)
     g_string_append_printf (s, ".%s", ws_ptx_type_name (in->type2));
@@ -789,6 +902,7 @@ ws_ptx_inst_to_string (const WsPtxModule *m, const WsPtxFunction *fn, const WsPt
     g_string_append_printf (s, ".%s", sub_name (in));
 #undef MOD
 
+operands:
   if (op == WS_OP_CALL && in->call < fn->n_calls)
     {
       const WsPtxCall *c = &fn->calls[in->call];

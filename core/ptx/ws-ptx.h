@@ -57,7 +57,7 @@ typedef enum {
   X(PMEVENT, "pmevent") X(MAPA, "mapa") X(CP_ASYNC, "cp.async") X(ELECT, "elect") \
   X(BRX, "brx") X(TEX, "tex") X(SULD, "suld") X(SUST, "sust") \
   X(VADD4, "vadd4") X(VSUB4, "vsub4") X(VAVRG4, "vavrg4") X(VABSDIFF4, "vabsdiff4") X(VMIN4, "vmin4") \
-  X(VMAX4, "vmax4") X(GRIDDEPCONTROL, "griddepcontrol")
+  X(VMAX4, "vmax4") X(GRIDDEPCONTROL, "griddepcontrol") X(WMMA, "wmma")
 
 typedef enum {
 #define WS_PTX_OP_ENUM(name, str) WS_OP_##name,
@@ -81,6 +81,7 @@ typedef enum {
   WS_OPCLASS_BARRIER,  /* bar / barrier / membar / fence */
   WS_OPCLASS_WARP,     /* shfl vote match redux activemask */
   WS_OPCLASS_OTHER,
+  WS_OPCLASS_TENSOR,   /* wmma.mma: the tensor-core pipe (wmma.load/store are LD/ST) */
   WS_OPCLASS_COUNT
 } WsOpClass;
 
@@ -133,6 +134,12 @@ typedef enum {
    * out-of-range mode: 0 .trap, 1 .clamp, 2 .zero) */
   WS_SUB_TEX_1D, WS_SUB_TEX_2D, WS_SUB_TEX_3D, WS_SUB_TEX_A1D, WS_SUB_TEX_A2D,
   WS_SUB_TEX_CUBE, WS_SUB_TEX_ACUBE,
+  /* wmma.load.{a,b,c} / wmma.store.d / wmma.mma (the rest is in imm2,
+   * see "warp-level matrix instructions" below) */
+  WS_SUB_WMMA_LOAD, WS_SUB_WMMA_STORE, WS_SUB_WMMA_MMA,
+  /* cvt.{rna,rn,rz}.tf32.f32: type is .b32 (a float with its 13 low
+   * mantissa bits cleared), type2 .f32 */
+  WS_SUB_CVT_TF32,
   /* redux.sync min/max use WS_SUB_MIN/MAX; bar.red op in WS_SUB_RED_* */
 } WsPtxSub;
 
@@ -219,6 +226,9 @@ typedef enum {
 } WsPtxSreg;
 
 #define WS_REG_SINK 0xffffffffu
+/* Elements of a vector operand: 4 for ld/st/mov/tex, up to 8 for the
+ * fragments of wmma (eight .f16x2 or .f32 registers). */
+#define WS_PTX_MAX_VEC 8
 
 typedef struct {
   uint8_t kind;       /* WsPtxOperandKind */
@@ -231,7 +241,7 @@ typedef struct {
   uint32_t target;    /* LABEL */
   int64_t  offset;    /* ADDR offset; SYMBOL+offset */
   uint64_t imm;       /* IMM bits */
-  uint32_t vec_regs[4]; /* VEC: register slots (or WS_REG_SINK) */
+  uint32_t vec_regs[WS_PTX_MAX_VEC]; /* VEC: register slots (or WS_REG_SINK) */
 } WsPtxOperand;
 
 #define WS_PTX_MAX_DST 2
@@ -263,8 +273,48 @@ typedef struct {
   uint8_t  cache_op;  /* WsPtxCacheOp */
   uint8_t  src_col;   /* from .loc: column (clamped to 255) */
   uint8_t  reserved0;
-  uint32_t imm2;      /* extra immediate: cp.async copy size / wait_group N; brx.idx table index */
+  uint32_t imm2;      /* extra immediate: cp.async copy size / wait_group N; brx.idx table index;
+                       * wmma: the descriptor (WS_PTX_WMMA_*) */
 } WsPtxInst;
+
+/* ---- warp-level matrix instructions (wmma) -------------------------------
+ * wmma.load.{a,b,c} d, [p] {, stride}: dst[0] the fragment (VEC), src[0]
+ * the address, src[1] the stride in elements (absent: the tile's leading
+ * dimension); wmma.store.d [p], s {, stride}: src[1] the fragment;
+ * wmma.mma d, a, b, c: dst[0], src[0..2] fragments, rnd = .rnd (f64),
+ * WS_MOD_SATFINITE.  imm2 describes shape, layouts and element types: */
+typedef enum {
+  WS_WMMA_SHAPE_NONE = 0,
+  WS_WMMA_M16N16K16, WS_WMMA_M32N8K16, WS_WMMA_M8N32K16, WS_WMMA_M16N16K8, WS_WMMA_M8N8K4,
+} WsPtxWmmaShape;
+
+typedef enum { WS_WMMA_A = 0, WS_WMMA_B, WS_WMMA_C, WS_WMMA_D } WsPtxWmmaMatrix;
+
+/* Element types of fragments (tf32 has no WsPtxType of its own). */
+typedef enum {
+  WS_WMMA_ELEM_NONE = 0,
+  WS_WMMA_ELEM_F16, WS_WMMA_ELEM_BF16, WS_WMMA_ELEM_TF32, WS_WMMA_ELEM_F32, WS_WMMA_ELEM_F64,
+  WS_WMMA_ELEM_S8, WS_WMMA_ELEM_U8, WS_WMMA_ELEM_S32,
+} WsPtxWmmaElem;
+
+#define WS_PTX_WMMA_SHAPE(desc)           ((WsPtxWmmaShape) ((desc) & 0xfu))
+#define WS_PTX_WMMA_MATRIX(desc)          ((WsPtxWmmaMatrix) (((desc) >> 4) & 0x3u))  /* load/store */
+#define WS_PTX_WMMA_COL_MAJOR(desc, mat)  (((desc) >> (6 + (mat))) & 1u)   /* layout .col */
+#define WS_PTX_WMMA_ELEM(desc, mat)       ((WsPtxWmmaElem) (((desc) >> (12 + 4 * (mat))) & 0xfu))
+
+/* One fragment's geometry: a rows x cols tile (A is MxK, B KxN, C/D MxN);
+ * each thread holds `regs` registers of `per_reg` packed elements. */
+typedef struct {
+  uint8_t rows, cols;
+  uint8_t elem;        /* WsPtxWmmaElem */
+  uint8_t elem_bytes;  /* bytes of one element in memory */
+  uint8_t per_reg;     /* elements packed in one register (f16x2: 2, s8: 4) */
+  uint8_t regs;        /* registers per thread */
+} WsPtxWmmaFragment;
+
+/* Geometry of matrix @mat of the wmma instruction described by @desc;
+ * FALSE when the shape/type combination is not implemented. */
+WS_EXPORT gboolean ws_ptx_wmma_fragment (uint32_t desc, WsPtxWmmaMatrix mat, WsPtxWmmaFragment *out);
 
 /* A call site: call (rets), func, (args); rets/args are .param symbols. */
 typedef struct {

@@ -1941,6 +1941,7 @@ inst_iclass (const WsTraceStaticInst *inst)
     case WS_OPCLASS_FP32: return WS_ICLASS_FP32;
     case WS_OPCLASS_FP64: return WS_ICLASS_FP64;
     case WS_OPCLASS_SFU: return WS_ICLASS_SFU;
+    case WS_OPCLASS_TENSOR: return WS_ICLASS_TENSOR;
     case WS_OPCLASS_LD: case WS_OPCLASS_ST: case WS_OPCLASS_ATOM:
       /* Parameter reads are constant-bank operands on the hardware (and
        * plain instructions in the trace): integer-pipe work. */

@@ -23,7 +23,9 @@ ws_trace_lowering_name (WsTraceLowering l)
 
 /* ---- register reads and writes of a PTX instruction (value registers) ---- */
 
-/* Value registers @in reads, with repetition; returns how many (at most 16). */
+/* Value registers @in reads, with repetition; returns how many (at most
+ * MAX_READS: a wmma.mma reads three fragments of up to eight). */
+#define MAX_READS (WS_PTX_MAX_SRC * WS_PTX_MAX_VEC)
 static guint
 reads_of (const WsPtxInst *in, uint32_t *out)
 {
@@ -36,7 +38,7 @@ reads_of (const WsPtxInst *in, uint32_t *out)
       else if (o->kind == WS_OPND_ADDR && o->comp == WS_OPND_REG)
         out[n++] = o->reg;
       else if (o->kind == WS_OPND_VEC)
-        for (guint j = 0; j < o->count && j < 4; j++)
+        for (guint j = 0; j < o->count && j < WS_PTX_MAX_VEC; j++)
           if (o->vec_regs[j] != WS_REG_SINK)
             out[n++] = o->vec_regs[j];
     }
@@ -52,7 +54,7 @@ writes_reg (const WsPtxInst *in, uint32_t reg)
       if (o->kind == WS_OPND_REG && o->reg == reg)
         return TRUE;
       if (o->kind == WS_OPND_VEC)
-        for (guint j = 0; j < o->count && j < 4; j++)
+        for (guint j = 0; j < o->count && j < WS_PTX_MAX_VEC; j++)
           if (o->vec_regs[j] == reg)
             return TRUE;
     }
@@ -154,7 +156,7 @@ contract_fmas (const WsPtxFunction *fn, uint32_t base, const WsTraceStaticInst *
   g_autofree uint32_t *reader = g_new (uint32_t, fn->n_regs);
   for (guint i = 0; i < fn->n_insts; i++)
     {
-      uint32_t r[16];
+      uint32_t r[MAX_READS];
       guint n = reads_of (&fn->insts[i], r);
       for (guint k = 0; k < n; k++)
         {
@@ -184,7 +186,7 @@ contract_fmas (const WsPtxFunction *fn, uint32_t base, const WsTraceStaticInst *
         continue;
       /* Between the two: nothing writes the mul's result, its sources or
        * its guard, so the FMA at j reads what the mul would have read. */
-      uint32_t srcs[16];
+      uint32_t srcs[MAX_READS];
       guint n_srcs = reads_of (mul, srcs);
       gboolean clean = TRUE;
       for (guint k = i + 1; k < j && clean; k++)
@@ -215,7 +217,7 @@ contract_fmas (const WsPtxFunction *fn, uint32_t base, const WsTraceStaticInst *
 /* The registers an instruction reads and writes, predicates numbered after
  * the value registers (n_regs + slot). */
 typedef struct {
-  uint32_t r[24];
+  uint32_t r[MAX_READS + WS_PTX_MAX_DST * WS_PTX_MAX_VEC + 4];
   guint n;
 } RegList;
 
@@ -229,7 +231,7 @@ reg_add (RegList *l, uint32_t r)
 static void
 reads_and_writes (const WsPtxFunction *fn, const WsPtxInst *in, RegList *rd, RegList *wr)
 {
-  uint32_t v[16];
+  uint32_t v[MAX_READS];
   guint n = reads_of (in, v);
   rd->n = wr->n = 0;
   for (guint k = 0; k < n; k++)
@@ -247,7 +249,7 @@ reads_and_writes (const WsPtxFunction *fn, const WsPtxInst *in, RegList *rd, Reg
       else if (o->kind == WS_OPND_PRED)
         reg_add (wr, fn->n_regs + o->reg);
       else if (o->kind == WS_OPND_VEC)
-        for (guint j = 0; j < o->count && j < 4; j++)
+        for (guint j = 0; j < o->count && j < WS_PTX_MAX_VEC; j++)
           reg_add (wr, o->vec_regs[j]);
     }
 }
@@ -290,6 +292,7 @@ sched_class (const WsPtxInst *in, uint8_t lowering)
     case WS_OPCLASS_LD:
       return in->op == WS_OP_LD || in->op == WS_OP_LDU ? SCHED_LOAD : SCHED_ORDERED;
     case WS_OPCLASS_ALU: case WS_OPCLASS_FP32: case WS_OPCLASS_FP64: case WS_OPCLASS_SFU: case WS_OPCLASS_WARP:
+    case WS_OPCLASS_TENSOR:
       return SCHED_DELAYABLE;
     default:
       return SCHED_ORDERED;
@@ -315,7 +318,7 @@ live_in_units (const WsPtxFunction *fn, const uint32_t *block, guint n_blocks)
   for (guint b = 0; b < n_blocks; b++)
     for (guint i = first[b]; i < first[b + 1]; i++)
       {
-        uint32_t r[16];
+        uint32_t r[MAX_READS];
         guint nr = reads_of (&fn->insts[i], r);
         for (guint k = 0; k < nr; k++)
           if (r[k] < fn->n_regs && !(def[b * words + r[k] / 64] >> (r[k] % 64) & 1))
@@ -329,7 +332,7 @@ live_in_units (const WsPtxFunction *fn, const uint32_t *block, guint n_blocks)
             if (o->kind == WS_OPND_REG && o->reg < fn->n_regs)
               def[b * words + o->reg / 64] |= 1ull << (o->reg % 64);
             else if (o->kind == WS_OPND_VEC)
-              for (guint j = 0; j < o->count && j < 4; j++)
+              for (guint j = 0; j < o->count && j < WS_PTX_MAX_VEC; j++)
                 if (o->vec_regs[j] < fn->n_regs)
                   def[b * words + o->vec_regs[j] / 64] |= 1ull << (o->vec_regs[j] % 64);
           }

@@ -1251,6 +1251,7 @@ test_every_opcode_snippet (void)
     "vsub4.u32.u32.u32 %r1, %r2, %r3, %r4;", "vavrg4.u32.u32.u32 %r1, %r2, %r3, %r4;",
     "vmin4.s32.s32.s32 %r1, %r2, %r3, %r4;", "vmax4.u32.s32.u32.add %r1, %r2, %r3, %r4;",
     "griddepcontrol.wait;",
+    "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rn {%fd1, %fd2}, {%fd1}, {%fd2}, {%fd1, %fd2};",
     "L1: ret;",
   };
   GString *t = g_string_new (
@@ -1525,6 +1526,144 @@ test_names (void)
   g_assert_cmpint (ws_ptx_type_size (WS_T_F16X2), ==, 4);
   g_assert_cmpint (ws_ptx_type_size (WS_T_PRED), ==, 0);
   g_assert_cmpstr (ws_ptx_opclass_name (WS_OPCLASS_SFU), ==, "sfu");
+  g_assert_cmpstr (ws_ptx_opclass_name (WS_OPCLASS_TENSOR), ==, "tensor");
+  g_assert_cmpstr (ws_ptx_op_name (WS_OP_WMMA), ==, "wmma");
+}
+
+/* wmma: the three forms parse into one descriptor each (shape, matrix,
+ * layouts, element types), fragments are vectors of up to 8 registers,
+ * the classes are LD / ST / tensor, text renders back; shapes and types
+ * the emulator lacks are recorded as unsupported, wrong fragment sizes are
+ * errors. */
+static void
+test_wmma (void)
+{
+  const char *text = ".version 9.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry k(.param .u64 p)\n{\n  .reg .b32 %r<40>;\n  .reg .f32 %f<20>;\n  .reg .b64 %rd<4>;\n"
+    "  .reg .f64 %fd<4>;\n"
+    "  wmma.load.a.sync.aligned.row.m16n16k16.shared.f16 {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [%rd1], %r30;\n"
+    "  wmma.load.b.sync.aligned.col.m16n16k16.f16 {%r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15}, [%rd2];\n"
+    "  wmma.load.c.sync.aligned.row.m16n16k16.global.f32 {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, [%rd3], 32;\n"
+    "  wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f8, %f9, %f10, %f11, %f12, %f13, %f14, %f15}, "
+    "{%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, {%r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15}, "
+    "{%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7};\n"
+    "  wmma.store.d.sync.aligned.col.m16n16k16.global.f32 [%rd3], {%f8, %f9, %f10, %f11, %f12, %f13, %f14, %f15}, %r30;\n"
+    "  wmma.mma.sync.aligned.row.col.m16n16k16.s32.u8.s8.s32.satfinite {%r16, %r17, %r18, %r19, %r20, %r21, %r22, %r23}, "
+    "{%r0, %r1}, {%r2, %r3}, {%r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15};\n"
+    "  wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rn {%fd0, %fd1}, {%fd2}, {%fd3}, {%fd0, %fd1};\n"
+    "  wmma.load.a.sync.aligned.row.m16n16k8.tf32 {%r0, %r1, %r2, %r3}, [%rd1], %r30;\n"
+    "  cvt.rna.tf32.f32 %r31, %f0;\n"
+    "  ret;\n}\n";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsPtxModule) m = ws_ptx_parse (text, strlen (text), "wmma.ptx", &error);
+  g_assert_no_error (error);
+  const WsPtxFunction *fn = &m->functions[0];
+  g_assert_null (fn->unsupported);
+  g_assert_cmpuint (fn->n_insts, ==, 10);
+  const WsPtxInst *la = &fn->insts[0], *lb = &fn->insts[1], *lc = &fn->insts[2], *mma = &fn->insts[3];
+  const WsPtxInst *st = &fn->insts[4], *imma = &fn->insts[5], *dmma = &fn->insts[6], *tf = &fn->insts[7];
+  for (guint i = 0; i < 8; i++)
+    g_assert_cmpint (fn->insts[i].op, ==, WS_OP_WMMA);
+
+  g_assert_cmpint (la->sub, ==, WS_SUB_WMMA_LOAD);
+  g_assert_cmpint (la->space, ==, WS_SPACE_SHARED);
+  g_assert_cmpint (la->opclass, ==, WS_OPCLASS_LD);
+  g_assert_cmpint (WS_PTX_WMMA_SHAPE (la->imm2), ==, WS_WMMA_M16N16K16);
+  g_assert_cmpint (WS_PTX_WMMA_MATRIX (la->imm2), ==, WS_WMMA_A);
+  g_assert_cmpuint (WS_PTX_WMMA_COL_MAJOR (la->imm2, WS_WMMA_A), ==, 0);
+  g_assert_cmpint (WS_PTX_WMMA_ELEM (la->imm2, WS_WMMA_A), ==, WS_WMMA_ELEM_F16);
+  g_assert_cmpuint (la->dst[0].count, ==, 8);
+  g_assert_cmpstr (fn->reg_names[la->dst[0].vec_regs[7]], ==, "%r7");
+  g_assert_cmpuint (la->nsrc, ==, 2);
+  g_assert_cmpint (la->src[1].kind, ==, WS_OPND_REG);
+
+  g_assert_cmpint (lb->space, ==, WS_SPACE_GENERIC);
+  g_assert_cmpint (WS_PTX_WMMA_MATRIX (lb->imm2), ==, WS_WMMA_B);
+  g_assert_cmpuint (WS_PTX_WMMA_COL_MAJOR (lb->imm2, WS_WMMA_B), ==, 1);
+  g_assert_cmpuint (lb->nsrc, ==, 1);   /* default stride */
+
+  g_assert_cmpint (WS_PTX_WMMA_ELEM (lc->imm2, WS_WMMA_C), ==, WS_WMMA_ELEM_F32);
+  g_assert_cmpint (lc->src[1].kind, ==, WS_OPND_IMM);
+  g_assert_cmpuint (lc->src[1].imm, ==, 32);
+
+  /* .f32.f32: D and C types, A and B .f16 */
+  g_assert_cmpint (mma->sub, ==, WS_SUB_WMMA_MMA);
+  g_assert_cmpint (mma->opclass, ==, WS_OPCLASS_TENSOR);
+  g_assert_cmpint (WS_PTX_WMMA_ELEM (mma->imm2, WS_WMMA_A), ==, WS_WMMA_ELEM_F16);
+  g_assert_cmpint (WS_PTX_WMMA_ELEM (mma->imm2, WS_WMMA_B), ==, WS_WMMA_ELEM_F16);
+  g_assert_cmpint (WS_PTX_WMMA_ELEM (mma->imm2, WS_WMMA_C), ==, WS_WMMA_ELEM_F32);
+  g_assert_cmpint (WS_PTX_WMMA_ELEM (mma->imm2, WS_WMMA_D), ==, WS_WMMA_ELEM_F32);
+  g_assert_cmpuint (WS_PTX_WMMA_COL_MAJOR (mma->imm2, WS_WMMA_A), ==, 0);
+  g_assert_cmpuint (WS_PTX_WMMA_COL_MAJOR (mma->imm2, WS_WMMA_B), ==, 1);
+  g_assert_cmpuint (mma->ndst, ==, 1);
+  g_assert_cmpuint (mma->nsrc, ==, 3);
+  g_assert_cmpstr (fn->reg_names[mma->src[2].vec_regs[7]], ==, "%f7");
+
+  g_assert_cmpint (st->sub, ==, WS_SUB_WMMA_STORE);
+  g_assert_cmpint (st->opclass, ==, WS_OPCLASS_ST);
+  g_assert_cmpuint (st->ndst, ==, 0);
+  g_assert_cmpint (WS_PTX_WMMA_MATRIX (st->imm2), ==, WS_WMMA_D);
+  g_assert_cmpuint (WS_PTX_WMMA_COL_MAJOR (st->imm2, WS_WMMA_D), ==, 1);
+
+  g_assert_cmpint (WS_PTX_WMMA_ELEM (imma->imm2, WS_WMMA_A), ==, WS_WMMA_ELEM_U8);
+  g_assert_cmpint (WS_PTX_WMMA_ELEM (imma->imm2, WS_WMMA_B), ==, WS_WMMA_ELEM_S8);
+  g_assert_true (imma->mods & WS_MOD_SATFINITE);
+  g_assert_cmpint (WS_PTX_WMMA_SHAPE (dmma->imm2), ==, WS_WMMA_M8N8K4);
+  g_assert_cmpint (dmma->rnd, ==, WS_RND_RN);
+  g_assert_cmpint (WS_PTX_WMMA_ELEM (tf->imm2, WS_WMMA_A), ==, WS_WMMA_ELEM_TF32);
+  g_assert_cmpint (fn->insts[8].sub, ==, WS_SUB_CVT_TF32);
+
+  /* fragment geometry: f16 A is eight registers (the tile twice), s8 A two */
+  WsPtxWmmaFragment f;
+  g_assert_true (ws_ptx_wmma_fragment (mma->imm2, WS_WMMA_A, &f));
+  g_assert_cmpuint (f.rows, ==, 16);
+  g_assert_cmpuint (f.cols, ==, 16);
+  g_assert_cmpuint (f.regs, ==, 8);
+  g_assert_cmpuint (f.per_reg, ==, 2);
+  g_assert_true (ws_ptx_wmma_fragment (imma->imm2, WS_WMMA_A, &f));
+  g_assert_cmpuint (f.regs, ==, 2);
+  g_assert_cmpuint (f.elem_bytes, ==, 1);
+  g_assert_true (ws_ptx_wmma_fragment (dmma->imm2, WS_WMMA_B, &f));
+  g_assert_cmpuint (f.rows, ==, 4);
+  g_assert_cmpuint (f.cols, ==, 8);
+  g_assert_cmpuint (f.regs, ==, 1);
+
+  g_autofree char *s0 = ws_ptx_inst_to_string (m, fn, la);
+  g_assert_cmpstr (s0, ==, "wmma.load.a.sync.aligned.row.m16n16k16.shared.f16 "
+                           "{%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [%rd1], %r30;");
+  g_autofree char *s3 = ws_ptx_inst_to_string (m, fn, dmma);
+  g_assert_true (g_str_has_prefix (s3, "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rn {%fd0, %fd1}"));
+  g_autofree char *s8 = ws_ptx_inst_to_string (m, fn, &fn->insts[8]);
+  g_assert_cmpstr (s8, ==, "cvt.rna.tf32.f32 %r31, %f0;");
+
+  /* not implemented: sub-byte shapes and types, other rounding modes */
+  const char *unsupported[] = {
+    "  wmma.load.a.sync.aligned.row.m8n8k32.s4 {%r0}, [%rd1], %r3;\n",
+    "  wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rz {%fd0, %fd1}, {%fd2}, {%fd3}, {%fd0, %fd1};\n",
+    "  wmma.load.a.sync.aligned.row.m16n16k8.f16 {%r0, %r1, %r2, %r3}, [%rd1], %r3;\n",
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (unsupported); i++)
+    {
+      g_autofree char *t = g_strconcat (".version 9.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n"
+                                        "  .reg .b32 %r<4>;\n  .reg .b64 %rd<2>;\n  .reg .f64 %fd<4>;\n",
+                                        unsupported[i], "  ret;\n}\n", NULL);
+      g_autoptr (GError) e2 = NULL;
+      g_autoptr (WsPtxModule) m2 = ws_ptx_parse (t, strlen (t), "wmma.ptx", &e2);
+      g_assert_no_error (e2);
+      g_assert_nonnull (m2->functions[0].unsupported);
+      if (!strstr (m2->functions[0].unsupported, "wmma") || !strstr (m2->functions[0].unsupported, "not supported"))
+        g_error ("case %u: %s", i, m2->functions[0].unsupported);
+      g_assert_cmpuint (m2->functions[0].n_insts, ==, 1);
+    }
+  /* a fragment of the wrong size is an error */
+  const char *bad = ".version 9.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n"
+    "  .reg .b32 %r<8>;\n  .reg .b64 %rd<2>;\n"
+    "  wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r0, %r1, %r2, %r3}, [%rd1], %r4;\n  ret;\n}\n";
+  g_autoptr (GError) e3 = NULL;
+  g_autoptr (WsPtxModule) m3 = ws_ptx_parse (bad, strlen (bad), "wmma.ptx", &e3);
+  g_assert_null (m3);
+  g_assert_error (e3, WS_ERROR, WS_ERROR_PARSE);
+  g_assert_nonnull (strstr (e3->message, "vector of 8 registers"));
 }
 
 /* Cooperative groups built with -G read the CTA's reserved shared memory. */
@@ -1580,5 +1719,6 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/errors/garbage-input", test_garbage_input);
   g_test_add_func ("/ptx/names", test_names);
   g_test_add_func ("/ptx/parse/reserved-smem-registers", test_reserved_smem_registers);
+  g_test_add_func ("/ptx/parse/wmma", test_wmma);
   return g_test_run ();
 }
