@@ -144,7 +144,7 @@ ptxas_report (const char *ptx, const char *options, int sm, gboolean compile_onl
     {
       /* Not fatal: the emulator's estimate stands (e.g. a target older than
        * ptxas supports). */
-      g_debug ("ptxas %s failed: %s", arch, err != NULL ? err : (error != NULL ? error->message : ""));
+      g_debug ("ptxas %s %s%s failed: %s", arch, compile_only ? "--compile-only " : "", options, err != NULL ? err : (error != NULL ? error->message : ""));
       return NULL;
     }
   text = g_strconcat (out != NULL ? out : "", err != NULL ? err : "", NULL);

@@ -1490,6 +1490,54 @@ warp_collective (Warp *w, const EInst *in, uint32_t grp, uint32_t part, const ui
   }
 }
 
+/* Lanes on the other side of the same divergent branch as the polling
+ * top entry (an if/else whose other path has not run yet) may be the ones
+ * it waits for (an arrive on an mbarrier, a lock's release): that path runs
+ * first, as Volta's independent thread scheduling would let it; the order
+ * of two paths that reconverge at the same point is free.  TRUE: swapped
+ * (the top entry, at its next pc, goes below its sibling). */
+static gboolean
+run_sibling_first (Warp *w)
+{
+  uint32_t base = w->nframes ? w->frames[w->nframes - 1].simt_base : 0;
+  if (w->sp < 2 || w->sp - 2 < base)
+    return FALSE;
+  Simt *top = &w->simt[w->sp - 1], *sib = &w->simt[w->sp - 2];
+  if (sib->rpc != top->rpc || sib->pc == sib->rpc || sib->run_ahead || top->run_ahead
+      || (sib->mask & w->live & ~w->exited) == 0)
+    return FALSE;
+  Simt polling = *top;
+  *top = *sib;
+  *sib = polling;
+  return TRUE;
+}
+
+/* A warp giving the worker to its block's other warps (an mbarrier not yet
+ * complete): the launch's watchdog and instruction budget still apply, as
+ * at every 4096th instruction of an uninterrupted run.  FALSE: it faulted. */
+static gboolean
+yield_ok (Cta *c, Warp *w, uint32_t pc, uint32_t active, uint64_t winst)
+{
+  Launch *L = c->L;
+  if (L->deadline && g_get_monotonic_time () > L->deadline)
+    {
+      ws_emu_fault (c, w, pc, __builtin_ctz (active), WS_CUDA_ERROR_LAUNCH_TIMEOUT,
+                    "the launch timed out: the kernel ran for more than %g s (the watchdog's launch timeout; it "
+                    "probably hangs: a wait for something that never happens; raise the limit with "
+                    "--launch-timeout or WS_LAUNCH_TIMEOUT)", L->emu->opt.launch_timeout);
+      return FALSE;
+    }
+  if (L->budget && __atomic_add_fetch (&L->budget_used, winst & 0xfff, __ATOMIC_RELAXED) > L->budget)
+    {
+      ws_emu_fault (c, w, pc, __builtin_ctz (active), WS_CUDA_ERROR_LAUNCH_TIMEOUT,
+                    "the launch timed out: the kernel did not finish within the instruction budget of %" G_GUINT64_FORMAT
+                    " warp instructions (it probably hangs: a wait for something that never happens; raise the "
+                    "limit with --instruction-budget or WS_INSTRUCTION_BUDGET)", L->budget);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* Runs a warp until it finishes, blocks on a barrier or faults. */
 /* The address a trace records for an access of @space resolved to @tspace
  * (shared and local addresses as offsets in their window). */
@@ -2233,6 +2281,109 @@ run_warp (Cta *c, Warp *w)
           }
           break;
 
+        case H_MBARRIER:
+          /* The object's 64 bits are ours (the PTX ISA keeps them opaque):
+           * bits 0-30 arrivals still pending in the current phase, 32-62
+           * the count each phase expects, 63 the phase's parity.  A state
+           * token is the parity at the arrival (bit 63) and the arrivals
+           * then still pending.  The threads of a block run on one worker,
+           * so the object needs no atomics. */
+          if (in->sub == WS_SUB_MBAR_PENDING_COUNT)
+            {
+              const uint64_t *S = SRC (0);
+              uint64_t *D = DST (0);
+              FOR_LANES (m, D[l] = S[l] & 0x7fffffffu;);
+              break;
+            }
+          {
+            const uint64_t *A = in->has_base ? SRC (0) : NULL;
+            const uint64_t *B = in->nsrc > 1 ? SRC (1) : NULL;
+            int space = in->space, tspace = space;
+            gboolean wait = in->sub == WS_SUB_MBAR_TEST_WAIT || in->sub == WS_SUB_MBAR_TRY_WAIT;
+            uint32_t done = 0;
+            MemFault f = { 0 };
+            FOR_LANES (m, {
+              uint64_t addr = window_addr (space, (A ? A[l] : 0) + (uint64_t) in->off);
+              uint8_t *p = xlate (c, w, l, space, addr, 8, &f, &tspace);
+              if (G_UNLIKELY (p == NULL))
+                {
+                  mem_fault (c, w, pc, &f, "mbarrier", 8);
+                  goto stop;
+                }
+              if (G_UNLIKELY (tspace != WS_SPACE_SHARED))
+                {
+                  ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_ILLEGAL_ADDRESS,
+                                "mbarrier object at 0x%" G_GINT64_MODIFIER "x is not in shared memory", addr);
+                  goto stop;
+                }
+              uint64_t v;
+              memcpy (&v, p, 8);
+              uint64_t pending = v & 0x7fffffffu, expected = (v >> 32) & 0x7fffffffu, phase = v >> 63;
+              switch (in->sub)
+                {
+                case WS_SUB_MBAR_INIT:
+                  {
+                    uint64_t n = B[l] & 0x7fffffffu;
+                    v = n | (n << 32);
+                  }
+                  break;
+                case WS_SUB_MBAR_INVAL:
+                  v = 0;
+                  break;
+                case WS_SUB_MBAR_ARRIVE:
+                case WS_SUB_MBAR_ARRIVE_DROP:
+                  {
+                    uint64_t n = B != NULL ? B[l] & 0x7fffffffu : 1;
+                    uint64_t token_phase = phase;
+                    if (in->sub == WS_SUB_MBAR_ARRIVE_DROP && expected > 0)
+                      expected--;
+                    pending = n >= pending ? 0 : pending - n;
+                    if (in->ndst > 0)
+                      DST (0)[l] = (token_phase << 63) | pending;
+                    if (pending == 0)
+                      {
+                        phase ^= 1;
+                        pending = expected;
+                      }
+                    v = pending | (expected << 32) | (phase << 63);
+                  }
+                  break;
+                default:   /* test_wait / try_wait: has the token's phase completed? */
+                  {
+                    uint64_t want = in->target ? (B[l] & 1) : (B[l] >> 63);
+                    if (phase != want)
+                      done |= 1u << l;
+                  }
+                  break;
+                }
+              memcpy (p, &v, 8);
+            });
+            if (wait)
+              {
+                w->preds[in->d[0]] = (w->preds[in->d[0]] & ~m) | done;
+                if (done != m)
+                  {
+                    /* Not complete: let the block's other warps run (they
+                     * are the ones to arrive); this warp polls again next.
+                     * After many polls, lanes of this warp on the other
+                     * path of a branch may be the ones to arrive. */
+                    top->pc = pc + 1;
+                    if (++w->mbar_polls >= 1024)
+                      {
+                        w->mbar_polls = 0;
+                        run_sibling_first (w);
+                      }
+                    if (!yield_ok (c, w, pc, active, winst))
+                      goto stop;
+                    w->icount += winst;
+                    c->winst += winst;
+                    c->tinst += tinst;
+                    return;
+                  }
+              }
+          }
+          break;
+
         case H_SHFL:
           {
             const uint64_t *A = SRC (0), *B = SRC (1), *C = in->nsrc > 2 ? SRC (2) : NULL;
@@ -2339,6 +2490,10 @@ run_warp (Cta *c, Warp *w)
                       w->simt[w->sp - 1].run_ahead = 1;
                       continue;
                     }
+                  top->pc = in->target;
+                  if (run_sibling_first (w))
+                    continue;
+                  top->pc = pc;
                 }
               top->pc = in->target;
               continue;
@@ -2724,6 +2879,7 @@ init_warp (Cta *c, Warp *w, uint32_t index)
   uint64_t *s = w->sregs;
 
   w->index = index;
+  w->mbar_polls = 0;
   w->bar_held_mask = 0;
   w->bar_divergent_mask = 0;
   w->spin_polls = 0;
@@ -2887,6 +3043,13 @@ ws_emu_run_cta (Cta *c)
         }
       if (!released)
         {
+          /* warps that gave way at an mbarrier run again */
+          gboolean yielded = FALSE;
+          for (uint32_t i = 0; i < c->nwarps; i++)
+            if (c->warps[i].state == WARP_RUN)
+              yielded = TRUE;
+          if (yielded)
+            continue;
           for (uint32_t i = 0; i < c->nwarps; i++)
             if (c->warps[i].state == WARP_BAR)
               {

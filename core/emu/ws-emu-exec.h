@@ -41,6 +41,7 @@ typedef struct {
   uint64_t cache_lo, cache_hi;
   uint32_t spin_count;    /* taken iterations of polling loops since the last yield */
   uint32_t spin_polls;    /* polling-loop branches run (paces yields to other workers) */
+  uint32_t mbar_polls;    /* mbarrier waits found incomplete since the last sibling switch */
   /* barrier wait */
   uint32_t bar_id, bar_dst, bar_mask;
   int bar_red;            /* 0 none, else WS_SUB_RED_* */

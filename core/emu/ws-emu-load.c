@@ -697,6 +697,11 @@ decode_inst (Dec *d, EInst *e, const WsPtxInst *pi, const uint32_t *ipdom, uint3
     case WS_OP_WMMA:
       decode_wmma (d, e, pi);
       break;
+    case WS_OP_MBARRIER:
+      e->h = H_MBARRIER;
+      e->size = 8;
+      e->target = pi->imm2;   /* the .parity form of test_wait / try_wait */
+      break;
     default:
       dec_error (d, pi, "instruction");
       e->h = H_TRAP;
@@ -877,7 +882,7 @@ decode_function (WsEmuModule *m, WsEmuFunction *k, uint32_t f, GString *err)
         {
           const WsPtxInst *qi = &fn->insts[q];
           /* (a call may hide the atomic: -G builds call atomicCAS) */
-          if (qi->op == WS_OP_ATOM || qi->op == WS_OP_NANOSLEEP || qi->op == WS_OP_CALL
+          if (qi->op == WS_OP_ATOM || qi->op == WS_OP_NANOSLEEP || qi->op == WS_OP_CALL || qi->op == WS_OP_MBARRIER
               || ((qi->op == WS_OP_LD) && (qi->mods & (WS_MOD_VOLATILE | WS_MOD_RELAXED | WS_MOD_ACQUIRE))))
             e->spin = 1;
         }

@@ -72,6 +72,7 @@ typedef enum {
   H_BRX, H_CP_ASYNC, H_ELECT, H_CVT_INT,
   H_TEX, H_SURF,   /* tex; suld/sust (ws-emu-texture.c) */
   H_WMMA_LOAD, H_WMMA_STORE, H_WMMA_MMA,   /* warp-level matrix instructions (ws-emu-wmma.c) */
+  H_MBARRIER,   /* arrive/wait barrier objects in shared memory (sub: WS_SUB_MBAR_*) */
   H_COUNT
 } EmuHandler;
 

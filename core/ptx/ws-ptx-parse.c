@@ -1161,7 +1161,7 @@ static const char *const known_unsupported[] = {
   "tld4", "txq", "sured", "suq", "istypep", "mma", "ldmatrix",
   "stmatrix", "movmatrix", "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vmad",
   "vset", "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2", "vset4", "stacksave", "stackrestore", "alloca",
-  "mbarrier", "setmaxnreg", "applypriority", "discard", "createpolicy",
+  "setmaxnreg", "applypriority", "discard", "createpolicy",
   "getctarank", "multimem", "tensormap", "wgmma", "tcgen05", "clusterlaunchcontrol", "szext",
   "cp", "cp.async", "prefetchu", "cctl", "bar.cta", "barrier.cluster", "fence.proxy", "cvt.pack",
   NULL,
@@ -1467,6 +1467,33 @@ apply_modifier (WsPtxInst *in, const char *s, guint len, gboolean *space_seen)
       else
         return FALSE;
       return TRUE;
+    case WS_OP_MBARRIER:
+      {
+        static const char *const kinds[] = { "init", "arrive", "arrive_drop", "test_wait", "try_wait",
+                                             "pending_count", "inval", NULL };
+        if ((k = part_in (s, len, kinds)) >= 0)
+          in->sub = (uint8_t) (WS_SUB_MBAR_INIT + k);
+        else if (part_is (s, len, "parity"))
+          in->imm2 = 1;
+        else if (part_is (s, len, "cta"))
+          in->scope = WS_SCOPE_CTA;
+        else if (part_is (s, len, "release"))
+          in->mods |= WS_MOD_RELEASE;
+        else if (part_is (s, len, "acquire"))
+          in->mods |= WS_MOD_ACQUIRE;
+        else if (part_is (s, len, "shared") || part_is (s, len, "shared::cta"))
+          {
+            if (*space_seen)
+              return FALSE;
+            *space_seen = TRUE;
+            in->space = WS_SPACE_SHARED;
+          }
+        else if (part_is (s, len, "b64"))
+          in->type = WS_T_B64;
+        else
+          return FALSE;   /* .cluster, .expect_tx, .noComplete...: not supported */
+        return TRUE;
+      }
     case WS_OP_BRX:
       if (part_is (s, len, "idx"))
         in->sub = WS_SUB_IDX_BRX;
@@ -1756,6 +1783,8 @@ op_has_dst (const WsPtxInst *in)
       return in->sub == WS_SUB_RED_POPC || in->sub == WS_SUB_RED_AND || in->sub == WS_SUB_RED_OR;
     case WS_OP_WMMA:
       return in->sub != WS_SUB_WMMA_STORE;
+    case WS_OP_MBARRIER:
+      return in->sub != WS_SUB_MBAR_INIT && in->sub != WS_SUB_MBAR_INVAL;
     default:
       return TRUE;
     }
@@ -2424,6 +2453,25 @@ parse_instruction (P *p)
       if (in.nsrc < 3 || in.src[0].kind != WS_OPND_ADDR || in.src[1].kind != WS_OPND_ADDR || in.src[2].kind != WS_OPND_IMM)
         return fail_at (p, ot, "cp.async needs [dst], [src], size");
       in.imm2 = (uint32_t) in.src[2].imm;
+    }
+  if (in.op == WS_OP_MBARRIER)
+    {
+      gboolean wait = in.sub == WS_SUB_MBAR_TEST_WAIT || in.sub == WS_SUB_MBAR_TRY_WAIT;
+      guint want_src = in.sub == WS_SUB_MBAR_PENDING_COUNT || in.sub == WS_SUB_MBAR_INVAL ? 1 : 2;
+      if (in.sub == WS_SUB_NONE)
+        return fail_at (p, ot, "mbarrier needs an operation (.init, .arrive, .test_wait...)");
+      if (in.sub == WS_SUB_MBAR_TRY_WAIT && in.nsrc > 2)
+        return unsupported_inst (p, ot, "mbarrier.try_wait with a time limit");
+      if (in.sub == WS_SUB_MBAR_PENDING_COUNT ? in.nsrc != 1 || in.src[0].kind != WS_OPND_REG
+          : (in.src[0].kind != WS_OPND_ADDR
+             || (in.nsrc != want_src && !((in.sub == WS_SUB_MBAR_ARRIVE || in.sub == WS_SUB_MBAR_ARRIVE_DROP)
+                                          && in.nsrc == 1))
+             || (wait && in.ndst != 1)))
+        return fail_at (p, ot, "%s: wrong operands (PTX ISA: mbarrier.init [a], count; mbarrier.arrive state, [a]"
+                        "{, count}; mbarrier.test_wait p, [a], state; mbarrier.pending_count count, state)",
+                        op_names[op]);
+      if (!space_seen)
+        in.space = WS_SPACE_GENERIC;
     }
   if (in.op == WS_OP_CP_ASYNC && in.sub == WS_SUB_WAIT_GROUP)
     {

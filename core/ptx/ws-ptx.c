@@ -94,6 +94,7 @@ ws_ptx_op_class (const WsPtxInst *in)
     case WS_OP_BRA: case WS_OP_BRX: case WS_OP_CALL: case WS_OP_RET: case WS_OP_EXIT:
       return WS_OPCLASS_BRANCH;
     case WS_OP_BAR: case WS_OP_BARRIER: case WS_OP_MEMBAR: case WS_OP_FENCE:
+    case WS_OP_MBARRIER:   /* an arrive/wait object in shared memory: synchronisation */
       return WS_OPCLASS_BARRIER;
     case WS_OP_SHFL: case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_REDUX: case WS_OP_ACTIVEMASK:
     case WS_OP_ELECT:
@@ -215,6 +216,9 @@ ws_ptx_inst_src_type (const WsPtxInst *in, guint i)
       return i == 2 ? t2 : t;
     case WS_OP_SHL: case WS_OP_SHR:
       return i == 1 ? WS_T_U32 : t;
+    case WS_OP_MBARRIER:   /* init/arrive counts; test_wait's state, pending_count's state */
+      return in->sub == WS_SUB_MBAR_INIT || in->sub == WS_SUB_MBAR_ARRIVE || in->sub == WS_SUB_MBAR_ARRIVE_DROP
+             ? WS_T_U32 : WS_T_B64;
     case WS_OP_SHF:
       return i == 2 ? WS_T_U32 : t;
     case WS_OP_BFE:
@@ -580,6 +584,13 @@ sub_name (const WsPtxInst *in)
     case WS_SUB_WMMA_STORE: return "store";
     case WS_SUB_WMMA_MMA: return "mma";
     case WS_SUB_CVT_TF32: return NULL;   /* rendered as the type */
+    case WS_SUB_MBAR_INIT: return "init";
+    case WS_SUB_MBAR_ARRIVE: return "arrive";
+    case WS_SUB_MBAR_ARRIVE_DROP: return "arrive_drop";
+    case WS_SUB_MBAR_TEST_WAIT: return in->imm2 ? "test_wait.parity" : "test_wait";
+    case WS_SUB_MBAR_TRY_WAIT: return in->imm2 ? "try_wait.parity" : "try_wait";
+    case WS_SUB_MBAR_PENDING_COUNT: return "pending_count";
+    case WS_SUB_MBAR_INVAL: return "inval";
     case WS_SUB_ADD: return "add";
     case WS_SUB_MIN: return "min";
     case WS_SUB_MAX: return "max";

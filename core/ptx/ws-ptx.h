@@ -57,7 +57,8 @@ typedef enum {
   X(PMEVENT, "pmevent") X(MAPA, "mapa") X(CP_ASYNC, "cp.async") X(ELECT, "elect") \
   X(BRX, "brx") X(TEX, "tex") X(SULD, "suld") X(SUST, "sust") \
   X(VADD4, "vadd4") X(VSUB4, "vsub4") X(VAVRG4, "vavrg4") X(VABSDIFF4, "vabsdiff4") X(VMIN4, "vmin4") \
-  X(VMAX4, "vmax4") X(GRIDDEPCONTROL, "griddepcontrol") X(WMMA, "wmma")
+  X(VMAX4, "vmax4") X(GRIDDEPCONTROL, "griddepcontrol") X(WMMA, "wmma") \
+  X(MBARRIER, "mbarrier")
 
 typedef enum {
 #define WS_PTX_OP_ENUM(name, str) WS_OP_##name,
@@ -140,6 +141,10 @@ typedef enum {
   /* cvt.{rna,rn,rz}.tf32.f32: type is .b32 (a float with its 13 low
    * mantissa bits cleared), type2 .f32 */
   WS_SUB_CVT_TF32,
+  /* mbarrier.{init,arrive,arrive_drop,test_wait,try_wait,pending_count,inval}
+   * (imm2 1: the .parity form of test_wait / try_wait) */
+  WS_SUB_MBAR_INIT, WS_SUB_MBAR_ARRIVE, WS_SUB_MBAR_ARRIVE_DROP, WS_SUB_MBAR_TEST_WAIT, WS_SUB_MBAR_TRY_WAIT,
+  WS_SUB_MBAR_PENDING_COUNT, WS_SUB_MBAR_INVAL,
   /* redux.sync min/max use WS_SUB_MIN/MAX; bar.red op in WS_SUB_RED_* */
 } WsPtxSub;
 

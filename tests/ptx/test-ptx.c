@@ -1252,6 +1252,7 @@ test_every_opcode_snippet (void)
     "vmin4.s32.s32.s32 %r1, %r2, %r3, %r4;", "vmax4.u32.s32.u32.add %r1, %r2, %r3, %r4;",
     "griddepcontrol.wait;",
     "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rn {%fd1, %fd2}, {%fd1}, {%fd2}, {%fd1, %fd2};",
+    "mbarrier.test_wait.parity.shared::cta.b64 %p1, [%r1], %r2;",
     "L1: ret;",
   };
   GString *t = g_string_new (
