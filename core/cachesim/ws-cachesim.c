@@ -80,12 +80,10 @@ find_way (WsCache *c, uint64_t line_addr, Way **victim)
 }
 
 static gboolean
-cache_touch (WsCache *c, uint64_t addr, gboolean allocate, gboolean write, guint *written_back, guint *dirtied)
+cache_touch (WsCache *c, uint64_t addr, gboolean allocate, gboolean write, guint *written_back)
 {
   if (written_back)
     *written_back = 0;
-  if (dirtied)
-    *dirtied = 0;
   if (c->n_sets == 0)
     return FALSE;
   uint64_t line_addr = addr >> c->line_shift;
@@ -99,8 +97,6 @@ cache_touch (WsCache *c, uint64_t addr, gboolean allocate, gboolean write, guint
       gboolean hit = (w->sectors & bit) != 0;
       if (allocate)
         w->sectors |= bit;
-      if (write && dirtied && !(w->dirty & bit))
-        *dirtied = 1;
       if (write)
         w->dirty |= bit;
       return hit;
@@ -113,8 +109,6 @@ cache_touch (WsCache *c, uint64_t addr, gboolean allocate, gboolean write, guint
       victim->sectors = bit;
       victim->dirty = write ? bit : 0;
       victim->lru = c->stamp;
-      if (write && dirtied)
-        *dirtied = 1;
     }
   return FALSE;
 }
@@ -122,13 +116,13 @@ cache_touch (WsCache *c, uint64_t addr, gboolean allocate, gboolean write, guint
 gboolean
 ws_cache_access (WsCache *c, uint64_t addr, gboolean allocate)
 {
-  return cache_touch (c, addr, allocate, FALSE, NULL, NULL);
+  return cache_touch (c, addr, allocate, FALSE, NULL);
 }
 
 gboolean
 ws_cache_access_wb (WsCache *c, uint64_t addr, gboolean write, guint *written_back)
 {
-  return cache_touch (c, addr, TRUE, write, written_back, NULL);
+  return cache_touch (c, addr, TRUE, write, written_back);
 }
 
 gboolean
@@ -140,7 +134,7 @@ ws_cache_write (WsCache *c, uint64_t addr, gboolean *was_dirty)
   Way *w = find_way (c, addr >> c->line_shift, NULL);
   if (w != NULL)
     *was_dirty = (w->dirty & (1u << ((addr & (c->line - 1)) >> c->sector_shift))) != 0;
-  return cache_touch (c, addr, TRUE, TRUE, NULL, NULL);
+  return cache_touch (c, addr, TRUE, TRUE, NULL);
 }
 
 guint64
@@ -303,7 +297,9 @@ access_record (WsCacheStats *st, const WsTraceKernel *k, const WsTraceRecord *r,
           int level = WS_CACHE_EVENT_L2_HIT;
           for (uint32_t k = 0; k < per_unit; k++)
             {
-              gboolean l2_hit = cache_touch (l2, u * unit + (uint64_t) k * 32, TRUE, FALSE, NULL, NULL);
+              guint written_back = 0;
+              gboolean l2_hit = ws_cache_access_wb (l2, u * unit + (uint64_t) k * 32, FALSE, &written_back);
+              st->writeback_sectors += written_back;
               if (l2_hit)
                 {
                   pc->sector_l2_hits++;
@@ -339,9 +335,9 @@ access_record (WsCacheStats *st, const WsTraceKernel *k, const WsTraceRecord *r,
         }
       else
         {
-          guint dirtied = 0;
-          gboolean l2_hit = cache_touch (l2, addr, TRUE, is_store || is_atomic, NULL, &dirtied);
-          st->writeback_sectors += dirtied;
+          guint written_back = 0;
+          gboolean l2_hit = ws_cache_access_wb (l2, addr, is_store || is_atomic, &written_back);
+          st->writeback_sectors += written_back;
           /* The L2 takes a store with its byte mask and fetches nothing; the
            * store's DRAM cost is the later write-back. */
           if (is_store)
@@ -368,12 +364,15 @@ access_record (WsCacheStats *st, const WsTraceKernel *k, const WsTraceRecord *r,
     pc->events[worst]++;
 }
 
-/* Launch @launch through per-SM L1s (cold: the L1s are invalidated at a
- * launch's start) and the shared @l2, its statistics into @st. */
-static gboolean
-run_launch_into (WsTrace *trace, guint launch, const WsGpu *gpu, WsCache *l2, WsCacheStats *st, gboolean warming,
-                 GError **error)
+WsCacheStats *
+ws_cachesim_run_launch (WsTrace *trace, guint launch, const WsGpu *gpu, GError **error)
 {
+  g_return_val_if_fail (trace != NULL && gpu != NULL, NULL);
+  if (launch >= ws_trace_get_n_launches (trace))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, "%s has no launch %u", ws_trace_get_path (trace), launch);
+      return NULL;
+    }
   const WsTraceLaunch *l = ws_trace_get_launch (trace, launch);
   const WsTraceKernel *k = ws_trace_get_kernel (trace, l->kernel);
   uint64_t n_tbs = 0;
@@ -381,21 +380,14 @@ run_launch_into (WsTrace *trace, guint launch, const WsGpu *gpu, WsCache *l2, Ws
 
   WsOccupancy occ;
   int block = (int) (l->block[0] * l->block[1] * l->block[2]);
-  GError *occ_error = NULL;
   if (!ws_occupancy_compute (gpu, block, (int) k->regs_per_thread,
-                             (int) (k->static_shared_bytes + l->dynamic_shared_bytes), &occ, &occ_error))
-    {
-      /* An earlier launch that cannot run on this GPU leaves the L2 as it was. */
-      if (warming)
-        {
-          g_error_free (occ_error);
-          return TRUE;
-        }
-      g_propagate_error (error, occ_error);
-      return FALSE;
-    }
+                             (int) (k->static_shared_bytes + l->dynamic_shared_bytes), &occ, error))
+    return NULL;
   int per_sm = MAX (occ.blocks_per_sm, 1);
   int sms = MAX (gpu->sms, 1);
+
+  g_autoptr(WsCacheStats) st = g_new0 (WsCacheStats, 1);
+  st->gpu = g_strdup (gpu->name);
   st->n_insts = k->n_insts;
   st->pcs = g_new0 (WsCachePcStats, MAX (k->n_insts, 1));
   st->blocks_per_sm = occ.blocks_per_sm;
@@ -408,6 +400,12 @@ run_launch_into (WsTrace *trace, guint launch, const WsGpu *gpu, WsCache *l2, Ws
                           (uint32_t) gpu->l1_assoc);
   /* The L1's fill unit (what one L1 miss fetches), as the detailed simulator. */
   uint32_t l1_unit = gpu->l1_size > 0 && gpu->l1_sector > 32 ? (uint32_t) gpu->l1_sector : 32;
+  g_autoptr(WsCache) l2 = ws_cache_new ((uint32_t) gpu->l2_size, (uint32_t) gpu->l2_line, 32,
+                                        (uint32_t) gpu->l2_assoc);
+  const double latency[WS_CACHE_EVENT_COUNT] = {
+    gpu->l1_latency, gpu->l2_latency, gpu->dram_latency, gpu->pipes[WS_ICLASS_SHARED].latency,
+  };
+
   gboolean ok = TRUE;
   uint64_t wave = (uint64_t) sms * per_sm;
   g_autoptr(GPtrArray) tbs = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_trace_tb_free);
@@ -465,176 +463,16 @@ run_launch_into (WsTrace *trace, guint launch, const WsGpu *gpu, WsCache *l2, Ws
               if (r.kind == WS_TRACE_RECORD_MEM)
                 access_record (st, k, &r, l1[f->sm], l2, l1_unit, &inflight[f->sm], round);
             }
-          /* Drop finished warps, keeping the order, once they are the
-           * majority: a few long warps (bfs) otherwise cost a pass over
-           * every warp of the wave per record. */
-          if (live * 2 < feeds->len)
-            {
-              guint kept = 0;
-              for (guint i = 0; i < feeds->len; i++)
-                if (!g_array_index (feeds, WarpFeed, i).done)
-                  g_array_index (feeds, WarpFeed, kept++) = g_array_index (feeds, WarpFeed, i);
-              g_array_set_size (feeds, kept);
-            }
         }
     }
   for (int s = 0; s < sms; s++)
     ws_cache_free (l1[s]);
   g_free (l1);
-  return ok;
-}
-
-static WsCache *
-cache_copy (const WsCache *c)
-{
-  WsCache *n = g_memdup2 (c, sizeof *c);
-  if (c->ways != NULL)
-    n->ways = g_memdup2 (c->ways, sizeof (Way) * (gsize) c->n_sets * c->assoc);
-  return n;
-}
-
-/* The L2 across launches.  The detailed simulator, like the hardware, keeps
- * the L2 from one launch to the next (only the L1s are invalidated), so a
- * launch starts with the L2 as every earlier launch of the trace left it,
- * from a cold L2 at the first.  Replaying the earlier launches costs a
- * cache simulation each; the trace keeps the L2 after the last few launches
- * simulated for each GPU, so launches analysed in order replay nothing.
- * Whatever the order, a launch sees the same L2 (the full replay's). */
-/* Two: in-order analysis needs one; a second serves two threads analysing
- * neighbouring launches.  An H200's L2 copy is about 12 MB. */
-#define L2_SNAPSHOTS 2
-typedef struct {
-  guint after;         /* the L2 as launches 0 .. after - 1 leave it */
-  WsCache *l2;
-  uint64_t stamp;      /* last use, for replacement */
-} L2Snapshot;
-
-typedef struct {
-  GMutex lock;
-  GHashTable *by_gpu;  /* the GPU's JSON -> L2Snapshot[L2_SNAPSHOTS] */
-  uint64_t stamp;
-} L2Memo;
-
-static void
-snapshots_free (gpointer p)
-{
-  L2Snapshot *snaps = p;
-  for (int i = 0; i < L2_SNAPSHOTS; i++)
-    ws_cache_free (snaps[i].l2);
-  g_free (snaps);
-}
-
-static gpointer
-l2_memo_new (void)
-{
-  L2Memo *m = g_new0 (L2Memo, 1);
-  g_mutex_init (&m->lock);
-  m->by_gpu = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, snapshots_free);
-  return m;
-}
-
-static void
-l2_memo_free (gpointer p)
-{
-  L2Memo *m = p;
-  g_hash_table_unref (m->by_gpu);
-  g_mutex_clear (&m->lock);
-  g_free (m);
-}
-
-static char *
-gpu_key (const WsGpu *gpu)
-{
-  g_autoptr(JsonNode) node = ws_gpu_to_json (gpu);
-  return json_to_string (node, FALSE);
-}
-
-/* A copy of the latest L2 known at or before @launch's start; *@after: the
- * launches it has seen (0 and a cold L2 when none is known). */
-static WsCache *
-l2_memo_take (L2Memo *m, const char *key, guint launch, const WsGpu *gpu, guint *after)
-{
-  WsCache *l2 = NULL;
-  *after = 0;
-  g_mutex_lock (&m->lock);
-  L2Snapshot *snaps = g_hash_table_lookup (m->by_gpu, key);
-  L2Snapshot *best = NULL;
-  for (int i = 0; snaps != NULL && i < L2_SNAPSHOTS; i++)
-    if (snaps[i].l2 != NULL && snaps[i].after <= launch && (best == NULL || snaps[i].after > best->after))
-      best = &snaps[i];
-  if (best != NULL)
-    {
-      best->stamp = ++m->stamp;
-      l2 = cache_copy (best->l2);
-      *after = best->after;
-    }
-  g_mutex_unlock (&m->lock);
-  if (l2 == NULL)
-    l2 = ws_cache_new ((uint32_t) gpu->l2_size, (uint32_t) gpu->l2_line, 32, (uint32_t) gpu->l2_assoc);
-  return l2;
-}
-
-/* Keeps @l2 (taken) as the L2 after launches 0 .. @after - 1. */
-static void
-l2_memo_keep (L2Memo *m, const char *key, guint after, WsCache *l2)
-{
-  g_mutex_lock (&m->lock);
-  L2Snapshot *snaps = g_hash_table_lookup (m->by_gpu, key);
-  if (snaps == NULL)
-    {
-      snaps = g_new0 (L2Snapshot, L2_SNAPSHOTS);
-      g_hash_table_insert (m->by_gpu, g_strdup (key), snaps);
-    }
-  L2Snapshot *slot = &snaps[0];
-  for (int i = 0; i < L2_SNAPSHOTS; i++)
-    {
-      if (snaps[i].l2 != NULL && snaps[i].after == after)
-        {
-          slot = NULL;   /* known already */
-          break;
-        }
-      if (snaps[i].l2 == NULL || (slot->l2 != NULL && snaps[i].stamp < slot->stamp))
-        slot = &snaps[i];
-    }
-  if (slot != NULL)
-    {
-      ws_cache_free (slot->l2);
-      *slot = (L2Snapshot) { after, l2, ++m->stamp };
-      l2 = NULL;
-    }
-  g_mutex_unlock (&m->lock);
-  ws_cache_free (l2);
-}
-
-WsCacheStats *
-ws_cachesim_run_launch (WsTrace *trace, guint launch, const WsGpu *gpu, GError **error)
-{
-  g_return_val_if_fail (trace != NULL && gpu != NULL, NULL);
-  if (launch >= ws_trace_get_n_launches (trace))
-    {
-      g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, "%s has no launch %u", ws_trace_get_path (trace), launch);
-      return NULL;
-    }
-  g_autoptr(WsCacheStats) st = g_new0 (WsCacheStats, 1);
-  st->gpu = g_strdup (gpu->name);
-  L2Memo *memo = ws_trace_ensure_attachment (trace, "ws-cachesim-l2", l2_memo_new, l2_memo_free);
-  g_autofree char *key = gpu_key (gpu);
-  guint after = 0;
-  g_autoptr(WsCache) l2 = l2_memo_take (memo, key, launch, gpu, &after);
-  /* The earlier launches' statistics are theirs (the sectors they dirtied
-   * were charged to them). */
-  for (guint w = after; w < launch; w++)
-    {
-      g_autoptr(WsCacheStats) warm = g_new0 (WsCacheStats, 1);
-      if (!run_launch_into (trace, w, gpu, l2, warm, TRUE, error))
-        return NULL;
-    }
-  if (!run_launch_into (trace, launch, gpu, l2, st, FALSE, error))
+  if (!ok)
     return NULL;
-  l2_memo_keep (memo, key, launch + 1, g_steal_pointer (&l2));
-  const double latency[WS_CACHE_EVENT_COUNT] = {
-    gpu->l1_latency, gpu->l2_latency, gpu->dram_latency, gpu->pipes[WS_ICLASS_SHARED].latency,
-  };
+  /* What the launch left dirty is written back when its data is flushed. */
+  st->writeback_sectors += ws_cache_count_dirty (l2);
+
   for (guint i = 0; i < st->n_insts; i++)
     {
       WsCachePcStats *pc = &st->pcs[i];

@@ -12,16 +12,9 @@
  * from the L2 (the L2 counts them all; the load's L1 hit rate counts the
  * sectors it touched in units that hit).
  * Stores write through the L1 without allocating (they invalidate the
- * sector) and allocate in the L2, which is write-back: every sector the
- * launch dirties costs one DRAM write (when its line is evicted or, for
- * what is still dirty at the end, when the data is flushed; the launch is
- * charged when it dirties the sector, as in the detailed simulator).
- * Atomics are performed at the L2.
- * The L2 starts as the earlier launches of the trace leave it, as in the
- * detailed simulator and on the hardware (they are replayed from a cold L2
- * at the first launch, their statistics dropped; the trace keeps the L2
- * after the launches last simulated, so launches analysed in order replay
- * nothing); the L1s start cold, as after a launch boundary. 
+ * sector) and allocate in the L2, which is write-back: a dirty sector costs
+ * a DRAM write when its line is evicted or, for what is still dirty at the
+ * end, when the launch's data is flushed.  Atomics are performed at the L2.
  *
  * Per memory instruction (static id) it reports the distribution of *miss
  * events*: for a warp instruction whose requests end at different levels,
@@ -57,7 +50,7 @@ typedef struct {
   guint n_insts;
   WsCachePcStats *pcs;                    /* indexed by static instruction id; zero for non-memory */
   uint64_t sectors, l1_hits, l2_hits, dram_sectors;
-  uint64_t writeback_sectors;             /* L2 sectors the launch dirtied: each costs one DRAM write */
+  uint64_t writeback_sectors;             /* dirty L2 sectors written to DRAM (evictions + final flush) */
   uint64_t dram_bytes;                    /* (DRAM read sectors + write-back sectors) x 32 */
   double l1_hit_rate, l2_hit_rate;        /* over sectors looked up at that level */
   int blocks_per_sm;                      /* residency used to form waves */

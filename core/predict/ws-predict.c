@@ -816,10 +816,6 @@ host_gpu_name (WsPredictorContext *ctx)
 static double
 host_gpu_param (WsPredictorContext *ctx, const char *name, double fallback)
 {
-  /* The physical bound's L2 bandwidth (core/bounds): the catalogue's peak,
-   * or a generous figure per slice where none is published. */
-  if (strcmp (name, "bound.l2_bytes_per_clk") == 0)
-    return ctx->gpu != NULL ? ws_bounds_l2_bytes_per_clk (ctx->gpu) : fallback;
   if (ctx->gpu_node == NULL)
     {
       ctx->gpu_node = ws_gpu_to_json (ctx->gpu);
@@ -1087,12 +1083,6 @@ host_tb_counter (WsPredictorContext *ctx, uint64_t tb, const char *name)
           return warp ? wi[tb] : th[tb];
         }
       return warp ? c->warp_instructions : c->thread_instructions;
-    }
-  if (strcmp (name, "critical_warp_cycles") == 0)
-    {
-      /* GPUMech's single-warp model (eq. 13/14) of the block's longest warp */
-      WsLaunchAnalysis *a = analysis_of (ctx);
-      return a != NULL ? (uint64_t) ceil (ws_launch_analysis_get_tb_critical_cycles (a)[tb]) : 0;
     }
   if (strcmp (name, "ptx_thread_instructions") == 0) return c->thread_instructions;
   if (strcmp (name, "ptx_warp_instructions") == 0) return c->warp_instructions;

@@ -128,9 +128,7 @@ typedef struct {
    * "core_clock_mhz", "cuda_cores_per_sm", "warp_schedulers_per_sm",
    * "dram_clock_mhz", "dram_bus_width_bits", "dram_data_rate", "l1_latency",
    * "pipes.fp32.latency", "pipes.global.initiation_interval", ...:
-   * the names of `warpscope-cli hw export`), and "bound.l2_bytes_per_clk"
-   * (the L2 bandwidth core/bounds takes: the catalogue's peak, or a generous
-   * per-slice figure where none is published).  Returns
+   * the names of `warpscope-cli hw export`).  Returns
    * `fallback` when the GPU has no such field. */
   double (*gpu_param) (WsPredictorContext *ctx, const char *name, double fallback);
 
@@ -169,10 +167,7 @@ typedef struct {
   /* A per-TB counter: "thread_instructions", "warp_instructions" (machine
    * instructions, see the top), "ptx_thread_instructions",
    * "ptx_warp_instructions" (as recorded), "global_requests",
-   * "local_requests", "shared_accesses", "barriers", "memory_instructions",
-   * and from the host's interval analysis "critical_warp_cycles" (the cycles
-   * of the block's longest warp alone on an SM, GPUMech eq. 13/14, rounded
-   * up; 0 where the host has none). */
+   * "local_requests", "shared_accesses", "barriers", "memory_instructions". */
   uint64_t (*tb_counter) (WsPredictorContext *ctx, uint64_t tb, const char *name);
   /* Totals over the launch: "thread_instructions", "warp_instructions"
    * (machine instructions), "ptx_thread_instructions",

@@ -38,10 +38,6 @@ struct _WsTrace {
   GMutex cache_lock;
   uint64_t cache_offset;
   GBytes *cache;
-
-  /* What analyses keep with the trace (ws_trace_ensure_attachment). */
-  GMutex attach_lock;
-  GData *attachments;
 };
 
 struct _WsTraceTb {
@@ -106,24 +102,7 @@ ws_trace_free (WsTrace *t)
   if (t->cache)
     g_bytes_unref (t->cache);
   g_mutex_clear (&t->cache_lock);
-  g_datalist_clear (&t->attachments);
-  g_mutex_clear (&t->attach_lock);
   g_free (t);
-}
-
-gpointer
-ws_trace_ensure_attachment (WsTrace *t, const char *key, gpointer (*create) (void), GDestroyNotify destroy)
-{
-  g_return_val_if_fail (t != NULL && key != NULL && create != NULL, NULL);
-  g_mutex_lock (&t->attach_lock);
-  gpointer data = g_datalist_get_data (&t->attachments, key);
-  if (data == NULL)
-    {
-      data = create ();
-      g_datalist_set_data_full (&t->attachments, key, data, destroy);
-    }
-  g_mutex_unlock (&t->attach_lock);
-  return data;
 }
 
 /* Reads, checks and decompresses the section whose header is at @offset. */
@@ -493,8 +472,6 @@ ws_trace_open (const char *path, GError **error)
   }
   g_autoptr (WsTrace) t = g_new0 (WsTrace, 1);
   g_mutex_init (&t->cache_lock);
-  g_mutex_init (&t->attach_lock);
-  g_datalist_init (&t->attachments);
   t->path = g_strdup (path);
   t->map = map;
   t->data = (const uint8_t *) g_mapped_file_get_contents (map);

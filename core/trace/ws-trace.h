@@ -92,11 +92,6 @@ WS_EXPORT void ws_trace_free (WsTrace *trace);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsTrace, ws_trace_free)
 
 WS_EXPORT const char *ws_trace_get_path (const WsTrace *trace);
-/* Data an analysis keeps with the open trace (what it computed from it, to
- * reuse), under @key: created by @create on first use, freed with @destroy
- * when the trace is.  Thread safe; the data guards its own contents. */
-WS_EXPORT gpointer ws_trace_ensure_attachment (WsTrace *trace, const char *key, gpointer (*create) (void),
-                                               GDestroyNotify destroy);
 WS_EXPORT uint32_t ws_trace_get_version (const WsTrace *trace);
 WS_EXPORT uint64_t ws_trace_get_file_size (const WsTrace *trace);
 /* Checks every recorded chunk's checksum and size (what ws_trace_open

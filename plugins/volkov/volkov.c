@@ -29,7 +29,7 @@
  * It also takes L2_bytes / L2_bw, the sectors the L2 serves per warp
  * over the busy SMs' share of the chip's L2 bandwidth (catalogue
  * l2_bandwidth_bytes_per_clk, a published peak; where none is published
- * the physical bound's generous per-slice figure, core/bounds).
+ * the term is left out).
  *
  * Eq. 4.4 as published has no on-chip memory term, so an L1-resident
  * kernel (gpu-strides: one block, every load an L1 hit) was limited by
@@ -312,14 +312,8 @@ volkov_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
   double t_mem = in.gmem_bytes / gmem_bw;
   double t_l1 = in.l1_wavefronts;   /* one wavefront per SM cycle */
   /* The L2's share of the chip's bandwidth per busy SM (catalogue
-   * l2_bandwidth_bytes_per_clk; where no figure is published, the physical
-   * bound's generous one, so that the model never claims more L2 bandwidth
-   * than the bound allows: with the L2 kept across launches, transpose's
-   * second launch finds its input in the L2 and was limited by nothing
-   * else, 1.37x faster than the bound on a K20c). */
+   * l2_bandwidth_bytes_per_clk; none where no figure is published). */
   double l2_per_clk = h->gpu_param (ctx, "l2_bandwidth_bytes_per_clk", 0);
-  if (l2_per_clk <= 0)
-    l2_per_clk = h->gpu_param (ctx, "bound.l2_bytes_per_clk", 0);
   double t_l2 = l2_per_clk > 0 ? in.l2_bytes / (l2_per_clk / in.sms_busy) : 0;
   double t_throughput = fmax (fmax (fmax (t_cores, t_l1), fmax (t_issue, t_mem)), t_l2);
   double th_bound = 1.0 / t_throughput;                                             /* eq. 4.4 */

@@ -64,9 +64,9 @@ enum { PC_LOAD_A = 0, PC_LOAD_A_AGAIN, PC_STORE_A, PC_LOAD_SCATTER, PC_SHARED, P
 
 /* One block of one warp: loads 128 coalesced bytes twice, stores them back,
  * then a gather whose 32 lanes touch 32 different lines, then a shared
- * access; @n_launches launches of it. */
+ * access. */
 static char *
-write_trace_n (const char *dir, guint n_launches)
+write_trace (const char *dir)
 {
   g_autofree char *path = g_build_filename (dir, "cache.wstrace", NULL);
   g_autoptr(GError) error = NULL;
@@ -92,8 +92,6 @@ write_trace_n (const char *dir, guint n_launches)
   WsTraceKernelDesc kd = { .name = "cachetest", .n_insts = N_PCS, .insts = insts, .regs_per_thread = 16 };
   uint32_t kernel = ws_trace_writer_add_kernel (w, &kd);
   const uint32_t grid[3] = { 1, 1, 1 }, block[3] = { 32, 1, 1 };
-  for (guint launch = 0; launch < n_launches; launch++)
-  {
   ws_trace_writer_begin_launch (w, kernel, grid, block, 0);
   WsTraceCta *cta = ws_trace_cta_begin (w, 0, 1);
   uint64_t a[32], scatter[32], sh[32];
@@ -114,16 +112,9 @@ write_trace_n (const char *dir, guint n_launches)
   ws_trace_cta_mem (cta, 0, PC_SHARED, 0xffffffffu, WS_SPACE_SHARED, sh);
   ws_trace_cta_end (cta);
   g_assert_true (ws_trace_writer_end_launch (w, &error));
-  }
   g_assert_true (ws_trace_writer_close (w, &error));
   g_assert_no_error (error);
   return g_steal_pointer (&path);
-}
-
-static char *
-write_trace (const char *dir)
-{
-  return write_trace_n (dir, 1);
 }
 
 /* Two warps of one block load the same 128 bytes in lockstep, then warp 0
@@ -294,75 +285,6 @@ test_launch_fill_unit (void)
   g_rmdir (dir);
 }
 
-static void
-assert_first_launch (const WsCacheStats *st)
-{
-  /* as test_launch_events: a cold L2 */
-  g_assert_cmpuint (st->l2_hits, ==, 4);
-  g_assert_cmpuint (st->dram_sectors, ==, 36);
-  g_assert_cmpuint (st->writeback_sectors, ==, 4);
-  g_assert_cmpfloat_with_epsilon (st->pcs[PC_LOAD_A].amat, 500, 1e-12);
-}
-
-/* The L2 is kept across launches (the detailed simulator and the hardware
- * invalidate only the L1s): the second launch of the same block finds the
- * 36 sectors the first fetched and the 4 it stored in the L2.  Its loads
- * miss the cold L1 and hit the L2 (200 cycles, not 500), it reads nothing
- * from DRAM, and its store finds its sectors dirty already: the write-back
- * they owe was charged to the first launch, so the second owes none.  The
- * result does not depend on the order launches are analysed in, nor on a
- * different GPU analysed in between. */
-static void
-test_launch_l2_across_launches (void)
-{
-  g_autofree char *dir = make_tmp_dir ("ws-cachesim-XXXXXX");
-  g_autofree char *path = write_trace_n (dir, 3);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsGpu) gpu = small_gpu ();
-  for (int order = 0; order < 2; order++)
-    {
-      g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
-      g_assert_no_error (error);
-      if (order == 0)
-        {
-          g_autoptr(WsCacheStats) first = ws_cachesim_run_launch (trace, 0, gpu, &error);
-          g_assert_no_error (error);
-          assert_first_launch (first);
-        }
-      for (guint l = order == 0 ? 1 : 2; ; l = order == 0 ? l + 1 : l - 1)
-        {
-          /* another GPU's L2 in between (an L2 of 0 bytes: every load goes to DRAM) */
-          g_autoptr(WsGpu) other = small_gpu ();
-          other->l2_size = 0;
-          g_autoptr(WsCacheStats) cold = ws_cachesim_run_launch (trace, l, other, &error);
-          g_assert_no_error (error);
-          g_assert_cmpuint (cold->dram_sectors, ==, 36);
-
-          g_autoptr(WsCacheStats) st = ws_cachesim_run_launch (trace, l, gpu, &error);
-          g_assert_no_error (error);
-          const WsCachePcStats *p = &st->pcs[PC_LOAD_A];
-          g_assert_cmpuint (p->events[WS_CACHE_EVENT_L2_HIT], ==, 1);
-          g_assert_cmpfloat_with_epsilon (p->amat, 200, 1e-12);
-          g_assert_cmpuint (st->pcs[PC_LOAD_SCATTER].sector_l2_hits, ==, 32);
-          g_assert_cmpuint (st->l1_hits, ==, 4);
-          g_assert_cmpuint (st->l2_hits, ==, 40);
-          g_assert_cmpuint (st->dram_sectors, ==, 0);
-          g_assert_cmpuint (st->writeback_sectors, ==, 0);
-          g_assert_cmpuint (st->dram_bytes, ==, 0);
-          if ((order == 0 && l == 2) || (order == 1 && l == 1))
-            break;
-        }
-      if (order == 1)
-        {
-          g_autoptr(WsCacheStats) first = ws_cachesim_run_launch (trace, 0, gpu, &error);
-          g_assert_no_error (error);
-          assert_first_launch (first);
-        }
-    }
-  g_remove (path);
-  g_rmdir (dir);
-}
-
 int
 main (int argc, char **argv)
 {
@@ -371,6 +293,5 @@ main (int argc, char **argv)
   g_test_add_func ("/cachesim/launch/miss-events-and-amat", test_launch_events);
   g_test_add_func ("/cachesim/launch/inflight-merge", test_launch_inflight_merge);
   g_test_add_func ("/cachesim/launch/l1-fill-unit-128", test_launch_fill_unit);
-  g_test_add_func ("/cachesim/launch/l2-kept-across-launches", test_launch_l2_across_launches);
   return g_test_run ();
 }

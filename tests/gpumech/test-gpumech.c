@@ -498,12 +498,7 @@ test_markov (Fixture *f, gconstpointer data)
  * Eq. 27: 8 x 32 = 256 requests; eq. 28: sum of ceil(j/4) for j = 1..256 is
  * 4 x 64 x 65 / 2 = 8320, so 500 x (8320/256 - 1) = 15750 cycles per
  * memory instruction (eq. 29), 15750 / 2 per instruction of the warp
- * (eq. 26), / 8 warps per instruction of the SM: 984.375 + eq. 16's
- * 31.375.  That is the average request's wait; the SM's last request waits
- * 64 rounds of 500 cycles (eq. 28's ceil(256/4) x 500 = 32000 cycles for
- * the SM's 16 instructions), so the MSHRs' throughput, 16 requests per
- * instruction x 500 / 4 = 2000 cycles per instruction, is the SM's CPI and
- * MSHR takes the difference (eq. 29 gave half of it before). */
+ * (eq. 26), / 8 warps per instruction of the SM. */
 static void
 test_mshr_limited (Fixture *f, gconstpointer data)
 {
@@ -518,14 +513,10 @@ test_mshr_limited (Fixture *f, gconstpointer data)
   double cpi_mt = 502.0 / (8 * 2);                 /* eq. 16: no waiting slots, no non-overlap */
   assert_close (metric (mt, "cpi_sm"), cpi_mt);
   assert_close (metric (mt, "cpi_mshr"), 0);
-  double eq26 = 500.0 * (8320.0 / 256 - 1) / 2;
-  double floor = 32.0 / 2 * DRAM_LAT / 4, cpi_mshr = floor - cpi_mt;
-  g_assert_cmpfloat (cpi_mt + eq26 / 8, <, floor);
+  double eq26 = 500.0 * (8320.0 / 256 - 1) / 2, cpi_mshr = eq26 / 8;
   assert_close (metric (mshr, "cpi_rc_mshr_eq26"), eq26);
-  assert_close (metric (mshr, "cpi_mshr_floor"), 2000);
   assert_close (metric (mshr, "cpi_mshr"), cpi_mshr);
-  assert_close (metric (mshr, "cpi_sm"), 2000);
-  assert_close (mshr->cycles, 64 * 500.0);
+  assert_close (metric (mshr, "cpi_sm"), cpi_mt + cpi_mshr);
   assert_close (metric (mshr, "cpi_queue"), 0);
   /* The DRAM stall (500 of 502 cycles) is all DRAM in the stack. */
   assert_close (cpi (mshr, "DRAM"), cpi_mt * 500 / 502);
@@ -536,8 +527,6 @@ test_mshr_limited (Fixture *f, gconstpointer data)
   assert_close (metric (full, "dram_service_cycles"), s);
   assert_close (metric (full, "cpi_rc_queue_eq26"), lambda * s * s / (2 * (1 - rho)) / 2);
   assert_close (metric (full, "cpi_queue"), lambda * s * s / (2 * (1 - rho)) / 2 / 8);
-  assert_close (metric (full, "cpi_sm"), 2000);
-  assert_close (metric (full, "cpi_mshr") + metric (full, "cpi_queue"), cpi_mshr);
   assert_stack_sums (mt, 16);
   assert_stack_sums (mshr, 16);
   assert_stack_sums (full, 16);
@@ -690,9 +679,7 @@ test_l1_wavefront_floor (Fixture *f, gconstpointer data)
  * kernel the models order as their equations imply: eq. 10 is the optimistic
  * bound of eq. 16 (non-overlapped instructions are >= 0) and of the Markov
  * chain (a warp among others issues no more often than alone), and each of
- * MT_MSHR and MT_MSHR_BAND adds a non-negative delay.  Here the 256
- * requests pass 16 MSHRs in 16 rounds of 500 cycles, 8000 cycles, longer
- * than eq. 12 with the DRAM queue: the MSHRs' throughput decides both. */
+ * MT_MSHR and MT_MSHR_BAND adds a non-negative delay. */
 static void
 test_variants_order (Fixture *f, gconstpointer data)
 {
@@ -716,15 +703,13 @@ test_variants_order (Fixture *f, gconstpointer data)
       g_assert_cmpfloat (c[0], <=, c[1]);
       g_assert_cmpfloat (c[0], <=, c[2]);
       g_assert_cmpfloat (c[2], <, c[3]);
-      g_assert_cmpfloat (c[3], <=, c[4]);
-      assert_close (c[3], 16 * 500.0);
+      g_assert_cmpfloat (c[3], <, c[4]);
     }
 }
 
 /* Waves: 2 SMs holding at most 2 one-warp blocks each; 5 blocks make one full
  * wave (2 warps per SM, eq. 16 with RR: (29 + 9/29 x 7) / 18) and a tail of
- * one block (1 warp: 29 / 9).  Dispatched block by block, the first four end
- * together and the fifth runs alone on SM 0: the same figure. */
+ * one block (1 warp: 29 / 9). */
 static void
 test_waves (Fixture *f, gconstpointer data)
 {
@@ -740,74 +725,6 @@ test_waves (Fixture *f, gconstpointer data)
   assert_close (p->cycles, 2 * 9 * full + 9 * tail);
   assert_close (p->ipc, 45 / p->cycles);
   assert_stack_sums (p, 45);
-}
-
-/* An imbalanced launch: block 0's warp is a chain of 50 dependent FP32
- * instructions (eq. 13: 50 issue cycles + 49 x 20 stall cycles = 1030),
- * blocks 1-3 run the compute kernel (9 instructions, 29 cycles).  Two SMs
- * hold one block each.  Block 0 goes to SM 0, blocks 1, 2, 3 one after the
- * other to SM 1 (29 cycles each, eq. 16 with one warp: 9 x 29 / 9), while
- * SM 0 issues block 0's 50 instructions in 50 x 29 / 9 = 161 cycles of the
- * representative warp's CPI (the representative is a short warp: the
- * larger k-means cluster) but cannot end it before its chain: 1030 cycles.
- * The waves of the seed's single SM gave 77 instructions / 2 SMs x 29 / 9
- * = 124 cycles.  The time SM 0 only waits for the chain is stacked like
- * the representative warp alone: 9/29 BASE, 20/29 DEP. */
-static void
-test_long_block_ends_last (Fixture *f, gconstpointer data)
-{
-  (void) data;
-  f->gpu->sms = 2;
-  f->gpu->max_blocks_per_sm = 1;
-  WsTraceStaticInst insts[10];
-  for (int i = 0; i < 8; i++)
-    insts[i] = inst_fp32 (1 + i, -1);
-  insts[8] = inst_fp32 (20, 8);
-  insts[9] = inst_fp32 (30, 30);
-  g_autofree char *path = g_build_filename (f->dir, "imbalanced.wstrace", NULL);
-  g_autoptr(GError) error = NULL;
-  WsTraceWriter *w = ws_trace_writer_new (path, &error);
-  g_assert_no_error (error);
-  WsTraceKernelDesc kd = { .name = "imbalanced", .n_insts = 10, .insts = insts, .regs_per_thread = 16 };
-  uint32_t kernel = ws_trace_writer_add_kernel (w, &kd);
-  const uint32_t grid[3] = { 4, 1, 1 }, block[3] = { 32, 1, 1 };
-  ws_trace_writer_begin_launch (w, kernel, grid, block, 0);
-  for (uint64_t b = 0; b < 4; b++)
-    {
-      WsTraceCta *cta = ws_trace_cta_begin (w, b, 1);
-      if (b == 0)
-        for (int k = 0; k < 50; k++)
-          ws_trace_cta_inst (cta, 0, 9, 0xffffffffu);
-      else
-        for (uint32_t i = 0; i < 9; i++)
-          ws_trace_cta_inst (cta, 0, i, 0xffffffffu);
-      ws_trace_cta_end (cta);
-    }
-  g_assert_true (ws_trace_writer_end_launch (w, &error));
-  g_assert_true (ws_trace_writer_close (w, &error));
-  g_assert_no_error (error);
-
-  /* The host's per-block critical warp (eq. 13 of each block's longest warp). */
-  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
-  g_assert_no_error (error);
-  g_autoptr(WsLaunchAnalysis) a = ws_launch_analysis_new (trace, 0, f->gpu, &error);
-  g_assert_no_error (error);
-  const double *crit = ws_launch_analysis_get_tb_critical_cycles (a);
-  g_assert_cmpfloat (crit[0], ==, 1030);
-  for (int b = 1; b < 4; b++)
-    g_assert_cmpfloat (crit[b], ==, 29);
-
-  for (int s = 0; s < 2; s++)
-    {
-      g_autoptr(WsPrediction) p = predict (path, f->gpu, "full", s == 0 ? "rr" : "gto");
-      g_assert_cmpfloat (metric (p, "representative_insts"), ==, 9);
-      g_assert_cmpfloat (metric (p, "critical_warp_cycles"), ==, 1030);
-      assert_close (p->cycles, 1030);
-      assert_close (p->ipc, 77 / 1030.0);
-      assert_close (cpi (p, "BASE"), 1030 * 9.0 / 29 / 77);
-      assert_close (cpi (p, "DEP"), 1030 * 20.0 / 29 / 77);
-      assert_stack_sums (p, 77);
-    }
 }
 
 /* Several schedulers split the SM's warps: 8 warps on 4 schedulers are 4
@@ -918,7 +835,6 @@ main (int argc, char **argv)
   ADD ("/gpumech/variants/order-and-stack-sums", test_variants_order);
   ADD ("/gpumech/launch/waves-and-tail", test_waves);
   ADD ("/gpumech/launch/schedulers-split-warps", test_schedulers);
-  ADD ("/gpumech/launch/long-block-ends-last", test_long_block_ends_last);
   ADD ("/gpumech/options/validated", test_bad_options);
   ADD ("/gpumech/cli/predict-trace-json", test_cli);
   return g_test_run ();
