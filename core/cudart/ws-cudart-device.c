@@ -597,18 +597,27 @@ stream_attribute (cudaStream_t s, cudaStreamAttrID attr, cudaStreamAttrValue **s
     }
 }
 
+/* The checks cudaStreamSet/GetAttribute start with, and the attribute's
+ * slot in the stream; the error is already recorded when not cudaSuccess. */
+static cudaError_t
+stream_attribute_slot (cudaStream_t stream, cudaStreamAttrID attr, const void *value, cudaStreamAttrValue **slot)
+{
+  if (value == NULL)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  ENSURE_OR_RETURN ();
+  if (!ws_cudart_stream_valid (stream))
+    return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
+  cudaError_t err = stream_attribute (stream, attr, slot);
+  return err != cudaSuccess ? ws_cudart_set_error (err) : cudaSuccess;
+}
+
 cudaError_t
 cudaStreamSetAttribute (cudaStream_t hStream, cudaStreamAttrID attr, const cudaStreamAttrValue *value)
 {
   cudaStreamAttrValue *slot;
-  if (value == NULL)
-    return ws_cudart_set_error (cudaErrorInvalidValue);
-  ENSURE_OR_RETURN ();
-  if (!ws_cudart_stream_valid (hStream))
-    return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
-  cudaError_t err = stream_attribute (hStream, attr, &slot);
+  cudaError_t err = stream_attribute_slot (hStream, attr, value, &slot);
   if (err != cudaSuccess)
-    return ws_cudart_set_error (err);
+    return err;
   if ((int) attr == cudaStreamAttributeAccessPolicyWindow)
     {
       const struct cudaAccessPolicyWindow *w = &value->accessPolicyWindow;
@@ -631,14 +640,9 @@ cudaError_t
 cudaStreamGetAttribute (cudaStream_t hStream, cudaStreamAttrID attr, cudaStreamAttrValue *value_out)
 {
   cudaStreamAttrValue *slot;
-  if (value_out == NULL)
-    return ws_cudart_set_error (cudaErrorInvalidValue);
-  ENSURE_OR_RETURN ();
-  if (!ws_cudart_stream_valid (hStream))
-    return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
-  cudaError_t err = stream_attribute (hStream, attr, &slot);
+  cudaError_t err = stream_attribute_slot (hStream, attr, value_out, &slot);
   if (err != cudaSuccess)
-    return ws_cudart_set_error (err);
+    return err;
   *value_out = *slot;
   return cudaSuccess;
 }

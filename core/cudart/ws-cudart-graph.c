@@ -555,16 +555,26 @@ cudaGraphMemFreeNodeGetParams (cudaGraphNode_t node, void *dptr_out)
   return cudaSuccess;
 }
 
-/* Memory in use is what graphs have mapped and not freed; reserved memory
- * is what they hold, in use or kept for reuse until a trim. */
-cudaError_t
-cudaDeviceGetGraphMemAttribute (int device, enum cudaGraphMemAttributeType attr, void *value)
+/* The checks both graph-memory attribute calls start with. */
+static cudaError_t
+graph_mem_attribute_args (int device, const void *value)
 {
   ENSURE_OR_RETURN ();
   if (device != 0)
     return ws_cudart_set_error (cudaErrorInvalidDevice);
   if (value == NULL)
     return ws_cudart_set_error (cudaErrorInvalidValue);
+  return cudaSuccess;
+}
+
+/* Memory in use is what graphs have mapped and not freed; reserved memory
+ * is what they hold, in use or kept for reuse until a trim. */
+cudaError_t
+cudaDeviceGetGraphMemAttribute (int device, enum cudaGraphMemAttributeType attr, void *value)
+{
+  cudaError_t bad = graph_mem_attribute_args (device, value);
+  if (bad != cudaSuccess)
+    return bad;
   g_rec_mutex_lock (&ws_cudart.lock);
   uint64_t v = 0;
   cudaError_t err = cudaSuccess;
@@ -587,10 +597,10 @@ cudaDeviceGetGraphMemAttribute (int device, enum cudaGraphMemAttributeType attr,
 cudaError_t
 cudaDeviceSetGraphMemAttribute (int device, enum cudaGraphMemAttributeType attr, void *value)
 {
-  ENSURE_OR_RETURN ();
-  if (device != 0)
-    return ws_cudart_set_error (cudaErrorInvalidDevice);
-  if (value == NULL || *(uint64_t *) value != 0)
+  cudaError_t bad = graph_mem_attribute_args (device, value);
+  if (bad != cudaSuccess)
+    return bad;
+  if (*(uint64_t *) value != 0)
     return ws_cudart_set_error (cudaErrorInvalidValue);
   g_rec_mutex_lock (&ws_cudart.lock);
   cudaError_t err = cudaSuccess;

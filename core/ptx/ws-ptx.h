@@ -318,7 +318,8 @@ typedef struct {
 } WsPtxWmmaFragment;
 
 /* Geometry of matrix @mat of the wmma instruction described by @desc;
- * FALSE when the shape/type combination is not implemented. */
+ * FALSE for a shape/type combination the emulator refuses (sub-byte and
+ * single-bit types, f64 rounding other than .rn). */
 WS_EXPORT gboolean ws_ptx_wmma_fragment (uint32_t desc, WsPtxWmmaMatrix mat, WsPtxWmmaFragment *out);
 
 /* A call site: call (rets), func, (args); rets/args are .param symbols. */

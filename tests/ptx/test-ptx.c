@@ -1637,7 +1637,8 @@ test_wmma (void)
   g_autofree char *s8 = ws_ptx_inst_to_string (m, fn, &fn->insts[8]);
   g_assert_cmpstr (s8, ==, "cvt.rna.tf32.f32 %r31, %f0;");
 
-  /* not implemented: sub-byte shapes and types, other rounding modes */
+  /* refused at load with a "not supported" error (the emulator has no sub-byte
+   * shapes or types, and f64 wmma only rounds to nearest): */
   const char *unsupported[] = {
     "  wmma.load.a.sync.aligned.row.m8n8k32.s4 {%r0}, [%rd1], %r3;\n",
     "  wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rz {%fd0, %fd1}, {%fd2}, {%fd3}, {%fd0, %fd1};\n",
