@@ -199,7 +199,23 @@ first_of () { for c in "$@"; do [ -n "$c" ] && [ -x "$c" ] && { echo "$c"; retur
 
 NVCC=$(first_of "$(command -v nvcc)" "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" /usr/local/cuda/bin/nvcc) \
   || die "nvcc not found (PATH, \$CUDA_HOME/bin, /usr/local/cuda/bin)"
-CUDA_ROOT=$(cd "$(dirname "$(readlink -f "$NVCC")")/.." && pwd)
+# The toolkit root: the folder above nvcc's, or, where nvcc is a wrapper
+# script elsewhere (e.g. /usr/local/bin/nvcc running /usr/local/cuda-13.0/
+# bin/nvcc), the TOP that nvcc itself reports in a --dryrun.
+toolkit_root_of () {
+  local top
+  top=$(cd "$(dirname "$(readlink -f "$1")")/.." && pwd)
+  if [ ! -f "$top/bin/nvcc.profile" ]; then
+    local probe
+    probe=$(mktemp -d)
+    : > "$probe/probe.cu"
+    top=$("$1" --dryrun -c -o "$probe/probe.o" "$probe/probe.cu" 2>&1 | sed -n 's/^#\$ TOP=//p' | head -1)
+    rm -rf "$probe"
+    [ -n "$top" ] && top=$(cd "$top" && pwd)
+  fi
+  echo "$top"
+}
+CUDA_ROOT=$(toolkit_root_of "$NVCC")
 NCU=$(first_of "$(command -v ncu)" "$CUDA_ROOT/bin/ncu" $(ls -d /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | sort -V | tail -1)) || NCU=""
 CUOBJDUMP=$(first_of "$(command -v cuobjdump)" "$CUDA_ROOT/bin/cuobjdump") || CUOBJDUMP=""
 NVIDIA_SMI=$(first_of "$(command -v nvidia-smi)" /usr/local/nvidia/bin/nvidia-smi /usr/bin/nvidia-smi) || NVIDIA_SMI=""

@@ -562,6 +562,23 @@ esac
 FAKE_RUN_BUDGET = 150
 
 
+def toolkit_root(nvcc):
+    """The CUDA toolkit folder of NVCC.  The folder above nvcc's where that is
+    a toolkit; else (nvcc a wrapper script, as /usr/local/bin/nvcc on the CI
+    machine, which then found no CUPTI) the TOP nvcc reports in a --dryrun."""
+    top = os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))
+    if os.path.isfile(os.path.join(top, "bin", "nvcc.profile")):
+        return top
+    with tempfile.TemporaryDirectory() as d:
+        src = os.path.join(d, "probe.cu")
+        open(src, "w").close()
+        r = subprocess.run([nvcc, "--dryrun", "-c", "-o", os.path.join(d, "probe.o"), src],
+                           capture_output=True, text=True)
+    tops = [line.split("=", 1)[1] for line in (r.stdout + r.stderr).splitlines() if line.startswith("#$ TOP=")]
+    assert tops, "nvcc --dryrun named no TOP: " + r.stderr[-500:]
+    return os.path.realpath(tops[0])
+
+
 @case("/tools/gpu-ground-truth/fake-gpu-run", needs="nvcc")
 def test_fake_gpu_run():
     """The GPU run's control flow with stand-ins for nvidia-smi, ncu and
@@ -596,7 +613,7 @@ def test_fake_gpu_run():
         # (CUPTI, headers, libraries) are the real toolkit's: the script
         # finds them beside nvcc.
         toolkit = os.path.join(d, "cuda")
-        real_root = os.path.dirname(os.path.dirname(os.path.realpath(NVCC)))
+        real_root = toolkit_root(NVCC)
         os.makedirs(os.path.join(toolkit, "bin"))
         for part in os.listdir(real_root):
             if part != "bin":
