@@ -610,6 +610,30 @@ open_read_only (WsStore *store, GError **error)
   return exec_sql (store, "PRAGMA foreign_keys = ON", "enabling foreign keys", error);
 }
 
+/* PRAGMA journal_mode = WAL.  Changing the journal mode needs the file
+ * exclusively, and where several processes open a new database at once
+ * SQLite answers SQLITE_BUSY at once to all but one (to avoid a deadlock
+ * its busy handler is not called), although the others would get the lock
+ * a moment later: so a busy answer is retried, within the busy timeout.
+ * (Seen as "database is locked" with 4 CLI processes on a new file.) */
+static gboolean
+switch_to_wal (WsStore *store, GError **error)
+{
+  gint64 until = g_get_monotonic_time () + (gint64) BUSY_TIMEOUT_MS * 1000;
+  for (guint attempt = 0;; attempt++)
+    {
+      g_autoptr(GError) local = NULL;
+      if (exec_sql (store, "PRAGMA journal_mode = WAL", "switching to write-ahead logging", &local))
+        return TRUE;
+      if ((sqlite3_errcode (store->db) & 0xff) != SQLITE_BUSY || g_get_monotonic_time () > until)
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+      g_usleep (MIN (1000u << MIN (attempt, 6u), 50000u));   /* 1, 2, 4 ... 50 ms */
+    }
+}
+
 gboolean
 ws_store_is_read_only (WsStore *store)
 {
@@ -645,8 +669,7 @@ ws_store_open (const char *path, GError **error)
    * on the file or its folder (WAL needs its -shm file beside it) the
    * database is opened read-only instead, so listing and reading work. */
   g_autoptr(GError) wal_error = NULL;
-  if (sqlite3_db_readonly (store->db, "main") == 1
-      || !exec_sql (store, "PRAGMA journal_mode = WAL", "switching to write-ahead logging", &wal_error))
+  if (sqlite3_db_readonly (store->db, "main") == 1 || !switch_to_wal (store, &wal_error))
     {
       int code = sqlite3_errcode (store->db) & 0xff;
       if (wal_error != NULL && code != SQLITE_READONLY && code != SQLITE_CANTOPEN)
