@@ -1199,13 +1199,281 @@ part_is (const char *s, guint len, const char *w)
   return w[0] == s[0] && strncmp (w, s, len) == 0 && w[len] == 0;
 }
 
+/* The index of S in WORDS (NULL-terminated), or -1; a word ending in "::"
+ * matches as a prefix (L2::evict_last). */
 static int
 part_in (const char *s, guint len, const char *const *words)
 {
   for (int i = 0; words[i]; i++)
-    if (part_is (s, len, words[i]))
-      return i;
+    {
+      size_t wl = strlen (words[i]);
+      gboolean prefix = wl > 2 && words[i][wl - 1] == ':' && words[i][wl - 2] == ':';
+      if (prefix ? len > wl && memcmp (s, words[i], wl) == 0 : part_is (s, len, words[i]))
+        return i;
+    }
   return -1;
+}
+
+/* ---- modifiers: the ".part"s after the mnemonic ------------------------ */
+
+/* Types, vector widths and state spaces are read by code (their place in
+ * the instruction depends on how many came before).  Every other word is
+ * looked up in modifier_rules: the rules of the instruction's opcode or
+ * group first, then, unless the opcode takes only its own words, the rules
+ * that hold for every opcode.  A rule names a list of words; the k-th word
+ * gives value + k. */
+
+/* Groups of opcodes that share rules (after the opcodes themselves). */
+enum {
+  OPS_ANY = WS_OP_COUNT,  /* every opcode that does not take only its own words */
+  OPS_VIDEO4,             /* vadd4 vsub4 vavrg4 vabsdiff4 vmin4 vmax4 */
+  OPS_TEXTURE,            /* tex suld sust: geometry */
+  OPS_SURFACE,            /* suld sust */
+  OPS_COMPARE,            /* setp set */
+  OPS_ATOMIC,             /* atom red redux */
+  OPS_BARRIER,            /* bar barrier */
+  OPS_CACHED,             /* ld st ldu prefetch: cache operators */
+};
+
+typedef enum {
+  MOD_SUB,     /* in->sub = value + k (when `after` is set: only while in->sub is `after`) */
+  MOD_SUB_FIRST, /* in->sub = value + k unless a sub-operation came before */
+  MOD_FLAG,    /* in->mods |= value */
+  MOD_SCOPE,   /* in->scope = value + k */
+  MOD_CACHE,   /* in->cache_op = value + k */
+  MOD_ROUND,   /* in->rnd = value + k */
+  MOD_CMP,     /* in->cmp = value + k */
+  MOD_BOOL,    /* in->boolop = value + k */
+  MOD_IMM2,    /* in->imm2 = value + k */
+  MOD_ACCEPT,  /* valid, no effect on a functional emulator */
+} ModEffect;
+
+typedef struct {
+  uint16_t ops;                 /* a WsPtxOp or an OPS_* group */
+  uint8_t effect;               /* ModEffect */
+  uint8_t after;                /* MOD_SUB: the sub-operation it refines (0: any) */
+  uint32_t value;
+  const char *const *words;     /* NULL-terminated; a word ending in "::" matches as a prefix */
+} ModRule;
+
+#define WORDS(...) ((const char *const[]) { __VA_ARGS__, NULL })
+
+static const ModRule modifier_rules[] = {
+  { OPS_VIDEO4, MOD_SUB, 0, WS_SUB_ADD, WORDS ("add") },
+  { OPS_VIDEO4, MOD_FLAG, 0, WS_MOD_SAT, WORDS ("sat") },
+  { WS_OP_FENCE, MOD_FLAG, 0, WS_MOD_PROXY, WORDS ("proxy") },
+  { WS_OP_GRIDDEPCONTROL, MOD_ACCEPT, 0, 0, WORDS ("wait", "launch_dependents") },
+  { OPS_TEXTURE, MOD_SUB, 0, WS_SUB_TEX_1D, WORDS ("1d", "2d", "3d", "a1d", "a2d", "cube", "acube") },
+  /* suld.b / sust.b: unformatted (raw bits) access, the only kind nvcc
+   * emits; the out-of-range mode goes to imm2 */
+  { OPS_SURFACE, MOD_IMM2, 0, 0, WORDS ("trap", "clamp", "zero") },
+  { OPS_SURFACE, MOD_ACCEPT, 0, 0, WORDS ("b") },
+  /* tex.level: an explicit level of detail (the emulator's textures have
+   * one level, so any lod reads level 0) */
+  { WS_OP_TEX, MOD_ACCEPT, 0, 0, WORDS ("level") },
+  { OPS_COMPARE, MOD_CMP, 0, WS_CMP_EQ, WORDS ("eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ",
+                                              "neu", "ltu", "leu", "gtu", "geu", "num", "nan") },
+  { OPS_COMPARE, MOD_BOOL, 0, WS_BOOL_AND, WORDS ("and", "or", "xor") },
+  { OPS_COMPARE, MOD_FLAG, 0, WS_MOD_FTZ, WORDS ("ftz") },
+  { OPS_ATOMIC, MOD_SUB, 0, WS_SUB_ADD, WORDS ("add", "min", "max", "inc", "dec", "cas", "exch", "and", "or", "xor") },
+  { OPS_ATOMIC, MOD_FLAG, 0, WS_MOD_NOFTZ_F16, WORDS ("noftz") },
+  { WS_OP_VOTE, MOD_SUB, 0, WS_SUB_ALL, WORDS ("all", "any", "uni", "ballot") },
+  { WS_OP_VOTE, MOD_FLAG, 0, WS_MOD_SYNC, WORDS ("sync") },
+  { WS_OP_SHFL, MOD_SUB, 0, WS_SUB_UP, WORDS ("up", "down", "bfly", "idx") },
+  { WS_OP_SHFL, MOD_FLAG, 0, WS_MOD_SYNC, WORDS ("sync") },
+  /* bar.warp.sync keeps its kind; bar.red.{popc,and,or} */
+  { WS_OP_BAR, MOD_SUB, 0, WS_SUB_WARP_SYNC, WORDS ("warp") },
+  { OPS_BARRIER, MOD_FLAG, 0, WS_MOD_SYNC, WORDS ("sync") },
+  { OPS_BARRIER, MOD_SUB_FIRST, 0, WS_SUB_SYNC, WORDS ("sync") },
+  { OPS_BARRIER, MOD_SUB, 0, WS_SUB_ARRIVE, WORDS ("arrive") },
+  { OPS_BARRIER, MOD_SUB, 0, WS_SUB_RED_POPC, WORDS ("red") },
+  { OPS_BARRIER, MOD_SUB, WS_SUB_RED_POPC, WS_SUB_RED_POPC, WORDS ("popc", "and", "or") },
+  { OPS_BARRIER, MOD_FLAG, 0, WS_MOD_ALIGNED, WORDS ("aligned") },
+  { OPS_BARRIER, MOD_ACCEPT, 0, 0, WORDS ("cta") },   /* bar.cta.* is bar.* */
+  { WS_OP_TESTP, MOD_SUB, 0, WS_SUB_FINITE, WORDS ("finite", "infinite", "number", "notanumber", "normal", "subnormal") },
+  { WS_OP_SHF, MOD_SUB, 0, WS_SUB_L, WORDS ("l", "r") },
+  { WS_OP_SHF, MOD_FLAG, 0, WS_MOD_CLAMP, WORDS ("clamp") },
+  { WS_OP_SHF, MOD_FLAG, 0, WS_MOD_WRAP, WORDS ("wrap") },
+  { WS_OP_PRMT, MOD_SUB, 0, WS_SUB_F4E, WORDS ("f4e", "b4e", "rc8", "ecl", "ecr", "rc16") },
+  { WS_OP_MATCH, MOD_SUB, 0, WS_SUB_ANYSYNC, WORDS ("any", "all") },
+  { WS_OP_MATCH, MOD_FLAG, 0, WS_MOD_SYNC, WORDS ("sync") },
+  { WS_OP_CP_ASYNC, MOD_SUB, 0, WS_SUB_COMMIT_GROUP, WORDS ("commit_group", "wait_group", "wait_all") },
+  { WS_OP_CP_ASYNC, MOD_CACHE, 0, WS_CACHE_CA, WORDS ("ca", "cg") },
+  { WS_OP_CP_ASYNC, MOD_ACCEPT, 0, 0, WORDS ("L1::", "L2::") },
+  /* .cluster, .expect_tx, .noComplete...: not supported */
+  { WS_OP_MBARRIER, MOD_SUB, 0, WS_SUB_MBAR_INIT, WORDS ("init", "arrive", "arrive_drop", "test_wait", "try_wait",
+                                                        "pending_count", "inval") },
+  { WS_OP_MBARRIER, MOD_IMM2, 0, 1, WORDS ("parity") },
+  { WS_OP_MBARRIER, MOD_SCOPE, 0, WS_SCOPE_CTA, WORDS ("cta") },
+  { WS_OP_MBARRIER, MOD_FLAG, 0, WS_MOD_RELEASE, WORDS ("release") },
+  { WS_OP_MBARRIER, MOD_FLAG, 0, WS_MOD_ACQUIRE, WORDS ("acquire") },
+  { WS_OP_BRX, MOD_SUB, 0, WS_SUB_IDX_BRX, WORDS ("idx") },
+  { WS_OP_BRX, MOD_FLAG, 0, WS_MOD_UNI, WORDS ("uni") },
+  { WS_OP_MEMBAR, MOD_SCOPE, 0, WS_SCOPE_GPU, WORDS ("gl") },
+  { OPS_CACHED, MOD_CACHE, 0, WS_CACHE_CA, WORDS ("ca", "cg", "cs", "lu", "cv", "wb", "wt") },
+  { WS_OP_PREFETCH, MOD_ACCEPT, 0, 0, WORDS ("L1", "L2") },
+  /* every other opcode */
+  { OPS_ANY, MOD_ROUND, 0, WS_RND_RN, WORDS ("rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "rna") },
+  { OPS_ANY, MOD_ACCEPT, 0, 0, WORDS ("L1::", "L2::") },   /* cache hints, eviction priorities: performance only */
+  { OPS_ANY, MOD_FLAG, 0, WS_MOD_FTZ, WORDS ("ftz") },
+  { OPS_ANY, MOD_FLAG, 0, WS_MOD_SAT, WORDS ("sat") },
+  { OPS_ANY, MOD_FLAG, 0, WS_MOD_APPROX, WORDS ("approx") },
+  { OPS_ANY, MOD_FLAG, 0, WS_MOD_FULL, WORDS ("full") },
+  { OPS_ANY, MOD_FLAG, 0, WS_MOD_WIDE, WORDS ("wide") },
+  { OPS_ANY, MOD_FLAG, 0, WS_MOD_HI, WORDS ("hi") },
+  { OPS_ANY, MOD_FLAG, 0, WS_MOD_LO, WORDS ("lo") },
+  { OPS_ANY, MOD_FLAG, 0, WS_MOD_CC, WORDS ("cc") },
+  { OPS_ANY, MOD_FLAG, 0, WS_MOD_VOLATILE, WORDS ("volatile") },
+  { OPS_ANY, MOD_FLAG, 0, WS_MOD_RELAXED, WORDS ("relaxed") },
+  { OPS_ANY, MOD_FLAG, 0, WS_MOD_ACQUIRE, WORDS ("acquire") },
+  { OPS_ANY, MOD_FLAG, 0, WS_MOD_RELEASE, WORDS ("release") },
+  { OPS_ANY, MOD_FLAG, 0, WS_MOD_ACQUIRE | WS_MOD_RELEASE, WORDS ("acq_rel") },
+  { OPS_ANY, MOD_FLAG, 0, WS_MOD_NC, WORDS ("nc") },
+  { OPS_ANY, MOD_FLAG, 0, WS_MOD_UNI, WORDS ("uni") },
+  { OPS_ANY, MOD_FLAG, 0, WS_MOD_SYNC, WORDS ("sync") },
+  { OPS_ANY, MOD_FLAG, 0, WS_MOD_ALIGNED, WORDS ("aligned") },
+  { OPS_ANY, MOD_FLAG, 0, WS_MOD_SHIFTAMT, WORDS ("shiftamt") },
+  { OPS_ANY, MOD_FLAG, 0, WS_MOD_TO, WORDS ("to") },
+  { OPS_ANY, MOD_FLAG, 0, WS_MOD_RELU, WORDS ("relu") },
+  { OPS_ANY, MOD_FLAG, 0, WS_MOD_XORSIGN, WORDS ("xorsign") },
+  { OPS_ANY, MOD_FLAG, 0, WS_MOD_ABS, WORDS ("abs") },
+  { OPS_ANY, MOD_FLAG, 0, WS_MOD_NAN, WORDS ("NaN") },
+  { OPS_ANY, MOD_FLAG, 0, WS_MOD_WEAK, WORDS ("weak") },
+  { OPS_ANY, MOD_FLAG, 0, WS_MOD_MMIO, WORDS ("mmio") },
+  { OPS_ANY, MOD_FLAG, 0, WS_MOD_SC, WORDS ("sc") },
+  { OPS_ANY, MOD_FLAG, 0, WS_MOD_SATFINITE, WORDS ("satfinite") },
+  { OPS_ANY, MOD_FLAG, 0, WS_MOD_CLAMP, WORDS ("clamp") },
+  { OPS_ANY, MOD_FLAG, 0, WS_MOD_WRAP, WORDS ("wrap") },
+  { OPS_ANY, MOD_SCOPE, 0, WS_SCOPE_CTA, WORDS ("cta") },
+  { OPS_ANY, MOD_SCOPE, 0, WS_SCOPE_GPU, WORDS ("gpu") },
+  { OPS_ANY, MOD_SCOPE, 0, WS_SCOPE_SYS, WORDS ("sys") },
+  { OPS_ANY, MOD_SCOPE, 0, WS_SCOPE_CLUSTER, WORDS ("cluster") },
+};
+
+#undef WORDS
+
+/* Opcodes that take no modifier but the words of their own rules. */
+static gboolean
+takes_only_own_modifiers (WsPtxOp op)
+{
+  switch (op)
+    {
+    case WS_OP_VADD4: case WS_OP_VSUB4: case WS_OP_VAVRG4: case WS_OP_VABSDIFF4: case WS_OP_VMIN4: case WS_OP_VMAX4:
+    case WS_OP_GRIDDEPCONTROL: case WS_OP_TEX: case WS_OP_SULD: case WS_OP_SUST: case WS_OP_SETP: case WS_OP_SET:
+    case WS_OP_VOTE: case WS_OP_SHFL: case WS_OP_BAR: case WS_OP_BARRIER: case WS_OP_TESTP: case WS_OP_SHF:
+    case WS_OP_PRMT: case WS_OP_MATCH: case WS_OP_CP_ASYNC: case WS_OP_MBARRIER: case WS_OP_BRX:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static gboolean
+rule_covers (guint ops, WsPtxOp op)
+{
+  switch (ops)
+    {
+    case OPS_ANY:
+      return !takes_only_own_modifiers (op);
+    case OPS_VIDEO4:
+      return op == WS_OP_VADD4 || op == WS_OP_VSUB4 || op == WS_OP_VAVRG4 || op == WS_OP_VABSDIFF4
+             || op == WS_OP_VMIN4 || op == WS_OP_VMAX4;
+    case OPS_TEXTURE:
+      return op == WS_OP_TEX || op == WS_OP_SULD || op == WS_OP_SUST;
+    case OPS_SURFACE:
+      return op == WS_OP_SULD || op == WS_OP_SUST;
+    case OPS_COMPARE:
+      return op == WS_OP_SETP || op == WS_OP_SET;
+    case OPS_ATOMIC:
+      return op == WS_OP_ATOM || op == WS_OP_RED || op == WS_OP_REDUX;
+    case OPS_BARRIER:
+      return op == WS_OP_BAR || op == WS_OP_BARRIER;
+    case OPS_CACHED:
+      return op == WS_OP_LD || op == WS_OP_ST || op == WS_OP_LDU || op == WS_OP_PREFETCH;
+    default:
+      return ops == (guint) op;
+    }
+}
+
+/* Applies RULE to IN for the K-th of its words; FALSE when it does not
+ * hold here (a refinement without what it refines). */
+static gboolean
+apply_rule (WsPtxInst *in, const ModRule *rule, int k)
+{
+  uint32_t v = rule->value + (uint32_t) k;
+  switch ((ModEffect) rule->effect)
+    {
+    case MOD_SUB:
+      if (rule->after != 0 && in->sub != rule->after)
+        return FALSE;
+      in->sub = (uint8_t) v;
+      break;
+    case MOD_SUB_FIRST:
+      if (in->sub == WS_SUB_NONE)
+        in->sub = (uint8_t) v;
+      break;
+    case MOD_FLAG:
+      in->mods |= rule->value;
+      break;
+    case MOD_SCOPE:
+      in->scope = (uint8_t) v;
+      break;
+    case MOD_CACHE:
+      in->cache_op = (uint8_t) v;
+      break;
+    case MOD_ROUND:
+      in->rnd = (uint8_t) v;
+      break;
+    case MOD_CMP:
+      in->cmp = (uint8_t) v;
+      break;
+    case MOD_BOOL:
+      in->boolop = (uint8_t) v;
+      break;
+    case MOD_IMM2:
+      in->imm2 = v;
+      break;
+    case MOD_ACCEPT:
+      break;
+    }
+  return TRUE;
+}
+
+/* A type of the instruction: the first, second (and for a video
+ * instruction third, in imm2) type names. */
+static gboolean
+apply_type (WsPtxInst *in, WsPtxType ty, gboolean video4)
+{
+  if (video4 && ty != WS_T_U32 && ty != WS_T_S32)
+    return FALSE;
+  if (in->type == WS_T_NONE)
+    in->type = ty;
+  else if (in->type2 == WS_T_NONE)
+    in->type2 = ty;
+  else if (video4 && in->imm2 == 0)
+    in->imm2 = ty;   /* vop4.dtype.atype.btype */
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* The state space of a memory access. */
+static WsPtxSpace
+space_from_name (const char *s, guint len, WsPtxOp op)
+{
+  if (part_is (s, len, "global"))
+    return WS_SPACE_GLOBAL;
+  if (part_is (s, len, "shared") || part_is (s, len, "shared::cta"))
+    return WS_SPACE_SHARED;
+  if (part_is (s, len, "shared::cluster") && op == WS_OP_MAPA)
+    return WS_SPACE_SHARED; /* other ops on a cluster's shared memory are not emulated */
+  if (part_is (s, len, "local"))
+    return WS_SPACE_LOCAL;
+  if (part_is (s, len, "const"))
+    return WS_SPACE_CONST;
+  if (part_is (s, len, "param") || part_is (s, len, "param::entry") || part_is (s, len, "param::func"))
+    return WS_SPACE_PARAM;
+  return WS_SPACE_NONE;
 }
 
 /* Applies one ".part" of the opcode; returns FALSE when it is not valid for
@@ -1213,42 +1481,12 @@ part_in (const char *s, guint len, const char *const *words)
 static gboolean
 apply_modifier (WsPtxInst *in, const char *s, guint len, gboolean *space_seen)
 {
-  static const char *const rnd[] = { "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "rna", NULL };
-  static const char *const cmp[] = { "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ",
-                                     "neu", "ltu", "leu", "gtu", "geu", "num", "nan", NULL };
-  static const char *const atom_ops[] = { "add", "min", "max", "inc", "dec", "cas", "exch", "and", "or", "xor", NULL };
-  static const char *const testp[] = { "finite", "infinite", "number", "notanumber", "normal", "subnormal", NULL };
-  static const char *const prmt[] = { "f4e", "b4e", "rc8", "ecl", "ecr", "rc16", NULL };
-  static const char *const cache[] = { "ca", "cg", "cs", "lu", "cv", "wb", "wt", NULL };
   WsPtxOp op = in->op;
-  int k;
 
-  gboolean video4 = op == WS_OP_VADD4 || op == WS_OP_VSUB4 || op == WS_OP_VAVRG4 || op == WS_OP_VABSDIFF4
-                    || op == WS_OP_VMIN4 || op == WS_OP_VMAX4;
+  /* fence.proxy.KIND: proxy kinds have no effect in a functional emulator */
+  if (op == WS_OP_FENCE && (in->mods & WS_MOD_PROXY))
+    return TRUE;
   WsPtxType ty = ws_ptx_type_from_name (s, len);
-  if (video4)
-    {
-      /* vop4.dtype.atype.btype{.sat|.add}: the third type goes to imm2 */
-      if (ty == WS_T_U32 || ty == WS_T_S32)
-        {
-          if (in->type == WS_T_NONE)
-            in->type = ty;
-          else if (in->type2 == WS_T_NONE)
-            in->type2 = ty;
-          else if (in->imm2 == 0)
-            in->imm2 = ty;
-          else
-            return FALSE;
-          return TRUE;
-        }
-      if (part_is (s, len, "add"))
-        in->sub = WS_SUB_ADD;
-      else if (part_is (s, len, "sat"))
-        in->mods |= WS_MOD_SAT;
-      else
-        return FALSE;
-      return TRUE;
-    }
   if (op == WS_OP_CVT && ty == WS_T_NONE && part_is (s, len, "tf32") && in->type == WS_T_NONE)
     {
       in->type = WS_T_B32;
@@ -1256,326 +1494,43 @@ apply_modifier (WsPtxInst *in, const char *s, guint len, gboolean *space_seen)
       return TRUE;
     }
   if (ty != WS_T_NONE)
-    {
-      if (in->type == WS_T_NONE)
-        in->type = ty;
-      else if (in->type2 == WS_T_NONE)
-        in->type2 = ty;
-      else
-        return FALSE;
-      return TRUE;
-    }
+    return apply_type (in, ty, rule_covers (OPS_VIDEO4, op));
   if (part_is (s, len, "v2") || part_is (s, len, "v4") || part_is (s, len, "v8"))
     {
       in->vec = (uint8_t) (s[1] - '0');
       return TRUE;
     }
-  /* state spaces */
-  {
-    WsPtxSpace sp = WS_SPACE_NONE;
-    if (part_is (s, len, "global"))
-      sp = WS_SPACE_GLOBAL;
-    else if (part_is (s, len, "shared") || part_is (s, len, "shared::cta"))
-      sp = WS_SPACE_SHARED;
-    else if (part_is (s, len, "shared::cluster") && op == WS_OP_MAPA)
-      sp = WS_SPACE_SHARED; /* other ops on a cluster's shared memory are not emulated */
-    else if (part_is (s, len, "local"))
-      sp = WS_SPACE_LOCAL;
-    else if (part_is (s, len, "const"))
-      sp = WS_SPACE_CONST;
-    else if (part_is (s, len, "param") || part_is (s, len, "param::entry") || part_is (s, len, "param::func"))
-      sp = WS_SPACE_PARAM;
-    if (sp != WS_SPACE_NONE)
-      {
-        if (op == WS_OP_FENCE && (in->mods & WS_MOD_PROXY))
-          return TRUE;
-        if (*space_seen)
-          return op == WS_OP_CP_ASYNC; /* cp.async.ca.shared.global: dst then src space */
-        *space_seen = TRUE;
-        in->space = (uint8_t) sp;
-        return TRUE;
-      }
-  }
-  if (op == WS_OP_GRIDDEPCONTROL)
-    return part_is (s, len, "wait") || part_is (s, len, "launch_dependents");
-  if (op == WS_OP_TEX || op == WS_OP_SULD || op == WS_OP_SUST)
+  WsPtxSpace sp = space_from_name (s, len, op);
+  if (sp != WS_SPACE_NONE)
     {
-      static const char *const geom[] = { "1d", "2d", "3d", "a1d", "a2d", "cube", "acube", NULL };
-      static const char *const clamp[] = { "trap", "clamp", "zero", NULL };
-      if ((k = part_in (s, len, geom)) >= 0)
-        {
-          in->sub = (uint8_t) (WS_SUB_TEX_1D + k);
-          return TRUE;
-        }
-      if (op != WS_OP_TEX && (k = part_in (s, len, clamp)) >= 0)
-        {
-          in->imm2 = (uint32_t) k;
-          return TRUE;
-        }
-      /* suld.b / sust.b: unformatted (raw bits) access, the only kind
-       * nvcc emits; tex.level: an explicit level of detail (the emulator's
-       * textures have one level, so any lod reads level 0) */
-      if ((op != WS_OP_TEX && part_is (s, len, "b")) || (op == WS_OP_TEX && part_is (s, len, "level")))
-        return TRUE;
-      return FALSE;
-    }
-  if ((k = part_in (s, len, rnd)) >= 0)
-    {
-      if (op == WS_OP_SHFL || op == WS_OP_TESTP)
-        return FALSE;
-      in->rnd = (uint8_t) (WS_RND_RN + k);
+      if (*space_seen)
+        return op == WS_OP_CP_ASYNC; /* cp.async.ca.shared.global: dst then src space */
+      *space_seen = TRUE;
+      in->space = (uint8_t) sp;
       return TRUE;
     }
-  if (op == WS_OP_SETP || op == WS_OP_SET)
+  /* the opcode's own rules (every one that names the word: bar.sync both
+   * marks the instruction sync and gives its kind), then those of every
+   * opcode */
+  for (int pass = 0; pass < 2; pass++)
     {
-      if ((k = part_in (s, len, cmp)) >= 0)
+      gboolean matched = FALSE;
+      for (guint i = 0; i < G_N_ELEMENTS (modifier_rules); i++)
         {
-          in->cmp = (uint8_t) (WS_CMP_EQ + k);
-          return TRUE;
+          const ModRule *rule = &modifier_rules[i];
+          if ((pass == 0) == (rule->ops == OPS_ANY) || !rule_covers (rule->ops, op))
+            continue;
+          int k = part_in (s, len, rule->words);
+          if (k < 0)
+            continue;
+          if (!apply_rule (in, rule, k))
+            return FALSE;
+          matched = TRUE;
         }
-      if (part_is (s, len, "and"))
-        in->boolop = WS_BOOL_AND;
-      else if (part_is (s, len, "or"))
-        in->boolop = WS_BOOL_OR;
-      else if (part_is (s, len, "xor"))
-        in->boolop = WS_BOOL_XOR;
-      else if (part_is (s, len, "ftz"))
-        in->mods |= WS_MOD_FTZ;
-      else
-        return FALSE;
-      return TRUE;
-    }
-  if (op == WS_OP_ATOM || op == WS_OP_RED || op == WS_OP_REDUX)
-    {
-      if ((k = part_in (s, len, atom_ops)) >= 0)
-        {
-          in->sub = (uint8_t) (WS_SUB_ADD + k);
-          return TRUE;
-        }
-      if (part_is (s, len, "noftz"))
-        {
-          in->mods |= WS_MOD_NOFTZ_F16;
-          return TRUE;
-        }
-    }
-  switch (op)
-    {
-    case WS_OP_VOTE:
-      if (part_is (s, len, "all"))
-        in->sub = WS_SUB_ALL;
-      else if (part_is (s, len, "any"))
-        in->sub = WS_SUB_ANY;
-      else if (part_is (s, len, "uni"))
-        in->sub = WS_SUB_UNI;
-      else if (part_is (s, len, "ballot"))
-        in->sub = WS_SUB_BALLOT;
-      else if (part_is (s, len, "sync"))
-        in->mods |= WS_MOD_SYNC;
-      else
-        return FALSE;
-      return TRUE;
-    case WS_OP_SHFL:
-      if (part_is (s, len, "up"))
-        in->sub = WS_SUB_UP;
-      else if (part_is (s, len, "down"))
-        in->sub = WS_SUB_DOWN;
-      else if (part_is (s, len, "bfly"))
-        in->sub = WS_SUB_BFLY;
-      else if (part_is (s, len, "idx"))
-        in->sub = WS_SUB_IDX;
-      else if (part_is (s, len, "sync"))
-        in->mods |= WS_MOD_SYNC;
-      else
-        return FALSE;
-      return TRUE;
-    case WS_OP_BAR:
-    case WS_OP_BARRIER:
-      if (part_is (s, len, "sync"))
-        {
-          in->mods |= WS_MOD_SYNC;
-          if (in->sub != WS_SUB_WARP_SYNC)
-            in->sub = WS_SUB_SYNC;
-        }
-      else if (part_is (s, len, "warp") && op == WS_OP_BAR)
-        in->sub = WS_SUB_WARP_SYNC;
-      else if (part_is (s, len, "arrive"))
-        in->sub = WS_SUB_ARRIVE;
-      else if (part_is (s, len, "red"))
-        in->sub = WS_SUB_RED_POPC;
-      else if (part_is (s, len, "popc") && in->sub == WS_SUB_RED_POPC)
-        in->sub = WS_SUB_RED_POPC;
-      else if (part_is (s, len, "and") && in->sub == WS_SUB_RED_POPC)
-        in->sub = WS_SUB_RED_AND;
-      else if (part_is (s, len, "or") && in->sub == WS_SUB_RED_POPC)
-        in->sub = WS_SUB_RED_OR;
-      else if (part_is (s, len, "aligned"))
-        in->mods |= WS_MOD_ALIGNED;
-      else if (part_is (s, len, "cta"))
-        ; /* bar.cta.* is bar.* */
-      else
-        return FALSE;
-      return TRUE;
-    case WS_OP_TESTP:
-      if ((k = part_in (s, len, testp)) >= 0)
-        {
-          in->sub = (uint8_t) (WS_SUB_FINITE + k);
-          return TRUE;
-        }
-      return FALSE;
-    case WS_OP_SHF:
-      if (part_is (s, len, "l"))
-        in->sub = WS_SUB_L;
-      else if (part_is (s, len, "r"))
-        in->sub = WS_SUB_R;
-      else if (part_is (s, len, "clamp"))
-        in->mods |= WS_MOD_CLAMP;
-      else if (part_is (s, len, "wrap"))
-        in->mods |= WS_MOD_WRAP;
-      else
-        return FALSE;
-      return TRUE;
-    case WS_OP_PRMT:
-      if ((k = part_in (s, len, prmt)) >= 0)
-        {
-          in->sub = (uint8_t) (WS_SUB_F4E + k);
-          return TRUE;
-        }
-      return FALSE;
-    case WS_OP_MATCH:
-      if (part_is (s, len, "any"))
-        in->sub = WS_SUB_ANYSYNC;
-      else if (part_is (s, len, "all"))
-        in->sub = WS_SUB_ALLSYNC;
-      else if (part_is (s, len, "sync"))
-        in->mods |= WS_MOD_SYNC;
-      else
-        return FALSE;
-      return TRUE;
-    case WS_OP_CP_ASYNC:
-      if (part_is (s, len, "commit_group"))
-        in->sub = WS_SUB_COMMIT_GROUP;
-      else if (part_is (s, len, "wait_group"))
-        in->sub = WS_SUB_WAIT_GROUP;
-      else if (part_is (s, len, "wait_all"))
-        in->sub = WS_SUB_WAIT_ALL;
-      else if (part_is (s, len, "ca"))
-        in->cache_op = WS_CACHE_CA;
-      else if (part_is (s, len, "cg"))
-        in->cache_op = WS_CACHE_CG;
-      else if (len > 4 && (memcmp (s, "L2::", 4) == 0 || memcmp (s, "L1::", 4) == 0))
-        ;
-      else
-        return FALSE;
-      return TRUE;
-    case WS_OP_MBARRIER:
-      {
-        static const char *const kinds[] = { "init", "arrive", "arrive_drop", "test_wait", "try_wait",
-                                             "pending_count", "inval", NULL };
-        if ((k = part_in (s, len, kinds)) >= 0)
-          in->sub = (uint8_t) (WS_SUB_MBAR_INIT + k);
-        else if (part_is (s, len, "parity"))
-          in->imm2 = 1;
-        else if (part_is (s, len, "cta"))
-          in->scope = WS_SCOPE_CTA;
-        else if (part_is (s, len, "release"))
-          in->mods |= WS_MOD_RELEASE;
-        else if (part_is (s, len, "acquire"))
-          in->mods |= WS_MOD_ACQUIRE;
-        else if (part_is (s, len, "shared") || part_is (s, len, "shared::cta"))
-          {
-            if (*space_seen)
-              return FALSE;
-            *space_seen = TRUE;
-            in->space = WS_SPACE_SHARED;
-          }
-        else if (part_is (s, len, "b64"))
-          in->type = WS_T_B64;
-        else
-          return FALSE;   /* .cluster, .expect_tx, .noComplete...: not supported */
-        return TRUE;
-      }
-    case WS_OP_BRX:
-      if (part_is (s, len, "idx"))
-        in->sub = WS_SUB_IDX_BRX;
-      else if (part_is (s, len, "uni"))
-        in->mods |= WS_MOD_UNI;
-      else
-        return FALSE;
-      return TRUE;
-    case WS_OP_FENCE:
-      if (part_is (s, len, "proxy"))
-        {
-          in->mods |= WS_MOD_PROXY;
-          return TRUE;
-        }
-      if (in->mods & WS_MOD_PROXY)
-        return TRUE; /* proxy kinds: no effect in a functional emulator */
-      break;
-    case WS_OP_REDUX:
-      if (part_is (s, len, "sync"))
-        {
-          in->mods |= WS_MOD_SYNC;
-          return TRUE;
-        }
-      break;
-    case WS_OP_ELECT:
-    case WS_OP_ACTIVEMASK:
-      if (part_is (s, len, "sync"))
-        {
-          in->mods |= WS_MOD_SYNC;
-          return TRUE;
-        }
-      break;
-    case WS_OP_MEMBAR:
-      if (part_is (s, len, "gl"))
-        {
-          in->scope = WS_SCOPE_GPU;
-          return TRUE;
-        }
-      break;
-    default:
-      break;
-    }
-  if (op == WS_OP_LD || op == WS_OP_ST || op == WS_OP_LDU || op == WS_OP_PREFETCH)
-    {
-      if ((k = part_in (s, len, cache)) >= 0)
-        {
-          in->cache_op = (uint8_t) (WS_CACHE_CA + k);
-          return TRUE;
-        }
-      if (op == WS_OP_PREFETCH && (part_is (s, len, "L1") || part_is (s, len, "L2")))
+      if (matched)
         return TRUE;
     }
-  if (len > 4 && (memcmp (s, "L2::", 4) == 0 || memcmp (s, "L1::", 4) == 0))
-    return TRUE; /* cache hints / eviction priorities: performance only */
-  static const struct { const char *n; uint32_t bit; } flags[] = {
-    { "ftz", WS_MOD_FTZ }, { "sat", WS_MOD_SAT }, { "approx", WS_MOD_APPROX }, { "full", WS_MOD_FULL },
-    { "wide", WS_MOD_WIDE }, { "hi", WS_MOD_HI }, { "lo", WS_MOD_LO }, { "cc", WS_MOD_CC },
-    { "volatile", WS_MOD_VOLATILE }, { "relaxed", WS_MOD_RELAXED }, { "acquire", WS_MOD_ACQUIRE },
-    { "release", WS_MOD_RELEASE }, { "acq_rel", WS_MOD_ACQUIRE | WS_MOD_RELEASE }, { "nc", WS_MOD_NC },
-    { "uni", WS_MOD_UNI }, { "sync", WS_MOD_SYNC }, { "aligned", WS_MOD_ALIGNED },
-    { "shiftamt", WS_MOD_SHIFTAMT }, { "to", WS_MOD_TO }, { "relu", WS_MOD_RELU },
-    { "xorsign", WS_MOD_XORSIGN }, { "abs", WS_MOD_ABS }, { "NaN", WS_MOD_NAN }, { "weak", WS_MOD_WEAK },
-    { "mmio", WS_MOD_MMIO }, { "sc", WS_MOD_SC }, { "satfinite", WS_MOD_SATFINITE },
-    { "clamp", WS_MOD_CLAMP }, { "wrap", WS_MOD_WRAP },
-  };
-  for (guint i = 0; i < G_N_ELEMENTS (flags); i++)
-    if (part_is (s, len, flags[i].n))
-      {
-        in->mods |= flags[i].bit;
-        return TRUE;
-      }
-  if (part_is (s, len, "cta"))
-    in->scope = WS_SCOPE_CTA;
-  else if (part_is (s, len, "gpu"))
-    in->scope = WS_SCOPE_GPU;
-  else if (part_is (s, len, "sys"))
-    in->scope = WS_SCOPE_SYS;
-  else if (part_is (s, len, "cluster"))
-    in->scope = WS_SCOPE_CLUSTER;
-  else
-    return FALSE;
-  return TRUE;
+  return FALSE;
 }
 
 /* wmma's modifiers: .load.{a,b,c} / .store.d / .mma, .sync, .aligned,

@@ -1153,6 +1153,83 @@ test_brx_cp_async_snippet (void)
 }
 
 
+/* The modifier rules (core/ptx/ws-ptx-parse.c, modifier_rules): group
+ * rules, a refinement that needs what it refines, two rules for one word,
+ * and opcodes that take only their own words. */
+static void
+test_modifier_rules (void)
+{
+  const char *text =
+    ".version 9.0\n.target sm_80\n.address_size 64\n"
+    ".shared .align 8 .b64 bar0;\n"
+    ".visible .entry k(.param .u64 p)\n{\n"
+    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n  .reg .pred %p<2>;\n"
+    "  bar.warp.sync -1;\n"                                        /* 0 */
+    "  barrier.cta.sync.aligned 0;\n"                              /* 1 */
+    "  bar.red.and.pred %p1, 0, %p0;\n"                            /* 2 */
+    "  setp.ltu.and.ftz.f32 %p1, %r1, %r2, %p0;\n"                 /* 3 */
+    "  atom.global.gpu.relaxed.cas.b32 %r1, [%rd1], %r2, %r3;\n"   /* 4 */
+    "  red.global.add.noftz.f16 [%rd1], %r1;\n"                    /* 5 */
+    "  mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p1, [bar0], %r1;\n" /* 6 */
+    "  membar.gl;\n"                                               /* 7 */
+    "  shf.r.wrap.b32 %r1, %r2, %r3, 5;\n"                         /* 8 */
+    "  ld.global.nc.L1::evict_last.cs.v2.u32 {%r1, %r2}, [%rd1];\n" /* 9 */
+    "  vadd4.u32.u32.s32.sat %r1, %r2, %r3, %r0;\n"                /* 10 */
+    "  ret;\n}\n";
+  g_autoptr (WsPtxModule) m = parse_ok (text);
+  const WsPtxFunction *fn = &m->functions[0];
+  g_assert_null (fn->unsupported);
+  g_assert_cmpuint (fn->n_insts, ==, 12);
+  const WsPtxInst *in = fn->insts;
+  g_assert_cmpint (in[0].sub, ==, WS_SUB_WARP_SYNC);     /* .sync keeps the kind .warp gave */
+  g_assert_true (in[0].mods & WS_MOD_SYNC);
+  g_assert_cmpint (in[1].sub, ==, WS_SUB_SYNC);          /* .sync: both a flag and the kind */
+  g_assert_true ((in[1].mods & (WS_MOD_SYNC | WS_MOD_ALIGNED)) == (WS_MOD_SYNC | WS_MOD_ALIGNED));
+  g_assert_cmpint (in[1].scope, ==, WS_SCOPE_NONE);      /* barrier.cta is barrier */
+  g_assert_cmpint (in[2].sub, ==, WS_SUB_RED_AND);
+  g_assert_cmpint (in[3].cmp, ==, WS_CMP_LTU);
+  g_assert_cmpint (in[3].boolop, ==, WS_BOOL_AND);
+  g_assert_true (in[3].mods & WS_MOD_FTZ);
+  g_assert_cmpint (in[4].sub, ==, WS_SUB_CAS);
+  g_assert_cmpint (in[4].scope, ==, WS_SCOPE_GPU);
+  g_assert_true (in[4].mods & WS_MOD_RELAXED);
+  g_assert_cmpint (in[5].sub, ==, WS_SUB_ADD);
+  g_assert_true (in[5].mods & WS_MOD_NOFTZ_F16);
+  g_assert_cmpint (in[6].sub, ==, WS_SUB_MBAR_TRY_WAIT);
+  g_assert_cmpuint (in[6].imm2, ==, 1);
+  g_assert_cmpint (in[6].scope, ==, WS_SCOPE_CTA);
+  g_assert_cmpint (in[6].space, ==, WS_SPACE_SHARED);
+  g_assert_true (in[6].mods & WS_MOD_ACQUIRE);
+  g_assert_cmpint (in[7].scope, ==, WS_SCOPE_GPU);       /* membar.gl */
+  g_assert_cmpint (in[8].sub, ==, WS_SUB_R);
+  g_assert_true (in[8].mods & WS_MOD_WRAP);
+  g_assert_cmpint (in[9].cache_op, ==, WS_CACHE_CS);
+  g_assert_true (in[9].mods & WS_MOD_NC);
+  g_assert_cmpuint (in[9].vec, ==, 2);
+  g_assert_cmpint (in[10].type, ==, WS_T_U32);           /* vop4.dtype.atype.btype: btype in imm2 */
+  g_assert_cmpint (in[10].type2, ==, WS_T_U32);
+  g_assert_cmpuint (in[10].imm2, ==, WS_T_S32);
+  g_assert_true (in[10].mods & WS_MOD_SAT);
+
+  /* Not valid where they appear: a refinement without what it refines, a
+   * word of every opcode on an opcode that takes only its own, a word of
+   * another opcode. */
+  const char *bad[] = { "bar.and.pred %p1, 0, %p0;", "vote.rn.all.pred %p1, %p0;", "shfl.sync.ftz.bfly.b32 %r1, %r2, 1, 31, -1;",
+                        "mov.ltu.u32 %r1, %r2;" };
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autofree char *t = g_strdup_printf (".version 9.0\n.target sm_80\n.address_size 64\n"
+                                            ".visible .entry k()\n{\n  .reg .b32 %%r<4>;\n  .reg .pred %%p<2>;\n"
+                                            "  %s\n  ret;\n}\n", bad[i]);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WsPtxModule) bm = ws_ptx_parse (t, strlen (t), "bad.ptx", &error);
+      g_assert_no_error (error);
+      const WsPtxFunction *k = &bm->functions[0];
+      if (k->unsupported == NULL || !strstr (k->unsupported, "modifier"))
+        g_error ("'%s': got %s, want a modifier refused", bad[i], k->unsupported ? k->unsupported : "(accepted)");
+    }
+}
+
 static void
 test_features (void)
 {
@@ -1711,6 +1788,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/parse/immediates", test_immediates_snippet);
   g_test_add_func ("/ptx/parse/directives", test_directives_snippet);
   g_test_add_func ("/ptx/parse/brx-cp-async-hints", test_brx_cp_async_snippet);
+  g_test_add_func ("/ptx/parse/modifier-rules", test_modifier_rules);
   g_test_add_func ("/ptx/parse/every-opcode", test_every_opcode_snippet);
   g_test_add_func ("/ptx/parse/virtual-pipeline-intrinsics", test_features);
   g_test_add_func ("/ptx/ipdom/if-else", test_ipdom_if_else);
