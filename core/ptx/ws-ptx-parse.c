@@ -2201,26 +2201,17 @@ classify (const WsPtxInst *in)
   return ws_ptx_op_class (in);
 }
 
-/* Parses one instruction starting at the cursor (guard or opcode). */
+/* The guard "@p" / "@!p" of an instruction, if it has one. */
 static gboolean
-parse_instruction (P *p)
+parse_guard (P *p, WsPtxInst *in)
 {
-  WsPtxInst in = { 0 };
-  in.guard = WS_REG_SINK;
-  in.vec = 1;
-  const WsPtxTok *first = peek (p);
-  in.line = first->line;
-  in.column = first->col;
-  in.src_file = p->loc_file;
-  in.src_line = p->loc_line;
-  in.src_col = (uint8_t) MIN (p->loc_col, 255u);
-  if (is_punct (first, '@'))
+  if (is_punct (peek (p), '@'))
     {
       next (p);
       if (is_punct (peek (p), '!'))
         {
           next (p);
-          in.guard_neg = 1;
+          in->guard_neg = 1;
         }
       const WsPtxTok *g;
       if (!expect_ident (p, &g, "a predicate after '@'"))
@@ -2231,11 +2222,20 @@ parse_instruction (P *p)
           g_autofree char *d = ws_ptx_tok_describe (g);
           return fail_at (p, g, "guard %s is not a declared predicate register", d);
         }
-      in.guard = idx;
+      in->guard = idx;
     }
+  return TRUE;
+}
+
+/* The opcode and its modifiers ("ld.global.nc.v2.u32"), checked for what
+ * the opcode needs; *OT_OUT is the token (for messages). */
+static gboolean
+parse_mnemonic (P *p, WsPtxInst *in, const WsPtxTok **ot_out, gboolean *space_seen)
+{
   const WsPtxTok *ot;
   if (!expect_ident (p, &ot, "an instruction"))
     return FALSE;
+  *ot_out = ot;
   /* split mnemonic and modifiers */
   const char *s = ot->s, *end = ot->s + ot->len;
   const char *dot = memchr (s, '.', ot->len);
@@ -2252,15 +2252,13 @@ parse_instruction (P *p)
   if (op < 0 || ot->s[0] == '.')
     {
       g_autofree char *d = ws_ptx_tok_describe (ot);
-      g_autofree char *mn = g_strndup (s, mlen);
       if (is_known_unsupported (s, mlen) || is_known_unsupported (s, ot->len))
         return unsupported_inst (p, ot, "instruction %s", d);
       if (ot->s[0] == '.')
         return unsupported_at (p, ot, "directive %s", d);
       return fail_at (p, ot, "unknown instruction %s", d);
     }
-  in.op = (uint16_t) op;
-  gboolean space_seen = FALSE;
+  in->op = (uint16_t) op;
   WmmaParse wmma = { .mat = -1 };
   const char *q = s + mlen;
   while (q < end)
@@ -2270,8 +2268,8 @@ parse_instruction (P *p)
       while (e < end && *e != '.')
         e++;
       if (e == q
-          || !(in.op == WS_OP_WMMA ? wmma_modifier (&wmma, &in, q, (guint) (e - q), &space_seen)
-                                   : apply_modifier (&in, q, (guint) (e - q), &space_seen)))
+          || !(in->op == WS_OP_WMMA ? wmma_modifier (&wmma, in, q, (guint) (e - q), space_seen)
+                                    : apply_modifier (in, q, (guint) (e - q), space_seen)))
         {
           g_autofree char *d = ws_ptx_tok_describe (ot);
           if (e == q)
@@ -2280,87 +2278,91 @@ parse_instruction (P *p)
         }
       q = e;
     }
-  if ((in.op == WS_OP_LD || in.op == WS_OP_ST || in.op == WS_OP_LDU) && !space_seen)
-    in.space = WS_SPACE_GENERIC;
-  if (in.op == WS_OP_ATOM || in.op == WS_OP_RED)
+  if ((in->op == WS_OP_LD || in->op == WS_OP_ST || in->op == WS_OP_LDU) && !*space_seen)
+    in->space = WS_SPACE_GENERIC;
+  if (in->op == WS_OP_ATOM || in->op == WS_OP_RED)
     {
-      if (!space_seen)
-        in.space = WS_SPACE_GENERIC;
-      if (in.sub == WS_SUB_NONE)
-        return fail_at (p, ot, "%s needs an operation (.add, .cas, ...)", op_names[op]);
+      if (!*space_seen)
+        in->space = WS_SPACE_GENERIC;
+      if (in->sub == WS_SUB_NONE)
+        return fail_at (p, ot, "%s needs an operation (.add, .cas, ...)", op_names[in->op]);
     }
-  if (in.op == WS_OP_SETP && in.cmp == WS_CMP_NONE)
+  if (in->op == WS_OP_SETP && in->cmp == WS_CMP_NONE)
     return fail_at (p, ot, "setp needs a comparison (.eq, .lt, ...)");
-  if (in.op == WS_OP_WMMA)
+  if (in->op == WS_OP_WMMA)
     {
       gboolean unsupported;
-      const char *why = wmma_finish (&wmma, &in, &unsupported);
+      const char *why = wmma_finish (&wmma, in, &unsupported);
       g_autofree char *d = ws_ptx_tok_describe (ot);
       if (why && unsupported)
         return unsupported_inst (p, ot, "instruction %s (%s)", d, why);
       if (why)
         return fail_at (p, ot, "%s: %s", d, why);
-      if (!space_seen)
-        in.space = WS_SPACE_GENERIC;
+      if (!*space_seen)
+        in->space = WS_SPACE_GENERIC;
     }
+  return TRUE;
+}
 
-  guint inst_idx = p->insts->len;
-  g_autoptr (GArray) pre = g_array_new (FALSE, FALSE, sizeof (WsPtxInst));
-
-  if (in.op == WS_OP_CALL)
+/* The operands up to and including the ';' (INST_IDX: the instruction's
+ * index, PRE: the moves an operand needs before it). */
+static gboolean
+parse_operands (P *p, WsPtxInst *in, const WsPtxTok *ot, guint inst_idx, GArray *pre)
+{
+  if (in->op == WS_OP_CALL)
     {
-      if (!parse_call_full (p, &in, ot))
+      if (!parse_call_full (p, in, ot))
         return FALSE;
     }
   else if (!is_punct (peek (p), ';'))
     {
-      gboolean dst = op_has_dst (&in);
+      gboolean dst = op_has_dst (in);
       guint n = 0;
       for (;;)
         {
           const WsPtxTok *at = peek (p);
           if (dst && n == 0)
             {
-              if (!parse_operand (p, &in, &in.dst[0], TRUE, FALSE, inst_idx, 0, pre))
+              if (!parse_operand (p, in, &in->dst[0], TRUE, FALSE, inst_idx, 0, pre))
                 return FALSE;
-              in.ndst = 1;
+              in->ndst = 1;
               if (is_punct (peek (p), '|'))
                 {
                   next (p);
-                  if (!parse_operand (p, &in, &in.dst[1], TRUE, FALSE, inst_idx, 0, pre))
+                  if (!parse_operand (p, in, &in->dst[1], TRUE, FALSE, inst_idx, 0, pre))
                     return FALSE;
-                  in.ndst = 2;
+                  in->ndst = 2;
                 }
             }
           else
             {
-              if (in.nsrc >= WS_PTX_MAX_SRC)
+              if (in->nsrc >= WS_PTX_MAX_SRC)
                 return unsupported_at (p, at, "an instruction with more than %d source operands", WS_PTX_MAX_SRC);
-              if (in.op == WS_OP_BRX && in.nsrc == 1)
+              if (in->op == WS_OP_BRX && in->nsrc == 1)
                 {
                   /* brx.idx index, table: the table is a .branchtargets label */
                   const WsPtxTok *nt = next (p);
                   guint tv = nt->kind == WS_TK_IDENT ? name_lookup (p->tables, nt->s, nt->len) : 0;
                   if (!tv)
                     return fail_at (p, nt, "brx.idx needs a .branchtargets label declared before it");
-                  in.imm2 = tv - 1;
-                  in.src[in.nsrc].kind = WS_OPND_NONE;
+                  in->imm2 = tv - 1;
+                  in->src[in->nsrc].kind = WS_OPND_NONE;
                 }
-              else if ((in.op == WS_OP_TEX || in.op == WS_OP_SULD || in.op == WS_OP_SUST) && in.nsrc == 0)
+              else if ((in->op == WS_OP_TEX || in->op == WS_OP_SULD || in->op == WS_OP_SUST) && in->nsrc == 0)
                 {
                   /* [handle, {coordinates}]: two sources */
                   if (!expect_punct (p, '[', "opening the texture or surface operand")
-                      || !parse_operand (p, &in, &in.src[0], FALSE, FALSE, inst_idx, 0, pre)
+                      || !parse_operand (p, in, &in->src[0], FALSE, FALSE, inst_idx, 0, pre)
                       || !expect_punct (p, ',', "after the texture or surface handle")
-                      || !parse_operand (p, &in, &in.src[1], FALSE, FALSE, inst_idx, 1, pre)
+                      || !parse_operand (p, in, &in->src[1], FALSE, FALSE, inst_idx, 1, pre)
                       || !expect_punct (p, ']', "closing the texture or surface operand"))
                     return FALSE;
-                  in.nsrc++;
+                  in->nsrc++;
                 }
-              else if (!parse_operand (p, &in, &in.src[in.nsrc], FALSE, in.op == WS_OP_BRA && in.nsrc == 0,
-                                       inst_idx, in.nsrc, pre))
+              else if (!parse_operand (p, in, &in->src[in->nsrc], FALSE, in->op == WS_OP_BRA && in->nsrc == 0,
+                                       inst_idx, in->nsrc, pre))
                 return FALSE;
-              in.nsrc++;
+              in->nsrc++;
             }
           n++;
           const WsPtxTok *sep = peek (p);
@@ -2372,10 +2374,10 @@ parse_instruction (P *p)
           break;
         }
     }
-  if (in.op == WS_OP_WMMA && is_punct (peek (p), ';'))
+  if (in->op == WS_OP_WMMA && is_punct (peek (p), ';'))
     {
       char buf[96];
-      const char *why = wmma_check_operands (&in, buf, sizeof buf);
+      const char *why = wmma_check_operands (in, buf, sizeof buf);
       if (why)
         return fail_at (p, ot, "%s", why);
     }
@@ -2385,81 +2387,110 @@ parse_instruction (P *p)
       return fail_at (p, peek (p), "expected ';' after the instruction, found %s", d);
     }
   next (p);
+  return TRUE;
+}
 
-  /* operand shape checks the emulator relies on */
-  if (in.op == WS_OP_BRA && (in.nsrc != 1 || in.src[0].kind != WS_OPND_LABEL))
+/* Operand shape checks the emulator relies on. */
+static gboolean
+check_operands (P *p, WsPtxInst *in, const WsPtxTok *ot, gboolean space_seen)
+{
+  if (in->op == WS_OP_BRA && (in->nsrc != 1 || in->src[0].kind != WS_OPND_LABEL))
     return fail_at (p, ot, "bra needs one label operand");
-  if (in.op == WS_OP_BRX)
+  if (in->op == WS_OP_BRX)
     {
-      if (in.nsrc != 2 || in.src[0].kind != WS_OPND_REG)
+      if (in->nsrc != 2 || in->src[0].kind != WS_OPND_REG)
         return fail_at (p, ot, "brx.idx needs an index register and a .branchtargets label");
-      in.nsrc = 1;
+      in->nsrc = 1;
     }
-  if ((in.op == WS_OP_LD || in.op == WS_OP_LDU) && (in.nsrc < 1 || in.src[0].kind != WS_OPND_ADDR || in.ndst != 1))
-    return fail_at (p, ot, "%s needs a destination and an address [..]", op_names[op]);
-  if (in.op == WS_OP_ST && (in.nsrc < 2 || in.src[0].kind != WS_OPND_ADDR))
+  if ((in->op == WS_OP_LD || in->op == WS_OP_LDU) && (in->nsrc < 1 || in->src[0].kind != WS_OPND_ADDR || in->ndst != 1))
+    return fail_at (p, ot, "%s needs a destination and an address [..]", op_names[in->op]);
+  if (in->op == WS_OP_ST && (in->nsrc < 2 || in->src[0].kind != WS_OPND_ADDR))
     return fail_at (p, ot, "st needs an address [..] and a value");
-  if ((in.op == WS_OP_ATOM) && (in.ndst != 1 || in.nsrc < 2 || in.src[0].kind != WS_OPND_ADDR))
+  if ((in->op == WS_OP_ATOM) && (in->ndst != 1 || in->nsrc < 2 || in->src[0].kind != WS_OPND_ADDR))
     return fail_at (p, ot, "atom needs a destination, an address [..] and a value");
-  if ((in.op == WS_OP_RED) && (in.nsrc < 2 || in.src[0].kind != WS_OPND_ADDR))
+  if ((in->op == WS_OP_RED) && (in->nsrc < 2 || in->src[0].kind != WS_OPND_ADDR))
     return fail_at (p, ot, "red needs an address [..] and a value");
-  if (in.op == WS_OP_CP_ASYNC && in.sub == WS_SUB_NONE)
+  if (in->op == WS_OP_CP_ASYNC && in->sub == WS_SUB_NONE)
     {
-      if (in.nsrc < 3 || in.src[0].kind != WS_OPND_ADDR || in.src[1].kind != WS_OPND_ADDR || in.src[2].kind != WS_OPND_IMM)
+      if (in->nsrc < 3 || in->src[0].kind != WS_OPND_ADDR || in->src[1].kind != WS_OPND_ADDR || in->src[2].kind != WS_OPND_IMM)
         return fail_at (p, ot, "cp.async needs [dst], [src], size");
-      in.imm2 = (uint32_t) in.src[2].imm;
+      in->imm2 = (uint32_t) in->src[2].imm;
     }
-  if (in.op == WS_OP_MBARRIER)
+  if (in->op == WS_OP_MBARRIER)
     {
-      gboolean wait = in.sub == WS_SUB_MBAR_TEST_WAIT || in.sub == WS_SUB_MBAR_TRY_WAIT;
-      guint want_src = in.sub == WS_SUB_MBAR_PENDING_COUNT || in.sub == WS_SUB_MBAR_INVAL ? 1 : 2;
-      if (in.sub == WS_SUB_NONE)
+      gboolean wait = in->sub == WS_SUB_MBAR_TEST_WAIT || in->sub == WS_SUB_MBAR_TRY_WAIT;
+      guint want_src = in->sub == WS_SUB_MBAR_PENDING_COUNT || in->sub == WS_SUB_MBAR_INVAL ? 1 : 2;
+      if (in->sub == WS_SUB_NONE)
         return fail_at (p, ot, "mbarrier needs an operation (.init, .arrive, .test_wait...)");
-      if (in.sub == WS_SUB_MBAR_TRY_WAIT && in.nsrc > 2)
+      if (in->sub == WS_SUB_MBAR_TRY_WAIT && in->nsrc > 2)
         return unsupported_inst (p, ot, "mbarrier.try_wait with a time limit");
-      if (in.sub == WS_SUB_MBAR_PENDING_COUNT ? in.nsrc != 1 || in.src[0].kind != WS_OPND_REG
-          : (in.src[0].kind != WS_OPND_ADDR
-             || (in.nsrc != want_src && !((in.sub == WS_SUB_MBAR_ARRIVE || in.sub == WS_SUB_MBAR_ARRIVE_DROP)
-                                          && in.nsrc == 1))
-             || (wait && in.ndst != 1)))
+      if (in->sub == WS_SUB_MBAR_PENDING_COUNT ? in->nsrc != 1 || in->src[0].kind != WS_OPND_REG
+          : (in->src[0].kind != WS_OPND_ADDR
+             || (in->nsrc != want_src && !((in->sub == WS_SUB_MBAR_ARRIVE || in->sub == WS_SUB_MBAR_ARRIVE_DROP)
+                                          && in->nsrc == 1))
+             || (wait && in->ndst != 1)))
         return fail_at (p, ot, "%s: wrong operands (PTX ISA: mbarrier.init [a], count; mbarrier.arrive state, [a]"
                         "{, count}; mbarrier.test_wait p, [a], state; mbarrier.pending_count count, state)",
-                        op_names[op]);
+                        op_names[in->op]);
       if (!space_seen)
-        in.space = WS_SPACE_GENERIC;
+        in->space = WS_SPACE_GENERIC;
     }
-  if (in.op == WS_OP_CP_ASYNC && in.sub == WS_SUB_WAIT_GROUP)
+  if (in->op == WS_OP_CP_ASYNC && in->sub == WS_SUB_WAIT_GROUP)
     {
-      if (in.nsrc != 1 || in.src[0].kind != WS_OPND_IMM)
+      if (in->nsrc != 1 || in->src[0].kind != WS_OPND_IMM)
         return fail_at (p, ot, "cp.async.wait_group needs a count");
-      in.imm2 = (uint32_t) in.src[0].imm;
+      in->imm2 = (uint32_t) in->src[0].imm;
     }
-  if ((in.op == WS_OP_VADD4 || in.op == WS_OP_VSUB4 || in.op == WS_OP_VAVRG4 || in.op == WS_OP_VABSDIFF4
-       || in.op == WS_OP_VMIN4 || in.op == WS_OP_VMAX4)
-      && (in.imm2 == 0 || in.ndst != 1 || in.nsrc != 3))
-    return fail_at (p, ot, "%s needs .dtype.atype.btype and d, a, b, c", op_names[op]);
-  if (in.op == WS_OP_TEX || in.op == WS_OP_SULD || in.op == WS_OP_SUST)
+  if ((in->op == WS_OP_VADD4 || in->op == WS_OP_VSUB4 || in->op == WS_OP_VAVRG4 || in->op == WS_OP_VABSDIFF4
+       || in->op == WS_OP_VMIN4 || in->op == WS_OP_VMAX4)
+      && (in->imm2 == 0 || in->ndst != 1 || in->nsrc != 3))
+    return fail_at (p, ot, "%s needs .dtype.atype.btype and d, a, b, c", op_names[in->op]);
+  if (in->op == WS_OP_TEX || in->op == WS_OP_SULD || in->op == WS_OP_SUST)
     {
-      gboolean store = in.op == WS_OP_SUST;
-      if (in.sub == WS_SUB_NONE)
-        return fail_at (p, ot, "%s needs a geometry (.1d, .2d, .3d, .a1d, .a2d, .cube, .acube)", op_names[op]);
-      if ((!store && in.ndst != 1) || in.nsrc < (store ? 3u : 2u) || in.src[0].kind != WS_OPND_REG
-          || in.src[1].kind != WS_OPND_VEC)
-        return fail_at (p, ot, "%s needs %s[handle, {coordinates}]%s", op_names[op],
+      gboolean store = in->op == WS_OP_SUST;
+      if (in->sub == WS_SUB_NONE)
+        return fail_at (p, ot, "%s needs a geometry (.1d, .2d, .3d, .a1d, .a2d, .cube, .acube)", op_names[in->op]);
+      if ((!store && in->ndst != 1) || in->nsrc < (store ? 3u : 2u) || in->src[0].kind != WS_OPND_REG
+          || in->src[1].kind != WS_OPND_VEC)
+        return fail_at (p, ot, "%s needs %s[handle, {coordinates}]%s", op_names[in->op],
                         store ? "" : "a destination, ", store ? " and a value" : "");
-      if (in.op == WS_OP_TEX && (in.nsrc > 3 || in.sub == WS_SUB_TEX_ACUBE))
+      if (in->op == WS_OP_TEX && (in->nsrc > 3 || in->sub == WS_SUB_TEX_ACUBE))
         return unsupported_inst (p, ot, "instruction %s with an offset, depth compare or array of cube maps",
-                                 op_names[op]);
-      if (in.sub == WS_SUB_TEX_CUBE || in.sub == WS_SUB_TEX_ACUBE)
+                                 op_names[in->op]);
+      if (in->sub == WS_SUB_TEX_CUBE || in->sub == WS_SUB_TEX_ACUBE)
         {
-          if (in.op != WS_OP_TEX)
-            return unsupported_inst (p, ot, "cube map surface instruction %s", op_names[op]);
+          if (in->op != WS_OP_TEX)
+            return unsupported_inst (p, ot, "cube map surface instruction %s", op_names[in->op]);
         }
     }
-  for (guint i = 0; i < in.ndst; i++)
-    if (in.dst[i].kind != WS_OPND_REG && in.dst[i].kind != WS_OPND_PRED && in.dst[i].kind != WS_OPND_VEC
-        && in.dst[i].kind != WS_OPND_SINK)
-      return fail_at (p, ot, "destination %u of %s is not a register", i + 1, op_names[op]);
+  for (guint i = 0; i < in->ndst; i++)
+    if (in->dst[i].kind != WS_OPND_REG && in->dst[i].kind != WS_OPND_PRED && in->dst[i].kind != WS_OPND_VEC
+        && in->dst[i].kind != WS_OPND_SINK)
+      return fail_at (p, ot, "destination %u of %s is not a register", i + 1, op_names[in->op]);
+  return TRUE;
+}
+
+/* Parses one instruction starting at the cursor (guard or opcode). */
+static gboolean
+parse_instruction (P *p)
+{
+  WsPtxInst in = { 0 };
+  in.guard = WS_REG_SINK;
+  in.vec = 1;
+  const WsPtxTok *first = peek (p);
+  in.line = first->line;
+  in.column = first->col;
+  in.src_file = p->loc_file;
+  in.src_line = p->loc_line;
+  in.src_col = (uint8_t) MIN (p->loc_col, 255u);
+  const WsPtxTok *ot = NULL;
+  gboolean space_seen = FALSE;
+  if (!parse_guard (p, &in) || !parse_mnemonic (p, &in, &ot, &space_seen))
+    return FALSE;
+  guint inst_idx = p->insts->len;
+  g_autoptr (GArray) pre = g_array_new (FALSE, FALSE, sizeof (WsPtxInst));
+  if (!parse_operands (p, &in, ot, inst_idx, pre) || !check_operands (p, &in, ot, space_seen))
+    return FALSE;
 
   if (in.op == WS_OP_CVT && in.nsrc == 2)
     in.mods |= WS_MOD_PACKED; /* cvt.rn.f16x2.f32 d, a, b */
@@ -2484,7 +2515,7 @@ parse_instruction (P *p)
       uint64_t bits;
       if (!ws_ptx_convert_literal (o->comp, o->imm, t, &bits))
         return fail_at (p, ot, "floating-point literal used as the %s operand %u of %s",
-                        ws_ptx_type_name (t), i + 1, op_names[op]);
+                        ws_ptx_type_name (t), i + 1, op_names[in.op]);
       o->imm = bits;
       o->comp = 0;
     }
