@@ -2201,6 +2201,18 @@ classify (const WsPtxInst *in)
   return ws_ptx_op_class (in);
 }
 
+/* How parsing an instruction went: a valid instruction the emulator does
+ * not implement is left out (recorded in the function's `unsupported`) and
+ * the statement skipped; fail_at's FALSE is INST_FAILED. */
+typedef enum { INST_FAILED = 0, INST_PARSED, INST_LEFT_OUT } InstStep;
+
+/* unsupported_inst's answer (TRUE: the statement was skipped) as a step */
+static inline InstStep
+left_out (gboolean skipped)
+{
+  return skipped ? INST_LEFT_OUT : INST_FAILED;
+}
+
 /* The guard "@p" / "@!p" of an instruction, if it has one. */
 static gboolean
 parse_guard (P *p, WsPtxInst *in)
@@ -2229,12 +2241,12 @@ parse_guard (P *p, WsPtxInst *in)
 
 /* The opcode and its modifiers ("ld.global.nc.v2.u32"), checked for what
  * the opcode needs; *OT_OUT is the token (for messages). */
-static gboolean
+static InstStep
 parse_mnemonic (P *p, WsPtxInst *in, const WsPtxTok **ot_out, gboolean *space_seen)
 {
   const WsPtxTok *ot;
   if (!expect_ident (p, &ot, "an instruction"))
-    return FALSE;
+    return INST_FAILED;
   *ot_out = ot;
   /* split mnemonic and modifiers */
   const char *s = ot->s, *end = ot->s + ot->len;
@@ -2253,7 +2265,7 @@ parse_mnemonic (P *p, WsPtxInst *in, const WsPtxTok **ot_out, gboolean *space_se
     {
       g_autofree char *d = ws_ptx_tok_describe (ot);
       if (is_known_unsupported (s, mlen) || is_known_unsupported (s, ot->len))
-        return unsupported_inst (p, ot, "instruction %s", d);
+        return left_out (unsupported_inst (p, ot, "instruction %s", d));
       if (ot->s[0] == '.')
         return unsupported_at (p, ot, "directive %s", d);
       return fail_at (p, ot, "unknown instruction %s", d);
@@ -2274,7 +2286,7 @@ parse_mnemonic (P *p, WsPtxInst *in, const WsPtxTok **ot_out, gboolean *space_se
           g_autofree char *d = ws_ptx_tok_describe (ot);
           if (e == q)
             return fail_at (p, ot, "empty modifier in %s", d);
-          return unsupported_inst (p, ot, "modifier '.%.*s' in instruction %s", (int) (e - q), q, d);
+          return left_out (unsupported_inst (p, ot, "modifier '.%.*s' in instruction %s", (int) (e - q), q, d));
         }
       q = e;
     }
@@ -2295,13 +2307,13 @@ parse_mnemonic (P *p, WsPtxInst *in, const WsPtxTok **ot_out, gboolean *space_se
       const char *why = wmma_finish (&wmma, in, &unsupported);
       g_autofree char *d = ws_ptx_tok_describe (ot);
       if (why && unsupported)
-        return unsupported_inst (p, ot, "instruction %s (%s)", d, why);
+        return left_out (unsupported_inst (p, ot, "instruction %s (%s)", d, why));
       if (why)
         return fail_at (p, ot, "%s: %s", d, why);
       if (!*space_seen)
         in->space = WS_SPACE_GENERIC;
     }
-  return TRUE;
+  return INST_PARSED;
 }
 
 /* The operands up to and including the ';' (INST_IDX: the instruction's
@@ -2391,7 +2403,7 @@ parse_operands (P *p, WsPtxInst *in, const WsPtxTok *ot, guint inst_idx, GArray 
 }
 
 /* Operand shape checks the emulator relies on. */
-static gboolean
+static InstStep
 check_operands (P *p, WsPtxInst *in, const WsPtxTok *ot, gboolean space_seen)
 {
   if (in->op == WS_OP_BRA && (in->nsrc != 1 || in->src[0].kind != WS_OPND_LABEL))
@@ -2423,7 +2435,7 @@ check_operands (P *p, WsPtxInst *in, const WsPtxTok *ot, gboolean space_seen)
       if (in->sub == WS_SUB_NONE)
         return fail_at (p, ot, "mbarrier needs an operation (.init, .arrive, .test_wait...)");
       if (in->sub == WS_SUB_MBAR_TRY_WAIT && in->nsrc > 2)
-        return unsupported_inst (p, ot, "mbarrier.try_wait with a time limit");
+        return left_out (unsupported_inst (p, ot, "mbarrier.try_wait with a time limit"));
       if (in->sub == WS_SUB_MBAR_PENDING_COUNT ? in->nsrc != 1 || in->src[0].kind != WS_OPND_REG
           : (in->src[0].kind != WS_OPND_ADDR
              || (in->nsrc != want_src && !((in->sub == WS_SUB_MBAR_ARRIVE || in->sub == WS_SUB_MBAR_ARRIVE_DROP)
@@ -2455,19 +2467,19 @@ check_operands (P *p, WsPtxInst *in, const WsPtxTok *ot, gboolean space_seen)
         return fail_at (p, ot, "%s needs %s[handle, {coordinates}]%s", op_names[in->op],
                         store ? "" : "a destination, ", store ? " and a value" : "");
       if (in->op == WS_OP_TEX && (in->nsrc > 3 || in->sub == WS_SUB_TEX_ACUBE))
-        return unsupported_inst (p, ot, "instruction %s with an offset, depth compare or array of cube maps",
-                                 op_names[in->op]);
+        return left_out (unsupported_inst (p, ot, "instruction %s with an offset, depth compare or array of cube maps",
+                                 op_names[in->op]));
       if (in->sub == WS_SUB_TEX_CUBE || in->sub == WS_SUB_TEX_ACUBE)
         {
           if (in->op != WS_OP_TEX)
-            return unsupported_inst (p, ot, "cube map surface instruction %s", op_names[in->op]);
+            return left_out (unsupported_inst (p, ot, "cube map surface instruction %s", op_names[in->op]));
         }
     }
   for (guint i = 0; i < in->ndst; i++)
     if (in->dst[i].kind != WS_OPND_REG && in->dst[i].kind != WS_OPND_PRED && in->dst[i].kind != WS_OPND_VEC
         && in->dst[i].kind != WS_OPND_SINK)
       return fail_at (p, ot, "destination %u of %s is not a register", i + 1, op_names[in->op]);
-  return TRUE;
+  return INST_PARSED;
 }
 
 /* Parses one instruction starting at the cursor (guard or opcode). */
@@ -2485,12 +2497,18 @@ parse_instruction (P *p)
   in.src_col = (uint8_t) MIN (p->loc_col, 255u);
   const WsPtxTok *ot = NULL;
   gboolean space_seen = FALSE;
-  if (!parse_guard (p, &in) || !parse_mnemonic (p, &in, &ot, &space_seen))
+  if (!parse_guard (p, &in))
     return FALSE;
+  InstStep step = parse_mnemonic (p, &in, &ot, &space_seen);
+  if (step != INST_PARSED)
+    return step == INST_LEFT_OUT;
   guint inst_idx = p->insts->len;
   g_autoptr (GArray) pre = g_array_new (FALSE, FALSE, sizeof (WsPtxInst));
-  if (!parse_operands (p, &in, ot, inst_idx, pre) || !check_operands (p, &in, ot, space_seen))
+  if (!parse_operands (p, &in, ot, inst_idx, pre))
     return FALSE;
+  step = check_operands (p, &in, ot, space_seen);
+  if (step != INST_PARSED)
+    return step == INST_LEFT_OUT;
 
   if (in.op == WS_OP_CVT && in.nsrc == 2)
     in.mods |= WS_MOD_PACKED; /* cvt.rn.f16x2.f32 d, a, b */
