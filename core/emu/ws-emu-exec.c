@@ -1538,7 +1538,36 @@ yield_ok (Cta *c, Warp *w, uint32_t pc, uint32_t active, uint64_t winst)
   return TRUE;
 }
 
-/* Runs a warp until it finishes, blocks on a barrier or faults. */
+/* ---- handlers ------------------------------------------------------------------ */
+
+/* run_warp fetches an instruction, applies its guard, counts it and calls
+ * the handler of its class below; the handler executes it for the lanes @m
+ * (the active lanes whose guard holds) and says what comes next.  Where a
+ * handler is compiled matters for speed, because run_warp's switch is one
+ * big function whose register allocation decides the cost of every
+ * instruction (callgrind, issue 16):
+ *   HOT   simple lane loops that nearly every kernel runs: inlined into the
+ *         switch;
+ *   WARM  handlers whose lanes do enough work (a call per lane, a switch,
+ *         an inner loop) that a call costs nothing in comparison: out of
+ *         line, so that run_warp keeps the warp, the mask and the
+ *         instruction in registers for the HOT ones (with every handler
+ *         inlined, saxpy2 and bfs ran 2-4 % more instructions than with
+ *         the old single switch; with these out of line, 2 % fewer);
+ *   COLD  rare instructions (calls, barriers, textures, mbarrier...).
+ * Check a change here with callgrind's instruction counts on
+ * bench/emu-bench.sh's cases, not only with wall-clock time. */
+typedef enum {
+  STEP_NEXT,    /* go on at pc + 1 */
+  STEP_JUMP,    /* the handler moved the SIMT stack itself: fetch again */
+  STEP_PAUSE,   /* leave run_warp (a barrier, an incomplete mbarrier): the warp resumes later */
+  STEP_FAULT,   /* the warp faulted (reported): stop it and its block */
+} Step;
+
+#define HOT static inline __attribute__ ((always_inline))
+#define WARM static __attribute__ ((noinline))
+#define COLD static __attribute__ ((noinline))
+
 /* The address a trace records for an access of @space resolved to @tspace
  * (shared and local addresses as offsets in their window). */
 static inline uint64_t
@@ -1549,15 +1578,819 @@ trace_addr (int space, int tspace, uint64_t addr)
   return tspace == WS_SPACE_SHARED && space == WS_SPACE_GENERIC ? addr - WS_EMU_SHARED_WIN : addr;
 }
 
+/* Traces a memory instruction: with its lanes' addresses (c->addrs, in
+ * @tspace) when @as_mem, else as an ordinary instruction. */
+static inline void
+trace_access (Cta *c, Warp *w, uint32_t pc, uint32_t m, gboolean as_mem, int tspace)
+{
+  if (as_mem)
+    ws_trace_cta_mem (c->trace, w->index, w->fn->static_base + pc, m, (uint8_t) tspace, c->addrs);
+  else
+    ws_trace_cta_inst (c->trace, w->index, w->fn->static_base + pc, m);
+}
+
+/* ---- moves and packing ---- */
+
+HOT void
+exec_mov (Warp *w, const EInst *in, uint32_t m)
+{
+  const uint64_t *A = SRC (0);
+  uint64_t *D = DST (0);
+  FOR_LANES (m, D[l] = A[l];);
+}
+
+HOT void
+exec_mov_frame (Warp *w, const EInst *in, uint32_t m)
+{
+  uint64_t *D = DST (0);
+  uint64_t v = (uint64_t) w->local_base + (uint64_t) in->off;
+  FOR_LANES (m, D[l] = v;);
+}
+
+/* @winst: warp instructions run so far in this call of run_warp. */
+COLD void
+exec_mov_clock (Warp *w, const EInst *in, uint32_t m, uint64_t winst)
+{
+  uint64_t *D = DST (0);
+  uint64_t v;
+  if (in->sreg == WS_SREG_GLOBALTIMER)
+    {
+      struct timespec ts;
+      clock_gettime (CLOCK_REALTIME, &ts);
+      v = (uint64_t) ts.tv_sec * 1000000000ull + (uint64_t) ts.tv_nsec;
+    }
+  else
+    /* Deterministic clocks: four cycles per warp instruction issued. */
+    v = (w->icount + winst) * 4;
+  if (in->sreg == WS_SREG_CLOCK)
+    v = (uint32_t) v;
+  FOR_LANES (m, D[l] = v;);
+}
+
+HOT void
+exec_mov_pred (Warp *w, const EInst *in, uint32_t m)
+{
+  uint32_t v;
+  if ((in->s[0] >> WS_SRC_SHIFT) == WS_SRC_IMM || (in->s[0] >> WS_SRC_SHIFT) == WS_SRC_SREG)
+    v = SRC (0)[0] ? WS_EMU_FULL : 0;
+  else
+    v = PSRC (0);
+  w->preds[in->d[0]] = (w->preds[in->d[0]] & ~m) | (v & m);
+}
+
+WARM void
+exec_pack (Warp *w, const EInst *in, uint32_t m)
+{
+  int n = in->vec, bits = tbits (in->type) / n;
+  uint64_t *D = DST (0);
+  const uint64_t *V[4] = { VSRC (0), n > 1 ? VSRC (1) : NULL, n > 2 ? VSRC (2) : NULL, n > 3 ? VSRC (3) : NULL };
+  FOR_LANES (m, {
+    uint64_t r = 0;
+    for (int j = 0; j < n; j++)
+      r |= zx (V[j][l], bits) << (j * bits);
+    D[l] = r;
+  });
+}
+
+WARM void
+exec_unpack (Warp *w, const EInst *in, uint32_t m)
+{
+  int n = in->vec, bits = tbits (in->type) / n;
+  const uint64_t *A = SRC (0);
+  FOR_LANES (m, {
+    uint64_t v = A[l];
+    for (int j = 0; j < n; j++)
+      w->regs[(size_t) in->d[j] * WS_EMU_WARP + l] = zx (v >> (j * bits), bits);
+  });
+}
+
+/* ---- integer and float arithmetic ---- */
+
+/* The lane loops of the common two- and three-operand instructions: one
+ * handler each, defined and dispatched from these lists. */
+#define BINARY_OPS(X) \
+  X (H_ADD32, add32, (uint32_t) (a + b)) \
+  X (H_ADD64, add64, a + b) \
+  X (H_SUB32, sub32, (uint32_t) (a - b)) \
+  X (H_SUB64, sub64, a - b) \
+  X (H_MULLO32, mullo32, (uint32_t) ((uint32_t) a * (uint32_t) b)) \
+  X (H_MULLO64, mullo64, a * b) \
+  X (H_MULWIDE_S32, mulwide_s32, (uint64_t) ((int64_t) (int32_t) a * (int64_t) (int32_t) b)) \
+  X (H_MULWIDE_U32, mulwide_u32, (uint64_t) (uint32_t) a * (uint32_t) b) \
+  X (H_SHL32, shl32, (uint32_t) b >= 32 ? 0 : (uint32_t) ((uint32_t) a << (uint32_t) b)) \
+  X (H_SHL64, shl64, (uint32_t) b >= 64 ? 0 : a << (uint32_t) b) \
+  X (H_SHR_U32, shr_u32, (uint32_t) b >= 32 ? 0 : (uint32_t) a >> (uint32_t) b) \
+  X (H_SHR_S32, shr_s32, (uint32_t) ((int32_t) a >> MIN ((uint32_t) b, 31u))) \
+  X (H_SHR_U64, shr_u64, (uint32_t) b >= 64 ? 0 : a >> (uint32_t) b) \
+  X (H_SHR_S64, shr_s64, (uint64_t) ((int64_t) a >> MIN ((uint32_t) b, 63u))) \
+  X (H_AND, and, a & b) \
+  X (H_OR, or, a | b) \
+  X (H_XOR, xor, a ^ b) \
+  X (H_FADD32, fadd32, f2u_canon (u2f (a) + u2f (b))) \
+  X (H_FSUB32, fsub32, f2u_canon (u2f (a) - u2f (b))) \
+  X (H_FMUL32, fmul32, f2u_canon (u2f (a) * u2f (b))) \
+  X (H_FADD64, fadd64, d2u_canon (u2d (a) + u2d (b))) \
+  X (H_FSUB64, fsub64, d2u_canon (u2d (a) - u2d (b))) \
+  X (H_FMUL64, fmul64, d2u_canon (u2d (a) * u2d (b)))
+#define TERNARY_OPS(X) \
+  X (H_MADLO32, madlo32, (uint32_t) ((uint32_t) a * (uint32_t) b + (uint32_t) cc)) \
+  X (H_MADLO64, madlo64, a * b + cc) \
+  X (H_MADWIDE_S32, madwide_s32, (uint64_t) ((int64_t) (int32_t) a * (int64_t) (int32_t) b) + cc) \
+  X (H_MADWIDE_U32, madwide_u32, (uint64_t) (uint32_t) a * (uint32_t) b + cc)
+
+#define DEFINE_BINARY(h, name, expr) \
+  HOT void exec_##name (Warp *w, const EInst *in, uint32_t m) \
+  { \
+    const uint64_t *A = SRC (0), *B = SRC (1); \
+    uint64_t *D = DST (0); \
+    FOR_LANES (m, { uint64_t a = A[l], b = B[l]; D[l] = (expr); }); \
+  }
+#define DEFINE_TERNARY(h, name, expr) \
+  HOT void exec_##name (Warp *w, const EInst *in, uint32_t m) \
+  { \
+    const uint64_t *A = SRC (0), *B = SRC (1), *C = SRC (2); \
+    uint64_t *D = DST (0); \
+    FOR_LANES (m, { uint64_t a = A[l], b = B[l], cc = C[l]; D[l] = (expr); }); \
+  }
+BINARY_OPS (DEFINE_BINARY)
+TERNARY_OPS (DEFINE_TERNARY)
+#undef DEFINE_BINARY
+#undef DEFINE_TERNARY
+
+HOT void
+exec_not (Warp *w, const EInst *in, uint32_t m)
+{
+  const uint64_t *A = SRC (0);
+  uint64_t *D = DST (0);
+  int n = tbits (in->type);
+  FOR_LANES (m, D[l] = zx (~A[l], n););
+}
+
+WARM void
+exec_ialu (Warp *w, const EInst *in, uint32_t m)
+{
+  const uint64_t *A = SRC (0);
+  const uint64_t *B = in->nsrc > 1 ? SRC (1) : A;
+  const uint64_t *C = in->nsrc > 2 ? SRC (2) : A;
+  const uint64_t *E = in->nsrc > 3 ? SRC (3) : A;
+  uint64_t *D = DST (0);
+  FOR_LANES (m, D[l] = ialu (in, A[l], B[l], C[l], E[l]););
+}
+
+/* add.cc / addc / sub.cc / subc / mad.cc / madc: the carry flag is a lane
+ * mask in w->carry. */
+WARM void
+exec_carry (Warp *w, const EInst *in, uint32_t m)
+{
+  const uint64_t *A = SRC (0), *B = SRC (1);
+  const uint64_t *C = in->nsrc > 2 ? SRC (2) : A;
+  uint64_t *D = DST (0);
+  int n = tbits (in->type);
+  gboolean use_cin = in->op == WS_OP_ADDC || in->op == WS_OP_SUBC || in->op == WS_OP_MADC;
+  gboolean set_cout = (in->mods & WS_MOD_CC) != 0;
+  gboolean is_sub = in->op == WS_OP_SUB || in->op == WS_OP_SUBC;
+  gboolean is_mad = in->op == WS_OP_MAD || in->op == WS_OP_MADC;
+  uint32_t carry = w->carry, out = carry;
+  FOR_LANES (m, {
+    uint64_t a = zx (A[l], n), b = zx (B[l], n), cin = use_cin ? (carry >> l & 1) : 0;
+    unsigned __int128 r;
+    uint64_t mask = n == 64 ? ~0ull : (1ull << n) - 1;
+    gboolean co;
+    if (is_mad)
+      {
+        uint64_t prod;
+        gboolean sgn = tsigned (in->type);
+        if (in->mods & WS_MOD_HI)
+          prod = n == 64 ? (sgn ? (uint64_t) (((__int128) (int64_t) a * (int64_t) b) >> 64)
+                                : (uint64_t) (((unsigned __int128) a * b) >> 64))
+                         : zx ((sgn ? (uint64_t) (sx (a, n) * sx (b, n)) : a * b) >> n, n);
+        else
+          prod = zx (a * b, n);
+        r = (unsigned __int128) prod + zx (C[l], n) + cin;
+        co = (r >> n) != 0;
+      }
+    else if (is_sub)
+      {
+        r = (unsigned __int128) a - b - cin;
+        co = ((unsigned __int128) b + cin) > a;
+      }
+    else
+      {
+        r = (unsigned __int128) a + b + cin;
+        co = (r >> n) != 0;
+      }
+    D[l] = (uint64_t) r & mask;
+    if (set_cout)
+      out = co ? (out | (1u << l)) : (out & ~(1u << l));
+  });
+  w->carry = out;
+}
+
+WARM void
+exec_float (Warp *w, const EInst *in, uint32_t m)
+{
+  const uint64_t *A = SRC (0), *B = in->nsrc > 1 ? SRC (1) : A, *C = in->nsrc > 2 ? SRC (2) : A;
+  uint64_t *D = DST (0);
+  FOR_LANES (m, D[l] = float_op (in, A[l], B[l], C[l]););
+}
+
+WARM void
+exec_funary (Warp *w, const EInst *in, uint32_t m)
+{
+  const uint64_t *A = SRC (0);
+  uint64_t *D = DST (0);
+  FOR_LANES (m, D[l] = float_unary (in, A[l]););
+}
+
+/* ---- conversions ---- */
+
+/* Integer widening/narrowing: extend by the source type, keep the
+ * destination's bits. */
+HOT void
+exec_cvt_int (Warp *w, const EInst *in, uint32_t m)
+{
+  const uint64_t *A = SRC (0);
+  uint64_t *D = DST (0);
+  int fb = tbits (in->type2), tb = tbits (in->type);
+  if (tsigned (in->type2))
+    FOR_LANES (m, D[l] = zx ((uint64_t) sx (A[l], fb), tb););
+  else
+    FOR_LANES (m, D[l] = zx (zx (A[l], fb), tb););
+}
+
+WARM void
+exec_cvt (Warp *w, const EInst *in, uint32_t m)
+{
+  const uint64_t *A = SRC (0);
+  uint64_t *D = DST (0);
+  if ((in->mods & WS_MOD_PACKED) && in->nsrc > 1)
+    {
+      const uint64_t *B = SRC (1);
+      FOR_LANES (m, D[l] = cvt_packed (in, A[l], B[l]););
+    }
+  else
+    FOR_LANES (m, D[l] = cvt (in, A[l]););
+}
+
+WARM void
+exec_cvta (Warp *w, const EInst *in, uint32_t m)
+{
+  const uint64_t *A = SRC (0);
+  uint64_t *D = DST (0);
+  uint64_t win = 0;
+  switch (in->space)
+    {
+    case WS_SPACE_SHARED: win = WS_EMU_SHARED_WIN; break;
+    case WS_SPACE_LOCAL: win = WS_EMU_LOCAL_WIN; break;
+    case WS_SPACE_PARAM: win = WS_EMU_PARAM_WIN; break;
+    default: win = 0; break;   /* global/const are identity-mapped */
+    }
+  if (in->mods & WS_MOD_TO)
+    FOR_LANES (m, D[l] = A[l] - win;);
+  else
+    FOR_LANES (m, D[l] = A[l] + win;);
+  if (tbits (in->type) == 32)
+    FOR_LANES (m, D[l] = (uint32_t) D[l];);
+}
+
+/* ---- comparisons, selections and predicates ---- */
+
+/* setp of the common types without a boolean operator: full warps compute
+ * 32 booleans in a loop the compiler vectorises and pack them eight at a
+ * time; partial warps walk their lanes. */
+#define SETP_CASE(cmpv, expr) case cmpv: \
+    if (m == WS_EMU_FULL) \
+      { \
+        uint8_t t8[WS_EMU_WARP]; \
+        for (int l = 0; l < WS_EMU_WARP; l++) { CT a = (CT) A[l], b = (CT) B[l]; t8[l] = (uint8_t) (expr); } \
+        r = pack_bools (t8); \
+      } \
+    else \
+      FOR_LANES (m, { CT a = (CT) A[l], b = (CT) B[l]; r |= (uint32_t) (expr) << l; }); \
+    break;
+#define DEFINE_SETP(name, CTYPE, CONV) \
+  HOT void exec_##name (Warp *w, const EInst *in, uint32_t m) \
+  { \
+    const uint64_t *A = SRC (0), *B = SRC (1); \
+    uint32_t r = 0; \
+    typedef CTYPE CT; \
+    switch (in->cmp) \
+      { \
+      SETP_CASE (WS_CMP_EQ, CONV (a) == CONV (b)) \
+      SETP_CASE (WS_CMP_NE, CONV (a) != CONV (b) && CONV (a) == CONV (a) && CONV (b) == CONV (b)) \
+      SETP_CASE (WS_CMP_LT, CONV (a) < CONV (b)) \
+      SETP_CASE (WS_CMP_LE, CONV (a) <= CONV (b)) \
+      SETP_CASE (WS_CMP_GT, CONV (a) > CONV (b)) \
+      SETP_CASE (WS_CMP_GE, CONV (a) >= CONV (b)) \
+      default: break; \
+      } \
+    w->preds[in->d[0]] = (w->preds[in->d[0]] & ~m) | r; \
+    w->preds[in->d[1]] = (w->preds[in->d[1]] & ~m) | (~r & m); \
+  }
+#define ID(x) (x)
+DEFINE_SETP (setp_s32, int32_t, ID)
+DEFINE_SETP (setp_u32, uint32_t, ID)
+DEFINE_SETP (setp_s64, int64_t, ID)
+DEFINE_SETP (setp_u64, uint64_t, ID)
+DEFINE_SETP (setp_f32, uint64_t, u2f)
+DEFINE_SETP (setp_f64, uint64_t, u2d)
+#undef ID
+#undef DEFINE_SETP
+#undef SETP_CASE
+
+/* setp of any type, with a boolean operator or of packed halves. */
+WARM void
+exec_setp (Warp *w, const EInst *in, uint32_t m)
+{
+  const uint64_t *A = SRC (0), *B = SRC (1);
+  int t = in->type2 ? in->type2 : in->type;
+  uint32_t cpred = in->boolop ? PSRC (2) : 0, p = 0, q = 0;
+  if (t == WS_T_PRED)
+    t = in->type;
+  if (t == WS_T_F16X2 || t == WS_T_BF16X2)
+    {
+      /* setp.f16x2 p|q: p compares the low halves, q the high halves */
+      int el = t == WS_T_F16X2 ? WS_T_F16 : WS_T_BF16;
+      FOR_LANES (m, {
+        gboolean cv = cpred >> l & 1;
+        gboolean r0 = ws_ptx_compare (in->cmp, (WsPtxType) el, A[l] & 0xffff, B[l] & 0xffff,
+                                      (in->mods & WS_MOD_FTZ) != 0);
+        gboolean r1 = ws_ptx_compare (in->cmp, (WsPtxType) el, (A[l] >> 16) & 0xffff,
+                                      (B[l] >> 16) & 0xffff, (in->mods & WS_MOD_FTZ) != 0);
+        p |= (uint32_t) boolop (in->boolop, r0, cv) << l;
+        q |= (uint32_t) boolop (in->boolop, r1, cv) << l;
+      });
+      w->preds[in->d[0]] = (w->preds[in->d[0]] & ~m) | p;
+      w->preds[in->d[1]] = (w->preds[in->d[1]] & ~m) | q;
+      return;
+    }
+  FOR_LANES (m, {
+    gboolean r = compare (in, t, A[l], B[l]);
+    gboolean cv = cpred >> l & 1;
+    p |= (uint32_t) boolop (in->boolop, r, cv) << l;
+    q |= (uint32_t) boolop (in->boolop, !r, cv) << l;
+  });
+  w->preds[in->d[0]] = (w->preds[in->d[0]] & ~m) | p;
+  w->preds[in->d[1]] = (w->preds[in->d[1]] & ~m) | q;
+}
+
+WARM void
+exec_set (Warp *w, const EInst *in, uint32_t m)
+{
+  const uint64_t *A = SRC (0), *B = SRC (1);
+  uint64_t *D = DST (0);
+  uint32_t cpred = in->boolop ? PSRC (2) : 0;
+  uint64_t one = in->type == WS_T_F32 ? 0x3f800000u : zx (~0ull, tbits (in->type));
+  FOR_LANES (m, {
+    gboolean r = boolop (in->boolop, compare (in, in->type2, A[l], B[l]), cpred >> l & 1);
+    D[l] = r ? one : 0;
+  });
+}
+
+HOT void
+exec_selp (Warp *w, const EInst *in, uint32_t m)
+{
+  const uint64_t *A = SRC (0), *B = SRC (1);
+  uint64_t *D = DST (0);
+  uint32_t p = PSRC (2);
+  FOR_LANES (m, D[l] = (p >> l & 1) ? A[l] : B[l];);
+}
+
+WARM void
+exec_slct (Warp *w, const EInst *in, uint32_t m)
+{
+  const uint64_t *A = SRC (0), *B = SRC (1), *C = SRC (2);
+  uint64_t *D = DST (0);
+  gboolean fc = in->type2 == WS_T_F32;
+  FOR_LANES (m, {
+    gboolean ge = fc ? u2f (C[l]) >= 0.0f : (int32_t) C[l] >= 0;
+    if (fc && (in->mods & WS_MOD_FTZ) && (C[l] & 0x7f800000u) == 0)
+      ge = TRUE;
+    D[l] = ge ? A[l] : B[l];
+  });
+}
+
+HOT void
+exec_predlogic (Warp *w, const EInst *in, uint32_t m)
+{
+  uint32_t a = PSRC (0), r;
+  switch (in->op)
+    {
+    case WS_OP_AND: r = a & PSRC (1); break;
+    case WS_OP_OR: r = a | PSRC (1); break;
+    case WS_OP_XOR: r = a ^ PSRC (1); break;
+    default: r = ~a; break;
+    }
+  w->preds[in->d[0]] = (w->preds[in->d[0]] & ~m) | (r & m);
+}
+
+WARM void
+exec_testp (Warp *w, const EInst *in, uint32_t m)
+{
+  const uint64_t *A = SRC (0);
+  uint32_t r = 0;
+  FOR_LANES (m, r |= (uint32_t) ws_ptx_testp (in->sub, (WsPtxType) in->type, A[l]) << l;);
+  w->preds[in->d[0]] = (w->preds[in->d[0]] & ~m) | r;
+}
+
+COLD void
+exec_isspacep (Cta *c, Warp *w, const EInst *in, uint32_t m)
+{
+  Launch *L = c->L;
+  const uint64_t *A = SRC (0);
+  uint32_t r = 0;
+  FOR_LANES (m, {
+    uint64_t a = A[l];
+    gboolean sh = a - WS_EMU_SHARED_WIN < WS_EMU_WIN_SIZE;
+    gboolean lo = a - WS_EMU_LOCAL_WIN < WS_EMU_WIN_SIZE;
+    gboolean pa = a - WS_EMU_PARAM_WIN < WS_EMU_WIN_SIZE;
+    gboolean v;
+    switch (in->space)
+      {
+      case WS_SPACE_SHARED: v = sh; break;
+      case WS_SPACE_LOCAL: v = lo; break;
+      case WS_SPACE_PARAM: v = pa; break;
+      case WS_SPACE_CONST: v = ws_devmem_lookup (L->emu->opt.mem, a, 1) != NULL
+                               && ws_devmem_lookup (L->emu->opt.mem, a, 1)->kind == WS_ALLOC_SYMBOL; break;
+      default: v = !sh && !lo && !pa; break;
+      }
+    r |= (uint32_t) v << l;
+  });
+  w->preds[in->d[0]] = (w->preds[in->d[0]] & ~m) | r;
+}
+
+/* ---- loads and stores ---- */
+
+/* One lane's vector of @n elements of @esz bytes at @p into ld's
+ * destinations. */
+static inline void
+load_lane (Warp *w, const EInst *in, int l, const uint8_t *p, uint32_t n, uint32_t esz, gboolean sgn)
+{
+  for (uint32_t j = 0; j < n; j++)
+    w->regs[(size_t) in->d[j] * WS_EMU_WARP + l] = load_val (p + j * esz, esz, sgn);
+}
+
+/* Loads take the first of these paths that fits: a kernel parameter read
+ * by name (one value for the warp), shared or local memory whose lanes are
+ * all in bounds, global memory whose lanes all lie in the warp's cached
+ * allocation, and otherwise a check of each lane (xlate). */
+HOT Step
+exec_ld (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t m)
+{
+  Launch *L = c->L;
+  const uint64_t *A = in->has_base ? SRC (0) : NULL;
+  uint32_t esz = in->size, n = in->vec, tot = esz * n;
+  int64_t off = in->off + (in->addr_frame ? (int64_t) w->local_base : 0);
+  int space = in->space;
+  gboolean sgn = tsigned (in->type);
+  int tspace = space;
+  MemFault f = { 0 };
+  if ((space == WS_SPACE_PARAM || space == WS_SPACE_FUNC_PARAM) && !in->addr_param
+      && (in->addr_frame || !w->fn->ptx->is_entry))
+    space = WS_SPACE_LOCAL;
+  if (in->addr_param && A == NULL && m && (uint64_t) off + tot <= L->param_bytes && off >= 0)
+    {
+      /* Kernel parameter by name: the same bytes for every lane. */
+      for (uint32_t j = 0; j < n; j++)
+        {
+          uint64_t v = load_val (L->params + off + j * esz, esz, sgn);
+          uint64_t *D = DST (j);
+          FOR_LANES (m, D[l] = v;);
+        }
+      tspace = WS_SPACE_PARAM;
+    }
+  else if ((space == WS_SPACE_SHARED || space == WS_SPACE_LOCAL) && m)
+    {
+      uint8_t *base;
+      size_t lstride;
+      if (!onchip_fast (c, w, space, A, off, m, tot, &base, &lstride))
+        {
+          FOR_LANES (m, {
+            const uint8_t *p = xlate (c, w, l, space, c->addrs[l], tot, &f, &tspace);
+            if (p == NULL)
+              {
+                mem_fault (c, w, pc, &f, "load", tot);
+                return STEP_FAULT;
+              }
+            load_lane (w, in, l, p, n, esz, sgn);
+          });
+          FLUSH_INVALID ("load", tot);
+        }
+      else
+        FOR_LANES (m, load_lane (w, in, l, base + (size_t) l * lstride + c->addrs[l], n, esz, sgn););
+    }
+  else if ((space == WS_SPACE_GLOBAL || space == WS_SPACE_GENERIC || space == WS_SPACE_CONST) && m
+      && warp_global_fast (c, w, A, off, m, tot))
+    {
+      tspace = WS_SPACE_GLOBAL;
+      if (n == 1 && esz == 4)
+        {
+          uint64_t *D = DST (0);
+          if (sgn)
+            FOR_LANES (m, { int32_t v; memcpy (&v, (const void *) (uintptr_t) c->addrs[l], 4); D[l] = (uint64_t) (int64_t) v; });
+          else
+            FOR_LANES (m, { uint32_t v; memcpy (&v, (const void *) (uintptr_t) c->addrs[l], 4); D[l] = v; });
+        }
+      else
+        FOR_LANES (m, load_lane (w, in, l, (const uint8_t *) (uintptr_t) c->addrs[l], n, esz, sgn););
+    }
+  else
+    {
+      FOR_LANES (m, {
+        uint64_t addr = window_addr (space, (A ? A[l] : 0) + (uint64_t) off);
+        const uint8_t *p = xlate (c, w, l, space, addr, tot, &f, &tspace);
+        if (G_UNLIKELY (p == NULL))
+          {
+            mem_fault (c, w, pc, &f, "load", tot);
+            return STEP_FAULT;
+          }
+        load_lane (w, in, l, p, n, esz, sgn);
+        c->addrs[l] = trace_addr (space, tspace, addr);
+      });
+      FLUSH_INVALID ("load", tot);
+    }
+  if (in->mods & WS_MOD_ACQUIRE)
+    __atomic_thread_fence (__ATOMIC_ACQUIRE);
+  if (c->trace)
+    trace_access (c, w, pc, m, m && traced_space (tspace) && traced_space (in->space), tspace);
+  return STEP_NEXT;
+}
+
+/* One lane's vector of @n elements of @esz bytes from st's sources @V to @p. */
+static inline void
+store_lane (uint8_t *p, const uint64_t *const *V, int l, uint32_t n, uint32_t esz)
+{
+  for (uint32_t j = 0; j < n; j++)
+    store_val (p + j * esz, esz, V[j][l]);
+}
+
+/* The same paths as exec_ld, but for the parameter read. */
+HOT Step
+exec_st (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t m)
+{
+  const uint64_t *A = in->has_base ? SRC (0) : NULL;
+  uint32_t esz = in->size, n = in->vec, tot = esz * n;
+  int64_t off = in->off + (in->addr_frame ? (int64_t) w->local_base : 0);
+  int space = in->space;
+  int tspace = space;
+  const uint64_t *V[4] = { VSRC (0), n > 1 ? VSRC (1) : NULL, n > 2 ? VSRC (2) : NULL, n > 3 ? VSRC (3) : NULL };
+  MemFault f = { 0 };
+  if (in->mods & WS_MOD_RELEASE)
+    __atomic_thread_fence (__ATOMIC_RELEASE);
+  if ((space == WS_SPACE_PARAM || space == WS_SPACE_FUNC_PARAM) && !in->addr_param)
+    space = WS_SPACE_LOCAL;
+  uint8_t *obase;
+  size_t ostride;
+  if ((space == WS_SPACE_SHARED || space == WS_SPACE_LOCAL) && m
+      && onchip_fast (c, w, space, A, off, m, tot, &obase, &ostride))
+    FOR_LANES (m, store_lane (obase + (size_t) l * ostride + c->addrs[l], V, l, n, esz););
+  else if ((space == WS_SPACE_GLOBAL || space == WS_SPACE_GENERIC) && m
+      && warp_global_fast (c, w, A, off, m, tot))
+    {
+      tspace = WS_SPACE_GLOBAL;
+      if (n == 1 && esz == 4)
+        FOR_LANES (m, { uint32_t v = (uint32_t) V[0][l]; memcpy ((void *) (uintptr_t) c->addrs[l], &v, 4); });
+      else
+        FOR_LANES (m, store_lane ((uint8_t *) (uintptr_t) c->addrs[l], V, l, n, esz););
+    }
+  else
+    {
+      FOR_LANES (m, {
+        uint64_t addr = window_addr (space, (A ? A[l] : 0) + (uint64_t) off);
+        uint8_t *p = xlate (c, w, l, space, addr, tot, &f, &tspace);
+        if (G_UNLIKELY (p == NULL))
+          {
+            mem_fault (c, w, pc, &f, "store", tot);
+            return STEP_FAULT;
+          }
+        store_lane (p, V, l, n, esz);
+        c->addrs[l] = trace_addr (space, tspace, addr);
+      });
+      FLUSH_INVALID ("store", tot);
+    }
+  if (c->trace)
+    trace_access (c, w, pc, m, m && traced_space (tspace) && traced_space (in->space), tspace);
+  return STEP_NEXT;
+}
+
+/* cp.async: copied at once (the wait is then a no-op). */
+COLD Step
+exec_cp_async (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t m)
+{
+  const uint64_t *D = SRC (0), *S = VSRC (0);
+  const uint64_t *Z = in->nsrc > 3 ? SRC (3) : NULL;
+  uint32_t size = in->size;
+  MemFault f = { 0 };
+  int ts = 0;
+  FOR_LANES (m, {
+    uint64_t da = window_addr (WS_SPACE_SHARED, D[l] + (uint64_t) in->off);
+    uint64_t sa = S[l] + (uint64_t) (int32_t) in->target;
+    uint32_t n = Z ? MIN ((uint32_t) Z[l], size) : size;
+    uint8_t *dp = xlate (c, w, l, WS_SPACE_SHARED, da, size, &f, &ts);
+    const uint8_t *sp;
+    if (dp == NULL)
+      {
+        mem_fault (c, w, pc, &f, "cp.async store", size);
+        return STEP_FAULT;
+      }
+    sp = n ? xlate (c, w, l, WS_SPACE_GLOBAL, sa, size, &f, &ts) : NULL;
+    if (n && sp == NULL)
+      {
+        mem_fault (c, w, pc, &f, "cp.async load", size);
+        return STEP_FAULT;
+      }
+    memcpy (dp, sp, n);
+    memset (dp + n, 0, size - n);
+  });
+  FLUSH_INVALID ("cp.async", size);
+  return STEP_NEXT;
+}
+
+/* ---- atomics ---- */
+
+WARM Step
+exec_atom (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t m)
+{
+  const uint64_t *A = in->has_base ? SRC (0) : NULL;
+  const uint64_t *B = SRC (1), *C = in->nsrc > 2 ? SRC (2) : B;
+  uint64_t *D = DST (0);
+  int space = in->space, tspace = space;
+  gboolean is_red = in->op == WS_OP_RED;
+  MemFault f = { 0 };
+  FOR_LANES (m, {
+    uint64_t addr = window_addr (space, (A ? A[l] : 0) + (uint64_t) in->off);
+    uint8_t *p = xlate (c, w, l, space, addr, in->size, &f, &tspace);
+    uint64_t old;
+    if (G_UNLIKELY (p == NULL))
+      {
+        mem_fault (c, w, pc, &f, "atomic", in->size);
+        return STEP_FAULT;
+      }
+    old = atomic_rmw (p, in, B[l], C[l]);
+    if (!is_red)
+      D[l] = in->size == 4 ? (uint64_t) (uint32_t) old : old;
+    c->addrs[l] = tspace == WS_SPACE_SHARED && space == WS_SPACE_GENERIC ? addr - WS_EMU_SHARED_WIN : addr;
+  });
+  FLUSH_INVALID ("atomic", in->size);
+  if (c->trace)
+    trace_access (c, w, pc, m, m != 0, tspace);
+  return STEP_NEXT;
+}
+
+/* ---- mbarrier ---- */
+
+/* The object's 64 bits are ours (the PTX ISA keeps them opaque): bits 0-30
+ * arrivals still pending in the current phase, 32-62 the count each phase
+ * expects, 63 the phase's parity.  A state token is the parity at the
+ * arrival (bit 63) and the arrivals then still pending.  The threads of a
+ * block run on one worker, so the object needs no atomics.  An incomplete
+ * wait pauses the warp (STEP_PAUSE) at the next instruction, which polls
+ * again; @active and @winst as in run_warp. */
+COLD Step
+exec_mbarrier (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t m, uint32_t active, uint64_t winst)
+{
+  if (in->sub == WS_SUB_MBAR_PENDING_COUNT)
+    {
+      const uint64_t *S = SRC (0);
+      uint64_t *D = DST (0);
+      FOR_LANES (m, D[l] = S[l] & 0x7fffffffu;);
+      return STEP_NEXT;
+    }
+  const uint64_t *A = in->has_base ? SRC (0) : NULL;
+  const uint64_t *B = in->nsrc > 1 ? SRC (1) : NULL;
+  int space = in->space, tspace = space;
+  gboolean wait = in->sub == WS_SUB_MBAR_TEST_WAIT || in->sub == WS_SUB_MBAR_TRY_WAIT;
+  uint32_t done = 0;
+  MemFault f = { 0 };
+  FOR_LANES (m, {
+    uint64_t addr = window_addr (space, (A ? A[l] : 0) + (uint64_t) in->off);
+    uint8_t *p = xlate (c, w, l, space, addr, 8, &f, &tspace);
+    if (G_UNLIKELY (p == NULL))
+      {
+        mem_fault (c, w, pc, &f, "mbarrier", 8);
+        return STEP_FAULT;
+      }
+    if (G_UNLIKELY (tspace != WS_SPACE_SHARED))
+      {
+        ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_ILLEGAL_ADDRESS,
+                      "mbarrier object at 0x%" G_GINT64_MODIFIER "x is not in shared memory", addr);
+        return STEP_FAULT;
+      }
+    uint64_t v;
+    memcpy (&v, p, 8);
+    uint64_t pending = v & 0x7fffffffu, expected = (v >> 32) & 0x7fffffffu, phase = v >> 63;
+    switch (in->sub)
+      {
+      case WS_SUB_MBAR_INIT:
+        {
+          uint64_t n = B[l] & 0x7fffffffu;
+          v = n | (n << 32);
+        }
+        break;
+      case WS_SUB_MBAR_INVAL:
+        v = 0;
+        break;
+      case WS_SUB_MBAR_ARRIVE:
+      case WS_SUB_MBAR_ARRIVE_DROP:
+        {
+          uint64_t n = B != NULL ? B[l] & 0x7fffffffu : 1;
+          uint64_t token_phase = phase;
+          if (in->sub == WS_SUB_MBAR_ARRIVE_DROP && expected > 0)
+            expected--;
+          pending = n >= pending ? 0 : pending - n;
+          if (in->ndst > 0)
+            DST (0)[l] = (token_phase << 63) | pending;
+          if (pending == 0)
+            {
+              phase ^= 1;
+              pending = expected;
+            }
+          v = pending | (expected << 32) | (phase << 63);
+        }
+        break;
+      default:   /* test_wait / try_wait: has the token's phase completed? */
+        {
+          uint64_t want = in->target ? (B[l] & 1) : (B[l] >> 63);
+          if (phase != want)
+            done |= 1u << l;
+        }
+        break;
+      }
+    memcpy (p, &v, 8);
+  });
+  if (wait)
+    {
+      w->preds[in->d[0]] = (w->preds[in->d[0]] & ~m) | done;
+      if (done != m)
+        {
+          /* Not complete: let the block's other warps run (they are the
+           * ones to arrive); this warp polls again next.  After many polls,
+           * lanes of this warp on the other path of a branch may be the
+           * ones to arrive. */
+          w->simt[w->sp - 1].pc = pc + 1;
+          if (++w->mbar_polls >= 1024)
+            {
+              w->mbar_polls = 0;
+              run_sibling_first (w);
+            }
+          if (!yield_ok (c, w, pc, active, winst))
+            return STEP_FAULT;
+          return STEP_PAUSE;
+        }
+    }
+  return STEP_NEXT;
+}
+
+/* ---- textures, surfaces and wmma ---- */
+
+/* Texture fetches and surface accesses, one lane at a time
+ * (ws-emu-texture.c); the texture table does not change while a launch
+ * runs. */
+COLD Step
+exec_tex_surf (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t m)
+{
+  Launch *L = c->L;
+  const uint64_t *H = SRC (0);
+  const uint64_t *C[4] = { VSRC (0), VSRC (1), VSRC (2), VSRC (3) };
+  gboolean store = in->op == WS_OP_SUST;
+  FOR_LANES (m, {
+    uint64_t coords[4] = { C[0][l], C[1][l], C[2][l], C[3][l] };
+    uint64_t val[4] = { 0, 0, 0, 0 };
+    char *msg;
+    if (in->h == H_TEX)
+      msg = ws_emu_tex_fetch (L->emu, H[l], in->sub, coords, in->type2 == WS_T_S32, in->type, val);
+    else
+      {
+        if (store)
+          for (uint32_t j = 0; j < in->vec; j++)
+            val[j] = (w->bases[in->d[j] >> WS_SRC_SHIFT] + (size_t) (in->d[j] & 0x0fffffffu) * WS_EMU_WARP)[l];
+        msg = ws_emu_surf_access (L->emu, H[l], in->sub, coords, (int) in->target, in->size, in->vec,
+                                  store, val);
+      }
+    if (G_UNLIKELY (msg != NULL))
+      {
+        ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_ILLEGAL_ADDRESS, "%s", msg);
+        g_free (msg);
+        return STEP_FAULT;
+      }
+    if (!store)
+      {
+        uint32_t nd = in->h == H_TEX ? 4 : in->vec;
+        for (uint32_t j = 0; j < nd; j++)
+          w->regs[(size_t) in->d[j] * WS_EMU_WARP + l] = val[j];
+      }
+  });
+  return STEP_NEXT;
+}
+
 /* wmma.load / wmma.store: each lane moves the elements of its slots
  * (ws_emu_wmma_element) one by one through the same checks as ld/st.  The
  * trace gets one record with each lane's first element: with the layout's
  * own numbering a lane's slots are one run of consecutive elements in
  * memory (the static access size is the run's bytes). */
-static __attribute__ ((noinline)) gboolean
-wmma_access (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t m)
+COLD Step
+exec_wmma_access (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t m)
 {
-  WsTraceCta *trace = c->trace;
   gboolean store = in->h == H_WMMA_STORE;
   WsPtxWmmaMatrix mat = store ? WS_WMMA_D : WS_PTX_WMMA_MATRIX (in->wmma);
   WsPtxWmmaFragment f;
@@ -1588,7 +2421,7 @@ wmma_access (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t m)
         if (G_UNLIKELY (p == NULL))
           {
             mem_fault (c, w, pc, &fault, what, esz);
-            return FALSE;
+            return STEP_FAULT;
           }
         if (s == 0)
           c->addrs[l] = trace_addr (space, tspace, addr);
@@ -1604,24 +2437,474 @@ wmma_access (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t m)
                                                                                   : packed[r];
   });
   FLUSH_INVALID (what, esz);
-  if (trace)
+  if (c->trace)
+    trace_access (c, w, pc, m, m && traced_space (tspace), tspace);
+  return STEP_NEXT;
+}
+
+/* ---- warp-level operations ---- */
+
+WARM void
+exec_shfl (Warp *w, const EInst *in, uint32_t m)
+{
+  const uint64_t *A = SRC (0), *B = SRC (1), *C = in->nsrc > 2 ? SRC (2) : NULL;
+  uint64_t *D = DST (0);
+  uint64_t tmp[WS_EMU_WARP];
+  uint32_t pv = 0;
+  FOR_LANES (m, {
+    uint32_t bval = (uint32_t) B[l] & 0x1f;
+    uint32_t cv = C ? (uint32_t) C[l] : (in->sub == WS_SUB_UP ? 0 : 0x1f);
+    uint32_t seg = (cv >> 8) & 0x1f, minl = (uint32_t) l & seg, maxl = minl | ((cv & 0x1f) & ~seg);
+    int j;
+    gboolean ok;
+    switch (in->sub)
+      {
+      case WS_SUB_UP: j = l - (int) bval; ok = j >= (int) maxl; break;
+      case WS_SUB_DOWN: j = l + (int) bval; ok = j <= (int) maxl; break;
+      case WS_SUB_BFLY: j = l ^ (int) bval; ok = j <= (int) maxl; break;
+      default: j = (int) (minl | (bval & ~seg)); ok = j <= (int) maxl; break;
+      }
+    if (!ok)
+      j = l;
+    tmp[l] = A[j];
+    pv |= (uint32_t) ok << l;
+  });
+  FOR_LANES (m, D[l] = tmp[l];);
+  w->preds[in->d[1]] = (w->preds[in->d[1]] & ~m) | pv;
+}
+
+/* vote / match / redux.  The .sync variants: each lane names its
+ * participants (membermask, the last source); lanes with the same mask
+ * form one group (e.g. the two 16-lane tiles of a cooperative-groups
+ * tile). */
+COLD void
+exec_collective (Warp *w, const EInst *in, uint32_t m)
+{
+  const uint64_t *Mk = in->nsrc > 1 ? SRC (in->nsrc - 1) : NULL;
+  uint32_t left = m;
+  if (in->h == H_VOTE && in->nsrc < 2)
+    Mk = NULL;
+  while (left)
     {
-      if (m && traced_space (tspace))
-        ws_trace_cta_mem (trace, w->index, w->fn->static_base + pc, m, (uint8_t) tspace, c->addrs);
+      int l0 = __builtin_ctz (left);
+      uint32_t grp = left, part;
+      if (Mk)
+        {
+          uint64_t mv = Mk[l0];
+          grp = 0;
+          for (uint32_t mm = left; mm; mm &= mm - 1)
+            if (Mk[__builtin_ctz (mm)] == mv)
+              grp |= 1u << __builtin_ctz (mm);
+          part = (uint32_t) mv & m;
+        }
       else
-        ws_trace_cta_inst (trace, w->index, w->fn->static_base + pc, m);
+        part = m;
+      left &= ~grp;
+      warp_collective (w, in, grp, part, in->h == H_VOTE ? NULL : SRC (0));
+    }
+}
+
+HOT void
+exec_activemask (Warp *w, const EInst *in, uint32_t m)
+{
+  uint64_t *D = DST (0);
+  FOR_LANES (m, D[l] = m;);
+}
+
+/* @active: the entry's live lanes, guard or not (the membermask's
+ * default). */
+HOT void
+exec_elect (Warp *w, const EInst *in, uint32_t m, uint32_t active)
+{
+  uint64_t *D = DST (0);
+  uint32_t mask = in->nsrc > 0 ? (uint32_t) SRC (0)[__builtin_ctz (active | 1)] : WS_EMU_FULL;
+  uint32_t part = m & mask;
+  uint32_t leader = part ? (uint32_t) __builtin_ctz (part) : 0;
+  FOR_LANES (m, D[l] = leader;);
+  w->preds[in->d[1]] = (w->preds[in->d[1]] & ~m) | (part ? (1u << leader) : 0);
+}
+
+/* ---- control flow and the SIMT stack ---- */
+
+/* A polling loop (a branch marked spin) that keeps spinning while lanes of
+ * this warp wait at its reconvergence point: they may hold what it waits
+ * for (a lock), so let them run ahead to the end of the enclosing region
+ * first, as a Volta+ GPU would.  TRUE: the SIMT stack changed. */
+COLD gboolean
+spin_run_ahead (Warp *w, const EInst *in, uint32_t pc)
+{
+  Simt *top = &w->simt[w->sp - 1];
+  uint32_t at = top->rpc, parked = 0, rpc = at;
+  uint32_t base = w->nframes ? w->frames[w->nframes - 1].simt_base : 0;
+  w->spin_count = 0;
+  /* entries waiting at the loop's exit (the last one owns the region) */
+  for (uint32_t e = w->sp - 1; e-- > base && w->simt[e].pc == at;)
+    {
+      parked |= w->simt[e].mask & ~top->mask & w->live;
+      rpc = w->simt[e].rpc;
+      if (rpc != at)
+        break;
+    }
+  if (parked && rpc != at)
+    {
+      for (uint32_t e = w->sp - 1; e-- > base && w->simt[e].pc == at;)
+        {
+          w->simt[e].mask &= ~parked;
+          if (w->simt[e].rpc != at)
+            break;
+        }
+      top->pc = in->target;
+      simt_push (w, at, rpc, parked);
+      w->simt[w->sp - 1].run_ahead = 1;
+      return TRUE;
+    }
+  top->pc = in->target;
+  if (run_sibling_first (w))
+    return TRUE;
+  top->pc = pc;
+  return FALSE;
+}
+
+/* bra: uniform branches move the top entry; a divergent one splits it in
+ * two entries that rejoin at the branch's immediate post-dominator. */
+HOT Step
+exec_bra (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t m, uint32_t active, Simt *top)
+{
+  Launch *L = c->L;
+  /* A block polling memory waits for another block, which in a
+   * cooperative launch runs on a thread of its own and otherwise may
+   * run on another worker (a lock holder): let it run, every
+   * iteration in a cooperative launch, every 64th otherwise (a lane
+   * of the same warp may hold the lock: the rule in spin_run_ahead). */
+  if (G_UNLIKELY (in->spin && L->threaded) && (L->cooperative || (++w->spin_polls & 63) == 0))
+    g_thread_yield ();
+  if (m == active)
+    {
+      if (G_UNLIKELY (in->spin) && ++w->spin_count >= 1024 && w->sp >= 2 && spin_run_ahead (w, in, pc))
+        return STEP_JUMP;
+      top->pc = in->target;
+      return STEP_JUMP;
+    }
+  if (in->spin)
+    w->spin_count = 0;
+  if (m == 0)
+    return STEP_NEXT;
+  uint32_t r = in->ipdom, nt = active & ~m;
+  if (top->rpc == r)
+    {
+      /* Same reconvergence point as the enclosing entry: reuse it for the
+       * fall-through side so loops with divergent breaks do not grow the
+       * stack. */
+      top->pc = pc + 1;
+      top->mask = nt;
+    }
+  else
+    {
+      top->pc = r;
+      simt_push (w, pc + 1, r, nt);
+    }
+  simt_push (w, in->target, r, m);
+  return STEP_JUMP;
+}
+
+/* brx.idx: one entry per distinct target. */
+COLD Step
+exec_brx (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t m, uint32_t active, Simt *top)
+{
+  if (m == 0)
+    return STEP_NEXT;
+  const WsPtxFunction *pf = w->fn->ptx;
+  const uint32_t *table = pf->branch_tables[in->target];
+  uint32_t ntab = pf->n_branch_targets[in->target];
+  const uint64_t *A = SRC (0);
+  uint32_t left = m, r = in->ipdom, first = 1;
+  gboolean uniform = TRUE;
+  uint32_t t0 = 0;
+  FOR_LANES (m, {
+    uint32_t t = (uint32_t) A[l];
+    if (t >= ntab)
+      {
+        ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_INVALID_PC, "brx.idx index %u is outside its table of %u targets", t, ntab);
+        return STEP_FAULT;
+      }
+    if (first) { t0 = table[t]; first = 0; }
+    else if (table[t] != t0) uniform = FALSE;
+  });
+  if (uniform && m == active)
+    {
+      top->pc = t0;
+      return STEP_JUMP;
+    }
+  /* Multi-way divergence: one entry per distinct target. */
+  if (m != active)
+    {
+      top->pc = r;
+      simt_push (w, pc + 1, r, active & ~m);
+    }
+  else
+    top->pc = r;
+  while (left)
+    {
+      int l0 = __builtin_ctz (left);
+      uint32_t tgt = table[(uint32_t) A[l0]], grp = 0;
+      for (uint32_t mm = left; mm; mm &= mm - 1)
+        {
+          int k = __builtin_ctz (mm);
+          if (table[(uint32_t) A[k]] == tgt)
+            grp |= 1u << k;
+        }
+      left &= ~grp;
+      simt_push (w, tgt, r, grp);
+    }
+  return STEP_JUMP;
+}
+
+HOT void
+exec_exit (Warp *w, uint32_t m)
+{
+  w->exited |= m;
+  w->live &= ~m;
+}
+
+HOT void
+exec_ret (Warp *w, uint32_t m)
+{
+  if (w->nframes == 1)
+    w->exited |= m;
+  else
+    w->frames[w->nframes - 1].returned |= m;
+  w->live &= ~m;
+}
+
+/* call: a frame for the callee with its arguments copied in, and a SIMT
+ * entry that ends at its exit (return_from_call); built-in functions
+ * (printf, malloc...) run at once.  Lanes calling different functions
+ * through a pointer make one entry per target, which comes back here. */
+COLD Step
+exec_call (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t m, Simt *top)
+{
+  Launch *L = c->L;
+  if (m == 0)
+    return STEP_NEXT;
+  const WsPtxCall *call = &w->fn->ptx->calls[in->target];
+  const WsPtxModule *p = L->k->module->ptx;
+  uint32_t callee = call->callee;
+  const EFunc *cf;
+  uint32_t new_base;
+  if (callee == G_MAXUINT32)
+    {
+      const uint64_t *F = w->regs + (size_t) call->callee_reg * WS_EMU_WARP;
+      uint64_t fa = F[__builtin_ctz (m)];
+      uint32_t same = 0;
+      FOR_LANES (m, same |= (uint32_t) (F[l] == fa) << l;);
+      if (same != m)
+        {
+          /* Lanes calling different functions: run the call once per
+           * target, one group after the other. */
+          uint32_t left = m;
+          top->pc = pc + 1;
+          while (left)
+            {
+              uint64_t ga = F[__builtin_ctz (left)];
+              uint32_t grp = 0;
+              for (uint32_t mm = left; mm; mm &= mm - 1)
+                if (F[__builtin_ctz (mm)] == ga)
+                  grp |= 1u << __builtin_ctz (mm);
+              left &= ~grp;
+              simt_push (w, pc, pc + 1, grp);
+            }
+          return STEP_JUMP;
+        }
+      callee = (uint32_t) ((fa - WS_EMU_FUNC_WIN) / 16);
+      if (fa < WS_EMU_FUNC_WIN || callee >= p->n_functions)
+        {
+          ws_emu_fault (c, w, pc, __builtin_ctz (m), WS_CUDA_ERROR_INVALID_PC,
+                        "indirect call through 0x%" G_GINT64_MODIFIER "x, which is not a function", fa);
+          return STEP_FAULT;
+        }
+    }
+  if (callee >= p->n_functions || p->functions[callee].is_extern)
+    {
+      const char *name = callee < p->n_functions ? p->functions[callee].name : "?";
+      top->pc = pc + 1;
+      if (!call_builtin (c, w, pc, call, name, m))
+        return STEP_FAULT;
+      return STEP_JUMP;
+    }
+  cf = L->k->funcs[callee];
+  if (cf == NULL)
+    {
+      ws_emu_fault (c, w, pc, __builtin_ctz (m), WS_CUDA_ERROR_INVALID_PC, "call to function %s, which was not decoded",
+                    p->functions[callee].name);
+      return STEP_FAULT;
+    }
+  new_base = w->local_base + w->fn->frame_bytes;
+  if ((uint64_t) new_base + cf->frame_bytes > c->stack)
+    {
+      ws_emu_fault (c, w, pc, __builtin_ctz (m), WS_CUDA_ERROR_HARDWARE_STACK_ERROR,
+                    "stack overflow calling %s: the per-thread stack of %u bytes is exhausted (deep recursion?)",
+                    cf->ptx->name, c->stack);
+      return STEP_FAULT;
+    }
+  /* Arguments: caller's call-site .param -> callee's formal .param. */
+  for (guint i = 0; i < call->n_args && i < cf->ptx->n_params; i++)
+    {
+      uint32_t src = L->k->sym_off[call->args[i]] + w->local_base;
+      uint32_t dst = cf->param_frame_off[i] + new_base;
+      gsize n = MIN (p->symbols[call->args[i]].size, p->symbols[cf->ptx->params[i]].size);
+      FOR_LANES (m, memcpy (frame_ptr (c, w, l, dst), frame_ptr (c, w, l, src), n););
+    }
+  top->pc = pc + 1;
+  push_frame (w, cf, in->target, m, new_base);
+  simt_push (w, 0, cf->n_insts, m);
+  return STEP_JUMP;
+}
+
+/* ---- barriers ---- */
+
+/* bar.sync / bar.red / bar.arrive: the warp waits (WARP_BAR, STEP_PAUSE)
+ * until ws_emu_run_cta opens the barrier; arrive goes on at once. */
+COLD Step
+exec_bar (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t m, uint32_t active, Simt *top)
+{
+  Launch *L = c->L;
+  WsTraceCta *trace = c->trace;
+  if (m == 0)
+    {
+      if (trace)
+        ws_trace_cta_inst (trace, w->index, w->fn->static_base + pc, 0);
+      return STEP_NEXT;
+    }
+  const uint64_t *A = SRC (0);
+  uint32_t id = (uint32_t) A[__builtin_ctz (active)] & 15;
+  uint32_t cnt = 0;
+  gboolean red = in->sub == WS_SUB_RED_POPC || in->sub == WS_SUB_RED_AND || in->sub == WS_SUB_RED_OR;
+  if (in->nsrc > 1 && !red)
+    cnt = (uint32_t) SRC (1)[__builtin_ctz (active)];
+  else if (in->nsrc > 2 && red)
+    cnt = (uint32_t) SRC (1)[__builtin_ctz (active)];
+  if (trace)
+    ws_trace_cta_barrier_mask (trace, w->index, w->fn->static_base + pc, m);
+  if (cnt)
+    c->bar_count[id] = cnt;
+  top->pc = pc + 1;
+  if (in->sub == WS_SUB_ARRIVE)
+    {
+      c->bar_arrived[id] += (uint32_t) __builtin_popcount (w->valid & ~w->exited);
+      return STEP_JUMP;
+    }
+  /* Volta+ barriers count threads.  Lanes let run ahead of a polling loop
+   * (a lane waiting for the other blocks of a grid barrier while its
+   * neighbours go on to the block's barrier) must not open the barrier for
+   * the polling lanes: they are set aside, the warp runs the polling
+   * lanes, and the barrier opens once those have arrived too.  Elsewhere
+   * lanes not at the barrier are on their way out of the kernel and count
+   * as arrived, as before. */
+  uint32_t live = w->valid & ~w->exited;
+  if (top->run_ahead && w->bar_held_mask == 0 && (live & ~m) != 0
+      && (in->sub == WS_SUB_NONE || in->sub == WS_SUB_SYNC) && cnt == 0)
+    {
+      c->bar_arrived[id] += (uint32_t) __builtin_popcount (m);
+      w->bar_id = id;
+      w->bar_held_pc = pc + 1;
+      w->bar_held_rpc = top->rpc;
+      w->bar_held_mask = m;
+      /* the lanes of the entry that did not arrive (a false guard) stay
+       * with it; the arrived ones leave it */
+      top->mask &= ~m;
+      if ((top->mask & w->live) == 0)
+        w->sp--;
+      return STEP_JUMP;
+    }
+  if (G_UNLIKELY (L->emu->opt.memcheck))
+    {
+      uint32_t late = m & w->bar_divergent_mask & ~w->bar_held_mask;
+      if (late != 0)
+        {
+          /* compute-sanitizer's synccheck reports the same */
+          ws_emu_fault (c, w, pc, __builtin_ctz (late), WS_CUDA_ERROR_LAUNCH_FAILURE,
+                        "divergent __syncthreads(): %u threads of warp %u reach this barrier after "
+                        "the other threads of their warp waited without them at the barrier of PTX "
+                        "line %u (every thread of a block must reach the same barrier, or exit)",
+                        (unsigned) __builtin_popcount (late), w->index,
+                        w->bar_divergent_line);
+          return STEP_FAULT;
+        }
+      if (w->bar_held_mask == 0)
+        {
+          w->bar_divergent_mask = live & ~m;
+          w->bar_divergent_line = w->fn->ptx->insts[pc].line;
+        }
+    }
+  c->bar_arrived[id] += w->bar_held_mask ? (uint32_t) __builtin_popcount (m)
+                                         : (uint32_t) __builtin_popcount (live);
+  w->bar_id = id;
+  w->bar_red = 0;
+  if (red)
+    {
+      uint32_t pr = (in->pneg >> (in->nsrc - 1) & 1) ? ~w->preds[in->s[in->nsrc - 1]]
+                                                       : w->preds[in->s[in->nsrc - 1]];
+      pr &= active;
+      w->bar_red = in->sub;
+      w->bar_dst = in->d[0];
+      w->bar_mask = active;
+      if (in->sub == WS_SUB_RED_POPC)
+        c->bar_red_acc[id] += (uint32_t) __builtin_popcount (pr);
+      else if (in->sub == WS_SUB_RED_AND)
+        c->bar_red_acc[id] |= (pr != active) ? 1u : 0u;   /* "someone was false" */
+      else
+        c->bar_red_acc[id] |= pr ? 1u : 0u;
+    }
+  w->state = WARP_BAR;
+  return STEP_PAUSE;
+}
+
+/* ---- the interpreter loop ---- */
+
+/* The watchdog and the instruction budget, every 4096th warp instruction.
+ * FALSE: the launch is over (aborted, or this warp faulted). */
+COLD gboolean
+run_checks (Cta *c, Warp *w, uint32_t pc, uint32_t active)
+{
+  Launch *L = c->L;
+  if (g_atomic_int_get (&L->abort))
+    return FALSE;
+  if (L->deadline && g_get_monotonic_time () > L->deadline)
+    {
+      ws_emu_fault (c, w, pc, __builtin_ctz (active), WS_CUDA_ERROR_LAUNCH_TIMEOUT,
+                    "the launch timed out: the kernel ran for more than %g s (the watchdog's launch timeout; "
+                    "it probably hangs: an endless loop or a wait for something that never happens; "
+                    "raise the limit with --launch-timeout or WS_LAUNCH_TIMEOUT)",
+                    L->emu->opt.launch_timeout);
+      return FALSE;
+    }
+  if (L->budget)
+    {
+      guint64 used = __atomic_add_fetch (&L->budget_used, 0x1000, __ATOMIC_RELAXED);
+      if (used > L->budget)
+        {
+          ws_emu_fault (c, w, pc, __builtin_ctz (active), WS_CUDA_ERROR_LAUNCH_TIMEOUT,
+                        "the launch timed out: the kernel did not finish within the instruction budget of %" G_GUINT64_FORMAT
+                        " warp instructions (it probably hangs: an endless loop or a barrier that some threads never reach; "
+                        "raise the limit with --instruction-budget or WS_INSTRUCTION_BUDGET)",
+                        L->budget);
+          return FALSE;
+        }
     }
   return TRUE;
 }
 
+/* Runs a warp until it finishes, blocks on a barrier or faults: fetch the
+ * top SIMT entry's instruction, apply the guard, count and trace it, and
+ * dispatch to its handler. */
 static void
 run_warp (Cta *c, Warp *w)
 {
-  Launch *L = c->L;
   WsTraceCta *trace = c->trace;
   /* instrumentation (core/instrument): one register test per instruction */
   struct _WsEmuInstrCta *const instr = c->instr;
   uint64_t winst = 0, tinst = 0;
+  Step step;
 
   for (;;)
     {
@@ -1635,9 +2918,11 @@ run_warp (Cta *c, Warp *w)
             {
               /* the others exited: the set-aside lanes wait for the barrier */
               w->state = WARP_BAR;
+              step = STEP_PAUSE;
               break;
             }
           warp_done (w);
+          step = STEP_PAUSE;
           break;
         }
       top = &w->simt[w->sp - 1];
@@ -1646,6 +2931,7 @@ run_warp (Cta *c, Warp *w)
           /* the lanes set aside at a barrier must pass it before this entry,
            * which holds them too, goes on */
           w->state = WARP_BAR;
+          step = STEP_PAUSE;
           break;
         }
       pc = top->pc;
@@ -1666,1207 +2952,97 @@ run_warp (Cta *c, Warp *w)
 
       winst++;
       tinst += popc32 (m);   /* lanes that execute it: the trace counts the same */
-      if (G_UNLIKELY ((winst & 0xfff) == 0))
+      if (G_UNLIKELY ((winst & 0xfff) == 0) && !run_checks (c, w, pc, active))
         {
-          if (g_atomic_int_get (&L->abort))
-            break;
-          if (L->deadline && g_get_monotonic_time () > L->deadline)
-            {
-              ws_emu_fault (c, w, pc, __builtin_ctz (active), WS_CUDA_ERROR_LAUNCH_TIMEOUT,
-                            "the launch timed out: the kernel ran for more than %g s (the watchdog's launch timeout; "
-                            "it probably hangs: an endless loop or a wait for something that never happens; "
-                            "raise the limit with --launch-timeout or WS_LAUNCH_TIMEOUT)",
-                            L->emu->opt.launch_timeout);
-              break;
-            }
-          if (L->budget)
-            {
-              guint64 used = __atomic_add_fetch (&L->budget_used, 0x1000, __ATOMIC_RELAXED);
-              if (used > L->budget)
-                {
-                  ws_emu_fault (c, w, pc, __builtin_ctz (active), WS_CUDA_ERROR_LAUNCH_TIMEOUT,
-                                "the launch timed out: the kernel did not finish within the instruction budget of %" G_GUINT64_FORMAT
-                                " warp instructions (it probably hangs: an endless loop or a barrier that some threads never reach; "
-                                "raise the limit with --instruction-budget or WS_INSTRUCTION_BUDGET)",
-                                L->budget);
-                  break;
-                }
-            }
+          /* aborted or timed out: ws_emu_fault has ended the launch */
+          step = STEP_PAUSE;
+          break;
         }
       if (trace && !in->trace_self)
         ws_trace_cta_inst (trace, w->index, w->fn->static_base + pc, m);
 
+      step = STEP_NEXT;
       switch ((EmuHandler) in->h)
         {
-        case H_NOP:
-        case H_FENCE:
-          if (in->h == H_FENCE)
-            __atomic_thread_fence (__ATOMIC_SEQ_CST);
-          break;
-
-        case H_MOV:
-          {
-            const uint64_t *A = SRC (0);
-            uint64_t *D = DST (0);
-            FOR_LANES (m, D[l] = A[l];);
-          }
-          break;
-        case H_MOV_FRAME:
-          {
-            uint64_t *D = DST (0);
-            uint64_t v = (uint64_t) w->local_base + (uint64_t) in->off;
-            FOR_LANES (m, D[l] = v;);
-          }
-          break;
-        case H_MOV_CLOCK:
-          {
-            uint64_t *D = DST (0);
-            uint64_t v;
-            if (in->sreg == WS_SREG_GLOBALTIMER)
-              {
-                struct timespec ts;
-                clock_gettime (CLOCK_REALTIME, &ts);
-                v = (uint64_t) ts.tv_sec * 1000000000ull + (uint64_t) ts.tv_nsec;
-              }
-            else
-              /* Deterministic clocks: four cycles per warp instruction issued. */
-              v = (w->icount + winst) * 4;
-            if (in->sreg == WS_SREG_CLOCK)
-              v = (uint32_t) v;
-            FOR_LANES (m, D[l] = v;);
-          }
-          break;
-        case H_MOV_PRED:
-          {
-            uint32_t v;
-            if ((in->s[0] >> WS_SRC_SHIFT) == WS_SRC_IMM || (in->s[0] >> WS_SRC_SHIFT) == WS_SRC_SREG)
-              v = SRC (0)[0] ? WS_EMU_FULL : 0;
-            else
-              v = PSRC (0);
-            w->preds[in->d[0]] = (w->preds[in->d[0]] & ~m) | (v & m);
-          }
-          break;
-        case H_PACK:
-          {
-            int n = in->vec, bits = tbits (in->type) / n;
-            uint64_t *D = DST (0);
-            const uint64_t *V[4] = { VSRC (0), n > 1 ? VSRC (1) : NULL, n > 2 ? VSRC (2) : NULL, n > 3 ? VSRC (3) : NULL };
-            FOR_LANES (m, {
-              uint64_t r = 0;
-              for (int j = 0; j < n; j++)
-                r |= zx (V[j][l], bits) << (j * bits);
-              D[l] = r;
-            });
-          }
-          break;
-        case H_UNPACK:
-          {
-            int n = in->vec, bits = tbits (in->type) / n;
-            const uint64_t *A = SRC (0);
-            FOR_LANES (m, {
-              uint64_t v = A[l];
-              for (int j = 0; j < n; j++)
-                w->regs[(size_t) in->d[j] * WS_EMU_WARP + l] = zx (v >> (j * bits), bits);
-            });
-          }
-          break;
-
-#define BIN_I(name, expr) \
-        case name: { const uint64_t *A = SRC (0), *B = SRC (1); uint64_t *D = DST (0); \
-          FOR_LANES (m, { uint64_t a = A[l], b = B[l]; D[l] = (expr); }); } break;
-        BIN_I (H_ADD32, (uint32_t) (a + b))
-        BIN_I (H_ADD64, a + b)
-        BIN_I (H_SUB32, (uint32_t) (a - b))
-        BIN_I (H_SUB64, a - b)
-        BIN_I (H_MULLO32, (uint32_t) ((uint32_t) a * (uint32_t) b))
-        BIN_I (H_MULLO64, a * b)
-        BIN_I (H_MULWIDE_S32, (uint64_t) ((int64_t) (int32_t) a * (int64_t) (int32_t) b))
-        BIN_I (H_MULWIDE_U32, (uint64_t) (uint32_t) a * (uint32_t) b)
-        BIN_I (H_SHL32, (uint32_t) b >= 32 ? 0 : (uint32_t) ((uint32_t) a << (uint32_t) b))
-        BIN_I (H_SHL64, (uint32_t) b >= 64 ? 0 : a << (uint32_t) b)
-        BIN_I (H_SHR_U32, (uint32_t) b >= 32 ? 0 : (uint32_t) a >> (uint32_t) b)
-        BIN_I (H_SHR_S32, (uint32_t) ((int32_t) a >> MIN ((uint32_t) b, 31u)))
-        BIN_I (H_SHR_U64, (uint32_t) b >= 64 ? 0 : a >> (uint32_t) b)
-        BIN_I (H_SHR_S64, (uint64_t) ((int64_t) a >> MIN ((uint32_t) b, 63u)))
-        BIN_I (H_AND, a & b)
-        BIN_I (H_OR, a | b)
-        BIN_I (H_XOR, a ^ b)
-        BIN_I (H_FADD32, f2u_canon (u2f (a) + u2f (b)))
-        BIN_I (H_FSUB32, f2u_canon (u2f (a) - u2f (b)))
-        BIN_I (H_FMUL32, f2u_canon (u2f (a) * u2f (b)))
-        BIN_I (H_FADD64, d2u_canon (u2d (a) + u2d (b)))
-        BIN_I (H_FSUB64, d2u_canon (u2d (a) - u2d (b)))
-        BIN_I (H_FMUL64, d2u_canon (u2d (a) * u2d (b)))
-#undef BIN_I
-        case H_NOT:
-          {
-            const uint64_t *A = SRC (0);
-            uint64_t *D = DST (0);
-            int n = tbits (in->type);
-            FOR_LANES (m, D[l] = zx (~A[l], n););
-          }
-          break;
-#define TER_I(name, expr) \
-        case name: { const uint64_t *A = SRC (0), *B = SRC (1), *C = SRC (2); uint64_t *D = DST (0); \
-          FOR_LANES (m, { uint64_t a = A[l], b = B[l], cc = C[l]; D[l] = (expr); }); } break;
-        TER_I (H_MADLO32, (uint32_t) ((uint32_t) a * (uint32_t) b + (uint32_t) cc))
-        TER_I (H_MADLO64, a * b + cc)
-        TER_I (H_MADWIDE_S32, (uint64_t) ((int64_t) (int32_t) a * (int64_t) (int32_t) b) + cc)
-        TER_I (H_MADWIDE_U32, (uint64_t) (uint32_t) a * (uint32_t) b + cc)
-#undef TER_I
-        case H_FFMA32:
-          fma32_lanes (DST (0), SRC (0), SRC (1), SRC (2), m);
-          break;
-        case H_FFMA64:
-          fma64_lanes (DST (0), SRC (0), SRC (1), SRC (2), m);
-          break;
-
-        case H_IALU:
-          {
-            const uint64_t *A = SRC (0);
-            const uint64_t *B = in->nsrc > 1 ? SRC (1) : A;
-            const uint64_t *C = in->nsrc > 2 ? SRC (2) : A;
-            const uint64_t *E = in->nsrc > 3 ? SRC (3) : A;
-            uint64_t *D = DST (0);
-            FOR_LANES (m, D[l] = ialu (in, A[l], B[l], C[l], E[l]););
-          }
-          break;
-        case H_CARRY:
-          {
-            const uint64_t *A = SRC (0), *B = SRC (1);
-            const uint64_t *C = in->nsrc > 2 ? SRC (2) : A;
-            uint64_t *D = DST (0);
-            int n = tbits (in->type);
-            gboolean use_cin = in->op == WS_OP_ADDC || in->op == WS_OP_SUBC || in->op == WS_OP_MADC;
-            gboolean set_cout = (in->mods & WS_MOD_CC) != 0;
-            gboolean is_sub = in->op == WS_OP_SUB || in->op == WS_OP_SUBC;
-            gboolean is_mad = in->op == WS_OP_MAD || in->op == WS_OP_MADC;
-            uint32_t carry = w->carry, out = carry;
-            FOR_LANES (m, {
-              uint64_t a = zx (A[l], n), b = zx (B[l], n), cin = use_cin ? (carry >> l & 1) : 0;
-              unsigned __int128 r;
-              uint64_t mask = n == 64 ? ~0ull : (1ull << n) - 1;
-              gboolean co;
-              if (is_mad)
-                {
-                  uint64_t prod;
-                  gboolean sgn = tsigned (in->type);
-                  if (in->mods & WS_MOD_HI)
-                    prod = n == 64 ? (sgn ? (uint64_t) (((__int128) (int64_t) a * (int64_t) b) >> 64)
-                                          : (uint64_t) (((unsigned __int128) a * b) >> 64))
-                                   : zx ((sgn ? (uint64_t) (sx (a, n) * sx (b, n)) : a * b) >> n, n);
-                  else
-                    prod = zx (a * b, n);
-                  r = (unsigned __int128) prod + zx (C[l], n) + cin;
-                  co = (r >> n) != 0;
-                }
-              else if (is_sub)
-                {
-                  r = (unsigned __int128) a - b - cin;
-                  co = ((unsigned __int128) b + cin) > a;
-                }
-              else
-                {
-                  r = (unsigned __int128) a + b + cin;
-                  co = (r >> n) != 0;
-                }
-              D[l] = (uint64_t) r & mask;
-              if (set_cout)
-                out = co ? (out | (1u << l)) : (out & ~(1u << l));
-            });
-            w->carry = out;
-          }
-          break;
-        case H_FLOAT:
-          {
-            const uint64_t *A = SRC (0), *B = in->nsrc > 1 ? SRC (1) : A, *C = in->nsrc > 2 ? SRC (2) : A;
-            uint64_t *D = DST (0);
-            FOR_LANES (m, D[l] = float_op (in, A[l], B[l], C[l]););
-          }
-          break;
-        case H_FUNARY:
-          {
-            const uint64_t *A = SRC (0);
-            uint64_t *D = DST (0);
-            FOR_LANES (m, D[l] = float_unary (in, A[l]););
-          }
-          break;
-        case H_CVT_INT:
-          {
-            /* integer widening/narrowing: extend by the source type, keep the destination's bits */
-            const uint64_t *A = SRC (0);
-            uint64_t *D = DST (0);
-            int fb = tbits (in->type2), tb = tbits (in->type);
-            if (tsigned (in->type2))
-              FOR_LANES (m, D[l] = zx ((uint64_t) sx (A[l], fb), tb););
-            else
-              FOR_LANES (m, D[l] = zx (zx (A[l], fb), tb););
-          }
-          break;
-        case H_CVT:
-          {
-            const uint64_t *A = SRC (0);
-            uint64_t *D = DST (0);
-            if ((in->mods & WS_MOD_PACKED) && in->nsrc > 1)
-              {
-                const uint64_t *B = SRC (1);
-                FOR_LANES (m, D[l] = cvt_packed (in, A[l], B[l]););
-              }
-            else
-              FOR_LANES (m, D[l] = cvt (in, A[l]););
-          }
-          break;
-
-/* Full warps compute 32 booleans in a loop the compiler vectorises and pack
- * them eight at a time; partial warps walk their lanes. */
-#define SETP_CASE(cmpv, expr) case cmpv: \
-              if (m == WS_EMU_FULL) \
-                { \
-                  uint8_t t8[WS_EMU_WARP]; \
-                  for (int l = 0; l < WS_EMU_WARP; l++) { CT a = (CT) A[l], b = (CT) B[l]; t8[l] = (uint8_t) (expr); } \
-                  r = pack_bools (t8); \
-                } \
-              else \
-                FOR_LANES (m, { CT a = (CT) A[l], b = (CT) B[l]; r |= (uint32_t) (expr) << l; }); \
-              break;
-#define SETP_FAST(name, CTYPE, CONV) \
-        case name: \
-          { \
-            const uint64_t *A = SRC (0), *B = SRC (1); \
-            uint32_t r = 0; \
-            typedef CTYPE CT; \
-            switch (in->cmp) \
-              { \
-              SETP_CASE (WS_CMP_EQ, CONV (a) == CONV (b)) \
-              SETP_CASE (WS_CMP_NE, CONV (a) != CONV (b) && CONV (a) == CONV (a) && CONV (b) == CONV (b)) \
-              SETP_CASE (WS_CMP_LT, CONV (a) < CONV (b)) \
-              SETP_CASE (WS_CMP_LE, CONV (a) <= CONV (b)) \
-              SETP_CASE (WS_CMP_GT, CONV (a) > CONV (b)) \
-              SETP_CASE (WS_CMP_GE, CONV (a) >= CONV (b)) \
-              default: break; \
-              } \
-            w->preds[in->d[0]] = (w->preds[in->d[0]] & ~m) | r; \
-            w->preds[in->d[1]] = (w->preds[in->d[1]] & ~m) | (~r & m); \
-          } \
-          break;
-#define ID(x) (x)
-        SETP_FAST (H_SETP_S32, int32_t, ID)
-        SETP_FAST (H_SETP_U32, uint32_t, ID)
-        SETP_FAST (H_SETP_S64, int64_t, ID)
-        SETP_FAST (H_SETP_U64, uint64_t, ID)
-        SETP_FAST (H_SETP_F32, uint64_t, u2f)
-        SETP_FAST (H_SETP_F64, uint64_t, u2d)
-#undef ID
-#undef SETP_FAST
-#undef SETP_CASE
-        case H_SETP:
-          {
-            const uint64_t *A = SRC (0), *B = SRC (1);
-            int t = in->type2 ? in->type2 : in->type;
-            uint32_t cpred = in->boolop ? PSRC (2) : 0, p = 0, q = 0;
-            if (t == WS_T_PRED)
-              t = in->type;
-            if (t == WS_T_F16X2 || t == WS_T_BF16X2)
-              {
-                /* setp.f16x2 p|q: p compares the low halves, q the high halves */
-                int el = t == WS_T_F16X2 ? WS_T_F16 : WS_T_BF16;
-                FOR_LANES (m, {
-                  gboolean cv = cpred >> l & 1;
-                  gboolean r0 = ws_ptx_compare (in->cmp, (WsPtxType) el, A[l] & 0xffff, B[l] & 0xffff,
-                                                (in->mods & WS_MOD_FTZ) != 0);
-                  gboolean r1 = ws_ptx_compare (in->cmp, (WsPtxType) el, (A[l] >> 16) & 0xffff,
-                                                (B[l] >> 16) & 0xffff, (in->mods & WS_MOD_FTZ) != 0);
-                  p |= (uint32_t) boolop (in->boolop, r0, cv) << l;
-                  q |= (uint32_t) boolop (in->boolop, r1, cv) << l;
-                });
-                w->preds[in->d[0]] = (w->preds[in->d[0]] & ~m) | p;
-                w->preds[in->d[1]] = (w->preds[in->d[1]] & ~m) | q;
-                break;
-              }
-            FOR_LANES (m, {
-              gboolean r = compare (in, t, A[l], B[l]);
-              gboolean cv = cpred >> l & 1;
-              p |= (uint32_t) boolop (in->boolop, r, cv) << l;
-              q |= (uint32_t) boolop (in->boolop, !r, cv) << l;
-            });
-            w->preds[in->d[0]] = (w->preds[in->d[0]] & ~m) | p;
-            w->preds[in->d[1]] = (w->preds[in->d[1]] & ~m) | q;
-          }
-          break;
-        case H_SET:
-          {
-            const uint64_t *A = SRC (0), *B = SRC (1);
-            uint64_t *D = DST (0);
-            uint32_t cpred = in->boolop ? PSRC (2) : 0;
-            uint64_t one = in->type == WS_T_F32 ? 0x3f800000u : zx (~0ull, tbits (in->type));
-            FOR_LANES (m, {
-              gboolean r = boolop (in->boolop, compare (in, in->type2, A[l], B[l]), cpred >> l & 1);
-              D[l] = r ? one : 0;
-            });
-          }
-          break;
-        case H_SELP:
-          {
-            const uint64_t *A = SRC (0), *B = SRC (1);
-            uint64_t *D = DST (0);
-            uint32_t p = PSRC (2);
-            FOR_LANES (m, D[l] = (p >> l & 1) ? A[l] : B[l];);
-          }
-          break;
-        case H_SLCT:
-          {
-            const uint64_t *A = SRC (0), *B = SRC (1), *C = SRC (2);
-            uint64_t *D = DST (0);
-            gboolean fc = in->type2 == WS_T_F32;
-            FOR_LANES (m, {
-              gboolean ge = fc ? u2f (C[l]) >= 0.0f : (int32_t) C[l] >= 0;
-              if (fc && (in->mods & WS_MOD_FTZ) && (C[l] & 0x7f800000u) == 0)
-                ge = TRUE;
-              D[l] = ge ? A[l] : B[l];
-            });
-          }
-          break;
-        case H_PREDLOGIC:
-          {
-            uint32_t a = PSRC (0), r;
-            switch (in->op)
-              {
-              case WS_OP_AND: r = a & PSRC (1); break;
-              case WS_OP_OR: r = a | PSRC (1); break;
-              case WS_OP_XOR: r = a ^ PSRC (1); break;
-              default: r = ~a; break;
-              }
-            w->preds[in->d[0]] = (w->preds[in->d[0]] & ~m) | (r & m);
-          }
-          break;
-        case H_TESTP:
-          {
-            const uint64_t *A = SRC (0);
-            uint32_t r = 0;
-            FOR_LANES (m, r |= (uint32_t) ws_ptx_testp (in->sub, (WsPtxType) in->type, A[l]) << l;);
-            w->preds[in->d[0]] = (w->preds[in->d[0]] & ~m) | r;
-          }
-          break;
-        case H_CVTA:
-          {
-            const uint64_t *A = SRC (0);
-            uint64_t *D = DST (0);
-            uint64_t win = 0;
-            switch (in->space)
-              {
-              case WS_SPACE_SHARED: win = WS_EMU_SHARED_WIN; break;
-              case WS_SPACE_LOCAL: win = WS_EMU_LOCAL_WIN; break;
-              case WS_SPACE_PARAM: win = WS_EMU_PARAM_WIN; break;
-              default: win = 0; break;   /* global/const are identity-mapped */
-              }
-            if (in->mods & WS_MOD_TO)
-              FOR_LANES (m, D[l] = A[l] - win;);
-            else
-              FOR_LANES (m, D[l] = A[l] + win;);
-            if (tbits (in->type) == 32)
-              FOR_LANES (m, D[l] = (uint32_t) D[l];);
-          }
-          break;
-        case H_ISSPACEP:
-          {
-            const uint64_t *A = SRC (0);
-            uint32_t r = 0;
-            FOR_LANES (m, {
-              uint64_t a = A[l];
-              gboolean sh = a - WS_EMU_SHARED_WIN < WS_EMU_WIN_SIZE;
-              gboolean lo = a - WS_EMU_LOCAL_WIN < WS_EMU_WIN_SIZE;
-              gboolean pa = a - WS_EMU_PARAM_WIN < WS_EMU_WIN_SIZE;
-              gboolean v;
-              switch (in->space)
-                {
-                case WS_SPACE_SHARED: v = sh; break;
-                case WS_SPACE_LOCAL: v = lo; break;
-                case WS_SPACE_PARAM: v = pa; break;
-                case WS_SPACE_CONST: v = ws_devmem_lookup (L->emu->opt.mem, a, 1) != NULL
-                                         && ws_devmem_lookup (L->emu->opt.mem, a, 1)->kind == WS_ALLOC_SYMBOL; break;
-                default: v = !sh && !lo && !pa; break;
-                }
-              r |= (uint32_t) v << l;
-            });
-            w->preds[in->d[0]] = (w->preds[in->d[0]] & ~m) | r;
-          }
-          break;
-
-        case H_LD:
-          {
-            const uint64_t *A = in->has_base ? SRC (0) : NULL;
-            uint32_t esz = in->size, n = in->vec, tot = esz * n;
-            int64_t off = in->off + (in->addr_frame ? (int64_t) w->local_base : 0);
-            int space = in->space;
-            gboolean sgn = tsigned (in->type);
-            int tspace = space;
-            MemFault f = { 0 };
-            if ((space == WS_SPACE_PARAM || space == WS_SPACE_FUNC_PARAM) && !in->addr_param
-                && (in->addr_frame || !w->fn->ptx->is_entry))
-              space = WS_SPACE_LOCAL;
-            if (in->addr_param && A == NULL && m && (uint64_t) off + tot <= L->param_bytes && off >= 0)
-              {
-                /* Kernel parameter by name: the same bytes for every lane. */
-                for (uint32_t j = 0; j < n; j++)
-                  {
-                    uint64_t v = load_val (L->params + off + j * esz, esz, sgn);
-                    uint64_t *D = DST (j);
-                    FOR_LANES (m, D[l] = v;);
-                  }
-                tspace = WS_SPACE_PARAM;
-              }
-            else if ((space == WS_SPACE_SHARED || space == WS_SPACE_LOCAL) && m)
-              {
-                uint8_t *base;
-                size_t lstride;
-                if (!onchip_fast (c, w, space, A, off, m, tot, &base, &lstride))
-                  {
-                    FOR_LANES (m, {
-                      const uint8_t *p = xlate (c, w, l, space, c->addrs[l], tot, &f, &tspace);
-                      if (p == NULL)
-                        {
-                          mem_fault (c, w, pc, &f, "load", tot);
-                          goto stop;
-                        }
-                      for (uint32_t j = 0; j < n; j++)
-                        w->regs[(size_t) in->d[j] * WS_EMU_WARP + l] = load_val (p + j * esz, esz, sgn);
-                    });
-                    FLUSH_INVALID ("load", tot);
-                  }
-                else
-                  FOR_LANES (m, {
-                    const uint8_t *p = base + (size_t) l * lstride + c->addrs[l];
-                    for (uint32_t j = 0; j < n; j++)
-                      w->regs[(size_t) in->d[j] * WS_EMU_WARP + l] = load_val (p + j * esz, esz, sgn);
-                  });
-              }
-            else if ((space == WS_SPACE_GLOBAL || space == WS_SPACE_GENERIC || space == WS_SPACE_CONST) && m
-                && warp_global_fast (c, w, A, off, m, tot))
-              {
-                tspace = WS_SPACE_GLOBAL;
-                if (n == 1 && esz == 4)
-                  {
-                    uint64_t *D = DST (0);
-                    if (sgn)
-                      FOR_LANES (m, { int32_t v; memcpy (&v, (const void *) (uintptr_t) c->addrs[l], 4); D[l] = (uint64_t) (int64_t) v; });
-                    else
-                      FOR_LANES (m, { uint32_t v; memcpy (&v, (const void *) (uintptr_t) c->addrs[l], 4); D[l] = v; });
-                  }
-                else
-                  FOR_LANES (m, {
-                    const uint8_t *p = (const uint8_t *) (uintptr_t) c->addrs[l];
-                    for (uint32_t j = 0; j < n; j++)
-                      w->regs[(size_t) in->d[j] * WS_EMU_WARP + l] = load_val (p + j * esz, esz, sgn);
-                  });
-              }
-            else
-              {
-                FOR_LANES (m, {
-                  uint64_t addr = window_addr (space, (A ? A[l] : 0) + (uint64_t) off);
-                  const uint8_t *p = xlate (c, w, l, space, addr, tot, &f, &tspace);
-                  if (G_UNLIKELY (p == NULL))
-                    {
-                      mem_fault (c, w, pc, &f, "load", tot);
-                      goto stop;
-                    }
-                  for (uint32_t j = 0; j < n; j++)
-                    w->regs[(size_t) in->d[j] * WS_EMU_WARP + l] = load_val (p + j * esz, esz, sgn);
-                  c->addrs[l] = tspace == WS_SPACE_LOCAL ? addr - (space == WS_SPACE_GENERIC ? WS_EMU_LOCAL_WIN : 0)
-                              : tspace == WS_SPACE_SHARED && space == WS_SPACE_GENERIC ? addr - WS_EMU_SHARED_WIN : addr;
-                });
-                FLUSH_INVALID ("load", tot);
-              }
-            if (in->mods & WS_MOD_ACQUIRE)
-              __atomic_thread_fence (__ATOMIC_ACQUIRE);
-            if (trace)
-              {
-                if (m && traced_space (tspace) && traced_space (in->space))
-                  ws_trace_cta_mem (trace, w->index, w->fn->static_base + pc, m, (uint8_t) tspace, c->addrs);
-                else
-                  ws_trace_cta_inst (trace, w->index, w->fn->static_base + pc, m);
-              }
-          }
-          break;
-        case H_ST:
-          {
-            const uint64_t *A = in->has_base ? SRC (0) : NULL;
-            uint32_t esz = in->size, n = in->vec, tot = esz * n;
-            int64_t off = in->off + (in->addr_frame ? (int64_t) w->local_base : 0);
-            int space = in->space;
-            int tspace = space;
-            const uint64_t *V[4] = { VSRC (0), n > 1 ? VSRC (1) : NULL, n > 2 ? VSRC (2) : NULL, n > 3 ? VSRC (3) : NULL };
-            MemFault f = { 0 };
-            if (in->mods & WS_MOD_RELEASE)
-              __atomic_thread_fence (__ATOMIC_RELEASE);
-            if ((space == WS_SPACE_PARAM || space == WS_SPACE_FUNC_PARAM) && !in->addr_param)
-              space = WS_SPACE_LOCAL;
-            uint8_t *obase;
-            size_t ostride;
-            if ((space == WS_SPACE_SHARED || space == WS_SPACE_LOCAL) && m
-                && onchip_fast (c, w, space, A, off, m, tot, &obase, &ostride))
-              FOR_LANES (m, {
-                uint8_t *p = obase + (size_t) l * ostride + c->addrs[l];
-                for (uint32_t j = 0; j < n; j++)
-                  store_val (p + j * esz, esz, V[j][l]);
-              });
-            else if ((space == WS_SPACE_GLOBAL || space == WS_SPACE_GENERIC) && m
-                && warp_global_fast (c, w, A, off, m, tot))
-              {
-                tspace = WS_SPACE_GLOBAL;
-                if (n == 1 && esz == 4)
-                  FOR_LANES (m, { uint32_t v = (uint32_t) V[0][l]; memcpy ((void *) (uintptr_t) c->addrs[l], &v, 4); });
-                else
-                  FOR_LANES (m, {
-                    uint8_t *p = (uint8_t *) (uintptr_t) c->addrs[l];
-                    for (uint32_t j = 0; j < n; j++)
-                      store_val (p + j * esz, esz, V[j][l]);
-                  });
-              }
-            else
-              {
-                FOR_LANES (m, {
-                  uint64_t addr = window_addr (space, (A ? A[l] : 0) + (uint64_t) off);
-                  uint8_t *p = xlate (c, w, l, space, addr, tot, &f, &tspace);
-                  if (G_UNLIKELY (p == NULL))
-                    {
-                      mem_fault (c, w, pc, &f, "store", tot);
-                      goto stop;
-                    }
-                  for (uint32_t j = 0; j < n; j++)
-                    store_val (p + j * esz, esz, V[j][l]);
-                  c->addrs[l] = tspace == WS_SPACE_LOCAL ? addr - (space == WS_SPACE_GENERIC ? WS_EMU_LOCAL_WIN : 0)
-                              : tspace == WS_SPACE_SHARED && space == WS_SPACE_GENERIC ? addr - WS_EMU_SHARED_WIN : addr;
-                });
-                FLUSH_INVALID ("store", tot);
-              }
-            if (trace)
-              {
-                if (m && traced_space (tspace) && traced_space (in->space))
-                  ws_trace_cta_mem (trace, w->index, w->fn->static_base + pc, m, (uint8_t) tspace, c->addrs);
-                else
-                  ws_trace_cta_inst (trace, w->index, w->fn->static_base + pc, m);
-              }
-          }
-          break;
-        case H_ATOM:
-          {
-            const uint64_t *A = in->has_base ? SRC (0) : NULL;
-            const uint64_t *B = SRC (1), *C = in->nsrc > 2 ? SRC (2) : B;
-            uint64_t *D = DST (0);
-            int space = in->space, tspace = space;
-            gboolean is_red = in->op == WS_OP_RED;
-            MemFault f = { 0 };
-            FOR_LANES (m, {
-              uint64_t addr = window_addr (space, (A ? A[l] : 0) + (uint64_t) in->off);
-              uint8_t *p = xlate (c, w, l, space, addr, in->size, &f, &tspace);
-              uint64_t old;
-              if (G_UNLIKELY (p == NULL))
-                {
-                  mem_fault (c, w, pc, &f, "atomic", in->size);
-                  goto stop;
-                }
-              old = atomic_rmw (p, in, B[l], C[l]);
-              if (!is_red)
-                D[l] = in->size == 4 ? (uint64_t) (uint32_t) old : old;
-              c->addrs[l] = tspace == WS_SPACE_SHARED && space == WS_SPACE_GENERIC ? addr - WS_EMU_SHARED_WIN : addr;
-            });
-            FLUSH_INVALID ("atomic", in->size);
-            if (trace)
-              {
-                if (m)
-                  ws_trace_cta_mem (trace, w->index, w->fn->static_base + pc, m, (uint8_t) tspace, c->addrs);
-                else
-                  ws_trace_cta_inst (trace, w->index, w->fn->static_base + pc, m);
-              }
-          }
-          break;
-
-        case H_MBARRIER:
-          /* The object's 64 bits are ours (the PTX ISA keeps them opaque):
-           * bits 0-30 arrivals still pending in the current phase, 32-62
-           * the count each phase expects, 63 the phase's parity.  A state
-           * token is the parity at the arrival (bit 63) and the arrivals
-           * then still pending.  The threads of a block run on one worker,
-           * so the object needs no atomics. */
-          if (in->sub == WS_SUB_MBAR_PENDING_COUNT)
-            {
-              const uint64_t *S = SRC (0);
-              uint64_t *D = DST (0);
-              FOR_LANES (m, D[l] = S[l] & 0x7fffffffu;);
-              break;
-            }
-          {
-            const uint64_t *A = in->has_base ? SRC (0) : NULL;
-            const uint64_t *B = in->nsrc > 1 ? SRC (1) : NULL;
-            int space = in->space, tspace = space;
-            gboolean wait = in->sub == WS_SUB_MBAR_TEST_WAIT || in->sub == WS_SUB_MBAR_TRY_WAIT;
-            uint32_t done = 0;
-            MemFault f = { 0 };
-            FOR_LANES (m, {
-              uint64_t addr = window_addr (space, (A ? A[l] : 0) + (uint64_t) in->off);
-              uint8_t *p = xlate (c, w, l, space, addr, 8, &f, &tspace);
-              if (G_UNLIKELY (p == NULL))
-                {
-                  mem_fault (c, w, pc, &f, "mbarrier", 8);
-                  goto stop;
-                }
-              if (G_UNLIKELY (tspace != WS_SPACE_SHARED))
-                {
-                  ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_ILLEGAL_ADDRESS,
-                                "mbarrier object at 0x%" G_GINT64_MODIFIER "x is not in shared memory", addr);
-                  goto stop;
-                }
-              uint64_t v;
-              memcpy (&v, p, 8);
-              uint64_t pending = v & 0x7fffffffu, expected = (v >> 32) & 0x7fffffffu, phase = v >> 63;
-              switch (in->sub)
-                {
-                case WS_SUB_MBAR_INIT:
-                  {
-                    uint64_t n = B[l] & 0x7fffffffu;
-                    v = n | (n << 32);
-                  }
-                  break;
-                case WS_SUB_MBAR_INVAL:
-                  v = 0;
-                  break;
-                case WS_SUB_MBAR_ARRIVE:
-                case WS_SUB_MBAR_ARRIVE_DROP:
-                  {
-                    uint64_t n = B != NULL ? B[l] & 0x7fffffffu : 1;
-                    uint64_t token_phase = phase;
-                    if (in->sub == WS_SUB_MBAR_ARRIVE_DROP && expected > 0)
-                      expected--;
-                    pending = n >= pending ? 0 : pending - n;
-                    if (in->ndst > 0)
-                      DST (0)[l] = (token_phase << 63) | pending;
-                    if (pending == 0)
-                      {
-                        phase ^= 1;
-                        pending = expected;
-                      }
-                    v = pending | (expected << 32) | (phase << 63);
-                  }
-                  break;
-                default:   /* test_wait / try_wait: has the token's phase completed? */
-                  {
-                    uint64_t want = in->target ? (B[l] & 1) : (B[l] >> 63);
-                    if (phase != want)
-                      done |= 1u << l;
-                  }
-                  break;
-                }
-              memcpy (p, &v, 8);
-            });
-            if (wait)
-              {
-                w->preds[in->d[0]] = (w->preds[in->d[0]] & ~m) | done;
-                if (done != m)
-                  {
-                    /* Not complete: let the block's other warps run (they
-                     * are the ones to arrive); this warp polls again next.
-                     * After many polls, lanes of this warp on the other
-                     * path of a branch may be the ones to arrive. */
-                    top->pc = pc + 1;
-                    if (++w->mbar_polls >= 1024)
-                      {
-                        w->mbar_polls = 0;
-                        run_sibling_first (w);
-                      }
-                    if (!yield_ok (c, w, pc, active, winst))
-                      goto stop;
-                    w->icount += winst;
-                    c->winst += winst;
-                    c->tinst += tinst;
-                    return;
-                  }
-              }
-          }
-          break;
-
-        case H_SHFL:
-          {
-            const uint64_t *A = SRC (0), *B = SRC (1), *C = in->nsrc > 2 ? SRC (2) : NULL;
-            uint64_t *D = DST (0);
-            uint64_t tmp[WS_EMU_WARP];
-            uint32_t pv = 0;
-            FOR_LANES (m, {
-              uint32_t bval = (uint32_t) B[l] & 0x1f;
-              uint32_t cv = C ? (uint32_t) C[l] : (in->sub == WS_SUB_UP ? 0 : 0x1f);
-              uint32_t seg = (cv >> 8) & 0x1f, minl = (uint32_t) l & seg, maxl = minl | ((cv & 0x1f) & ~seg);
-              int j;
-              gboolean ok;
-              switch (in->sub)
-                {
-                case WS_SUB_UP: j = l - (int) bval; ok = j >= (int) maxl; break;
-                case WS_SUB_DOWN: j = l + (int) bval; ok = j <= (int) maxl; break;
-                case WS_SUB_BFLY: j = l ^ (int) bval; ok = j <= (int) maxl; break;
-                default: j = (int) (minl | (bval & ~seg)); ok = j <= (int) maxl; break;
-                }
-              if (!ok)
-                j = l;
-              tmp[l] = A[j];
-              pv |= (uint32_t) ok << l;
-            });
-            FOR_LANES (m, D[l] = tmp[l];);
-            w->preds[in->d[1]] = (w->preds[in->d[1]] & ~m) | pv;
-          }
-          break;
+#define CASE_LANES(h, name, expr) case h: exec_##name (w, in, m); break;
+        BINARY_OPS (CASE_LANES)
+        TERNARY_OPS (CASE_LANES)
+#undef CASE_LANES
+        case H_NOP: break;
+        case H_FENCE: __atomic_thread_fence (__ATOMIC_SEQ_CST); break;
+        case H_MOV: exec_mov (w, in, m); break;
+        case H_MOV_FRAME: exec_mov_frame (w, in, m); break;
+        case H_MOV_CLOCK: exec_mov_clock (w, in, m, winst); break;
+        case H_MOV_PRED: exec_mov_pred (w, in, m); break;
+        case H_PACK: exec_pack (w, in, m); break;
+        case H_UNPACK: exec_unpack (w, in, m); break;
+        case H_NOT: exec_not (w, in, m); break;
+        case H_FFMA32: fma32_lanes (DST (0), SRC (0), SRC (1), SRC (2), m); break;
+        case H_FFMA64: fma64_lanes (DST (0), SRC (0), SRC (1), SRC (2), m); break;
+        case H_IALU: exec_ialu (w, in, m); break;
+        case H_CARRY: exec_carry (w, in, m); break;
+        case H_FLOAT: exec_float (w, in, m); break;
+        case H_FUNARY: exec_funary (w, in, m); break;
+        case H_CVT_INT: exec_cvt_int (w, in, m); break;
+        case H_CVT: exec_cvt (w, in, m); break;
+        case H_CVTA: exec_cvta (w, in, m); break;
+        case H_SETP_S32: exec_setp_s32 (w, in, m); break;
+        case H_SETP_U32: exec_setp_u32 (w, in, m); break;
+        case H_SETP_S64: exec_setp_s64 (w, in, m); break;
+        case H_SETP_U64: exec_setp_u64 (w, in, m); break;
+        case H_SETP_F32: exec_setp_f32 (w, in, m); break;
+        case H_SETP_F64: exec_setp_f64 (w, in, m); break;
+        case H_SETP: exec_setp (w, in, m); break;
+        case H_SET: exec_set (w, in, m); break;
+        case H_SELP: exec_selp (w, in, m); break;
+        case H_SLCT: exec_slct (w, in, m); break;
+        case H_PREDLOGIC: exec_predlogic (w, in, m); break;
+        case H_TESTP: exec_testp (w, in, m); break;
+        case H_ISSPACEP: exec_isspacep (c, w, in, m); break;
+        case H_LD: step = exec_ld (c, w, in, pc, m); break;
+        case H_ST: step = exec_st (c, w, in, pc, m); break;
+        case H_CP_ASYNC: step = exec_cp_async (c, w, in, pc, m); break;
+        case H_ATOM: step = exec_atom (c, w, in, pc, m); break;
+        case H_MBARRIER: step = exec_mbarrier (c, w, in, pc, m, active, winst); break;
+        case H_TEX:
+        case H_SURF: step = exec_tex_surf (c, w, in, pc, m); break;
+        case H_WMMA_LOAD:
+        case H_WMMA_STORE: step = exec_wmma_access (c, w, in, pc, m); break;
+        case H_WMMA_MMA: ws_emu_wmma_mma (in->wmma, in->mods, w->bases, w->fn->frag_rows + in->target, w->regs, m); break;
+        case H_SHFL: exec_shfl (w, in, m); break;
         case H_VOTE:
         case H_MATCH:
-        case H_REDUX:
-          {
-            /* .sync variants: each lane names its participants (membermask,
-             * the last source); lanes with the same mask form one group
-             * (e.g. the two 16-lane tiles of a cooperative-groups tile). */
-            const uint64_t *Mk = in->nsrc > 1 ? SRC (in->nsrc - 1) : NULL;
-            uint32_t left = m;
-            if (in->h == H_VOTE && in->nsrc < 2)
-              Mk = NULL;
-            while (left)
-              {
-                int l0 = __builtin_ctz (left);
-                uint32_t grp = left, part;
-                if (Mk)
-                  {
-                    uint64_t mv = Mk[l0];
-                    grp = 0;
-                    for (uint32_t mm = left; mm; mm &= mm - 1)
-                      if (Mk[__builtin_ctz (mm)] == mv)
-                        grp |= 1u << __builtin_ctz (mm);
-                    part = (uint32_t) mv & m;
-                  }
-                else
-                  part = m;
-                left &= ~grp;
-                warp_collective (w, in, grp, part, in->h == H_VOTE ? NULL : SRC (0));
-              }
-          }
-          break;
-        case H_ACTIVEMASK:
-          {
-            uint64_t *D = DST (0);
-            FOR_LANES (m, D[l] = m;);
-          }
-          break;
-
-        case H_BRA:
-          /* A block polling memory waits for another block, which in a
-           * cooperative launch runs on a thread of its own and otherwise may
-           * run on another worker (a lock holder): let it run, every
-           * iteration in a cooperative launch, every 64th otherwise (a lane
-           * of the same warp may hold the lock: the rule below). */
-          if (G_UNLIKELY (in->spin && L->threaded) && (L->cooperative || (++w->spin_polls & 63) == 0))
-            g_thread_yield ();
-          if (m == active)
-            {
-              if (G_UNLIKELY (in->spin) && ++w->spin_count >= 1024 && w->sp >= 2)
-                {
-                  /* A polling loop keeps spinning while lanes of this warp
-                   * wait at its reconvergence point: they may hold what it
-                   * waits for (a lock), so let them run ahead to the end of
-                   * the enclosing region first, as a Volta+ GPU would. */
-                  uint32_t at = top->rpc, parked = 0, rpc = at;
-                  uint32_t base = w->nframes ? w->frames[w->nframes - 1].simt_base : 0;
-                  w->spin_count = 0;
-                  /* entries waiting at the loop's exit (the last one owns the region) */
-                  for (uint32_t e = w->sp - 1; e-- > base && w->simt[e].pc == at;)
-                    {
-                      parked |= w->simt[e].mask & ~top->mask & w->live;
-                      rpc = w->simt[e].rpc;
-                      if (rpc != at)
-                        break;
-                    }
-                  if (parked && rpc != at)
-                    {
-                      for (uint32_t e = w->sp - 1; e-- > base && w->simt[e].pc == at;)
-                        {
-                          w->simt[e].mask &= ~parked;
-                          if (w->simt[e].rpc != at)
-                            break;
-                        }
-                      top->pc = in->target;
-                      simt_push (w, at, rpc, parked);
-                      w->simt[w->sp - 1].run_ahead = 1;
-                      continue;
-                    }
-                  top->pc = in->target;
-                  if (run_sibling_first (w))
-                    continue;
-                  top->pc = pc;
-                }
-              top->pc = in->target;
-              continue;
-            }
-          if (in->spin)
-            w->spin_count = 0;
-          if (m == 0)
-            break;
-          {
-            uint32_t r = in->ipdom, nt = active & ~m;
-            if (top->rpc == r)
-              {
-                /* Same reconvergence point as the enclosing entry: reuse it
-                 * for the fall-through side so loops with divergent breaks
-                 * do not grow the stack. */
-                top->pc = pc + 1;
-                top->mask = nt;
-              }
-            else
-              {
-                top->pc = r;
-                simt_push (w, pc + 1, r, nt);
-              }
-            simt_push (w, in->target, r, m);
-          }
-          continue;
-        case H_BRX:
-          if (m)
-            {
-              const WsPtxFunction *pf = w->fn->ptx;
-              const uint32_t *table = pf->branch_tables[in->target];
-              uint32_t ntab = pf->n_branch_targets[in->target];
-              const uint64_t *A = SRC (0);
-              uint32_t left = m, r = in->ipdom, first = 1;
-              gboolean uniform = TRUE;
-              uint32_t t0 = 0;
-              FOR_LANES (m, {
-                uint32_t t = (uint32_t) A[l];
-                if (t >= ntab)
-                  {
-                    ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_INVALID_PC, "brx.idx index %u is outside its table of %u targets", t, ntab);
-                    goto stop;
-                  }
-                if (first) { t0 = table[t]; first = 0; }
-                else if (table[t] != t0) uniform = FALSE;
-              });
-              if (uniform && m == active)
-                {
-                  top->pc = t0;
-                  continue;
-                }
-              /* Multi-way divergence: one entry per distinct target. */
-              if (m != active)
-                {
-                  top->pc = r;
-                  simt_push (w, pc + 1, r, active & ~m);
-                }
-              else
-                top->pc = r;
-              while (left)
-                {
-                  int l0 = __builtin_ctz (left);
-                  uint32_t tgt = table[(uint32_t) A[l0]], grp = 0;
-                  for (uint32_t mm = left; mm; mm &= mm - 1)
-                    {
-                      int k = __builtin_ctz (mm);
-                      if (table[(uint32_t) A[k]] == tgt)
-                        grp |= 1u << k;
-                    }
-                  left &= ~grp;
-                  simt_push (w, tgt, r, grp);
-                }
-              continue;
-            }
-          break;
-        case H_CP_ASYNC:
-          {
-            const uint64_t *D = SRC (0), *S = VSRC (0);
-            const uint64_t *Z = in->nsrc > 3 ? SRC (3) : NULL;
-            uint32_t size = in->size;
-            MemFault f = { 0 };
-            int ts = 0;
-            FOR_LANES (m, {
-              uint64_t da = window_addr (WS_SPACE_SHARED, D[l] + (uint64_t) in->off);
-              uint64_t sa = S[l] + (uint64_t) (int32_t) in->target;
-              uint32_t n = Z ? MIN ((uint32_t) Z[l], size) : size;
-              uint8_t *dp = xlate (c, w, l, WS_SPACE_SHARED, da, size, &f, &ts);
-              const uint8_t *sp;
-              if (dp == NULL)
-                {
-                  mem_fault (c, w, pc, &f, "cp.async store", size);
-                  goto stop;
-                }
-              sp = n ? xlate (c, w, l, WS_SPACE_GLOBAL, sa, size, &f, &ts) : NULL;
-              if (n && sp == NULL)
-                {
-                  mem_fault (c, w, pc, &f, "cp.async load", size);
-                  goto stop;
-                }
-              memcpy (dp, sp, n);
-              memset (dp + n, 0, size - n);
-            });
-            FLUSH_INVALID ("cp.async", size);
-          }
-          break;
-        case H_TEX:
-        case H_SURF:
-          {
-            /* Texture fetches and surface accesses, one lane at a time
-             * (ws-emu-texture.c); the texture table does not change while
-             * a launch runs. */
-            const uint64_t *H = SRC (0);
-            const uint64_t *C[4] = { VSRC (0), VSRC (1), VSRC (2), VSRC (3) };
-            gboolean store = in->op == WS_OP_SUST;
-            FOR_LANES (m, {
-              uint64_t coords[4] = { C[0][l], C[1][l], C[2][l], C[3][l] };
-              uint64_t val[4] = { 0, 0, 0, 0 };
-              char *msg;
-              if (in->h == H_TEX)
-                msg = ws_emu_tex_fetch (L->emu, H[l], in->sub, coords, in->type2 == WS_T_S32, in->type, val);
-              else
-                {
-                  if (store)
-                    for (uint32_t j = 0; j < in->vec; j++)
-                      val[j] = (w->bases[in->d[j] >> WS_SRC_SHIFT] + (size_t) (in->d[j] & 0x0fffffffu) * WS_EMU_WARP)[l];
-                  msg = ws_emu_surf_access (L->emu, H[l], in->sub, coords, (int) in->target, in->size, in->vec,
-                                            store, val);
-                }
-              if (G_UNLIKELY (msg != NULL))
-                {
-                  ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_ILLEGAL_ADDRESS, "%s", msg);
-                  g_free (msg);
-                  goto stop;
-                }
-              if (!store)
-                {
-                  uint32_t nd = in->h == H_TEX ? 4 : in->vec;
-                  for (uint32_t j = 0; j < nd; j++)
-                    w->regs[(size_t) in->d[j] * WS_EMU_WARP + l] = val[j];
-                }
-            });
-          }
-          break;
-        case H_WMMA_LOAD:
-        case H_WMMA_STORE:
-          if (!wmma_access (c, w, in, pc, m))
-            goto stop;
-          break;
-        case H_WMMA_MMA:
-          ws_emu_wmma_mma (in->wmma, in->mods, w->bases, w->fn->frag_rows + in->target, w->regs, m);
-          break;
-        case H_ELECT:
-          {
-            uint64_t *D = DST (0);
-            uint32_t mask = in->nsrc > 0 ? (uint32_t) SRC (0)[__builtin_ctz (active | 1)] : WS_EMU_FULL;
-            uint32_t part = m & mask;
-            uint32_t leader = part ? (uint32_t) __builtin_ctz (part) : 0;
-            FOR_LANES (m, D[l] = leader;);
-            w->preds[in->d[1]] = (w->preds[in->d[1]] & ~m) | (part ? (1u << leader) : 0);
-          }
-          break;
-        case H_EXIT:
-          w->exited |= m;
-          w->live &= ~m;
-          break;
-        case H_RET:
-          if (w->nframes == 1)
-            {
-              w->exited |= m;
-              w->live &= ~m;
-            }
-          else
-            {
-              w->frames[w->nframes - 1].returned |= m;
-              w->live &= ~m;
-            }
-          break;
+        case H_REDUX: exec_collective (w, in, m); break;
+        case H_ACTIVEMASK: exec_activemask (w, in, m); break;
+        case H_ELECT: exec_elect (w, in, m, active); break;
+        case H_BRA: step = exec_bra (c, w, in, pc, m, active, top); break;
+        case H_BRX: step = exec_brx (c, w, in, pc, m, active, top); break;
+        case H_EXIT: exec_exit (w, m); break;
+        case H_RET: exec_ret (w, m); break;
         case H_TRAP:
           if (m)
             {
               ws_emu_fault (c, w, pc, __builtin_ctz (m), WS_CUDA_ERROR_LAUNCH_FAILURE, "the kernel executed trap");
-              goto stop;
+              step = STEP_FAULT;
             }
           break;
-        case H_CALL:
-          if (m)
-            {
-              const WsPtxCall *call = &w->fn->ptx->calls[in->target];
-              const WsPtxModule *p = L->k->module->ptx;
-              uint32_t callee = call->callee;
-              const EFunc *cf;
-              uint32_t new_base;
-              if (callee == G_MAXUINT32)
-                {
-                  const uint64_t *F = w->regs + (size_t) call->callee_reg * WS_EMU_WARP;
-                  uint64_t fa = F[__builtin_ctz (m)];
-                  uint32_t same = 0;
-                  FOR_LANES (m, same |= (uint32_t) (F[l] == fa) << l;);
-                  if (same != m)
-                    {
-                      /* Lanes calling different functions: run the call
-                       * once per target, one group after the other. */
-                      uint32_t left = m;
-                      top->pc = pc + 1;
-                      while (left)
-                        {
-                          uint64_t ga = F[__builtin_ctz (left)];
-                          uint32_t grp = 0;
-                          for (uint32_t mm = left; mm; mm &= mm - 1)
-                            if (F[__builtin_ctz (mm)] == ga)
-                              grp |= 1u << __builtin_ctz (mm);
-                          left &= ~grp;
-                          simt_push (w, pc, pc + 1, grp);
-                        }
-                      continue;
-                    }
-                  callee = (uint32_t) ((fa - WS_EMU_FUNC_WIN) / 16);
-                  if (fa < WS_EMU_FUNC_WIN || callee >= p->n_functions)
-                    {
-                      ws_emu_fault (c, w, pc, __builtin_ctz (m), WS_CUDA_ERROR_INVALID_PC,
-                                    "indirect call through 0x%" G_GINT64_MODIFIER "x, which is not a function", fa);
-                      goto stop;
-                    }
-                }
-              if (callee >= p->n_functions || p->functions[callee].is_extern)
-                {
-                  const char *name = callee < p->n_functions ? p->functions[callee].name : "?";
-                  top->pc = pc + 1;
-                  if (!call_builtin (c, w, pc, call, name, m))
-                    goto stop;
-                  continue;
-                }
-              cf = L->k->funcs[callee];
-              if (cf == NULL)
-                {
-                  ws_emu_fault (c, w, pc, __builtin_ctz (m), WS_CUDA_ERROR_INVALID_PC, "call to function %s, which was not decoded",
-                                p->functions[callee].name);
-                  goto stop;
-                }
-              new_base = w->local_base + w->fn->frame_bytes;
-              if ((uint64_t) new_base + cf->frame_bytes > c->stack)
-                {
-                  ws_emu_fault (c, w, pc, __builtin_ctz (m), WS_CUDA_ERROR_HARDWARE_STACK_ERROR,
-                                "stack overflow calling %s: the per-thread stack of %u bytes is exhausted (deep recursion?)",
-                                cf->ptx->name, c->stack);
-                  goto stop;
-                }
-              /* Arguments: caller's call-site .param -> callee's formal .param. */
-              for (guint i = 0; i < call->n_args && i < cf->ptx->n_params; i++)
-                {
-                  uint32_t src = L->k->sym_off[call->args[i]] + w->local_base;
-                  uint32_t dst = cf->param_frame_off[i] + new_base;
-                  gsize n = MIN (p->symbols[call->args[i]].size, p->symbols[cf->ptx->params[i]].size);
-                  FOR_LANES (m, memcpy (frame_ptr (c, w, l, dst), frame_ptr (c, w, l, src), n););
-                }
-              top->pc = pc + 1;
-              push_frame (w, cf, in->target, m, new_base);
-              simt_push (w, 0, cf->n_insts, m);
-              continue;
-            }
-          break;
-        case H_BAR:
-          if (m == 0)
-            {
-              if (trace)
-                ws_trace_cta_inst (trace, w->index, w->fn->static_base + pc, 0);
-              break;
-            }
-          {
-            const uint64_t *A = SRC (0);
-            uint32_t id = (uint32_t) A[__builtin_ctz (active)] & 15;
-            uint32_t cnt = 0;
-            if (in->nsrc > 1 && in->sub != WS_SUB_RED_POPC && in->sub != WS_SUB_RED_AND && in->sub != WS_SUB_RED_OR)
-              cnt = (uint32_t) SRC (1)[__builtin_ctz (active)];
-            else if (in->nsrc > 2 && (in->sub == WS_SUB_RED_POPC || in->sub == WS_SUB_RED_AND || in->sub == WS_SUB_RED_OR))
-              cnt = (uint32_t) SRC (1)[__builtin_ctz (active)];
-            if (trace)
-              ws_trace_cta_barrier_mask (trace, w->index, w->fn->static_base + pc, m);
-            if (cnt)
-              c->bar_count[id] = cnt;
-            top->pc = pc + 1;
-            if (in->sub == WS_SUB_ARRIVE)
-              {
-                c->bar_arrived[id] += (uint32_t) __builtin_popcount (w->valid & ~w->exited);
-                continue;
-              }
-            {
-              /* Volta+ barriers count threads.  Lanes let run ahead of a
-               * polling loop (a lane waiting for the other blocks of a grid
-               * barrier while its neighbours go on to the block's barrier)
-               * must not open the barrier for the polling lanes: they are
-               * set aside, the warp runs the polling lanes, and the barrier
-               * opens once those have arrived too.  Elsewhere lanes not at
-               * the barrier are on their way out of the kernel and count as
-               * arrived, as before. */
-              uint32_t live = w->valid & ~w->exited;
-              if (top->run_ahead && w->bar_held_mask == 0 && (live & ~m) != 0
-                  && (in->sub == WS_SUB_NONE || in->sub == WS_SUB_SYNC) && cnt == 0)
-                {
-                  c->bar_arrived[id] += (uint32_t) __builtin_popcount (m);
-                  w->bar_id = id;
-                  w->bar_held_pc = pc + 1;
-                  w->bar_held_rpc = top->rpc;
-                  w->bar_held_mask = m;
-                  /* the lanes of the entry that did not arrive (a false
-                   * guard) stay with it; the arrived ones leave it */
-                  top->mask &= ~m;
-                  if ((top->mask & w->live) == 0)
-                    w->sp--;
-                  continue;
-                }
-              if (G_UNLIKELY (L->emu->opt.memcheck))
-                {
-                  uint32_t late = m & w->bar_divergent_mask & ~w->bar_held_mask;
-                  if (late != 0)
-                    {
-                      /* compute-sanitizer's synccheck reports the same */
-                      ws_emu_fault (c, w, pc, __builtin_ctz (late), WS_CUDA_ERROR_LAUNCH_FAILURE,
-                                    "divergent __syncthreads(): %u threads of warp %u reach this barrier after "
-                                    "the other threads of their warp waited without them at the barrier of PTX "
-                                    "line %u (every thread of a block must reach the same barrier, or exit)",
-                                    (unsigned) __builtin_popcount (late), w->index,
-                                    w->bar_divergent_line);
-                      goto stop;
-                    }
-                  if (w->bar_held_mask == 0)
-                    {
-                      w->bar_divergent_mask = live & ~m;
-                      w->bar_divergent_line = w->fn->ptx->insts[pc].line;
-                    }
-                }
-              c->bar_arrived[id] += w->bar_held_mask ? (uint32_t) __builtin_popcount (m)
-                                                     : (uint32_t) __builtin_popcount (live);
-            }
-            w->bar_id = id;
-            w->bar_red = 0;
-            if (in->sub == WS_SUB_RED_POPC || in->sub == WS_SUB_RED_AND || in->sub == WS_SUB_RED_OR)
-              {
-                uint32_t pr = (in->pneg >> (in->nsrc - 1) & 1) ? ~w->preds[in->s[in->nsrc - 1]]
-                                                                 : w->preds[in->s[in->nsrc - 1]];
-                pr &= active;
-                w->bar_red = in->sub;
-                w->bar_dst = in->d[0];
-                w->bar_mask = active;
-                if (in->sub == WS_SUB_RED_POPC)
-                  c->bar_red_acc[id] += (uint32_t) __builtin_popcount (pr);
-                else if (in->sub == WS_SUB_RED_AND)
-                  c->bar_red_acc[id] |= (pr != active) ? 1u : 0u;   /* "someone was false" */
-                else
-                  c->bar_red_acc[id] |= pr ? 1u : 0u;
-              }
-            w->state = WARP_BAR;
-            w->icount += winst;
-            c->winst += winst;
-            c->tinst += tinst;
-            return;
-          }
-        default:
-          break;
+        case H_CALL: step = exec_call (c, w, in, pc, m, top); break;
+        case H_BAR: step = exec_bar (c, w, in, pc, m, active, top); break;
+        default: break;
         }
-      top->pc = pc + 1;
+      if (G_LIKELY (step == STEP_NEXT))
+        top->pc = pc + 1;
+      else if (step != STEP_JUMP)
+        break;
     }
   w->icount += winst;
   c->winst += winst;
   c->tinst += tinst;
-  return;
-
-stop:
-  w->icount += winst;
-  c->winst += winst;
-  c->tinst += tinst;
-  w->state = WARP_DONE;
-  c->faulted = TRUE;
+  if (step == STEP_FAULT)
+    {
+      w->state = WARP_DONE;
+      c->faulted = TRUE;
+    }
 }
 
 static void

@@ -4,7 +4,7 @@
 #include "emu/ws-emu-private.h"
 
 /* One SIMT stack entry; run_ahead marks the lanes a polling loop let run
- * ahead of it (the spin rule in run_warp's H_BRA). */
+ * ahead of it (the spin rule, spin_run_ahead in ws-emu-exec.c). */
 typedef struct { uint32_t pc, rpc, mask, run_ahead; } Simt;
 
 typedef struct {

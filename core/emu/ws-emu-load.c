@@ -367,13 +367,12 @@ decode_wmma (Dec *d, EInst *e, const WsPtxInst *pi)
     }
 }
 
+/* The fields and operands every instruction has; decode_inst then picks
+ * the handler and what is particular to it. */
 static void
-decode_inst (Dec *d, EInst *e, const WsPtxInst *pi, const uint32_t *ipdom, uint32_t pc)
+decode_operands (Dec *d, EInst *e, const WsPtxInst *pi, const uint32_t *ipdom, uint32_t pc)
 {
   const WsPtxFunction *f = d->ef->ptx;
-  int t = pi->type;
-  int sz = tsize (t);
-  gboolean flt = is_float_type (t);
 
   memset (e, 0, sizeof *e);
   e->op = (uint8_t) pi->op;
@@ -422,6 +421,17 @@ decode_inst (Dec *d, EInst *e, const WsPtxInst *pi, const uint32_t *ipdom, uint3
       else
         decode_src (d, e, i, o);
     }
+}
+
+/* The handler of add/sub/mul/mad/fma/addc/subc/madc/shl/shr: the common
+ * types and modifiers get a handler of their own, the rest the generic
+ * ones (H_FLOAT, H_IALU, H_CARRY). */
+static EmuHandler
+arith_handler (const WsPtxInst *pi)
+{
+  int t = pi->type;
+  int sz = tsize (t);
+  gboolean flt = is_float_type (t);
 
   switch ((WsPtxOp) pi->op)
     {
@@ -430,75 +440,121 @@ decode_inst (Dec *d, EInst *e, const WsPtxInst *pi, const uint32_t *ipdom, uint3
       if (flt)
         {
           if (plain_rn (pi) && t == WS_T_F32)
-            e->h = pi->op == WS_OP_ADD ? H_FADD32 : H_FSUB32;
+            return pi->op == WS_OP_ADD ? H_FADD32 : H_FSUB32;
           else if (plain_rn (pi) && t == WS_T_F64)
-            e->h = pi->op == WS_OP_ADD ? H_FADD64 : H_FSUB64;
+            return pi->op == WS_OP_ADD ? H_FADD64 : H_FSUB64;
           else
-            e->h = H_FLOAT;
+            return H_FLOAT;
         }
       else if (pi->mods & WS_MOD_CC)
-        e->h = H_CARRY;
+        return H_CARRY;
       else if (pi->mods & WS_MOD_SAT || sz < 4)
-        e->h = H_IALU;
+        return H_IALU;
       else if (sz == 8)
-        e->h = pi->op == WS_OP_ADD ? H_ADD64 : H_SUB64;
+        return pi->op == WS_OP_ADD ? H_ADD64 : H_SUB64;
       else
-        e->h = pi->op == WS_OP_ADD ? H_ADD32 : H_SUB32;
-      break;
+        return pi->op == WS_OP_ADD ? H_ADD32 : H_SUB32;
     case WS_OP_MUL:
       if (flt)
         {
           if (plain_rn (pi) && t == WS_T_F32)
-            e->h = H_FMUL32;
+            return H_FMUL32;
           else if (plain_rn (pi) && t == WS_T_F64)
-            e->h = H_FMUL64;
+            return H_FMUL64;
           else
-            e->h = H_FLOAT;
+            return H_FLOAT;
         }
       else if ((pi->mods & WS_MOD_WIDE) && (t == WS_T_S32 || t == WS_T_U32))
-        e->h = t == WS_T_S32 ? H_MULWIDE_S32 : H_MULWIDE_U32;
+        return t == WS_T_S32 ? H_MULWIDE_S32 : H_MULWIDE_U32;
       else if (!(pi->mods & (WS_MOD_WIDE | WS_MOD_HI)) && sz == 4)
-        e->h = H_MULLO32;
+        return H_MULLO32;
       else if (!(pi->mods & (WS_MOD_WIDE | WS_MOD_HI)) && sz == 8)
-        e->h = H_MULLO64;
+        return H_MULLO64;
       else
-        e->h = H_IALU;
-      break;
+        return H_IALU;
     case WS_OP_MAD:
     case WS_OP_FMA:
       if (flt)
         {
           if (plain_rn (pi) && t == WS_T_F32)
-            e->h = H_FFMA32;
+            return H_FFMA32;
           else if (plain_rn (pi) && t == WS_T_F64)
-            e->h = H_FFMA64;
+            return H_FFMA64;
           else
-            e->h = H_FLOAT;
+            return H_FLOAT;
         }
       else if (pi->mods & WS_MOD_CC)
-        e->h = H_CARRY;
+        return H_CARRY;
       else if ((pi->mods & WS_MOD_WIDE) && (t == WS_T_S32 || t == WS_T_U32))
-        e->h = t == WS_T_S32 ? H_MADWIDE_S32 : H_MADWIDE_U32;
+        return t == WS_T_S32 ? H_MADWIDE_S32 : H_MADWIDE_U32;
       else if (!(pi->mods & (WS_MOD_WIDE | WS_MOD_HI | WS_MOD_SAT)) && sz == 4)
-        e->h = H_MADLO32;
+        return H_MADLO32;
       else if (!(pi->mods & (WS_MOD_WIDE | WS_MOD_HI | WS_MOD_SAT)) && sz == 8)
-        e->h = H_MADLO64;
+        return H_MADLO64;
       else
-        e->h = H_IALU;
-      break;
+        return H_IALU;
     case WS_OP_ADDC: case WS_OP_SUBC: case WS_OP_MADC:
-      e->h = H_CARRY;
-      break;
+      return H_CARRY;
     case WS_OP_SHL:
-      e->h = sz == 8 ? H_SHL64 : sz == 4 ? H_SHL32 : H_IALU;
-      break;
+      return sz == 8 ? H_SHL64 : sz == 4 ? H_SHL32 : H_IALU;
     case WS_OP_SHR:
       if (sz == 8)
-        e->h = (t == WS_T_S64) ? H_SHR_S64 : H_SHR_U64;
+        return (t == WS_T_S64) ? H_SHR_S64 : H_SHR_U64;
       else if (sz == 4)
-        e->h = (t == WS_T_S32) ? H_SHR_S32 : H_SHR_U32;
+        return (t == WS_T_S32) ? H_SHR_S32 : H_SHR_U32;
       else
-        e->h = H_IALU;
+        return H_IALU;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* tex / suld / sust: s[0] the handle, v[0..3] the coordinates, sust's
+ * values in d[0..3] (as sources); tex.level's lod (src[2]) is not needed:
+ * one level. */
+static void
+decode_tex_surf (Dec *d, EInst *e, const WsPtxInst *pi)
+{
+  int t = pi->type;
+  const WsPtxOperand *co = &pi->src[1];
+  for (int j = 0; j < 4; j++)
+    e->v[j] = j < co->count && co->vec_regs[j] != WS_REG_SINK ? WS_SRC_MAKE (WS_SRC_REG, co->vec_regs[j])
+                                                               : imm_row (d, 0);
+  e->h = pi->op == WS_OP_TEX ? H_TEX : H_SURF;
+  e->target = pi->imm2;   /* suld/sust out-of-range mode */
+  e->size = (uint8_t) (pi->op == WS_OP_TEX ? 4 : tsize (t));
+  if (pi->op == WS_OP_TEX && t != WS_T_F32 && t != WS_T_S32 && t != WS_T_U32)
+    dec_error (d, pi, "texture fetch of a type other than .f32/.s32/.u32");
+  if (pi->op == WS_OP_TEX && pi->type2 != WS_T_F32 && pi->type2 != WS_T_S32)
+    dec_error (d, pi, "texture coordinates of a type other than .f32/.s32");
+  if (pi->op == WS_OP_SUST)
+    {
+      const WsPtxOperand *vo = &pi->src[2];
+      for (int j = 0; j < 4; j++)
+        e->d[j] = WS_REG_SINK;
+      if (vo->kind == WS_OPND_VEC)
+        for (int j = 0; j < vo->count && j < 4; j++)
+          e->d[j] = vo->vec_regs[j] == WS_REG_SINK ? imm_row (d, 0) : WS_SRC_MAKE (WS_SRC_REG, vo->vec_regs[j]);
+      else if (vo->kind == WS_OPND_REG)
+        e->d[0] = WS_SRC_MAKE (WS_SRC_REG, vo->reg);
+      else
+        dec_error (d, pi, "surface store of an immediate");
+    }
+}
+
+static void
+decode_inst (Dec *d, EInst *e, const WsPtxInst *pi, const uint32_t *ipdom, uint32_t pc)
+{
+  const WsPtxFunction *f = d->ef->ptx;
+  int t = pi->type;
+  gboolean flt = is_float_type (t);
+
+  decode_operands (d, e, pi, ipdom, pc);
+  switch ((WsPtxOp) pi->op)
+    {
+    case WS_OP_ADD: case WS_OP_SUB: case WS_OP_MUL: case WS_OP_MAD: case WS_OP_FMA:
+    case WS_OP_ADDC: case WS_OP_SUBC: case WS_OP_MADC: case WS_OP_SHL: case WS_OP_SHR:
+      e->h = arith_handler (pi);
       break;
     case WS_OP_AND: case WS_OP_OR: case WS_OP_XOR: case WS_OP_NOT:
       if (t == WS_T_PRED)
@@ -611,34 +667,7 @@ decode_inst (Dec *d, EInst *e, const WsPtxInst *pi, const uint32_t *ipdom, uint3
         dec_error (d, pi, "16-bit float/128-bit atomic");
       break;
     case WS_OP_TEX: case WS_OP_SULD: case WS_OP_SUST:
-      {
-        /* s[0]: handle; v[0..3]: coordinates; sust's values in d[0..3]
-         * (as sources), tex.level's lod (src[2]) is not needed: one level */
-        const WsPtxOperand *co = &pi->src[1];
-        for (int j = 0; j < 4; j++)
-          e->v[j] = j < co->count && co->vec_regs[j] != WS_REG_SINK ? WS_SRC_MAKE (WS_SRC_REG, co->vec_regs[j])
-                                                                     : imm_row (d, 0);
-        e->h = pi->op == WS_OP_TEX ? H_TEX : H_SURF;
-        e->target = pi->imm2;   /* suld/sust out-of-range mode */
-        e->size = (uint8_t) (pi->op == WS_OP_TEX ? 4 : tsize (t));
-        if (pi->op == WS_OP_TEX && t != WS_T_F32 && t != WS_T_S32 && t != WS_T_U32)
-          dec_error (d, pi, "texture fetch of a type other than .f32/.s32/.u32");
-        if (pi->op == WS_OP_TEX && pi->type2 != WS_T_F32 && pi->type2 != WS_T_S32)
-          dec_error (d, pi, "texture coordinates of a type other than .f32/.s32");
-        if (pi->op == WS_OP_SUST)
-          {
-            const WsPtxOperand *vo = &pi->src[2];
-            for (int j = 0; j < 4; j++)
-              e->d[j] = WS_REG_SINK;
-            if (vo->kind == WS_OPND_VEC)
-              for (int j = 0; j < vo->count && j < 4; j++)
-                e->d[j] = vo->vec_regs[j] == WS_REG_SINK ? imm_row (d, 0) : WS_SRC_MAKE (WS_SRC_REG, vo->vec_regs[j]);
-            else if (vo->kind == WS_OPND_REG)
-              e->d[0] = WS_SRC_MAKE (WS_SRC_REG, vo->reg);
-            else
-              dec_error (d, pi, "surface store of an immediate");
-          }
-      }
+      decode_tex_surf (d, e, pi);
       break;
     case WS_OP_SHFL: e->h = H_SHFL; break;
     case WS_OP_VOTE: e->h = H_VOTE; break;
