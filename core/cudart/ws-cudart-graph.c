@@ -2,15 +2,27 @@
  *
  * While a stream captures, the kernel launches, copies, memsets and host
  * functions issued to it (and to streams joined through events) are
- * recorded instead of run; cudaGraphLaunch replays them in issue order,
- * which is a valid order of the captured dependencies.  Kernel arguments
- * are copied at capture time, as the driver does.  Graphs built with
- * cudaGraphAdd{Kernel,Memcpy,Memset,Host,Empty}Node keep each node's
- * dependencies; cudaGraphInstantiate copies the nodes into the executable
- * graph in a topological order (creation order among ready nodes), so
- * cudaGraphExecKernelNodeSetParams and cudaGraphExecUpdate change the
- * executable graph only.  Memory-allocation, event, child-graph and
- * conditional nodes are not supported (loud errors). */
+ * recorded instead of run.  Every stream of one capture shares one
+ * dependency set (the capture is serialised in issue order, a valid order
+ * of the dependencies the program expressed): each captured node depends on
+ * the set, then becomes it; cudaStreamGetCaptureInfo reads it and
+ * cudaStreamUpdateCaptureDependencies changes it, so nodes added by hand
+ * during a capture take their place.  Kernel arguments are copied at
+ * capture time, as the driver does.  Graphs built with cudaGraphAdd*Node
+ * keep each node's dependencies; cudaGraphInstantiate copies the nodes into
+ * the executable graph in a topological order (creation order among ready
+ * nodes), so cudaGraphExecKernelNodeSetParams and cudaGraphExecUpdate
+ * change the executable graph only.
+ *
+ * Conditional nodes (IF with an optional ELSE body, WHILE, SWITCH) own
+ * their body graphs.  A conditional handle is the device address of a
+ * 4-byte slot in emulated device memory holding the condition value:
+ * device code's cudaGraphSetConditional stores into it (the emulator's
+ * device-runtime call), and the executor reads it when it reaches the
+ * node.  Handles created with cudaGraphCondAssignDefault get their default
+ * value each time the graph they belong to starts running (a body graph's
+ * handles at every run of the body).  Event and child-graph nodes are not
+ * supported (loud errors). */
 #define G_LOG_DOMAIN "ws-cudart"
 
 #include "cudart/ws-cudart-private.h"
@@ -27,6 +39,7 @@ typedef enum {
   NODE_EMPTY,
   NODE_MEM_ALLOC,            /* dst, count: a graph allocation made usable */
   NODE_MEM_FREE,             /* dst: a graph allocation given back */
+  NODE_CONDITIONAL,          /* cond_type, handle, bodies */
 } NodeKind;
 
 struct CUgraphNode_st {
@@ -51,14 +64,33 @@ struct CUgraphNode_st {
   struct cudaMemcpy3DParms copy3d;
   size_t pitch, width, height;
   unsigned int elem_size;
+  /* conditional: its body graphs (WsCudartGraph*, owned; the array is the
+   * phGraph_out CUDA hands back, valid for the node's lifetime) */
+  enum cudaGraphConditionalNodeType cond_type;
+  cudaGraphConditionalHandle handle;
+  unsigned int n_bodies;
+  cudaGraph_t *bodies;
   GPtrArray *deps;           /* struct CUgraphNode_st* this node waits for (not owned) */
   WsCudartGraph *owner;
 };
+
+/* A conditional handle made for a graph: the slot's address is the handle. */
+typedef struct {
+  uint64_t slot;
+  unsigned int default_value;
+  unsigned int flags;        /* cudaGraphCondAssignDefault or 0 */
+} CondHandle;
 
 struct _WsCudartGraph {
   GPtrArray *nodes;          /* struct CUgraphNode_st*, owned */
   cudaStream_t origin;       /* stream that began the capture (NULL when done) */
   char *invalid;             /* why the capture was invalidated */
+  gboolean capture_into;     /* cudaStreamBeginCaptureToGraph: the user's graph */
+  unsigned long long capture_id;
+  GPtrArray *tail;           /* capture: what the next captured node depends on (not owned) */
+  GArray *tail_edges;        /* cudaGraphEdgeData, all default, as long as @tail */
+  struct CUgraphNode_st *parent;   /* conditional node whose body this is, or NULL */
+  GArray *handles;           /* CondHandle made for this graph */
 };
 
 struct CUgraphExec_st {
@@ -68,6 +100,10 @@ struct CUgraphExec_st {
 
 static GHashTable *graphs;   /* live WsCudartGraph* (handles given out) */
 static GHashTable *execs;
+/* Conditional handles: slot address -> the graph it was made for.  The
+ * slots stay allocated for the life of the program: executable graphs keep
+ * using them after their graph is destroyed. */
+static GHashTable *cond_handles;
 
 /* Graph memory (cudaGraphAddMemAllocNode, cudaMallocAsync in a capture).
  * CUDA fixes an allocation's address when the node is made and maps memory
@@ -84,6 +120,8 @@ typedef struct {
 static GHashTable *graph_allocs;   /* address -> GraphAlloc* */
 static uint64_t graph_mem_used, graph_mem_used_high, graph_mem_reserved, graph_mem_reserved_high;
 
+static void graph_unref (WsCudartGraph *g);
+
 static void
 node_free (struct CUgraphNode_st *n)
 {
@@ -91,6 +129,18 @@ node_free (struct CUgraphNode_st *n)
   g_free (n->param_offsets);
   if (n->deps)
     g_ptr_array_unref (n->deps);
+  if (n->bodies != NULL)
+    {
+      g_rec_mutex_lock (&ws_cudart.lock);
+      for (unsigned int i = 0; i < n->n_bodies; i++)
+        {
+          if (graphs != NULL)
+            g_hash_table_remove (graphs, n->bodies[i]);
+          graph_unref ((WsCudartGraph *) n->bodies[i]);
+        }
+      g_rec_mutex_unlock (&ws_cudart.lock);
+      g_free (n->bodies);
+    }
   g_free (n);
 }
 
@@ -99,6 +149,17 @@ graph_clear (gpointer data)
 {
   WsCudartGraph *g = data;
   g_ptr_array_unref (g->nodes);
+  g_ptr_array_unref (g->tail);
+  g_array_unref (g->tail_edges);
+  g_rec_mutex_lock (&ws_cudart.lock);
+  for (guint i = 0; cond_handles != NULL && i < g->handles->len; i++)
+    {
+      gpointer slot = GSIZE_TO_POINTER (g_array_index (g->handles, CondHandle, i).slot);
+      if (g_hash_table_lookup (cond_handles, slot) == g)
+        g_hash_table_remove (cond_handles, slot);
+    }
+  g_rec_mutex_unlock (&ws_cudart.lock);
+  g_array_unref (g->handles);
   g_free (g->invalid);
 }
 
@@ -107,6 +168,9 @@ graph_new (void)
 {
   WsCudartGraph *g = g_atomic_rc_box_new0 (WsCudartGraph);
   g->nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) node_free);
+  g->tail = g_ptr_array_new ();
+  g->tail_edges = g_array_new (FALSE, TRUE, sizeof (cudaGraphEdgeData));
+  g->handles = g_array_new (FALSE, FALSE, sizeof (CondHandle));
   return g;
 }
 
@@ -124,6 +188,7 @@ tables_init (void)
       graphs = g_hash_table_new (g_direct_hash, g_direct_equal);
       execs = g_hash_table_new (g_direct_hash, g_direct_equal);
       graph_allocs = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+      cond_handles = g_hash_table_new (g_direct_hash, g_direct_equal);
     }
 }
 
@@ -150,6 +215,20 @@ add_node (WsCudartGraph *g, NodeKind kind)
   n->deps = g_ptr_array_new ();
   g_rec_mutex_lock (&ws_cudart.lock);
   g_ptr_array_add (g->nodes, n);
+  g_rec_mutex_unlock (&ws_cudart.lock);
+  return n;
+}
+
+/* A captured node: it depends on the capture's dependency set, then is it. */
+static struct CUgraphNode_st *
+capture_node (WsCudartGraph *g, NodeKind kind)
+{
+  struct CUgraphNode_st *n = add_node (g, kind);
+  g_rec_mutex_lock (&ws_cudart.lock);
+  for (guint i = 0; i < g->tail->len; i++)
+    g_ptr_array_add (n->deps, g->tail->pdata[i]);
+  g_ptr_array_set_size (g->tail, 0);
+  g_ptr_array_add (g->tail, n);
   g_rec_mutex_unlock (&ws_cudart.lock);
   return n;
 }
@@ -182,7 +261,7 @@ ws_cudart_capture_kernel (WsCudartGraph *g, WsCudartKernel *k, dim3 grid, dim3 b
 {
   WsEmuFunctionInfo info = { 0 };
   ws_emu_function_get_info (k->fn, &info);
-  struct CUgraphNode_st *n = add_node (g, NODE_KERNEL);
+  struct CUgraphNode_st *n = capture_node (g, NODE_KERNEL);
   set_kernel_node (n, k, &info, grid, block, shared, args);
   return cudaSuccess;
 }
@@ -190,7 +269,7 @@ ws_cudart_capture_kernel (WsCudartGraph *g, WsCudartKernel *k, dim3 grid, dim3 b
 cudaError_t
 ws_cudart_capture_memcpy (WsCudartGraph *g, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
-  struct CUgraphNode_st *n = add_node (g, NODE_MEMCPY);
+  struct CUgraphNode_st *n = capture_node (g, NODE_MEMCPY);
   n->dst = dst;
   n->src = src;
   n->count = count;
@@ -201,7 +280,7 @@ ws_cudart_capture_memcpy (WsCudartGraph *g, void *dst, const void *src, size_t c
 cudaError_t
 ws_cudart_capture_memset (WsCudartGraph *g, void *dst, int value, size_t count)
 {
-  struct CUgraphNode_st *n = add_node (g, NODE_MEMSET);
+  struct CUgraphNode_st *n = capture_node (g, NODE_MEMSET);
   n->dst = dst;
   n->value = value;
   n->count = count;
@@ -211,7 +290,7 @@ ws_cudart_capture_memset (WsCudartGraph *g, void *dst, int value, size_t count)
 cudaError_t
 ws_cudart_capture_host (WsCudartGraph *g, cudaHostFn_t fn, void *user_data)
 {
-  struct CUgraphNode_st *n = add_node (g, NODE_HOST);
+  struct CUgraphNode_st *n = capture_node (g, NODE_HOST);
   n->fn = fn;
   n->user_data = user_data;
   return cudaSuccess;
@@ -231,8 +310,10 @@ ws_cudart_capture_unsupported (WsCudartGraph *g, const char *what)
 
 /* ---- graphs built node by node ---------------------------------------------- */
 
+static WsCudartGraph *graph_copy (WsCudartGraph *g, gboolean sorted, GHashTable *map);
+
 static struct CUgraphNode_st *
-node_copy (const struct CUgraphNode_st *n, WsCudartGraph *owner)
+node_copy (const struct CUgraphNode_st *n, WsCudartGraph *owner, gboolean sorted, GHashTable *map)
 {
   struct CUgraphNode_st *c = g_memdup2 (n, sizeof *n);
   if (n->kind == NODE_KERNEL)
@@ -250,6 +331,17 @@ node_copy (const struct CUgraphNode_st *n, WsCudartGraph *owner)
       c->params = NULL;
       c->param_offsets = NULL;
     }
+  if (n->kind == NODE_CONDITIONAL)
+    {
+      /* the bodies are copied with the node (their nodes go into @map too) */
+      c->bodies = g_new0 (cudaGraph_t, n->n_bodies);
+      for (unsigned int i = 0; i < n->n_bodies; i++)
+        {
+          WsCudartGraph *body = graph_copy ((WsCudartGraph *) n->bodies[i], sorted, map);
+          body->parent = c;
+          c->bodies[i] = (cudaGraph_t) body;
+        }
+    }
   c->deps = g_ptr_array_new ();
   c->owner = owner;
   return c;
@@ -261,6 +353,7 @@ static WsCudartGraph *
 graph_copy (WsCudartGraph *g, gboolean sorted, GHashTable *map)
 {
   WsCudartGraph *c = graph_new ();
+  g_array_append_vals (c->handles, g->handles->data, g->handles->len);
   guint n = g->nodes->len;
   g_autofree gboolean *done = g_new0 (gboolean, MAX (n, 1));
   for (guint placed = 0; placed < n;)
@@ -274,7 +367,7 @@ graph_copy (WsCudartGraph *g, gboolean sorted, GHashTable *map)
             ready = g_hash_table_contains (map, o->deps->pdata[d]);
           if (!ready)
             continue;
-          struct CUgraphNode_st *k = node_copy (o, c);
+          struct CUgraphNode_st *k = node_copy (o, c, sorted, map);
           g_ptr_array_add (c->nodes, k);
           g_hash_table_insert (map, o, k);
           done[i] = TRUE;
@@ -324,6 +417,22 @@ memset_elements (const struct CUgraphNode_st *n)
 
 static WsCudartGraph *graph_from (cudaGraph_t graph);
 static gboolean exec_valid (cudaGraphExec_t exec);
+
+/* Whether @edges (n of them, or NULL) are all plain dependencies: the
+ * programmatic ones (ports, cudaGraphDependencyTypeProgrammatic) are not
+ * supported (with a message naming @what). */
+static gboolean
+edges_default (const cudaGraphEdgeData *edges, size_t n, const char *what)
+{
+  for (size_t i = 0; edges != NULL && i < n; i++)
+    if (edges[i].type != cudaGraphDependencyTypeDefault || edges[i].from_port != 0 || edges[i].to_port != 0)
+      {
+        ws_cudart_warn ("%s: programmatic dependencies (edge data with a type or port) are not supported by the "
+                        "Warpscope emulator", what);
+        return FALSE;
+      }
+  return TRUE;
+}
 
 /* A new node of @graph after @deps (which must be nodes of @graph). */
 static cudaError_t
@@ -469,7 +578,7 @@ ws_cudart_capture_malloc (WsCudartGraph *g, void **ptr, size_t size)
   cudaError_t err = graph_alloc_reserve (ptr, size);
   if (err != cudaSuccess)
     return err;
-  struct CUgraphNode_st *n = add_node (g, NODE_MEM_ALLOC);
+  struct CUgraphNode_st *n = capture_node (g, NODE_MEM_ALLOC);
   n->dst = *ptr;
   n->count = size;
   return cudaSuccess;
@@ -485,7 +594,7 @@ ws_cudart_capture_free (WsCudartGraph *g, void *ptr)
                       ptr);
       return ws_cudart_set_error (cudaErrorInvalidValue);
     }
-  struct CUgraphNode_st *n = add_node (g, NODE_MEM_FREE);
+  struct CUgraphNode_st *n = capture_node (g, NODE_MEM_FREE);
   n->dst = ptr;
   return cudaSuccess;
 }
@@ -780,6 +889,180 @@ cudaGraphAddEmptyNode (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cud
   return new_node (pGraphNode, graph, pDependencies, numDependencies, NODE_EMPTY, &n);
 }
 
+/* ---- conditional nodes -------------------------------------------------------- */
+
+cudaError_t
+cudaGraphConditionalHandleCreate (cudaGraphConditionalHandle *pHandle_out, cudaGraph_t graph,
+                                  unsigned int defaultLaunchValue, unsigned int flags)
+{
+  ENSURE_OR_RETURN ();
+  WsCudartGraph *g = graph_from (graph);
+  if (pHandle_out == NULL || g == NULL || (flags != 0 && flags != cudaGraphCondAssignDefault))
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  g_rec_mutex_lock (&ws_cudart.lock);
+  static guint serial;
+  g_autofree char *label = g_strdup_printf ("conditional handle #%u", ++serial);
+  g_autoptr (GError) error = NULL;
+  uint64_t slot = ws_devmem_alloc (ws_cudart.mem, sizeof (uint32_t), WS_ALLOC_DEVICE, label, &error);
+  if (slot == 0)
+    {
+      g_rec_mutex_unlock (&ws_cudart.lock);
+      ws_cudart_warn ("cudaGraphConditionalHandleCreate: %s", error != NULL ? error->message : "no memory");
+      return ws_cudart_set_error (cudaErrorMemoryAllocation);
+    }
+  /* the first launch sees the default even without cudaGraphCondAssignDefault */
+  uint32_t v = defaultLaunchValue;
+  memcpy ((void *) (uintptr_t) slot, &v, sizeof v);
+  CondHandle h = { slot, defaultLaunchValue, flags };
+  g_array_append_val (g->handles, h);
+  g_hash_table_insert (cond_handles, GSIZE_TO_POINTER (slot), g);
+  g_rec_mutex_unlock (&ws_cudart.lock);
+  *pHandle_out = slot;
+  return cudaSuccess;
+}
+
+/* Whether @handle was made for @g or a graph @g is (nested) a body of: a
+ * conditional node goes into the handle's graph or one of its children. */
+static gboolean
+handle_usable_in (cudaGraphConditionalHandle handle, WsCudartGraph *g)
+{
+  g_rec_mutex_lock (&ws_cudart.lock);
+  WsCudartGraph *owner = cond_handles != NULL ? g_hash_table_lookup (cond_handles, GSIZE_TO_POINTER (handle)) : NULL;
+  while (owner != NULL && g != NULL && g != owner)
+    g = g->parent != NULL ? g->parent->owner : NULL;
+  g_rec_mutex_unlock (&ws_cudart.lock);
+  return owner != NULL && g == owner;
+}
+
+static cudaError_t
+add_conditional_node (cudaGraphNode_t *out, cudaGraph_t graph, const cudaGraphNode_t *deps, size_t n_deps,
+                      struct cudaConditionalNodeParams *p)
+{
+  unsigned int max_size = p->type == cudaGraphCondTypeIf ? 2 : p->type == cudaGraphCondTypeWhile ? 1 : G_MAXUINT;
+  if (p->type != cudaGraphCondTypeIf && p->type != cudaGraphCondTypeWhile && p->type != cudaGraphCondTypeSwitch)
+    {
+      ws_cudart_warn ("cudaGraphAddNode: conditional node type %d is not IF (0), WHILE (1) or SWITCH (2)", p->type);
+      return ws_cudart_set_error (cudaErrorInvalidValue);
+    }
+  if (p->size == 0 || p->size > max_size)
+    {
+      ws_cudart_warn ("cudaGraphAddNode: a %s conditional node with %u body graphs (IF takes 1, or 2 with an ELSE "
+                      "body; WHILE 1; SWITCH at least 1)",
+                      p->type == cudaGraphCondTypeIf ? "IF" : p->type == cudaGraphCondTypeWhile ? "WHILE" : "SWITCH",
+                      p->size);
+      return ws_cudart_set_error (cudaErrorInvalidValue);
+    }
+  WsCudartGraph *g = graph_from (graph);
+  if (g != NULL && !handle_usable_in (p->handle, g))
+    {
+      ws_cudart_warn ("cudaGraphAddNode: 0x%llx is not a conditional handle of this graph or of a graph it is the "
+                      "body of (make one with cudaGraphConditionalHandleCreate)", p->handle);
+      return ws_cudart_set_error (cudaErrorInvalidValue);
+    }
+  struct CUgraphNode_st *n;
+  cudaError_t err = new_node (out, graph, deps, n_deps, NODE_CONDITIONAL, &n);
+  if (err != cudaSuccess)
+    return err;
+  n->cond_type = p->type;
+  n->handle = p->handle;
+  n->n_bodies = p->size;
+  n->bodies = g_new0 (cudaGraph_t, p->size);
+  g_rec_mutex_lock (&ws_cudart.lock);
+  for (unsigned int i = 0; i < p->size; i++)
+    {
+      WsCudartGraph *body = graph_new ();
+      body->parent = n;
+      g_hash_table_add (graphs, body);
+      n->bodies[i] = (cudaGraph_t) body;
+    }
+  g_rec_mutex_unlock (&ws_cudart.lock);
+  p->phGraph_out = n->bodies;
+  return cudaSuccess;
+}
+
+/* The generic node constructor: each type goes to its own cudaGraphAdd*Node. */
+cudaError_t
+cudaGraphAddNode (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+                  const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+                  struct cudaGraphNodeParams *nodeParams)
+{
+  if (nodeParams == NULL)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  if (!edges_default (dependencyData, numDependencies, "cudaGraphAddNode"))
+    return ws_cudart_set_error (cudaErrorNotSupported);
+  const cudaGraphNode_t *deps = pDependencies;
+  size_t n = numDependencies;
+  switch (nodeParams->type)
+    {
+    case cudaGraphNodeTypeKernel:
+      {
+        const struct cudaKernelNodeParamsV2 *k = &nodeParams->kernel;
+        struct cudaKernelNodeParams kp = { 0 };
+        kp.func = k->func;
+        kp.gridDim = k->gridDim;
+        kp.blockDim = k->blockDim;
+        kp.sharedMemBytes = k->sharedMemBytes;
+        kp.kernelParams = k->kernelParams;
+        kp.extra = k->extra;
+        return cudaGraphAddKernelNode (pGraphNode, graph, deps, n, &kp);
+      }
+    case cudaGraphNodeTypeMemcpy:
+      if (nodeParams->memcpy.flags != 0)
+        return ws_cudart_set_error (cudaErrorInvalidValue);
+      return cudaGraphAddMemcpyNode (pGraphNode, graph, deps, n, &nodeParams->memcpy.copyParams);
+    case cudaGraphNodeTypeMemset:
+      {
+        const struct cudaMemsetParamsV2 *m = &nodeParams->memset;
+        struct cudaMemsetParams mp = { 0 };
+        mp.dst = m->dst;
+        mp.pitch = m->pitch;
+        mp.value = m->value;
+        mp.elementSize = m->elementSize;
+        mp.width = m->width;
+        mp.height = m->height;
+        return cudaGraphAddMemsetNode (pGraphNode, graph, deps, n, &mp);
+      }
+    case cudaGraphNodeTypeHost:
+      {
+        struct cudaHostNodeParams hp = { nodeParams->host.fn, nodeParams->host.userData };
+        return cudaGraphAddHostNode (pGraphNode, graph, deps, n, &hp);
+      }
+    case cudaGraphNodeTypeEmpty:
+      return cudaGraphAddEmptyNode (pGraphNode, graph, deps, n);
+    case cudaGraphNodeTypeMemAlloc:
+      {
+        struct cudaMemAllocNodeParamsV2 *a = &nodeParams->alloc;
+        struct cudaMemAllocNodeParams ap = { 0 };
+        ap.poolProps = a->poolProps;
+        ap.accessDescs = a->accessDescs;
+        ap.accessDescCount = a->accessDescCount;
+        ap.bytesize = a->bytesize;
+        cudaError_t err = cudaGraphAddMemAllocNode (pGraphNode, graph, deps, n, &ap);
+        if (err == cudaSuccess)
+          a->dptr = ap.dptr;
+        return err;
+      }
+    case cudaGraphNodeTypeMemFree:
+      return cudaGraphAddMemFreeNode (pGraphNode, graph, deps, n, nodeParams->free.dptr);
+    case cudaGraphNodeTypeConditional:
+      return add_conditional_node (pGraphNode, graph, deps, n, &nodeParams->conditional);
+    case cudaGraphNodeTypeGraph:
+    case cudaGraphNodeTypeWaitEvent:
+    case cudaGraphNodeTypeEventRecord:
+    case cudaGraphNodeTypeExtSemaphoreSignal:
+    case cudaGraphNodeTypeExtSemaphoreWait:
+      ws_cudart_warn ("cudaGraphAddNode: %s nodes are not supported by the Warpscope emulator",
+                      nodeParams->type == cudaGraphNodeTypeGraph ? "child-graph"
+                      : nodeParams->type == cudaGraphNodeTypeWaitEvent ? "event-wait"
+                      : nodeParams->type == cudaGraphNodeTypeEventRecord ? "event-record"
+                      : "external-semaphore");
+      return ws_cudart_set_error (cudaErrorNotSupported);
+    default:
+      ws_cudart_warn ("cudaGraphAddNode: unknown node type %d", nodeParams->type);
+      return ws_cudart_set_error (cudaErrorInvalidValue);
+    }
+}
+
 cudaError_t
 cudaGraphAddDependencies (cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
                           const cudaGraphEdgeData *edgeData, size_t numDependencies)
@@ -787,14 +1070,8 @@ cudaGraphAddDependencies (cudaGraph_t graph, const cudaGraphNode_t *from, const 
   WsCudartGraph *g = graph_from (graph);
   if (g == NULL || (numDependencies > 0 && (from == NULL || to == NULL)))
     return ws_cudart_set_error (cudaErrorInvalidValue);
-  if (edgeData != NULL)
-    for (size_t i = 0; i < numDependencies; i++)
-      if (edgeData[i].type != cudaGraphDependencyTypeDefault || edgeData[i].from_port != 0)
-        {
-          ws_cudart_warn ("cudaGraphAddDependencies: programmatic dependencies are not supported by the Warpscope "
-                          "emulator");
-          return ws_cudart_set_error (cudaErrorNotSupported);
-        }
+  if (!edges_default (edgeData, numDependencies, "cudaGraphAddDependencies"))
+    return ws_cudart_set_error (cudaErrorNotSupported);
   for (size_t i = 0; i < numDependencies; i++)
     if (from[i] == NULL || to[i] == NULL || from[i]->owner != g || to[i]->owner != g)
       return ws_cudart_set_error (cudaErrorInvalidValue);
@@ -819,6 +1096,7 @@ cudaGraphNodeGetType (cudaGraphNode_t node, enum cudaGraphNodeType *pType)
     case NODE_EMPTY: *pType = cudaGraphNodeTypeEmpty; break;
     case NODE_MEM_ALLOC: *pType = cudaGraphNodeTypeMemAlloc; break;
     case NODE_MEM_FREE: *pType = cudaGraphNodeTypeMemFree; break;
+    case NODE_CONDITIONAL: *pType = cudaGraphNodeTypeConditional; break;
     }
   return cudaSuccess;
 }
@@ -829,6 +1107,12 @@ cudaGraphClone (cudaGraph_t *pGraphClone, cudaGraph_t originalGraph)
   WsCudartGraph *g = graph_from (originalGraph);
   if (g == NULL || pGraphClone == NULL)
     return ws_cudart_set_error (cudaErrorInvalidValue);
+  for (guint i = 0; i < g->nodes->len; i++)
+    if (((struct CUgraphNode_st *) g->nodes->pdata[i])->kind == NODE_CONDITIONAL)
+      {
+        ws_cudart_warn ("cudaGraphClone: a graph with conditional nodes cannot be cloned (a CUDA rule)");
+        return ws_cudart_set_error (cudaErrorNotSupported);
+      }
   g_rec_mutex_lock (&ws_cudart.lock);
   g_autoptr (GHashTable) map = g_hash_table_new (g_direct_hash, g_direct_equal);
   WsCudartGraph *c = graph_copy (g, FALSE, map);
@@ -851,6 +1135,39 @@ cudaGraphExecKernelNodeSetParams (cudaGraphExec_t hGraphExec, cudaGraphNode_t no
   return err == cudaSuccess ? err : ws_cudart_set_error (err);
 }
 
+/* Why @a (a graph being taken) does not match @b (the executable graph's)
+ * node for node, or cudaGraphExecUpdateSuccess; conditional nodes match
+ * when their type, handle, body count and bodies do. */
+static enum cudaGraphExecUpdateResult
+graph_matches (WsCudartGraph *a, WsCudartGraph *b)
+{
+  if (a->nodes->len != b->nodes->len)
+    return cudaGraphExecUpdateErrorTopologyChanged;
+  for (guint i = 0; i < a->nodes->len; i++)
+    {
+      struct CUgraphNode_st *x = a->nodes->pdata[i], *y = b->nodes->pdata[i];
+      if (x->kind != y->kind)
+        return cudaGraphExecUpdateErrorNodeTypeChanged;
+      if (x->deps->len != y->deps->len)
+        return cudaGraphExecUpdateErrorTopologyChanged;
+      if (x->kind == NODE_KERNEL && x->kernel->fn != y->kernel->fn)
+        return cudaGraphExecUpdateErrorFunctionChanged;
+      if (x->kind == NODE_CONDITIONAL)
+        {
+          if (x->cond_type != y->cond_type || x->handle != y->handle || x->n_bodies != y->n_bodies)
+            return cudaGraphExecUpdateErrorParametersChanged;
+          for (unsigned int bi = 0; bi < x->n_bodies; bi++)
+            {
+              enum cudaGraphExecUpdateResult r = graph_matches ((WsCudartGraph *) x->bodies[bi],
+                                                                (WsCudartGraph *) y->bodies[bi]);
+              if (r != cudaGraphExecUpdateSuccess)
+                return r;
+            }
+        }
+    }
+  return cudaGraphExecUpdateSuccess;
+}
+
 /* Takes @hGraph's node parameters when its nodes match the executable
  * graph's one for one (same kinds, same kernels, same dependencies). */
 cudaError_t
@@ -865,17 +1182,7 @@ cudaGraphExecUpdate (cudaGraphExec_t hGraphExec, cudaGraph_t hGraph, cudaGraphEx
   g_autoptr (GHashTable) map = g_hash_table_new (g_direct_hash, g_direct_equal);
   WsCudartGraph *c = graph_copy (g, TRUE, map);
   WsCudartGraph *old = hGraphExec->graph;
-  enum cudaGraphExecUpdateResult result = cudaGraphExecUpdateSuccess;
-  if (c->nodes->len != old->nodes->len)
-    result = cudaGraphExecUpdateErrorTopologyChanged;
-  for (guint i = 0; result == cudaGraphExecUpdateSuccess && i < c->nodes->len; i++)
-    {
-      struct CUgraphNode_st *a = c->nodes->pdata[i], *b = old->nodes->pdata[i];
-      if (a->kind != b->kind || a->deps->len != b->deps->len)
-        result = a->kind != b->kind ? cudaGraphExecUpdateErrorNodeTypeChanged : cudaGraphExecUpdateErrorTopologyChanged;
-      else if (a->kind == NODE_KERNEL && a->kernel->fn != b->kernel->fn)
-        result = cudaGraphExecUpdateErrorFunctionChanged;
-    }
+  enum cudaGraphExecUpdateResult result = graph_matches (c, old);
   if (result != cudaGraphExecUpdateSuccess)
     {
       graph_unref (c);
@@ -900,9 +1207,13 @@ cudaGraphExecUpdate (cudaGraphExec_t hGraphExec, cudaGraph_t hGraph, cudaGraphEx
 
 /* ---- capture ------------------------------------------------------------- */
 
-cudaError_t
-cudaStreamBeginCapture (cudaStream_t stream, enum cudaStreamCaptureMode mode)
+/* Starts capturing @stream into a new graph (@into NULL) or into @into
+ * after @deps. */
+static cudaError_t
+begin_capture (cudaStream_t stream, enum cudaStreamCaptureMode mode, WsCudartGraph *into,
+               const cudaGraphNode_t *deps, const cudaGraphEdgeData *edges, size_t n_deps, const char *what)
 {
+  static unsigned long long next_capture_id;
   cudaError_t err = ws_cudart_ensure ();
   if (err != cudaSuccess)
     return ws_cudart_set_error (err);
@@ -913,24 +1224,51 @@ cudaStreamBeginCapture (cudaStream_t stream, enum cudaStreamCaptureMode mode)
       /* CUDA forbids capturing the legacy stream; the emulator keeps no
        * per-thread capture state, so cudaStreamPerThread is refused too. */
       if (stream == cudaStreamPerThread)
-        ws_cudart_warn ("cudaStreamBeginCapture: capturing cudaStreamPerThread is not supported by the Warpscope "
-                        "emulator; capture a stream made with cudaStreamCreate");
+        ws_cudart_warn ("%s: capturing cudaStreamPerThread is not supported by the Warpscope "
+                        "emulator; capture a stream made with cudaStreamCreate", what);
       return ws_cudart_set_error (cudaErrorStreamCaptureUnsupported);
     }
   if (mode != cudaStreamCaptureModeGlobal && mode != cudaStreamCaptureModeThreadLocal &&
       mode != cudaStreamCaptureModeRelaxed)
     return ws_cudart_set_error (cudaErrorInvalidValue);
+  if (n_deps > 0 && deps == NULL)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  for (size_t i = 0; i < n_deps; i++)
+    if (deps[i] == NULL || deps[i]->owner != into)
+      return ws_cudart_set_error (cudaErrorInvalidValue);
+  if (!edges_default (edges, n_deps, what))
+    return ws_cudart_set_error (cudaErrorNotSupported);
   g_rec_mutex_lock (&ws_cudart.lock);
-  if (stream->capture != NULL)
+  if (stream->capture != NULL || (into != NULL && into->origin != NULL))
     {
       g_rec_mutex_unlock (&ws_cudart.lock);
       return ws_cudart_set_error (cudaErrorIllegalState);
     }
-  WsCudartGraph *g = graph_new ();
+  WsCudartGraph *g = into;
+  if (g == NULL)
+    {
+      /* a graph handle already: cudaStreamGetCaptureInfo hands it out and
+       * nodes may be added to it by hand during the capture */
+      g = graph_new ();
+      tables_init ();
+      g_hash_table_add (graphs, g);
+    }
   g->origin = stream;
+  g->capture_into = into != NULL;
+  g->capture_id = ++next_capture_id;
+  g_clear_pointer (&g->invalid, g_free);
+  g_ptr_array_set_size (g->tail, 0);
+  for (size_t i = 0; i < n_deps; i++)
+    g_ptr_array_add (g->tail, deps[i]);
   stream->capture = g;
   g_rec_mutex_unlock (&ws_cudart.lock);
   return cudaSuccess;
+}
+
+cudaError_t
+cudaStreamBeginCapture (cudaStream_t stream, enum cudaStreamCaptureMode mode)
+{
+  return begin_capture (stream, mode, NULL, NULL, NULL, 0, "cudaStreamBeginCapture");
 }
 
 cudaError_t
@@ -940,10 +1278,30 @@ cudaStreamBeginCapture_ptsz (cudaStream_t stream, enum cudaStreamCaptureMode mod
 }
 
 cudaError_t
+cudaStreamBeginCaptureToGraph (cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t *dependencies,
+                               const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+                               enum cudaStreamCaptureMode mode)
+{
+  ENSURE_OR_RETURN ();
+  WsCudartGraph *g = graph_from (graph);
+  if (g == NULL)
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  return begin_capture (stream, mode, g, dependencies, dependencyData, numDependencies,
+                        "cudaStreamBeginCaptureToGraph");
+}
+
+cudaError_t
+cudaStreamBeginCaptureToGraph_ptsz (cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t *dependencies,
+                                    const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+                                    enum cudaStreamCaptureMode mode)
+{
+  return cudaStreamBeginCaptureToGraph (stream, graph, dependencies, dependencyData, numDependencies, mode);
+}
+
+/* A capture into an existing graph may pass no @pGraph (the caller has it). */
+cudaError_t
 cudaStreamEndCapture (cudaStream_t stream, cudaGraph_t *pGraph)
 {
-  if (pGraph == NULL)
-    return ws_cudart_set_error (cudaErrorInvalidValue);
   cudaError_t err = ws_cudart_ensure ();
   if (err != cudaSuccess)
     return ws_cudart_set_error (err);
@@ -954,7 +1312,12 @@ cudaStreamEndCapture (cudaStream_t stream, cudaGraph_t *pGraph)
   if (g == NULL)
     {
       g_rec_mutex_unlock (&ws_cudart.lock);
-      return ws_cudart_set_error (cudaErrorIllegalState);
+      return ws_cudart_set_error (pGraph == NULL ? cudaErrorInvalidValue : cudaErrorIllegalState);
+    }
+  if (pGraph == NULL && !g->capture_into)
+    {
+      g_rec_mutex_unlock (&ws_cudart.lock);
+      return ws_cudart_set_error (cudaErrorInvalidValue);
     }
   if (g->origin != stream)
     {
@@ -973,17 +1336,28 @@ cudaStreamEndCapture (cudaStream_t stream, cudaGraph_t *pGraph)
     if (((cudaEvent_t) key)->capture == g)
       ((cudaEvent_t) key)->capture = NULL;
   g->origin = NULL;
+  g_ptr_array_set_size (g->tail, 0);
+  gboolean into = g->capture_into;
+  g->capture_into = FALSE;
   if (g->invalid != NULL)
     {
-      graph_unref (g);
+      /* a graph of the capture's own is dropped; the user's graph stays
+       * theirs, with what was captured before the failure */
+      if (!into)
+        {
+          g_hash_table_remove (graphs, g);
+          graph_unref (g);
+        }
+      else
+        g_clear_pointer (&g->invalid, g_free);
       g_rec_mutex_unlock (&ws_cudart.lock);
-      *pGraph = NULL;
+      if (pGraph != NULL)
+        *pGraph = NULL;
       return ws_cudart_set_error (cudaErrorStreamCaptureInvalidated);
     }
-  tables_init ();
-  g_hash_table_add (graphs, g);
   g_rec_mutex_unlock (&ws_cudart.lock);
-  *pGraph = (cudaGraph_t) g;
+  if (pGraph != NULL)
+    *pGraph = (cudaGraph_t) g;
   return cudaSuccess;
 }
 
@@ -991,6 +1365,93 @@ cudaError_t
 cudaStreamEndCapture_ptsz (cudaStream_t stream, cudaGraph_t *pGraph)
 {
   return cudaStreamEndCapture (stream, pGraph);
+}
+
+/* The capture's shared dependency set stands for every stream in it. */
+cudaError_t
+cudaStreamGetCaptureInfo (cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out,
+                          unsigned long long *id_out, cudaGraph_t *graph_out,
+                          const cudaGraphNode_t **dependencies_out, const cudaGraphEdgeData **edgeData_out,
+                          size_t *numDependencies_out)
+{
+  if (captureStatus_out == NULL || (edgeData_out != NULL && dependencies_out == NULL))
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  ENSURE_OR_RETURN ();
+  if (!ws_cudart_stream_valid (stream))
+    return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
+  g_rec_mutex_lock (&ws_cudart.lock);
+  WsCudartGraph *g = ws_cudart_capturing (stream);
+  if (g == NULL)
+    *captureStatus_out = cudaStreamCaptureStatusNone;
+  else
+    {
+      *captureStatus_out = g->invalid != NULL ? cudaStreamCaptureStatusInvalidated : cudaStreamCaptureStatusActive;
+      if (id_out != NULL)
+        *id_out = g->capture_id;
+      if (graph_out != NULL)
+        *graph_out = (cudaGraph_t) g;
+      if (dependencies_out != NULL)
+        *dependencies_out = (const cudaGraphNode_t *) g->tail->pdata;
+      if (edgeData_out != NULL)
+        {
+          g_array_set_size (g->tail_edges, 0);
+          g_array_set_size (g->tail_edges, MAX (g->tail->len, 1));
+          *edgeData_out = (const cudaGraphEdgeData *) (gpointer) g->tail_edges->data;
+        }
+      if (numDependencies_out != NULL)
+        *numDependencies_out = g->tail->len;
+    }
+  g_rec_mutex_unlock (&ws_cudart.lock);
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaStreamGetCaptureInfo_ptsz (cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out,
+                               unsigned long long *id_out, cudaGraph_t *graph_out,
+                               const cudaGraphNode_t **dependencies_out, const cudaGraphEdgeData **edgeData_out,
+                               size_t *numDependencies_out)
+{
+  return cudaStreamGetCaptureInfo (stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out,
+                                   numDependencies_out);
+}
+
+cudaError_t
+cudaStreamUpdateCaptureDependencies (cudaStream_t stream, cudaGraphNode_t *dependencies,
+                                     const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+                                     unsigned int flags)
+{
+  ENSURE_OR_RETURN ();
+  if (!ws_cudart_stream_valid (stream))
+    return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
+  if ((flags != cudaStreamAddCaptureDependencies && flags != cudaStreamSetCaptureDependencies)
+      || (numDependencies > 0 && dependencies == NULL))
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  if (!edges_default (dependencyData, numDependencies, "cudaStreamUpdateCaptureDependencies"))
+    return ws_cudart_set_error (cudaErrorNotSupported);
+  g_rec_mutex_lock (&ws_cudart.lock);
+  WsCudartGraph *g = ws_cudart_capturing (stream);
+  cudaError_t err = g == NULL ? cudaErrorIllegalState : cudaSuccess;
+  for (size_t i = 0; err == cudaSuccess && i < numDependencies; i++)
+    if (dependencies[i] == NULL || dependencies[i]->owner != g)
+      err = cudaErrorInvalidValue;
+  if (err == cudaSuccess)
+    {
+      if (flags == cudaStreamSetCaptureDependencies)
+        g_ptr_array_set_size (g->tail, 0);
+      for (size_t i = 0; i < numDependencies; i++)
+        if (!g_ptr_array_find (g->tail, dependencies[i], NULL))
+          g_ptr_array_add (g->tail, dependencies[i]);
+    }
+  g_rec_mutex_unlock (&ws_cudart.lock);
+  return err == cudaSuccess ? err : ws_cudart_set_error (err);
+}
+
+cudaError_t
+cudaStreamUpdateCaptureDependencies_ptsz (cudaStream_t stream, cudaGraphNode_t *dependencies,
+                                          const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+                                          unsigned int flags)
+{
+  return cudaStreamUpdateCaptureDependencies (stream, dependencies, dependencyData, numDependencies, flags);
 }
 
 /* ---- graphs --------------------------------------------------------------- */
@@ -1011,6 +1472,13 @@ cudaGraphDestroy (cudaGraph_t graph)
   WsCudartGraph *g = graph_from (graph);
   if (g == NULL)
     return ws_cudart_set_error (cudaErrorInvalidValue);
+  if (g->parent != NULL)
+    {
+      ws_cudart_warn ("cudaGraphDestroy: %p is the body of a conditional node, which owns it", (void *) graph);
+      return ws_cudart_set_error (cudaErrorInvalidValue);
+    }
+  if (g->origin != NULL)
+    return ws_cudart_set_error (cudaErrorIllegalState);   /* being captured into */
   g_rec_mutex_lock (&ws_cudart.lock);
   g_hash_table_remove (graphs, g);
   g_rec_mutex_unlock (&ws_cudart.lock);
@@ -1031,6 +1499,28 @@ cudaGraphGetNodes (cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes)
   return cudaSuccess;
 }
 
+/* The kind of the first node CUDA does not allow in a conditional body
+ * (@in_body: @g is one), or NULL. */
+static const char *
+body_node_refused (WsCudartGraph *g, gboolean in_body)
+{
+  for (guint i = 0; i < g->nodes->len; i++)
+    {
+      struct CUgraphNode_st *n = g->nodes->pdata[i];
+      if (in_body && n->kind == NODE_HOST)
+        return "host";
+      if (in_body && (n->kind == NODE_MEM_ALLOC || n->kind == NODE_MEM_FREE))
+        return "memory allocation or free";
+      for (unsigned int b = 0; n->kind == NODE_CONDITIONAL && b < n->n_bodies; b++)
+        {
+          const char *bad = body_node_refused ((WsCudartGraph *) n->bodies[b], TRUE);
+          if (bad != NULL)
+            return bad;
+        }
+    }
+  return NULL;
+}
+
 cudaError_t
 cudaGraphInstantiate (cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags)
 {
@@ -1043,6 +1533,13 @@ cudaGraphInstantiate (cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned l
     {
       ws_cudart_warn ("cudaGraphInstantiate: flags 0x%llx are not supported by the Warpscope emulator", flags);
       return ws_cudart_set_error (cudaErrorNotSupported);
+    }
+  const char *bad = body_node_refused (g, FALSE);
+  if (bad != NULL)
+    {
+      ws_cudart_warn ("cudaGraphInstantiate: a conditional node's body holds a %s node; CUDA allows only kernel, "
+                      "empty, memcpy, memset and conditional nodes there", bad);
+      return ws_cudart_set_error (cudaErrorInvalidValue);
     }
   struct CUgraphExec_st *e = g_new0 (struct CUgraphExec_st, 1);
   g_rec_mutex_lock (&ws_cudart.lock);
@@ -1101,20 +1598,82 @@ cudaGraphUpload_ptsz (cudaGraphExec_t graphExec, cudaStream_t stream)
   return cudaGraphUpload (graphExec, stream);
 }
 
-cudaError_t
-cudaGraphLaunch (cudaGraphExec_t graphExec, cudaStream_t stream)
+/* How deep conditional nodes may nest in the executor (CUDA itself has a
+ * limit; this only keeps a malformed graph from exhausting the stack). */
+#define WS_CUDART_MAX_GRAPH_DEPTH 64
+
+static cudaError_t run_graph (WsCudartGraph *g, guint depth);
+
+/* The condition value in @handle's slot. */
+static cudaError_t
+condition_read (cudaGraphConditionalHandle handle, uint32_t *value)
 {
-  cudaError_t err = ws_cudart_ensure ();
+  g_rec_mutex_lock (&ws_cudart.lock);
+  g_autoptr (GError) error = NULL;
+  const void *p = ws_devmem_host_ptr (ws_cudart.mem, handle, sizeof *value, &error);
+  if (p != NULL)
+    memcpy (value, p, sizeof *value);
+  g_rec_mutex_unlock (&ws_cudart.lock);
+  if (p == NULL)
+    {
+      ws_cudart_warn ("conditional node: the slot of handle 0x%llx is not readable: %s", handle, error->message);
+      return ws_cudart_set_error (cudaErrorInvalidValue);
+    }
+  return cudaSuccess;
+}
+
+/* IF runs body 0 on a non-zero value, else body 1 when there is one; WHILE
+ * runs body 0 as long as the value (read before each iteration) is
+ * non-zero; SWITCH runs body[value] when value < size. */
+static cudaError_t
+run_conditional (const struct CUgraphNode_st *n, guint depth)
+{
+  uint32_t v = 0;
+  cudaError_t err = condition_read (n->handle, &v);
   if (err != cudaSuccess)
-    return ws_cudart_set_error (err);
-  if (!exec_valid (graphExec))
-    return ws_cudart_set_error (cudaErrorInvalidValue);
-  if (!ws_cudart_stream_valid (stream))
-    return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
-  WsCudartGraph *into = ws_cudart_capturing (stream);
-  if (into != NULL)
-    return ws_cudart_capture_unsupported (into, "cudaGraphLaunch");
-  GPtrArray *nodes = graphExec->graph->nodes;
+    return err;
+  switch (n->cond_type)
+    {
+    case cudaGraphCondTypeIf:
+      if (v != 0)
+        return run_graph ((WsCudartGraph *) n->bodies[0], depth + 1);
+      return n->n_bodies == 2 ? run_graph ((WsCudartGraph *) n->bodies[1], depth + 1) : cudaSuccess;
+    case cudaGraphCondTypeWhile:
+      while (err == cudaSuccess && v != 0)
+        {
+          err = run_graph ((WsCudartGraph *) n->bodies[0], depth + 1);
+          if (err == cudaSuccess)
+            err = condition_read (n->handle, &v);
+        }
+      return err;
+    case cudaGraphCondTypeSwitch:
+      return v < n->n_bodies ? run_graph ((WsCudartGraph *) n->bodies[v], depth + 1) : cudaSuccess;
+    }
+  return ws_cudart_set_error (cudaErrorInvalidValue);
+}
+
+/* Runs the nodes of an executable graph (or of a body of one) in order,
+ * after giving the graph's handles made with cudaGraphCondAssignDefault
+ * their default value. */
+static cudaError_t
+run_graph (WsCudartGraph *g, guint depth)
+{
+  if (depth > WS_CUDART_MAX_GRAPH_DEPTH)
+    {
+      ws_cudart_warn ("cudaGraphLaunch: conditional nodes nest deeper than %d levels", WS_CUDART_MAX_GRAPH_DEPTH);
+      return ws_cudart_set_error (cudaErrorNotSupported);
+    }
+  for (guint i = 0; i < g->handles->len; i++)
+    {
+      const CondHandle *h = &g_array_index (g->handles, CondHandle, i);
+      if (h->flags & cudaGraphCondAssignDefault)
+        {
+          uint32_t v = h->default_value;
+          memcpy ((void *) (uintptr_t) h->slot, &v, sizeof v);
+        }
+    }
+  cudaError_t err = cudaSuccess;
+  GPtrArray *nodes = g->nodes;
   for (guint i = 0; i < nodes->len && err == cudaSuccess; i++)
     {
       struct CUgraphNode_st *n = nodes->pdata[i];
@@ -1151,12 +1710,31 @@ cudaGraphLaunch (cudaGraphExec_t graphExec, cudaStream_t stream)
         case NODE_MEM_FREE:
           err = graph_alloc_unmap (n->dst) ? cudaSuccess : ws_cudart_set_error (cudaErrorInvalidValue);
           break;
+        case NODE_CONDITIONAL:
+          err = run_conditional (n, depth);
+          break;
         }
       /* A fault inside the graph is sticky like any other. */
       if (err == cudaSuccess && ws_cudart.sticky != cudaSuccess)
         err = ws_cudart.sticky;
     }
   return err;
+}
+
+cudaError_t
+cudaGraphLaunch (cudaGraphExec_t graphExec, cudaStream_t stream)
+{
+  cudaError_t err = ws_cudart_ensure ();
+  if (err != cudaSuccess)
+    return ws_cudart_set_error (err);
+  if (!exec_valid (graphExec))
+    return ws_cudart_set_error (cudaErrorInvalidValue);
+  if (!ws_cudart_stream_valid (stream))
+    return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
+  WsCudartGraph *into = ws_cudart_capturing (stream);
+  if (into != NULL)
+    return ws_cudart_capture_unsupported (into, "cudaGraphLaunch");
+  return run_graph (graphExec->graph, 0);
 }
 
 cudaError_t

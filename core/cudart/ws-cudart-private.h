@@ -180,6 +180,16 @@ cudaError_t cudaStreamGetDevice_ptsz (cudaStream_t hStream, int *device);
 cudaError_t cudaStreamAttachMemAsync_ptsz (cudaStream_t stream, void *devPtr, size_t length, unsigned int flags);
 cudaError_t cudaStreamBeginCapture_ptsz (cudaStream_t stream, enum cudaStreamCaptureMode mode);
 cudaError_t cudaStreamEndCapture_ptsz (cudaStream_t stream, cudaGraph_t *pGraph);
+cudaError_t cudaStreamBeginCaptureToGraph_ptsz (cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t *dependencies,
+                                                const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+                                                enum cudaStreamCaptureMode mode);
+cudaError_t cudaStreamGetCaptureInfo_ptsz (cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out,
+                                           unsigned long long *id_out, cudaGraph_t *graph_out,
+                                           const cudaGraphNode_t **dependencies_out,
+                                           const cudaGraphEdgeData **edgeData_out, size_t *numDependencies_out);
+cudaError_t cudaStreamUpdateCaptureDependencies_ptsz (cudaStream_t stream, cudaGraphNode_t *dependencies,
+                                                      const cudaGraphEdgeData *dependencyData,
+                                                      size_t numDependencies, unsigned int flags);
 cudaError_t cudaGraphUpload_ptsz (cudaGraphExec_t graphExec, cudaStream_t stream);
 cudaError_t cudaGraphLaunch_ptsz (cudaGraphExec_t graphExec, cudaStream_t stream);
 cudaError_t cudaMallocAsync_ptsz (void **devPtr, size_t size, cudaStream_t hStream);

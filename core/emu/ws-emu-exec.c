@@ -1301,6 +1301,18 @@ call_builtin (Cta *c, Warp *w, uint32_t pc, const WsPtxCall *call, const char *c
                 r = 0;
               }
           }
+        else if (strcmp (sc, "GraphSetConditional") == 0)
+          {
+            /* (handle, unsigned value): a conditional handle is the device
+             * address of the condition's 4-byte slot (ws-cudart-graph.c) */
+            uint32_t v = (uint32_t) a1;
+            if (ws_devmem_lookup (c->L->emu->opt.mem, a0, sizeof v) == NULL)
+              {
+                ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_ILLEGAL_ADDRESS, "cudaGraphSetConditional: 0x%" G_GINT64_MODIFIER "x is not a conditional handle", a0);
+                return FALSE;
+              }
+            memcpy ((void *) (uintptr_t) a0, &v, sizeof v);
+          }
         else if (strcmp (sc, "StreamCreate") == 0 || strcmp (sc, "EventCreate") == 0)
           {
             /* (handle *, flags): streams and events are ordering hints

@@ -974,6 +974,9 @@ ws_emu_device_runtime_call (const char *name)
 {
   if (name == NULL)
     return NULL;
+  /* CUDA graphs' device-side setter of a conditional node's value */
+  if (strcmp (name, "cudaGraphSetConditional") == 0)
+    return "GraphSetConditional";
   if (g_str_has_prefix (name, "__cuda_syscall_"))
     name += strlen ("__cuda_syscall_");
   if (g_str_has_prefix (name, "cnpv2"))
