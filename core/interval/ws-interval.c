@@ -164,6 +164,7 @@ struct _WsLaunchAnalysis {
   double *wavefronts;   /* per static instruction, see ws_launch_analysis_get_wavefronts */
   uint64_t *tb_issued;  /* per TB: warp instructions issued (machine level) */
   uint64_t *tb_thread_issued;
+  double *tb_critical;  /* per TB: the longest of its warps' eq. 13 cycles alone */
   uint64_t issued, thread_issued;
 };
 
@@ -178,6 +179,7 @@ ws_launch_analysis_free (WsLaunchAnalysis *a)
   g_free (a->wavefronts);
   g_free (a->tb_issued);
   g_free (a->tb_thread_issued);
+  g_free (a->tb_critical);
   ws_interval_profile_free (a->rep);
   g_free (a);
 }
@@ -347,6 +349,7 @@ ws_launch_analysis_new (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
   g_autofree WavefrontTally *tally = g_new0 (WavefrontTally, MAX (k->n_insts, 1));
   a->tb_issued = g_new0 (uint64_t, MAX (n_tbs, 1));
   a->tb_thread_issued = g_new0 (uint64_t, MAX (n_tbs, 1));
+  a->tb_critical = g_new0 (double, MAX (n_tbs, 1));
   for (uint64_t t = 0; t < n_tbs; t++)
     {
       if (!tbc[t].recorded)
@@ -363,6 +366,7 @@ ws_launch_analysis_new (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
           a->tb_thread_issued[t] += p->thread_insts;
           a->issued += p->insts;
           a->thread_issued += p->thread_insts;
+          a->tb_critical[t] = MAX (a->tb_critical[t], p->cycles);
           if (p->insts == 0)
             continue;
           WarpPoint pt = { t, w, p->perf, (double) p->insts };
@@ -430,6 +434,12 @@ ws_launch_analysis_get_tb_issued (WsLaunchAnalysis *a, const uint64_t **thread_i
   if (thread_insts)
     *thread_insts = a->tb_thread_issued;
   return a->tb_issued;
+}
+
+const double *
+ws_launch_analysis_get_tb_critical_cycles (WsLaunchAnalysis *a)
+{
+  return a->tb_critical;
 }
 
 void

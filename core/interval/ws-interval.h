@@ -77,6 +77,11 @@ WS_EXPORT const double *ws_launch_analysis_get_wavefronts (WsLaunchAnalysis *a);
  * for a TB never recorded) and over the launch; the trace's own counters
  * (WsTraceLaunch, WsTraceTbCounters) count the recorded PTX instructions. */
 WS_EXPORT const uint64_t *ws_launch_analysis_get_tb_issued (WsLaunchAnalysis *a, const uint64_t **thread_insts);
+/* Per TB in linear order (0 for a TB never recorded): the cycles of its
+ * longest warp alone on an SM (eq. 13/14's cycles, up to the completion of
+ * its last memory access).  A block holds its SM slot until its last warp
+ * has finished, so no block ends sooner after its dispatch. */
+WS_EXPORT const double *ws_launch_analysis_get_tb_critical_cycles (WsLaunchAnalysis *a);
 WS_EXPORT void ws_launch_analysis_get_issued (WsLaunchAnalysis *a, uint64_t *warp_insts, uint64_t *thread_insts);
 
 G_END_DECLS

@@ -1084,6 +1084,12 @@ host_tb_counter (WsPredictorContext *ctx, uint64_t tb, const char *name)
         }
       return warp ? c->warp_instructions : c->thread_instructions;
     }
+  if (strcmp (name, "critical_warp_cycles") == 0)
+    {
+      /* GPUMech's single-warp model (eq. 13/14) of the block's longest warp */
+      WsLaunchAnalysis *a = analysis_of (ctx);
+      return a != NULL ? (uint64_t) ceil (ws_launch_analysis_get_tb_critical_cycles (a)[tb]) : 0;
+    }
   if (strcmp (name, "ptx_thread_instructions") == 0) return c->thread_instructions;
   if (strcmp (name, "ptx_warp_instructions") == 0) return c->warp_instructions;
   if (strcmp (name, "global_requests") == 0) return c->global_requests;

@@ -167,7 +167,10 @@ typedef struct {
   /* A per-TB counter: "thread_instructions", "warp_instructions" (machine
    * instructions, see the top), "ptx_thread_instructions",
    * "ptx_warp_instructions" (as recorded), "global_requests",
-   * "local_requests", "shared_accesses", "barriers", "memory_instructions". */
+   * "local_requests", "shared_accesses", "barriers", "memory_instructions",
+   * and from the host's interval analysis "critical_warp_cycles" (the cycles
+   * of the block's longest warp alone on an SM, GPUMech eq. 13/14, rounded
+   * up; 0 where the host has none). */
   uint64_t (*tb_counter) (WsPredictorContext *ctx, uint64_t tb, const char *name);
   /* Totals over the launch: "thread_instructions", "warp_instructions"
    * (machine instructions), "ptx_thread_instructions",

@@ -431,6 +431,190 @@ cpi_stack (const Profile *p, const Eval *e, double stack[N_CATS])
   stack[CAT_QUEUE] = e->cpi_queue;
 }
 
+/* ---- blocks on SMs ---------------------------------------------------------- */
+
+/* The multi-warp model at one residency: an SM holding k blocks. */
+typedef struct {
+  Eval e;
+  double stack[N_CATS];   /* cpi_stack of e: adds up to e.cpi */
+} Residency;
+
+typedef struct {
+  double makespan;        /* cycles until the last SM has finished its last block */
+  double throughput;      /* the same without the blocks' critical warps (work alone) */
+  double critical;        /* the longest critical_warp_cycles of a block */
+} Dispatch;
+
+typedef struct {
+  uint64_t tb;
+  double work;            /* warp instructions not yet issued */
+  double done_at;         /* dispatch + the block's critical_warp_cycles */
+  int busy, working;
+} Slot;
+
+typedef struct {
+  double now;             /* time up to which the SM's slots are advanced */
+  double next;            /* its next event: a block's work or critical warp done */
+  double stack[N_CATS];   /* [0, now] by Table 9 category */
+  double work_time;       /* time with blocks working, summed (throughput) */
+} SmState;
+
+static int
+compare_u32 (const void *a, const void *b)
+{
+  uint32_t x = *(const uint32_t *) a, y = *(const uint32_t *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* The SM's next event: the working blocks share its issue throughput
+ * equally, so the one with the least work left finishes first. */
+static double
+sm_next_event (const SmState *sm, const Slot *slots, int per_sm, const Residency *res)
+{
+  int n = 0;
+  double least = INFINITY, next = INFINITY;
+  for (int b = 0; b < per_sm; b++)
+    if (slots[b].busy)
+      {
+        if (slots[b].working)
+          {
+            n++;
+            least = fmin (least, slots[b].work);
+          }
+        else
+          next = fmin (next, slots[b].done_at);
+      }
+  if (n > 0)
+    next = fmin (next, sm->now + least * res[n].e.cpi * n);
+  return next;
+}
+
+static void
+sm_advance (SmState *sm, Slot *slots, int per_sm, const Residency *res, const double alone[N_CATS], double t)
+{
+  double dt = t - sm->now;
+  int n = 0;
+  for (int b = 0; b < per_sm; b++)
+    n += slots[b].busy && slots[b].working;
+  if (dt > 0 && n > 0)
+    {
+      /* eq. 12 at residency n: the SM retires 1 / CPI instructions per cycle */
+      for (int b = 0; b < per_sm; b++)
+        if (slots[b].busy && slots[b].working)
+          slots[b].work -= dt / (res[n].e.cpi * n);
+      for (int c = 0; c < N_CATS; c++)
+        sm->stack[c] += dt * res[n].stack[c] / res[n].e.cpi;
+      sm->work_time += dt;
+    }
+  else if (dt > 0)
+    for (int c = 0; c < N_CATS; c++)
+      sm->stack[c] += dt * alone[c];
+  sm->now = t;
+}
+
+/* Fills @slot at time @t with the next block (from *@next_tb on) that has
+ * any work; leaves it empty when none is left. */
+static void
+dispatch_next (const WsPredictorHost *h, WsPredictorContext *ctx, uint64_t *next_tb, Slot *slot, double t,
+               Dispatch *d)
+{
+  uint64_t n_tbs = h->n_tbs (ctx);
+  while (*next_tb < n_tbs)
+    {
+      uint64_t tb = (*next_tb)++;
+      double work = (double) h->tb_counter (ctx, tb, "warp_instructions");
+      double crit = (double) h->tb_counter (ctx, tb, "critical_warp_cycles");
+      if (work <= 0 && crit <= 0)
+        continue;
+      d->critical = fmax (d->critical, crit);
+      *slot = (Slot) { tb, work, t + crit, 1, work > 0 };
+      return;
+    }
+}
+
+/* Thread blocks on SMs, as the hardware runs them: a block runs on one SM;
+ * blocks are dispatched in id order, one per SM in turn while every SM has
+ * room (up to the occupancy's blocks per SM), then each into the slot an
+ * earlier block frees; the launch ends when the last SM has finished.
+ * A block's warp instructions are the host's per-TB counter; the SM issues
+ * them at eq. 12's CPI for the number of blocks working on it, shared
+ * equally between them; a block ends once its work is done and no sooner
+ * than its longest warp alone would (its critical_warp_cycles: eq. 13's
+ * in-order issue with the host's latencies).  Seed 001 §4.4 evaluates one
+ * SM with the representative warp and assumes similar warps; with uniform
+ * blocks this gives its figure wave by wave (every SM holds the same blocks,
+ * which finish together), and with imbalanced launches the time the seed
+ * leaves out: SMs idle while a few long blocks finish (bfs, sssp,
+ * mri_gridding).  Writes the stack of the SM that finishes last, which
+ * adds up to the makespan. */
+static void
+dispatch_blocks (const WsPredictorHost *h, WsPredictorContext *ctx, uint32_t sms, int per_sm, const Residency *res,
+                 const double alone[N_CATS], Dispatch *d, double stack[N_CATS])
+{
+  uint64_t next_tb = 0;
+  Slot *slots = calloc ((size_t) sms * per_sm, sizeof (Slot));
+  SmState *sm = calloc (sms, sizeof (SmState));
+  uint32_t *freed = malloc (sizeof (uint32_t) * sms * per_sm);
+  memset (d, 0, sizeof *d);
+  for (int b = 0; b < per_sm; b++)
+    for (uint32_t m = 0; m < sms; m++)
+      dispatch_next (h, ctx, &next_tb, &slots[(size_t) m * per_sm + b], 0.0, d);
+  for (uint32_t m = 0; m < sms; m++)
+    sm[m].next = sm_next_event (&sm[m], &slots[(size_t) m * per_sm], per_sm, res);
+  for (;;)
+    {
+      double t = INFINITY;
+      for (uint32_t m = 0; m < sms; m++)
+        t = fmin (t, sm[m].next);
+      if (!isfinite (t))
+        break;
+      /* Every SM with an event now (within rounding) frees its slots
+       * first; the freed slots then take the next blocks slot by slot
+       * across SMs, as at the start. */
+      double eps = 1e-9 * fmax (1, t);
+      uint32_t n_freed = 0;
+      for (uint32_t m = 0; m < sms; m++)
+        {
+          if (sm[m].next > t + eps)
+            continue;
+          Slot *sl = &slots[(size_t) m * per_sm];
+          sm_advance (&sm[m], sl, per_sm, res, alone, t);
+          for (int b = 0; b < per_sm; b++)
+            if (sl[b].busy && sl[b].working && sl[b].work <= eps)
+              sl[b].working = 0;
+          for (int b = 0; b < per_sm; b++)
+            if (sl[b].busy && !sl[b].working && sl[b].done_at <= t + eps)
+              {
+                sl[b].busy = 0;
+                freed[n_freed++] = (uint32_t) b * sms + m;
+                d->makespan = fmax (d->makespan, t);
+              }
+        }
+      /* slot-major order, as the initial dispatch */
+      qsort (freed, n_freed, sizeof *freed, compare_u32);
+      for (uint32_t i = 0; i < n_freed; i++)
+        {
+          uint32_t b = freed[i] / sms, m = freed[i] % sms;
+          dispatch_next (h, ctx, &next_tb, &slots[(size_t) m * per_sm + b], t, d);
+        }
+      for (uint32_t m = 0; m < sms; m++)
+        if (sm[m].next <= t + eps)
+          sm[m].next = sm_next_event (&sm[m], &slots[(size_t) m * per_sm], per_sm, res);
+    }
+  uint32_t last = 0;
+  for (uint32_t m = 0; m < sms; m++)
+    {
+      if (sm[m].now > sm[last].now)
+        last = m;
+      d->throughput = fmax (d->throughput, sm[m].work_time);
+    }
+  for (int c = 0; c < N_CATS; c++)
+    stack[c] = sm[last].stack[c];
+  free (freed);
+  free (sm);
+  free (slots);
+}
+
 /* ---- inputs --------------------------------------------------------------- */
 
 /* Per static instruction. */
@@ -729,36 +913,38 @@ gpumech_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
   else if (variant == VARIANT_FULL)
     h->warn (ctx, "the GPU gives no DRAM bandwidth; the DRAM queue (eqs. 30-32) is left out");
 
-  /* Waves of resident blocks: full waves of SMs x blocks_per_sm blocks, then
-   * a tail wave whose busiest SM holds ceil(tail / SMs) blocks. */
+  /* Eq. 12 for an SM holding k blocks, k = 1 .. blocks_per_sm, with the
+   * launch's busy SMs sharing the DRAM (eqs. 30-32's #cores). */
   double warp_insts = (double) h->launch_counter (ctx, "warp_instructions");
-  double insts_per_warp = warp_insts / ((double) n_tbs * warps_per_tb);
   uint64_t wave = (uint64_t) sms * (uint64_t) blocks_per_sm;
   uint64_t full_waves = n_tbs / wave, tail = n_tbs % wave;
-  double cycles = 0, stack[N_CATS] = { 0 };
-  Eval full = { 0 }, tail_e = { 0 };
-  for (int part = 0; part < 2; part++)
+  double cores = fmin (sms, (double) n_tbs);
+  Residency *res = calloc ((size_t) blocks_per_sm + 1, sizeof (Residency));
+  for (int k = 1; k <= blocks_per_sm; k++)
     {
-      uint64_t count = part == 0 ? full_waves : (tail > 0 ? 1 : 0);
-      if (count == 0)
-        continue;
-      double blocks = part == 0 ? blocks_per_sm : ceil ((double) tail / sms);
-      double cores = part == 0 ? sms : fmin (sms, (double) tail);
-      Eval *e = part == 0 ? &full : &tail_e;
-      if (evaluate (&p, variant, sched, blocks * warps_per_tb, cores, e) != 0)
+      if (evaluate (&p, variant, sched, (double) k * warps_per_tb, cores, &res[k].e) != 0)
         {
+          free (res);
           free (p.iv);
           h->fail (ctx, "the Markov chain of Chen & Aamodt could not be solved (singular transition matrix)");
           return -1;
         }
-      double sm_insts = blocks * warps_per_tb * insts_per_warp * (double) count;
-      double s[N_CATS];
-      cpi_stack (&p, e, s);
-      cycles += sm_insts * e->cpi;
-      for (int c = 0; c < N_CATS; c++)
-        stack[c] += sm_insts * s[c];
+      cpi_stack (&p, &res[k].e, res[k].stack);
     }
-  const Eval *main_e = full_waves > 0 ? &full : &tail_e;
+  /* The representative warp alone, for the time an SM only waits for the
+   * slowest warps of its blocks: its issue cycles and stalls by category. */
+  double alone[N_CATS] = { 0 };
+  alone[CAT_BASE] = p.insts / p.cycles;
+  for (int c = CAT_DEP; c <= CAT_DRAM; c++)
+    alone[c] = p.stall_cat[c] / p.cycles;
+  Dispatch d = { 0 };
+  double stack[N_CATS] = { 0 };
+  dispatch_blocks (h, ctx, (uint32_t) sms, blocks_per_sm, res, alone, &d, stack);
+  double cycles = d.makespan;
+  /* For reporting: the full waves' residency (or the only, partial, wave's)
+   * and the tail's busiest SM. */
+  int tail_k = tail > 0 ? (int) ceil ((double) tail / sms) : 0;
+  const Eval *main_e = &res[full_waves > 0 ? blocks_per_sm : tail_k].e;
 
   /* Eq. 31 at the launch: the DRAM bus is busy s cycles per 32-byte request,
    * so the launch cannot end before s x its DRAM requests (the cache
@@ -784,7 +970,9 @@ gpumech_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
   h->set_metric (ctx, "warps_per_scheduler", main_e->warps_per_scheduler);
   h->set_metric (ctx, "occupancy_warps", occ_warps);
   h->set_metric (ctx, "waves", (double) full_waves + (tail > 0 ? 1 : 0));
-  h->set_metric (ctx, "tail_warps_per_sm", tail > 0 ? tail_e.warps : 0);
+  h->set_metric (ctx, "tail_warps_per_sm", tail_k > 0 ? res[tail_k].e.warps : 0);
+  h->set_metric (ctx, "critical_warp_cycles", d.critical);
+  h->set_metric (ctx, "throughput_cycles", d.throughput);
   h->set_metric (ctx, "representative_tb", (double) rep_tb);
   h->set_metric (ctx, "representative_warp", rep_warp);
   h->set_metric (ctx, "representative_insts", p.insts);
@@ -818,9 +1006,10 @@ gpumech_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
       Eval e;
       char name[32];
       snprintf (name, sizeof name, "cpi_sm_%s", variant_names[v]);
-      if (evaluate (&p, (Variant) v, sched, main_e->warps, full_waves > 0 ? sms : fmin (sms, (double) tail), &e) == 0)
+      if (evaluate (&p, (Variant) v, sched, main_e->warps, cores, &e) == 0)
         h->set_metric (ctx, name, e.cpi);
     }
+  free (res);
   free (p.iv);
   return 0;
 }

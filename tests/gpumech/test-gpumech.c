@@ -55,6 +55,8 @@ typedef struct {
   const uint32_t *program;   /* static ids every warp executes, in order */
   guint n_steps;
   const int *addr;           /* per step: ADDR_* */
+  const uint32_t *block0_program;  /* when set: what block 0's warps execute instead (no memory) */
+  guint block0_steps;
 } Kernel;
 
 static WsTraceStaticInst
@@ -90,8 +92,8 @@ inst_mem (int opclass, int dst, int src)
   return i;
 }
 
-/* Every warp of @blocks blocks of @warps_per_block warps runs the program;
- * every memory access touches addresses no other access touches (first
+/* Every warp of @blocks blocks of @warps_per_block warps runs the program
+ * (block 0 its own, if the kernel has one); every memory access touches addresses no other access touches (first
  * touch: DRAM), coalesced (4 sectors, 1 line) or scattered (32 lines). */
 static char *
 write_trace (const char *dir, const char *name, const Kernel *kern, uint32_t blocks, uint32_t warps_per_block)
@@ -108,9 +110,15 @@ write_trace (const char *dir, const char *name, const Kernel *kern, uint32_t blo
   for (uint64_t b = 0; b < blocks; b++)
     {
       WsTraceCta *cta = ws_trace_cta_begin (w, b, warps_per_block);
+      gboolean own = b == 0 && kern->block0_program != NULL;
       for (uint32_t warp = 0; warp < warps_per_block; warp++)
-        for (guint s = 0; s < kern->n_steps; s++)
+        for (guint s = 0; s < (own ? kern->block0_steps : kern->n_steps); s++)
           {
+            if (own)
+              {
+                ws_trace_cta_inst (cta, warp, kern->block0_program[s], 0xffffffffu);
+                continue;
+              }
             uint64_t gw = b * warps_per_block + warp, a[32];
             uint64_t slot = gw * kern->n_steps + (kern->addr[s] == ADDR_REPEAT ? 0 : s);
             for (int l = 0; l < 32; l++)
@@ -709,7 +717,8 @@ test_variants_order (Fixture *f, gconstpointer data)
 
 /* Waves: 2 SMs holding at most 2 one-warp blocks each; 5 blocks make one full
  * wave (2 warps per SM, eq. 16 with RR: (29 + 9/29 x 7) / 18) and a tail of
- * one block (1 warp: 29 / 9). */
+ * one block (1 warp: 29 / 9).  Dispatched block by block, the first four end
+ * together and the fifth runs alone on SM 0: the same figure. */
 static void
 test_waves (Fixture *f, gconstpointer data)
 {
@@ -725,6 +734,61 @@ test_waves (Fixture *f, gconstpointer data)
   assert_close (p->cycles, 2 * 9 * full + 9 * tail);
   assert_close (p->ipc, 45 / p->cycles);
   assert_stack_sums (p, 45);
+}
+
+/* An imbalanced launch: block 0's warp is a chain of 50 dependent FP32
+ * instructions (eq. 13: 50 issue cycles + 49 x 20 stall cycles = 1030),
+ * blocks 1-3 run the compute kernel (9 instructions, 29 cycles).  Two SMs
+ * hold one block each.  Block 0 goes to SM 0, blocks 1, 2, 3 one after the
+ * other to SM 1 (29 cycles each, eq. 16 with one warp: 9 x 29 / 9), while
+ * SM 0 issues block 0's 50 instructions in 50 x 29 / 9 = 161 cycles of the
+ * representative warp's CPI (the representative is a short warp: the
+ * larger k-means cluster) but cannot end it before its chain: 1030 cycles.
+ * The waves of the seed's single SM gave 77 instructions / 2 SMs x 29 / 9
+ * = 124 cycles.  The time SM 0 only waits for the chain is stacked like
+ * the representative warp alone: 9/29 BASE, 20/29 DEP. */
+static void
+test_long_block_ends_last (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  f->gpu->sms = 2;
+  f->gpu->max_blocks_per_sm = 1;
+  WsTraceStaticInst insts[10];
+  uint32_t program[9], chain[50];
+  int addr[9] = { 0 };
+  for (int i = 0; i < 8; i++)
+    insts[i] = inst_fp32 (1 + i, -1);
+  insts[8] = inst_fp32 (20, 8);
+  insts[9] = inst_fp32 (30, 30);
+  for (int i = 0; i < 9; i++)
+    program[i] = (uint32_t) i;
+  for (int k = 0; k < 50; k++)
+    chain[k] = 9;
+  Kernel kern = { insts, 10, program, 9, addr, chain, 50 };
+  g_autofree char *path = write_trace (f->dir, "imbalanced", &kern, 4, 1);
+  g_autoptr(GError) error = NULL;
+
+  /* The host's per-block critical warp (eq. 13 of each block's longest warp). */
+  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_assert_no_error (error);
+  g_autoptr(WsLaunchAnalysis) a = ws_launch_analysis_new (trace, 0, f->gpu, &error);
+  g_assert_no_error (error);
+  const double *crit = ws_launch_analysis_get_tb_critical_cycles (a);
+  g_assert_cmpfloat (crit[0], ==, 1030);
+  for (int b = 1; b < 4; b++)
+    g_assert_cmpfloat (crit[b], ==, 29);
+
+  for (int s = 0; s < 2; s++)
+    {
+      g_autoptr(WsPrediction) p = predict (path, f->gpu, "full", s == 0 ? "rr" : "gto");
+      g_assert_cmpfloat (metric (p, "representative_insts"), ==, 9);
+      g_assert_cmpfloat (metric (p, "critical_warp_cycles"), ==, 1030);
+      assert_close (p->cycles, 1030);
+      assert_close (p->ipc, 77 / 1030.0);
+      assert_close (cpi (p, "BASE"), 1030 * 9.0 / 29 / 77);
+      assert_close (cpi (p, "DEP"), 1030 * 20.0 / 29 / 77);
+      assert_stack_sums (p, 77);
+    }
 }
 
 /* Several schedulers split the SM's warps: 8 warps on 4 schedulers are 4
@@ -835,6 +899,7 @@ main (int argc, char **argv)
   ADD ("/gpumech/variants/order-and-stack-sums", test_variants_order);
   ADD ("/gpumech/launch/waves-and-tail", test_waves);
   ADD ("/gpumech/launch/schedulers-split-warps", test_schedulers);
+  ADD ("/gpumech/launch/long-block-ends-last", test_long_block_ends_last);
   ADD ("/gpumech/options/validated", test_bad_options);
   ADD ("/gpumech/cli/predict-trace-json", test_cli);
   return g_test_run ();
