@@ -46,7 +46,7 @@ static WsGpu *
 load_catalogue_gpu (const char *name, GError **error)
 {
   g_autofree char *dir = g_build_filename (WS_SOURCE_DIR, "db", "catalogue", "gpu", NULL);
-  g_autoptr(GDir) d = g_dir_open (dir, 0, error);
+  g_autoptr (GDir) d = g_dir_open (dir, 0, error);
   if (d == NULL)
     return NULL;
   const char *f;
@@ -55,7 +55,7 @@ load_catalogue_gpu (const char *name, GError **error)
       if (!g_str_has_suffix (f, ".json"))
         continue;
       g_autofree char *path = g_build_filename (dir, f, NULL);
-      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr (JsonParser) parser = json_parser_new ();
       if (!json_parser_load_from_file (parser, path, NULL))
         continue;
       JsonNode *root = json_parser_get_root (parser);
@@ -77,7 +77,7 @@ write_synthetic (const char *dir)
 {
   enum { LD_A, LD_B, FMA0, N_FMA = 6, ST = FMA0 + N_FMA, N_INSTS };
   g_autofree char *path = g_build_filename (dir, "predict-bench.wstrace", NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   WsTraceWriter *w = ws_trace_writer_new (path, &error);
   if (w == NULL)
     g_error ("%s", error->message);
@@ -172,7 +172,7 @@ typedef struct {
   const WsGpu *gpu;
   WsPredictorPlugin *plugin;
   const WsAnalyticKernel *kernel; /* analytic predictions */
-  WsLaunchAnalysis **analyses;   /* per launch, or NULL for cold runs */
+  WsLaunchAnalysis **analyses;    /* per launch, or NULL for cold runs */
   guint n_launches;
 } Job;
 
@@ -182,8 +182,8 @@ run_analysis (gpointer data)
   Job *j = data;
   for (guint l = 0; l < j->n_launches; l++)
     {
-      g_autoptr(GError) error = NULL;
-      g_autoptr(WsLaunchAnalysis) a = ws_launch_analysis_new (j->trace, l, j->gpu, &error);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WsLaunchAnalysis) a = ws_launch_analysis_new (j->trace, l, j->gpu, &error);
       if (a == NULL)
         {
           g_printerr ("analysis of launch %u: %s\n", l, error->message);
@@ -197,8 +197,8 @@ static gboolean
 run_analytic (gpointer data)
 {
   Job *j = data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsPrediction) p = ws_predict_analytic (j->plugin, j->gpu, j->kernel, NULL, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsPrediction) p = ws_predict_analytic (j->plugin, j->gpu, j->kernel, NULL, &error);
   if (p == NULL)
     g_printerr ("%s: %s\n", j->plugin->name, error->message);
   return p != NULL;
@@ -210,9 +210,9 @@ run_predictions (gpointer data)
   Job *j = data;
   for (guint l = 0; l < j->n_launches; l++)
     {
-      g_autoptr(GError) error = NULL;
-      g_autoptr(WsPrediction) p = ws_predict_trace (j->plugin, j->gpu, j->trace, l,
-                                                    j->analyses ? j->analyses[l] : NULL, NULL, &error);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WsPrediction)
+        p = ws_predict_trace (j->plugin, j->gpu, j->trace, l, j->analyses ? j->analyses[l] : NULL, NULL, &error);
       if (p == NULL)
         {
           g_printerr ("%s on launch %u: %s\n", j->plugin->name, l, error->message);
@@ -230,11 +230,11 @@ simulate_trace (WsTrace *trace, const WsGpu *gpu, gboolean tbpoint)
   gint64 start = g_get_monotonic_time ();
   for (guint l = 0; l < ws_trace_get_n_launches (trace); l++)
     {
-      g_autoptr(GError) error = NULL;
+      g_autoptr (GError) error = NULL;
       WsTbpointOptions options;
       ws_tbpoint_options_init (&options);
       options.sampling = tbpoint ? WS_SAMPLING_TBPOINT : WS_SAMPLING_NONE;
-      g_autoptr(WsSim) sim = ws_sim_new (gpu, &options.sim, &error);
+      g_autoptr (WsSim) sim = ws_sim_new (gpu, &options.sim, &error);
       WsSimLaunchStats stats = { 0 };
       if (sim == NULL || !ws_tbpoint_simulate_launch (sim, trace, l, &options, &stats, NULL, NULL, &error))
         {
@@ -248,7 +248,7 @@ simulate_trace (WsTrace *trace, const WsGpu *gpu, gboolean tbpoint)
 
 typedef struct {
   char *trace, *plugin;
-  double warm, cold, full, tbpoint;   /* seconds for all launches of the trace */
+  double warm, cold, full, tbpoint; /* seconds for all launches of the trace */
 } VsSim;
 
 int
@@ -256,24 +256,25 @@ main (int argc, char **argv)
 {
   g_autofree char *gpu_name = NULL;
   double seconds = 0.5;
-  g_auto(GStrv) traces = NULL;
+  g_auto (GStrv) traces = NULL;
   gboolean vs_sim = FALSE;
   const GOptionEntry entries[] = {
-    { "vs-sim", 0, 0, G_OPTION_ARG_NONE, &vs_sim, "Also time the detailed simulator (full and TBPoint) per trace", NULL },
+    { "vs-sim", 0, 0, G_OPTION_ARG_NONE, &vs_sim, "Also time the detailed simulator (full and TBPoint) per trace",
+      NULL },
     { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_name, "Catalogue GPU (default GTX 970)", "NAME" },
     { "seconds", 0, 0, G_OPTION_ARG_DOUBLE, &seconds, "Time per measurement (default 0.5)", "S" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &traces, NULL, "TRACE..." },
     { NULL }
   };
-  g_autoptr(GOptionContext) oc = g_option_context_new ("[TRACE...] - predictions per second per plugin");
+  g_autoptr (GOptionContext) oc = g_option_context_new ("[TRACE...] - predictions per second per plugin");
   g_option_context_add_main_entries (oc, entries, NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   if (!g_option_context_parse (oc, &argc, &argv, &error))
     {
       g_printerr ("%s\n", error->message);
       return 2;
     }
-  g_autoptr(WsGpu) gpu = load_catalogue_gpu (gpu_name ? gpu_name : "GTX 970", &error);
+  g_autoptr (WsGpu) gpu = load_catalogue_gpu (gpu_name ? gpu_name : "GTX 970", &error);
   if (gpu == NULL)
     {
       g_printerr ("%s\n", error->message);
@@ -289,16 +290,16 @@ main (int argc, char **argv)
       traces[0] = g_strdup (synthetic);
     }
 
-  g_autoptr(GPtrArray) plugins = ws_predictor_scan ();
+  g_autoptr (GPtrArray) plugins = ws_predictor_scan ();
   printf ("GPU: %s; %.2f s per measurement; one prediction = one launch\n", gpu->name, seconds);
   printf ("%-28s %-10s %8s %14s %14s %14s %14s\n", "trace", "plugin", "launches", "model pred/s", "cold pred/s",
           "worker pred/s", "isolation us");
   int rc = 0;
-  g_autoptr(GArray) rows = g_array_new (FALSE, TRUE, sizeof (VsSim));
+  g_autoptr (GArray) rows = g_array_new (FALSE, TRUE, sizeof (VsSim));
   for (guint t = 0; traces[t] != NULL; t++)
     {
       double full = -1, sampled = -1;
-      g_autoptr(WsTrace) trace = ws_trace_open (traces[t], &error);
+      g_autoptr (WsTrace) trace = ws_trace_open (traces[t], &error);
       if (trace == NULL)
         {
           g_printerr ("%s\n", error->message);
@@ -374,10 +375,13 @@ main (int argc, char **argv)
         }
     }
   /* Analytic kernels: the plugin's long-lived worker against in process. */
-  g_autoptr(WsAnalyticKernel) saxpy2 = ws_analytic_kernel_new ("saxpy2");
-  const struct { const char *name; double v; } listing5[] = {
-    { "grid_size", 4096 }, { "block_size", 256 }, { "cuda_core_instructions", 27 }, { "issued_instructions", 30 },
-    { "gmem_bytes", 384 }, { "latency_bound", 966 }, { "occupancy_warps", 64 }, { "lambda", 0.703787 },
+  g_autoptr (WsAnalyticKernel) saxpy2 = ws_analytic_kernel_new ("saxpy2");
+  const struct {
+    const char *name;
+    double v;
+  } listing5[] = {
+    { "grid_size", 4096 }, { "block_size", 256 },    { "cuda_core_instructions", 27 }, { "issued_instructions", 30 },
+    { "gmem_bytes", 384 }, { "latency_bound", 966 }, { "occupancy_warps", 64 },        { "lambda", 0.703787 },
   };
   for (guint i = 0; i < G_N_ELEMENTS (listing5); i++)
     ws_analytic_kernel_set (saxpy2, listing5[i].name, listing5[i].v);

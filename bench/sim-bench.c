@@ -49,28 +49,28 @@ write_synthetic (const char *dir)
     g_error ("%s", error->message);
   WsTraceStaticInst body[24];
   int n = 0;
-  body[n++] = inst (WS_OPCLASS_LD, WS_SPACE_GLOBAL, 1, 0, -1);      /* 0: coalesced load */
+  body[n++] = inst (WS_OPCLASS_LD, WS_SPACE_GLOBAL, 1, 0, -1); /* 0: coalesced load */
   body[n++] = inst (WS_OPCLASS_ALU, 0, 2, 0, -1);
   body[n++] = inst (WS_OPCLASS_ALU, 0, 3, 2, -1);
-  body[n++] = inst (WS_OPCLASS_FP32, 0, 4, 1, 3);                   /* uses the load */
+  body[n++] = inst (WS_OPCLASS_FP32, 0, 4, 1, 3); /* uses the load */
   body[n++] = inst (WS_OPCLASS_FP32, 0, 5, 4, 4);
   body[n++] = inst (WS_OPCLASS_FP32, 0, 6, 5, 2);
-  body[n++] = inst (WS_OPCLASS_LD, WS_SPACE_SHARED, 7, 3, -1);      /* 6: shared */
+  body[n++] = inst (WS_OPCLASS_LD, WS_SPACE_SHARED, 7, 3, -1); /* 6: shared */
   body[n++] = inst (WS_OPCLASS_FP32, 0, 8, 7, 6);
   body[n++] = inst (WS_OPCLASS_SFU, 0, 9, 8, -1);
   body[n++] = inst (WS_OPCLASS_ALU, 0, 10, 3, -1);
-  body[n++] = inst (WS_OPCLASS_LD, WS_SPACE_GLOBAL, 11, 10, -1);    /* 10: scattered load */
+  body[n++] = inst (WS_OPCLASS_LD, WS_SPACE_GLOBAL, 11, 10, -1); /* 10: scattered load */
   body[n++] = inst (WS_OPCLASS_ALU, 0, 12, 2, -1);
   body[n++] = inst (WS_OPCLASS_ALU, 0, 13, 12, -1);
   body[n++] = inst (WS_OPCLASS_FP32, 0, 14, 11, 9);
   body[n++] = inst (WS_OPCLASS_FP32, 0, 15, 14, 13);
-  body[n++] = inst (WS_OPCLASS_ST, WS_SPACE_SHARED, -1, 15, 3);     /* 15: shared store */
-  body[n++] = inst (WS_OPCLASS_BARRIER, 0, -1, -1, -1);             /* 16: barrier */
+  body[n++] = inst (WS_OPCLASS_ST, WS_SPACE_SHARED, -1, 15, 3); /* 15: shared store */
+  body[n++] = inst (WS_OPCLASS_BARRIER, 0, -1, -1, -1);         /* 16: barrier */
   body[n - 1].is_barrier = 1;
   body[n++] = inst (WS_OPCLASS_ALU, 0, 16, 13, -1);
   body[n++] = inst (WS_OPCLASS_FP32, 0, 17, 15, 16);
   body[n++] = inst (WS_OPCLASS_FP32, 0, 18, 17, 8);
-  body[n++] = inst (WS_OPCLASS_ST, WS_SPACE_GLOBAL, -1, 18, 10);    /* 20: coalesced store */
+  body[n++] = inst (WS_OPCLASS_ST, WS_SPACE_GLOBAL, -1, 18, 10); /* 20: coalesced store */
   body[n++] = inst (WS_OPCLASS_ALU, 0, 0, 0, -1);
   body[n++] = inst (WS_OPCLASS_ALU, 0, 19, 0, -1);
   body[n++] = inst (WS_OPCLASS_BRANCH, 0, -1, 19, -1);
@@ -109,11 +109,8 @@ write_synthetic (const char *dir)
                     a[l] = (uint64_t) (wi * 128 + l * (i == 6 ? 4 : 8)) % 16384;
                   ws_trace_cta_mem (cta, wi, (uint32_t) i, 0xffffffffu, body[i].space, a);
                   break;
-                case 16:
-                  ws_trace_cta_barrier_mask (cta, wi, (uint32_t) i, 0xffffffffu);
-                  break;
-                default:
-                  ws_trace_cta_inst (cta, wi, (uint32_t) i, 0xffffffffu);
+                case 16: ws_trace_cta_barrier_mask (cta, wi, (uint32_t) i, 0xffffffffu); break;
+                default: ws_trace_cta_inst (cta, wi, (uint32_t) i, 0xffffffffu);
                 }
             }
       ws_trace_cta_end (cta);
@@ -158,17 +155,15 @@ int
 main (int argc, char **argv)
 {
   g_autofree char *gpu_name = g_strdup ("TBPoint Fermi"), *db = NULL, *sched = NULL;
-  g_auto(GStrv) traces = NULL;
-  GOptionEntry entries[] = {
-    { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_name, "Catalogue GPU (TBPoint Fermi)", "NAME" },
-    { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "Store (default: a temporary one)", "PATH" },
-    { "scheduler", 0, 0, G_OPTION_ARG_STRING, &sched, "rr or gto (gto)", "P" },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &traces, NULL, "TRACE..." },
-    { NULL }
-  };
-  g_autoptr(GOptionContext) ctx = g_option_context_new ("[TRACE...]");
+  g_auto (GStrv) traces = NULL;
+  GOptionEntry entries[] = { { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_name, "Catalogue GPU (TBPoint Fermi)", "NAME" },
+                             { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "Store (default: a temporary one)", "PATH" },
+                             { "scheduler", 0, 0, G_OPTION_ARG_STRING, &sched, "rr or gto (gto)", "P" },
+                             { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &traces, NULL, "TRACE..." },
+                             { NULL } };
+  g_autoptr (GOptionContext) ctx = g_option_context_new ("[TRACE...]");
   g_option_context_add_main_entries (ctx, entries, NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     {
       fprintf (stderr, "sim-bench: %s\n", error->message);
@@ -176,19 +171,19 @@ main (int argc, char **argv)
     }
   g_autofree char *tmp = g_dir_make_tmp ("ws-sim-bench-XXXXXX", NULL);
   g_autofree char *dbpath = db ? g_strdup (db) : g_build_filename (tmp, "store.db", NULL);
-  g_autoptr(WsStore) store = ws_store_open (dbpath, &error);
+  g_autoptr (WsStore) store = ws_store_open (dbpath, &error);
   if (store == NULL)
     {
       fprintf (stderr, "sim-bench: %s\n", error->message);
       return 1;
     }
-  g_autoptr(WsGpu) gpu = ws_store_get_gpu (store, gpu_name, &error);
+  g_autoptr (WsGpu) gpu = ws_store_get_gpu (store, gpu_name, &error);
   if (gpu == NULL)
     {
       fprintf (stderr, "sim-bench: %s\n", error->message);
       return 2;
     }
-  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
   if (traces == NULL || traces[0] == NULL)
     g_ptr_array_add (paths, write_synthetic (tmp));
   else
@@ -207,13 +202,13 @@ main (int argc, char **argv)
   double all_s = 0;
   for (guint i = 0; i < paths->len; i++)
     {
-      g_autoptr(WsTrace) trace = ws_trace_open (paths->pdata[i], &error);
+      g_autoptr (WsTrace) trace = ws_trace_open (paths->pdata[i], &error);
       if (trace == NULL)
         {
           fprintf (stderr, "sim-bench: %s\n", error->message);
           return 1;
         }
-      g_autoptr(WsTbpointResult) r = ws_tbpoint_simulate (trace, gpu, &o, &error);
+      g_autoptr (WsTbpointResult) r = ws_tbpoint_simulate (trace, gpu, &o, &error);
       if (r == NULL)
         {
           fprintf (stderr, "sim-bench: %s\n", error->message);

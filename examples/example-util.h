@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 
+/* clang-format off */
 #define CHECK(call)                                                          \
   do {                                                                       \
     cudaError_t check_err_ = (call);                                         \
@@ -26,9 +27,11 @@
       exit (1);                                                              \
     }                                                                        \
   } while (0)
+/* clang-format on */
 
 /* A launch reports configuration errors through cudaGetLastError and
  * execution errors at the next synchronisation. */
+/* clang-format off */
 #define CHECK_LAUNCH(what)                                                   \
   do {                                                                       \
     cudaError_t check_err_ = cudaGetLastError ();                            \
@@ -40,6 +43,7 @@
       exit (1);                                                              \
     }                                                                        \
   } while (0)
+/* clang-format on */
 
 /* Knuth's MMIX LCG; the high bits are the good ones. */
 static inline uint32_t
@@ -72,11 +76,11 @@ arg_long (int argc, char **argv, int i, long def, long min, long max)
   char *end = NULL;
   errno = 0;
   long v = strtol (argv[i], &end, 0);
-  if (errno != 0 || end == argv[i] || *end != '\0' || v < min || v > max) {
-    printf ("FAILED: argument %d '%s' must be an integer in [%ld, %ld]\n",
-            i, argv[i], min, max);
-    exit (2);
-  }
+  if (errno != 0 || end == argv[i] || *end != '\0' || v < min || v > max)
+    {
+      printf ("FAILED: argument %d '%s' must be an integer in [%ld, %ld]\n", i, argv[i], min, max);
+      exit (2);
+    }
   return v;
 }
 
@@ -84,10 +88,11 @@ static inline void *
 host_alloc (size_t bytes)
 {
   void *p = malloc (bytes ? bytes : 1);
-  if (!p) {
-    printf ("FAILED: host malloc of %zu bytes\n", bytes);
-    exit (1);
-  }
+  if (!p)
+    {
+      printf ("FAILED: host malloc of %zu bytes\n", bytes);
+      exit (1);
+    }
   return p;
 }
 

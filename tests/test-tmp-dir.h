@@ -9,7 +9,7 @@
 static inline char *
 make_tmp_dir (const char *tmpl)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   char *dir = g_dir_make_tmp (tmpl, &error);
   g_assert_no_error (error);
   return dir;

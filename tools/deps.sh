@@ -3,7 +3,7 @@
 ws_deps=(meson ninja-build pkg-config gcc g++ python3 gettext
   libglib2.0-dev libgtk-4-dev libadwaita-1-dev libsqlite3-dev sqlite3
   libgsl-dev libzstd-dev zstd liblz4-dev libjson-glib-dev libcairo2-dev
-  xvfb xauth imagemagick jq)
+  xvfb xauth imagemagick jq clang-format)
 
 ws_install_deps() {
   local missing=()

@@ -31,7 +31,7 @@ print_json (JsonNode *node)
 static void
 print_wrapped (const char *text, int indent)
 {
-  g_auto(GStrv) words = g_strsplit (text, " ", -1);
+  g_auto (GStrv) words = g_strsplit (text, " ", -1);
   int col = indent;
   printf ("%*s", indent, "");
   for (guint i = 0; words[i] != NULL; i++)
@@ -81,7 +81,7 @@ format_value (double v, WsHwFormat format, int decimals, const char *unit)
   g_autofree char *num = NULL;
 
   if (isnan (v))
-    return g_strdup (_("unknown"));
+    return g_strdup (_ ("unknown"));
   const char *u = ws_hw_text (unit);
   if (format == WS_HW_FORMAT_VERSION)
     return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.1f", v));
@@ -129,7 +129,7 @@ format_field (const WsHwField *f, const void *rec)
 static JsonNode *
 gpu_summary (const WsGpu *g)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonBuilder) b = json_builder_new ();
   g_autofree char *cc = g_strdup_printf ("%d.%d", g->cc_major, g->cc_minor);
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "name");
@@ -157,7 +157,7 @@ gpu_summary (const WsGpu *g)
 static JsonNode *
 cpu_summary (const WsCpu *c)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "name");
   json_builder_add_string_value (b, c->name);
@@ -178,7 +178,7 @@ cpu_summary (const WsCpu *c)
 static JsonNode *
 link_summary (const WsLink *l)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "name");
   json_builder_add_string_value (b, l->name);
@@ -201,20 +201,19 @@ hw_list (WsCli *cli, int argc, char **argv)
 {
   g_autofree char *kind_arg = NULL;
   const GOptionEntry entries[] = {
-    { "kind", 'k', 0, G_OPTION_ARG_STRING, &kind_arg, N_("List only one kind: gpu, cpu or link"), "KIND" },
-    { NULL }
+    { "kind", 'k', 0, G_OPTION_ARG_STRING, &kind_arg, N_ ("List only one kind: gpu, cpu or link"), "KIND" }, { NULL }
   };
-  if (!ws_cli_parse_options (cli, &argc, &argv, entries, "", _("List the hardware catalogue.")))
+  if (!ws_cli_parse_options (cli, &argc, &argv, entries, "", _ ("List the hardware catalogue.")))
     return WS_EXIT_USAGE;
   if (argc > 1)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("hw list takes no arguments (got '%s')"), argv[1]);
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("hw list takes no arguments (got '%s')"), argv[1]);
 
   gboolean want[3] = { TRUE, TRUE, TRUE };
   if (kind_arg != NULL)
     {
       WsHwKind k;
       if (!ws_hw_kind_from_string (kind_arg, &k))
-        return ws_cli_fail (cli, WS_EXIT_USAGE, _("unknown kind '%s'; use gpu, cpu or link"), kind_arg);
+        return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("unknown kind '%s'; use gpu, cpu or link"), kind_arg);
       want[WS_HW_GPU] = k == WS_HW_GPU;
       want[WS_HW_CPU] = k == WS_HW_CPU;
       want[WS_HW_LINK] = k == WS_HW_LINK;
@@ -223,42 +222,41 @@ hw_list (WsCli *cli, int argc, char **argv)
   WsStore *store = ws_cli_store (cli);
   if (store == NULL)
     return WS_EXIT_FAILURE;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   /* Damaged records are reported after the list, which shows the rest;
    * the exit code says that something could not be read. */
-  g_autoptr(GPtrArray) damaged = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) gpus = want[WS_HW_GPU] ? ws_store_list_hw (store, WS_HW_GPU, damaged, &error)
-                                              : g_ptr_array_new ();
+  g_autoptr (GPtrArray) damaged = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) gpus = want[WS_HW_GPU] ? ws_store_list_hw (store, WS_HW_GPU, damaged, &error)
+                                               : g_ptr_array_new ();
   if (gpus == NULL)
     return ws_cli_fail_error (cli, error);
-  g_autoptr(GPtrArray) cpus = want[WS_HW_CPU] ? ws_store_list_hw (store, WS_HW_CPU, damaged, &error)
-                                              : g_ptr_array_new ();
+  g_autoptr (GPtrArray) cpus = want[WS_HW_CPU] ? ws_store_list_hw (store, WS_HW_CPU, damaged, &error)
+                                               : g_ptr_array_new ();
   if (cpus == NULL)
     return ws_cli_fail_error (cli, error);
-  g_autoptr(GPtrArray) links = want[WS_HW_LINK] ? ws_store_list_hw (store, WS_HW_LINK, damaged, &error)
-                                                : g_ptr_array_new ();
+  g_autoptr (GPtrArray) links = want[WS_HW_LINK] ? ws_store_list_hw (store, WS_HW_LINK, damaged, &error)
+                                                 : g_ptr_array_new ();
   if (links == NULL)
     return ws_cli_fail_error (cli, error);
   int rc = hw_list_print (cli, gpus, cpus, links);
   for (guint i = 0; i < damaged->len; i++)
-    ws_cli_fail (cli, WS_EXIT_FAILURE, _("skipped a damaged record: %s"), (char *) damaged->pdata[i]);
+    ws_cli_fail (cli, WS_EXIT_FAILURE, _ ("skipped a damaged record: %s"), (char *) damaged->pdata[i]);
   return damaged->len > 0 ? WS_EXIT_FAILURE : rc;
 }
 
 static int
 hw_list_print (WsCli *cli, GPtrArray *gpus, GPtrArray *cpus, GPtrArray *links)
 {
-
   if (cli->json)
     {
-      g_autoptr(JsonArray) arr = json_array_new ();
+      g_autoptr (JsonArray) arr = json_array_new ();
       for (guint i = 0; i < gpus->len; i++)
         json_array_add_element (arr, gpu_summary (gpus->pdata[i]));
       for (guint i = 0; i < cpus->len; i++)
         json_array_add_element (arr, cpu_summary (cpus->pdata[i]));
       for (guint i = 0; i < links->len; i++)
         json_array_add_element (arr, link_summary (links->pdata[i]));
-      g_autoptr(JsonNode) root = json_node_new (JSON_NODE_ARRAY);
+      g_autoptr (JsonNode) root = json_node_new (JSON_NODE_ARRAY);
       json_node_set_array (root, arr);
       print_json (root);
       return WS_EXIT_OK;
@@ -266,21 +264,21 @@ hw_list_print (WsCli *cli, GPtrArray *gpus, GPtrArray *cpus, GPtrArray *links)
 
   if (gpus->len > 0)
     {
-      printf ("%-18s %-10s %4s %5s %9s %8s %10s %11s\n", _("GPU"), _("Arch"), _("CC"), _("SMs"),
-              _("Clock/MHz"), _("Mem/GB"), _("DRAM GB/s"), _("FP32 GFLOP/s"));
+      printf ("%-18s %-10s %4s %5s %9s %8s %10s %11s\n", _ ("GPU"), _ ("Arch"), _ ("CC"), _ ("SMs"), _ ("Clock/MHz"),
+              _ ("Mem/GB"), _ ("DRAM GB/s"), _ ("FP32 GFLOP/s"));
       for (guint i = 0; i < gpus->len; i++)
         {
           const WsGpu *g = gpus->pdata[i];
-          printf ("%-18s %-10s %2d.%d %5d %9.0f %8g %10.1f %11.0f\n", g->name, g->architecture,
-                  g->cc_major, g->cc_minor, g->sms, g->core_clock_mhz, g->memory_gb,
-                  g->dram_bandwidth_gbs, ws_gpu_peak_fp32_gflops (g));
+          printf ("%-18s %-10s %2d.%d %5d %9.0f %8g %10.1f %11.0f\n", g->name, g->architecture, g->cc_major,
+                  g->cc_minor, g->sms, g->core_clock_mhz, g->memory_gb, g->dram_bandwidth_gbs,
+                  ws_gpu_peak_fp32_gflops (g));
         }
     }
   if (cpus->len > 0)
     {
       if (gpus->len > 0)
         printf ("\n");
-      printf ("%-22s %-7s %6s %10s %9s\n", _("CPU"), _("Vendor"), _("Cores"), _("Clock/MHz"), _("GFLOP/s"));
+      printf ("%-22s %-7s %6s %10s %9s\n", _ ("CPU"), _ ("Vendor"), _ ("Cores"), _ ("Clock/MHz"), _ ("GFLOP/s"));
       for (guint i = 0; i < cpus->len; i++)
         {
           const WsCpu *c = cpus->pdata[i];
@@ -291,7 +289,7 @@ hw_list_print (WsCli *cli, GPtrArray *gpus, GPtrArray *cpus, GPtrArray *links)
     {
       if (gpus->len + cpus->len > 0)
         printf ("\n");
-      printf ("%-38s %-7s %12s %12s\n", _("Link"), _("Type"), _("H2D GB/s"), _("D2H GB/s"));
+      printf ("%-38s %-7s %12s %12s\n", _ ("Link"), _ ("Type"), _ ("H2D GB/s"), _ ("D2H GB/s"));
       for (guint i = 0; i < links->len; i++)
         {
           const WsLink *l = links->pdata[i];
@@ -335,7 +333,7 @@ lookup_component (WsCli *cli, const char *name, Component *out, int *exit_code)
       *exit_code = WS_EXIT_FAILURE;
       return FALSE;
     }
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   if (!ws_store_find_hw (store, name, &out->kind, &error))
     {
       *exit_code = ws_cli_fail_error (cli, error);
@@ -385,7 +383,7 @@ print_component_text (const Component *c)
   const WsHwField *fields = ws_hw_fields (c->kind, &n);
   const WsHwDerived *derived = ws_hw_derived (c->kind, &n_derived);
   const char *group = NULL;
-  g_autoptr(GPtrArray) paragraphs = g_ptr_array_new ();
+  g_autoptr (GPtrArray) paragraphs = g_ptr_array_new ();
   int width = 38;
 
   /* One value column for the whole record, past its longest label. */
@@ -414,7 +412,7 @@ print_component_text (const Component *c)
   if (c->kind == WS_HW_GPU)
     {
       const WsGpu *g = c->rec;
-      printf ("\n%s\n", _("Pipelines (latency / initiation interval, cycles)"));
+      printf ("\n%s\n", _ ("Pipelines (latency / initiation interval, cycles)"));
       for (guint k = 0; k < WS_ICLASS_COUNT; k++)
         {
           g_autofree char *lat = format_double (g->pipes[k].latency);
@@ -449,19 +447,18 @@ static int
 hw_show (WsCli *cli, int argc, char **argv)
 {
   const GOptionEntry entries[] = { { NULL } };
-  if (!ws_cli_parse_options (cli, &argc, &argv, entries, _("NAME"),
-                             _("Show every parameter of a GPU, CPU or link.")))
+  if (!ws_cli_parse_options (cli, &argc, &argv, entries, _ ("NAME"), _ ("Show every parameter of a GPU, CPU or link.")))
     return WS_EXIT_USAGE;
   if (argc != 2)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("usage: hw show NAME (quote names with spaces)"));
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("usage: hw show NAME (quote names with spaces)"));
 
   int rc = WS_EXIT_OK;
-  g_auto(Component) c = { 0 };
+  g_auto (Component) c = { 0 };
   if (!lookup_component (cli, argv[1], &c, &rc))
     return rc;
   if (cli->json)
     {
-      g_autoptr(JsonNode) node = component_to_json (&c);
+      g_autoptr (JsonNode) node = component_to_json (&c);
       print_json (node);
     }
   else
@@ -473,21 +470,20 @@ static int
 hw_export (WsCli *cli, int argc, char **argv)
 {
   g_autofree char *output = NULL;
-  const GOptionEntry entries[] = {
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write to FILE instead of standard output"), "FILE" },
-    { NULL }
-  };
-  if (!ws_cli_parse_options (cli, &argc, &argv, entries, _("NAME"),
-                             _("Export a catalogue record as JSON (the format hw import reads).")))
+  const GOptionEntry entries[] = { { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+                                     N_ ("Write to FILE instead of standard output"), "FILE" },
+                                   { NULL } };
+  if (!ws_cli_parse_options (cli, &argc, &argv, entries, _ ("NAME"),
+                             _ ("Export a catalogue record as JSON (the format hw import reads).")))
     return WS_EXIT_USAGE;
   if (argc != 2)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("usage: hw export NAME [-o FILE]"));
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("usage: hw export NAME [-o FILE]"));
 
   int rc = WS_EXIT_OK;
-  g_auto(Component) c = { 0 };
+  g_auto (Component) c = { 0 };
   if (!lookup_component (cli, argv[1], &c, &rc))
     return rc;
-  g_autoptr(JsonNode) node = component_to_json (&c);
+  g_autoptr (JsonNode) node = component_to_json (&c);
   if (output == NULL)
     {
       print_json (node);
@@ -495,10 +491,10 @@ hw_export (WsCli *cli, int argc, char **argv)
     }
   g_autofree char *text = ws_hw_json_to_data (node, TRUE);
   g_autofree char *with_nl = g_strconcat (text, "\n", NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   if (!g_file_set_contents (output, with_nl, -1, &error))
-    return ws_cli_fail (cli, WS_EXIT_FAILURE, _("cannot write %s: %s"), output, error->message);
-  ws_cli_info (cli, _("exported %s '%s' to %s"), ws_hw_kind_name (c.kind), argv[1], output);
+    return ws_cli_fail (cli, WS_EXIT_FAILURE, _ ("cannot write %s: %s"), output, error->message);
+  ws_cli_info (cli, _ ("exported %s '%s' to %s"), ws_hw_kind_name (c.kind), argv[1], output);
   return WS_EXIT_OK;
 }
 
@@ -509,31 +505,30 @@ static int
 hw_import (WsCli *cli, int argc, char **argv)
 {
   gboolean replace = FALSE;
-  const GOptionEntry entries[] = {
-    { "replace", 'r', 0, G_OPTION_ARG_NONE, &replace, N_("Overwrite records whose name already exists"), NULL },
-    { NULL }
-  };
-  if (!ws_cli_parse_options (cli, &argc, &argv, entries, _("FILE.json"),
-                             _("Import GPUs, CPUs or links from a JSON object or an array of them.")))
+  const GOptionEntry entries[] = { { "replace", 'r', 0, G_OPTION_ARG_NONE, &replace,
+                                     N_ ("Overwrite records whose name already exists"), NULL },
+                                   { NULL } };
+  if (!ws_cli_parse_options (cli, &argc, &argv, entries, _ ("FILE.json"),
+                             _ ("Import GPUs, CPUs or links from a JSON object or an array of them.")))
     return WS_EXIT_USAGE;
   if (argc != 2)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("usage: hw import [--replace] FILE.json"));
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("usage: hw import [--replace] FILE.json"));
   const char *file = argv[1];
 
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
   if (!ws_json_parser_load_file (parser, file, &error))
     {
       /* Both are the user's input being wrong, hence exit code 2.  The
        * loader's messages about the content name the file. */
       if (error->domain == JSON_PARSER_ERROR)
-        return ws_cli_fail (cli, WS_EXIT_USAGE, _("not valid JSON: %s"), error->message);
+        return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("not valid JSON: %s"), error->message);
       if (error->domain == WS_ERROR)
         return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", error->message);
-      return ws_cli_fail (cli, WS_EXIT_USAGE, _("cannot read %s: %s"), file, error->message);
+      return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("cannot read %s: %s"), file, error->message);
     }
   JsonNode *root = json_parser_get_root (parser);
-  g_autoptr(GPtrArray) nodes = g_ptr_array_new ();
+  g_autoptr (GPtrArray) nodes = g_ptr_array_new ();
   gboolean is_array = root != NULL && JSON_NODE_HOLDS_ARRAY (root);
   if (is_array)
     {
@@ -544,10 +539,10 @@ hw_import (WsCli *cli, int argc, char **argv)
   else if (root != NULL && JSON_NODE_HOLDS_OBJECT (root))
     g_ptr_array_add (nodes, root);
   else
-    return ws_cli_fail (cli, WS_EXIT_USAGE,
-                        _("%s: expected a JSON object (one GPU, CPU or link) or an array of them"), file);
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("%s: expected a JSON object (one GPU, CPU or link) or an array of them"),
+                        file);
   if (nodes->len == 0)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("%s: the array is empty; nothing to import"), file);
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("%s: the array is empty; nothing to import"), file);
 
   WsStore *store = ws_cli_store (cli);
   if (store == NULL)
@@ -555,7 +550,7 @@ hw_import (WsCli *cli, int argc, char **argv)
 
   /* Validate everything before writing anything, so a bad element in the
    * middle of a file does not leave half of it imported. */
-  g_autoptr(GArray) comps = g_array_new (FALSE, TRUE, sizeof (Component));
+  g_autoptr (GArray) comps = g_array_new (FALSE, TRUE, sizeof (Component));
   g_array_set_clear_func (comps, (GDestroyNotify) component_clear);
   for (guint i = 0; i < nodes->len; i++)
     {
@@ -576,18 +571,19 @@ hw_import (WsCli *cli, int argc, char **argv)
 
       for (guint j = 0; j + 1 < comps->len; j++)
         if (g_ascii_strcasecmp (*(char *const *) g_array_index (comps, Component, j).rec, name) == 0)
-          return ws_cli_fail (cli, WS_EXIT_FAILURE, _("%s: duplicate name '%s' (also element %u of the file)"),
-                              where, name, j + 1);
+          return ws_cli_fail (cli, WS_EXIT_FAILURE, _ ("%s: duplicate name '%s' (also element %u of the file)"), where,
+                              name, j + 1);
       WsHwKind existing;
       if (ws_store_find_hw (store, name, &existing, NULL) && (!replace || existing != c.kind))
         {
           if (existing != c.kind)
             return ws_cli_fail (cli, WS_EXIT_FAILURE,
-                                _("%s: duplicate name '%s': the catalogue already has a %s of that name"),
-                                where, name, ws_hw_kind_name (existing));
+                                _ ("%s: duplicate name '%s': the catalogue already has a %s of that name"), where, name,
+                                ws_hw_kind_name (existing));
           return ws_cli_fail (cli, WS_EXIT_FAILURE,
-                              _("%s: duplicate name: %s '%s' already exists in the catalogue; "
-                                "use --replace to overwrite it"), where, ws_hw_kind_name (c.kind), name);
+                              _ ("%s: duplicate name: %s '%s' already exists in the catalogue; "
+                                 "use --replace to overwrite it"),
+                              where, ws_hw_kind_name (c.kind), name);
         }
     }
 
@@ -605,28 +601,28 @@ hw_import (WsCli *cli, int argc, char **argv)
       g_prefix_error (&error, "%s: ", file);
       return ws_cli_fail_error (cli, error);
     }
-  g_autoptr(JsonArray) done = json_array_new ();
+  g_autoptr (JsonArray) done = json_array_new ();
   for (guint i = 0; i < comps->len; i++)
     {
       Component *c = &g_array_index (comps, Component, i);
       const char *name = *(char *const *) c->rec;
-      g_autoptr(JsonObject) o = json_object_new ();
+      g_autoptr (JsonObject) o = json_object_new ();
       json_object_set_string_member (o, "name", name);
       json_object_set_string_member (o, "kind", ws_hw_kind_name (c->kind));
       json_array_add_object_element (done, g_steal_pointer (&o));
       if (!cli->json)
-        ws_cli_info (cli, _("imported %s '%s'"), ws_hw_kind_name (c->kind), name);
+        ws_cli_info (cli, _ ("imported %s '%s'"), ws_hw_kind_name (c->kind), name);
     }
   if (cli->json)
     {
-      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr (JsonBuilder) b = json_builder_new ();
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "imported");
       JsonNode *arr = json_node_new (JSON_NODE_ARRAY);
       json_node_set_array (arr, done);
       json_builder_add_value (b, arr);
       json_builder_end_object (b);
-      g_autoptr(JsonNode) out = json_builder_get_root (b);
+      g_autoptr (JsonNode) out = json_builder_get_root (b);
       print_json (out);
     }
   return WS_EXIT_OK;
@@ -639,20 +635,19 @@ static int
 hw_delete (WsCli *cli, int argc, char **argv)
 {
   const GOptionEntry entries[] = { { NULL } };
-  if (!ws_cli_parse_options (cli, &argc, &argv, entries, _("NAME"),
-                             _("Remove a GPU, CPU or link from the catalogue.")))
+  if (!ws_cli_parse_options (cli, &argc, &argv, entries, _ ("NAME"),
+                             _ ("Remove a GPU, CPU or link from the catalogue.")))
     return WS_EXIT_USAGE;
   if (argc != 2)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("usage: hw delete NAME"));
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("usage: hw delete NAME"));
   WsStore *store = ws_cli_store (cli);
   if (store == NULL)
     return WS_EXIT_FAILURE;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   WsHwKind kind;
-  if (!ws_store_find_hw (store, argv[1], &kind, &error) ||
-      !ws_store_delete_hw (store, kind, argv[1], &error))
+  if (!ws_store_find_hw (store, argv[1], &kind, &error) || !ws_store_delete_hw (store, kind, argv[1], &error))
     return ws_cli_fail_error (cli, error);
-  ws_cli_info (cli, _("deleted %s '%s'"), ws_hw_kind_name (kind), argv[1]);
+  ws_cli_info (cli, _ ("deleted %s '%s'"), ws_hw_kind_name (kind), argv[1]);
   return WS_EXIT_OK;
 }
 
@@ -663,19 +658,19 @@ static const struct {
   int (*func) (WsCli *cli, int argc, char **argv);
   const char *usage;
 } hw_actions[] = {
-  { "list", hw_list, N_("hw list [--kind gpu|cpu|link]") },
-  { "show", hw_show, N_("hw show NAME") },
-  { "import", hw_import, N_("hw import [--replace] FILE.json") },
-  { "export", hw_export, N_("hw export NAME [-o FILE]") },
-  { "delete", hw_delete, N_("hw delete NAME") },
+  { "list", hw_list, N_ ("hw list [--kind gpu|cpu|link]") },
+  { "show", hw_show, N_ ("hw show NAME") },
+  { "import", hw_import, N_ ("hw import [--replace] FILE.json") },
+  { "export", hw_export, N_ ("hw export NAME [-o FILE]") },
+  { "delete", hw_delete, N_ ("hw delete NAME") },
 };
 
 static void
 print_hw_usage (FILE *out)
 {
-  fprintf (out, "%s\n", _("Usage:"));
+  fprintf (out, "%s\n", _ ("Usage:"));
   for (guint i = 0; i < G_N_ELEMENTS (hw_actions); i++)
-    fprintf (out, "  warpscope-cli %s\n", _(hw_actions[i].usage));
+    fprintf (out, "  warpscope-cli %s\n", _ (hw_actions[i].usage));
 }
 
 int
@@ -700,8 +695,8 @@ ws_cli_cmd_hw (WsCli *cli, int argc, char **argv)
     names[i] = hw_actions[i].name;
   g_autofree char *close = ws_suggest_names (argv[1], names, 2);
   if (close != NULL)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("unknown action '%s'; did you mean %s?"), argv[1], close);
-  ws_cli_fail (cli, WS_EXIT_USAGE, _("unknown action '%s'"), argv[1]);
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("unknown action '%s'; did you mean %s?"), argv[1], close);
+  ws_cli_fail (cli, WS_EXIT_USAGE, _ ("unknown action '%s'"), argv[1]);
   print_hw_usage (stderr);
   return WS_EXIT_USAGE;
 }

@@ -41,7 +41,7 @@ require_gpu (WsCli *cli, const char *what, gboolean need_injection, int *code)
   g_autofree char *why = NULL;
   if (!ws_measure_gpu_present (&why))
     {
-      *code = ws_cli_fail (cli, WS_EXIT_NO_GPU, _("no NVIDIA GPU is present: %s needs one (%s)"), what, why);
+      *code = ws_cli_fail (cli, WS_EXIT_NO_GPU, _ ("no NVIDIA GPU is present: %s needs one (%s)"), what, why);
       return FALSE;
     }
   if (need_injection)
@@ -49,7 +49,7 @@ require_gpu (WsCli *cli, const char *what, gboolean need_injection, int *code)
       g_autofree char *lib = ws_measure_injection_library (&why);
       if (lib == NULL)
         {
-          *code = ws_cli_fail (cli, WS_EXIT_NO_GPU, _("no NVIDIA GPU is present: %s needs one (%s)"), what, why);
+          *code = ws_cli_fail (cli, WS_EXIT_NO_GPU, _ ("no NVIDIA GPU is present: %s needs one (%s)"), what, why);
           return FALSE;
         }
     }
@@ -80,12 +80,11 @@ ws_cli_cmd_measure (WsCli *cli, int argc, char **argv)
 {
   g_autofree char *output = NULL;
   int runs = 1;
-  const GOptionEntry entries[] = {
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the measurements to FILE.csv"), "FILE.csv" },
-    { "runs", 'n', 0, G_OPTION_ARG_INT, &runs, N_("Run the program RUNS times and keep the median (default 1)"),
-      "RUNS" },
-    { NULL }
-  };
+  const GOptionEntry entries[] = { { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+                                     N_ ("Write the measurements to FILE.csv"), "FILE.csv" },
+                                   { "runs", 'n', 0, G_OPTION_ARG_INT, &runs,
+                                     N_ ("Run the program RUNS times and keep the median (default 1)"), "RUNS" },
+                                   { NULL } };
   int prog = program_index (argc, argv);
   int opt_argc = MIN (prog, argc);
   if (opt_argc > 1 && strcmp (argv[opt_argc - 1], "--") == 0)
@@ -94,54 +93,56 @@ ws_cli_cmd_measure (WsCli *cli, int argc, char **argv)
   for (int i = 0; i < opt_argc; i++)
     opt_argv[i] = argv[i];
   char **parse_argv = opt_argv;
-  if (!ws_cli_parse_options (cli, &opt_argc, &parse_argv, entries, _("-o FILE.csv [--] PROGRAM [ARGS...]"),
-                             _("Run a CUDA program on the real GPU and record its kernels and copies with CUPTI")))
+  if (!ws_cli_parse_options (cli, &opt_argc, &parse_argv, entries, _ ("-o FILE.csv [--] PROGRAM [ARGS...]"),
+                             _ ("Run a CUDA program on the real GPU and record its kernels and copies with CUPTI")))
     return WS_EXIT_USAGE;
   if (opt_argc > 1)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("unexpected argument '%s' before the program"), parse_argv[1]);
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("unexpected argument '%s' before the program"), parse_argv[1]);
   if (prog >= argc)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("no program given: warpscope-cli measure -o FILE.csv -- PROGRAM [ARGS]"));
+    return ws_cli_fail (cli, WS_EXIT_USAGE,
+                        _ ("no program given: warpscope-cli measure -o FILE.csv -- PROGRAM [ARGS]"));
   if (output == NULL)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("give the output file with -o FILE.csv"));
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("give the output file with -o FILE.csv"));
   if (runs < 1 || runs > 1000)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("-n must be between 1 and 1000"));
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("-n must be between 1 and 1000"));
 
   int code;
   if (!require_gpu (cli, "measure", TRUE, &code))
     return code;
   g_autofree char *lib = ws_measure_injection_library (NULL);
 
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *tmpdir = g_dir_make_tmp ("warpscope-measure-XXXXXX", &error);
   if (tmpdir == NULL)
     return ws_cli_fail (cli, WS_EXIT_FAILURE, "%s", error->message);
-  g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  g_autoptr (GPtrArray) all = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   int rc = WS_EXIT_OK;
   for (int r = 0; r < runs && rc == WS_EXIT_OK; r++)
     {
       g_autofree char *name = g_strdup_printf ("run-%d.csv", r);
       g_autofree char *raw = g_build_filename (tmpdir, name, NULL);
-      g_auto(GStrv) env = g_get_environ ();
+      g_auto (GStrv) env = g_get_environ ();
       env = g_environ_setenv (env, "CUDA_INJECTION64_PATH", lib, TRUE);
       env = g_environ_setenv (env, "WS_CUPTI_OUTPUT", raw, TRUE);
       int status = 0;
-      ws_cli_info (cli, _("run %d of %d: %s"), r + 1, runs, argv[prog]);
-      if (!g_spawn_sync (NULL, argv + prog, env, G_SPAWN_SEARCH_PATH | G_SPAWN_CHILD_INHERITS_STDIN, NULL, NULL,
-                         NULL, NULL, &status, &error))
-        rc = ws_cli_fail (cli, WS_EXIT_FAILURE, _("cannot run %s: %s"), argv[prog], error->message);
+      ws_cli_info (cli, _ ("run %d of %d: %s"), r + 1, runs, argv[prog]);
+      if (!g_spawn_sync (NULL, argv + prog, env, G_SPAWN_SEARCH_PATH | G_SPAWN_CHILD_INHERITS_STDIN, NULL, NULL, NULL,
+                         NULL, &status, &error))
+        rc = ws_cli_fail (cli, WS_EXIT_FAILURE, _ ("cannot run %s: %s"), argv[prog], error->message);
       else if (!g_spawn_check_wait_status (status, &error))
-        rc = ws_cli_fail (cli, WS_EXIT_FAILURE, _("%s failed in run %d (%s); its times are not recorded"),
-                          argv[prog], r + 1, error->message);
+        rc = ws_cli_fail (cli, WS_EXIT_FAILURE, _ ("%s failed in run %d (%s); its times are not recorded"), argv[prog],
+                          r + 1, error->message);
       else if (!g_file_test (raw, G_FILE_TEST_EXISTS))
         rc = ws_cli_fail (cli, WS_EXIT_FAILURE,
-                          _("run %d of %s recorded no CUDA activity: the program made no CUDA calls, or the driver "
-                            "did not load the injection library %s"), r + 1, argv[prog], lib);
+                          _ ("run %d of %s recorded no CUDA activity: the program made no CUDA calls, or the driver "
+                             "did not load the injection library %s"),
+                          r + 1, argv[prog], lib);
       else
         {
           GArray *rows = ws_measure_csv_load (raw, &error);
           if (rows == NULL)
             rc = ws_cli_fail (cli, WS_EXIT_FAILURE,
-                              _("run %d recorded nothing readable (%s); was the program built for this GPU?"), r + 1,
+                              _ ("run %d recorded nothing readable (%s); was the program built for this GPU?"), r + 1,
                               error->message);
           else
             g_ptr_array_add (all, rows);
@@ -152,14 +153,14 @@ ws_cli_cmd_measure (WsCli *cli, int argc, char **argv)
   if (rc != WS_EXIT_OK)
     return rc;
 
-  g_autoptr(GArray) median = ws_measure_median (all);
+  g_autoptr (GArray) median = ws_measure_median (all);
   g_autofree char *body = ws_measure_csv_format (median);
-  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
   g_autofree char *when = g_date_time_format_iso8601 (now);
   g_autofree char *cmdline = g_strjoinv (" ", argv + prog);
   g_autofree char *text = g_strdup_printf ("# measured by warpscope-cli measure (%s) with CUPTI: median of %d run%s "
-                                           "of `%s` on %s\n%s", WS_VERSION, runs, runs == 1 ? "" : "s",
-                                           cmdline, when, body);
+                                           "of `%s` on %s\n%s",
+                                           WS_VERSION, runs, runs == 1 ? "" : "s", cmdline, when, body);
   if (!g_file_set_contents (output, text, -1, &error))
     return ws_cli_fail (cli, WS_EXIT_FAILURE, "%s", error->message);
   guint kernels = 0;
@@ -167,7 +168,7 @@ ws_cli_cmd_measure (WsCli *cli, int argc, char **argv)
     kernels += g_array_index (median, WsMeasurement, i).kind == WS_MEASURE_KERNEL;
   if (cli->json)
     {
-      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr (JsonBuilder) b = json_builder_new ();
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "output");
       json_builder_add_string_value (b, output);
@@ -178,11 +179,11 @@ ws_cli_cmd_measure (WsCli *cli, int argc, char **argv)
       json_builder_set_member_name (b, "memcpys");
       json_builder_add_int_value (b, median->len - kernels);
       json_builder_end_object (b);
-      g_autoptr(JsonNode) root = json_builder_get_root (b);
+      g_autoptr (JsonNode) root = json_builder_get_root (b);
       ws_cli_print_json (cli, root);
     }
   else
-    ws_cli_info (cli, _("%s: %u kernel launches and %u copies, median of %d runs"), output, kernels,
+    ws_cli_info (cli, _ ("%s: %u kernel launches and %u copies, median of %d runs"), output, kernels,
                  median->len - kernels, runs);
   return WS_EXIT_OK;
 }
@@ -194,36 +195,36 @@ static int
 measurements_import (WsCli *cli, int argc, char **argv)
 {
   g_autofree char *gpu_name = NULL, *set_name = NULL, *trace = NULL;
-  g_auto(GStrv) analytic = NULL;
+  g_auto (GStrv) analytic = NULL;
   gboolean replace = FALSE;
   const GOptionEntry entries[] = {
-    { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_name, N_("Catalogue GPU the data were measured on"), "NAME" },
-    { "name", 0, 0, G_OPTION_ARG_STRING, &set_name, N_("Name of the set (default: the file's base name)"), "SET" },
-    { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace, N_("Trace of the same program, for modelled kernel times"),
+    { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_name, N_ ("Catalogue GPU the data were measured on"), "NAME" },
+    { "name", 0, 0, G_OPTION_ARG_STRING, &set_name, N_ ("Name of the set (default: the file's base name)"), "SET" },
+    { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace, N_ ("Trace of the same program, for modelled kernel times"),
       "TRACE" },
-    { "analytic", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &analytic, N_("Analytic kernel (JSON) for modelled times"),
+    { "analytic", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &analytic, N_ ("Analytic kernel (JSON) for modelled times"),
       "FILE" },
-    { "replace", 0, 0, G_OPTION_ARG_NONE, &replace, N_("Replace a set of the same name"), NULL },
+    { "replace", 0, 0, G_OPTION_ARG_NONE, &replace, N_ ("Replace a set of the same name"), NULL },
     { NULL }
   };
-  if (!ws_cli_parse_options (cli, &argc, &argv, entries, "FILE.csv", _("Store a measurement CSV as a set")))
+  if (!ws_cli_parse_options (cli, &argc, &argv, entries, "FILE.csv", _ ("Store a measurement CSV as a set")))
     return WS_EXIT_USAGE;
   if (argc != 2)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("give one CSV file: measurements import FILE.csv --gpu NAME"));
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("give one CSV file: measurements import FILE.csv --gpu NAME"));
   if (gpu_name == NULL)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("say which GPU the data were measured on with --gpu NAME"));
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("say which GPU the data were measured on with --gpu NAME"));
   WsStore *store = ws_cli_store (cli);
   if (store == NULL)
     return WS_EXIT_FAILURE;
   int code;
-  g_autoptr(WsGpu) gpu = ws_cli_lookup_gpu (cli, gpu_name, &code);
+  g_autoptr (WsGpu) gpu = ws_cli_lookup_gpu (cli, gpu_name, &code);
   if (gpu == NULL)
     return code;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GArray) rows = ws_measure_csv_load (argv[1], &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) rows = ws_measure_csv_load (argv[1], &error);
   if (rows == NULL)
-    return ws_cli_fail (cli, g_error_matches (error, WS_ERROR, WS_ERROR_PARSE) ? WS_EXIT_USAGE : WS_EXIT_FAILURE,
-                        "%s", error->message);
+    return ws_cli_fail (cli, g_error_matches (error, WS_ERROR, WS_ERROR_PARSE) ? WS_EXIT_USAGE : WS_EXIT_FAILURE, "%s",
+                        error->message);
   g_autofree char *base = g_path_get_basename (argv[1]);
   if (set_name == NULL)
     {
@@ -232,18 +233,18 @@ measurements_import (WsCli *cli, int argc, char **argv)
         *dot = '\0';
       set_name = g_strdup (base);
     }
-  g_autoptr(WsMeasurementSet) set = ws_measurement_set_new (set_name, gpu->name);
+  g_autoptr (WsMeasurementSet) set = ws_measurement_set_new (set_name, gpu->name);
   set->source = g_canonicalize_filename (argv[1], NULL);
   if (trace != NULL)
     {
       if (!g_file_test (trace, G_FILE_TEST_IS_REGULAR))
-        return ws_cli_fail (cli, WS_EXIT_USAGE, _("--trace %s: no such file"), trace);
+        return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("--trace %s: no such file"), trace);
       set->trace = g_canonicalize_filename (trace, NULL);
     }
   for (guint i = 0; analytic && analytic[i]; i++)
     {
       if (!g_file_test (analytic[i], G_FILE_TEST_IS_REGULAR))
-        return ws_cli_fail (cli, WS_EXIT_USAGE, _("--analytic %s: no such file"), analytic[i]);
+        return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("--analytic %s: no such file"), analytic[i]);
       g_ptr_array_add (set->analytic, g_canonicalize_filename (analytic[i], NULL));
     }
   set->rows = g_steal_pointer (&rows);
@@ -251,14 +252,14 @@ measurements_import (WsCli *cli, int argc, char **argv)
     return ws_cli_fail_error (cli, error);
   if (cli->json)
     {
-      g_autoptr(WsMeasurementSet) stored = ws_measure_store_get (store, set->name, &error);
+      g_autoptr (WsMeasurementSet) stored = ws_measure_store_get (store, set->name, &error);
       if (stored == NULL)
         return ws_cli_fail_error (cli, error);
-      g_autoptr(JsonNode) node = ws_measurement_set_to_json (stored, FALSE);
+      g_autoptr (JsonNode) node = ws_measurement_set_to_json (stored, FALSE);
       ws_cli_print_json (cli, node);
     }
   else
-    ws_cli_info (cli, _("stored measurement set \"%s\" (%u rows, GPU %s)"), set->name, set->rows->len, gpu->name);
+    ws_cli_info (cli, _ ("stored measurement set \"%s\" (%u rows, GPU %s)"), set->name, set->rows->len, gpu->name);
   return WS_EXIT_OK;
 }
 
@@ -266,35 +267,36 @@ static int
 measurements_list (WsCli *cli, int argc, char **argv)
 {
   if (argc != 1)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("measurements list takes no arguments"));
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("measurements list takes no arguments"));
   WsStore *store = ws_cli_store (cli);
   if (store == NULL)
     return WS_EXIT_FAILURE;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) sets = ws_measure_store_list (store, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) sets = ws_measure_store_list (store, &error);
   if (sets == NULL)
     return ws_cli_fail_error (cli, error);
   if (cli->json)
     {
-      g_autoptr(JsonArray) a = json_array_new ();
+      g_autoptr (JsonArray) a = json_array_new ();
       for (guint i = 0; i < sets->len; i++)
         {
-          g_autoptr(WsMeasurementSet) full = ws_measure_store_get (store, ((WsMeasurementSet *) sets->pdata[i])->name,
-                                                                   &error);
+          g_autoptr (WsMeasurementSet)
+            full = ws_measure_store_get (store, ((WsMeasurementSet *) sets->pdata[i])->name, &error);
           if (full == NULL)
             return ws_cli_fail_error (cli, error);
           json_array_add_element (a, ws_measurement_set_to_json (full, FALSE));
         }
-      g_autoptr(JsonNode) node = json_node_init_array (json_node_alloc (), a);
+      g_autoptr (JsonNode) node = json_node_init_array (json_node_alloc (), a);
       ws_cli_print_json (cli, node);
       return WS_EXIT_OK;
     }
   if (sets->len == 0)
     {
-      ws_cli_info (cli, _("no measurement sets; import one with `warpscope-cli measurements import FILE.csv --gpu NAME`"));
+      ws_cli_info (cli,
+                   _ ("no measurement sets; import one with `warpscope-cli measurements import FILE.csv --gpu NAME`"));
       return WS_EXIT_OK;
     }
-  printf ("%-24s %-20s %s\n", _("NAME"), _("GPU"), _("CREATED"));
+  printf ("%-24s %-20s %s\n", _ ("NAME"), _ ("GPU"), _ ("CREATED"));
   for (guint i = 0; i < sets->len; i++)
     {
       const WsMeasurementSet *s = sets->pdata[i];
@@ -307,41 +309,41 @@ static int
 measurements_show (WsCli *cli, int argc, char **argv)
 {
   if (argc != 2)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("give one set: measurements show SET"));
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("give one set: measurements show SET"));
   WsStore *store = ws_cli_store (cli);
   if (store == NULL)
     return WS_EXIT_FAILURE;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsMeasurementSet) set = ws_measure_store_get (store, argv[1], &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsMeasurementSet) set = ws_measure_store_get (store, argv[1], &error);
   if (set == NULL)
     return ws_cli_fail_error (cli, error);
   if (cli->json)
     {
-      g_autoptr(JsonNode) node = ws_measurement_set_to_json (set, TRUE);
+      g_autoptr (JsonNode) node = ws_measurement_set_to_json (set, TRUE);
       ws_cli_print_json (cli, node);
       return WS_EXIT_OK;
     }
-  printf ("%s: %s\n", _("Set"), set->name);
-  printf ("%s: %s\n", _("GPU"), set->gpu);
-  printf ("%s: %s\n", _("Source"), set->source ? set->source : "-");
+  printf ("%s: %s\n", _ ("Set"), set->name);
+  printf ("%s: %s\n", _ ("GPU"), set->gpu);
+  printf ("%s: %s\n", _ ("Source"), set->source ? set->source : "-");
   if (set->trace)
-    printf ("%s: %s\n", _("Trace"), set->trace);
+    printf ("%s: %s\n", _ ("Trace"), set->trace);
   for (guint i = 0; i < set->analytic->len; i++)
-    printf ("%s: %s\n", _("Analytic"), (char *) set->analytic->pdata[i]);
-  printf ("%s: %s\n\n", _("Created"), set->created);
-  printf ("%-7s %-32s %4s %-22s %-12s %4s %14s\n", _("KIND"), _("NAME"), _("OCC"), _("CONFIG"), _("BYTES"),
-          _("RUNS"), _("DURATION_NS"));
+    printf ("%s: %s\n", _ ("Analytic"), (char *) set->analytic->pdata[i]);
+  printf ("%s: %s\n\n", _ ("Created"), set->created);
+  printf ("%-7s %-32s %4s %-22s %-12s %4s %14s\n", _ ("KIND"), _ ("NAME"), _ ("OCC"), _ ("CONFIG"), _ ("BYTES"),
+          _ ("RUNS"), _ ("DURATION_NS"));
   for (guint i = 0; i < set->rows->len; i++)
     {
       const WsMeasurement *m = &g_array_index (set->rows, WsMeasurement, i);
       g_autofree char *config = m->kind == WS_MEASURE_KERNEL
-        ? g_strdup_printf ("%ux%ux%u/%ux%ux%u", m->grid[0], m->grid[1], m->grid[2], m->block[0], m->block[1],
-                           m->block[2])
-        : g_strdup (ws_memcpy_direction_name (m->direction));
+                                  ? g_strdup_printf ("%ux%ux%u/%ux%ux%u", m->grid[0], m->grid[1], m->grid[2],
+                                                     m->block[0], m->block[1], m->block[2])
+                                  : g_strdup (ws_memcpy_direction_name (m->direction));
       g_autofree char *bytes = m->kind == WS_MEASURE_MEMCPY ? g_strdup_printf ("%" G_GUINT64_FORMAT, m->bytes)
                                                             : g_strdup ("-");
-      printf ("%-7s %-32s %4u %-22s %-12s %4u %14.1f\n", m->kind == WS_MEASURE_KERNEL ? "kernel" : "memcpy",
-              m->name, m->occurrence, config, bytes, m->runs, m->duration_ns);
+      printf ("%-7s %-32s %4u %-22s %-12s %4u %14.1f\n", m->kind == WS_MEASURE_KERNEL ? "kernel" : "memcpy", m->name,
+              m->occurrence, config, bytes, m->runs, m->duration_ns);
     }
   return WS_EXIT_OK;
 }
@@ -350,19 +352,18 @@ static int
 measurements_export (WsCli *cli, int argc, char **argv)
 {
   g_autofree char *output = NULL;
-  const GOptionEntry entries[] = {
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write to FILE (default: standard output)"), "FILE" },
-    { NULL }
-  };
-  if (!ws_cli_parse_options (cli, &argc, &argv, entries, "SET", _("Write a measurement set as CSV")))
+  const GOptionEntry entries[] = { { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+                                     N_ ("Write to FILE (default: standard output)"), "FILE" },
+                                   { NULL } };
+  if (!ws_cli_parse_options (cli, &argc, &argv, entries, "SET", _ ("Write a measurement set as CSV")))
     return WS_EXIT_USAGE;
   if (argc != 2)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("give one set: measurements export SET [-o FILE]"));
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("give one set: measurements export SET [-o FILE]"));
   WsStore *store = ws_cli_store (cli);
   if (store == NULL)
     return WS_EXIT_FAILURE;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsMeasurementSet) set = ws_measure_store_get (store, argv[1], &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsMeasurementSet) set = ws_measure_store_get (store, argv[1], &error);
   if (set == NULL)
     return ws_cli_fail_error (cli, error);
   g_autofree char *text = ws_measure_csv_format (set->rows);
@@ -380,11 +381,11 @@ static int
 measurements_delete (WsCli *cli, int argc, char **argv)
 {
   if (argc != 2)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("give one set: measurements delete SET"));
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("give one set: measurements delete SET"));
   WsStore *store = ws_cli_store (cli);
   if (store == NULL)
     return WS_EXIT_FAILURE;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   if (!ws_measure_store_delete (store, argv[1], &error))
     return ws_cli_fail_error (cli, error);
   return WS_EXIT_OK;
@@ -393,16 +394,19 @@ measurements_delete (WsCli *cli, int argc, char **argv)
 int
 ws_cli_cmd_measurements (WsCli *cli, int argc, char **argv)
 {
-  static const struct { const char *name; int (*func) (WsCli *, int, char **); } subs[] = {
-    { "import", measurements_import }, { "list", measurements_list }, { "show", measurements_show },
+  static const struct {
+    const char *name;
+    int (*func) (WsCli *, int, char **);
+  } subs[] = {
+    { "import", measurements_import }, { "list", measurements_list },     { "show", measurements_show },
     { "export", measurements_export }, { "delete", measurements_delete },
   };
   if (argc < 2)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("usage: warpscope-cli measurements import|list|show|export|delete ..."));
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("usage: warpscope-cli measurements import|list|show|export|delete ..."));
   for (guint i = 0; i < G_N_ELEMENTS (subs); i++)
     if (strcmp (argv[1], subs[i].name) == 0)
       return subs[i].func (cli, argc - 1, argv + 1);
-  return ws_cli_fail (cli, WS_EXIT_USAGE, _("unknown measurements command '%s' (import, list, show, export, delete)"),
+  return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("unknown measurements command '%s' (import, list, show, export, delete)"),
                       argv[1]);
 }
 
@@ -438,42 +442,42 @@ calibrate_lambda (WsCli *cli, int argc, char **argv)
   double bandwidth = 0;
   gboolean update_link = FALSE;
   const GOptionEntry entries[] = {
-    { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_name, N_("GPU the set was measured on"), "NAME" },
-    { "set", 0, 0, G_OPTION_ARG_STRING, &set_name, N_("Measurement set"), "SET" },
-    { "kernel", 0, 0, G_OPTION_ARG_STRING, &kernel, N_("Calibrate lambda_k of this kernel only"), "NAME" },
-    { "link", 0, 0, G_OPTION_ARG_STRING, &link, N_("Catalogue link the copies went over (bw of eq. 4.6)"), "NAME" },
-    { "bandwidth", 0, 0, G_OPTION_ARG_DOUBLE, &bandwidth, N_("Link bandwidth bw of eq. 4.6 in GB/s"), "GBS" },
+    { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_name, N_ ("GPU the set was measured on"), "NAME" },
+    { "set", 0, 0, G_OPTION_ARG_STRING, &set_name, N_ ("Measurement set"), "SET" },
+    { "kernel", 0, 0, G_OPTION_ARG_STRING, &kernel, N_ ("Calibrate lambda_k of this kernel only"), "NAME" },
+    { "link", 0, 0, G_OPTION_ARG_STRING, &link, N_ ("Catalogue link the copies went over (bw of eq. 4.6)"), "NAME" },
+    { "bandwidth", 0, 0, G_OPTION_ARG_DOUBLE, &bandwidth, N_ ("Link bandwidth bw of eq. 4.6 in GB/s"), "GBS" },
     { "update-link", 0, 0, G_OPTION_ARG_NONE, &update_link,
-      N_("Write the fitted startup and lambda_c into the --link record"), NULL },
+      N_ ("Write the fitted startup and lambda_c into the --link record"), NULL },
     { NULL }
   };
   if (!ws_cli_parse_options (cli, &argc, &argv, entries, "",
-                             _("Fit lambda_k (eq. 4.1) and t_s, lambda_c (eq. 4.6) to a measurement set")))
+                             _ ("Fit lambda_k (eq. 4.1) and t_s, lambda_c (eq. 4.6) to a measurement set")))
     return WS_EXIT_USAGE;
   if (argc != 1)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("unexpected argument '%s'"), argv[1]);
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("unexpected argument '%s'"), argv[1]);
   if (gpu_name == NULL || set_name == NULL)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("usage: calibrate lambda --gpu NAME --set SET [--kernel NAME]"));
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("usage: calibrate lambda --gpu NAME --set SET [--kernel NAME]"));
   if (bandwidth < 0)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("--bandwidth must be positive"));
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("--bandwidth must be positive"));
   if (update_link && link == NULL)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("--update-link needs --link NAME"));
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("--update-link needs --link NAME"));
   WsStore *store = ws_cli_store (cli);
   if (store == NULL)
     return WS_EXIT_FAILURE;
   int code;
-  g_autoptr(WsGpu) gpu = ws_cli_lookup_gpu (cli, gpu_name, &code);
+  g_autoptr (WsGpu) gpu = ws_cli_lookup_gpu (cli, gpu_name, &code);
   if (gpu == NULL)
     return code;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsMeasurementSet) set = ws_measure_store_get (store, set_name, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsMeasurementSet) set = ws_measure_store_get (store, set_name, &error);
   if (set == NULL)
     return ws_cli_fail_error (cli, error);
   if (g_ascii_strcasecmp (set->gpu, gpu->name) != 0)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("measurement set \"%s\" was measured on %s, not on %s"), set->name,
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("measurement set \"%s\" was measured on %s, not on %s"), set->name,
                         set->gpu, gpu->name);
   WsCalibrateOptions o = { .kernel = kernel, .link = link, .bandwidth_gbs = bandwidth, .update_link = update_link };
-  g_autoptr(JsonNode) result = ws_measure_calibrate_lambda (store, set->name, &o, &error);
+  g_autoptr (JsonNode) result = ws_measure_calibrate_lambda (store, set->name, &o, &error);
   if (result == NULL)
     return ws_cli_fail_error (cli, error);
   if (cli->json)
@@ -487,12 +491,12 @@ static int
 calibrate_list (WsCli *cli, int argc, char **argv)
 {
   if (argc != 1)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("calibrate list takes no arguments"));
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("calibrate list takes no arguments"));
   WsStore *store = ws_cli_store (cli);
   if (store == NULL)
     return WS_EXIT_FAILURE;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) all = ws_measure_list_lambdas (store, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonNode) all = ws_measure_list_lambdas (store, &error);
   if (all == NULL)
     return ws_cli_fail_error (cli, error);
   if (cli->json)
@@ -515,59 +519,59 @@ static int
 calibrate_gpu (WsCli *cli, int argc, char **argv)
 {
   g_autofree char *gpu_name = NULL, *as_name = NULL, *keep = NULL;
-  const GOptionEntry entries[] = {
-    { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_name, N_("Catalogue GPU to update (or to start the new entry from)"),
-      "NAME" },
-    { "as", 0, 0, G_OPTION_ARG_STRING, &as_name, N_("Write a new catalogue entry NEW instead of updating NAME"),
-      "NEW" },
-    { "keep", 0, 0, G_OPTION_ARG_FILENAME, &keep, N_("Keep the benchmark binary and its output in DIR"), "DIR" },
-    { NULL }
-  };
+  const GOptionEntry entries[] = { { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_name,
+                                     N_ ("Catalogue GPU to update (or to start the new entry from)"), "NAME" },
+                                   { "as", 0, 0, G_OPTION_ARG_STRING, &as_name,
+                                     N_ ("Write a new catalogue entry NEW instead of updating NAME"), "NEW" },
+                                   { "keep", 0, 0, G_OPTION_ARG_FILENAME, &keep,
+                                     N_ ("Keep the benchmark binary and its output in DIR"), "DIR" },
+                                   { NULL } };
   if (!ws_cli_parse_options (cli, &argc, &argv, entries, "",
-                             _("Measure latencies, throughputs and PCIe parameters of the present GPU")))
+                             _ ("Measure latencies, throughputs and PCIe parameters of the present GPU")))
     return WS_EXIT_USAGE;
   if (argc != 1)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("unexpected argument '%s' (calibrate --gpu NAME, calibrate lambda ...)"),
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("unexpected argument '%s' (calibrate --gpu NAME, calibrate lambda ...)"),
                         argv[1]);
   if (gpu_name == NULL)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("usage: calibrate --gpu NAME [--as NEW]"));
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("usage: calibrate --gpu NAME [--as NEW]"));
   WsStore *store = ws_cli_store (cli);
   if (store == NULL)
     return WS_EXIT_FAILURE;
   int code;
-  g_autoptr(WsGpu) gpu = ws_cli_lookup_gpu (cli, gpu_name, &code);
+  g_autoptr (WsGpu) gpu = ws_cli_lookup_gpu (cli, gpu_name, &code);
   if (gpu == NULL)
     return code;
   if (!require_gpu (cli, "calibrate", FALSE, &code))
     return code;
   g_autofree char *nvcc = ws_launch_find_nvcc ();
   if (nvcc == NULL)
-    return ws_cli_fail (cli, WS_EXIT_FAILURE, _("calibrate compiles its micro-benchmarks with nvcc, which was not "
-                                                "found (install the CUDA toolkit, put nvcc in PATH or set NVCC)"));
+    return ws_cli_fail (cli, WS_EXIT_FAILURE,
+                        _ ("calibrate compiles its micro-benchmarks with nvcc, which was not "
+                           "found (install the CUDA toolkit, put nvcc in PATH or set NVCC)"));
   g_autofree char *source = find_benchmark_source ();
   if (source == NULL)
-    return ws_cli_fail (cli, WS_EXIT_FAILURE, _("the micro-benchmark source ws-calibrate.cu is not installed"));
+    return ws_cli_fail (cli, WS_EXIT_FAILURE, _ ("the micro-benchmark source ws-calibrate.cu is not installed"));
 
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *dir = keep ? g_strdup (keep) : g_dir_make_tmp ("warpscope-calibrate-XXXXXX", &error);
   if (dir == NULL || g_mkdir_with_parents (dir, 0700) != 0)
-    return ws_cli_fail (cli, WS_EXIT_FAILURE, _("cannot create a work folder: %s"),
+    return ws_cli_fail (cli, WS_EXIT_FAILURE, _ ("cannot create a work folder: %s"),
                         error ? error->message : g_strerror (errno));
   g_autofree char *binary = g_build_filename (dir, "ws-calibrate", NULL);
   const char *nvcc_argv[] = { nvcc, "-O2", "-arch=native", "-o", binary, source, NULL };
   g_autofree char *nvcc_err = NULL;
   int status = 0;
-  ws_cli_info (cli, _("compiling %s"), source);
+  ws_cli_info (cli, _ ("compiling %s"), source);
   if (!g_spawn_sync (NULL, (char **) nvcc_argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, &nvcc_err, &status, &error)
       || !g_spawn_check_wait_status (status, &error))
-    return ws_cli_fail (cli, WS_EXIT_FAILURE, _("compiling the micro-benchmarks failed: %s\n%s"),
-                        error->message, nvcc_err ? nvcc_err : "");
-  ws_cli_info (cli, _("running the micro-benchmarks (about a minute)"));
+    return ws_cli_fail (cli, WS_EXIT_FAILURE, _ ("compiling the micro-benchmarks failed: %s\n%s"), error->message,
+                        nvcc_err ? nvcc_err : "");
+  ws_cli_info (cli, _ ("running the micro-benchmarks (about a minute)"));
   g_autofree char *out = NULL, *err = NULL;
   const char *run_argv[] = { binary, NULL };
   if (!g_spawn_sync (NULL, (char **) run_argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error)
       || !g_spawn_check_wait_status (status, &error))
-    return ws_cli_fail (cli, WS_EXIT_FAILURE, _("the micro-benchmarks failed: %s\n%s"), error->message,
+    return ws_cli_fail (cli, WS_EXIT_FAILURE, _ ("the micro-benchmarks failed: %s\n%s"), error->message,
                         err ? err : "");
   if (keep)
     {
@@ -580,7 +584,7 @@ calibrate_gpu (WsCli *cli, int argc, char **argv)
       g_rmdir (dir);
     }
 
-  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
   g_autofree char *when = g_date_time_format_iso8601 (now);
   double bank = 0;
   if (as_name != NULL)
@@ -588,14 +592,14 @@ calibrate_gpu (WsCli *cli, int argc, char **argv)
       g_free (gpu->name);
       gpu->name = g_strdup (as_name);
     }
-  g_autoptr(WsLink) link = ws_measure_apply_benchmark (gpu, out, when, &bank, &error);
+  g_autoptr (WsLink) link = ws_measure_apply_benchmark (gpu, out, when, &bank, &error);
   if (link == NULL)
-    return ws_cli_fail (cli, WS_EXIT_FAILURE, _("%s (the raw output is kept with --keep DIR)"), error->message);
+    return ws_cli_fail (cli, WS_EXIT_FAILURE, _ ("%s (the raw output is kept with --keep DIR)"), error->message);
   if (!ws_store_put_gpu (store, gpu, TRUE, &error) || !ws_store_put_link (store, link, TRUE, &error))
     return ws_cli_fail_error (cli, error);
   if (cli->json)
     {
-      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr (JsonBuilder) b = json_builder_new ();
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "gpu");
       json_builder_add_value (b, ws_gpu_to_json (gpu));
@@ -604,11 +608,11 @@ calibrate_gpu (WsCli *cli, int argc, char **argv)
       json_builder_set_member_name (b, "shared_bank_conflict_cycles_per_way");
       json_builder_add_double_value (b, bank);
       json_builder_end_object (b);
-      g_autoptr(JsonNode) root = json_builder_get_root (b);
+      g_autoptr (JsonNode) root = json_builder_get_root (b);
       ws_cli_print_json (cli, root);
     }
   else
-    ws_cli_info (cli, _("catalogue entry \"%s\" and link \"%s\" written"), gpu->name, link->name);
+    ws_cli_info (cli, _ ("catalogue entry \"%s\" and link \"%s\" written"), gpu->name, link->name);
   return WS_EXIT_OK;
 }
 

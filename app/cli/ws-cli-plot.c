@@ -127,7 +127,7 @@ kind_is (PlotCtx *ctx, WsChartKind k1, WsChartKind k2)
 static gboolean
 wrong_kind (const char *path, const char *shape, const char *kinds, GError **error)
 {
-  g_autofree char *msg = g_strdup_printf (_("holds %s, which plots as %s"), shape, kinds);
+  g_autofree char *msg = g_strdup_printf (_ ("holds %s, which plots as %s"), shape, kinds);
   return fail (error, path, msg);
 }
 
@@ -143,10 +143,10 @@ load_generic_series (PlotCtx *ctx, const char *path, JsonArray *series, GError *
       JsonObject *so = elem_object (series, i);
       JsonArray *pts = so ? get_array (so, "points") : NULL;
       if (so == NULL || pts == NULL)
-        return fail (error, path, _("every element of \"series\" needs \"name\" and \"points\""));
+        return fail (error, path, _ ("every element of \"series\" needs \"name\" and \"points\""));
       gboolean measured = member_double (so, "measured", 0) != 0;
       const char *name = member_string (so, "name");
-      g_autofree char *fallback = g_strdup_printf (_("series %u"), i + 1);
+      g_autofree char *fallback = g_strdup_printf (_ ("series %u"), i + 1);
       guint s = ws_chart_add_series (ctx->chart, name ? name : fallback, measured ? WS_CHART_SERIES_MEASURED : 0);
       WsChartColor c;
       if (ws_chart_color_parse (member_string (so, "color"), &c))
@@ -168,10 +168,10 @@ load_generic_series (PlotCtx *ctx, const char *path, JsonArray *series, GError *
               err = member_double (po, "error", NAN);
             }
           else
-            return fail (error, path, _("a point is [x, y] or {\"x\":…, \"y\":…, \"error\":…}"));
+            return fail (error, path, _ ("a point is [x, y] or {\"x\":…, \"y\":…, \"error\":…}"));
           if (!isfinite (x) || !isfinite (y))
             {
-              g_autofree char *msg = g_strdup_printf (_("series \"%s\", point %u has no numeric x and y"),
+              g_autofree char *msg = g_strdup_printf (_ ("series \"%s\", point %u has no numeric x and y"),
                                                       ws_chart_series_get_name (ctx->chart, s), j);
               return fail (error, path, msg);
             }
@@ -211,11 +211,11 @@ load_bars (PlotCtx *ctx, const char *path, JsonObject *root, JsonArray *bars, GE
       JsonObject *bo = elem_object (bars, i);
       JsonObject *vals = bo ? get_object (bo, "values") : NULL;
       if (vals == NULL)
-        return fail (error, path, _("every element of \"bars\" needs \"label\" and \"values\""));
+        return fail (error, path, _ ("every element of \"bars\" needs \"label\" and \"values\""));
       const char *label = member_string (bo, "label");
       g_autofree char *fallback = g_strdup_printf ("%u", i + 1);
       guint b = ws_chart_add_bar (ctx->chart, label ? label : fallback);
-      g_autoptr(GList) names = json_object_get_members (vals);
+      g_autoptr (GList) names = json_object_get_members (vals);
       for (GList *l = names; l; l = l->next)
         ws_chart_set_bar_value (ctx->chart, b, series_for (ctx->chart, l->data), member_double (vals, l->data, 0));
     }
@@ -232,12 +232,12 @@ load_matrix (PlotCtx *ctx, const char *path, JsonArray *m, GError **error)
     {
       JsonArray *row = elem_array (m, r);
       if (row == NULL)
-        return fail (error, path, _("\"matrix\" is an array of rows of numbers"));
+        return fail (error, path, _ ("\"matrix\" is an array of rows of numbers"));
       cols = MAX (cols, json_array_get_length (row));
     }
   if (rows == 0 || cols == 0)
-    return fail (error, path, _("\"matrix\" is empty"));
-  g_autofree double *v = g_new (double, (gsize) rows * cols);
+    return fail (error, path, _ ("\"matrix\" is empty"));
+  g_autofree double *v = g_new (double, (gsize) rows *cols);
   for (guint r = 0; r < rows; r++)
     {
       JsonArray *row = elem_array (m, r);
@@ -264,16 +264,16 @@ load_operations (PlotCtx *ctx, const char *path, JsonArray *ops, GError **error)
       double start = o ? member_double (o, "start", NAN) : NAN, end = o ? member_double (o, "end", NAN) : NAN;
       if (component == NULL || !isfinite (start) || !isfinite (end))
         {
-          g_autofree char *msg = g_strdup_printf (_("operation %u needs \"component\", \"start\" and \"end\""), i);
+          g_autofree char *msg = g_strdup_printf (_ ("operation %u needs \"component\", \"start\" and \"end\""), i);
           return fail (error, path, msg);
         }
       const char *op = member_string (o, "op");
       const char *label = member_string (o, "label"), *name = member_string (o, "name");
       g_autofree char *text = name && label ? g_strdup_printf ("%s %s", label, name) : g_strdup (name ? name : label);
-      ws_chart_add_span (ctx->chart, component, series_for (ctx->chart, op ? op : _("operation")), start, end, text);
+      ws_chart_add_span (ctx->chart, component, series_for (ctx->chart, op ? op : _ ("operation")), start, end, text);
     }
   if (ctx->x_title == NULL)
-    ctx->x_title = g_strdup (_("Time"));
+    ctx->x_title = g_strdup (_ ("Time"));
   return TRUE;
 }
 
@@ -289,13 +289,14 @@ load_tbs (PlotCtx *ctx, const char *path, JsonObject *root, JsonArray *tbs, GErr
       double id = o ? member_double (o, "id", i) : NAN, size = o ? member_double (o, "size", NAN) : NAN;
       if (!isfinite (size))
         {
-          g_autofree char *msg = g_strdup_printf (_("TB record %u needs \"size\""), i);
+          g_autofree char *msg = g_strdup_printf (_ ("TB record %u needs \"size\""), i);
           return fail (error, path, msg);
         }
       g_autofree char *region = member_text (o, "region");
       /* Region -1 (the view's outliers, in no region) gets a name of its own. */
-      g_autofree char *name = region != NULL && region[0] == '-' ? g_strdup (_("no region"))
-                                                                 : g_strdup_printf (_("region %s"), region ? region : "0");
+      g_autofree char *name = region != NULL && region[0] == '-'
+                                ? g_strdup (_ ("no region"))
+                                : g_strdup_printf (_ ("region %s"), region ? region : "0");
       gboolean sim = !json_object_has_member (o, "simulated") || member_double (o, "simulated", 1) != 0;
       simulated += sim;
       ws_chart_series_add_point_full (ctx->chart, series_for (ctx->chart, name), id, size,
@@ -309,18 +310,18 @@ load_tbs (PlotCtx *ctx, const char *path, JsonObject *root, JsonArray *tbs, GErr
     frac = json_array_get_length (tbs) > 0 ? (double) simulated / json_array_get_length (tbs) : 0;
   g_autofree char *sub = NULL;
   if (isfinite (err))
-    sub = of_tbs ? g_strdup_printf (_("error %.2f %%, sample size %.1f %% of TBs"), fabs (err) * 100, frac * 100)
-                 : g_strdup_printf (_("error %.2f %%, sample size %.1f %% of warp instructions"), fabs (err) * 100,
+    sub = of_tbs ? g_strdup_printf (_ ("error %.2f %%, sample size %.1f %% of TBs"), fabs (err) * 100, frac * 100)
+                 : g_strdup_printf (_ ("error %.2f %%, sample size %.1f %% of warp instructions"), fabs (err) * 100,
                                     frac * 100);
   else
-    sub = of_tbs ? g_strdup_printf (_("sample size %.1f %% of TBs"), frac * 100)
-                 : g_strdup_printf (_("sample size %.1f %% of warp instructions"), frac * 100);
+    sub = of_tbs ? g_strdup_printf (_ ("sample size %.1f %% of TBs"), frac * 100)
+                 : g_strdup_printf (_ ("sample size %.1f %% of warp instructions"), frac * 100);
   if (member_string (root, "subtitle") == NULL)
     ws_chart_set_subtitle (ctx->chart, sub);
   if (ctx->x_title == NULL)
-    ctx->x_title = g_strdup (_("TB id"));
+    ctx->x_title = g_strdup (_ ("TB id"));
   if (ctx->y_title == NULL)
-    ctx->y_title = g_strdup (_("TB size (warp instructions)"));
+    ctx->y_title = g_strdup (_ ("TB size (warp instructions)"));
   return TRUE;
 }
 
@@ -331,17 +332,17 @@ static gboolean
 load_predict (PlotCtx *ctx, const char *path, JsonArray *models, GError **error)
 {
   if (!kind_is (ctx, WS_CHART_STACKED, WS_CHART_STACKED))
-    return wrong_kind (path, _("predictions"), "stacked", error);
+    return wrong_kind (path, _ ("predictions"), "stacked", error);
   guint n = json_array_get_length (models);
   for (guint m = 0; m < n; m++)
     {
       JsonObject *mo = elem_object (models, m);
       JsonArray *launches = mo ? get_array (mo, "launches") : NULL;
       if (launches == NULL)
-        return fail (error, path, _("a prediction needs \"launches\""));
+        return fail (error, path, _ ("a prediction needs \"launches\""));
       const char *model = member_string (mo, "model");
       if (ctx->default_title == NULL && member_string (mo, "gpu"))
-        ctx->default_title = g_strdup_printf (_("CPI stack on %s"), member_string (mo, "gpu"));
+        ctx->default_title = g_strdup_printf (_ ("CPI stack on %s"), member_string (mo, "gpu"));
       guint nl = json_array_get_length (launches);
       for (guint i = 0; i < nl; i++)
         {
@@ -358,16 +359,15 @@ load_predict (PlotCtx *ctx, const char *path, JsonArray *models, GError **error)
           else
             label = g_strdup_printf ("#%.0f %s", member_double (lo, "index", i), kernel ? kernel : "");
           guint b = ws_chart_add_bar (ctx->chart, label);
-          g_autoptr(GList) names = json_object_get_members (stack);
+          g_autoptr (GList) names = json_object_get_members (stack);
           for (GList *l = names; l; l = l->next)
-            ws_chart_set_bar_value (ctx->chart, b, series_for (ctx->chart, l->data),
-                                    member_double (stack, l->data, 0));
+            ws_chart_set_bar_value (ctx->chart, b, series_for (ctx->chart, l->data), member_double (stack, l->data, 0));
         }
     }
   if (ws_chart_get_n_bars (ctx->chart) == 0)
-    return fail (error, path, _("no launch has a \"cpi_stack\""));
+    return fail (error, path, _ ("no launch has a \"cpi_stack\""));
   if (ctx->y_title == NULL)
-    ctx->y_title = g_strdup (_("Cycles per warp instruction"));
+    ctx->y_title = g_strdup (_ ("Cycles per warp instruction"));
   return TRUE;
 }
 
@@ -377,29 +377,29 @@ load_model_run (PlotCtx *ctx, const char *path, JsonObject *root, JsonArray *run
 {
   const char *app = member_string (root, "app"), *system = member_string (root, "system");
   if (ctx->default_title == NULL && app && system)
-    ctx->default_title = g_strdup_printf (_("%s on %s"), app, system);
+    ctx->default_title = g_strdup_printf (_ ("%s on %s"), app, system);
   guint n = json_array_get_length (runs);
   if (kind_is (ctx, WS_CHART_GANTT, WS_CHART_GANTT))
     {
       if (ctx->run < 0 || (guint) ctx->run >= n)
         {
-          g_autofree char *msg = g_strdup_printf (_("has %u runs; there is no run %d (--run)"), n, ctx->run);
+          g_autofree char *msg = g_strdup_printf (_ ("has %u runs; there is no run %d (--run)"), n, ctx->run);
           return fail (error, path, msg);
         }
       JsonObject *ro = elem_object (runs, ctx->run);
       JsonArray *ops = ro ? get_array (ro, "operations") : NULL;
       if (ops == NULL)
-        return fail (error, path, _("the chosen run has no \"operations\" (did it fail?)"));
+        return fail (error, path, _ ("the chosen run has no \"operations\" (did it fail?)"));
       return load_operations (ctx, path, ops, error);
     }
   if (!kind_is (ctx, WS_CHART_LINE, WS_CHART_SCATTER))
-    return wrong_kind (path, _("model runs"), "line, scatter or gantt", error);
+    return wrong_kind (path, _ ("model runs"), "line, scatter or gantt", error);
   const char *var = ctx->x_var;
   if (var == NULL)
     {
       /* the one variable that takes more than one value */
       JsonObject *v0 = n ? get_object (elem_object (runs, 0), "variables") : NULL;
-      g_autoptr(GList) names = v0 ? json_object_get_members (v0) : NULL;
+      g_autoptr (GList) names = v0 ? json_object_get_members (v0) : NULL;
       guint varying = 0;
       for (GList *l = names; l; l = l->next)
         for (guint i = 1; i < n; i++)
@@ -413,7 +413,7 @@ load_model_run (PlotCtx *ctx, const char *path, JsonObject *root, JsonArray *run
               }
           }
       if (varying != 1)
-        return fail (error, path, _("choose the swept variable with --x VAR"));
+        return fail (error, path, _ ("choose the swept variable with --x VAR"));
       var = g_intern_string (var);
     }
   const char *pred = member_string (root, "predictor");
@@ -428,7 +428,7 @@ load_model_run (PlotCtx *ctx, const char *path, JsonObject *root, JsonArray *run
       double x = vars ? member_double (vars, var, NAN) : NAN, y = member_double (ro, "total_seconds", NAN);
       if (!isfinite (x))
         {
-          g_autofree char *msg = g_strdup_printf (_("run %u has no variable '%s' (--x)"), i, var);
+          g_autofree char *msg = g_strdup_printf (_ ("run %u has no variable '%s' (--x)"), i, var);
           return fail (error, path, msg);
         }
       if (isfinite (y))
@@ -438,21 +438,21 @@ load_model_run (PlotCtx *ctx, const char *path, JsonObject *root, JsonArray *run
   if (ctx->x_title == NULL)
     ctx->x_title = g_strdup (var);
   if (ctx->y_title == NULL)
-    ctx->y_title = g_strdup (_("Time"));
+    ctx->y_title = g_strdup (_ ("Time"));
   return TRUE;
 }
 
 static gboolean
 load_json (PlotCtx *ctx, const char *path, GError **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonParser) parser = json_parser_new ();
   if (!ws_json_parser_load_file (parser, path, error))
     return FALSE;
   JsonNode *root = json_parser_get_root (parser);
   if (root != NULL && JSON_NODE_HOLDS_ARRAY (root))
     return load_predict (ctx, path, json_node_get_array (root), error);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    return fail (error, path, _("expected a JSON object"));
+    return fail (error, path, _ ("expected a JSON object"));
   JsonObject *o = json_node_get_object (root);
   WsChart *chart = ctx->chart;
   if (member_string (o, "title") && ctx->default_title == NULL)
@@ -479,7 +479,7 @@ load_json (PlotCtx *ctx, const char *path, GError **error)
     return load_model_run (ctx, path, o, a, error);
   if ((a = get_array (o, "launches")) != NULL)
     {
-      g_autoptr(JsonArray) one = json_array_new ();
+      g_autoptr (JsonArray) one = json_array_new ();
       json_array_add_object_element (one, json_object_ref (o));
       return load_predict (ctx, path, one, error);
     }
@@ -494,7 +494,7 @@ load_json (PlotCtx *ctx, const char *path, GError **error)
   if ((a = get_array (o, "tbs")) != NULL)
     return load_tbs (ctx, path, o, a, error);
   return fail (error, path,
-               _("has none of \"series\", \"bars\", \"matrix\", \"operations\", \"tbs\", \"runs\", \"launches\""));
+               _ ("has none of \"series\", \"bars\", \"matrix\", \"operations\", \"tbs\", \"runs\", \"launches\""));
 }
 
 /* ---- CSV ------------------------------------------------------------------------ */
@@ -553,7 +553,7 @@ csv_read (const char *path, GError **error)
   g_autofree char *text = NULL;
   if (!g_file_get_contents (path, &text, NULL, error))
     return NULL;
-  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
   GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
   for (guint i = 0; lines[i]; i++)
     {
@@ -565,7 +565,7 @@ csv_read (const char *path, GError **error)
   if (rows->len == 0)
     {
       g_ptr_array_unref (rows);
-      fail (error, path, _("the CSV file is empty"));
+      fail (error, path, _ ("the CSV file is empty"));
       return NULL;
     }
   return rows;
@@ -585,14 +585,14 @@ csv_column (GPtrArray *header, const char *name)
 static gboolean
 csv_bad_cell (const char *path, guint line, const char *what, GError **error)
 {
-  g_autofree char *msg = g_strdup_printf (_("row %u: %s"), line, what);
+  g_autofree char *msg = g_strdup_printf (_ ("row %u: %s"), line, what);
   return fail (error, path, msg);
 }
 
 static gboolean
 load_csv (PlotCtx *ctx, const char *path, GError **error)
 {
-  g_autoptr(GPtrArray) rows = csv_read (path, error);
+  g_autoptr (GPtrArray) rows = csv_read (path, error);
   if (rows == NULL)
     return FALSE;
   WsChart *chart = ctx->chart;
@@ -606,8 +606,8 @@ load_csv (PlotCtx *ctx, const char *path, GError **error)
         for (guint r = first; r < rows->len; r++)
           cols = MAX (cols, ((GPtrArray *) rows->pdata[r])->len);
         if (nrows == 0 || cols == 0)
-          return fail (error, path, _("no matrix rows"));
-        g_autofree double *m = g_new (double, (gsize) nrows * cols);
+          return fail (error, path, _ ("no matrix rows"));
+        g_autofree double *m = g_new (double, (gsize) nrows *cols);
         for (guint r = 0; r < nrows; r++)
           for (guint c = 0; c < cols; c++)
             if (!parse_number (CELL ((GPtrArray *) rows->pdata[r + first], (int) c), &m[(gsize) r * cols + c]))
@@ -630,16 +630,16 @@ load_csv (PlotCtx *ctx, const char *path, GError **error)
         int cc = csv_column (head, "component"), cs = csv_column (head, "start"), ce = csv_column (head, "end");
         int co = csv_column (head, "op"), cl = csv_column (head, "label");
         if (cc < 0 || cs < 0 || ce < 0)
-          return fail (error, path, _("a timeline CSV needs columns component,start,end (op and label optional)"));
+          return fail (error, path, _ ("a timeline CSV needs columns component,start,end (op and label optional)"));
         ws_chart_set_axis_unit (chart, WS_CHART_AXIS_X, WS_CHART_UNIT_SECONDS);
         for (guint r = 1; r < rows->len; r++)
           {
             GPtrArray *row = rows->pdata[r];
             double s, e;
             if (!parse_number (CELL (row, cs), &s) || !parse_number (CELL (row, ce), &e))
-              return csv_bad_cell (path, r + 1, _("start and end must be numbers"), error);
+              return csv_bad_cell (path, r + 1, _ ("start and end must be numbers"), error);
             const char *op = CELL (row, co);
-            ws_chart_add_span (chart, CELL (row, cc), series_for (chart, op && *op ? op : _("operation")), s, e,
+            ws_chart_add_span (chart, CELL (row, cc), series_for (chart, op && *op ? op : _ ("operation")), s, e,
                                CELL (row, cl));
           }
         return TRUE;
@@ -649,30 +649,30 @@ load_csv (PlotCtx *ctx, const char *path, GError **error)
         int ci = csv_column (head, "id"), cz = csv_column (head, "size"), cr = csv_column (head, "region");
         int cm = csv_column (head, "simulated");
         if (ci < 0 || cz < 0)
-          return fail (error, path, _("a TBPoint CSV needs columns id,size (region and simulated optional)"));
+          return fail (error, path, _ ("a TBPoint CSV needs columns id,size (region and simulated optional)"));
         for (guint r = 1; r < rows->len; r++)
           {
             GPtrArray *row = rows->pdata[r];
             double id, size, sim = 1;
             if (!parse_number (CELL (row, ci), &id) || !parse_number (CELL (row, cz), &size))
-              return csv_bad_cell (path, r + 1, _("id and size must be numbers"), error);
+              return csv_bad_cell (path, r + 1, _ ("id and size must be numbers"), error);
             if (cm >= 0 && !parse_number (CELL (row, cm), &sim))
               sim = g_ascii_strcasecmp (CELL (row, cm) ? CELL (row, cm) : "", "true") == 0;
             const char *region = CELL (row, cr);
-            g_autofree char *name = g_strdup_printf (_("region %s"), region && *region ? region : "0");
+            g_autofree char *name = g_strdup_printf (_ ("region %s"), region && *region ? region : "0");
             ws_chart_series_add_point_full (chart, series_for (chart, name), id, size,
                                             sim != 0 ? 0 : WS_CHART_POINT_SKIPPED);
           }
         if (ctx->x_title == NULL)
-          ctx->x_title = g_strdup (_("TB id"));
+          ctx->x_title = g_strdup (_ ("TB id"));
         if (ctx->y_title == NULL)
-          ctx->y_title = g_strdup (_("TB size (warp instructions)"));
+          ctx->y_title = g_strdup (_ ("TB size (warp instructions)"));
         return TRUE;
       }
     default:
       /* x, then one column per series */
       if (head->len < 2)
-        return fail (error, path, _("a line or scatter CSV has a header x,SERIES[,SERIES…]"));
+        return fail (error, path, _ ("a line or scatter CSV has a header x,SERIES[,SERIES…]"));
       for (guint c = 1; c < head->len; c++)
         series_for (chart, head->pdata[c]);
       for (guint r = 1; r < rows->len; r++)
@@ -680,7 +680,7 @@ load_csv (PlotCtx *ctx, const char *path, GError **error)
           GPtrArray *row = rows->pdata[r];
           double x;
           if (!parse_number (CELL (row, 0), &x))
-            return csv_bad_cell (path, r + 1, _("the first column must be a number"), error);
+            return csv_bad_cell (path, r + 1, _ ("the first column must be a number"), error);
           for (guint c = 1; c < head->len; c++)
             if (parse_number (CELL (row, (int) c), &v))
               ws_chart_series_add_point (chart, (guint) ws_chart_find_series (chart, head->pdata[c]), x, v);
@@ -696,61 +696,66 @@ load_csv (PlotCtx *ctx, const char *path, GError **error)
 static gboolean
 load_measured (PlotCtx *ctx, const char *path, GError **error)
 {
-  g_autoptr(GArray) times = ws_measure_times_load (path, ctx->x_var != NULL ? ctx->x_var : ctx->x_title, error);
+  g_autoptr (GArray) times = ws_measure_times_load (path, ctx->x_var != NULL ? ctx->x_var : ctx->x_title, error);
   if (times == NULL)
     return FALSE;
-  ws_measure_times_add_series (ctx->chart, _("measured"), times);
+  ws_measure_times_add_series (ctx->chart, _ ("measured"), times);
   return TRUE;
 }
 
 int
 ws_cli_cmd_plot (WsCli *cli, int argc, char **argv)
 {
-  g_auto(GStrv) inputs = NULL, hide = NULL;
+  g_auto (GStrv) inputs = NULL, hide = NULL;
   g_autofree char *output = NULL, *title = NULL, *subtitle = NULL, *x_var = NULL, *measured = NULL;
   g_autofree char *x_title = NULL, *y_title = NULL;
   gboolean log_x = FALSE, log_y = FALSE;
   int width = 900, height = 560, run = 0;
   const GOptionEntry entries[] = {
-    { "input", 'i', 0, G_OPTION_ARG_FILENAME_ARRAY, &inputs, N_("Data: chart JSON, predict/model run --json output, or CSV (repeatable)"), "FILE" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Output file: .png, .svg, .pdf or .csv"), "OUT" },
-    { "title", 0, 0, G_OPTION_ARG_STRING, &title, N_("Chart title"), "T" },
-    { "subtitle", 0, 0, G_OPTION_ARG_STRING, &subtitle, N_("Line under the title"), "S" },
-    { "x-title", 0, 0, G_OPTION_ARG_STRING, &x_title, N_("X axis title"), "T" },
-    { "y-title", 0, 0, G_OPTION_ARG_STRING, &y_title, N_("Y axis title"), "T" },
-    { "log-x", 0, 0, G_OPTION_ARG_NONE, &log_x, N_("Logarithmic x axis"), NULL },
-    { "log-y", 0, 0, G_OPTION_ARG_NONE, &log_y, N_("Logarithmic y axis"), NULL },
-    { "width", 0, 0, G_OPTION_ARG_INT, &width, N_("Width in pixels (PNG) or points (SVG, PDF); default 900"), "W" },
-    { "height", 0, 0, G_OPTION_ARG_INT, &height, N_("Height; default 560"), "H" },
-    { "x", 0, 0, G_OPTION_ARG_STRING, &x_var, N_("model run input: the swept variable on the x axis"), "VAR" },
-    { "run", 0, 0, G_OPTION_ARG_INT, &run, N_("model run input, gantt: which run (default 0)"), "N" },
-    { "measured", 0, 0, G_OPTION_ARG_FILENAME, &measured, N_("Measured times (CSV with columns x or the swept variable, and seconds) overlaid with relative errors"), "FILE.csv" },
-    { "hide", 0, 0, G_OPTION_ARG_STRING_ARRAY, &hide, N_("Hide a series (legend entry stays, greyed; repeatable)"), "NAME" },
+    { "input", 'i', 0, G_OPTION_ARG_FILENAME_ARRAY, &inputs,
+      N_ ("Data: chart JSON, predict/model run --json output, or CSV (repeatable)"), "FILE" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_ ("Output file: .png, .svg, .pdf or .csv"), "OUT" },
+    { "title", 0, 0, G_OPTION_ARG_STRING, &title, N_ ("Chart title"), "T" },
+    { "subtitle", 0, 0, G_OPTION_ARG_STRING, &subtitle, N_ ("Line under the title"), "S" },
+    { "x-title", 0, 0, G_OPTION_ARG_STRING, &x_title, N_ ("X axis title"), "T" },
+    { "y-title", 0, 0, G_OPTION_ARG_STRING, &y_title, N_ ("Y axis title"), "T" },
+    { "log-x", 0, 0, G_OPTION_ARG_NONE, &log_x, N_ ("Logarithmic x axis"), NULL },
+    { "log-y", 0, 0, G_OPTION_ARG_NONE, &log_y, N_ ("Logarithmic y axis"), NULL },
+    { "width", 0, 0, G_OPTION_ARG_INT, &width, N_ ("Width in pixels (PNG) or points (SVG, PDF); default 900"), "W" },
+    { "height", 0, 0, G_OPTION_ARG_INT, &height, N_ ("Height; default 560"), "H" },
+    { "x", 0, 0, G_OPTION_ARG_STRING, &x_var, N_ ("model run input: the swept variable on the x axis"), "VAR" },
+    { "run", 0, 0, G_OPTION_ARG_INT, &run, N_ ("model run input, gantt: which run (default 0)"), "N" },
+    { "measured", 0, 0, G_OPTION_ARG_FILENAME, &measured,
+      N_ ("Measured times (CSV with columns x or the swept variable, and seconds) overlaid with relative errors"),
+      "FILE.csv" },
+    { "hide", 0, 0, G_OPTION_ARG_STRING_ARRAY, &hide, N_ ("Hide a series (legend entry stays, greyed; repeatable)"),
+      "NAME" },
     { NULL }
   };
   if (!ws_cli_parse_options (cli, &argc, &argv, entries, "KIND",
-                             _("Draws a chart and exports it. KIND is line, scatter, stacked, heatmap, gantt or "
-                               "tbpoint. Input formats are described in docs/charts.md.")))
+                             _ ("Draws a chart and exports it. KIND is line, scatter, stacked, heatmap, gantt or "
+                                "tbpoint. Input formats are described in docs/charts.md.")))
     return WS_EXIT_USAGE;
   if (argc < 2)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _("KIND is required: line, scatter, stacked, heatmap, gantt or tbpoint"));
+    return ws_cli_fail (cli, WS_EXIT_USAGE, "%s",
+                        _ ("KIND is required: line, scatter, stacked, heatmap, gantt or tbpoint"));
   if (argc > 2)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("unexpected argument '%s'"), argv[2]);
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("unexpected argument '%s'"), argv[2]);
   WsChartKind kind;
   if (!ws_chart_kind_from_name (argv[1], &kind))
     return ws_cli_fail (cli, WS_EXIT_USAGE,
-                        _("unknown chart kind '%s'; use line, scatter, stacked, heatmap, gantt or tbpoint"), argv[1]);
+                        _ ("unknown chart kind '%s'; use line, scatter, stacked, heatmap, gantt or tbpoint"), argv[1]);
   if (inputs == NULL || output == NULL)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _("--input FILE and -o OUT are required"));
+    return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _ ("--input FILE and -o OUT are required"));
   WsChartFormat format;
   if (!ws_chart_format_from_path (output, &format))
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("cannot tell the format of '%s': use .png, .svg, .pdf or .csv"), output);
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("cannot tell the format of '%s': use .png, .svg, .pdf or .csv"), output);
   if (measured != NULL && kind != WS_CHART_LINE && kind != WS_CHART_SCATTER)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _("--measured applies to line and scatter charts"));
+    return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _ ("--measured applies to line and scatter charts"));
 
-  g_autoptr(WsChart) chart = ws_chart_new (kind);
+  g_autoptr (WsChart) chart = ws_chart_new (kind);
   PlotCtx ctx = { cli, chart, x_var, run, NULL, g_steal_pointer (&x_title), g_steal_pointer (&y_title) };
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   gboolean ok = TRUE;
   for (guint i = 0; ok && inputs[i]; i++)
     {
@@ -769,7 +774,7 @@ ws_cli_cmd_plot (WsCli *cli, int argc, char **argv)
           int s = ws_chart_find_series (chart, hide[i]);
           if (s < 0)
             {
-              rc = ws_cli_fail (cli, WS_EXIT_USAGE, _("--hide: there is no series '%s'"), hide[i]);
+              rc = ws_cli_fail (cli, WS_EXIT_USAGE, _ ("--hide: there is no series '%s'"), hide[i]);
               break;
             }
           ws_chart_series_set_visible (chart, s, FALSE);
@@ -791,7 +796,7 @@ ws_cli_cmd_plot (WsCli *cli, int argc, char **argv)
     }
   if (rc == WS_EXIT_OK && cli->json)
     {
-      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr (JsonBuilder) b = json_builder_new ();
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "output");
       json_builder_add_string_value (b, output);
@@ -803,11 +808,11 @@ ws_cli_cmd_plot (WsCli *cli, int argc, char **argv)
         json_builder_add_string_value (b, ws_chart_series_get_name (chart, s));
       json_builder_end_array (b);
       json_builder_end_object (b);
-      g_autoptr(JsonNode) node = json_builder_get_root (b);
+      g_autoptr (JsonNode) node = json_builder_get_root (b);
       ws_cli_print_json (cli, node);
     }
   else if (rc == WS_EXIT_OK)
-    ws_cli_info (cli, _("wrote %s"), output);
+    ws_cli_info (cli, _ ("wrote %s"), output);
   g_free (ctx.default_title);
   g_free (ctx.x_title);
   g_free (ctx.y_title);

@@ -13,22 +13,24 @@ ws_cli_cmd_plugins (WsCli *cli, int argc, char **argv)
 {
   const GOptionEntry entries[] = { { NULL } };
   if (!ws_cli_parse_options (cli, &argc, &argv, entries, "list",
-                             _("Lists predictor plugins from the plugin search path.")))
+                             _ ("Lists predictor plugins from the plugin search path.")))
     return WS_EXIT_USAGE;
   if (argc < 2 || strcmp (argv[1], "list") != 0)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _("usage: warpscope-cli plugins list [--json]"));
+    return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _ ("usage: warpscope-cli plugins list [--json]"));
 
-  g_autoptr(GPtrArray) plugins = ws_predictor_scan ();
+  g_autoptr (GPtrArray) plugins = ws_predictor_scan ();
   for (guint i = 0; i < plugins->len; i++)
     {
       WsPredictorPlugin *p = plugins->pdata[i];
       if (p->ok && p->shadows != NULL && !p->builtin)
-        ws_cli_info (cli, _("warning: the user plugin %s hides Warpscope's plugin '%s' (%s); rename or remove it "
-                            "to use the built-in model"), p->path, p->name, p->shadows);
+        ws_cli_info (cli,
+                     _ ("warning: the user plugin %s hides Warpscope's plugin '%s' (%s); rename or remove it "
+                        "to use the built-in model"),
+                     p->path, p->name, p->shadows);
     }
   if (cli->json)
     {
-      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr (JsonBuilder) b = json_builder_new ();
       json_builder_begin_array (b);
       for (guint i = 0; i < plugins->len; i++)
         {
@@ -37,7 +39,10 @@ ws_cli_cmd_plugins (WsCli *cli, int argc, char **argv)
           json_builder_set_member_name (b, "name");
           json_builder_add_string_value (b, p->name);
           json_builder_set_member_name (b, "version");
-          if (p->version) json_builder_add_string_value (b, p->version); else json_builder_add_null_value (b);
+          if (p->version)
+            json_builder_add_string_value (b, p->version);
+          else
+            json_builder_add_null_value (b);
           json_builder_set_member_name (b, "abi");
           json_builder_add_int_value (b, p->abi);
           json_builder_set_member_name (b, "path");
@@ -57,19 +62,34 @@ ws_cli_cmd_plugins (WsCli *cli, int argc, char **argv)
               json_builder_set_member_name (b, "name");
               json_builder_add_string_value (b, cpi[c].name);
               json_builder_set_member_name (b, "colour");
-              if (cpi[c].colour) json_builder_add_string_value (b, cpi[c].colour); else json_builder_add_null_value (b);
+              if (cpi[c].colour)
+                json_builder_add_string_value (b, cpi[c].colour);
+              else
+                json_builder_add_null_value (b);
               json_builder_set_member_name (b, "help");
-              if (cpi[c].help) json_builder_add_string_value (b, cpi[c].help); else json_builder_add_null_value (b);
+              if (cpi[c].help)
+                json_builder_add_string_value (b, cpi[c].help);
+              else
+                json_builder_add_null_value (b);
               json_builder_end_object (b);
             }
           json_builder_end_array (b);
           /* the plugin found first that hides this one / the one this one hides */
           json_builder_set_member_name (b, "shadowed_by");
-          if (p->shadowed_by) json_builder_add_string_value (b, p->shadowed_by); else json_builder_add_null_value (b);
+          if (p->shadowed_by)
+            json_builder_add_string_value (b, p->shadowed_by);
+          else
+            json_builder_add_null_value (b);
           json_builder_set_member_name (b, "shadows");
-          if (p->shadows) json_builder_add_string_value (b, p->shadows); else json_builder_add_null_value (b);
+          if (p->shadows)
+            json_builder_add_string_value (b, p->shadows);
+          else
+            json_builder_add_null_value (b);
           json_builder_set_member_name (b, "error");
-          if (p->error) json_builder_add_string_value (b, p->error); else json_builder_add_null_value (b);
+          if (p->error)
+            json_builder_add_string_value (b, p->error);
+          else
+            json_builder_add_null_value (b);
           if (p->ok)
             {
               json_builder_set_member_name (b, "description");
@@ -101,15 +121,15 @@ ws_cli_cmd_plugins (WsCli *cli, int argc, char **argv)
           json_builder_end_object (b);
         }
       json_builder_end_array (b);
-      g_autoptr(JsonNode) root = json_builder_get_root (b);
+      g_autoptr (JsonNode) root = json_builder_get_root (b);
       ws_cli_print_json (cli, root);
       return WS_EXIT_OK;
     }
   if (plugins->len == 0)
     {
-      g_auto(GStrv) dirs = ws_predictor_search_path ();
+      g_auto (GStrv) dirs = ws_predictor_search_path ();
       g_autofree char *joined = g_strjoinv (":", dirs);
-      printf (_("No predictor plugins found (searched %s).\n"), joined);
+      printf (_ ("No predictor plugins found (searched %s).\n"), joined);
       return WS_EXIT_OK;
     }
   for (guint i = 0; i < plugins->len; i++)
@@ -118,12 +138,12 @@ ws_cli_cmd_plugins (WsCli *cli, int argc, char **argv)
       if (p->ok)
         printf ("%-12s %-6s ok     %s\n             %s\n", p->name, p->version, p->description, p->path);
       else if (p->shadowed_by)
-        printf (_("%-12s %-6s shadowed  %s\n             by %s\n"), p->name, p->version, p->path, p->shadowed_by);
+        printf (_ ("%-12s %-6s shadowed  %s\n             by %s\n"), p->name, p->version, p->path, p->shadowed_by);
       else
         printf ("%-12s %-6s error  %s\n", p->name, "", p->error);
       if (p->ok && p->shadows != NULL)
-        printf (_("             shadows %s%s\n"), p->shadows,
-                p->builtin ? "" : _(" (a user plugin in place of Warpscope's own)"));
+        printf (_ ("             shadows %s%s\n"), p->shadows,
+                p->builtin ? "" : _ (" (a user plugin in place of Warpscope's own)"));
     }
   return WS_EXIT_OK;
 }

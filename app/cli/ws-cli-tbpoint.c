@@ -16,22 +16,21 @@ cmd_clusters (WsCli *cli, int argc, char **argv)
 {
   g_autofree char *trace_path = NULL;
   double threshold = 0.1;
-  const GOptionEntry entries[] = {
-    { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path, N_("Trace"), "TRACE" },
-    { "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &threshold, N_("Distance threshold (0.1)"), "SIGMA" },
-    { NULL }
-  };
+  const GOptionEntry entries[] = { { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path, N_ ("Trace"), "TRACE" },
+                                   { "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &threshold,
+                                     N_ ("Distance threshold (0.1)"), "SIGMA" },
+                                   { NULL } };
   if (!ws_cli_parse_options (cli, &argc, &argv, entries, "",
-                             _("Clusters the launches of a trace on their eq. 2 feature vectors (seed 000 §III).")))
+                             _ ("Clusters the launches of a trace on their eq. 2 feature vectors (seed 000 §III).")))
     return WS_EXIT_USAGE;
   if (trace_path == NULL || argc > 1)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _("usage: tbpoint clusters --trace TRACE [--threshold SIGMA]"));
+    return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _ ("usage: tbpoint clusters --trace TRACE [--threshold SIGMA]"));
   int rc = WS_EXIT_OK;
-  g_autoptr(WsTrace) trace = ws_cli_open_trace (cli, trace_path, &rc);
+  g_autoptr (WsTrace) trace = ws_cli_open_trace (cli, trace_path, &rc);
   if (trace == NULL)
     return rc;
-  g_autoptr(WsTbpointInter) in = ws_tbpoint_inter_launch (trace, threshold);
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr (WsTbpointInter) in = ws_tbpoint_inter_launch (trace, threshold);
+  g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "threshold");
   json_builder_add_double_value (b, threshold);
@@ -70,14 +69,14 @@ cmd_clusters (WsCli *cli, int argc, char **argv)
   json_builder_end_object (b);
   if (cli->json)
     {
-      g_autoptr(JsonNode) n = json_builder_get_root (b);
+      g_autoptr (JsonNode) n = json_builder_get_root (b);
       ws_cli_print_json (cli, n);
       return WS_EXIT_OK;
     }
-  printf (_("%u launches, %u clusters (threshold %g)\n"), in->n_launches, in->n_clusters, threshold);
+  printf (_ ("%u launches, %u clusters (threshold %g)\n"), in->n_launches, in->n_clusters, threshold);
   for (guint c = 0; c < in->n_clusters; c++)
     {
-      printf (_("  cluster %u: weight %.4f, representative launch %u, launches"), c, in->weight[c],
+      printf (_ ("  cluster %u: weight %.4f, representative launch %u, launches"), c, in->weight[c],
               in->representative[c]);
       for (guint i = 0; i < in->n_launches; i++)
         if (in->cluster[i] == (int) c)
@@ -94,33 +93,34 @@ cmd_regions (WsCli *cli, int argc, char **argv)
   double threshold = 0.2, vf = 0.3;
   int launch = 0;
   const GOptionEntry entries[] = {
-    { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path, N_("Trace"), "TRACE" },
-    { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_name, N_("Catalogue GPU (sets the epoch size)"), "NAME" },
-    { "launch", 0, 0, G_OPTION_ARG_INT, &launch, N_("Launch index (0)"), "N" },
-    { "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &threshold, N_("Epoch clustering threshold (0.2)"), "SIGMA" },
-    { "vf-threshold", 0, 0, G_OPTION_ARG_DOUBLE, &vf, N_("Variation-factor threshold (0.3)"), "VF" },
+    { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path, N_ ("Trace"), "TRACE" },
+    { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_name, N_ ("Catalogue GPU (sets the epoch size)"), "NAME" },
+    { "launch", 0, 0, G_OPTION_ARG_INT, &launch, N_ ("Launch index (0)"), "N" },
+    { "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &threshold, N_ ("Epoch clustering threshold (0.2)"), "SIGMA" },
+    { "vf-threshold", 0, 0, G_OPTION_ARG_DOUBLE, &vf, N_ ("Variation-factor threshold (0.3)"), "VF" },
     { NULL }
   };
   if (!ws_cli_parse_options (cli, &argc, &argv, entries, "",
-                             _("Homogeneous regions of a launch on a GPU (seed 000 §IV-B1, Table III).")))
+                             _ ("Homogeneous regions of a launch on a GPU (seed 000 §IV-B1, Table III).")))
     return WS_EXIT_USAGE;
   if (trace_path == NULL || gpu_name == NULL || argc > 1 || launch < 0)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, "%s",
-                        _("usage: tbpoint regions --trace TRACE --gpu NAME [--launch N] [--threshold S] [--vf-threshold VF]"));
-  g_autoptr(GError) error = NULL;
+    return ws_cli_fail (
+      cli, WS_EXIT_USAGE, "%s",
+      _ ("usage: tbpoint regions --trace TRACE --gpu NAME [--launch N] [--threshold S] [--vf-threshold VF]"));
+  g_autoptr (GError) error = NULL;
   int rc = WS_EXIT_OK;
-  g_autoptr(WsTrace) trace = ws_cli_open_trace (cli, trace_path, &rc);
+  g_autoptr (WsTrace) trace = ws_cli_open_trace (cli, trace_path, &rc);
   if (trace == NULL)
     return rc;
-  g_autoptr(WsGpu) gpu = ws_cli_lookup_gpu (cli, gpu_name, &rc);
+  g_autoptr (WsGpu) gpu = ws_cli_lookup_gpu (cli, gpu_name, &rc);
   if (gpu == NULL)
     return rc;
-  g_autoptr(WsTbpointRegions) r = ws_tbpoint_regions (trace, (guint) launch, gpu, threshold, vf, &error);
+  g_autoptr (WsTbpointRegions) r = ws_tbpoint_regions (trace, (guint) launch, gpu, threshold, vf, &error);
   if (r == NULL)
     return ws_cli_fail_error (cli, error);
   if (cli->json)
     {
-      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr (JsonBuilder) b = json_builder_new ();
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "epoch_size");
       json_builder_add_int_value (b, r->epoch_size);
@@ -157,16 +157,16 @@ cmd_regions (WsCli *cli, int argc, char **argv)
         }
       json_builder_end_array (b);
       json_builder_end_object (b);
-      g_autoptr(JsonNode) n = json_builder_get_root (b);
+      g_autoptr (JsonNode) n = json_builder_get_root (b);
       ws_cli_print_json (cli, n);
       return WS_EXIT_OK;
     }
-  printf (_("launch %d: %" PRIu64 " TBs, epochs of %u TBs (%u epochs), %u regions\n"), launch, r->n_tbs,
-          r->epoch_size, r->n_epochs, r->n_regions);
-  printf ("  %9s %10s %10s %18s\n", _("region"), _("start TB"), _("end TB"), _("stall probability"));
+  printf (_ ("launch %d: %" PRIu64 " TBs, epochs of %u TBs (%u epochs), %u regions\n"), launch, r->n_tbs, r->epoch_size,
+          r->n_epochs, r->n_regions);
+  printf ("  %9s %10s %10s %18s\n", _ ("region"), _ ("start TB"), _ ("end TB"), _ ("stall probability"));
   for (guint i = 0; i < r->n_regions; i++)
-    printf ("  %9d %10" G_GUINT64_FORMAT " %10" G_GUINT64_FORMAT " %18.4f\n", r->regions[i].id,
-            r->regions[i].first_tb, r->regions[i].last_tb, r->regions[i].stall_probability);
+    printf ("  %9d %10" G_GUINT64_FORMAT " %10" G_GUINT64_FORMAT " %18.4f\n", r->regions[i].id, r->regions[i].first_tb,
+            r->regions[i].last_tb, r->regions[i].stall_probability);
   return WS_EXIT_OK;
 }
 
@@ -176,20 +176,20 @@ cmd_markov (WsCli *cli, int argc, char **argv)
   double p = -1, m = -1;
   int warps = 4, samples = 10000, seed = 1;
   const GOptionEntry entries[] = {
-    { "p", 0, 0, G_OPTION_ARG_DOUBLE, &p, N_("Stall probability (memory instructions / instructions)"), "P" },
-    { "m", 0, 0, G_OPTION_ARG_DOUBLE, &m, N_("Mean stall cycles M"), "CYCLES" },
-    { "warps", 0, 0, G_OPTION_ARG_INT, &warps, N_("Warps per SM N (4)"), "N" },
-    { "samples", 0, 0, G_OPTION_ARG_INT, &samples, N_("Monte Carlo samples (10000)"), "N" },
-    { "seed", 0, 0, G_OPTION_ARG_INT, &seed, N_("Random seed (1)"), "N" },
+    { "p", 0, 0, G_OPTION_ARG_DOUBLE, &p, N_ ("Stall probability (memory instructions / instructions)"), "P" },
+    { "m", 0, 0, G_OPTION_ARG_DOUBLE, &m, N_ ("Mean stall cycles M"), "CYCLES" },
+    { "warps", 0, 0, G_OPTION_ARG_INT, &warps, N_ ("Warps per SM N (4)"), "N" },
+    { "samples", 0, 0, G_OPTION_ARG_INT, &samples, N_ ("Monte Carlo samples (10000)"), "N" },
+    { "seed", 0, 0, G_OPTION_ARG_INT, &seed, N_ ("Random seed (1)"), "N" },
     { NULL }
   };
   if (!ws_cli_parse_options (cli, &argc, &argv, entries, "",
-                             _("IPC variation of a homogeneous interval: Markov chain (seed 000 eq. 3) with "
-                               "Monte Carlo over Gaussian stall latencies (Lemma 4.1, Fig. 5).")))
+                             _ ("IPC variation of a homogeneous interval: Markov chain (seed 000 eq. 3) with "
+                                "Monte Carlo over Gaussian stall latencies (Lemma 4.1, Fig. 5).")))
     return WS_EXIT_USAGE;
   if (argc > 1 || p < 0 || p > 1 || m < 1 || warps < 1 || warps > 64 || samples < 1)
     return ws_cli_fail (cli, WS_EXIT_USAGE, "%s",
-                        _("usage: tbpoint markov --p P (0..1) --m CYCLES (>= 1) [--warps N (1..64)] [--samples N]"));
+                        _ ("usage: tbpoint markov --p P (0..1) --m CYCLES (>= 1) [--warps N (1..64)] [--samples N]"));
   double *mv = g_new (double, warps);
   for (int i = 0; i < warps; i++)
     mv[i] = m;
@@ -200,7 +200,7 @@ cmd_markov (WsCli *cli, int argc, char **argv)
   ws_tbpoint_markov_monte_carlo (p, m, (guint) warps, (guint) samples, (guint32) seed, &st);
   if (cli->json)
     {
-      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr (JsonBuilder) b = json_builder_new ();
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "p");
       json_builder_add_double_value (b, p);
@@ -231,16 +231,16 @@ cmd_markov (WsCli *cli, int argc, char **argv)
         json_builder_add_int_value (b, st.histogram[i]);
       json_builder_end_array (b);
       json_builder_end_object (b);
-      g_autoptr(JsonNode) n = json_builder_get_root (b);
+      g_autoptr (JsonNode) n = json_builder_get_root (b);
       ws_cli_print_json (cli, n);
       return WS_EXIT_OK;
     }
-  printf (_("p %g, M %g, N %d: IPC %.6f"), p, m, warps, ipc);
+  printf (_ ("p %g, M %g, N %d: IPC %.6f"), p, m, warps, ipc);
   if (ipc_matrix >= 0)
-    printf (_(" (explicit 2^N chain: %.6f)"), ipc_matrix);
+    printf (_ (" (explicit 2^N chain: %.6f)"), ipc_matrix);
   printf ("\n");
-  printf (_("Monte Carlo, %u samples of M ~ N(M, (0.1 M / 1.96)^2): mean IPC %.6f, range %.6f .. %.6f, "
-            "%.2f %% within 10 %% of the mean\n"),
+  printf (_ ("Monte Carlo, %u samples of M ~ N(M, (0.1 M / 1.96)^2): mean IPC %.6f, range %.6f .. %.6f, "
+             "%.2f %% within 10 %% of the mean\n"),
           st.samples, st.mean_ipc, st.min_ipc, st.max_ipc, 100 * st.within_10);
   return WS_EXIT_OK;
 }
@@ -253,25 +253,25 @@ cmd_validate (WsCli *cli, int argc, char **argv)
   g_autofree char *gpu_name = NULL, *scheduler = NULL;
   gboolean markdown = FALSE;
   const GOptionEntry entries[] = {
-    { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_name, N_("Catalogue GPU"), "NAME" },
-    { "scheduler", 0, 0, G_OPTION_ARG_STRING, &scheduler, N_("gto (default) or rr"), "POLICY" },
-    { "markdown", 0, 0, G_OPTION_ARG_NONE, &markdown, N_("Print a Markdown table"), NULL },
+    { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_name, N_ ("Catalogue GPU"), "NAME" },
+    { "scheduler", 0, 0, G_OPTION_ARG_STRING, &scheduler, N_ ("gto (default) or rr"), "POLICY" },
+    { "markdown", 0, 0, G_OPTION_ARG_NONE, &markdown, N_ ("Print a Markdown table"), NULL },
     { NULL }
   };
   if (!ws_cli_parse_options (cli, &argc, &argv, entries, "TRACE...",
-                             _("TBPoint and random sampling (10 %) against full simulation (seed 000 Fig. 9/10).")))
+                             _ ("TBPoint and random sampling (10 %) against full simulation (seed 000 Fig. 9/10).")))
     return WS_EXIT_USAGE;
   if (gpu_name == NULL || argc < 2)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _("usage: tbpoint validate --gpu NAME [--scheduler P] TRACE..."));
+    return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _ ("usage: tbpoint validate --gpu NAME [--scheduler P] TRACE..."));
   WsTbpointOptions o;
   ws_tbpoint_options_init (&o);
   if (scheduler && !ws_sim_scheduler_from_string (scheduler, &o.sim.scheduler))
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("unknown scheduler '%s' (rr, gto)"), scheduler);
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("unknown scheduler '%s' (rr, gto)"), scheduler);
   int rc = WS_EXIT_OK;
-  g_autoptr(WsGpu) gpu = ws_cli_lookup_gpu (cli, gpu_name, &rc);
+  g_autoptr (WsGpu) gpu = ws_cli_lookup_gpu (cli, gpu_name, &rc);
   if (gpu == NULL)
     return rc;
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "gpu");
   json_builder_add_string_value (b, gpu->name);
@@ -284,20 +284,20 @@ cmd_validate (WsCli *cli, int argc, char **argv)
                 "random IPC | random error | random sample | full s | TBPoint s |\n"
                 "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
       else
-        printf ("%-16s %8s %8s %12s %9s %9s %8s %8s %9s %8s %8s %8s %8s\n", _("program"), _("launches"), _("TBs"),
-                _("warp insts"), _("full IPC"), _("TBP IPC"), _("TBP err"), _("TBP smp"), _("rnd IPC"), _("rnd err"),
-                _("rnd smp"), _("full s"), _("TBP s"));
+        printf ("%-16s %8s %8s %12s %9s %9s %8s %8s %9s %8s %8s %8s %8s\n", _ ("program"), _ ("launches"), _ ("TBs"),
+                _ ("warp insts"), _ ("full IPC"), _ ("TBP IPC"), _ ("TBP err"), _ ("TBP smp"), _ ("rnd IPC"),
+                _ ("rnd err"), _ ("rnd smp"), _ ("full s"), _ ("TBP s"));
     }
-  g_autoptr(GArray) err_t = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr(GArray) err_r = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr(GArray) smp_t = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr(GArray) smp_r = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) err_t = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) err_r = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) smp_t = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) smp_r = g_array_new (FALSE, FALSE, sizeof (double));
   uint64_t total_insts = 0;
   double total_wall = 0;
   for (int i = 1; i < argc; i++)
     {
-      g_autoptr(GError) error = NULL;
-      g_autoptr(WsTrace) trace = ws_cli_open_trace (cli, argv[i], &rc);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WsTrace) trace = ws_cli_open_trace (cli, argv[i], &rc);
       if (trace == NULL)
         return rc;
       WsTbpointResult *res[3] = { NULL, NULL, NULL };
@@ -362,7 +362,8 @@ cmd_validate (WsCli *cli, int argc, char **argv)
       if (!cli->json)
         {
           if (markdown)
-            printf ("| %s | %u | %" G_GUINT64_FORMAT " | %" G_GUINT64_FORMAT " | %.4f | %.4f | %.2f %% | %.1f %% | %.4f | "
+            printf ("| %s | %u | %" G_GUINT64_FORMAT " | %" G_GUINT64_FORMAT
+                    " | %.4f | %.4f | %.2f %% | %.1f %% | %.4f | "
                     "%.2f %% | %.1f %% | %.2f | %.2f |\n",
                     base, full->n_launches, tbs, full->warp_instructions, full->ipc, tbp->ipc, 100 * et,
                     100 * tbp->sample_fraction, rnd->ipc, 100 * er, 100 * rnd->sample_fraction, full->wall_seconds,
@@ -399,7 +400,7 @@ cmd_validate (WsCli *cli, int argc, char **argv)
   json_builder_end_object (b);
   if (cli->json)
     {
-      g_autoptr(JsonNode) node = json_builder_get_root (b);
+      g_autoptr (JsonNode) node = json_builder_get_root (b);
       ws_cli_print_json (cli, node);
       return WS_EXIT_OK;
     }
@@ -407,9 +408,9 @@ cmd_validate (WsCli *cli, int argc, char **argv)
     printf ("| **geometric mean** | | | | | | **%.2f %%** | **%.1f %%** | | **%.2f %%** | **%.1f %%** | | |\n",
             100 * gt, 100 * st, 100 * gr, 100 * sr);
   else
-    printf (_("geometric mean: TBPoint error %.2f %%, sample %.1f %%; random error %.2f %%, sample %.1f %%\n"),
+    printf (_ ("geometric mean: TBPoint error %.2f %%, sample %.1f %%; random error %.2f %%, sample %.1f %%\n"),
             100 * gt, 100 * st, 100 * gr, 100 * sr);
-  printf (_("full simulation speed: %.0f warp instructions per second\n"), speed);
+  printf (_ ("full simulation speed: %.0f warp instructions per second\n"), speed);
   return WS_EXIT_OK;
 }
 
@@ -419,47 +420,48 @@ cmd_view (WsCli *cli, int argc, char **argv)
   g_autofree char *trace_path = NULL, *gpu_name = NULL, *output = NULL, *plot = NULL, *sched = NULL;
   int launch = 0;
   const GOptionEntry entries[] = {
-    { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path, N_("Trace"), "TRACE" },
-    { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_name, N_("Catalogue GPU"), "NAME" },
-    { "launch", 0, 0, G_OPTION_ARG_INT, &launch, N_("Launch index (0)"), "N" },
-    { "scheduler", 0, 0, G_OPTION_ARG_STRING, &sched, N_("Warp scheduler: rr (default) or gto"), "POLICY" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the view as JSON (the input of plot tbpoint)"), "FILE" },
-    { "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, N_("Draw the chart to FILE (.png, .svg, .pdf or .csv)"), "FILE" },
+    { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path, N_ ("Trace"), "TRACE" },
+    { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_name, N_ ("Catalogue GPU"), "NAME" },
+    { "launch", 0, 0, G_OPTION_ARG_INT, &launch, N_ ("Launch index (0)"), "N" },
+    { "scheduler", 0, 0, G_OPTION_ARG_STRING, &sched, N_ ("Warp scheduler: rr (default) or gto"), "POLICY" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_ ("Write the view as JSON (the input of plot tbpoint)"),
+      "FILE" },
+    { "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, N_ ("Draw the chart to FILE (.png, .svg, .pdf or .csv)"), "FILE" },
     { NULL }
   };
   if (!ws_cli_parse_options (cli, &argc, &argv, entries, "",
-                             _("One launch simulated in full and with TBPoint: TB sizes, homogeneous regions, "
-                               "simulated and skipped TBs, error and sample size (seed 000 Fig. 8).")))
+                             _ ("One launch simulated in full and with TBPoint: TB sizes, homogeneous regions, "
+                                "simulated and skipped TBs, error and sample size (seed 000 Fig. 8).")))
     return WS_EXIT_USAGE;
   if (trace_path == NULL || gpu_name == NULL || argc > 1 || launch < 0)
     return ws_cli_fail (cli, WS_EXIT_USAGE, "%s",
-                        _("usage: tbpoint view --trace TRACE --gpu NAME [--launch N] [--scheduler rr|gto] "
-                          "[-o VIEW.json] [--plot FILE]"));
+                        _ ("usage: tbpoint view --trace TRACE --gpu NAME [--launch N] [--scheduler rr|gto] "
+                           "[-o VIEW.json] [--plot FILE]"));
   WsTbpointOptions o;
   ws_tbpoint_options_init (&o);
   if (sched != NULL && !ws_sim_scheduler_from_string (sched, &o.sim.scheduler))
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("unknown scheduler '%s' (rr, gto)"), sched);
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("unknown scheduler '%s' (rr, gto)"), sched);
   WsChartFormat format = WS_CHART_FORMAT_PNG;
   if (plot != NULL && !ws_chart_format_from_path (plot, &format))
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("cannot tell the format of '%s': use .png, .svg, .pdf or .csv"), plot);
-  g_autoptr(GError) error = NULL;
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("cannot tell the format of '%s': use .png, .svg, .pdf or .csv"), plot);
+  g_autoptr (GError) error = NULL;
   int rc = WS_EXIT_OK;
-  g_autoptr(WsTrace) trace = ws_cli_open_trace (cli, trace_path, &rc);
+  g_autoptr (WsTrace) trace = ws_cli_open_trace (cli, trace_path, &rc);
   if (trace == NULL)
     return rc;
-  g_autoptr(WsGpu) gpu = ws_cli_lookup_gpu (cli, gpu_name, &rc);
+  g_autoptr (WsGpu) gpu = ws_cli_lookup_gpu (cli, gpu_name, &rc);
   if (gpu == NULL)
     return rc;
-  g_autoptr(WsTbpointView) view = ws_tbpoint_view_compute (trace, (guint) launch, gpu, &o, &error);
+  g_autoptr (WsTbpointView) view = ws_tbpoint_view_compute (trace, (guint) launch, gpu, &o, &error);
   if (view == NULL)
     return ws_cli_fail_error (cli, error);
-  g_autoptr(JsonNode) node = ws_tbpoint_view_to_json (view);
+  g_autoptr (JsonNode) node = ws_tbpoint_view_to_json (view);
   if (output != NULL)
     {
-      g_autoptr(JsonGenerator) gen = json_generator_new ();
+      g_autoptr (JsonGenerator) gen = json_generator_new ();
       json_generator_set_root (gen, node);
       if (!json_generator_to_file (gen, output, &error))
-        return ws_cli_fail (cli, WS_EXIT_FAILURE, _("cannot write %s: %s"), output, error->message);
+        return ws_cli_fail (cli, WS_EXIT_FAILURE, _ ("cannot write %s: %s"), output, error->message);
     }
   if (plot != NULL)
     {
@@ -474,11 +476,11 @@ cmd_view (WsCli *cli, int argc, char **argv)
       ws_cli_print_json (cli, node);
       return WS_EXIT_OK;
     }
-  printf (_("launch %u (%s) on %s: %" PRIu64 " TBs, homogeneous regions: %u\n"), view->launch, view->kernel, view->gpu,
+  printf (_ ("launch %u (%s) on %s: %" PRIu64 " TBs, homogeneous regions: %u\n"), view->launch, view->kernel, view->gpu,
           view->n_tbs, view->n_regions);
-  printf (_("  full simulation %" PRIu64 " cycles (%.2f s), TBPoint %" PRIu64 " cycles (%.2f s)\n"),
-          view->full_cycles, view->full_wall_seconds, view->sampled_cycles, view->sampled_wall_seconds);
-  printf (_("  error %.2f %%, sample %.1f %% of warp instructions, %" PRIu64 " of %" PRIu64 " TBs simulated\n"),
+  printf (_ ("  full simulation %" PRIu64 " cycles (%.2f s), TBPoint %" PRIu64 " cycles (%.2f s)\n"), view->full_cycles,
+          view->full_wall_seconds, view->sampled_cycles, view->sampled_wall_seconds);
+  printf (_ ("  error %.2f %%, sample %.1f %% of warp instructions, %" PRIu64 " of %" PRIu64 " TBs simulated\n"),
           100 * view->error, 100 * view->sample_fraction, view->simulated_tbs, view->n_tbs);
   return WS_EXIT_OK;
 }
@@ -490,17 +492,14 @@ ws_cli_cmd_tbpoint (WsCli *cli, int argc, char **argv)
     const char *name;
     int (*func) (WsCli *, int, char **);
   } subs[] = {
-    { "clusters", cmd_clusters },
-    { "regions", cmd_regions },
-    { "markov", cmd_markov },
-    { "validate", cmd_validate },
-    { "view", cmd_view },
+    { "clusters", cmd_clusters }, { "regions", cmd_regions }, { "markov", cmd_markov },
+    { "validate", cmd_validate }, { "view", cmd_view },
   };
   if (argc < 2)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _("usage: tbpoint clusters|regions|markov|validate|view ..."));
+    return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _ ("usage: tbpoint clusters|regions|markov|validate|view ..."));
   for (guint i = 0; i < G_N_ELEMENTS (subs); i++)
     if (strcmp (argv[1], subs[i].name) == 0)
       return subs[i].func (cli, argc - 1, argv + 1);
-  return ws_cli_fail (cli, WS_EXIT_USAGE, _("unknown tbpoint command '%s' (clusters, regions, markov, validate, view)"),
-                      argv[1]);
+  return ws_cli_fail (cli, WS_EXIT_USAGE,
+                      _ ("unknown tbpoint command '%s' (clusters, regions, markov, validate, view)"), argv[1]);
 }

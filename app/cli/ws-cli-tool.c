@@ -34,10 +34,10 @@ int ws_cli_cmd_tool (WsCli *cli, int argc, char **argv);
 
 typedef struct {
   WsCli *cli;
-  char *self;                 /* this executable */
-  char *timeout_prog;         /* coreutils timeout, or NULL */
-  char *program;              /* absolute */
-  char **args;                /* program arguments (borrowed) */
+  char *self;         /* this executable */
+  char *timeout_prog; /* coreutils timeout, or NULL */
+  char *program;      /* absolute */
+  char **args;        /* program arguments (borrowed) */
   int n_args;
   char *gpu;
   int threads;
@@ -45,11 +45,11 @@ typedef struct {
 } Runner;
 
 typedef struct {
-  int exit_code;              /* of the profiled program; 124/137 = killed by the time limit */
+  int exit_code; /* of the profiled program; 124/137 = killed by the time limit */
   gboolean timed_out;
-  char *out;                  /* program stdout */
-  char *err;                  /* stderr of the program and of profile */
-  JsonNode *summary;          /* profile --summary */
+  char *out;         /* program stdout */
+  char *err;         /* stderr of the program and of profile */
+  JsonNode *summary; /* profile --summary */
 } RunResult;
 
 static void
@@ -209,8 +209,9 @@ print_text (const char *name, JsonNode *root)
           for (guint j = 0; j < json_array_get_length (pp); j++)
             {
               JsonObject *p = json_array_get_object_element (pp, j);
-              printf ("  %8" G_GINT64_FORMAT " %12" G_GINT64_FORMAT " %18.2f\n", json_object_get_int_member (p, "ptx_line"),
-                      json_object_get_int_member (p, "executions"), json_object_get_double_member (p, "mean_unique_lines"));
+              printf ("  %8" G_GINT64_FORMAT " %12" G_GINT64_FORMAT " %18.2f\n",
+                      json_object_get_int_member (p, "ptx_line"), json_object_get_int_member (p, "executions"),
+                      json_object_get_double_member (p, "mean_unique_lines"));
             }
         }
     }
@@ -258,14 +259,14 @@ run_simple_tool (Runner *rn, const char *spec, const char *trace_output)
    * the current directory, as under profile --tool, unless -o says where. */
   g_autofree char *base = g_path_get_basename (rn->program);
   g_autofree char *prefix = trace_output != NULL ? g_canonicalize_filename (trace_output, NULL)
-                            : library ? g_canonicalize_filename (base, NULL)
-                                      : g_build_filename (tmp, "result", NULL);
+                            : library            ? g_canonicalize_filename (base, NULL)
+                                                 : g_build_filename (tmp, "result", NULL);
   const char *tools[] = { library ? lib_spec : spec, NULL };
   RunResult res = { 0 };
   if (!run_profile (rn, NULL, tmp, tools, prefix, NULL, rn->threads, 0, &res, &error))
     {
       rm_rf (tmp);
-      return ws_cli_fail (rn->cli, WS_EXIT_FAILURE, _("cannot run %s: %s"), rn->program, error->message);
+      return ws_cli_fail (rn->cli, WS_EXIT_FAILURE, _ ("cannot run %s: %s"), rn->program, error->message);
     }
   if (!rn->cli->quiet && res.out != NULL)
     fputs (res.out, stderr);
@@ -277,24 +278,26 @@ run_simple_tool (Runner *rn, const char *spec, const char *trace_output)
   run_result_clear (&res);
   rm_rf (tmp);
   if (root == NULL && code != 0)
-    return ws_cli_fail (rn->cli, WS_EXIT_FAILURE, _("%s failed (exit code %d) and wrote no %s result; its messages are above"),
-                        rn->program, code, name);
+    return ws_cli_fail (rn->cli, WS_EXIT_FAILURE,
+                        _ ("%s failed (exit code %d) and wrote no %s result; its messages are above"), rn->program,
+                        code, name);
   if (root == NULL && library)
     {
-      ws_cli_info (rn->cli, _("handler '%s' gave no JSON result (its own files, if any, start with %s.%s)"), name,
+      ws_cli_info (rn->cli, _ ("handler '%s' gave no JSON result (its own files, if any, start with %s.%s)"), name,
                    prefix, name);
       return WS_EXIT_OK;
     }
   if (root == NULL)
-    return ws_cli_fail (rn->cli, WS_EXIT_FAILURE,
-                        _("%s wrote no %s result (exit code %d): did it load the Warpscope runtime and launch kernels?"),
-                        rn->program, name, code);
+    return ws_cli_fail (
+      rn->cli, WS_EXIT_FAILURE,
+      _ ("%s wrote no %s result (exit code %d): did it load the Warpscope runtime and launch kernels?"), rn->program,
+      name, code);
   if (rn->cli->json || library)
     ws_cli_print_json (rn->cli, root);
   else
     print_text (name, root);
   if (code != 0)
-    ws_cli_info (rn->cli, _("note: %s exited with code %d"), rn->program, code);
+    ws_cli_info (rn->cli, _ ("note: %s exited with code %d"), rn->program, code);
   return code == 0 ? WS_EXIT_OK : WS_EXIT_FAILURE;
 }
 
@@ -308,9 +311,9 @@ typedef struct {
   char *work;
   WsFaultSite *sites;
   guint n;
-  gint next;                  /* atomic */
+  gint next; /* atomic */
   char *golden_out;
-  GPtrArray *golden_files;    /* GBytes* per --output-file (NULL: missing) */
+  GPtrArray *golden_files; /* GBytes* per --output-file (NULL: missing) */
   char **output_files;
   gint64 golden_errors;
   char *budget;
@@ -438,7 +441,7 @@ run_faults (Runner *rn, int injections, guint64 seed, int jobs, int timeout_s, c
   if (!run_profile (rn, gdir, gdir, gtools, gprefix, NULL, rn->threads, 0, &golden, &error))
     {
       rm_rf (work);
-      return ws_cli_fail (cli, WS_EXIT_FAILURE, _("cannot run %s: %s"), rn->program, error->message);
+      return ws_cli_fail (cli, WS_EXIT_FAILURE, _ ("cannot run %s: %s"), rn->program, error->message);
     }
   double golden_wall = ws_now_seconds () - t0;
   if (golden.exit_code != 0 || summary_string (&golden, "error") != NULL)
@@ -447,7 +450,7 @@ run_faults (Runner *rn, int injections, guint64 seed, int jobs, int timeout_s, c
       run_result_clear (&golden);
       rm_rf (work);
       return ws_cli_fail (cli, WS_EXIT_FAILURE,
-                          _("the golden (fault-free) run of %s failed (exit code %d): fix the program first"),
+                          _ ("the golden (fault-free) run of %s failed (exit code %d): fix the program first"),
                           rn->program, code);
     }
   g_autofree char *ppath = g_strdup_printf ("%s.faults-profile.json", gprefix);
@@ -537,8 +540,8 @@ run_faults (Runner *rn, int injections, guint64 seed, int jobs, int timeout_s, c
       if (cp.injection[i] != NULL && JSON_NODE_HOLDS_OBJECT (cp.injection[i]))
         {
           JsonObject *io = json_node_get_object (cp.injection[i]);
-          static const char *const keep[] = { "injected", "kernel", "ptx_line", "source_line", "lane", "predicate",
-                                              "destination", "bit", NULL };
+          static const char *const keep[] = { "injected",  "kernel",      "ptx_line", "source_line", "lane",
+                                              "predicate", "destination", "bit",      NULL };
           for (guint k = 0; keep[k] != NULL; k++)
             if (json_object_has_member (io, keep[k]))
               {
@@ -555,8 +558,8 @@ run_faults (Runner *rn, int injections, guint64 seed, int jobs, int timeout_s, c
   g_autofree const char **args_z = g_new0 (const char *, rn->n_args + 1);
   for (int i = 0; i < rn->n_args; i++)
     args_z[i] = rn->args[i];
-  if (store != NULL && !ws_instrument_store_result (ws_store_get_db (store), "faults", NULL, rn->program, args_z,
-                                                    NULL, root, &error))
+  if (store != NULL
+      && !ws_instrument_store_result (ws_store_get_db (store), "faults", NULL, rn->program, args_z, NULL, root, &error))
     ws_cli_info (cli, "%s", error->message);
 
   if (cli->json)
@@ -564,7 +567,8 @@ run_faults (Runner *rn, int injections, guint64 seed, int jobs, int timeout_s, c
   else
     {
       printf ("%d injections into %s (seed %" G_GUINT64_FORMAT ", injection space %" G_GUINT64_FORMAT
-              " thread-level register writes)\n", injections, rn->program, seed, space);
+              " thread-level register writes)\n",
+              injections, rn->program, seed, space);
       for (int o = 0; o < O_COUNT; o++)
         printf ("  %-8s %5u  %5.1f %%\n", outcome_names[o], counts[o], 100.0 * counts[o] / MAX (injections, 1));
     }
@@ -591,8 +595,8 @@ run_faults (Runner *rn, int injections, guint64 seed, int jobs, int timeout_s, c
 static int
 program_index (int argc, char **argv, int first)
 {
-  static const char *const with_value[] = { "-o", "--output", "--gpu", "--threads", "--injections", "--seed",
-                                            "--jobs", "--timeout", "--output-file", NULL };
+  static const char *const with_value[] = { "-o",     "--output", "--gpu",     "--threads",     "--injections",
+                                            "--seed", "--jobs",   "--timeout", "--output-file", NULL };
   for (int i = first; i < argc; i++)
     {
       if (strcmp (argv[i], "--") == 0)
@@ -611,19 +615,19 @@ ws_cli_cmd_tool (WsCli *cli, int argc, char **argv)
   static const char *const names[] = { "branch", "memdiv", "value", "faults", "run", NULL };
   if (argc < 2 || argv[1][0] == '-')
     return ws_cli_fail (cli, WS_EXIT_USAGE,
-                        _("usage: warpscope-cli tool branch|memdiv|value|faults [OPTIONS] -- PROGRAM [ARGS]\n"
-                          "       warpscope-cli tool run ./HANDLER.so[:ARGS] [OPTIONS] -- PROGRAM [ARGS]"));
+                        _ ("usage: warpscope-cli tool branch|memdiv|value|faults [OPTIONS] -- PROGRAM [ARGS]\n"
+                           "       warpscope-cli tool run ./HANDLER.so[:ARGS] [OPTIONS] -- PROGRAM [ARGS]"));
   const char *name = argv[1];
   if (!g_strv_contains (names, name))
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("unknown tool '%s' (known: branch, memdiv, value, faults, run)"), name);
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("unknown tool '%s' (known: branch, memdiv, value, faults, run)"), name);
   /* tool run SPEC: the handler library is the next argument */
   const char *handler = NULL;
   if (strcmp (name, "run") == 0)
     {
       if (argc < 3 || argv[2][0] == '-' || !ws_instrument_spec_is_library (argv[2]))
         return ws_cli_fail (cli, WS_EXIT_USAGE,
-                            _("usage: warpscope-cli tool run ./HANDLER.so[:ARGS] [OPTIONS] -- PROGRAM [ARGS] "
-                              "(the handler is a path: write ./ for one in this folder)"));
+                            _ ("usage: warpscope-cli tool run ./HANDLER.so[:ARGS] [OPTIONS] -- PROGRAM [ARGS] "
+                               "(the handler is a path: write ./ for one in this folder)"));
       handler = argv[2];
       argv++;
       argc--;
@@ -635,43 +639,45 @@ ws_cli_cmd_tool (WsCli *cli, int argc, char **argv)
   gint64 seed = 1;
   gboolean deterministic = FALSE;
   const GOptionEntry entries[] = {
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Keep the result as PREFIX.NAME.json"), "PREFIX" },
-    { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu, N_("Target GPU from the catalogue"), "NAME" },
-    { "threads", 0, 0, G_OPTION_ARG_INT, &threads, N_("Emulator worker threads"), "N" },
-    { "deterministic", 0, 0, G_OPTION_ARG_NONE, &deterministic, N_("Run thread blocks one at a time, in order"), NULL },
-    { "injections", 0, 0, G_OPTION_ARG_INT, &injections, N_("faults: number of injection runs (default 200)"), "N" },
-    { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, N_("faults: random seed (default 1)"), "S" },
-    { "jobs", 0, 0, G_OPTION_ARG_INT, &jobs, N_("faults: runs in parallel (default: CPUs)"), "J" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_ ("Keep the result as PREFIX.NAME.json"), "PREFIX" },
+    { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu, N_ ("Target GPU from the catalogue"), "NAME" },
+    { "threads", 0, 0, G_OPTION_ARG_INT, &threads, N_ ("Emulator worker threads"), "N" },
+    { "deterministic", 0, 0, G_OPTION_ARG_NONE, &deterministic, N_ ("Run thread blocks one at a time, in order"),
+      NULL },
+    { "injections", 0, 0, G_OPTION_ARG_INT, &injections, N_ ("faults: number of injection runs (default 200)"), "N" },
+    { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, N_ ("faults: random seed (default 1)"), "S" },
+    { "jobs", 0, 0, G_OPTION_ARG_INT, &jobs, N_ ("faults: runs in parallel (default: CPUs)"), "J" },
     { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout_s,
-      N_("faults: seconds before a run counts as a hang (default: 20 x the golden run, at least 10)"), "SEC" },
+      N_ ("faults: seconds before a run counts as a hang (default: 20 x the golden run, at least 10)"), "SEC" },
     { "output-file", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &output_files,
-      N_("faults: a file the program writes (relative to its directory), compared with the golden run"), "FILE" },
+      N_ ("faults: a file the program writes (relative to its directory), compared with the golden run"), "FILE" },
     { NULL }
   };
   int prog = program_index (argc, argv, 2);
-  int opt_argc = MIN (prog, argc) - 1;   /* argv[1..] with the tool name as argv[0] */
+  int opt_argc = MIN (prog, argc) - 1; /* argv[1..] with the tool name as argv[0] */
   if (opt_argc > 1 && strcmp (argv[opt_argc], "--") == 0)
     opt_argc--;
   g_autofree char **opt_argv = g_new0 (char *, opt_argc + 1);
   for (int i = 0; i < opt_argc; i++)
     opt_argv[i] = argv[i + 1];
   char **parse_argv = opt_argv;
-  if (!ws_cli_parse_options (cli, &opt_argc, &parse_argv, entries, _("[--] PROGRAM [ARGS...]"),
-                             _("Run an instrumentation tool on a CUDA program (seed 003)")))
+  if (!ws_cli_parse_options (cli, &opt_argc, &parse_argv, entries, _ ("[--] PROGRAM [ARGS...]"),
+                             _ ("Run an instrumentation tool on a CUDA program (seed 003)")))
     return WS_EXIT_USAGE;
   if (opt_argc > 1)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("unexpected argument '%s' before the program"), parse_argv[1]);
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("unexpected argument '%s' before the program"), parse_argv[1]);
   if (prog >= argc)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("no program given: warpscope-cli tool %s [OPTIONS] -- PROGRAM [ARGS]"),
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("no program given: warpscope-cli tool %s [OPTIONS] -- PROGRAM [ARGS]"),
                         name);
   if (injections < 1 || injections > 1000000)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("--injections must be between 1 and 1000000"));
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("--injections must be between 1 and 1000000"));
   if (seed < 0)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("--seed must not be negative"));
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("--seed must not be negative"));
 
-  g_autofree char *found = strchr (argv[prog], '/') != NULL ? g_strdup (argv[prog]) : g_find_program_in_path (argv[prog]);
+  g_autofree char *found = strchr (argv[prog], '/') != NULL ? g_strdup (argv[prog])
+                                                            : g_find_program_in_path (argv[prog]);
   if (found == NULL || !g_file_test (found, G_FILE_TEST_IS_REGULAR))
-    return ws_cli_fail (cli, WS_EXIT_USAGE, _("program '%s' not found"), argv[prog]);
+    return ws_cli_fail (cli, WS_EXIT_USAGE, _ ("program '%s' not found"), argv[prog]);
 
   Runner rn = { 0 };
   rn.cli = cli;
@@ -685,7 +691,7 @@ ws_cli_cmd_tool (WsCli *cli, int argc, char **argv)
   rn.deterministic = deterministic;
   int code;
   if (rn.self == NULL)
-    code = ws_cli_fail (cli, WS_EXIT_FAILURE, _("cannot find warpscope-cli's own executable"));
+    code = ws_cli_fail (cli, WS_EXIT_FAILURE, _ ("cannot find warpscope-cli's own executable"));
   else if (strcmp (name, "faults") == 0)
     code = run_faults (&rn, injections, (guint64) seed, jobs, timeout_s, output_files);
   else

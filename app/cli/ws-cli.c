@@ -13,7 +13,7 @@ ws_cli_store (WsCli *cli)
 {
   if (cli->store == NULL)
     {
-      g_autoptr(GError) error = NULL;
+      g_autoptr (GError) error = NULL;
       cli->store = ws_store_open (cli->db_path, &error);
       if (cli->store == NULL)
         ws_cli_fail_error (cli, error);
@@ -24,7 +24,7 @@ ws_cli_store (WsCli *cli)
 void
 ws_cli_print_json (WsCli *cli, JsonNode *node)
 {
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
   json_generator_set_pretty (gen, TRUE);
   json_generator_set_root (gen, node);
   g_autofree char *text = json_generator_to_data (gen, NULL);
@@ -57,8 +57,7 @@ int
 ws_cli_fail_error (WsCli *cli, const GError *error)
 {
   int code = WS_EXIT_FAILURE;
-  if (error->domain == WS_ERROR &&
-      (error->code == WS_ERROR_NOT_FOUND || error->code == WS_ERROR_INVALID))
+  if (error->domain == WS_ERROR && (error->code == WS_ERROR_NOT_FOUND || error->code == WS_ERROR_INVALID))
     code = WS_EXIT_USAGE;
   return ws_cli_fail (cli, code, "%s", error->message);
 }
@@ -84,7 +83,7 @@ ws_cli_lookup_gpu (WsCli *cli, const char *name, int *exit_code)
       *exit_code = WS_EXIT_FAILURE;
       return NULL;
     }
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   WsGpu *gpu = ws_store_get_gpu (store, name, &error);
   if (gpu == NULL)
     *exit_code = ws_cli_fail_error (cli, error);
@@ -94,7 +93,7 @@ ws_cli_lookup_gpu (WsCli *cli, const char *name, int *exit_code)
 WsTrace *
 ws_cli_open_trace (WsCli *cli, const char *path, int *exit_code)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   WsTrace *trace = ws_trace_open (path, &error);
   if (trace == NULL)
     *exit_code = ws_cli_fail (cli, WS_EXIT_FAILURE, "%s", error->message);
@@ -114,19 +113,20 @@ ws_cli_warn_incomplete (WsCli *cli, const WsTrace *trace, const char *path)
         continue;
       n++;
       /* Not silenced by --quiet: results about this launch are partial. */
-      fprintf (stderr, _("warning: %s: launch %u (kernel %s) is incomplete: it faulted or was stopped under the "
-                         "emulator, so what is modelled for it covers only the part that ran\n"),
+      fprintf (stderr,
+               _ ("warning: %s: launch %u (kernel %s) is incomplete: it faulted or was stopped under the "
+                  "emulator, so what is modelled for it covers only the part that ran\n"),
                path, l, ws_trace_get_kernel (trace, launch->kernel)->name);
     }
   return n;
 }
 
 gboolean
-ws_cli_parse_options (WsCli *cli, int *argc, char ***argv, const GOptionEntry *entries,
-                      const char *parameter_string, const char *description)
+ws_cli_parse_options (WsCli *cli, int *argc, char ***argv, const GOptionEntry *entries, const char *parameter_string,
+                      const char *description)
 {
-  g_autoptr(GOptionContext) ctx = g_option_context_new (parameter_string);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GOptionContext) ctx = g_option_context_new (parameter_string);
+  g_autoptr (GError) error = NULL;
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   if (description != NULL)
     g_option_context_set_summary (ctx, description);
@@ -142,11 +142,11 @@ ws_cli_parse_options (WsCli *cli, int *argc, char ***argv, const GOptionEntry *e
 static void
 print_usage (FILE *out)
 {
-  fprintf (out, "%s\n\n", _("Usage: warpscope-cli [--db PATH] [--json] [--quiet] COMMAND [ARGS...]"));
-  fprintf (out, "%s\n", _("Commands:"));
+  fprintf (out, "%s\n\n", _ ("Usage: warpscope-cli [--db PATH] [--json] [--quiet] COMMAND [ARGS...]"));
+  fprintf (out, "%s\n", _ ("Commands:"));
   for (const WsCliCommand *c = ws_cli_commands; c->name != NULL; c++)
-    fprintf (out, "  %-12s %s\n", c->name, _(c->summary));
-  fprintf (out, "\n%s\n", _("Run 'warpscope-cli COMMAND --help' for a command's options."));
+    fprintf (out, "  %-12s %s\n", c->name, _ (c->summary));
+  fprintf (out, "\n%s\n", _ ("Run 'warpscope-cli COMMAND --help' for a command's options."));
 }
 
 /* Global options may stand before or after the subcommand; they are removed
@@ -175,7 +175,7 @@ extract_global_options (WsCli *cli, int *argc, char **argv)
         {
           if (i + 1 >= *argc)
             {
-              fprintf (stderr, "warpscope-cli: %s\n", _("--db needs a PATH"));
+              fprintf (stderr, "warpscope-cli: %s\n", _ ("--db needs a PATH"));
               return FALSE;
             }
           g_free (cli->db_path);
@@ -229,15 +229,15 @@ main (int argc, char **argv)
       }
   if (rc < 0)
     {
-      g_autoptr(GPtrArray) names = g_ptr_array_new ();
+      g_autoptr (GPtrArray) names = g_ptr_array_new ();
       for (const WsCliCommand *c = ws_cli_commands; c->name != NULL; c++)
         g_ptr_array_add (names, (gpointer) c->name);
       g_ptr_array_add (names, NULL);
       g_autofree char *close = ws_suggest_names (argv[1], (const char *const *) names->pdata, 3);
       if (close != NULL)
-        fprintf (stderr, _("warpscope-cli: unknown command '%s'; did you mean %s?\n"), argv[1], close);
+        fprintf (stderr, _ ("warpscope-cli: unknown command '%s'; did you mean %s?\n"), argv[1], close);
       else
-        fprintf (stderr, _("warpscope-cli: unknown command '%s'\n"), argv[1]);
+        fprintf (stderr, _ ("warpscope-cli: unknown command '%s'\n"), argv[1]);
       rc = WS_EXIT_USAGE;
     }
   g_clear_pointer (&cli.store, ws_store_close);

@@ -17,19 +17,19 @@ G_BEGIN_DECLS
 enum { WS_EXIT_OK = 0, WS_EXIT_FAILURE = 1, WS_EXIT_USAGE = 2, WS_EXIT_NO_GPU = 3, WS_EXIT_KERNEL_FAULT = 4 };
 
 typedef struct {
-  char *db_path;      /* --db PATH, or NULL for the default */
-  gboolean json;      /* --json */
-  gboolean quiet;     /* --quiet */
-  WsStore *store;     /* opened lazily by ws_cli_store() */
-  const char *command;/* the subcommand being run */
+  char *db_path;       /* --db PATH, or NULL for the default */
+  gboolean json;       /* --json */
+  gboolean quiet;      /* --quiet */
+  WsStore *store;      /* opened lazily by ws_cli_store() */
+  const char *command; /* the subcommand being run */
 } WsCli;
 
 typedef int (*WsCliFunc) (WsCli *cli, int argc, char **argv);
 
 typedef struct {
-  const char *name;     /* "hw", "occupancy", ... */
-  const char *summary;  /* one line, untranslated key; printed through gettext */
-  WsCliFunc func;       /* argv[0] is the subcommand name */
+  const char *name;    /* "hw", "occupancy", ... */
+  const char *summary; /* one line, untranslated key; printed through gettext */
+  WsCliFunc func;      /* argv[0] is the subcommand name */
 } WsCliCommand;
 
 /* The table of subcommands (ws-cli-commands.c), NULL-name terminated. */

@@ -9,7 +9,7 @@
 int
 main (int argc, char **argv)
 {
-  g_autoptr(WsApplication) application = NULL;
+  g_autoptr (WsApplication) application = NULL;
 
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, WS_LOCALEDIR);

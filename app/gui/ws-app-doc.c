@@ -130,7 +130,7 @@ ws_app_doc_free (WsAppDoc *doc)
 WsAppDoc *
 ws_app_doc_copy (const WsAppDoc *doc)
 {
-  g_autoptr(JsonNode) node = ws_app_doc_to_json (doc);
+  g_autoptr (JsonNode) node = ws_app_doc_to_json (doc);
   return ws_app_doc_from_json (node, NULL);
 }
 
@@ -185,10 +185,10 @@ op_to_json (JsonBuilder *b, const WsAppOp *op)
       const char *text = ws_app_op_get (op, fields[i].key);
 
       if (fields[i].object != NULL)
-        continue;                 /* written below, in their object */
+        continue; /* written below, in their object */
       if (fields[i].type == WS_APP_FIELD_LABELS)
         {
-          g_auto(GStrv) parts = g_strsplit (text, ",", -1);
+          g_auto (GStrv) parts = g_strsplit (text, ",", -1);
 
           if (*text == '\0')
             continue;
@@ -203,7 +203,7 @@ op_to_json (JsonBuilder *b, const WsAppOp *op)
         {
           /* Shell words as typed; what does not parse is kept as one
            * word so the core reports it. */
-          g_auto(GStrv) words = NULL;
+          g_auto (GStrv) words = NULL;
 
           if (*text == '\0')
             continue;
@@ -291,7 +291,7 @@ add_default (JsonBuilder *b, const char *text)
 JsonNode *
 ws_app_doc_to_json (const WsAppDoc *doc)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonBuilder) b = json_builder_new ();
 
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "kind");
@@ -355,16 +355,11 @@ member_text_of_node (JsonNode *n)
     return NULL;
   switch (json_node_get_value_type (n))
     {
-    case G_TYPE_STRING:
-      return g_strdup (json_node_get_string (n));
-    case G_TYPE_INT64:
-      return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (n));
-    case G_TYPE_DOUBLE:
-      return g_strdup (g_ascii_dtostr (buf, sizeof buf, json_node_get_double (n)));
-    case G_TYPE_BOOLEAN:
-      return g_strdup (json_node_get_boolean (n) ? "1" : "0");
-    default:
-      return NULL;
+    case G_TYPE_STRING: return g_strdup (json_node_get_string (n));
+    case G_TYPE_INT64: return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (n));
+    case G_TYPE_DOUBLE: return g_strdup (g_ascii_dtostr (buf, sizeof buf, json_node_get_double (n)));
+    case G_TYPE_BOOLEAN: return g_strdup (json_node_get_boolean (n) ? "1" : "0");
+    default: return NULL;
     }
 }
 
@@ -380,7 +375,7 @@ static GPtrArray *ops_from_json (JsonNode *node);
 static char *
 args_to_text (JsonNode *node)
 {
-  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr (GString) text = g_string_new (NULL);
   JsonArray *array;
 
   if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
@@ -459,7 +454,7 @@ op_from_json (JsonObject *o)
 
       if (fields[i].type == WS_APP_FIELD_LABELS)
         {
-          g_autoptr(GPtrArray) parts = g_ptr_array_new ();
+          g_autoptr (GPtrArray) parts = g_ptr_array_new ();
 
           if (member != NULL && JSON_NODE_HOLDS_ARRAY (member))
             for (guint j = 0; j < json_array_get_length (json_node_get_array (member)); j++)
@@ -508,7 +503,7 @@ ops_from_json (JsonNode *node)
 WsAppDoc *
 ws_app_doc_from_json (JsonNode *node, GError **error)
 {
-  g_autoptr(WsAppDoc) doc = NULL;
+  g_autoptr (WsAppDoc) doc = NULL;
   JsonObject *o;
   JsonNode *member;
 
@@ -532,8 +527,7 @@ ws_app_doc_from_json (JsonNode *node, GError **error)
 
         if (vo == NULL)
           continue;
-        v = ws_app_doc_add_variable (doc, json_object_get_string_member_with_default (vo, "name", ""), derived,
-                                     value);
+        v = ws_app_doc_add_variable (doc, json_object_get_string_member_with_default (vo, "name", ""), derived, value);
         v->description = g_strdup (json_object_get_string_member_with_default (vo, "description", NULL));
       }
   member = json_object_get_member (o, "processes");
@@ -557,14 +551,14 @@ ws_app_doc_from_json (JsonNode *node, GError **error)
 char *
 ws_app_doc_to_text (const WsAppDoc *doc)
 {
-  g_autoptr(JsonNode) node = ws_app_doc_to_json (doc);
+  g_autoptr (JsonNode) node = ws_app_doc_to_json (doc);
   return json_to_string (node, FALSE);
 }
 
 WsAppDoc *
 ws_app_doc_from_text (const char *text, GError **error)
 {
-  g_autoptr(JsonNode) node = ws_json_from_text (text, error);
+  g_autoptr (JsonNode) node = ws_json_from_text (text, error);
   return node != NULL ? ws_app_doc_from_json (node, error) : NULL;
 }
 
@@ -575,7 +569,7 @@ ws_app_doc_from_text (const char *text, GError **error)
 static GPtrArray *
 walk (const WsAppDoc *doc, const char *path, GPtrArray *loop_vars)
 {
-  g_auto(GStrv) parts = NULL;
+  g_auto (GStrv) parts = NULL;
   GPtrArray *list;
   char *end = NULL;
   guint64 p;
@@ -718,14 +712,14 @@ column_of (const char *text, const char *name)
 char *
 ws_app_doc_check_expr (const char *text, gboolean required, const char *const *scope)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsExpr) expr = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsExpr) expr = NULL;
   const char *const *used;
 
   g_autofree char *trimmed = g_strstrip (g_strdup (text != NULL ? text : ""));
 
   if (*trimmed == '\0')
-    return required ? g_strdup (_("Required: enter an expression")) : NULL;
+    return required ? g_strdup (_ ("Required: enter an expression")) : NULL;
   expr = ws_expr_parse (text, &error);
   if (expr == NULL)
     return g_strdup (error->message);
@@ -737,9 +731,9 @@ ws_app_doc_check_expr (const char *text, gboolean required, const char *const *s
 
         if (close != NULL)
           /* Translators: column number, a variable name, suggested names. */
-          return g_strdup_printf (_("column %u: unknown variable “%s” (did you mean %s?)"), column_of (text, used[i]),
+          return g_strdup_printf (_ ("column %u: unknown variable “%s” (did you mean %s?)"), column_of (text, used[i]),
                                   used[i], close);
-        return g_strdup_printf (_("column %u: unknown variable “%s”"), column_of (text, used[i]), used[i]);
+        return g_strdup_printf (_ ("column %u: unknown variable “%s”"), column_of (text, used[i]), used[i]);
       }
   return NULL;
 }
@@ -756,7 +750,7 @@ has_label (const WsAppDoc *doc, const char *label)
 static char *
 unknown_label (const WsAppDoc *doc, const char *label)
 {
-  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+  g_autoptr (GPtrArray) labels = g_ptr_array_new ();
   g_autofree char *close = NULL;
 
   for (guint i = 0; i < doc->processes->len; i++)
@@ -764,21 +758,21 @@ unknown_label (const WsAppDoc *doc, const char *label)
   g_ptr_array_add (labels, NULL);
   close = ws_suggest_names (label, (const char *const *) labels->pdata, 2);
   if (close != NULL)
-    return g_strdup_printf (_("No process has the label “%s” (did you mean %s?)"), label, close);
-  return g_strdup_printf (_("No process has the label “%s”"), label);
+    return g_strdup_printf (_ ("No process has the label “%s” (did you mean %s?)"), label, close);
+  return g_strdup_printf (_ ("No process has the label “%s”"), label);
 }
 
 /* Arguments: shell words whose {EXPR} parts are expressions in scope. */
 static char *
 check_args (const char *text, const char *const *scope)
 {
-  g_auto(GStrv) words = NULL;
-  g_autoptr(GError) error = NULL;
+  g_auto (GStrv) words = NULL;
+  g_autoptr (GError) error = NULL;
 
   if (*text == '\0')
     return NULL;
   if (!g_shell_parse_argv (text, NULL, &words, &error))
-    return g_strdup_printf (_("Not valid shell words: %s"), error->message);
+    return g_strdup_printf (_ ("Not valid shell words: %s"), error->message);
   for (guint i = 0; words[i] != NULL; i++)
     for (const char *p = words[i]; *p != '\0'; p++)
       {
@@ -794,56 +788,51 @@ check_args (const char *text, const char *const *scope)
           continue;
         close = strchr (p, '}');
         if (close == NULL)
-          return g_strdup_printf (_("Argument %u: “{” without its “}”"), i + 1);
+          return g_strdup_printf (_ ("Argument %u: “{” without its “}”"), i + 1);
         expr = g_strndup (p + 1, close - p - 1);
         problem = ws_app_doc_check_expr (expr, TRUE, scope);
         if (problem != NULL)
-          return g_strdup_printf (_("Argument %u, {%s}: %s"), i + 1, expr, problem);
+          return g_strdup_printf (_ ("Argument %u, {%s}: %s"), i + 1, expr, problem);
         p = close;
       }
   return NULL;
 }
 
 char *
-ws_app_doc_check_field (const WsAppDoc *doc, const WsAppField *info, const char *text,
-                        const char *const *scope)
+ws_app_doc_check_field (const WsAppDoc *doc, const WsAppField *info, const char *text, const char *const *scope)
 {
   text = text != NULL ? text : "";
   switch (info->type)
     {
-    case WS_APP_FIELD_EXPR:
-      return ws_app_doc_check_expr (text, info->required, scope);
+    case WS_APP_FIELD_EXPR: return ws_app_doc_check_expr (text, info->required, scope);
     case WS_APP_FIELD_IDENT:
       if (*text != '\0' && !ws_expr_is_identifier (text))
-        return g_strdup (_("A variable name: letters, digits and “_”, not starting with a digit"));
+        return g_strdup (_ ("A variable name: letters, digits and “_”, not starting with a digit"));
       return NULL;
     case WS_APP_FIELD_LABEL:
       if (*text == '\0')
-        return g_strdup (_("Required: enter a process label"));
+        return g_strdup (_ ("Required: enter a process label"));
       return has_label (doc, text) ? NULL : unknown_label (doc, text);
     case WS_APP_FIELD_LABELS:
       {
-        g_auto(GStrv) parts = g_strsplit (text, ",", -1);
+        g_auto (GStrv) parts = g_strsplit (text, ",", -1);
         for (guint i = 0; parts[i] != NULL; i++)
           if (*g_strstrip (parts[i]) != '\0' && !has_label (doc, parts[i]))
             return unknown_label (doc, parts[i]);
         return NULL;
       }
-    case WS_APP_FIELD_TRACE:
-      return *text == '\0' ? g_strdup (_("Required: choose a profiled trace")) : NULL;
+    case WS_APP_FIELD_TRACE: return *text == '\0' ? g_strdup (_ ("Required: choose a profiled trace")) : NULL;
     case WS_APP_FIELD_PROGRAM:
       if (*text == '\0')
-        return g_strdup (_("Required: the CUDA program to profile for each point"));
+        return g_strdup (_ ("Required: the CUDA program to profile for each point"));
       if (!g_path_is_absolute (text))
-        return g_strdup (_("Give the program’s full path"));
+        return g_strdup (_ ("Give the program’s full path"));
       if (!g_file_test (text, G_FILE_TEST_IS_EXECUTABLE) || g_file_test (text, G_FILE_TEST_IS_DIR))
-        return g_strdup_printf (_("No executable program at “%s”"), text);
+        return g_strdup_printf (_ ("No executable program at “%s”"), text);
       return NULL;
-    case WS_APP_FIELD_ARGS:
-      return check_args (text, scope);
+    case WS_APP_FIELD_ARGS: return check_args (text, scope);
     case WS_APP_FIELD_TEXT:
-    default:
-      return NULL;
+    default: return NULL;
     }
 }
 
@@ -853,10 +842,10 @@ ws_app_doc_check_variable_name (const WsAppDoc *doc, guint index)
   const WsAppVar *v = doc->variables->pdata[index];
 
   if (!ws_expr_is_identifier (v->name))
-    return g_strdup (_("A variable name: letters, digits and “_”, not starting with a digit"));
+    return g_strdup (_ ("A variable name: letters, digits and “_”, not starting with a digit"));
   for (guint i = 0; i < index; i++)
     if (g_str_equal (((WsAppVar *) doc->variables->pdata[i])->name, v->name))
-      return g_strdup_printf (_("“%s” is already defined above"), v->name);
+      return g_strdup_printf (_ ("“%s” is already defined above"), v->name);
   return NULL;
 }
 
@@ -868,12 +857,12 @@ ws_app_doc_check_variable_value (const WsAppDoc *doc, guint index)
 
   if (v->derived)
     {
-      g_auto(GStrv) scope = ws_app_doc_variable_scope (doc, index);
+      g_auto (GStrv) scope = ws_app_doc_variable_scope (doc, index);
       return ws_app_doc_check_expr (v->value, TRUE, (const char *const *) scope);
     }
   g_ascii_strtod (v->value, &end);
   if (*v->value == '\0' || end == NULL || *end != '\0')
-    return g_strdup (_("The default must be a number"));
+    return g_strdup (_ ("The default must be a number"));
   return NULL;
 }
 
@@ -882,7 +871,7 @@ ws_app_doc_check_op (const WsAppDoc *doc, const WsAppOp *op)
 {
   if (g_str_equal (op->kind, "host")
       && (*ws_app_op_get (op, "seconds") == '\0') == (*ws_app_op_get (op, "operations") == '\0'))
-    return g_strdup (_("Give either seconds or operations (at the CPU’s rate), not both"));
+    return g_strdup (_ ("Give either seconds or operations (at the CPU’s rate), not both"));
   return NULL;
 }
 
@@ -892,10 +881,10 @@ ws_app_doc_check_label (const WsAppDoc *doc, guint index)
   const WsAppProc *p = doc->processes->pdata[index];
 
   if (*p->label == '\0')
-    return g_strdup (_("Required: enter the label of the components that run these processes"));
+    return g_strdup (_ ("Required: enter the label of the components that run these processes"));
   for (guint i = 0; i < index; i++)
     if (g_str_equal (((WsAppProc *) doc->processes->pdata[i])->label, p->label))
-      return g_strdup_printf (_("Label “%s” already has a process list above"), p->label);
+      return g_strdup_printf (_ ("Label “%s” already has a process list above"), p->label);
   return NULL;
 }
 
@@ -907,21 +896,21 @@ ops_problems (const WsAppDoc *doc, GPtrArray *ops, const char *path, const char 
     {
       const WsAppOp *op = ops->pdata[i];
       g_autofree char *num = number ? g_strdup_printf ("%s.%u", number, i + 1) : g_strdup_printf ("%u", i + 1);
-      g_auto(GStrv) scope = ws_app_doc_scope (doc, path);
+      g_auto (GStrv) scope = ws_app_doc_scope (doc, path);
       g_autofree char *whole = ws_app_doc_check_op (doc, op);
       guint n;
       const WsAppField *fields = ws_app_op_fields (op, &n);
 
       if (whole != NULL)
         /* Translators: label, operation number (2.1), operation type, problem. */
-        g_ptr_array_add (out, g_strdup_printf (_("Label “%s”, operation %s (%s): %s"), label, num, op->kind, whole));
+        g_ptr_array_add (out, g_strdup_printf (_ ("Label “%s”, operation %s (%s): %s"), label, num, op->kind, whole));
       for (guint f = 0; f < n; f++)
         {
           g_autofree char *problem = ws_app_doc_check_field (doc, &fields[f], ws_app_op_get (op, fields[f].key),
                                                              (const char *const *) scope);
           if (problem != NULL)
             /* Translators: label, operation number, operation type, field, problem. */
-            g_ptr_array_add (out, g_strdup_printf (_("Label “%s”, operation %s (%s), %s: %s"), label, num, op->kind,
+            g_ptr_array_add (out, g_strdup_printf (_ ("Label “%s”, operation %s (%s), %s: %s"), label, num, op->kind,
                                                    ws_app_field_text (&fields[f], fields[f].label), problem));
         }
       if (op->body != NULL)
@@ -944,7 +933,7 @@ ws_app_doc_problems (const WsAppDoc *doc)
   GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
 
   if (doc->name == NULL || *doc->name == '\0')
-    g_ptr_array_add (out, g_strdup (_("The application needs a name")));
+    g_ptr_array_add (out, g_strdup (_ ("The application needs a name")));
   for (guint i = 0; i < doc->variables->len; i++)
     {
       const WsAppVar *v = doc->variables->pdata[i];
@@ -953,26 +942,26 @@ ws_app_doc_problems (const WsAppDoc *doc)
 
       if (name != NULL)
         /* Translators: variable number, problem. */
-        g_ptr_array_add (out, g_strdup_printf (_("Variable %u: %s"), i + 1, name));
+        g_ptr_array_add (out, g_strdup_printf (_ ("Variable %u: %s"), i + 1, name));
       if (value != NULL)
         /* Translators: variable name, problem. */
-        g_ptr_array_add (out, g_strdup_printf (_("Variable “%s”: %s"), v->name, value));
+        g_ptr_array_add (out, g_strdup_printf (_ ("Variable “%s”: %s"), v->name, value));
     }
   if (doc->processes->len == 0)
-    g_ptr_array_add (out, g_strdup (_("Add a process label: an application needs at least one")));
+    g_ptr_array_add (out, g_strdup (_ ("Add a process label: an application needs at least one")));
   for (guint i = 0; i < doc->processes->len; i++)
     {
       const WsAppProc *p = doc->processes->pdata[i];
       g_autofree char *path = g_strdup_printf ("p%u", i);
       g_autofree char *label = ws_app_doc_check_label (doc, i);
-      g_auto(GStrv) scope = ws_app_doc_scope (doc, path);
+      g_auto (GStrv) scope = ws_app_doc_scope (doc, path);
       g_autofree char *count = ws_app_doc_check_expr (p->count, FALSE, (const char *const *) scope);
 
       if (label != NULL)
-        g_ptr_array_add (out, g_strdup_printf (_("Process %u: %s"), i + 1, label));
+        g_ptr_array_add (out, g_strdup_printf (_ ("Process %u: %s"), i + 1, label));
       if (count != NULL)
         /* Translators: label, problem. */
-        g_ptr_array_add (out, g_strdup_printf (_("Label “%s”, count: %s"), p->label, count));
+        g_ptr_array_add (out, g_strdup_printf (_ ("Label “%s”, count: %s"), p->label, count));
       ops_problems (doc, p->ops, path, p->label, NULL, out);
     }
   return out;
@@ -983,11 +972,11 @@ ws_app_doc_problems (const WsAppDoc *doc)
 gboolean
 ws_app_doc_save (WsStore *store, const WsAppDoc *doc, gboolean *model_stored, char **problem, GError **error)
 {
-  g_autoptr(JsonNode) record = ws_app_doc_to_json (doc);
+  g_autoptr (JsonNode) record = ws_app_doc_to_json (doc);
   g_autofree char *text = json_to_string (record, FALSE);
-  g_autoptr(GPtrArray) problems = ws_app_doc_problems (doc);
-  g_autoptr(WsAppModel) model = NULL;
-  g_autoptr(GError) rejected = NULL;
+  g_autoptr (GPtrArray) problems = ws_app_doc_problems (doc);
+  g_autoptr (WsAppModel) model = NULL;
+  g_autoptr (GError) rejected = NULL;
 
   if (model_stored != NULL)
     *model_stored = FALSE;
@@ -1021,10 +1010,10 @@ ws_app_doc_has_draft (WsStore *store, const char *name)
 WsAppDoc *
 ws_app_doc_load (WsStore *store, const char *name, GError **error)
 {
-  g_autoptr(GError) local = NULL;
+  g_autoptr (GError) local = NULL;
   g_autofree char *text = ws_gui_drafts_get (store, WS_GUI_DRAFTS_APPS, name, &local);
-  g_autoptr(WsAppModel) model = NULL;
-  g_autoptr(JsonNode) node = NULL;
+  g_autoptr (WsAppModel) model = NULL;
+  g_autoptr (JsonNode) node = NULL;
 
   if (local != NULL)
     {
@@ -1043,7 +1032,7 @@ ws_app_doc_load (WsStore *store, const char *name, GError **error)
 char **
 ws_app_doc_list (WsStore *store, GError **error)
 {
-  g_auto(GStrv) apps = ws_system_store_list_apps (store, error);
+  g_auto (GStrv) apps = ws_system_store_list_apps (store, error);
 
   if (apps == NULL)
     return NULL;

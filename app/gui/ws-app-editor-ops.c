@@ -23,7 +23,7 @@ static void
 on_drag_begin (GtkDragSource *source, GdkDrag *drag, gpointer data)
 {
   GtkWidget *widget = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (source));
-  g_autoptr(GdkPaintable) icon = gtk_widget_paintable_new (widget);
+  g_autoptr (GdkPaintable) icon = gtk_widget_paintable_new (widget);
 
   gtk_drag_source_set_icon (source, icon, 0, 0);
 }
@@ -49,11 +49,11 @@ ws_app_editor_build_palette_item (const char *kind)
   g_autofree char *payload = g_strconcat ("new:", kind, NULL);
   const WsAppOpKind *info = ws_app_schema_op_kind_find (kind);
   /* Translators: tooltip of a palette entry; %s is the operation's JSON name ("h2d"). */
-  g_autofree char *how = g_strdup_printf (_("“%s”: drag onto an operation list, or use a list’s Add menu"), kind);
+  g_autofree char *how = g_strdup_printf (_ ("“%s”: drag onto an operation list, or use a list’s Add menu"), kind);
   /* The schema's description of the kind first. */
-  g_autofree char *tooltip = info != NULL ? g_strdup_printf ("%s\n%s", ws_app_schema_text (info->context, info->help),
-                                                             how)
-                                          : g_strdup (how);
+  g_autofree char *tooltip = info != NULL
+                               ? g_strdup_printf ("%s\n%s", ws_app_schema_text (info->context, info->help), how)
+                               : g_strdup (how);
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   g_object_set (handle, "margin-start", 6, NULL);
@@ -169,7 +169,7 @@ typedef struct {
   WsAppEditorPage *page;
   char *path;
   guint index;
-  GPtrArray *values;               /* what each dropdown item stores, of char* */
+  GPtrArray *values; /* what each dropdown item stores, of char* */
 } Choice;
 
 static void
@@ -205,9 +205,9 @@ on_mode_changed (GtkDropDown *dropdown, GParamSpec *pspec, Choice *c)
     return;
   op->profiled = mode == WS_APP_KERNEL_PROFILED;
   op->on_demand = mode == WS_APP_KERNEL_PROGRAM;
-  ws_app_editor_page_commit_structure (c->page, mode == WS_APP_KERNEL_PROFILED  ? _("Use a profiled kernel")
-                                                : mode == WS_APP_KERNEL_PROGRAM ? _("Profile a program on demand")
-                                                                                : _("Use an analytic kernel"));
+  ws_app_editor_page_commit_structure (c->page, mode == WS_APP_KERNEL_PROFILED  ? _ ("Use a profiled kernel")
+                                                : mode == WS_APP_KERNEL_PROGRAM ? _ ("Profile a program on demand")
+                                                                                : _ ("Use an analytic kernel"));
 }
 
 /* Trace and launch choices: the item's value goes into the field named by
@@ -228,16 +228,16 @@ on_choice_changed (GtkDropDown *dropdown, GParamSpec *pspec, Choice *c)
   ws_app_op_set (op, key, c->values->pdata[selected]);
   if (g_str_equal (key, "trace"))
     ws_app_op_set (op, "launch", "0");
-  ws_app_editor_page_commit_structure (c->page, g_str_equal (key, "trace") ? _("Choose trace") : _("Choose launch"));
+  ws_app_editor_page_commit_structure (c->page, g_str_equal (key, "trace") ? _ ("Choose trace") : _ ("Choose launch"));
 }
 
 static GtkWidget *
 trace_choice (WsAppEditorPage *self, const char *path, guint index, const WsAppOp *op)
 {
   g_autofree char *dir = ws_system_store_trace_dir (ws_app_editor_page_get_store (self));
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GtkStringList) model = gtk_string_list_new (NULL);
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GtkStringList) model = gtk_string_list_new (NULL);
   const char *current = ws_app_op_get (op, "trace");
   Choice *c = choice_new (self, path, index);
   GtkWidget *dropdown;
@@ -252,7 +252,7 @@ trace_choice (WsAppEditorPage *self, const char *path, guint index, const WsAppO
     g_ptr_array_insert (names, 0, g_strdup (current));
   if (*current == '\0')
     {
-      gtk_string_list_append (model, _("Choose a trace…"));
+      gtk_string_list_append (model, _ ("Choose a trace…"));
       g_ptr_array_add (c->values, g_strdup (""));
     }
   for (guint i = 0; i < names->len; i++)
@@ -279,8 +279,8 @@ static GtkWidget *
 launch_choice (WsAppEditorPage *self, const char *path, guint index, const WsAppOp *op)
 {
   const char *launch = ws_app_op_get (op, "launch");
-  g_autoptr(WsTrace) trace = NULL;
-  g_autoptr(GtkStringList) model = NULL;
+  g_autoptr (WsTrace) trace = NULL;
+  g_autoptr (GtkStringList) model = NULL;
   char *end = NULL;
   guint64 current = *launch != '\0' ? g_ascii_strtoull (launch, &end, 10) : 0;
   Choice *c;
@@ -297,9 +297,8 @@ launch_choice (WsAppEditorPage *self, const char *path, guint index, const WsApp
       const WsTraceLaunch *l = ws_trace_get_launch (trace, i);
       const WsTraceKernel *k = ws_trace_get_kernel (trace, l->kernel);
       /* Translators: a launch in a trace: index, kernel name, grid and block sizes. */
-      g_autofree char *item = g_strdup_printf (_("%u: %s (grid %u×%u×%u, block %u×%u×%u)"), i, k->name,
-                                               l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
-                                               l->block[2]);
+      g_autofree char *item = g_strdup_printf (_ ("%u: %s (grid %u×%u×%u, block %u×%u×%u)"), i, k->name, l->grid[0],
+                                               l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2]);
       gtk_string_list_append (model, item);
       g_ptr_array_add (c->values, g_strdup_printf ("%u", i));
     }
@@ -316,20 +315,13 @@ placeholder_for (const WsAppField *info)
 {
   switch (info->type)
     {
-    case WS_APP_FIELD_LABEL:
-      return _("process label");
-    case WS_APP_FIELD_LABELS:
-      return _("all labels");
-    case WS_APP_FIELD_IDENT:
-      return _("none");
-    case WS_APP_FIELD_TEXT:
-      return _("optional");
-    case WS_APP_FIELD_PROGRAM:
-      return _("/path/to/program");
-    case WS_APP_FIELD_ARGS:
-      return _("e.g. {N} 16");
-    default:
-      return info->required ? _("expression") : _("optional");
+    case WS_APP_FIELD_LABEL: return _ ("process label");
+    case WS_APP_FIELD_LABELS: return _ ("all labels");
+    case WS_APP_FIELD_IDENT: return _ ("none");
+    case WS_APP_FIELD_TEXT: return _ ("optional");
+    case WS_APP_FIELD_PROGRAM: return _ ("/path/to/program");
+    case WS_APP_FIELD_ARGS: return _ ("e.g. {N} 16");
+    default: return info->required ? _ ("expression") : _ ("optional");
     }
 }
 
@@ -354,9 +346,10 @@ build_fields (WsAppEditorPage *self, const char *path, guint index, const WsAppO
       g_autofree char *title = fields[i].required ? g_strdup_printf ("%s *", label) : g_strdup (label);
       /* The JSON key first (what the record and error messages call it),
        * then the unit and the schema's help. */
-      g_autofree char *tooltip = *unit != '\0'
-        ? g_strdup_printf ("%s [%s]: %s", fields[i].key, unit, ws_app_field_text (&fields[i], fields[i].help))
-        : g_strdup_printf ("%s: %s", fields[i].key, ws_app_field_text (&fields[i], fields[i].help));
+      g_autofree char *tooltip = *unit != '\0' ? g_strdup_printf ("%s [%s]: %s", fields[i].key, unit,
+                                                                  ws_app_field_text (&fields[i], fields[i].help))
+                                               : g_strdup_printf ("%s: %s", fields[i].key,
+                                                                  ws_app_field_text (&fields[i], fields[i].help));
       GtkWidget *input = NULL;
       GtkLabel *error = NULL;
 
@@ -426,7 +419,7 @@ build_op_row (WsAppEditorPage *self, const char *path, guint index, WsAppOp *op,
   gtk_widget_add_css_class (row, "card");
   g_object_set (row, "margin-top", 2, "margin-bottom", 2, NULL);
   g_object_set (header, "margin-start", 8, "margin-end", 4, "margin-top", 4, NULL);
-  gtk_widget_set_tooltip_text (header, _("Drag to reorder, or into and out of a loop or if"));
+  gtk_widget_set_tooltip_text (header, _ ("Drag to reorder, or into and out of a loop or if"));
   gtk_widget_set_cursor_from_name (header, "grab");
   gtk_widget_add_css_class (num, "dim-label");
   gtk_widget_add_css_class (num, "numeric");
@@ -442,8 +435,8 @@ build_op_row (WsAppEditorPage *self, const char *path, guint index, WsAppOp *op,
     {
       guint n_kinds;
       const WsAppKernelKindInfo *kinds = ws_app_schema_kernel_kinds (&n_kinds);
-      g_autoptr(GtkStringList) labels = gtk_string_list_new (NULL);
-      g_autoptr(GString) tooltip = g_string_new (NULL);
+      g_autoptr (GtkStringList) labels = gtk_string_list_new (NULL);
+      g_autoptr (GString) tooltip = g_string_new (NULL);
       GtkWidget *mode;
       g_autofree char *mode_key = g_strdup_printf ("%s/%u:mode", path, index);
 
@@ -466,10 +459,10 @@ build_op_row (WsAppEditorPage *self, const char *path, guint index, WsAppOp *op,
       ws_app_editor_page_register (self, mode_key, mode, NULL, WS_APP_EDIT_NONE, path, index, NULL);
     }
   gtk_box_append (GTK_BOX (header), spacer);
-  gtk_box_append (GTK_BOX (header), row_button ("go-up-symbolic", _("Move up"), "op-up", path, index));
-  gtk_box_append (GTK_BOX (header), row_button ("go-down-symbolic", _("Move down"), "op-down", path, index));
-  gtk_box_append (GTK_BOX (header), row_button ("user-trash-symbolic", _("Remove operation"), "op-remove", path,
-                                                index));
+  gtk_box_append (GTK_BOX (header), row_button ("go-up-symbolic", _ ("Move up"), "op-up", path, index));
+  gtk_box_append (GTK_BOX (header), row_button ("go-down-symbolic", _ ("Move down"), "op-down", path, index));
+  gtk_box_append (GTK_BOX (header),
+                  row_button ("user-trash-symbolic", _ ("Remove operation"), "op-remove", path, index));
   add_drag_source (header, payload, GDK_ACTION_MOVE);
   gtk_box_append (GTK_BOX (row), header);
 
@@ -484,19 +477,18 @@ build_op_row (WsAppEditorPage *self, const char *path, guint index, WsAppOp *op,
   gtk_widget_set_margin_start (whole_error, 8);
   gtk_widget_set_visible (whole_error, FALSE);
   gtk_box_append (GTK_BOX (row), whole_error);
-  ws_app_editor_page_register (self, whole_key, row, GTK_LABEL (whole_error), WS_APP_EDIT_OP_FIELD, path, index,
-                               NULL);
+  ws_app_editor_page_register (self, whole_key, row, GTK_LABEL (whole_error), WS_APP_EDIT_OP_FIELD, path, index, NULL);
 
   if (op->body != NULL)
     {
       g_autofree char *child = ws_app_doc_child_path (path, index, FALSE);
-      gtk_box_append (GTK_BOX (row), body_section (self, g_str_equal (op->kind, "loop") ? _("Body") : _("Then"),
+      gtk_box_append (GTK_BOX (row), body_section (self, g_str_equal (op->kind, "loop") ? _ ("Body") : _ ("Then"),
                                                    child, op->body, depth));
     }
   if (op->else_body != NULL)
     {
       g_autofree char *child = ws_app_doc_child_path (path, index, TRUE);
-      gtk_box_append (GTK_BOX (row), body_section (self, _("Else"), child, op->else_body, depth));
+      gtk_box_append (GTK_BOX (row), body_section (self, _ ("Else"), child, op->else_body, depth));
     }
   gtk_widget_set_margin_bottom (gtk_widget_get_last_child (row), 8);
   return row;
@@ -506,21 +498,21 @@ static GtkWidget *
 add_menu_button (const char *path)
 {
   GtkWidget *button = gtk_menu_button_new ();
-  g_autoptr(GMenu) menu = g_menu_new ();
+  g_autoptr (GMenu) menu = g_menu_new ();
 
   const char *const *kinds = ws_app_schema_op_names ();
 
   for (guint i = 0; kinds[i] != NULL; i++)
     {
       g_autofree char *target = g_strdup_printf ("%s %s", path, kinds[i]);
-      g_autoptr(GMenuItem) item = g_menu_item_new (ws_app_op_kind_title (kinds[i]), NULL);
+      g_autoptr (GMenuItem) item = g_menu_item_new (ws_app_op_kind_title (kinds[i]), NULL);
 
       g_menu_item_set_action_and_target_value (item, "appeditor.add-op", g_variant_new_string (target));
       g_menu_append_item (menu, item);
     }
   gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (button), G_MENU_MODEL (menu));
-  gtk_menu_button_set_label (GTK_MENU_BUTTON (button), _("Add operation"));
-  gtk_widget_set_tooltip_text (button, _("Add an operation at the end of this list"));
+  gtk_menu_button_set_label (GTK_MENU_BUTTON (button), _ ("Add operation"));
+  gtk_widget_set_tooltip_text (button, _ ("Add an operation at the end of this list"));
   gtk_widget_set_halign (button, GTK_ALIGN_START);
   gtk_widget_add_css_class (button, "flat");
   return button;
@@ -538,7 +530,7 @@ ws_app_editor_build_list (WsAppEditorPage *self, const char *path, GPtrArray *op
     gtk_box_append (GTK_BOX (list), build_op_row (self, path, i, ops->pdata[i], depth));
   if (ops->len == 0)
     {
-      GtkWidget *hint = gtk_label_new (_("Drop operations here"));
+      GtkWidget *hint = gtk_label_new (_ ("Drop operations here"));
       gtk_widget_add_css_class (hint, "dim-label");
       gtk_label_set_xalign (GTK_LABEL (hint), 0);
       gtk_widget_set_margin_top (hint, 6);

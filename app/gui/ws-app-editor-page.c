@@ -18,27 +18,26 @@
 
 typedef struct {
   GtkWidget *widget;
-  GtkLabel *error;                 /* may be NULL */
+  GtkLabel *error; /* may be NULL */
   WsAppEditKind kind;
   char *path;
   guint index;
   char *field;
-  char *problem;                   /* what the error label shows */
+  char *problem; /* what the error label shows */
 } Field;
 
-struct _WsAppEditorPage
-{
+struct _WsAppEditorPage {
   GtkWidget parent_instance;
 
-  WsStore *store;                  /* borrowed from the window */
+  WsStore *store; /* borrowed from the window */
   WsUndoStack *undo;
-  WsAppDoc *doc;                   /* the open application, or NULL */
-  char *committed;                 /* the document as of the last undo step */
-  GHashTable *fields;              /* key -> Field* */
-  guint pending_id;                /* debounce of text edits */
-  guint rebuild_id;                /* widgets are rebuilt when idle: a change may come from one of them */
-  gboolean committing_text;        /* the step being pushed is a text edit: widgets are current */
-  gboolean updating;               /* the page fills widgets, not the user */
+  WsAppDoc *doc;            /* the open application, or NULL */
+  char *committed;          /* the document as of the last undo step */
+  GHashTable *fields;       /* key -> Field* */
+  guint pending_id;         /* debounce of text edits */
+  guint rebuild_id;         /* widgets are rebuilt when idle: a change may come from one of them */
+  gboolean committing_text; /* the step being pushed is a text edit: widgets are current */
+  gboolean updating;        /* the page fills widgets, not the user */
   char *status;
   char *banner;
 
@@ -94,9 +93,9 @@ set_status (WsAppEditorPage *self, const char *status, const char *banner)
 static void
 save_doc (WsAppEditorPage *self)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *problem = NULL;
-  g_auto(GStrv) before = NULL;
+  g_auto (GStrv) before = NULL;
   gboolean stored = FALSE, was_draft;
 
   if (self->store == NULL || self->doc == NULL)
@@ -105,18 +104,18 @@ save_doc (WsAppEditorPage *self)
   was_draft = ws_app_doc_has_draft (self->store, self->doc->name);
   if (!ws_app_doc_save (self->store, self->doc, &stored, &problem, &error))
     {
-      set_status (self, _("Not saved"), error->message);
+      set_status (self, _ ("Not saved"), error->message);
       g_message ("%s", error->message);
       return;
     }
   if (stored)
     {
-      set_status (self, _("Saved"), NULL);
+      set_status (self, _ ("Saved"), NULL);
       g_signal_emit (self, signals[SIGNAL_SAVED], 0, self->doc->name,
                      before == NULL || !g_strv_contains ((const char *const *) before, self->doc->name));
     }
   else
-    set_status (self, _("Saved as a draft: not usable in simulations until the problem is fixed"), problem);
+    set_status (self, _ ("Saved as a draft: not usable in simulations until the problem is fixed"), problem);
   /* The list marks drafts. */
   if (was_draft != ws_app_doc_has_draft (self->store, self->doc->name))
     populate_apps (self, self->doc->name);
@@ -125,7 +124,7 @@ save_doc (WsAppEditorPage *self)
 static gboolean
 apply_text (WsAppEditorPage *self, const char *text, GError **error)
 {
-  g_autoptr(WsAppDoc) doc = ws_app_doc_from_text (text, error);
+  g_autoptr (WsAppDoc) doc = ws_app_doc_from_text (text, error);
   gboolean other_app;
 
   if (doc == NULL)
@@ -147,8 +146,8 @@ apply_text (WsAppEditorPage *self, const char *text, GError **error)
 /* Renaming: the model moves to the new name, so the record (and draft)
  * under the name it leaves goes; undo moves it back the same way. */
 typedef struct {
-  WsAppEditorPage *page;           /* outlives the history: both belong to one window */
-  char *before, *after;            /* ws_app_doc_to_text under the old and the new name */
+  WsAppEditorPage *page; /* outlives the history: both belong to one window */
+  char *before, *after;  /* ws_app_doc_to_text under the old and the new name */
   char *old_name, *new_name;
 } Rename;
 
@@ -165,7 +164,7 @@ rename_free (Rename *r)
 static gboolean
 rename_to (WsAppEditorPage *self, const char *text, const char *leave, GError **error)
 {
-  g_autoptr(GError) gone = NULL;
+  g_autoptr (GError) gone = NULL;
 
   if (!apply_text (self, text, error))
     return FALSE;
@@ -199,7 +198,7 @@ rename_undo (gpointer data, GError **error)
 static void
 commit (WsAppEditorPage *self, const char *label, gboolean text_edit)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *after = NULL;
   WsCommand *command;
 
@@ -219,7 +218,7 @@ commit (WsAppEditorPage *self, const char *label, gboolean text_edit)
   self->committing_text = text_edit;
   if (!ws_undo_stack_push (self->undo, command, &error))
     {
-      set_status (self, _("Not saved"), error->message);
+      set_status (self, _ ("Not saved"), error->message);
       g_message ("%s", error->message);
     }
   self->committing_text = FALSE;
@@ -231,7 +230,7 @@ pending_cb (gpointer data)
   WsAppEditorPage *self = data;
 
   self->pending_id = 0;
-  commit (self, _("Edit application"), TRUE);
+  commit (self, _ ("Edit application"), TRUE);
   return G_SOURCE_REMOVE;
 }
 
@@ -243,7 +242,7 @@ ws_app_editor_page_flush (WsAppEditorPage *self)
     {
       /* The timeout must go too, or it fires later on a page that may be gone. */
       g_clear_handle_id (&self->pending_id, g_source_remove);
-      commit (self, _("Edit application"), TRUE);
+      commit (self, _ ("Edit application"), TRUE);
     }
 }
 
@@ -258,8 +257,8 @@ ws_app_editor_page_commit_structure (WsAppEditorPage *self, const char *label)
 static void
 populate_apps (WsAppEditorPage *self, const char *select)
 {
-  g_autoptr(GError) error = NULL;
-  g_auto(GStrv) names = NULL;
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) names = NULL;
   GtkWidget *child;
 
   if (self->store == NULL)
@@ -282,10 +281,10 @@ populate_apps (WsAppEditorPage *self, const char *select)
       gtk_box_append (GTK_BOX (box), label);
       if (ws_app_doc_has_draft (self->store, names[i]))
         {
-          GtkWidget *draft = gtk_label_new (_("draft"));
+          GtkWidget *draft = gtk_label_new (_ ("draft"));
           gtk_widget_add_css_class (draft, "dim-label");
           gtk_widget_add_css_class (draft, "caption");
-          gtk_widget_set_tooltip_text (draft, _("Kept as a draft: the model has a problem to fix"));
+          gtk_widget_set_tooltip_text (draft, _ ("Kept as a draft: the model has a problem to fix"));
           gtk_box_append (GTK_BOX (box), draft);
         }
       gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
@@ -300,7 +299,7 @@ populate_apps (WsAppEditorPage *self, const char *select)
 static gboolean
 open_doc (WsAppEditorPage *self, const char *name)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   WsAppDoc *doc;
 
   ws_app_editor_page_flush (self);
@@ -316,12 +315,12 @@ open_doc (WsAppEditorPage *self, const char *name)
   self->committed = ws_app_doc_to_text (doc);
   rebuild (self);
   {
-    g_autoptr(GPtrArray) problems = ws_app_doc_problems (doc);
+    g_autoptr (GPtrArray) problems = ws_app_doc_problems (doc);
     if (ws_app_doc_has_draft (self->store, name))
-      set_status (self, _("Draft: not usable in simulations until the problem is fixed"),
+      set_status (self, _ ("Draft: not usable in simulations until the problem is fixed"),
                   problems->len > 0 ? problems->pdata[0] : NULL);
     else
-      set_status (self, _("Saved"), NULL);
+      set_status (self, _ ("Saved"), NULL);
   }
   return TRUE;
 }
@@ -339,7 +338,7 @@ on_app_selected (WsAppEditorPage *self, GtkListBoxRow *row, GtkListBox *list)
 static char *
 unique_name (WsAppEditorPage *self, const char *base)
 {
-  g_auto(GStrv) names = ws_app_doc_list (self->store, NULL);
+  g_auto (GStrv) names = ws_app_doc_list (self->store, NULL);
 
   if (names == NULL || !g_strv_contains ((const char *const *) names, base))
     return g_strdup (base);
@@ -374,7 +373,7 @@ ws_app_editor_page_new_app (WsAppEditorPage *self)
   g_return_val_if_fail (WS_IS_APP_EDITOR_PAGE (self), NULL);
   g_return_val_if_fail (self->store != NULL, NULL);
   /* Translators: the name a new application model gets (an identifier-like word). */
-  name = unique_name (self, _("application"));
+  name = unique_name (self, _ ("application"));
   doc = ws_app_doc_new (name);
   ws_app_doc_add_process (doc, "CPU", "1");
   start_doc (self, doc);
@@ -408,12 +407,12 @@ gboolean
 ws_app_editor_page_delete (WsAppEditorPage *self, GError **error)
 {
   g_autofree char *name = NULL;
-  g_auto(GStrv) names = NULL;
+  g_auto (GStrv) names = NULL;
 
   g_return_val_if_fail (WS_IS_APP_EDITOR_PAGE (self), FALSE);
   if (self->doc == NULL || self->store == NULL)
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("No application model is open."));
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _ ("No application model is open."));
       return FALSE;
     }
   /* Typing not yet committed belongs to the model that goes away. */
@@ -433,7 +432,7 @@ ws_app_editor_page_delete (WsAppEditorPage *self, GError **error)
       rebuild (self);
     }
   {
-    g_autofree char *status = g_strdup_printf (_("Deleted “%s”"), name);
+    g_autofree char *status = g_strdup_printf (_ ("Deleted “%s”"), name);
     set_status (self, status, NULL);
   }
   return TRUE;
@@ -443,10 +442,10 @@ static void
 delete_confirmed (GtkWidget *widget)
 {
   WsAppEditorPage *self = WS_APP_EDITOR_PAGE (widget);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   if (!ws_app_editor_page_delete (self, &error))
-    set_status (self, _("Not deleted"), error->message);
+    set_status (self, _ ("Not deleted"), error->message);
 }
 
 static void
@@ -456,8 +455,8 @@ delete_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 
   if (self->doc != NULL && self->store != NULL)
     ws_confirm_delete (widget, self->doc->name,
-                       _("The application model and its draft are removed from the workspace. Stored runs keep "
-                         "the model they ran with."),
+                       _ ("The application model and its draft are removed from the workspace. Stored runs keep "
+                          "the model they ran with."),
                        delete_confirmed);
 }
 
@@ -501,7 +500,7 @@ add_variable_action (GtkWidget *widget, const char *action_name, GVariant *param
         break;
     }
   ws_app_doc_add_variable (self->doc, name, FALSE, "1");
-  commit (self, _("Add variable"), FALSE);
+  commit (self, _ ("Add variable"), FALSE);
 }
 
 static void
@@ -517,14 +516,14 @@ add_process_action (GtkWidget *widget, const char *action_name, GVariant *parame
     if (g_str_equal (((WsAppProc *) self->doc->processes->pdata[i])->label, label))
       label = "";
   ws_app_doc_add_process (self->doc, label, "1");
-  commit (self, _("Add process label"), FALSE);
+  commit (self, _ ("Add process label"), FALSE);
 }
 
 static void
 add_op_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   WsAppEditorPage *self = WS_APP_EDITOR_PAGE (widget);
-  g_auto(GStrv) parts = g_strsplit (g_variant_get_string (parameter, NULL), " ", 2);
+  g_auto (GStrv) parts = g_strsplit (g_variant_get_string (parameter, NULL), " ", 2);
   GPtrArray *list;
 
   if (self->doc == NULL || g_strv_length (parts) != 2)
@@ -540,7 +539,7 @@ static void
 row_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   WsAppEditorPage *self = WS_APP_EDITOR_PAGE (widget);
-  g_auto(GStrv) parts = g_strsplit (g_variant_get_string (parameter, NULL), " ", 3);
+  g_auto (GStrv) parts = g_strsplit (g_variant_get_string (parameter, NULL), " ", 3);
   const char *what;
   guint index;
   GPtrArray *array = NULL;
@@ -561,20 +560,23 @@ row_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
   if (g_str_has_suffix (what, "-remove"))
     {
       g_ptr_array_remove_index (array, index);
-      commit (self, g_str_has_prefix (what, "var-") ? _("Remove variable")
-                    : g_str_has_prefix (what, "proc-") ? _("Remove process label") : _("Remove operation"), FALSE);
+      commit (self,
+              g_str_has_prefix (what, "var-")    ? _ ("Remove variable")
+              : g_str_has_prefix (what, "proc-") ? _ ("Remove process label")
+                                                 : _ ("Remove operation"),
+              FALSE);
     }
   else if (g_str_has_suffix (what, "-up") && index > 0)
     {
       gpointer item = g_ptr_array_steal_index (array, index);
       g_ptr_array_insert (array, index - 1, item);
-      commit (self, _("Move up"), FALSE);
+      commit (self, _ ("Move up"), FALSE);
     }
   else if (g_str_has_suffix (what, "-down") && index + 1 < array->len)
     {
       gpointer item = g_ptr_array_steal_index (array, index);
       g_ptr_array_insert (array, index + 1, item);
-      commit (self, _("Move down"), FALSE);
+      commit (self, _ ("Move down"), FALSE);
     }
 }
 
@@ -591,15 +593,15 @@ ws_app_editor_page_drop_operation (WsAppEditorPage *self, const char *list_path,
     return FALSE;
   /* Translators: %s is an operation type ("Kernel"). */
   {
-    g_autofree char *label = g_strdup_printf (_("Add %s"), ws_app_op_kind_title (kind));
+    g_autofree char *label = g_strdup_printf (_ ("Add %s"), ws_app_op_kind_title (kind));
     commit (self, label, FALSE);
   }
   return TRUE;
 }
 
 gboolean
-ws_app_editor_page_move_operation (WsAppEditorPage *self, const char *from_path, guint from_index,
-                                   const char *to_path, guint to_index)
+ws_app_editor_page_move_operation (WsAppEditorPage *self, const char *from_path, guint from_index, const char *to_path,
+                                   guint to_index)
 {
   g_return_val_if_fail (WS_IS_APP_EDITOR_PAGE (self), FALSE);
 
@@ -608,7 +610,7 @@ ws_app_editor_page_move_operation (WsAppEditorPage *self, const char *from_path,
   ws_app_editor_page_flush (self);
   if (!ws_app_doc_move (self->doc, from_path, from_index, to_path, to_index))
     return FALSE;
-  commit (self, _("Move operation"), FALSE);
+  commit (self, _ ("Move operation"), FALSE);
   return TRUE;
 }
 
@@ -637,22 +639,19 @@ field_problem (WsAppEditorPage *self, Field *f)
 
   switch (f->kind)
     {
-    case WS_APP_EDIT_NAME:
-      return *doc->name == '\0' ? g_strdup (_("The application needs a name")) : NULL;
+    case WS_APP_EDIT_NAME: return *doc->name == '\0' ? g_strdup (_ ("The application needs a name")) : NULL;
     case WS_APP_EDIT_NONE:
-    case WS_APP_EDIT_DESCRIPTION:
-      return NULL;
+    case WS_APP_EDIT_DESCRIPTION: return NULL;
     case WS_APP_EDIT_VAR_NAME:
       return f->index < doc->variables->len ? ws_app_doc_check_variable_name (doc, f->index) : NULL;
     case WS_APP_EDIT_VAR_VALUE:
       return f->index < doc->variables->len ? ws_app_doc_check_variable_value (doc, f->index) : NULL;
-    case WS_APP_EDIT_PROC_LABEL:
-      return f->index < doc->processes->len ? ws_app_doc_check_label (doc, f->index) : NULL;
+    case WS_APP_EDIT_PROC_LABEL: return f->index < doc->processes->len ? ws_app_doc_check_label (doc, f->index) : NULL;
     case WS_APP_EDIT_PROC_COUNT:
       if (f->index < doc->processes->len)
         {
           g_autofree char *path = g_strdup_printf ("p%u", f->index);
-          g_auto(GStrv) scope = ws_app_doc_scope (doc, path);
+          g_auto (GStrv) scope = ws_app_doc_scope (doc, path);
           return ws_app_doc_check_expr (((WsAppProc *) doc->processes->pdata[f->index])->count, FALSE,
                                         (const char *const *) scope);
         }
@@ -660,7 +659,7 @@ field_problem (WsAppEditorPage *self, Field *f)
     case WS_APP_EDIT_OP_FIELD:
       {
         WsAppOp *op = ws_app_doc_get_op (doc, f->path, f->index);
-        g_auto(GStrv) scope = NULL;
+        g_auto (GStrv) scope = NULL;
         const WsAppField *fields;
         guint n;
 
@@ -672,8 +671,7 @@ field_problem (WsAppEditorPage *self, Field *f)
         fields = ws_app_op_fields (op, &n);
         for (guint i = 0; i < n; i++)
           if (g_str_equal (fields[i].key, f->field))
-            return ws_app_doc_check_field (doc, &fields[i], ws_app_op_get (op, f->field),
-                                           (const char *const *) scope);
+            return ws_app_doc_check_field (doc, &fields[i], ws_app_op_get (op, f->field), (const char *const *) scope);
         return NULL;
       }
     }
@@ -714,8 +712,7 @@ on_field_changed (GtkWidget *widget, WsAppEditorPage *self)
   switch (f->kind)
     {
     case WS_APP_EDIT_NONE:
-    case WS_APP_EDIT_NAME:
-      return;                      /* the name is applied with Enter: see on_name_apply */
+    case WS_APP_EDIT_NAME: return; /* the name is applied with Enter: see on_name_apply */
     case WS_APP_EDIT_DESCRIPTION:
       g_free (doc->description);
       doc->description = g_strdup (text);
@@ -746,7 +743,7 @@ on_field_changed (GtkWidget *widget, WsAppEditorPage *self)
       break;
     }
   revalidate (self);
-  set_status (self, _("Editing…"), self->banner);
+  set_status (self, _ ("Editing…"), self->banner);
   g_clear_handle_id (&self->pending_id, g_source_remove);
   self->pending_id = g_timeout_add (EDIT_DEBOUNCE_MS, pending_cb, self);
 }
@@ -780,7 +777,7 @@ static void
 on_name_apply (WsAppEditorPage *self, AdwEntryRow *row)
 {
   const char *name = gtk_editable_get_text (GTK_EDITABLE (row));
-  g_auto(GStrv) names = NULL;
+  g_auto (GStrv) names = NULL;
   Field *f = g_hash_table_lookup (self->fields, "name");
 
   if (self->doc == NULL || self->updating || g_strcmp0 (name, self->doc->name) == 0)
@@ -789,13 +786,13 @@ on_name_apply (WsAppEditorPage *self, AdwEntryRow *row)
   if (*name == '\0' || (names != NULL && g_strv_contains ((const char *const *) names, name)))
     {
       if (f != NULL)
-        show_problem (f, *name == '\0' ? g_strdup (_("The application needs a name"))
-                                       : g_strdup_printf (_("“%s” already exists: choose another name"), name));
+        show_problem (f, *name == '\0' ? g_strdup (_ ("The application needs a name"))
+                                       : g_strdup_printf (_ ("“%s” already exists: choose another name"), name));
       return;
     }
   ws_app_editor_page_flush (self);
   {
-    g_autoptr(GError) error = NULL;
+    g_autoptr (GError) error = NULL;
     Rename *r = g_new0 (Rename, 1);
     WsCommand *command = g_new0 (WsCommand, 1);
 
@@ -806,7 +803,7 @@ on_name_apply (WsAppEditorPage *self, AdwEntryRow *row)
     g_free (self->doc->name);
     self->doc->name = g_strdup (name);
     r->after = ws_app_doc_to_text (self->doc);
-    command->label = g_strdup (_("Rename application"));
+    command->label = g_strdup (_ ("Rename application"));
     command->data = r;
     command->redo = rename_redo;
     command->undo = rename_undo;
@@ -815,7 +812,7 @@ on_name_apply (WsAppEditorPage *self, AdwEntryRow *row)
       self->undo = ws_undo_stack_new ();
     if (!ws_undo_stack_push (self->undo, command, &error))
       {
-        g_autoptr(WsAppDoc) back = ws_app_doc_from_text (self->committed, NULL);
+        g_autoptr (WsAppDoc) back = ws_app_doc_from_text (self->committed, NULL);
 
         /* The store refused: the page goes on showing what is stored. */
         if (back != NULL)
@@ -824,7 +821,7 @@ on_name_apply (WsAppEditorPage *self, AdwEntryRow *row)
             self->doc = g_steal_pointer (&back);
             rebuild (self);
           }
-        set_status (self, _("Not renamed"), error->message);
+        set_status (self, _ ("Not renamed"), error->message);
       }
   }
 }
@@ -856,8 +853,8 @@ error_label (void)
 }
 
 static GtkWidget *
-entry_with_error (WsAppEditorPage *self, const char *key, const char *text, const char *placeholder,
-                  WsAppEditKind kind, guint index, int width)
+entry_with_error (WsAppEditorPage *self, const char *key, const char *text, const char *placeholder, WsAppEditKind kind,
+                  guint index, int width)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   GtkWidget *entry = gtk_entry_new ();
@@ -883,14 +880,14 @@ on_var_kind_changed (GtkDropDown *dropdown, GParamSpec *pspec, WsAppEditorPage *
   ws_app_editor_page_flush (self);
   v = self->doc->variables->pdata[index];
   v->derived = gtk_drop_down_get_selected (dropdown) == 1;
-  commit (self, _("Change variable kind"), FALSE);
+  commit (self, _ ("Change variable kind"), FALSE);
 }
 
 static GtkWidget *
 build_variable_row (WsAppEditorPage *self, guint index)
 {
   const WsAppVar *v = self->doc->variables->pdata[index];
-  const char *kinds[] = { _("Input"), _("Derived"), NULL };
+  const char *kinds[] = { _ ("Input"), _ ("Derived"), NULL };
   GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *kind = gtk_drop_down_new_from_strings (kinds);
   GtkWidget *value;
@@ -903,23 +900,24 @@ build_variable_row (WsAppEditorPage *self, guint index)
   g_autofree char *remove = g_strconcat ("var-remove ", target, NULL);
 
   gtk_widget_add_css_class (row, "ws-app-variable");
-  gtk_box_append (GTK_BOX (row), entry_with_error (self, name_key, v->name, _("Name"), WS_APP_EDIT_VAR_NAME, index, 16));
+  gtk_box_append (GTK_BOX (row),
+                  entry_with_error (self, name_key, v->name, _ ("Name"), WS_APP_EDIT_VAR_NAME, index, 16));
   gtk_drop_down_set_selected (GTK_DROP_DOWN (kind), v->derived ? 1 : 0);
   gtk_widget_set_size_request (kind, 120, -1);
   gtk_widget_set_valign (kind, GTK_ALIGN_START);
-  gtk_widget_set_tooltip_text (kind, _("An input has a default value (changed by sweeps); a derived variable "
-                                       "is an expression over the variables above it"));
+  gtk_widget_set_tooltip_text (kind, _ ("An input has a default value (changed by sweeps); a derived variable "
+                                        "is an expression over the variables above it"));
   g_object_set_data (G_OBJECT (kind), "ws-index", GUINT_TO_POINTER (index));
   g_signal_connect (kind, "notify::selected", G_CALLBACK (on_var_kind_changed), self);
   ws_app_editor_page_register (self, kind_key, kind, NULL, WS_APP_EDIT_NONE, NULL, index, NULL);
   gtk_box_append (GTK_BOX (row), kind);
-  value = entry_with_error (self, value_key, v->value, v->derived ? _("Expression") : _("Default value"),
+  value = entry_with_error (self, value_key, v->value, v->derived ? _ ("Expression") : _ ("Default value"),
                             WS_APP_EDIT_VAR_VALUE, index, 28);
   gtk_widget_set_hexpand (value, TRUE);
   gtk_box_append (GTK_BOX (row), value);
-  gtk_box_append (GTK_BOX (row), small_button ("go-up-symbolic", _("Move up"), "appeditor.row", up));
-  gtk_box_append (GTK_BOX (row), small_button ("go-down-symbolic", _("Move down"), "appeditor.row", down));
-  gtk_box_append (GTK_BOX (row), small_button ("user-trash-symbolic", _("Remove variable"), "appeditor.row", remove));
+  gtk_box_append (GTK_BOX (row), small_button ("go-up-symbolic", _ ("Move up"), "appeditor.row", up));
+  gtk_box_append (GTK_BOX (row), small_button ("go-down-symbolic", _ ("Move down"), "appeditor.row", down));
+  gtk_box_append (GTK_BOX (row), small_button ("user-trash-symbolic", _ ("Remove variable"), "appeditor.row", remove));
   if (v->description != NULL)
     gtk_widget_set_tooltip_text (row, v->description);
   return row;
@@ -931,8 +929,8 @@ build_process (WsAppEditorPage *self, guint index)
   const WsAppProc *p = self->doc->processes->pdata[index];
   GtkWidget *frame = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *title = gtk_label_new (_("Label"));
-  GtkWidget *count_title = gtk_label_new (_("Processes"));
+  GtkWidget *title = gtk_label_new (_ ("Label"));
+  GtkWidget *count_title = gtk_label_new (_ ("Processes"));
   g_autofree char *path = g_strdup_printf ("p%u", index);
   g_autofree char *label_key = g_strdup_printf ("proc/%u/label", index);
   g_autofree char *count_key = g_strdup_printf ("proc/%u/count", index);
@@ -946,18 +944,18 @@ build_process (WsAppEditorPage *self, guint index)
   gtk_widget_set_valign (title, GTK_ALIGN_START);
   gtk_widget_set_margin_top (title, 6);
   gtk_box_append (GTK_BOX (header), title);
-  gtk_box_append (GTK_BOX (header), entry_with_error (self, label_key, p->label, _("e.g. CPU"),
-                                                       WS_APP_EDIT_PROC_LABEL, index, 10));
+  gtk_box_append (GTK_BOX (header),
+                  entry_with_error (self, label_key, p->label, _ ("e.g. CPU"), WS_APP_EDIT_PROC_LABEL, index, 10));
   gtk_widget_set_valign (count_title, GTK_ALIGN_START);
   gtk_widget_set_margin_top (count_title, 6);
-  gtk_widget_set_tooltip_text (count_title, _("How many processes carry this label (an expression; default 1)"));
+  gtk_widget_set_tooltip_text (count_title, _ ("How many processes carry this label (an expression; default 1)"));
   gtk_box_append (GTK_BOX (header), count_title);
   {
     GtkWidget *count = entry_with_error (self, count_key, p->count, "1", WS_APP_EDIT_PROC_COUNT, index, 10);
     gtk_widget_set_hexpand (count, TRUE);
     gtk_box_append (GTK_BOX (header), count);
   }
-  gtk_box_append (GTK_BOX (header), small_button ("user-trash-symbolic", _("Remove this label and its operations"),
+  gtk_box_append (GTK_BOX (header), small_button ("user-trash-symbolic", _ ("Remove this label and its operations"),
                                                   "appeditor.row", remove));
   gtk_box_append (GTK_BOX (frame), header);
   {
@@ -980,7 +978,7 @@ clear_box (GtkBox *box)
 static gboolean
 restore_scroll (gpointer data)
 {
-  g_autoptr(WsAppEditorPage) self = data;
+  g_autoptr (WsAppEditorPage) self = data;
   double *value = g_object_get_data (G_OBJECT (self), "ws-scroll");
 
   if (value != NULL)
@@ -1040,13 +1038,13 @@ rebuild_now (WsAppEditorPage *self)
   gtk_editable_set_text (GTK_EDITABLE (self->name_row), self->doc->name);
   gtk_editable_set_text (GTK_EDITABLE (self->description_row),
                          self->doc->description != NULL ? self->doc->description : "");
-  ws_app_editor_page_register (self, "name", GTK_WIDGET (self->name_row), self->name_error, WS_APP_EDIT_NAME,
+  ws_app_editor_page_register (self, "name", GTK_WIDGET (self->name_row), self->name_error, WS_APP_EDIT_NAME, NULL, 0,
+                               NULL);
+  ws_app_editor_page_register (self, "description", GTK_WIDGET (self->description_row), NULL, WS_APP_EDIT_DESCRIPTION,
                                NULL, 0, NULL);
-  ws_app_editor_page_register (self, "description", GTK_WIDGET (self->description_row), NULL,
-                               WS_APP_EDIT_DESCRIPTION, NULL, 0, NULL);
   if (self->doc->variables->len == 0)
     {
-      GtkWidget *none = gtk_label_new (_("No variables: add one with +."));
+      GtkWidget *none = gtk_label_new (_ ("No variables: add one with +."));
       gtk_widget_add_css_class (none, "dim-label");
       gtk_label_set_xalign (GTK_LABEL (none), 0);
       gtk_box_append (self->variables_box, none);
@@ -1109,14 +1107,13 @@ ws_app_editor_page_class_init (WsAppEditorPageClass *klass)
 
   /* Emitted with the application's name whenever a valid model was stored,
    * and whether no model of that name was stored before. */
-  signals[SIGNAL_SAVED] = g_signal_new ("saved", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
-                                        NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_BOOLEAN);
+  signals[SIGNAL_SAVED] = g_signal_new ("saved", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                        G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_BOOLEAN);
   /* Emitted with the name of an application model that was deleted. */
-  signals[SIGNAL_DELETED] = g_signal_new ("deleted", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
-                                          NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  signals[SIGNAL_DELETED] = g_signal_new ("deleted", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                          G_TYPE_NONE, 1, G_TYPE_STRING);
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/warpscope/Warpscope/ui/ws-app-editor-page.ui");
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/warpscope/Warpscope/ui/ws-app-editor-page.ui");
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_bind_template_child (widget_class, WsAppEditorPage, apps_list);
   gtk_widget_class_bind_template_child (widget_class, WsAppEditorPage, status_label);
@@ -1222,9 +1219,33 @@ ws_app_editor_page_get_variables_box (WsAppEditorPage *self)
   return GTK_WIDGET (self->variables_box);
 }
 
-const WsAppDoc *ws_app_editor_page_get_doc (WsAppEditorPage *self) { return self->doc; }
-WsAppDoc *ws_app_editor_page_get_doc_mut (WsAppEditorPage *self) { return self->doc; }
-WsStore *ws_app_editor_page_get_store (WsAppEditorPage *self) { return self->store; }
-const char *ws_app_editor_page_get_status (WsAppEditorPage *self) { return self->status; }
-const char *ws_app_editor_page_get_banner (WsAppEditorPage *self) { return self->banner; }
-GtkListBox *ws_app_editor_page_get_apps_list (WsAppEditorPage *self) { return self->apps_list; }
+const WsAppDoc *
+ws_app_editor_page_get_doc (WsAppEditorPage *self)
+{
+  return self->doc;
+}
+WsAppDoc *
+ws_app_editor_page_get_doc_mut (WsAppEditorPage *self)
+{
+  return self->doc;
+}
+WsStore *
+ws_app_editor_page_get_store (WsAppEditorPage *self)
+{
+  return self->store;
+}
+const char *
+ws_app_editor_page_get_status (WsAppEditorPage *self)
+{
+  return self->status;
+}
+const char *
+ws_app_editor_page_get_banner (WsAppEditorPage *self)
+{
+  return self->banner;
+}
+GtkListBox *
+ws_app_editor_page_get_apps_list (WsAppEditorPage *self)
+{
+  return self->apps_list;
+}

@@ -7,8 +7,7 @@
 #include "ws-application.h"
 #include "ws-window.h"
 
-struct _WsApplication
-{
+struct _WsApplication {
   AdwApplication parent_instance;
 };
 
@@ -28,7 +27,7 @@ ws_application_command_line (GApplication *application, GApplicationCommandLine 
   if (g_variant_dict_lookup (options, "db", "^&ay", &db))
     {
       /* Resolve against the caller's working directory, not ours. */
-      g_autoptr(GFile) file = g_application_command_line_create_file_for_arg (command_line, db);
+      g_autoptr (GFile) file = g_application_command_line_create_file_for_arg (command_line, db);
       db_path = g_file_get_path (file);
     }
 
@@ -54,23 +53,17 @@ about_action (GSimpleAction *action, GVariant *parameter, gpointer user_data)
   static const char *developers[] = { "Warpscope contributors", NULL };
   GtkWidget *about;
 
-  about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
-                        "transient-for", gtk_application_get_active_window (application),
-                        "application-name", _("Warpscope"),
-                        "application-icon", WS_APPLICATION_ID,
-                        "developer-name", _("Warpscope contributors"),
-                        "version", WS_VERSION,
-                        "comments", _("A GPU performance-modelling workbench: profile CUDA programs without a GPU, "
-                                      "simulate them in detail, predict them with analytical models and compare "
-                                      "the results with measurements."),
-                        "website", "https://github.com/warpscope/warpscope",
-                        "issue-url", "https://github.com/warpscope/warpscope/issues",
-                        "license-type", GTK_LICENSE_GPL_3_0,
-                        "copyright", _("© The Warpscope contributors"),
-                        "developers", developers,
+  about = g_object_new (ADW_TYPE_ABOUT_WINDOW, "transient-for", gtk_application_get_active_window (application),
+                        "application-name", _ ("Warpscope"), "application-icon", WS_APPLICATION_ID, "developer-name",
+                        _ ("Warpscope contributors"), "version", WS_VERSION, "comments",
+                        _ ("A GPU performance-modelling workbench: profile CUDA programs without a GPU, "
+                           "simulate them in detail, predict them with analytical models and compare "
+                           "the results with measurements."),
+                        "website", "https://github.com/warpscope/warpscope", "issue-url",
+                        "https://github.com/warpscope/warpscope/issues", "license-type", GTK_LICENSE_GPL_3_0,
+                        "copyright", _ ("© The Warpscope contributors"), "developers", developers,
                         /* Translators: replace with your names, one per line. */
-                        "translator-credits", _("translator-credits"),
-                        NULL);
+                        "translator-credits", _ ("translator-credits"), NULL);
   gtk_window_present (GTK_WINDOW (about));
 }
 
@@ -122,13 +115,14 @@ static void
 ws_application_init (WsApplication *self)
 {
   static const GOptionEntry entries[] = {
-    { "db", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_("Open the hardware catalogue and results in the SQLite database PATH"), N_("PATH") },
-    { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
+    { "db", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+      N_ ("Open the hardware catalogue and results in the SQLite database PATH"), N_ ("PATH") },
+    { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_ ("Print the version and exit"), NULL },
     { NULL }
   };
 
   g_application_add_main_option_entries (G_APPLICATION (self), entries);
-  g_application_set_option_context_summary (G_APPLICATION (self), _("A GPU performance-modelling workbench."));
+  g_application_set_option_context_summary (G_APPLICATION (self), _ ("A GPU performance-modelling workbench."));
 }
 
 static int
@@ -145,10 +139,8 @@ handle_local_options (GApplication *application, GVariantDict *options, gpointer
 WsApplication *
 ws_application_new (void)
 {
-  WsApplication *self = g_object_new (WS_TYPE_APPLICATION,
-                                      "application-id", WS_APPLICATION_ID,
-                                      "flags", G_APPLICATION_HANDLES_COMMAND_LINE,
-                                      NULL);
+  WsApplication *self = g_object_new (WS_TYPE_APPLICATION, "application-id", WS_APPLICATION_ID, "flags",
+                                      G_APPLICATION_HANDLES_COMMAND_LINE, NULL);
 
   g_signal_connect (self, "handle-local-options", G_CALLBACK (handle_local_options), NULL);
   return self;

@@ -14,8 +14,7 @@
 /* One scroll step zooms by this factor; matches the systems canvas feel. */
 #define ZOOM_STEP 1.25
 
-struct _WsChartView
-{
+struct _WsChartView {
   GtkWidget parent_instance;
 
   WsChart *chart;
@@ -55,8 +54,8 @@ ws_chart_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 }
 
 static void
-ws_chart_view_measure (GtkWidget *widget, GtkOrientation orientation, int for_size,
-                       int *minimum, int *natural, int *minimum_baseline, int *natural_baseline)
+ws_chart_view_measure (GtkWidget *widget, GtkOrientation orientation, int for_size, int *minimum, int *natural,
+                       int *minimum_baseline, int *natural_baseline)
 {
   WsChartView *self = WS_CHART_VIEW (widget);
   int child_min = 0, child_nat = 0;
@@ -84,7 +83,7 @@ ws_chart_view_size_allocate (GtkWidget *widget, int width, int height, int basel
   /* The export menu sits in the top-right corner, above the legend area. */
   gtk_widget_get_preferred_size (self->menu_button, NULL, &nat);
   gtk_widget_size_allocate (self->menu_button,
-                            &(GtkAllocation) { MAX (0, width - nat.width - 4), 4, nat.width, nat.height }, -1);
+                            &(GtkAllocation){ MAX (0, width - nat.width - 4), 4, nat.width, nat.height }, -1);
 }
 
 void
@@ -199,13 +198,13 @@ ws_chart_view_export (WsChartView *self, const char *path, GError **error)
 
   if (self->chart == NULL)
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("There is no chart to export to “%s”."), path);
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _ ("There is no chart to export to “%s”."), path);
       return FALSE;
     }
   if (!ws_chart_format_from_path (path, &format))
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                   _("Cannot tell the format of “%s”: name the file .png, .svg, .pdf or .csv."), path);
+                   _ ("Cannot tell the format of “%s”: name the file .png, .svg, .pdf or .csv."), path);
       return FALSE;
     }
   if (width < 50 || height < 50)
@@ -283,25 +282,25 @@ show_error (WsChartView *self, const char *heading, const char *message)
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   GtkWidget *dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, heading, message);
 
-  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _ ("_Close"));
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
 static void
 on_export_response (GtkNativeDialog *native, int response, gpointer user_data)
 {
-  g_autoptr(WsChartView) self = user_data;
+  g_autoptr (WsChartView) self = user_data;
 
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
       g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
-      g_autoptr(GError) error = NULL;
+      g_autoptr (GError) error = NULL;
 
       if (path == NULL)
-        show_error (self, _("Could Not Export the Chart"), _("Choose a local file to export to."));
+        show_error (self, _ ("Could Not Export the Chart"), _ ("Choose a local file to export to."));
       else if (!ws_chart_view_export (self, path, &error))
-        show_error (self, _("Could Not Export the Chart"), error->message);
+        show_error (self, _ ("Could Not Export the Chart"), error->message);
     }
   g_object_unref (native);
 }
@@ -314,12 +313,12 @@ export_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
   GtkRoot *root = gtk_widget_get_root (widget);
   GtkFileChooserNative *native;
   g_autofree char *name = g_strdup_printf ("%s.%s", self->export_name != NULL ? self->export_name : "chart", ext);
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autoptr (GtkFileFilter) filter = gtk_file_filter_new ();
   g_autofree char *pattern = g_strdup_printf ("*.%s", ext);
   g_autofree char *upper = g_ascii_strup (ext, -1);
 
-  native = gtk_file_chooser_native_new (_("Export Chart"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  native = gtk_file_chooser_native_new (_ ("Export Chart"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                        GTK_FILE_CHOOSER_ACTION_SAVE, _ ("_Export"), _ ("_Cancel"));
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), name);
   gtk_file_filter_set_name (filter, upper);
   gtk_file_filter_add_pattern (filter, pattern);
@@ -341,11 +340,11 @@ build_menu (void)
   GMenu *menu = g_menu_new ();
   GMenu *export = g_menu_new ();
 
-  g_menu_append (menu, _("_Fit Data"), "chart.reset-view");
-  g_menu_append (export, _("Export as _PNG…"), "chart.export::png");
-  g_menu_append (export, _("Export as _SVG…"), "chart.export::svg");
-  g_menu_append (export, _("Export as P_DF…"), "chart.export::pdf");
-  g_menu_append (export, _("Export Data as _CSV…"), "chart.export::csv");
+  g_menu_append (menu, _ ("_Fit Data"), "chart.reset-view");
+  g_menu_append (export, _ ("Export as _PNG…"), "chart.export::png");
+  g_menu_append (export, _ ("Export as _SVG…"), "chart.export::svg");
+  g_menu_append (export, _ ("Export as P_DF…"), "chart.export::pdf");
+  g_menu_append (export, _ ("Export Data as _CSV…"), "chart.export::csv");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (export));
   g_object_unref (export);
   return G_MENU_MODEL (menu);
@@ -384,8 +383,8 @@ ws_chart_view_class_init (WsChartViewClass *klass)
   widget_class->measure = ws_chart_view_measure;
   widget_class->size_allocate = ws_chart_view_size_allocate;
 
-  signals[SERIES_TOGGLED] = g_signal_new ("series-toggled", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                                          NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_BOOLEAN);
+  signals[SERIES_TOGGLED] = g_signal_new ("series-toggled", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                          NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_BOOLEAN);
 
   gtk_widget_class_install_action (widget_class, "chart.export", "s", export_action);
   gtk_widget_class_install_action (widget_class, "chart.reset-view", NULL, reset_view_action);
@@ -401,12 +400,12 @@ ws_chart_view_init (WsChartView *self)
   GtkGesture *drag = gtk_gesture_drag_new ();
   GtkEventController *motion = gtk_event_controller_motion_new ();
   GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
-  g_autoptr(GMenuModel) menu = build_menu ();
+  g_autoptr (GMenuModel) menu = build_menu ();
 
   self->menu_button = gtk_menu_button_new ();
   gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (self->menu_button), "view-more-symbolic");
   gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (self->menu_button), menu);
-  gtk_widget_set_tooltip_text (self->menu_button, _("Export and View"));
+  gtk_widget_set_tooltip_text (self->menu_button, _ ("Export and View"));
   gtk_widget_add_css_class (self->menu_button, "flat");
   gtk_widget_set_parent (self->menu_button, widget);
 

@@ -16,10 +16,10 @@ void
 ws_confirm_delete (GtkWidget *widget, const char *name, const char *body, void (*confirmed) (GtkWidget *widget))
 {
   GtkRoot *root = gtk_widget_get_root (widget);
-  g_autofree char *heading = g_strdup_printf (_("Delete “%s”?"), name);
+  g_autofree char *heading = g_strdup_printf (_ ("Delete “%s”?"), name);
   GtkWidget *dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, heading, body);
 
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"), "delete", _("_Delete"),
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _ ("_Cancel"), "delete", _ ("_Delete"),
                                     NULL);
   adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "delete", ADW_RESPONSE_DESTRUCTIVE);
   adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");

@@ -19,8 +19,7 @@ prepare (sqlite3 *db, const char *table, const char *sql, const char *what, GErr
   g_autofree char *text = NULL;
   sqlite3_stmt *st = NULL;
 
-  g_return_val_if_fail (g_str_equal (table, WS_GUI_DRAFTS_SYSTEMS) || g_str_equal (table, WS_GUI_DRAFTS_APPS),
-                        NULL);
+  g_return_val_if_fail (g_str_equal (table, WS_GUI_DRAFTS_SYSTEMS) || g_str_equal (table, WS_GUI_DRAFTS_APPS), NULL);
   text = g_strdup_printf (sql, table);
   if (sqlite3_prepare_v2 (db, text, -1, &st, NULL) != SQLITE_OK)
     {
@@ -83,7 +82,7 @@ ws_gui_drafts_delete (WsStore *store, const char *table, const char *name, GErro
 gboolean
 ws_gui_drafts_delete_model (WsStore *store, const char *table, const char *name, GError **error)
 {
-  g_autoptr(GError) core_error = NULL, read_error = NULL;
+  g_autoptr (GError) core_error = NULL, read_error = NULL;
   g_autofree char *draft = ws_gui_drafts_get (store, table, name, &read_error);
   gboolean deleted;
 
@@ -95,7 +94,7 @@ ws_gui_drafts_delete_model (WsStore *store, const char *table, const char *name,
   if (draft != NULL && !ws_gui_drafts_delete (store, table, name, error))
     return FALSE;
   deleted = g_str_equal (table, WS_GUI_DRAFTS_SYSTEMS) ? ws_system_store_delete_system (store, name, &core_error)
-                                                        : ws_system_store_delete_app (store, name, &core_error);
+                                                       : ws_system_store_delete_app (store, name, &core_error);
   if (!deleted && (draft == NULL || !g_error_matches (core_error, WS_ERROR, WS_ERROR_NOT_FOUND)))
     {
       g_propagate_error (error, g_steal_pointer (&core_error));
@@ -115,7 +114,7 @@ ws_gui_drafts_merge_names (WsStore *store, const char *table, const char *const 
 {
   sqlite3 *db = ws_store_get_db (store);
   sqlite3_stmt *st = prepare (db, table, "SELECT name FROM %s ORDER BY name", "listing documents", error);
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
 
   if (st == NULL)
     return NULL;

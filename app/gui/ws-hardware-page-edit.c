@@ -14,13 +14,13 @@
 
 typedef struct {
   WsHwKind kind;
-  char *before, *after;            /* JSON text; NULL: no record */
+  char *before, *after; /* JSON text; NULL: no record */
   char *before_name, *after_name;
 } HwEntry;
 
 typedef struct {
-  WsHardwarePage *page;            /* outlives the history: both belong to one window */
-  GPtrArray *entries;              /* of HwEntry* */
+  WsHardwarePage *page; /* outlives the history: both belong to one window */
+  GPtrArray *entries;   /* of HwEntry* */
 } HwChange;
 
 static void
@@ -59,12 +59,14 @@ hw_change_add (HwChange *change, WsHwKind kind, JsonNode *before, JsonNode *afte
   if (before != NULL)
     {
       entry->before = ws_hw_record_to_text (before);
-      entry->before_name = g_strdup (json_object_get_string_member_with_default (json_node_get_object (before), "name", ""));
+      entry->before_name = g_strdup (
+        json_object_get_string_member_with_default (json_node_get_object (before), "name", ""));
     }
   if (after != NULL)
     {
       entry->after = ws_hw_record_to_text (after);
-      entry->after_name = g_strdup (json_object_get_string_member_with_default (json_node_get_object (after), "name", ""));
+      entry->after_name = g_strdup (
+        json_object_get_string_member_with_default (json_node_get_object (after), "name", ""));
     }
   g_ptr_array_add (change->entries, entry);
 }
@@ -83,12 +85,12 @@ hw_change_apply (HwChange *change, gboolean forward, GError **error)
       const char *new_text = forward ? e->after : e->before;
 
       /* A rename is a delete of the old name and a put of the new one. */
-      if (old_name != NULL && g_strcmp0 (old_name, new_name) != 0 &&
-          !ws_store_delete_hw (self->store, e->kind, old_name, error))
+      if (old_name != NULL && g_strcmp0 (old_name, new_name) != 0
+          && !ws_store_delete_hw (self->store, e->kind, old_name, error))
         return FALSE;
       if (new_text != NULL)
         {
-          g_autoptr(JsonNode) node = ws_hw_record_from_text (new_text);
+          g_autoptr (JsonNode) node = ws_hw_record_from_text (new_text);
           g_autofree char *name = ws_hw_record_put (self->store, e->kind, node, error);
 
           if (name == NULL)
@@ -123,16 +125,16 @@ show_toast_error (WsHardwarePage *self, const GError *error)
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
 
   g_message ("%s", error->message);
-  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                   _("The Catalogue Was Not Changed"), error->message);
-  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, _ ("The Catalogue Was Not Changed"),
+                                   error->message);
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _ ("_Close"));
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
 static gboolean
 push_change (WsHardwarePage *self, HwChange *change, const char *label)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   WsCommand *command = g_new0 (WsCommand, 1);
 
   command->label = g_strdup (label);
@@ -166,9 +168,9 @@ commit_field (WsHardwarePage *self, GtkEntry *entry)
 {
   const WsHwField *field = g_object_get_data (G_OBJECT (entry), "ws-field");
   GtkWidget *row = g_object_get_data (G_OBJECT (entry), "ws-row");
-  g_autoptr(JsonNode) before = NULL;
-  g_autoptr(JsonNode) after = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (JsonNode) before = NULL;
+  g_autoptr (JsonNode) after = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *old_text = NULL;
   g_autofree char *name = NULL;
   g_autofree char *label = NULL;
@@ -205,7 +207,7 @@ commit_field (WsHardwarePage *self, GtkEntry *entry)
   change = hw_change_new (self);
   hw_change_add (change, ws_hw_item_get_kind (self->current), before, after);
   /* Translators: an undo entry, %s is a parameter name such as "Core clock". */
-  label = g_strdup_printf (_("Edit %s"), ws_hw_text (field->label));
+  label = g_strdup_printf (_ ("Edit %s"), ws_hw_text (field->label));
   return push_change (self, change, label);
 }
 
@@ -222,15 +224,15 @@ on_field_focus_leave (GtkEventControllerFocus *focus, WsHardwarePage *self)
 
   /* The editor is rebuilt after every stored change; a leave during that
    * rebuild must not commit a stale row. */
-  if (gtk_widget_get_root (entry) != NULL && self->current != NULL &&
-      GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (entry), "ws-serial")) == self->editor_serial)
+  if (gtk_widget_get_root (entry) != NULL && self->current != NULL
+      && GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (entry), "ws-serial")) == self->editor_serial)
     commit_field (self, GTK_ENTRY (entry));
 }
 
 static void
 build_editor (WsHardwarePage *self)
 {
-  g_autoptr(JsonNode) node = NULL;
+  g_autoptr (JsonNode) node = NULL;
   const WsHwField *fields;
   GtkWidget *group = NULL;
   const char *group_name = NULL;
@@ -276,7 +278,8 @@ build_editor (WsHardwarePage *self)
           gtk_entry_set_alignment (GTK_ENTRY (entry), 1.0f);
           gtk_entry_set_input_purpose (GTK_ENTRY (entry), GTK_INPUT_PURPOSE_NUMBER);
         }
-      gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL, ws_hw_text (field->label), -1);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL, ws_hw_text (field->label),
+                                      -1);
       g_object_set_data (G_OBJECT (entry), "ws-field", (gpointer) field);
       g_object_set_data (G_OBJECT (entry), "ws-row", row);
       /* Only the item the row was built for (not an undo's reload) takes its text. */
@@ -305,8 +308,8 @@ build_editor (WsHardwarePage *self)
  * calculator.  Labels, units and ids (JSON keys) are core's. */
 typedef struct {
   const char *id;
-  const char *label;                 /* translated */
-  const WsHwField *field;            /* one of field, derived or neither (occupancy) */
+  const char *label;      /* translated */
+  const WsHwField *field; /* one of field, derived or neither (occupancy) */
   const WsHwDerived *derived;
 } CompareRow;
 
@@ -333,7 +336,7 @@ compare_rows (void)
   {
     /* Not a hardware property but a result of core/occupancy for one
      * launch shape, which this page picks as its example. */
-    CompareRow row = { "occupancy_256_32", _("Occupancy, 256 threads × 32 registers"), NULL, NULL };
+    CompareRow row = { "occupancy_256_32", _ ("Occupancy, 256 threads × 32 registers"), NULL, NULL };
     g_array_append_val (rows, row);
   }
   return rows;
@@ -353,13 +356,13 @@ compare_value (const WsGpu *gpu, const CompareRow *row)
     return g_strdup ("—");
   n = ws_hw_format_number (100.0 * occ.occupancy, 1);
   /* Translators: occupancy in percent and the limiting resource. */
-  return g_strdup_printf (_("%s %% (%d blocks)"), n, occ.blocks_per_sm);
+  return g_strdup_printf (_ ("%s %% (%d blocks)"), n, occ.blocks_per_sm);
 }
 
 static void
 build_comparison (WsHardwarePage *self, GPtrArray *gpus)
 {
-  g_autoptr(GArray) rows = compare_rows ();
+  g_autoptr (GArray) rows = compare_rows ();
   GtkWidget *child;
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->compare_grid))) != NULL)
@@ -403,7 +406,7 @@ build_comparison (WsHardwarePage *self, GPtrArray *gpus)
 static GPtrArray *
 selected_items (WsHardwarePage *self)
 {
-  g_autoptr(GList) rows = gtk_list_box_get_selected_rows (self->list_box);
+  g_autoptr (GList) rows = gtk_list_box_get_selected_rows (self->list_box);
   GPtrArray *items = g_ptr_array_new ();
 
   for (GList *l = rows; l != NULL; l = l->next)
@@ -414,7 +417,7 @@ selected_items (WsHardwarePage *self)
 void
 ws_hardware_page_update_actions (WsHardwarePage *self)
 {
-  g_autoptr(GPtrArray) items = selected_items (self);
+  g_autoptr (GPtrArray) items = selected_items (self);
   gboolean have_store = self->store != NULL;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "hardware.new", have_store);
@@ -430,8 +433,8 @@ ws_hardware_page_update_actions (WsHardwarePage *self)
 void
 ws_hardware_page_on_selection_changed (WsHardwarePage *self, GtkListBox *list_box)
 {
-  g_autoptr(GPtrArray) items = selected_items (self);
-  g_autoptr(GPtrArray) gpus = g_ptr_array_new ();
+  g_autoptr (GPtrArray) items = selected_items (self);
+  g_autoptr (GPtrArray) gpus = g_ptr_array_new ();
 
   for (guint i = 0; i < items->len; i++)
     if (ws_hw_item_get_kind (items->pdata[i]) == WS_HW_GPU)
@@ -463,8 +466,8 @@ static void
 edit_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   WsHardwarePage *self = WS_HARDWARE_PAGE (widget);
-  gboolean edit = g_str_equal (action_name, "hardware.edit") ||
-                  (g_str_equal (action_name, "hardware.toggle-edit") && !self->editing);
+  gboolean edit = g_str_equal (action_name, "hardware.edit")
+                  || (g_str_equal (action_name, "hardware.toggle-edit") && !self->editing);
 
   if (self->current == NULL)
     return;
@@ -488,7 +491,7 @@ unique_name (WsHardwarePage *self, const char *base)
     {
       g_free (name);
       /* Translators: a duplicate's name, e.g. "GTX 970 (2)". */
-      name = g_strdup_printf (_("%s (%d)"), base, i);
+      name = g_strdup_printf (_ ("%s (%d)"), base, i);
     }
   return name;
 }
@@ -503,7 +506,7 @@ first_of_kind (WsHardwarePage *self, WsHwKind kind)
 
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
     {
-      g_autoptr(WsHwItem) item = g_list_model_get_item (model, i);
+      g_autoptr (WsHwItem) item = g_list_model_get_item (model, i);
       if (ws_hw_item_get_kind (item) == kind)
         return g_steal_pointer (&item);
     }
@@ -513,7 +516,7 @@ first_of_kind (WsHardwarePage *self, WsHwKind kind)
 static void
 add_copy (WsHardwarePage *self, WsHwItem *source, const char *base, const char *label)
 {
-  g_autoptr(JsonNode) node = ws_hw_record_to_json (source);
+  g_autoptr (JsonNode) node = ws_hw_record_to_json (source);
   g_autofree char *name = unique_name (self, base);
   HwChange *change = hw_change_new (self);
 
@@ -531,7 +534,7 @@ new_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   WsHardwarePage *self = WS_HARDWARE_PAGE (widget);
   WsHwKind kind;
-  g_autoptr(WsHwItem) template = NULL;
+  g_autoptr (WsHwItem) template = NULL;
   const char *base;
 
   if (!ws_hw_kind_from_string (g_variant_get_string (parameter, NULL), &kind))
@@ -539,14 +542,14 @@ new_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
   template = first_of_kind (self, kind);
   if (template == NULL)
     {
-      g_autoptr(GError) error = g_error_new (WS_ERROR, WS_ERROR_NOT_FOUND,
-                                             _("There is no %s in the catalogue to start from; import one with Ctrl+O."),
-                                             ws_hw_kind_name (kind));
+      g_autoptr (GError) error = g_error_new (
+        WS_ERROR, WS_ERROR_NOT_FOUND, _ ("There is no %s in the catalogue to start from; import one with Ctrl+O."),
+        ws_hw_kind_name (kind));
       show_toast_error (self, error);
       return;
     }
-  base = kind == WS_HW_GPU ? _("New GPU") : kind == WS_HW_CPU ? _("New CPU") : _("New Link");
-  add_copy (self, template, base, _("New Component"));
+  base = kind == WS_HW_GPU ? _ ("New GPU") : kind == WS_HW_CPU ? _ ("New CPU") : _ ("New Link");
+  add_copy (self, template, base, _ ("New Component"));
 }
 
 static void
@@ -555,14 +558,14 @@ duplicate_action (GtkWidget *widget, const char *action_name, GVariant *paramete
   WsHardwarePage *self = WS_HARDWARE_PAGE (widget);
 
   if (self->current != NULL)
-    add_copy (self, self->current, ws_hw_item_get_name (self->current), _("Duplicate Component"));
+    add_copy (self, self->current, ws_hw_item_get_name (self->current), _ ("Duplicate Component"));
 }
 
 static void
 delete_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   WsHardwarePage *self = WS_HARDWARE_PAGE (widget);
-  g_autoptr(GPtrArray) items = selected_items (self);
+  g_autoptr (GPtrArray) items = selected_items (self);
   HwChange *change;
 
   if (items->len == 0)
@@ -570,19 +573,19 @@ delete_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
   change = hw_change_new (self);
   for (guint i = 0; i < items->len; i++)
     {
-      g_autoptr(JsonNode) before = ws_hw_record_to_json (items->pdata[i]);
+      g_autoptr (JsonNode) before = ws_hw_record_to_json (items->pdata[i]);
       hw_change_add (change, ws_hw_item_get_kind (items->pdata[i]), before, NULL);
     }
   /* No confirmation: Ctrl+Z brings the records back. */
-  push_change (self, change, _("Delete Component"));
+  push_change (self, change, _ ("Delete Component"));
 }
 
 static void
 on_import_response (GtkNativeDialog *dialog, int response, WsHardwarePage *self)
 {
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GFile) file = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
   g_autofree char *path = NULL;
 
   if (response == GTK_RESPONSE_ACCEPT)
@@ -601,11 +604,11 @@ import_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
   WsHardwarePage *self = WS_HARDWARE_PAGE (widget);
   GtkRoot *root = gtk_widget_get_root (widget);
   GtkFileChooserNative *chooser;
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autoptr (GtkFileFilter) filter = gtk_file_filter_new ();
 
-  chooser = gtk_file_chooser_native_new (_("Import Components"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Import"), _("_Cancel"));
-  gtk_file_filter_set_name (filter, _("JSON files"));
+  chooser = gtk_file_chooser_native_new (_ ("Import Components"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _ ("_Import"), _ ("_Cancel"));
+  gtk_file_filter_set_name (filter, _ ("JSON files"));
   gtk_file_filter_add_pattern (filter, "*.json");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
   g_signal_connect (chooser, "response", G_CALLBACK (on_import_response), self);
@@ -615,11 +618,11 @@ import_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 static void
 on_export_response (GtkNativeDialog *dialog, int response, WsHardwarePage *self)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
       g_autofree char *path = g_file_get_path (file);
 
       if (!ws_hardware_page_export_file (self, path, &error))
@@ -636,8 +639,8 @@ export_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
   GtkFileChooserNative *chooser;
   g_autofree char *suggested = NULL;
 
-  chooser = gtk_file_chooser_native_new (_("Export Components"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  chooser = gtk_file_chooser_native_new (_ ("Export Components"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, _ ("_Export"), _ ("_Cancel"));
   suggested = g_strdup_printf ("%s.json", self->current ? ws_hw_item_get_name (self->current) : "components");
   g_strdelimit (suggested, "/\\ ", '-');
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), suggested);
@@ -692,8 +695,8 @@ ws_hardware_page_set_undo_stack (WsHardwarePage *self, WsUndoStack *undo)
 gboolean
 ws_hardware_page_import_file (WsHardwarePage *self, const char *path, GError **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GPtrArray) nodes = g_ptr_array_new ();
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GPtrArray) nodes = g_ptr_array_new ();
   g_autofree char *label = NULL;
   HwChange *change;
   JsonNode *root;
@@ -716,13 +719,13 @@ ws_hardware_page_import_file (WsHardwarePage *self, const char *path, GError **e
   for (guint i = 0; i < nodes->len; i++)
     {
       WsHwKind kind;
-      g_autoptr(GError) local = NULL;
+      g_autoptr (GError) local = NULL;
       g_autofree char *name = NULL;
       WsHwItem *existing = NULL;
-      g_autoptr(JsonNode) before = NULL;
+      g_autoptr (JsonNode) before = NULL;
 
-      if (!ws_hw_json_get_kind (nodes->pdata[i], &kind, &local) ||
-          (name = ws_hw_record_put (NULL, kind, nodes->pdata[i], &local)) == NULL)
+      if (!ws_hw_json_get_kind (nodes->pdata[i], &kind, &local)
+          || (name = ws_hw_record_put (NULL, kind, nodes->pdata[i], &local)) == NULL)
         {
           g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: record %u: %s", path, i + 1,
                        local ? local->message : "no \"kind\" member (gpu, cpu or link)");
@@ -731,7 +734,7 @@ ws_hardware_page_import_file (WsHardwarePage *self, const char *path, GError **e
         }
       for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (self->items)) && existing == NULL; j++)
         {
-          g_autoptr(WsHwItem) item = g_list_model_get_item (G_LIST_MODEL (self->items), j);
+          g_autoptr (WsHwItem) item = g_list_model_get_item (G_LIST_MODEL (self->items), j);
           if (g_str_equal (ws_hw_item_get_name (item), name))
             existing = item;
         }
@@ -740,15 +743,15 @@ ws_hardware_page_import_file (WsHardwarePage *self, const char *path, GError **e
       hw_change_add (change, kind, before, nodes->pdata[i]);
     }
   /* Translators: an undo entry. */
-  label = g_strdup (_("Import Components"));
+  label = g_strdup (_ ("Import Components"));
   return push_change (self, change, label);
 }
 
 gboolean
 ws_hardware_page_export_file (WsHardwarePage *self, const char *path, GError **error)
 {
-  g_autoptr(GPtrArray) items = selected_items (self);
-  g_autoptr(JsonNode) root = NULL;
+  g_autoptr (GPtrArray) items = selected_items (self);
+  g_autoptr (JsonNode) root = NULL;
   g_autofree char *text = NULL;
 
   g_return_val_if_fail (WS_IS_HARDWARE_PAGE (self), FALSE);

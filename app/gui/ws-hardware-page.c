@@ -44,9 +44,9 @@ group_title (WsHwItem *item)
   switch (ws_hw_item_get_kind (item))
     {
     /* Translators: list header over the GPUs of one architecture, e.g. "GPUs · Maxwell". */
-    case WS_HW_GPU: return g_strdup_printf (_("GPUs · %s"), ws_hw_item_get_family (item));
-    case WS_HW_CPU: return g_strdup (_("CPUs"));
-    case WS_HW_LINK: return g_strdup (_("Links"));
+    case WS_HW_GPU: return g_strdup_printf (_ ("GPUs · %s"), ws_hw_item_get_family (item));
+    case WS_HW_CPU: return g_strdup (_ ("CPUs"));
+    case WS_HW_LINK: return g_strdup (_ ("Links"));
     default: g_assert_not_reached ();
     }
 }
@@ -88,7 +88,7 @@ clear_groups (WsHardwarePage *self)
 void
 ws_hardware_page_show_item (WsHardwarePage *self, WsHwItem *item)
 {
-  g_autoptr(GPtrArray) groups = NULL;
+  g_autoptr (GPtrArray) groups = NULL;
 
   clear_groups (self);
   if (item == NULL)
@@ -211,7 +211,8 @@ ws_hardware_page_class_init (WsHardwarePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, WsHardwarePage, edit_title_label);
   gtk_widget_class_bind_template_child (widget_class, WsHardwarePage, editor_box);
   gtk_widget_class_bind_template_child (widget_class, WsHardwarePage, compare_grid);
-  gtk_widget_class_bind_template_callback_full (widget_class, "on_selection_changed", G_CALLBACK (ws_hardware_page_on_selection_changed));
+  gtk_widget_class_bind_template_callback_full (widget_class, "on_selection_changed",
+                                                G_CALLBACK (ws_hardware_page_on_selection_changed));
   ws_hardware_page_install_actions (widget_class);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_search_activate);
@@ -248,19 +249,18 @@ compare_items (gconstpointer a, gconstpointer b, gpointer user_data)
 void
 ws_hardware_page_load (WsHardwarePage *self, WsStore *store)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) gpus = NULL;
-  g_autoptr(GPtrArray) cpus = NULL;
-  g_autoptr(GPtrArray) links = NULL;
-  g_autoptr(GPtrArray) items = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) gpus = NULL;
+  g_autoptr (GPtrArray) cpus = NULL;
+  g_autoptr (GPtrArray) links = NULL;
+  g_autoptr (GPtrArray) items = NULL;
 
   g_return_if_fail (WS_IS_HARDWARE_PAGE (self));
   g_return_if_fail (store != NULL);
 
   self->store = store;
-  if ((gpus = ws_store_list_gpus (store, &error)) == NULL ||
-      (cpus = ws_store_list_cpus (store, &error)) == NULL ||
-      (links = ws_store_list_links (store, &error)) == NULL)
+  if ((gpus = ws_store_list_gpus (store, &error)) == NULL || (cpus = ws_store_list_cpus (store, &error)) == NULL
+      || (links = ws_store_list_links (store, &error)) == NULL)
     {
       ws_hardware_page_show_error (self, error);
       return;
@@ -277,8 +277,7 @@ ws_hardware_page_load (WsHardwarePage *self, WsStore *store)
     g_ptr_array_add (items, ws_hw_item_new_cpu (g_ptr_array_index (cpus, i)));
   for (guint i = 0; i < links->len; i++)
     g_ptr_array_add (items, ws_hw_item_new_link (g_ptr_array_index (links, i)));
-  g_list_store_splice (self->items, 0, g_list_model_get_n_items (G_LIST_MODEL (self->items)),
-                       items->pdata, items->len);
+  g_list_store_splice (self->items, 0, g_list_model_get_n_items (G_LIST_MODEL (self->items)), items->pdata, items->len);
   g_list_store_sort (self->items, compare_items, NULL);
 
   gtk_stack_set_visible_child_name (self->state_stack, "catalogue");
@@ -299,8 +298,9 @@ ws_hardware_page_show_error (WsHardwarePage *self, const GError *error)
   message = g_markup_escape_text (error->message, -1);
 
   /* Translators: %s is the store's error message, which names the file. */
-  description = g_strdup_printf (_("%s\n\nStart Warpscope with --db PATH to use another database, "
-                                   "or check that the file is a Warpscope database."), message);
+  description = g_strdup_printf (_ ("%s\n\nStart Warpscope with --db PATH to use another database, "
+                                    "or check that the file is a Warpscope database."),
+                                 message);
   adw_status_page_set_description (self->error_page, description);
   g_list_store_remove_all (self->items);
   gtk_stack_set_visible_child_name (self->state_stack, "error");

@@ -6,8 +6,7 @@
 
 #include "ws-hw-item.h"
 
-struct _WsHwItem
-{
+struct _WsHwItem {
   GObject parent_instance;
 
   WsHwKind kind;
@@ -17,7 +16,7 @@ struct _WsHwItem
     WsLink *link;
   } u;
   char *summary;
-  char *haystack;   /* lower-case name + family, for search */
+  char *haystack; /* lower-case name + family, for search */
 };
 
 G_DEFINE_FINAL_TYPE (WsHwItem, ws_hw_item, G_TYPE_OBJECT)
@@ -48,14 +47,12 @@ ws_hw_item_class_init (WsHwItemClass *klass)
 
 static void
 ws_hw_item_init (WsHwItem *self)
-{
-}
+{}
 
 static void
 finish (WsHwItem *self)
 {
-  g_autofree char *text = g_strconcat (ws_hw_item_get_name (self), " ",
-                                       ws_hw_item_get_family (self), NULL);
+  g_autofree char *text = g_strconcat (ws_hw_item_get_name (self), " ", ws_hw_item_get_family (self), NULL);
   self->haystack = g_utf8_strdown (text, -1);
 }
 
@@ -70,12 +67,9 @@ ws_hw_item_new_gpu (WsGpu *gpu)
   self->kind = WS_HW_GPU;
   self->u.gpu = gpu;
   /* Translators: list subtitle of a GPU: architecture, compute capability, SM count. */
-  self->summary = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                "%s · compute capability %d.%d · %d SM",
-                                                "%s · compute capability %d.%d · %d SMs",
-                                                gpu->sms),
-                                   gpu->architecture ? gpu->architecture : "",
-                                   gpu->cc_major, gpu->cc_minor, gpu->sms);
+  self->summary = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · compute capability %d.%d · %d SM",
+                                                "%s · compute capability %d.%d · %d SMs", gpu->sms),
+                                   gpu->architecture ? gpu->architecture : "", gpu->cc_major, gpu->cc_minor, gpu->sms);
   finish (self);
   return self;
 }
@@ -108,8 +102,8 @@ ws_hw_item_new_link (WsLink *link)
   self->kind = WS_HW_LINK;
   self->u.link = link;
   /* Translators: list subtitle of a link: type, host-to-device bandwidth. */
-  self->summary = g_strdup_printf (_("%s · %.1f GB/s host to device"),
-                                   link->type ? link->type : "", link->h2d_bandwidth_gbs);
+  self->summary = g_strdup_printf (_ ("%s · %.1f GB/s host to device"), link->type ? link->type : "",
+                                   link->h2d_bandwidth_gbs);
   finish (self);
   return self;
 }
@@ -201,7 +195,7 @@ ws_hw_item_compare (WsHwItem *a, WsHwItem *b)
 gboolean
 ws_hw_item_matches (WsHwItem *self, const char *needle)
 {
-  g_auto(GStrv) words = NULL;
+  g_auto (GStrv) words = NULL;
 
   g_return_val_if_fail (WS_IS_HW_ITEM (self), FALSE);
 

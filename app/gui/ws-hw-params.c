@@ -59,13 +59,13 @@ ws_hw_format_bytes (gint64 bytes)
     {
       number = ws_hw_format_number (bytes / (1024.0 * 1024.0), 2);
       /* Translators: a size in mebibytes, e.g. "1.75 MiB". */
-      return g_strdup_printf (_("%s MiB"), number);
+      return g_strdup_printf (_ ("%s MiB"), number);
     }
   if (bytes >= 1024)
     {
       number = ws_hw_format_number (bytes / 1024.0, 2);
       /* Translators: a size in kibibytes, e.g. "48 KiB". */
-      return g_strdup_printf (_("%s KiB"), number);
+      return g_strdup_printf (_ ("%s KiB"), number);
     }
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%d byte", "%d bytes", (gulong) bytes), (int) bytes);
 }
@@ -88,7 +88,7 @@ append_unit (char *number, const char *unit)
   if (unit == NULL || *unit == '\0')
     return number;
   /* Translators: a number and its unit, e.g. "1253 MHz"; the unit comes from the catalogue's field table. */
-  text = g_strdup_printf (C_("value with unit", "%s %s"), number, ws_hw_text (unit));
+  text = g_strdup_printf (C_ ("value with unit", "%s %s"), number, ws_hw_text (unit));
   g_free (number);
   return text;
 }
@@ -98,28 +98,23 @@ ws_hw_format_value (double value, WsHwFormat format, guint decimals, const char 
 {
   if (isnan (value))
     /* Translators: a catalogue figure with no published value. */
-    return g_strdup (_("unknown"));
+    return g_strdup (_ ("unknown"));
   switch (format)
     {
-    case WS_HW_FORMAT_BYTES:
-      return ws_hw_format_bytes ((gint64) value);
-    case WS_HW_FORMAT_CYCLES:
-      return format_cycles (value);
+    case WS_HW_FORMAT_BYTES: return ws_hw_format_bytes ((gint64) value);
+    case WS_HW_FORMAT_CYCLES: return format_cycles (value);
     case WS_HW_FORMAT_VERSION:
       {
         /* A version, not a decimal number: "8.6" in every locale. */
         char buffer[G_ASCII_DTOSTR_BUF_SIZE];
         return g_strdup (g_ascii_formatd (buffer, sizeof buffer, "%.1f", value));
       }
-    case WS_HW_FORMAT_COUNT:
-      return append_unit (g_strdup_printf ("%.0f", value), unit);
+    case WS_HW_FORMAT_COUNT: return append_unit (g_strdup_printf ("%.0f", value), unit);
     case WS_HW_FORMAT_CLOCK:
-    case WS_HW_FORMAT_QUANTITY:
-      return append_unit (ws_hw_format_number (value, (int) decimals), unit);
+    case WS_HW_FORMAT_QUANTITY: return append_unit (ws_hw_format_number (value, (int) decimals), unit);
     case WS_HW_FORMAT_TEXT:
     case WS_HW_FORMAT_PARAGRAPH:
-    default:
-      g_return_val_if_reached (g_strdup (""));
+    default: g_return_val_if_reached (g_strdup (""));
     }
 }
 
@@ -132,7 +127,7 @@ ws_hw_format_field (const WsHwField *field, const void *record)
     {
       const char *text = ws_hw_field_get_string (field, record);
       /* Translators: shown for a catalogue field that holds no value. */
-      return g_strdup (text != NULL && *text != '\0' ? text : _("not given"));
+      return g_strdup (text != NULL && *text != '\0' ? text : _ ("not given"));
     }
   /* Optional figures use 0 for "no published value", which must not read
    * as a real zero (a zero bandwidth). */
@@ -176,7 +171,7 @@ static void
 add_pipes (GPtrArray *groups, const WsGpu *g)
 {
   /* Translators: group title over the instruction classes' latencies and issue intervals. */
-  WsHwParamGroup *group = group_new (groups, _("Pipelines"));
+  WsHwParamGroup *group = group_new (groups, _ ("Pipelines"));
 
   for (int c = 0; c < WS_ICLASS_COUNT; c++)
     {
@@ -189,13 +184,13 @@ add_pipes (GPtrArray *groups, const WsGpu *g)
       if (pipe->latency <= 0.0)
         {
           /* Translators: an instruction class the GPU has no unit for (e.g. tensor cores on Fermi). */
-          add (group, id, label, NULL, g_strdup (_("not present")));
+          add (group, id, label, NULL, g_strdup (_ ("not present")));
           continue;
         }
       latency = format_cycles (pipe->latency);
       interval = format_cycles (pipe->initiation_interval);
       /* Translators: pipeline timing of an instruction class, e.g. "latency 6 cycles, issue every 2 cycles". */
-      add (group, id, label, NULL, g_strdup_printf (_("latency %s, issue every %s"), latency, interval));
+      add (group, id, label, NULL, g_strdup_printf (_ ("latency %s, issue every %s"), latency, interval));
     }
 }
 

@@ -24,27 +24,26 @@ ws_hw_record_put (WsStore *store, WsHwKind kind, JsonNode *node, GError **error)
     {
     case WS_HW_GPU:
       {
-        g_autoptr(WsGpu) gpu = ws_gpu_from_json (node, error);
+        g_autoptr (WsGpu) gpu = ws_gpu_from_json (node, error);
         if (gpu == NULL || (store != NULL && !ws_store_put_gpu (store, gpu, TRUE, error)))
           return NULL;
         return g_strdup (gpu->name);
       }
     case WS_HW_CPU:
       {
-        g_autoptr(WsCpu) cpu = ws_cpu_from_json (node, error);
+        g_autoptr (WsCpu) cpu = ws_cpu_from_json (node, error);
         if (cpu == NULL || (store != NULL && !ws_store_put_cpu (store, cpu, TRUE, error)))
           return NULL;
         return g_strdup (cpu->name);
       }
     case WS_HW_LINK:
       {
-        g_autoptr(WsLink) link = ws_link_from_json (node, error);
+        g_autoptr (WsLink) link = ws_link_from_json (node, error);
         if (link == NULL || (store != NULL && !ws_store_put_link (store, link, TRUE, error)))
           return NULL;
         return g_strdup (link->name);
       }
-    default:
-      g_assert_not_reached ();
+    default: g_assert_not_reached ();
     }
 }
 

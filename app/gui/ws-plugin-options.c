@@ -12,28 +12,29 @@
 
 typedef struct {
   const WsPredictorOption *option;
-  GtkWidget *row;                /* AdwActionRow (bool), AdwComboRow (choice), AdwEntryRow */
-  GtkSwitch *toggle;             /* bool */
-  GStrv choices;                 /* choice */
+  GtkWidget *row;    /* AdwActionRow (bool), AdwComboRow (choice), AdwEntryRow */
+  GtkSwitch *toggle; /* bool */
+  GStrv choices;     /* choice */
 } OptionRow;
 
 struct _WsPluginOptions {
   const WsPredictorPlugin *plugin;
-  GArray *rows;                  /* of OptionRow */
+  GArray *rows; /* of OptionRow */
 };
 
 static gboolean
 text_is_true (const char *text)
 {
-  return text != NULL && (g_ascii_strcasecmp (text, "true") == 0 || g_ascii_strcasecmp (text, "yes") == 0 ||
-                          strcmp (text, "1") == 0);
+  return text != NULL
+         && (g_ascii_strcasecmp (text, "true") == 0 || g_ascii_strcasecmp (text, "yes") == 0
+             || strcmp (text, "1") == 0);
 }
 
 /* Checks @text as the value of @o alone; sets or clears the row's error style. */
 static gboolean
 check_value (WsPluginOptions *self, OptionRow *r, const char *text, GError **error)
 {
-  g_autoptr(GHashTable) one = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) one = g_hash_table_new (g_str_hash, g_str_equal);
   g_hash_table_insert (one, (gpointer) r->option->name, (gpointer) text);
   gboolean ok = ws_predictor_check_options (self->plugin, one, error);
 
@@ -86,7 +87,7 @@ ws_plugin_options_new (const WsPredictorPlugin *plugin)
             r.row = adw_combo_row_new ();
             r.choices = g_strsplit (o->choices != NULL ? o->choices : "", "|", -1);
             adw_combo_row_set_model (ADW_COMBO_ROW (r.row),
-                                     G_LIST_MODEL (gtk_string_list_new ((const char * const *) r.choices)));
+                                     G_LIST_MODEL (gtk_string_list_new ((const char *const *) r.choices)));
             for (guint k = 0; r.choices[k] != NULL; k++)
               if (g_strcmp0 (r.choices[k], o->default_value) == 0)
                 selected = k;
@@ -168,7 +169,7 @@ row_text (const OptionRow *r)
 GHashTable *
 ws_plugin_options_get_values (WsPluginOptions *self, GError **error)
 {
-  g_autoptr(GHashTable) values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (GHashTable) values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 
   for (guint i = 0; self != NULL && i < self->rows->len; i++)
     {
@@ -214,16 +215,17 @@ char *
 ws_plugin_options_describe (const WsPredictorPlugin *plugin, GHashTable *values)
 {
   const WsPredictorDescriptor *d = plugin != NULL && plugin->ok ? plugin->descriptor : NULL;
-  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
 
   for (guint i = 0; d != NULL && values != NULL && i < d->n_options; i++)
     {
       const WsPredictorOption *o = &d->options[i];
       const char *v = g_hash_table_lookup (values, o->name);
-      gboolean same = v == NULL || g_strcmp0 (v, o->default_value) == 0 ||
-                      (o->type == WS_PREDICTOR_OPTION_BOOL && text_is_true (v) == text_is_true (o->default_value)) ||
-                      ((o->type == WS_PREDICTOR_OPTION_DOUBLE || o->type == WS_PREDICTOR_OPTION_INT) &&
-                       o->default_value != NULL && g_ascii_strtod (v, NULL) == g_ascii_strtod (o->default_value, NULL));
+      gboolean same = v == NULL || g_strcmp0 (v, o->default_value) == 0
+                      || (o->type == WS_PREDICTOR_OPTION_BOOL && text_is_true (v) == text_is_true (o->default_value))
+                      || ((o->type == WS_PREDICTOR_OPTION_DOUBLE || o->type == WS_PREDICTOR_OPTION_INT)
+                          && o->default_value != NULL
+                          && g_ascii_strtod (v, NULL) == g_ascii_strtod (o->default_value, NULL));
 
       if (!same)
         g_ptr_array_add (parts, g_strdup_printf ("%s=%s", o->name, v));

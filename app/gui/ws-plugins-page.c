@@ -7,16 +7,15 @@
 #include "ws-plugins-page.h"
 #include "predict/ws-predict.h"
 
-struct _WsPluginsPage
-{
+struct _WsPluginsPage {
   GtkWidget parent_instance;
 
   GtkWidget *scroller;
   AdwPreferencesGroup *list;
   GtkLabel *path_label;
-  GPtrArray *rows;               /* of AdwExpanderRow, one per plugin */
-  GPtrArray *texts;              /* of char*: each row's text (ws_plugins_page_describe), parallel */
-  GPtrArray *names;              /* of char*, parallel */
+  GPtrArray *rows;  /* of AdwExpanderRow, one per plugin */
+  GPtrArray *texts; /* of char*: each row's text (ws_plugins_page_describe), parallel */
+  GPtrArray *names; /* of char*, parallel */
 };
 
 G_DEFINE_FINAL_TYPE (WsPluginsPage, ws_plugins_page, GTK_TYPE_WIDGET)
@@ -29,11 +28,11 @@ option_type_name (int type)
 {
   switch (type)
     {
-    case WS_PREDICTOR_OPTION_INT: return _("integer");
-    case WS_PREDICTOR_OPTION_DOUBLE: return _("number");
-    case WS_PREDICTOR_OPTION_BOOL: return _("true/false");
-    case WS_PREDICTOR_OPTION_CHOICE: return _("choice");
-    default: return _("text");
+    case WS_PREDICTOR_OPTION_INT: return _ ("integer");
+    case WS_PREDICTOR_OPTION_DOUBLE: return _ ("number");
+    case WS_PREDICTOR_OPTION_BOOL: return _ ("true/false");
+    case WS_PREDICTOR_OPTION_CHOICE: return _ ("choice");
+    default: return _ ("text");
     }
 }
 
@@ -57,54 +56,51 @@ add_plugin (WsPluginsPage *self, const WsPredictorPlugin *p)
 {
   GtkWidget *row = adw_expander_row_new ();
   GtkWidget *status = gtk_image_new_from_icon_name (p->ok ? "emblem-ok-symbolic" : "dialog-warning-symbolic");
-  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr (GString) text = g_string_new (NULL);
   g_autofree char *subtitle = NULL;
-  const char *origin = p->builtin ? _("ships with Warpscope") : _("user plugin");
+  const char *origin = p->builtin ? _ ("ships with Warpscope") : _ ("user plugin");
   const char *state;
 
   if (!p->ok && p->shadowed_by != NULL)
-    state = _("not used: shadowed");
+    state = _ ("not used: shadowed");
   else if (!p->ok)
-    state = _("broken");
+    state = _ ("broken");
   else if (p->in_process)
-    state = _("runs in process");
+    state = _ ("runs in process");
   else
-    state = _("runs in a worker process");
-  subtitle = p->version != NULL && p->version[0] != '\0'
-    ? g_strdup_printf ("%s · %s · %s", p->version, origin, state)
-    : g_strdup_printf ("%s · %s", origin, state);
+    state = _ ("runs in a worker process");
+  subtitle = p->version != NULL && p->version[0] != '\0' ? g_strdup_printf ("%s · %s · %s", p->version, origin, state)
+                                                         : g_strdup_printf ("%s · %s", origin, state);
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), p->name);
   adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), subtitle);
-  gtk_widget_set_tooltip_text (status, p->ok ? _("Usable") : _("Not usable"));
+  gtk_widget_set_tooltip_text (status, p->ok ? _ ("Usable") : _ ("Not usable"));
   adw_expander_row_add_prefix (ADW_EXPANDER_ROW (row), status);
   g_string_append_printf (text, "%s\n%s\n", p->name, subtitle);
   if (!p->ok)
     {
       gtk_widget_add_css_class (row, "error");
       adw_expander_row_set_expanded (ADW_EXPANDER_ROW (row), TRUE);
-      adw_expander_row_add_row (ADW_EXPANDER_ROW (row), detail_row (text, _("Problem"), p->error, TRUE));
+      adw_expander_row_add_row (ADW_EXPANDER_ROW (row), detail_row (text, _ ("Problem"), p->error, TRUE));
     }
-  adw_expander_row_add_row (ADW_EXPANDER_ROW (row), detail_row (text, _("File"), p->path, FALSE));
+  adw_expander_row_add_row (ADW_EXPANDER_ROW (row), detail_row (text, _ ("File"), p->path, FALSE));
   if (p->shadows != NULL)
-    adw_expander_row_add_row (ADW_EXPANDER_ROW (row), detail_row (text, _("Hides"), p->shadows, !p->builtin));
+    adw_expander_row_add_row (ADW_EXPANDER_ROW (row), detail_row (text, _ ("Hides"), p->shadows, !p->builtin));
   if (p->ok)
     {
       const WsPredictorDescriptor *d = p->descriptor;
-      g_autofree char *abi = g_strdup_printf (_("ABI %d, API %d; %s%s"), p->abi, p->api,
-                                              d->supports_trace ? _("traced launches") : "",
-                                              d->supports_analytic
-                                                ? (d->supports_trace ? _(" and analytic kernels") : _("analytic kernels"))
-                                                : "");
+      g_autofree char *abi = g_strdup_printf (
+        _ ("ABI %d, API %d; %s%s"), p->abi, p->api, d->supports_trace ? _ ("traced launches") : "",
+        d->supports_analytic ? (d->supports_trace ? _ (" and analytic kernels") : _ ("analytic kernels")) : "");
 
       if (p->description != NULL && p->description[0] != '\0')
-        adw_expander_row_add_row (ADW_EXPANDER_ROW (row), detail_row (text, _("Model"), p->description, FALSE));
-      adw_expander_row_add_row (ADW_EXPANDER_ROW (row), detail_row (text, _("Predicts"), abi, FALSE));
+        adw_expander_row_add_row (ADW_EXPANDER_ROW (row), detail_row (text, _ ("Model"), p->description, FALSE));
+      adw_expander_row_add_row (ADW_EXPANDER_ROW (row), detail_row (text, _ ("Predicts"), abi, FALSE));
       for (guint i = 0; i < d->n_options; i++)
         {
           const WsPredictorOption *o = &d->options[i];
-          g_autofree char *title = g_strdup_printf (_("Option %s"), o->name);
-          g_autofree char *value = g_strdup_printf (_("%s, default %s%s%s"), option_type_name (o->type),
+          g_autofree char *title = g_strdup_printf (_ ("Option %s"), o->name);
+          g_autofree char *value = g_strdup_printf (_ ("%s, default %s%s%s"), option_type_name (o->type),
                                                     o->default_value != NULL ? o->default_value : "—",
                                                     o->help != NULL ? " — " : "", o->help != NULL ? o->help : "");
 
@@ -120,11 +116,12 @@ add_plugin (WsPluginsPage *self, const WsPredictorPlugin *p)
 static void
 fill (WsPluginsPage *self)
 {
-  g_autoptr(GPtrArray) plugins = ws_predictor_scan ();
-  g_auto(GStrv) path = ws_predictor_search_path ();
+  g_autoptr (GPtrArray) plugins = ws_predictor_scan ();
+  g_auto (GStrv) path = ws_predictor_search_path ();
   g_autofree char *folders = g_strjoinv ("\n", path);
-  g_autofree char *where = g_strdup_printf (_("Searched, in this order (the first plugin of a name wins; "
-                                              "WARPSCOPE_PLUGIN_PATH comes first):\n%s"), folders);
+  g_autofree char *where = g_strdup_printf (_ ("Searched, in this order (the first plugin of a name wins; "
+                                               "WARPSCOPE_PLUGIN_PATH comes first):\n%s"),
+                                            folders);
 
   for (guint i = 0; i < self->rows->len; i++)
     adw_preferences_group_remove (self->list, g_ptr_array_index (self->rows, i));
@@ -135,7 +132,7 @@ fill (WsPluginsPage *self)
   for (guint i = 0; i < plugins->len; i++)
     add_plugin (self, g_ptr_array_index (plugins, i));
   if (plugins->len == 0)
-    adw_preferences_group_set_description (self->list, _("No predictor plugin was found."));
+    adw_preferences_group_set_description (self->list, _ ("No predictor plugin was found."));
   else
     adw_preferences_group_set_description (self->list, NULL);
 }
@@ -214,8 +211,8 @@ ws_plugins_page_class_init (WsPluginsPageClass *klass)
 
   object_class->dispose = ws_plugins_page_dispose;
   object_class->finalize = ws_plugins_page_finalize;
-  signals[RESCANNED] = g_signal_new ("rescanned", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
-                                     NULL, G_TYPE_NONE, 0);
+  signals[RESCANNED] = g_signal_new ("rescanned", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                     G_TYPE_NONE, 0);
   gtk_widget_class_install_action (widget_class, "plugins.rescan", NULL, rescan_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F5, 0, "plugins.rescan", NULL);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
@@ -226,15 +223,15 @@ ws_plugins_page_init (WsPluginsPage *self)
 {
   GtkWidget *clamp = adw_clamp_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 18);
-  GtkWidget *rescan = gtk_button_new_with_mnemonic (_("_Rescan"));
+  GtkWidget *rescan = gtk_button_new_with_mnemonic (_ ("_Rescan"));
 
   self->rows = g_ptr_array_new ();
   self->texts = g_ptr_array_new_with_free_func (g_free);
   self->names = g_ptr_array_new_with_free_func (g_free);
   self->list = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
-  adw_preferences_group_set_title (self->list, _("Predictor plugins"));
+  adw_preferences_group_set_title (self->list, _ ("Predictor plugins"));
   gtk_actionable_set_action_name (GTK_ACTIONABLE (rescan), "plugins.rescan");
-  gtk_widget_set_tooltip_text (rescan, _("Read the plugin folders again (F5)"));
+  gtk_widget_set_tooltip_text (rescan, _ ("Read the plugin folders again (F5)"));
   gtk_widget_set_valign (rescan, GTK_ALIGN_CENTER);
   adw_preferences_group_set_header_suffix (self->list, rescan);
   self->path_label = GTK_LABEL (gtk_label_new (NULL));

@@ -18,12 +18,11 @@
 #include "system/ws-system.h"
 #include "trace/ws-trace.h"
 
-struct _WsProfilesPage
-{
+struct _WsProfilesPage {
   GtkWidget parent_instance;
 
   char *folder;
-  GPtrArray *paths;             /* of char*: the listed traces, in list order */
+  GPtrArray *paths; /* of char*: the listed traces, in list order */
   char *selected;
 
   GtkWidget *paned;
@@ -37,20 +36,20 @@ struct _WsProfilesPage
   AdwPreferencesGroup *kernels_group;
   AdwPreferencesGroup *launches_group;
   AdwPreferencesGroup *tools_group;
-  GPtrArray *detail_rows;       /* rows added to the three groups, to remove them */
+  GPtrArray *detail_rows; /* rows added to the three groups, to remove them */
   guint n_kernel_rows, n_launch_rows, n_value_rows;
   WsChartView *branch_chart, *memdiv_chart, *memdiv_pmf_chart;
-  GtkWidget *tools_box;         /* the tool results in tool order (charts and lists) */
-  GtkListBox *tools_list;       /* the list rows go to until a chart comes */
+  GtkWidget *tools_box;   /* the tool results in tool order (charts and lists) */
+  GtkListBox *tools_list; /* the list rows go to until a chart comes */
 
   /* The running profile (one at a time: the emulator uses every CPU). */
   GCancellable *cancellable;
   char *run_output;
   guint pulse_id;
   char *status;
-  GStrv tools;                  /* the instrumentation tools to attach */
-  char *db_path;                /* the workspace (GPU catalogue, tool results) */
-  gboolean disposed;            /* a run that ends after dispose touches no widget */
+  GStrv tools;       /* the instrumentation tools to attach */
+  char *db_path;     /* the workspace (GPU catalogue, tool results) */
+  gboolean disposed; /* a run that ends after dispose touches no widget */
 };
 
 G_DEFINE_FINAL_TYPE (WsProfilesPage, ws_profiles_page, GTK_TYPE_WIDGET)
@@ -65,7 +64,7 @@ static const char *const tool_names[] = { "branch", "memdiv", "value" };
 static int
 compare_strings (gconstpointer a, gconstpointer b)
 {
-  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
+  return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
 }
 
 static void
@@ -138,7 +137,7 @@ text_row (const char *title, const char *subtitle)
 static void
 reload_list (WsProfilesPage *self)
 {
-  g_autoptr(GDir) dir = NULL;
+  g_autoptr (GDir) dir = NULL;
   const char *name;
   GtkWidget *child;
 
@@ -157,16 +156,16 @@ reload_list (WsProfilesPage *self)
     {
       const char *path = g_ptr_array_index (self->paths, i);
       g_autofree char *base = g_path_get_basename (path);
-      g_autoptr(GError) error = NULL;
+      g_autoptr (GError) error = NULL;
       WsTrace *trace = ws_trace_open (path, &error);
       g_autofree char *subtitle = NULL;
       GtkWidget *row;
 
       if (trace != NULL)
         {
-          subtitle = g_strdup_printf (ngettext ("%u kernel, %u launch", "%u kernels, %u launches",
-                                                ws_trace_get_n_launches (trace)),
-                                      ws_trace_get_n_kernels (trace), ws_trace_get_n_launches (trace));
+          subtitle = g_strdup_printf (
+            ngettext ("%u kernel, %u launch", "%u kernels, %u launches", ws_trace_get_n_launches (trace)),
+            ws_trace_get_n_kernels (trace), ws_trace_get_n_launches (trace));
           ws_trace_free (trace);
         }
       else
@@ -184,7 +183,7 @@ static JsonNode *
 load_tool_json (const char *trace_path, const char *tool)
 {
   g_autofree char *path = g_strdup_printf ("%s.%s.json", trace_path, tool);
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonParser) parser = json_parser_new ();
   JsonNode *root;
 
   if (!g_file_test (path, G_FILE_TEST_IS_REGULAR) || !json_parser_load_from_file (parser, path, NULL))
@@ -216,16 +215,17 @@ add_chart_row (WsProfilesPage *self, WsChart *chart, const char *export_name)
 static void
 show_branch (WsProfilesPage *self, JsonObject *root)
 {
-  JsonArray *branches = json_object_has_member (root, "branches") ? json_object_get_array_member (root, "branches") : NULL;
+  JsonArray *branches = json_object_has_member (root, "branches") ? json_object_get_array_member (root, "branches")
+                                                                  : NULL;
   WsChart *chart = ws_chart_new (WS_CHART_STACKED);
-  g_autoptr(GPtrArray) kernels = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) kernels = g_ptr_array_new_with_free_func (g_free);
   guint divergent, uniform;
 
-  ws_chart_set_title (chart, _("Divergence per branch"));
-  ws_chart_set_axis_title (chart, WS_CHART_AXIS_X, _("branch (kernel number:PTX line)"));
-  ws_chart_set_axis_title (chart, WS_CHART_AXIS_Y, _("warp executions"));
-  divergent = ws_chart_add_series (chart, _("divergent"), 0);
-  uniform = ws_chart_add_series (chart, _("uniform"), 0);
+  ws_chart_set_title (chart, _ ("Divergence per branch"));
+  ws_chart_set_axis_title (chart, WS_CHART_AXIS_X, _ ("branch (kernel number:PTX line)"));
+  ws_chart_set_axis_title (chart, WS_CHART_AXIS_Y, _ ("warp executions"));
+  divergent = ws_chart_add_series (chart, _ ("divergent"), 0);
+  uniform = ws_chart_add_series (chart, _ ("uniform"), 0);
   for (guint i = 0; branches != NULL && i < json_array_get_length (branches); i++)
     {
       JsonObject *b = json_array_get_object_element (branches, i);
@@ -248,10 +248,11 @@ show_branch (WsProfilesPage *self, JsonObject *root)
     }
   if (kernels->len > 0)
     {
-      g_autoptr(GString) subtitle = g_string_new (NULL);
+      g_autoptr (GString) subtitle = g_string_new (NULL);
 
       for (guint k = 0; k < kernels->len; k++)
-        g_string_append_printf (subtitle, "%s%u = %s", k > 0 ? ", " : "", k + 1, (char *) g_ptr_array_index (kernels, k));
+        g_string_append_printf (subtitle, "%s%u = %s", k > 0 ? ", " : "", k + 1,
+                                (char *) g_ptr_array_index (kernels, k));
       ws_chart_set_subtitle (chart, subtitle->str);
     }
   self->branch_chart = add_chart_row (self, chart, "branch-divergence");
@@ -290,18 +291,18 @@ show_memdiv (WsProfilesPage *self, JsonObject *root)
     }
 
   heat = ws_chart_new (WS_CHART_HEATMAP);
-  ws_chart_set_title (heat, _("Memory divergence"));
-  ws_chart_set_axis_title (heat, WS_CHART_AXIS_X, _("unique 32-byte lines"));
-  ws_chart_set_axis_title (heat, WS_CHART_AXIS_Y, _("active threads"));
-  ws_chart_set_value_title (heat, _("warp accesses"));
+  ws_chart_set_title (heat, _ ("Memory divergence"));
+  ws_chart_set_axis_title (heat, WS_CHART_AXIS_X, _ ("unique 32-byte lines"));
+  ws_chart_set_axis_title (heat, WS_CHART_AXIS_Y, _ ("active threads"));
+  ws_chart_set_value_title (heat, _ ("warp accesses"));
   ws_chart_set_matrix (heat, 32, 32, matrix);
   self->memdiv_chart = add_chart_row (self, heat, "memory-divergence");
 
   line = ws_chart_new (WS_CHART_LINE);
-  ws_chart_set_title (line, _("Unique lines per warp access"));
-  ws_chart_set_axis_title (line, WS_CHART_AXIS_X, _("unique 32-byte lines"));
-  ws_chart_set_axis_title (line, WS_CHART_AXIS_Y, _("probability"));
-  series = ws_chart_add_series (line, _("PMF"), 0);
+  ws_chart_set_title (line, _ ("Unique lines per warp access"));
+  ws_chart_set_axis_title (line, WS_CHART_AXIS_X, _ ("unique 32-byte lines"));
+  ws_chart_set_axis_title (line, WS_CHART_AXIS_Y, _ ("probability"));
+  series = ws_chart_add_series (line, _ ("PMF"), 0);
   for (guint u = 0; u < 32; u++)
     ws_chart_series_add_point (line, series, u + 1, total > 0 ? pmf[u] / total : 0);
   self->memdiv_pmf_chart = add_chart_row (self, line, "memory-divergence-pmf");
@@ -312,8 +313,8 @@ show_memdiv (WsProfilesPage *self, JsonObject *root)
 static int
 compare_executions (gconstpointer a, gconstpointer b)
 {
-  gint64 ea = member_int (*(JsonObject * const *) a, "executions");
-  gint64 eb = member_int (*(JsonObject * const *) b, "executions");
+  gint64 ea = member_int (*(JsonObject *const *) a, "executions");
+  gint64 eb = member_int (*(JsonObject *const *) b, "executions");
 
   return ea < eb ? 1 : ea > eb ? -1 : 0;
 }
@@ -325,8 +326,9 @@ compare_executions (gconstpointer a, gconstpointer b)
 static void
 show_value (WsProfilesPage *self, JsonObject *root, const char *trace_path)
 {
-  JsonArray *insts = json_object_has_member (root, "instructions") ? json_object_get_array_member (root, "instructions") : NULL;
-  g_autoptr(GPtrArray) sorted = g_ptr_array_new ();
+  JsonArray *insts = json_object_has_member (root, "instructions") ? json_object_get_array_member (root, "instructions")
+                                                                   : NULL;
+  g_autoptr (GPtrArray) sorted = g_ptr_array_new ();
   const guint max_rows = 25;
 
   for (guint i = 0; insts != NULL && i < json_array_get_length (insts); i++)
@@ -337,23 +339,22 @@ show_value (WsProfilesPage *self, JsonObject *root, const char *trace_path)
     {
       JsonObject *o = g_ptr_array_index (sorted, i);
       const char *kernel = json_object_has_member (o, "kernel") ? json_object_get_string_member (o, "kernel") : "?";
-      g_autofree char *title = g_strdup_printf (_("%s, PTX line %" PRId64), kernel, member_int (o, "ptx_line"));
+      g_autofree char *title = g_strdup_printf (_ ("%s, PTX line %" PRId64), kernel, member_int (o, "ptx_line"));
       gboolean scalar = json_object_has_member (o, "scalar") && json_object_get_boolean_member (o, "scalar");
-      g_autofree char *subtitle =
-        g_strdup_printf (_("%" PRId64 " executions · %" PRId64 " of %" PRId64
-                           " bits constant (%" PRId64 " one, %" PRId64 " zero) · %s"),
-                         member_int (o, "executions"),
-                         member_int (o, "constant_one_bits") + member_int (o, "constant_zero_bits"),
-                         member_int (o, "bits"), member_int (o, "constant_one_bits"),
-                         member_int (o, "constant_zero_bits"), scalar ? _("scalar") : _("varies across threads"));
+      g_autofree char *subtitle = g_strdup_printf (
+        _ ("%" PRId64 " executions · %" PRId64 " of %" PRId64 " bits constant (%" PRId64 " one, %" PRId64
+           " zero) · %s"),
+        member_int (o, "executions"), member_int (o, "constant_one_bits") + member_int (o, "constant_zero_bits"),
+        member_int (o, "bits"), member_int (o, "constant_one_bits"), member_int (o, "constant_zero_bits"),
+        scalar ? _ ("scalar") : _ ("varies across threads"));
 
       add_tool_widget (self, text_row (title, subtitle));
       self->n_value_rows++;
     }
   if (sorted->len > max_rows)
     {
-      g_autofree char *title = g_strdup_printf (_("%u more instructions"), sorted->len - max_rows);
-      g_autofree char *subtitle = g_strdup_printf (_("All of them are in %s.value.json."), trace_path);
+      g_autofree char *title = g_strdup_printf (_ ("%u more instructions"), sorted->len - max_rows);
+      g_autofree char *subtitle = g_strdup_printf (_ ("All of them are in %s.value.json."), trace_path);
 
       add_tool_widget (self, text_row (title, subtitle));
     }
@@ -364,12 +365,12 @@ show_tools (WsProfilesPage *self, const char *trace_path)
 {
   for (guint t = 0; t < G_N_ELEMENTS (tool_names); t++)
     {
-      g_autoptr(JsonNode) node = load_tool_json (trace_path, tool_names[t]);
+      g_autoptr (JsonNode) node = load_tool_json (trace_path, tool_names[t]);
 
       if (node == NULL)
         {
-          g_autofree char *title = g_strdup_printf (_("%s: not run"), tool_names[t]);
-          g_autofree char *hint = g_strdup_printf (_("Profile with “warpscope-cli profile --tool %s” to see it here."),
+          g_autofree char *title = g_strdup_printf (_ ("%s: not run"), tool_names[t]);
+          g_autofree char *hint = g_strdup_printf (_ ("Profile with “warpscope-cli profile --tool %s” to see it here."),
                                                    tool_names[t]);
           add_tool_widget (self, text_row (title, hint));
           continue;
@@ -386,7 +387,7 @@ show_tools (WsProfilesPage *self, const char *trace_path)
 gboolean
 ws_profiles_page_select (WsProfilesPage *self, guint index)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   const char *path;
   WsTrace *trace;
 
@@ -405,7 +406,7 @@ ws_profiles_page_select (WsProfilesPage *self, guint index)
   trace = ws_trace_open (path, &error);
   if (trace == NULL)
     {
-      add_row (self, self->kernels_group, text_row (_("Cannot read this trace"), error->message));
+      add_row (self, self->kernels_group, text_row (_ ("Cannot read this trace"), error->message));
       gtk_stack_set_visible_child_name (GTK_STACK (self->detail_stack), "details");
       return FALSE;
     }
@@ -413,9 +414,9 @@ ws_profiles_page_select (WsProfilesPage *self, guint index)
   for (guint k = 0; k < ws_trace_get_n_kernels (trace); k++)
     {
       const WsTraceKernel *kernel = ws_trace_get_kernel (trace, k);
-      g_autofree char *subtitle =
-        g_strdup_printf (_("%u PTX instructions · %u registers per thread · %u B static shared · %u B local"),
-                         kernel->n_insts, kernel->regs_per_thread, kernel->static_shared_bytes, kernel->local_bytes);
+      g_autofree char *subtitle = g_strdup_printf (
+        _ ("%u PTX instructions · %u registers per thread · %u B static shared · %u B local"), kernel->n_insts,
+        kernel->regs_per_thread, kernel->static_shared_bytes, kernel->local_bytes);
 
       add_row (self, self->kernels_group, text_row (kernel->name, subtitle));
       self->n_kernel_rows++;
@@ -424,14 +425,13 @@ ws_profiles_page_select (WsProfilesPage *self, guint index)
     {
       const WsTraceLaunch *launch = ws_trace_get_launch (trace, l);
       const WsTraceKernel *kernel = ws_trace_get_kernel (trace, launch->kernel);
-      g_autofree char *title = g_strdup_printf (_("#%u %s"), l, kernel != NULL ? kernel->name : "?");
-      g_autofree char *subtitle =
-        g_strdup_printf (_("grid %u×%u×%u · block %u×%u×%u · %" PRIu64 " TBs · %" PRIu64
-                           " warp instructions · %" PRIu64 " memory requests%s"),
-                         launch->grid[0], launch->grid[1], launch->grid[2],
-                         launch->block[0], launch->block[1], launch->block[2],
-                         launch->n_tbs, launch->warp_instructions, launch->memory_requests,
-                         launch->complete ? "" : _(" · incomplete (the launch faulted)"));
+      g_autofree char *title = g_strdup_printf (_ ("#%u %s"), l, kernel != NULL ? kernel->name : "?");
+      g_autofree char *subtitle = g_strdup_printf (_ ("grid %u×%u×%u · block %u×%u×%u · %" PRIu64 " TBs · %" PRIu64
+                                                      " warp instructions · %" PRIu64 " memory requests%s"),
+                                                   launch->grid[0], launch->grid[1], launch->grid[2], launch->block[0],
+                                                   launch->block[1], launch->block[2], launch->n_tbs,
+                                                   launch->warp_instructions, launch->memory_requests,
+                                                   launch->complete ? "" : _ (" · incomplete (the launch faulted)"));
 
       add_row (self, self->launches_group, text_row (title, subtitle));
       self->n_launch_rows++;
@@ -499,13 +499,13 @@ finish_run (WsProfilesPage *self, gboolean ok, const char *message)
 
 /* What the worker thread needs, copied: the page is not touched there. */
 typedef struct {
-  char *program;                /* as chosen: a program or a .cu file */
-  GStrv args;                   /* its arguments */
-  char *output;                 /* the trace to write */
+  char *program; /* as chosen: a program or a .cu file */
+  GStrv args;    /* its arguments */
+  char *output;  /* the trace to write */
   GStrv tools;
   char *db_path;
-  char *build_dir;              /* where a .cu file is built; removed at the end */
-  gboolean ok;                  /* the outcome, for the main thread */
+  char *build_dir; /* where a .cu file is built; removed at the end */
+  gboolean ok;     /* the outcome, for the main thread */
   char *message;
 } ProfileJob;
 
@@ -514,7 +514,7 @@ profile_job_free (ProfileJob *job)
 {
   if (job->build_dir != NULL)
     {
-      g_autoptr(GDir) dir = g_dir_open (job->build_dir, 0, NULL);
+      g_autoptr (GDir) dir = g_dir_open (job->build_dir, 0, NULL);
       const char *name;
 
       while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
@@ -549,8 +549,8 @@ last_line (const char *text)
 static char *
 store_tool_results (ProfileJob *job, const char *program)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsStore) store = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsStore) store = NULL;
 
   if (job->db_path == NULL || job->tools == NULL || job->tools[0] == NULL)
     return NULL;
@@ -558,15 +558,15 @@ store_tool_results (ProfileJob *job, const char *program)
   for (guint i = 0; store != NULL && job->tools[i] != NULL; i++)
     {
       g_autofree char *path = g_strdup_printf ("%s.%s.json", job->output, job->tools[i]);
-      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr (JsonParser) parser = json_parser_new ();
 
       if (!json_parser_load_from_file (parser, path, &error)
           || !ws_instrument_store_result (ws_store_get_db (store), job->tools[i], NULL, program,
-                                          (const char * const *) job->args, job->output,
-                                          json_parser_get_root (parser), &error))
+                                          (const char *const *) job->args, job->output, json_parser_get_root (parser),
+                                          &error))
         break;
     }
-  return error != NULL ? g_strdup_printf (_("The tool results were not kept in the workspace: %s"), error->message)
+  return error != NULL ? g_strdup_printf (_ ("The tool results were not kept in the workspace: %s"), error->message)
                        : NULL;
 }
 
@@ -575,9 +575,9 @@ store_tool_results (ProfileJob *job, const char *program)
 static void
 profile_job_run (ProfileJob *job, GCancellable *cancellable)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *program = NULL, *joined_tools = NULL, *stored = NULL;
-  g_autoptr(WsLaunchResult) run = NULL;
+  g_autoptr (WsLaunchResult) run = NULL;
   g_autofree char *base = g_path_get_basename (job->output);
   WsLaunchOptions options;
   JsonObject *summary;
@@ -599,8 +599,8 @@ profile_job_run (ProfileJob *job, GCancellable *cancellable)
       if (program == NULL)
         {
           job->message = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
-                           ? g_strdup (_("Profiling cancelled."))
-                           : g_strdup_printf (_("Building the program with nvcc failed: %s"), error->message);
+                           ? g_strdup (_ ("Profiling cancelled."))
+                           : g_strdup_printf (_ ("Building the program with nvcc failed: %s"), error->message);
           return;
         }
     }
@@ -609,61 +609,61 @@ profile_job_run (ProfileJob *job, GCancellable *cancellable)
 
   if (program == NULL || !g_file_test (program, G_FILE_TEST_IS_REGULAR))
     {
-      job->message = g_strdup_printf (_("Profiling failed: program “%s” not found."), job->program);
+      job->message = g_strdup_printf (_ ("Profiling failed: program “%s” not found."), job->program);
       return;
     }
   if (!g_file_test (program, G_FILE_TEST_IS_EXECUTABLE))
     {
-      job->message = g_strdup_printf (_("Profiling failed: “%s” is not executable."), program);
+      job->message = g_strdup_printf (_ ("Profiling failed: “%s” is not executable."), program);
       return;
     }
   if (!ws_launch_check_program (program, &error))
     {
-      job->message = g_strdup_printf (_("Profiling failed: %s"), error->message);
+      job->message = g_strdup_printf (_ ("Profiling failed: %s"), error->message);
       return;
     }
 
   ws_launch_options_init (&options);
-  options.capture = TRUE;                 /* the window has no terminal: keep stderr for the message */
-  options.db = job->db_path;              /* the same GPU catalogue as the window */
+  options.capture = TRUE;    /* the window has no terminal: keep stderr for the message */
+  options.db = job->db_path; /* the same GPU catalogue as the window */
   if (job->tools != NULL && job->tools[0] != NULL)
     {
       joined_tools = g_strjoinv (",", job->tools);
       options.tools = joined_tools;
-      options.tool_output = job->output;  /* TRACE.NAME.json, where the page looks for them */
+      options.tool_output = job->output; /* TRACE.NAME.json, where the page looks for them */
     }
-  run = ws_launch_profile (program, (const char * const *) job->args, &options, job->output, cancellable, &error);
+  run = ws_launch_profile (program, (const char *const *) job->args, &options, job->output, cancellable, &error);
   if (run == NULL)
     {
       job->message = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
-                       ? g_strdup (_("Profiling cancelled."))
-                       : g_strdup_printf (_("Profiling failed: %s"), error->message);
+                       ? g_strdup (_ ("Profiling cancelled."))
+                       : g_strdup_printf (_ ("Profiling failed: %s"), error->message);
       return;
     }
-  summary = run->summary != NULL && JSON_NODE_HOLDS_OBJECT (run->summary) ? json_node_get_object (run->summary)
-                                                                           : NULL;
+  summary = run->summary != NULL && JSON_NODE_HOLDS_OBJECT (run->summary) ? json_node_get_object (run->summary) : NULL;
   if (!run->trace_kept)
     {
       g_autofree char *why = last_line (run->stderr_tail);
 
       if (run->signal != 0)
-        job->message = g_strdup_printf (_("Profiling failed: the program was killed by signal %d (%s)."),
-                                        run->signal, g_strsignal (run->signal));
+        job->message = g_strdup_printf (_ ("Profiling failed: the program was killed by signal %d (%s)."), run->signal,
+                                        g_strsignal (run->signal));
       else if (summary == NULL)
-        job->message = g_strdup_printf (_("Profiling failed: the program did not load the Warpscope CUDA runtime "
-                                          "(exit code %d)%s%s"), run->exit_code, why[0] != '\0' ? ": " : ".", why);
+        job->message = g_strdup_printf (_ ("Profiling failed: the program did not load the Warpscope CUDA runtime "
+                                           "(exit code %d)%s%s"),
+                                        run->exit_code, why[0] != '\0' ? ": " : ".", why);
       else
-        job->message = g_strdup_printf (_("Profiling failed: %s"), why[0] != '\0' ? why : _("no trace was written"));
+        job->message = g_strdup_printf (_ ("Profiling failed: %s"), why[0] != '\0' ? why : _ ("no trace was written"));
       return;
     }
 
   stored = store_tool_results (job, program);
   job->ok = TRUE;
   if (run->exit_code != 0)
-    job->message = g_strdup_printf (_("Profiled into %s; the program exited with code %d."), base, run->exit_code);
+    job->message = g_strdup_printf (_ ("Profiled into %s; the program exited with code %d."), base, run->exit_code);
   else
-    job->message = g_strdup_printf (_("Profiled into %s: %" PRId64 " launches, %" PRId64 " warp instructions."),
-                                    base, member_int (summary, "launches"), member_int (summary, "warp_instructions"));
+    job->message = g_strdup_printf (_ ("Profiled into %s: %" PRId64 " launches, %" PRId64 " warp instructions."), base,
+                                    member_int (summary, "launches"), member_int (summary, "warp_instructions"));
   if (stored != NULL)
     {
       char *both = g_strconcat (job->message, " ", stored, NULL);
@@ -677,7 +677,7 @@ static void
 profile_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
 {
   profile_job_run (task_data, cancellable);
-  g_task_return_boolean (task, TRUE);   /* the outcome is in the job */
+  g_task_return_boolean (task, TRUE); /* the outcome is in the job */
 }
 
 static void
@@ -712,9 +712,9 @@ unused_trace_path (const char *folder, const char *program)
 }
 
 gboolean
-ws_profiles_page_profile (WsProfilesPage *self, const char *program, const char * const *args)
+ws_profiles_page_profile (WsProfilesPage *self, const char *program, const char *const *args)
 {
-  g_autoptr(GTask) task = NULL;
+  g_autoptr (GTask) task = NULL;
   ProfileJob *job;
 
   g_return_val_if_fail (WS_IS_PROFILES_PAGE (self), FALSE);
@@ -724,7 +724,7 @@ ws_profiles_page_profile (WsProfilesPage *self, const char *program, const char 
     return FALSE;
   if (self->folder == NULL || g_mkdir_with_parents (self->folder, 0755) != 0)
     {
-      set_status (self, _("There is no trace folder to profile into: open a workspace first."));
+      set_status (self, _ ("There is no trace folder to profile into: open a workspace first."));
       g_signal_emit (self, signals[PROFILE_FINISHED], 0, FALSE);
       return TRUE;
     }
@@ -742,8 +742,8 @@ ws_profiles_page_profile (WsProfilesPage *self, const char *program, const char 
   gtk_widget_set_visible (self->progress_box, TRUE);
   set_status (self, "");
   gtk_progress_bar_set_text (self->progress, g_str_has_suffix (program, ".cu")
-                                               ? _("Building with nvcc and running on the PTX emulator…")
-                                               : _("Running on the PTX emulator…"));
+                                               ? _ ("Building with nvcc and running on the PTX emulator…")
+                                               : _ ("Running on the PTX emulator…"));
   self->pulse_id = g_timeout_add (120, pulse_cb, self);
 
   task = g_task_new (self, self->cancellable, on_profile_done, NULL);
@@ -771,7 +771,7 @@ ws_profiles_page_cancel (WsProfilesPage *self)
 }
 
 void
-ws_profiles_page_set_tools (WsProfilesPage *self, const char * const *tools)
+ws_profiles_page_set_tools (WsProfilesPage *self, const char *const *tools)
 {
   g_return_if_fail (WS_IS_PROFILES_PAGE (self));
   g_strfreev (self->tools);
@@ -789,17 +789,17 @@ ws_profiles_page_get_status (WsProfilesPage *self)
 static void
 on_args_response (AdwMessageDialog *dialog, const char *response, gpointer user_data)
 {
-  g_autoptr(WsProfilesPage) self = user_data;
+  g_autoptr (WsProfilesPage) self = user_data;
   GtkEditable *entry = g_object_get_data (G_OBJECT (dialog), "ws-args-entry");
   const char *program = g_object_get_data (G_OBJECT (dialog), "ws-program");
-  g_auto(GStrv) args = NULL;
-  g_autoptr(GError) error = NULL;
+  g_auto (GStrv) args = NULL;
+  g_autoptr (GError) error = NULL;
   const char *text;
 
   if (!g_str_equal (response, "profile"))
     return;
   {
-    g_autoptr(GStrvBuilder) tools = g_strv_builder_new ();
+    g_autoptr (GStrvBuilder) tools = g_strv_builder_new ();
     for (guint t = 0; t < G_N_ELEMENTS (tool_names); t++)
       {
         g_autofree char *key = g_strdup_printf ("ws-tool-%s", tool_names[t]);
@@ -812,18 +812,18 @@ on_args_response (AdwMessageDialog *dialog, const char *response, gpointer user_
   text = gtk_editable_get_text (entry);
   if (text[0] != '\0' && !g_shell_parse_argv (text, NULL, &args, &error))
     {
-      g_autofree char *message = g_strdup_printf (_("The arguments cannot be read: %s"), error->message);
+      g_autofree char *message = g_strdup_printf (_ ("The arguments cannot be read: %s"), error->message);
       set_status (self, message);
       return;
     }
-  ws_profiles_page_profile (self, program, (const char * const *) args);
+  ws_profiles_page_profile (self, program, (const char *const *) args);
 }
 
 static void
 on_program_chosen (GtkNativeDialog *native, int response, gpointer user_data)
 {
-  g_autoptr(WsProfilesPage) self = user_data;
-  g_autoptr(GFile) file = NULL;
+  g_autoptr (WsProfilesPage) self = user_data;
+  g_autoptr (GFile) file = NULL;
   g_autofree char *path = NULL;
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   GtkWidget *dialog, *entry;
@@ -834,29 +834,30 @@ on_program_chosen (GtkNativeDialog *native, int response, gpointer user_data)
   if (file == NULL || (path = g_file_get_path (file)) == NULL)
     return;
 
-  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, _("Profile a CUDA Program"), NULL);
-  adw_message_dialog_format_body (ADW_MESSAGE_DIALOG (dialog), _("Arguments for %s (as in a shell):"), path);
+  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, _ ("Profile a CUDA Program"), NULL);
+  adw_message_dialog_format_body (ADW_MESSAGE_DIALOG (dialog), _ ("Arguments for %s (as in a shell):"), path);
   entry = gtk_entry_new ();
   gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
   {
     GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-    static const char *const labels[] = { N_("Branch divergence"), N_("Memory divergence"), N_("Value profile") };
+    static const char *const labels[] = { N_ ("Branch divergence"), N_ ("Memory divergence"), N_ ("Value profile") };
 
     gtk_box_append (GTK_BOX (box), entry);
     for (guint t = 0; t < G_N_ELEMENTS (tool_names); t++)
       {
-        GtkWidget *check = gtk_check_button_new_with_label (_(labels[t]));
+        GtkWidget *check = gtk_check_button_new_with_label (_ (labels[t]));
         g_autofree char *key = g_strdup_printf ("ws-tool-%s", tool_names[t]);
 
         gtk_check_button_set_active (GTK_CHECK_BUTTON (check),
-                                     self->tools == NULL || g_strv_contains ((const char * const *) self->tools,
-                                                                             tool_names[t]));
+                                     self->tools == NULL
+                                       || g_strv_contains ((const char *const *) self->tools, tool_names[t]));
         g_object_set_data (G_OBJECT (dialog), key, check);
         gtk_box_append (GTK_BOX (box), check);
       }
     adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), box);
   }
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"), "profile", _("_Profile"), NULL);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _ ("_Cancel"), "profile", _ ("_Profile"),
+                                    NULL);
   adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "profile", ADW_RESPONSE_SUGGESTED);
   adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "profile");
   g_object_set_data (G_OBJECT (dialog), "ws-args-entry", entry);
@@ -870,9 +871,9 @@ profile_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   WsProfilesPage *self = WS_PROFILES_PAGE (widget);
   GtkRoot *root = gtk_widget_get_root (widget);
-  GtkFileChooserNative *native =
-    gtk_file_chooser_native_new (_("Choose a CUDA Program or .cu File"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                 GTK_FILE_CHOOSER_ACTION_OPEN, _("_Choose"), _("_Cancel"));
+  GtkFileChooserNative *native = gtk_file_chooser_native_new (
+    _ ("Choose a CUDA Program or .cu File"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+    GTK_FILE_CHOOSER_ACTION_OPEN, _ ("_Choose"), _ ("_Cancel"));
 
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
   g_signal_connect (native, "response", G_CALLBACK (on_program_chosen), g_object_ref (self));
@@ -1006,8 +1007,8 @@ ws_profiles_page_class_init (WsProfilesPageClass *klass)
   object_class->dispose = ws_profiles_page_dispose;
   object_class->finalize = ws_profiles_page_finalize;
 
-  signals[PROFILE_FINISHED] = g_signal_new ("profile-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                                            NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
+  signals[PROFILE_FINISHED] = g_signal_new ("profile-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                                            NULL, NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/warpscope/Warpscope/ui/ws-profiles-page.ui");
   gtk_widget_class_bind_template_child (widget_class, WsProfilesPage, paned);

@@ -12,14 +12,13 @@
 #include "predict/ws-predict.h"
 #include "tbpoint/ws-tbpoint.h"
 
-struct _WsResultsPage
-{
+struct _WsResultsPage {
   GtkWidget parent_instance;
 
   WsRunQueue *queue;
-  WsStore *store;                /* borrowed: measurement sets */
+  WsStore *store; /* borrowed: measurement sets */
   gulong changed_id;
-  GArray *measured;              /* of WsMeasuredTime */
+  GArray *measured; /* of WsMeasuredTime */
   char *measured_name;
 
   GtkWidget *box;
@@ -30,7 +29,7 @@ struct _WsResultsPage
   WsChartView *tbpoint_view;
   GtkDropDown *tbpoint_launch;
   GtkLabel *tbpoint_message;
-  const WsRun *tbpoint_run;      /* the run whose TBPoint views are listed */
+  const WsRun *tbpoint_run; /* the run whose TBPoint views are listed */
   GtkLabel *message;
 };
 
@@ -60,17 +59,17 @@ static WsChart *
 build_sweep (WsResultsPage *self, const WsRun *latest)
 {
   WsChart *chart = ws_chart_new (WS_CHART_LINE);
-  g_autofree char *title = g_strdup_printf (_("%s on %s"), latest->app, latest->system);
-  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autofree char *title = g_strdup_printf (_ ("%s on %s"), latest->app, latest->system);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
 
   ws_chart_set_title (chart, title);
-  ws_chart_set_axis_title (chart, WS_CHART_AXIS_X, latest->variable != NULL ? latest->variable : _("run"));
-  ws_chart_set_axis_title (chart, WS_CHART_AXIS_Y, _("total time"));
+  ws_chart_set_axis_title (chart, WS_CHART_AXIS_X, latest->variable != NULL ? latest->variable : _ ("run"));
+  ws_chart_set_axis_title (chart, WS_CHART_AXIS_Y, _ ("total time"));
   ws_chart_set_axis_unit (chart, WS_CHART_AXIS_Y, WS_CHART_UNIT_SECONDS);
 
   /* Newest run per predictor (a re-run replaces the older one in the
    * plot), drawn in the order the runs were queued. */
-  g_autoptr(GArray) picked = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GArray) picked = g_array_new (FALSE, FALSE, sizeof (guint));
   for (guint i = ws_run_queue_get_n_runs (self->queue); i > 0; i--)
     {
       const WsRun *run = ws_run_queue_get_run (self->queue, i - 1);
@@ -107,12 +106,12 @@ static WsChart *
 build_cpi (WsResultsPage *self, const WsRun *latest)
 {
   WsChart *chart = ws_chart_new (WS_CHART_STACKED);
-  g_autofree char *title = g_strdup_printf (_("CPI stacks of %s on %s"), latest->app, latest->system);
-  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autofree char *title = g_strdup_printf (_ ("CPI stacks of %s on %s"), latest->app, latest->system);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
 
   ws_chart_set_title (chart, title);
-  ws_chart_set_axis_title (chart, WS_CHART_AXIS_X, _("predictor: launch"));
-  ws_chart_set_axis_title (chart, WS_CHART_AXIS_Y, _("CPI"));
+  ws_chart_set_axis_title (chart, WS_CHART_AXIS_X, _ ("predictor: launch"));
+  ws_chart_set_axis_title (chart, WS_CHART_AXIS_Y, _ ("CPI"));
   for (guint i = ws_run_queue_get_n_runs (self->queue); i > 0; i--)
     {
       const WsRun *run = ws_run_queue_get_run (self->queue, i - 1);
@@ -125,7 +124,8 @@ build_cpi (WsResultsPage *self, const WsRun *latest)
         {
           const WsPrediction *pred = g_ptr_array_index (run->cpi, p);
           const char *config = run->cpi_labels != NULL && p < run->cpi_labels->len
-                                 ? g_ptr_array_index (run->cpi_labels, p) : "";
+                                 ? g_ptr_array_index (run->cpi_labels, p)
+                                 : "";
           g_autofree char *label = config[0] != '\0'
                                      ? g_strdup_printf ("%s %s #%u", run->predictor, config, pred->index)
                                      : g_strdup_printf ("%s: %s #%u", run->predictor, pred->kernel, pred->index);
@@ -158,16 +158,16 @@ build_timeline (const WsRun *run)
 {
   WsChart *chart = ws_chart_new (WS_CHART_GANTT);
   const WsSystemResult *r = run->results->len > 0 ? g_ptr_array_index (run->results, run->results->len - 1) : NULL;
-  g_autoptr(GHashTable) kinds = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) kinds = g_hash_table_new (g_str_hash, g_str_equal);
   g_autofree char *title = NULL;
 
   if (run->variable != NULL && run->values->len > 0)
-    title = g_strdup_printf (_("Operations of %s (%s = %g, %s)"), run->app, run->variable,
+    title = g_strdup_printf (_ ("Operations of %s (%s = %g, %s)"), run->app, run->variable,
                              g_array_index (run->values, double, run->values->len - 1), run->predictor);
   else
-    title = g_strdup_printf (_("Operations of %s (%s)"), run->app, run->predictor);
+    title = g_strdup_printf (_ ("Operations of %s (%s)"), run->app, run->predictor);
   ws_chart_set_title (chart, title);
-  ws_chart_set_axis_title (chart, WS_CHART_AXIS_X, _("time"));
+  ws_chart_set_axis_title (chart, WS_CHART_AXIS_X, _ ("time"));
   ws_chart_set_axis_unit (chart, WS_CHART_AXIS_X, WS_CHART_UNIT_SECONDS);
   for (guint i = 0; r != NULL && r->operations != NULL && i < r->operations->len; i++)
     {
@@ -226,7 +226,7 @@ on_tbpoint_launch_selected (WsResultsPage *self, GParamSpec *pspec, GtkDropDown 
 static void
 refresh_tbpoint (WsResultsPage *self, const WsRun *latest)
 {
-  g_autoptr(GtkStringList) launches = gtk_string_list_new (NULL);
+  g_autoptr (GtkStringList) launches = gtk_string_list_new (NULL);
   const WsRun *run = latest != NULL ? latest_tbpoint (self, latest) : NULL;
 
   self->tbpoint_run = run;
@@ -234,10 +234,10 @@ refresh_tbpoint (WsResultsPage *self, const WsRun *latest)
     {
       const WsTbpointView *view = g_ptr_array_index (run->tbpoint, i);
       const char *config = run->tbpoint_labels != NULL && i < run->tbpoint_labels->len
-                             ? g_ptr_array_index (run->tbpoint_labels, i) : "";
-      g_autofree char *label = g_strdup_printf (_("%s%s%s, launch %u (%" PRIu64 " TBs)"), config,
-                                                config[0] != '\0' ? " " : "", view->kernel, view->launch,
-                                                view->n_tbs);
+                             ? g_ptr_array_index (run->tbpoint_labels, i)
+                             : "";
+      g_autofree char *label = g_strdup_printf (_ ("%s%s%s, launch %u (%" PRIu64 " TBs)"), config,
+                                                config[0] != '\0' ? " " : "", view->kernel, view->launch, view->n_tbs);
 
       gtk_string_list_append (launches, label);
     }
@@ -264,7 +264,7 @@ ws_results_page_refresh (WsResultsPage *self)
       ws_chart_view_set_chart (self->timeline_view, NULL);
       ws_chart_view_set_chart (self->cpi_view, NULL);
       refresh_tbpoint (self, NULL);
-      gtk_label_set_text (self->message, _("No finished runs yet: queue one on the Simulations page."));
+      gtk_label_set_text (self->message, _ ("No finished runs yet: queue one on the Simulations page."));
       return;
     }
   gtk_label_set_text (self->message, "");
@@ -283,7 +283,7 @@ gboolean
 ws_results_page_import_measured (WsResultsPage *self, const char *path, GError **error)
 {
   const WsRun *latest;
-  g_autoptr(GArray) times = NULL;
+  g_autoptr (GArray) times = NULL;
 
   g_return_val_if_fail (WS_IS_RESULTS_PAGE (self), FALSE);
   /* Columns by name (core/measure, as `warpscope-cli plot --measured`):
@@ -302,7 +302,7 @@ ws_results_page_import_measured (WsResultsPage *self, const char *path, GError *
 
     if (dot != NULL && dot != base)
       *dot = '\0';
-    self->measured_name = g_strdup_printf (_("measured: %s"), base);
+    self->measured_name = g_strdup_printf (_ ("measured: %s"), base);
   }
   ws_results_page_refresh (self);
   return TRUE;
@@ -333,33 +333,33 @@ value_in_name (const char *name, const char *variable, double *value)
 }
 
 gboolean
-ws_results_page_use_measurement_sets (WsResultsPage *self, const char * const *names, gboolean kernels_only,
+ws_results_page_use_measurement_sets (WsResultsPage *self, const char *const *names, gboolean kernels_only,
                                       GError **error)
 {
-  g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (WsMeasuredTime));
+  g_autoptr (GArray) times = g_array_new (FALSE, FALSE, sizeof (WsMeasuredTime));
   const WsRun *latest;
 
   g_return_val_if_fail (WS_IS_RESULTS_PAGE (self), FALSE);
   latest = latest_done (self);
   if (self->store == NULL)
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("No workspace is open."));
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _ ("No workspace is open."));
       return FALSE;
     }
   if (latest == NULL || latest->variable == NULL)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                   _("Run a sweep first: a measurement set is placed at the swept variable's value in its name."));
+                   _ ("Run a sweep first: a measurement set is placed at the swept variable's value in its name."));
       return FALSE;
     }
   if (names == NULL || names[0] == NULL)
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("Choose at least one measurement set."));
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _ ("Choose at least one measurement set."));
       return FALSE;
     }
   for (guint i = 0; names[i] != NULL; i++)
     {
-      g_autoptr(WsMeasurementSet) set = ws_measure_store_get (self->store, names[i], error);
+      g_autoptr (WsMeasurementSet) set = ws_measure_store_get (self->store, names[i], error);
       WsMeasuredTime m = { 0, 0 };
 
       if (set == NULL)
@@ -367,7 +367,7 @@ ws_results_page_use_measurement_sets (WsResultsPage *self, const char * const *n
       if (!value_in_name (set->name, latest->variable, &m.x))
         {
           g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                       _("The name of measurement set “%s” gives no value of %s: name sets like “%s %s=1048576”."),
+                       _ ("The name of measurement set “%s” gives no value of %s: name sets like “%s %s=1048576”."),
                        set->name, latest->variable, latest->app, latest->variable);
           return FALSE;
         }
@@ -383,7 +383,7 @@ ws_results_page_use_measurement_sets (WsResultsPage *self, const char * const *n
   g_clear_pointer (&self->measured, g_array_unref);
   self->measured = g_steal_pointer (&times);
   g_free (self->measured_name);
-  self->measured_name = g_strdup (kernels_only ? _("measured (kernels)") : _("measured"));
+  self->measured_name = g_strdup (kernels_only ? _ ("measured (kernels)") : _ ("measured"));
   ws_results_page_refresh (self);
   return TRUE;
 }
@@ -393,9 +393,9 @@ on_sets_response (AdwMessageDialog *dialog, const char *response, gpointer user_
 {
   WsResultsPage *self = user_data;
   GtkWidget *list = adw_message_dialog_get_extra_child (dialog);
-  g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
-  g_auto(GStrv) chosen = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GStrvBuilder) names = g_strv_builder_new ();
+  g_auto (GStrv) chosen = NULL;
+  g_autoptr (GError) error = NULL;
 
   if (!g_str_equal (response, "import") && !g_str_equal (response, "kernels"))
     return;
@@ -407,7 +407,7 @@ on_sets_response (AdwMessageDialog *dialog, const char *response, gpointer user_
         g_strv_builder_add (names, adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)));
     }
   chosen = g_strv_builder_end (names);
-  if (!ws_results_page_use_measurement_sets (self, (const char * const *) chosen, g_str_equal (response, "kernels"),
+  if (!ws_results_page_use_measurement_sets (self, (const char *const *) chosen, g_str_equal (response, "kernels"),
                                              &error))
     gtk_label_set_text (self->message, error->message);
 }
@@ -417,21 +417,21 @@ import_sets_action (GtkWidget *widget, const char *action_name, GVariant *parame
 {
   WsResultsPage *self = WS_RESULTS_PAGE (widget);
   GtkRoot *root = gtk_widget_get_root (widget);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) sets = self->store != NULL ? ws_measure_store_list (self->store, &error) : NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) sets = self->store != NULL ? ws_measure_store_list (self->store, &error) : NULL;
   GtkWidget *dialog, *list;
 
   if (sets == NULL || sets->len == 0)
     {
       gtk_label_set_text (self->message,
                           error != NULL ? error->message
-                                        : _("No measurement sets are stored: take them with `warpscope-cli measure` "
-                                            "and `warpscope-cli measurements import`."));
+                                        : _ ("No measurement sets are stored: take them with `warpscope-cli measure` "
+                                             "and `warpscope-cli measurements import`."));
       return;
     }
-  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, _("Overlay Measurement Sets"),
-                                   _("Each set is one measured run; its total time (or its kernels' time) is "
-                                     "placed at the swept variable's value in the set's name."));
+  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, _ ("Overlay Measurement Sets"),
+                                   _ ("Each set is one measured run; its total time (or its kernels' time) is "
+                                      "placed at the swept variable's value in the set's name."));
   list = gtk_list_box_new ();
   gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
   gtk_widget_add_css_class (list, "boxed-list");
@@ -450,8 +450,8 @@ import_sets_action (GtkWidget *widget, const char *action_name, GVariant *parame
       gtk_list_box_append (GTK_LIST_BOX (list), row);
     }
   adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), list);
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"), "kernels",
-                                    _("_Kernels Only"), "import", _("_Total Time"), NULL);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _ ("_Cancel"), "kernels",
+                                    _ ("_Kernels Only"), "import", _ ("_Total Time"), NULL);
   adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "import");
   adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "import", ADW_RESPONSE_SUGGESTED);
   g_signal_connect_object (dialog, "response", G_CALLBACK (on_sets_response), self, 0);
@@ -461,13 +461,13 @@ import_sets_action (GtkWidget *widget, const char *action_name, GVariant *parame
 static void
 on_import_response (GtkNativeDialog *native, int response, gpointer user_data)
 {
-  g_autoptr(WsResultsPage) self = user_data;
+  g_autoptr (WsResultsPage) self = user_data;
 
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
       g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
-      g_autoptr(GError) error = NULL;
+      g_autoptr (GError) error = NULL;
 
       if (path != NULL && !ws_results_page_import_measured (self, path, &error))
         gtk_label_set_text (self->message, error->message);
@@ -479,10 +479,9 @@ static void
 import_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   GtkRoot *root = gtk_widget_get_root (widget);
-  GtkFileChooserNative *native =
-    gtk_file_chooser_native_new (_("Import Measurements (CSV with columns x,seconds)"),
-                                 GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, GTK_FILE_CHOOSER_ACTION_OPEN,
-                                 _("_Import"), _("_Cancel"));
+  GtkFileChooserNative *native = gtk_file_chooser_native_new (
+    _ ("Import Measurements (CSV with columns x,seconds)"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+    GTK_FILE_CHOOSER_ACTION_OPEN, _ ("_Import"), _ ("_Cancel"));
 
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
   g_signal_connect (native, "response", G_CALLBACK (on_import_response), g_object_ref (widget));
@@ -606,7 +605,7 @@ ws_results_page_init (WsResultsPage *self)
   GtkWidget *switcher = gtk_stack_switcher_new ();
   GtkWidget *import = gtk_menu_button_new ();
   GtkWidget *tbpoint_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  g_autoptr(GMenu) menu = g_menu_new ();
+  g_autoptr (GMenu) menu = g_menu_new ();
 
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   gtk_widget_set_margin_top (self->box, 6);
@@ -618,33 +617,33 @@ ws_results_page_init (WsResultsPage *self)
   self->timeline_view = WS_CHART_VIEW (ws_chart_view_new ());
   self->cpi_view = WS_CHART_VIEW (ws_chart_view_new ());
   gtk_widget_set_vexpand (GTK_WIDGET (self->stack), TRUE);
-  gtk_stack_add_titled (self->stack, GTK_WIDGET (self->sweep_view), "sweep", _("Sweep"));
-  gtk_stack_add_titled (self->stack, GTK_WIDGET (self->cpi_view), "cpi", _("CPI Stacks"));
-  gtk_stack_add_titled (self->stack, GTK_WIDGET (self->timeline_view), "timeline", _("Timeline"));
+  gtk_stack_add_titled (self->stack, GTK_WIDGET (self->sweep_view), "sweep", _ ("Sweep"));
+  gtk_stack_add_titled (self->stack, GTK_WIDGET (self->cpi_view), "cpi", _ ("CPI Stacks"));
+  gtk_stack_add_titled (self->stack, GTK_WIDGET (self->timeline_view), "timeline", _ ("Timeline"));
   self->tbpoint_view = WS_CHART_VIEW (ws_chart_view_new ());
   self->tbpoint_launch = GTK_DROP_DOWN (gtk_drop_down_new (NULL, NULL));
   gtk_widget_set_halign (GTK_WIDGET (self->tbpoint_launch), GTK_ALIGN_START);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->tbpoint_launch), _("Profiled launch to show"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->tbpoint_launch), _ ("Profiled launch to show"));
   g_signal_connect_swapped (self->tbpoint_launch, "notify::selected", G_CALLBACK (on_tbpoint_launch_selected), self);
   self->tbpoint_message = GTK_LABEL (gtk_label_new (
-    _("Run the application with “simulator-tbpoint” to see which thread blocks TBPoint simulated and skipped, its "
-      "homogeneous regions, and its error against the full simulation.")));
+    _ ("Run the application with “simulator-tbpoint” to see which thread blocks TBPoint simulated and skipped, its "
+       "homogeneous regions, and its error against the full simulation.")));
   gtk_label_set_wrap (self->tbpoint_message, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->tbpoint_message), "dim-label");
   gtk_widget_set_vexpand (GTK_WIDGET (self->tbpoint_view), TRUE);
   gtk_box_append (GTK_BOX (tbpoint_box), GTK_WIDGET (self->tbpoint_launch));
   gtk_box_append (GTK_BOX (tbpoint_box), GTK_WIDGET (self->tbpoint_message));
   gtk_box_append (GTK_BOX (tbpoint_box), GTK_WIDGET (self->tbpoint_view));
-  gtk_stack_add_titled (self->stack, tbpoint_box, "tbpoint", _("TBPoint"));
+  gtk_stack_add_titled (self->stack, tbpoint_box, "tbpoint", _ ("TBPoint"));
   gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), self->stack);
-  g_menu_append (menu, _("From a _CSV File (x,seconds)…"), "results.import-measured");
-  g_menu_append (menu, _("From Stored _Measurement Sets…"), "results.import-sets");
+  g_menu_append (menu, _ ("From a _CSV File (x,seconds)…"), "results.import-measured");
+  g_menu_append (menu, _ ("From Stored _Measurement Sets…"), "results.import-sets");
   gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (import), G_MENU_MODEL (menu));
-  gtk_menu_button_set_label (GTK_MENU_BUTTON (import), _("_Measured Data"));
+  gtk_menu_button_set_label (GTK_MENU_BUTTON (import), _ ("_Measured Data"));
   gtk_menu_button_set_use_underline (GTK_MENU_BUTTON (import), TRUE);
-  gtk_widget_set_tooltip_text (import, _("Overlay measured times from a CSV file or from measurement sets taken "
-                                         "with warpscope-cli measure"));
-  self->message = GTK_LABEL (gtk_label_new (_("No finished runs yet: queue one on the Simulations page.")));
+  gtk_widget_set_tooltip_text (import, _ ("Overlay measured times from a CSV file or from measurement sets taken "
+                                          "with warpscope-cli measure"));
+  self->message = GTK_LABEL (gtk_label_new (_ ("No finished runs yet: queue one on the Simulations page.")));
   gtk_label_set_wrap (self->message, TRUE);
   gtk_label_set_xalign (self->message, 0);
   gtk_widget_set_hexpand (GTK_WIDGET (self->message), TRUE);

@@ -34,26 +34,26 @@ G_BEGIN_DECLS
 #define WS_TYPE_RESULTS_PAGE (ws_results_page_get_type ())
 G_DECLARE_FINAL_TYPE (WsResultsPage, ws_results_page, WS, RESULTS_PAGE, GtkWidget)
 
-GtkWidget   *ws_results_page_new              (void);
-void         ws_results_page_set_queue        (WsResultsPage *self, WsRunQueue *queue);
+GtkWidget *ws_results_page_new (void);
+void ws_results_page_set_queue (WsResultsPage *self, WsRunQueue *queue);
 /* Rebuilds the charts from the queue's finished runs. */
-void         ws_results_page_refresh          (WsResultsPage *self);
+void ws_results_page_refresh (WsResultsPage *self);
 /* Reads a measured CSV (format above) and overlays it. */
-gboolean     ws_results_page_import_measured  (WsResultsPage *self, const char *path, GError **error);
-WsChartView *ws_results_page_get_sweep_view   (WsResultsPage *self);
+gboolean ws_results_page_import_measured (WsResultsPage *self, const char *path, GError **error);
+WsChartView *ws_results_page_get_sweep_view (WsResultsPage *self);
 WsChartView *ws_results_page_get_timeline_view (WsResultsPage *self);
 /* CPI stacks of the profiled launches, one bar per predictor and launch. */
-WsChartView *ws_results_page_get_cpi_view     (WsResultsPage *self);
+WsChartView *ws_results_page_get_cpi_view (WsResultsPage *self);
 WsChartView *ws_results_page_get_tbpoint_view (WsResultsPage *self);
-guint        ws_results_page_get_n_tbpoint_launches (WsResultsPage *self);
-void         ws_results_page_select_tbpoint_launch (WsResultsPage *self, guint index);
+guint ws_results_page_get_n_tbpoint_launches (WsResultsPage *self);
+void ws_results_page_select_tbpoint_launch (WsResultsPage *self, guint index);
 /* @store is borrowed (measurement sets). */
-void         ws_results_page_set_store        (WsResultsPage *self, WsStore *store);
+void ws_results_page_set_store (WsResultsPage *self, WsStore *store);
 /* Overlays stored measurement sets @names (see above); @kernels_only sums
  * the kernels' durations only. */
-gboolean     ws_results_page_use_measurement_sets (WsResultsPage *self, const char * const *names,
-                                                   gboolean kernels_only, GError **error);
+gboolean ws_results_page_use_measurement_sets (WsResultsPage *self, const char *const *names, gboolean kernels_only,
+                                               GError **error);
 /* "sweep", "cpi", "timeline" or "tbpoint". */
-void         ws_results_page_show             (WsResultsPage *self, const char *name);
+void ws_results_page_show (WsResultsPage *self, const char *name);
 
 G_END_DECLS

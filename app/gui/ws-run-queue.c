@@ -11,37 +11,36 @@
 typedef struct {
   WsSystemEnv *env;
   WsAppModel *app;
-  GPtrArray *points;             /* of GHashTable* overrides */
-  GPtrArray *results;            /* filled by the worker */
-  gint n_done;                   /* atomic */
+  GPtrArray *points;  /* of GHashTable* overrides */
+  GPtrArray *results; /* filled by the worker */
+  gint n_done;        /* atomic */
   /* CPI stacks: the plugin (kept loaded by its scan) on the GPU, per trace. */
   GPtrArray *plugins;
   const WsPredictorPlugin *plugin;
-  GHashTable *options;           /* the plugin's options (the run's), or NULL */
+  GHashTable *options; /* the plugin's options (the run's), or NULL */
   WsGpu *gpu;
-  GStrv traces;                  /* the application's fixed traces */
-  char *variable;                /* the swept variable (labels of on-demand traces) */
+  GStrv traces;   /* the application's fixed traces */
+  char *variable; /* the swept variable (labels of on-demand traces) */
   GArray *values;
   /* Every trace whose launches get CPI stacks / TBPoint views: the fixed
    * ones, then those profiled on demand while the points ran, with a label
    * ("N=1048576" for the point that first used it). */
-  GPtrArray *trace_paths, *trace_labels;   /* of char* */
-  GArray *tbpoint_traces;        /* of guint: indices into trace_paths that get TBPoint views */
-  GPtrArray *cpi;                /* of WsPrediction* */
-  GPtrArray *cpi_labels;         /* of char*, parallel */
-  gboolean tbpoint;              /* compute TBPoint views of the traces' launches */
-  GPtrArray *tbpoint_views;      /* of WsTbpointView* */
-  GPtrArray *tbpoint_labels;     /* of char*, parallel */
+  GPtrArray *trace_paths, *trace_labels; /* of char* */
+  GArray *tbpoint_traces;                /* of guint: indices into trace_paths that get TBPoint views */
+  GPtrArray *cpi;                        /* of WsPrediction* */
+  GPtrArray *cpi_labels;                 /* of char*, parallel */
+  gboolean tbpoint;                      /* compute TBPoint views of the traces' launches */
+  GPtrArray *tbpoint_views;              /* of WsTbpointView* */
+  GPtrArray *tbpoint_labels;             /* of char*, parallel */
 } Job;
 
-struct _WsRunQueue
-{
+struct _WsRunQueue {
   GObject parent_instance;
 
   WsStore *store;
-  GPtrArray *runs;               /* of WsRun* */
-  GPtrArray *cancellables;       /* parallel to runs */
-  int running;                   /* index of the running run, or -1 */
+  GPtrArray *runs;         /* of WsRun* */
+  GPtrArray *cancellables; /* parallel to runs */
+  int running;             /* index of the running run, or -1 */
   Job *job;
   guint poll_id;
   guint next_id;
@@ -59,11 +58,11 @@ ws_run_state_name (WsRunState state)
 {
   switch (state)
     {
-    case WS_RUN_QUEUED: return _("queued");
-    case WS_RUN_RUNNING: return _("running");
-    case WS_RUN_DONE: return _("done");
-    case WS_RUN_FAILED: return _("failed");
-    case WS_RUN_CANCELLED: return _("cancelled");
+    case WS_RUN_QUEUED: return _ ("queued");
+    case WS_RUN_RUNNING: return _ ("running");
+    case WS_RUN_DONE: return _ ("done");
+    case WS_RUN_FAILED: return _ ("failed");
+    case WS_RUN_CANCELLED: return _ ("cancelled");
     default: return "?";
     }
 }
@@ -138,7 +137,7 @@ changed (WsRunQueue *self, guint index)
 static void
 note_profiled_traces (Job *job, guint i)
 {
-  g_auto(GStrv) traces = ws_system_env_get_profiled_traces (job->env);
+  g_auto (GStrv) traces = ws_system_env_get_profiled_traces (job->env);
   gboolean last = i + 1 == job->points->len;
 
   for (guint t = 0; traces != NULL && traces[t] != NULL; t++)
@@ -155,10 +154,9 @@ note_profiled_traces (Job *job, guint i)
           g_array_append_val (job->tbpoint_traces, index);
         }
       g_ptr_array_add (job->trace_paths, g_strdup (traces[t]));
-      g_ptr_array_add (job->trace_labels,
-                       job->variable != NULL
-                         ? g_strdup_printf ("%s=%.15g", job->variable, g_array_index (job->values, double, i))
-                         : g_strdup (""));
+      g_ptr_array_add (job->trace_labels, job->variable != NULL ? g_strdup_printf (
+                                            "%s=%.15g", job->variable, g_array_index (job->values, double, i))
+                                                                : g_strdup (""));
     }
 }
 
@@ -169,7 +167,7 @@ worker (GTask *task, gpointer source, gpointer task_data, GCancellable *cancella
 
   for (guint i = 0; i < job->points->len; i++)
     {
-      g_autoptr(GError) error = NULL;
+      g_autoptr (GError) error = NULL;
       WsSystemResult *result;
 
       if (g_cancellable_set_error_if_cancelled (cancellable, &error))
@@ -180,7 +178,7 @@ worker (GTask *task, gpointer source, gpointer task_data, GCancellable *cancella
       result = ws_system_evaluate (job->env, job->app, g_ptr_array_index (job->points, i), &error);
       if (result == NULL)
         {
-          g_prefix_error (&error, _("Point %u of %u: "), i + 1, job->points->len);
+          g_prefix_error (&error, _ ("Point %u of %u: "), i + 1, job->points->len);
           g_task_return_error (task, g_steal_pointer (&error));
           return;
         }
@@ -194,9 +192,9 @@ worker (GTask *task, gpointer source, gpointer task_data, GCancellable *cancella
    * run like a point would. */
   for (guint t = 0; job->plugin != NULL && job->gpu != NULL && t < job->trace_paths->len; t++)
     {
-      g_autoptr(GError) error = NULL;
+      g_autoptr (GError) error = NULL;
       const char *path = g_ptr_array_index (job->trace_paths, t);
-      g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+      g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
 
       for (guint l = 0; trace != NULL && l < ws_trace_get_n_launches (trace); l++)
         {
@@ -213,7 +211,7 @@ worker (GTask *task, gpointer source, gpointer task_data, GCancellable *cancella
       if (error != NULL)
         {
           if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-            g_prefix_error (&error, _("CPI stack of %s: "), path);
+            g_prefix_error (&error, _ ("CPI stack of %s: "), path);
           g_task_return_error (task, g_steal_pointer (&error));
           return;
         }
@@ -224,10 +222,10 @@ worker (GTask *task, gpointer source, gpointer task_data, GCancellable *cancella
    * view can say what sampling cost. */
   for (guint k = 0; job->tbpoint && job->gpu != NULL && k < job->tbpoint_traces->len; k++)
     {
-      g_autoptr(GError) error = NULL;
+      g_autoptr (GError) error = NULL;
       guint t = g_array_index (job->tbpoint_traces, guint, k);
       const char *path = g_ptr_array_index (job->trace_paths, t);
-      g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+      g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
       WsTbpointOptions options;
 
       ws_tbpoint_options_init (&options);
@@ -244,7 +242,7 @@ worker (GTask *task, gpointer source, gpointer task_data, GCancellable *cancella
       if (error != NULL)
         {
           if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-            g_prefix_error (&error, _("TBPoint view of %s: "), path);
+            g_prefix_error (&error, _ ("TBPoint view of %s: "), path);
           g_task_return_error (task, g_steal_pointer (&error));
           return;
         }
@@ -278,12 +276,12 @@ on_run_done (GObject *source, GAsyncResult *result, gpointer user_data)
   guint index = GPOINTER_TO_UINT (user_data);
   WsRun *run = g_ptr_array_index (self->runs, index);
   Job *job = g_steal_pointer (&self->job);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   if (g_task_propagate_boolean (G_TASK (result), &error))
     {
-      g_autoptr(GError) store_error = NULL;
-      g_autoptr(WsSystemModel) system = ws_system_store_get_system (self->store, run->system, NULL);
+      g_autoptr (GError) store_error = NULL;
+      g_autoptr (WsSystemModel) system = ws_system_store_get_system (self->store, run->system, NULL);
 
       run->state = WS_RUN_DONE;
       run->results = g_steal_pointer (&job->results);
@@ -311,7 +309,7 @@ on_run_done (GObject *source, GAsyncResult *result, gpointer user_data)
         run->sweep_id = ws_system_store_put_sweep (self->store, system, job->app, run->predictor, run->options,
                                                    run->results, 0.0, &store_error);
       if (store_error != NULL)
-        run->error = g_strdup_printf (_("The results could not be saved: %s"), store_error->message);
+        run->error = g_strdup_printf (_ ("The results could not be saved: %s"), store_error->message);
     }
   else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     run->state = WS_RUN_CANCELLED;
@@ -361,16 +359,16 @@ start_next (WsRunQueue *self)
   for (guint i = 0; self->running < 0 && i < self->runs->len; i++)
     {
       WsRun *run = g_ptr_array_index (self->runs, i);
-      g_autoptr(GError) error = NULL;
-      g_autoptr(WsSystemModel) system = NULL;
-      g_autoptr(GTask) task = NULL;
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WsSystemModel) system = NULL;
+      g_autoptr (GTask) task = NULL;
       Job *job;
 
       if (run->state != WS_RUN_QUEUED)
         continue;
       if (self->store == NULL)
         {
-          g_set_error (&error, WS_ERROR, WS_ERROR_INVALID, _("No workspace is open to run “%s” in."), run->app);
+          g_set_error (&error, WS_ERROR, WS_ERROR_INVALID, _ ("No workspace is open to run “%s” in."), run->app);
           fail_run (self, i, error);
           continue;
         }
@@ -449,8 +447,8 @@ start_next (WsRunQueue *self)
 }
 
 guint
-ws_run_queue_add (WsRunQueue *self, const char *system, const char *app, const char *predictor,
-                  const char *variable, GArray *values, GHashTable *fixed, GHashTable *options)
+ws_run_queue_add (WsRunQueue *self, const char *system, const char *app, const char *predictor, const char *variable,
+                  GArray *values, GHashTable *fixed, GHashTable *options)
 {
   WsRun *run;
   guint index;
@@ -551,10 +549,10 @@ ws_run_queue_class_init (WsRunQueueClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->finalize = ws_run_queue_finalize;
-  signals[RUN_CHANGED] = g_signal_new ("run-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                                       NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
-  signals[RUN_ADDED] = g_signal_new ("run-added", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                                     NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+  signals[RUN_CHANGED] = g_signal_new ("run-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                       G_TYPE_NONE, 1, G_TYPE_UINT);
+  signals[RUN_ADDED] = g_signal_new ("run-added", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                     G_TYPE_NONE, 1, G_TYPE_UINT);
 }
 
 static void

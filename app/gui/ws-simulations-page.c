@@ -10,8 +10,7 @@
 #include "predict/ws-predict.h"
 #include "system/ws-system.h"
 
-struct _WsSimulationsPage
-{
+struct _WsSimulationsPage {
   GtkWidget parent_instance;
 
   WsStore *store;
@@ -19,10 +18,10 @@ struct _WsSimulationsPage
   gulong changed_id, added_id;
   GStrv systems, apps;
   GStrv predictors;
-  GPtrArray *predictor_checks;   /* of GtkCheckButton, parallel to predictors */
-  GPtrArray *plugins;            /* the scan behind the list (WsPredictorPlugin*) */
-  GPtrArray *predictor_options;  /* of WsPluginOptions* (NULL: none), parallel to predictors */
-  GPtrArray *predictor_rows;     /* their rows in predictors_group */
+  GPtrArray *predictor_checks;  /* of GtkCheckButton, parallel to predictors */
+  GPtrArray *plugins;           /* the scan behind the list (WsPredictorPlugin*) */
+  GPtrArray *predictor_options; /* of WsPluginOptions* (NULL: none), parallel to predictors */
+  GPtrArray *predictor_rows;    /* their rows in predictors_group */
   AdwPreferencesGroup *predictors_group;
 
   GtkWidget *scroller;
@@ -32,7 +31,7 @@ struct _WsSimulationsPage
   AdwEntryRow *fixed_row;
   GtkLabel *message;
   GtkListBox *queue_list;
-  GPtrArray *queue_rows;         /* of AdwActionRow, parallel to the queue's runs */
+  GPtrArray *queue_rows; /* of AdwActionRow, parallel to the queue's runs */
 };
 
 G_DEFINE_FINAL_TYPE (WsSimulationsPage, ws_simulations_page, GTK_TYPE_WIDGET)
@@ -48,8 +47,8 @@ set_message (WsSimulationsPage *self, const char *text)
 static GHashTable *
 parse_fixed (const char *text, GError **error)
 {
-  g_autoptr(GHashTable) table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  g_auto(GStrv) parts = g_strsplit (text, ",", -1);
+  g_autoptr (GHashTable) table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_auto (GStrv) parts = g_strsplit (text, ",", -1);
 
   for (guint i = 0; parts[i] != NULL; i++)
     {
@@ -61,15 +60,15 @@ parse_fixed (const char *text, GError **error)
         continue;
       if (eq == NULL || eq == part)
         {
-          g_set_error (error, WS_ERROR, WS_ERROR_PARSE, _("“%s” is not NAME=VALUE."), part);
+          g_set_error (error, WS_ERROR, WS_ERROR_PARSE, _ ("“%s” is not NAME=VALUE."), part);
           return NULL;
         }
       *eq = '\0';
       value = g_ascii_strtod (eq + 1, &end);
       if (end == eq + 1 || *end != '\0')
         {
-          g_set_error (error, WS_ERROR, WS_ERROR_PARSE, _("The value of %s (“%s”) is not a number."), g_strstrip (part),
-                       eq + 1);
+          g_set_error (error, WS_ERROR, WS_ERROR_PARSE, _ ("The value of %s (“%s”) is not a number."),
+                       g_strstrip (part), eq + 1);
           return NULL;
         }
       g_hash_table_insert (table, g_strdup (g_strstrip (part)), g_memdup2 (&value, sizeof value));
@@ -83,13 +82,13 @@ validate_form (WsSimulationsPage *self)
 {
   const char *sweep = gtk_editable_get_text (GTK_EDITABLE (self->sweep_row));
   const char *fixed = gtk_editable_get_text (GTK_EDITABLE (self->fixed_row));
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GHashTable) table = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GHashTable) table = NULL;
   gboolean ok = TRUE;
 
   if (sweep[0] != '\0')
     {
-      g_autoptr(WsSweepAxis) axis = ws_sweep_axis_parse (sweep, &error);
+      g_autoptr (WsSweepAxis) axis = ws_sweep_axis_parse (sweep, &error);
 
       if (axis == NULL)
         {
@@ -134,16 +133,16 @@ ws_simulations_page_run (WsSimulationsPage *self)
   const char *system = selected_name (self->system_row, self->systems);
   const char *app = selected_name (self->app_row, self->apps);
   const char *sweep = gtk_editable_get_text (GTK_EDITABLE (self->sweep_row));
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsSweepAxis) axis = NULL;
-  g_autoptr(GHashTable) fixed = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsSweepAxis) axis = NULL;
+  g_autoptr (GHashTable) fixed = NULL;
   guint n = 0;
 
   g_return_val_if_fail (WS_IS_SIMULATIONS_PAGE (self), 0);
 
   if (system == NULL || app == NULL)
     {
-      set_message (self, _("Choose a system and an application model first."));
+      set_message (self, _ ("Choose a system and an application model first."));
       return 0;
     }
   if (!validate_form (self))
@@ -152,17 +151,17 @@ ws_simulations_page_run (WsSimulationsPage *self)
     axis = ws_sweep_axis_parse (sweep, &error);
   fixed = parse_fixed (gtk_editable_get_text (GTK_EDITABLE (self->fixed_row)), &error);
   /* Every chosen predictor's options are checked before anything is queued. */
-  g_autoptr(GPtrArray) options = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
+  g_autoptr (GPtrArray) options = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
   for (guint i = 0; self->predictors != NULL && self->predictors[i] != NULL; i++)
     {
       WsPluginOptions *o = g_ptr_array_index (self->predictor_options, i);
       GHashTable *values = NULL;
-      g_autoptr(GError) option_error = NULL;
+      g_autoptr (GError) option_error = NULL;
 
-      if (gtk_check_button_get_active (g_ptr_array_index (self->predictor_checks, i)) && o != NULL &&
-          (values = ws_plugin_options_get_values (o, &option_error)) == NULL)
+      if (gtk_check_button_get_active (g_ptr_array_index (self->predictor_checks, i)) && o != NULL
+          && (values = ws_plugin_options_get_values (o, &option_error)) == NULL)
         {
-          g_autofree char *text = g_strdup_printf (_("Options of %s: %s"), self->predictors[i], option_error->message);
+          g_autofree char *text = g_strdup_printf (_ ("Options of %s: %s"), self->predictors[i], option_error->message);
 
           set_message (self, text);
           return 0;
@@ -179,7 +178,7 @@ ws_simulations_page_run (WsSimulationsPage *self)
         n++;
       }
   if (n == 0)
-    set_message (self, _("Choose at least one predictor or the detailed simulator."));
+    set_message (self, _ ("Choose at least one predictor or the detailed simulator."));
   return n;
 }
 
@@ -210,11 +209,11 @@ update_row (WsSimulationsPage *self, guint index)
   g_autofree char *subtitle = NULL;
 
   if (run->state == WS_RUN_FAILED)
-    subtitle = g_strdup_printf (_("failed: %s"), run->error);
+    subtitle = g_strdup_printf (_ ("failed: %s"), run->error);
   else if (run->state == WS_RUN_DONE && run->error != NULL)
-    subtitle = g_strdup_printf (_("done, %u points; %s"), run->n_done, run->error);
+    subtitle = g_strdup_printf (_ ("done, %u points; %s"), run->n_done, run->error);
   else
-    subtitle = g_strdup_printf (_("%s · %u of %u points"), ws_run_state_name (run->state), run->n_done, total);
+    subtitle = g_strdup_printf (_ ("%s · %u of %u points"), ws_run_state_name (run->state), run->n_done, total);
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
   gtk_progress_bar_set_fraction (bar, total > 0 ? (double) run->n_done / total : 0);
   gtk_widget_set_visible (cancel, run->state == WS_RUN_QUEUED || run->state == WS_RUN_RUNNING);
@@ -242,17 +241,17 @@ on_run_added (WsSimulationsPage *self, guint index, WsRunQueue *queue)
         changed = ws_plugin_options_describe (p, run->options);
     }
   predictor = changed != NULL && changed[0] != '\0' ? g_strdup_printf ("%s (%s)", run->predictor, changed)
-                                                     : g_strdup (run->predictor);
+                                                    : g_strdup (run->predictor);
   if (run->variable != NULL)
-    title = g_strdup_printf (_("%s — %s on %s, sweeping %s"), predictor, run->app, run->system, run->variable);
+    title = g_strdup_printf (_ ("%s — %s on %s, sweeping %s"), predictor, run->app, run->system, run->variable);
   else
-    title = g_strdup_printf (_("%s — %s on %s"), predictor, run->app, run->system);
+    title = g_strdup_printf (_ ("%s — %s on %s"), predictor, run->app, run->system);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   gtk_widget_set_valign (bar, GTK_ALIGN_CENTER);
   gtk_widget_set_size_request (bar, 120, -1);
   gtk_widget_set_valign (cancel, GTK_ALIGN_CENTER);
-  gtk_widget_set_tooltip_text (cancel, _("Cancel This Run"));
+  gtk_widget_set_tooltip_text (cancel, _ ("Cancel This Run"));
   gtk_widget_add_css_class (cancel, "flat");
   g_object_set_data (G_OBJECT (cancel), "ws-run-index", GUINT_TO_POINTER (index));
   g_signal_connect (cancel, "clicked", G_CALLBACK (on_cancel_clicked), self);
@@ -306,7 +305,7 @@ ws_simulations_page_get_queue (WsSimulationsPage *self)
 static void
 set_names (AdwComboRow *row, GStrv names)
 {
-  GtkStringList *list = gtk_string_list_new ((const char * const *) names);
+  GtkStringList *list = gtk_string_list_new ((const char *const *) names);
 
   adw_combo_row_set_model (row, G_LIST_MODEL (list));
   g_object_unref (list);
@@ -317,7 +316,7 @@ static gboolean select_name (AdwComboRow *row, GStrv names, const char *name);
 void
 ws_simulations_page_load (WsSimulationsPage *self, WsStore *store)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   g_autofree char *system = NULL, *app = NULL;
 
@@ -381,10 +380,10 @@ ws_simulations_page_get_app (WsSimulationsPage *self)
   return selected_name (self->app_row, self->apps);
 }
 
-const char * const *
+const char *const *
 ws_simulations_page_get_predictors (WsSimulationsPage *self)
 {
-  return (const char * const *) self->predictors;
+  return (const char *const *) self->predictors;
 }
 
 WsPluginOptions *
@@ -478,7 +477,7 @@ ws_simulations_page_class_init (WsSimulationsPageClass *klass)
 static void
 fill_predictors (WsSimulationsPage *self, GStrv kept)
 {
-  g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
+  g_autoptr (GStrvBuilder) names = g_strv_builder_new ();
   GPtrArray *plugins;
 
   for (guint i = 0; i < self->predictor_rows->len; i++)
@@ -509,10 +508,10 @@ fill_predictors (WsSimulationsPage *self, GStrv kept)
       WsPluginOptions *options = NULL;
 
       if (g_str_equal (self->predictors[i], WS_SYSTEM_PREDICTOR_SIMULATOR))
-        what = _("Detailed cycle-level simulator, every thread block simulated (profiled kernels only)");
+        what = _ ("Detailed cycle-level simulator, every thread block simulated (profiled kernels only)");
       else if (g_str_equal (self->predictors[i], WS_SYSTEM_PREDICTOR_SIMULATOR_TBPOINT))
-        what = _("Detailed simulator with TBPoint sampling of homogeneous regions; adds the TBPoint view on the "
-                 "Results page");
+        what = _ ("Detailed simulator with TBPoint sampling of homogeneous regions; adds the TBPoint view on the "
+                  "Results page");
       else
         for (guint k = 0; plugins != NULL && k < plugins->len; k++)
           {
@@ -549,7 +548,7 @@ fill_predictors (WsSimulationsPage *self, GStrv kept)
       /* Volkov is the default predictor of the system API too; a rescan
        * keeps the choices made. */
       gtk_check_button_set_active (GTK_CHECK_BUTTON (check),
-                                   kept != NULL ? g_strv_contains ((const char * const *) kept, self->predictors[i])
+                                   kept != NULL ? g_strv_contains ((const char *const *) kept, self->predictors[i])
                                                 : g_str_equal (self->predictors[i], "volkov"));
       g_ptr_array_add (self->predictor_checks, check);
       g_ptr_array_add (self->predictor_rows, row);
@@ -560,8 +559,8 @@ fill_predictors (WsSimulationsPage *self, GStrv kept)
 void
 ws_simulations_page_rescan_plugins (WsSimulationsPage *self)
 {
-  g_autoptr(GStrvBuilder) checked = g_strv_builder_new ();
-  g_auto(GStrv) kept = NULL;
+  g_autoptr (GStrvBuilder) checked = g_strv_builder_new ();
+  g_auto (GStrv) kept = NULL;
 
   g_return_if_fail (WS_IS_SIMULATIONS_PAGE (self));
   for (guint i = 0; self->predictors[i] != NULL; i++)
@@ -587,22 +586,25 @@ ws_simulations_page_init (WsSimulationsPage *self)
 {
   GtkWidget *clamp = adw_clamp_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 18);
-  GtkWidget *models = group (_("Model"), NULL);
-  GtkWidget *preds = group (_("Predictors"), _("One run per choice; “simulator” is the detailed cycle-level simulator (profiled kernels only)."));
-  GtkWidget *vars = group (_("Variables"), _("Sweep one variable (N=1,2,4 or N=1024:65536:1024) and fix others (A=1, B=2)."));
-  GtkWidget *queue_group = group (_("Queue"), _("Runs execute one at a time in the background; results appear on the Results page."));
-  GtkWidget *run_button = gtk_button_new_with_mnemonic (_("_Run"));
+  GtkWidget *models = group (_ ("Model"), NULL);
+  GtkWidget *preds = group (
+    _ ("Predictors"),
+    _ ("One run per choice; “simulator” is the detailed cycle-level simulator (profiled kernels only)."));
+  GtkWidget *vars = group (_ ("Variables"),
+                           _ ("Sweep one variable (N=1,2,4 or N=1024:65536:1024) and fix others (A=1, B=2)."));
+  GtkWidget *queue_group = group (
+    _ ("Queue"), _ ("Runs execute one at a time in the background; results appear on the Results page."));
+  GtkWidget *run_button = gtk_button_new_with_mnemonic (_ ("_Run"));
 
   self->predictor_checks = g_ptr_array_new ();
   self->predictor_options = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_plugin_options_free);
   self->queue_rows = g_ptr_array_new ();
 
   self->system_row = ADW_COMBO_ROW (adw_combo_row_new ());
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->system_row), _("System"));
-  adw_combo_row_set_expression (self->system_row,
-                                gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string"));
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->system_row), _ ("System"));
+  adw_combo_row_set_expression (self->system_row, gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string"));
   self->app_row = ADW_COMBO_ROW (adw_combo_row_new ());
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->app_row), _("Application model"));
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->app_row), _ ("Application model"));
   adw_combo_row_set_expression (self->app_row, gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string"));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (models), GTK_WIDGET (self->system_row));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (models), GTK_WIDGET (self->app_row));
@@ -612,9 +614,9 @@ ws_simulations_page_init (WsSimulationsPage *self)
   fill_predictors (self, NULL);
 
   self->sweep_row = ADW_ENTRY_ROW (adw_entry_row_new ());
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->sweep_row), _("Sweep"));
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->sweep_row), _ ("Sweep"));
   self->fixed_row = ADW_ENTRY_ROW (adw_entry_row_new ());
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->fixed_row), _("Fixed values"));
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->fixed_row), _ ("Fixed values"));
   g_signal_connect_swapped (self->sweep_row, "changed", G_CALLBACK (on_entry_changed), self);
   g_signal_connect_swapped (self->fixed_row, "changed", G_CALLBACK (on_entry_changed), self);
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (vars), GTK_WIDGET (self->sweep_row));
@@ -627,7 +629,7 @@ ws_simulations_page_init (WsSimulationsPage *self)
   gtk_widget_set_visible (GTK_WIDGET (self->message), FALSE);
 
   gtk_actionable_set_action_name (GTK_ACTIONABLE (run_button), "simulations.run");
-  gtk_widget_set_tooltip_text (run_button, _("Queue the runs (Ctrl+Enter)"));
+  gtk_widget_set_tooltip_text (run_button, _ ("Queue the runs (Ctrl+Enter)"));
   gtk_widget_set_halign (run_button, GTK_ALIGN_END);
   gtk_widget_add_css_class (run_button, "suggested-action");
   gtk_widget_add_css_class (run_button, "pill");
@@ -671,7 +673,7 @@ ws_simulations_page_init (WsSimulationsPage *self)
   }
 
   {
-    g_autoptr(WsRunQueue) queue = ws_run_queue_new ();
+    g_autoptr (WsRunQueue) queue = ws_run_queue_new ();
     ws_simulations_page_set_queue (self, queue);
   }
 }

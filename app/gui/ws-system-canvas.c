@@ -7,28 +7,27 @@
 #include "ws-system-canvas.h"
 
 #define HANDLE_RADIUS 7.0
-#define KEY_STEP      10.0
+#define KEY_STEP 10.0
 
 typedef enum { DRAG_NONE, DRAG_MOVE, DRAG_CONNECT, DRAG_PAN } DragMode;
 
-struct _WsSystemCanvas
-{
+struct _WsSystemCanvas {
   GtkWidget parent_instance;
 
   const WsSystemDoc *doc;
-  char *doc_name;             /* the system last shown, to fit a newly opened one */
-  gboolean fit_pending;       /* opened before the canvas had a size */
-  GPtrArray *problems;        /* of WsDesignProblem*, owned */
+  char *doc_name;       /* the system last shown, to fit a newly opened one */
+  gboolean fit_pending; /* opened before the canvas had a size */
+  GPtrArray *problems;  /* of WsDesignProblem*, owned */
   char *selected;
   char *connect_source;
   double zoom;
-  double pan_x, pan_y;        /* widget offset of document (0, 0) */
+  double pan_x, pan_y; /* widget offset of document (0, 0) */
 
   DragMode drag_mode;
   char *drag_node;
-  double drag_start_x, drag_start_y;   /* document units */
-  double drag_node_x, drag_node_y;     /* node origin (absolute) at start */
-  double drag_dx, drag_dy;             /* current offset, document units */
+  double drag_start_x, drag_start_y; /* document units */
+  double drag_node_x, drag_node_y;   /* node origin (absolute) at start */
+  double drag_dx, drag_dy;           /* current offset, document units */
   double pan_start_x, pan_start_y;
   double zoom_start;
 };
@@ -69,8 +68,8 @@ static void
 bounds (WsSystemCanvas *self, const WsDesignNode *n, double *x, double *y, double *w, double *h)
 {
   ws_system_doc_node_bounds (self->doc, n, x, y, w, h);
-  if (self->drag_mode == DRAG_MOVE && self->drag_node != NULL &&
-      ws_system_doc_is_within (self->doc, n->name, self->drag_node))
+  if (self->drag_mode == DRAG_MOVE && self->drag_node != NULL
+      && ws_system_doc_is_within (self->doc, n->name, self->drag_node))
     {
       *x += self->drag_dx;
       *y += self->drag_dy;
@@ -158,13 +157,13 @@ draw_node (WsSystemCanvas *self, cairo_t *cr, const WsDesignNode *n, const GdkRG
   gdk_cairo_set_source_rgba (cr, problem ? &red : &color);
   cairo_set_line_width (cr, selected ? 3.5 : 1.5);
   if (n->kind == WS_COMPONENT_MACHINE)
-    cairo_set_dash (cr, (double[]) { 6, 4 }, 2, 0);
+    cairo_set_dash (cr, (double[]){ 6, 4 }, 2, 0);
   cairo_stroke (cr);
   cairo_set_dash (cr, NULL, 0, 0);
 
   if (n->count > 1)
     /* Translators: a component's name and count on the canvas, "gpu × 4". */
-    title = g_strdup_printf (_("%s × %d"), n->name, n->count);
+    title = g_strdup_printf (_ ("%s × %d"), n->name, n->count);
   else
     title = g_strdup (n->name);
   if (n->kind == WS_COMPONENT_LINK)
@@ -174,7 +173,9 @@ draw_node (WsSystemCanvas *self, cairo_t *cr, const WsDesignNode *n, const GdkRG
     }
   else
     {
-      const char *kind = n->kind == WS_COMPONENT_MACHINE ? _("Machine") : n->kind == WS_COMPONENT_CPU ? _("CPU") : _("GPU");
+      const char *kind = n->kind == WS_COMPONENT_MACHINE ? _ ("Machine")
+                         : n->kind == WS_COMPONENT_CPU   ? _ ("CPU")
+                                                         : _ ("GPU");
       detail = n->hw ? g_strdup_printf ("%s · %s", kind, n->hw) : g_strdup (kind);
       draw_text (widget, cr, title, x + 10, y + 6, w - 34, TRUE, fg);
       draw_text (widget, cr, detail, x + 10, y + 24, w - 20, FALSE, fg);
@@ -196,13 +197,13 @@ draw_node (WsSystemCanvas *self, cairo_t *cr, const WsDesignNode *n, const GdkRG
       cairo_arc (cr, x + w - 14, y + 12, 8, 0, 2 * G_PI);
       gdk_cairo_set_source_rgba (cr, &red);
       cairo_fill (cr);
-      draw_text (widget, cr, "!", x + w - 16.5, y + 4, 10, TRUE, &(GdkRGBA) { 1, 1, 1, 1 });
+      draw_text (widget, cr, "!", x + w - 16.5, y + 4, 10, TRUE, &(GdkRGBA){ 1, 1, 1, 1 });
     }
   if (g_strcmp0 (self->connect_source, n->name) == 0)
     {
       rounded_rect (cr, x - 4, y - 4, w + 8, h + 8, 10);
       gdk_cairo_set_source_rgba (cr, &color);
-      cairo_set_dash (cr, (double[]) { 2, 3 }, 2, 0);
+      cairo_set_dash (cr, (double[]){ 2, 3 }, 2, 0);
       cairo_set_line_width (cr, 2);
       cairo_stroke (cr);
       cairo_set_dash (cr, NULL, 0, 0);
@@ -245,8 +246,9 @@ ws_system_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       /* An empty canvas says how to start, for mouse and keyboard. */
       GdkRGBA dim = fg;
       dim.alpha = 0.6;
-      draw_text (widget, cr, _("Drag a machine, CPU, GPU or link here from the palette or the catalogue, "
-                               "or press Ctrl+Shift+M to add a machine."),
+      draw_text (widget, cr,
+                 _ ("Drag a machine, CPU, GPU or link here from the palette or the catalogue, "
+                    "or press Ctrl+Shift+M to add a machine."),
                  24, height / 2.0 - 20, MAX (width - 48, 50), FALSE, &dim);
     }
   if (self->doc != NULL)
@@ -300,7 +302,7 @@ ws_system_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
               cairo_move_to (cr, hx, hy);
               cairo_line_to (cr, self->drag_start_x + self->drag_dx, self->drag_start_y + self->drag_dy);
               gdk_cairo_set_source_rgba (cr, &fg);
-              cairo_set_dash (cr, (double[]) { 5, 4 }, 2, 0);
+              cairo_set_dash (cr, (double[]){ 5, 4 }, 2, 0);
               cairo_set_line_width (cr, 2);
               cairo_stroke (cr);
             }
@@ -397,8 +399,7 @@ on_drag_update (GtkGestureDrag *gesture, double ox, double oy, WsSystemCanvas *s
       self->drag_dx = ox / self->zoom;
       self->drag_dy = oy / self->zoom;
       break;
-    default:
-      return;
+    default: return;
     }
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -431,8 +432,9 @@ on_drag_end (GtkGestureDrag *gesture, double ox, double oy, WsSystemCanvas *self
       const WsDesignNode *n = ws_system_doc_find (self->doc, node);
 
       /* A connected link has no place of its own: it follows its ends. */
-      if (n != NULL && !(n->kind == WS_COMPONENT_LINK && ws_system_doc_find (self->doc, n->from) &&
-                         ws_system_doc_find (self->doc, n->to)))
+      if (n != NULL
+          && !(n->kind == WS_COMPONENT_LINK && ws_system_doc_find (self->doc, n->from)
+               && ws_system_doc_find (self->doc, n->to)))
         emit_move (self, node, self->drag_node_x + ox / self->zoom, self->drag_node_y + oy / self->zoom);
     }
   else if (mode == DRAG_CONNECT && node != NULL)
@@ -510,8 +512,7 @@ cycle_selection (WsSystemCanvas *self, int step)
 }
 
 static gboolean
-on_key_pressed (GtkEventControllerKey *key, guint keyval, guint keycode, GdkModifierType state,
-                WsSystemCanvas *self)
+on_key_pressed (GtkEventControllerKey *key, guint keyval, guint keycode, GdkModifierType state, WsSystemCanvas *self)
 {
   const WsDesignNode *n = self->doc ? ws_system_doc_find (self->doc, self->selected) : NULL;
   double step = (state & GDK_SHIFT_MASK) ? 1 : KEY_STEP;
@@ -522,12 +523,8 @@ on_key_pressed (GtkEventControllerKey *key, guint keyval, guint keycode, GdkModi
   switch (keyval)
     {
     case GDK_KEY_Tab:
-    case GDK_KEY_KP_Tab:
-      cycle_selection (self, 1);
-      return TRUE;
-    case GDK_KEY_ISO_Left_Tab:
-      cycle_selection (self, -1);
-      return TRUE;
+    case GDK_KEY_KP_Tab: cycle_selection (self, 1); return TRUE;
+    case GDK_KEY_ISO_Left_Tab: cycle_selection (self, -1); return TRUE;
     case GDK_KEY_Escape:
       if (self->connect_source != NULL)
         g_clear_pointer (&self->connect_source, g_free);
@@ -569,18 +566,16 @@ on_key_pressed (GtkEventControllerKey *key, guint keyval, guint keycode, GdkModi
                    gtk_widget_get_height (GTK_WIDGET (self)) / 2.0);
       return TRUE;
     case GDK_KEY_0:
-    case GDK_KEY_KP_0:
-      ws_system_canvas_set_zoom (self, 1.0);
-      return TRUE;
+    case GDK_KEY_KP_0: ws_system_canvas_set_zoom (self, 1.0); return TRUE;
     case GDK_KEY_Left: mx = -step; break;
     case GDK_KEY_Right: mx = step; break;
     case GDK_KEY_Up: my = -step; break;
     case GDK_KEY_Down: my = step; break;
-    default:
-      return FALSE;
+    default: return FALSE;
     }
-  if (n != NULL && !(n->kind == WS_COMPONENT_LINK && ws_system_doc_find (self->doc, n->from) &&
-                     ws_system_doc_find (self->doc, n->to)))
+  if (n != NULL
+      && !(n->kind == WS_COMPONENT_LINK && ws_system_doc_find (self->doc, n->from)
+           && ws_system_doc_find (self->doc, n->to)))
     {
       double ax, ay;
       ws_system_doc_node_origin (self->doc, n, &ax, &ay);
@@ -650,8 +645,8 @@ ws_system_canvas_dispose (GObject *object)
 }
 
 static void
-ws_system_canvas_measure (GtkWidget *widget, GtkOrientation orientation, int for_size,
-                          int *minimum, int *natural, int *minimum_baseline, int *natural_baseline)
+ws_system_canvas_measure (GtkWidget *widget, GtkOrientation orientation, int for_size, int *minimum, int *natural,
+                          int *minimum_baseline, int *natural_baseline)
 {
   *minimum = 200;
   *natural = 600;
@@ -680,17 +675,16 @@ ws_system_canvas_class_init (WsSystemCanvasClass *klass)
   widget_class->size_allocate = ws_system_canvas_size_allocate;
   widget_class->query_tooltip = query_tooltip;
 
-  signals[SELECTION_CHANGED] = g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                                             0, NULL, NULL, NULL, G_TYPE_NONE, 0);
-  signals[MOVE_NODE] = g_signal_new ("move-node", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
-                                     NULL, G_TYPE_NONE, 4, G_TYPE_STRING, G_TYPE_DOUBLE, G_TYPE_DOUBLE,
-                                     G_TYPE_STRING);
-  signals[CONNECT_NODES] = g_signal_new ("connect-nodes", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
-                                         NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
-  signals[DROP_PAYLOAD] = g_signal_new ("drop-payload", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
-                                        NULL, NULL, G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_DOUBLE, G_TYPE_DOUBLE);
-  signals[DELETE_NODE] = g_signal_new ("delete-node", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
-                                       NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  signals[SELECTION_CHANGED] = g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                                             NULL, NULL, G_TYPE_NONE, 0);
+  signals[MOVE_NODE] = g_signal_new ("move-node", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                     G_TYPE_NONE, 4, G_TYPE_STRING, G_TYPE_DOUBLE, G_TYPE_DOUBLE, G_TYPE_STRING);
+  signals[CONNECT_NODES] = g_signal_new ("connect-nodes", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                         NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
+  signals[DROP_PAYLOAD] = g_signal_new ("drop-payload", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                        NULL, G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_DOUBLE, G_TYPE_DOUBLE);
+  signals[DELETE_NODE] = g_signal_new ("delete-node", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                       G_TYPE_NONE, 1, G_TYPE_STRING);
 
   gtk_widget_class_set_css_name (widget_class, "ws-system-canvas");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);

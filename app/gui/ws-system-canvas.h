@@ -21,21 +21,20 @@ G_DECLARE_FINAL_TYPE (WsSystemCanvas, ws_system_canvas, WS, SYSTEM_CANVAS, GtkWi
  *   delete-node (name)
  */
 
-GtkWidget   *ws_system_canvas_new            (void);
+GtkWidget *ws_system_canvas_new (void);
 /* @doc is borrowed; call again (or queue_draw) after every change. */
-void         ws_system_canvas_set_doc        (WsSystemCanvas *self, const WsSystemDoc *doc,
-                                              GPtrArray *problems);
-const char  *ws_system_canvas_get_selected   (WsSystemCanvas *self);
-void         ws_system_canvas_select         (WsSystemCanvas *self, const char *name);
+void ws_system_canvas_set_doc (WsSystemCanvas *self, const WsSystemDoc *doc, GPtrArray *problems);
+const char *ws_system_canvas_get_selected (WsSystemCanvas *self);
+void ws_system_canvas_select (WsSystemCanvas *self, const char *name);
 /* The component marked with "c" as the start of a keyboard connection. */
-const char  *ws_system_canvas_get_connect_source (WsSystemCanvas *self);
-double       ws_system_canvas_get_zoom       (WsSystemCanvas *self);
-void         ws_system_canvas_set_zoom       (WsSystemCanvas *self, double zoom);
+const char *ws_system_canvas_get_connect_source (WsSystemCanvas *self);
+double ws_system_canvas_get_zoom (WsSystemCanvas *self);
+void ws_system_canvas_set_zoom (WsSystemCanvas *self, double zoom);
 /* Widget coordinates to document coordinates. */
-void         ws_system_canvas_to_doc         (WsSystemCanvas *self, double wx, double wy, double *dx, double *dy);
-void         ws_system_canvas_to_widget      (WsSystemCanvas *self, double dx, double dy, double *wx, double *wy);
+void ws_system_canvas_to_doc (WsSystemCanvas *self, double wx, double wy, double *dx, double *dy);
+void ws_system_canvas_to_widget (WsSystemCanvas *self, double dx, double dy, double *wx, double *wy);
 /* What a drop of @payload at widget point (@x, @y) does: the same path
  * GtkDropTarget takes, for keyboard-free tests. */
-gboolean     ws_system_canvas_drop           (WsSystemCanvas *self, const char *payload, double x, double y);
+gboolean ws_system_canvas_drop (WsSystemCanvas *self, const char *payload, double x, double y);
 
 G_END_DECLS

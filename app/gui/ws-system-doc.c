@@ -82,8 +82,8 @@ kind_from_name (const char *name, WsComponentKind *kind)
 char *
 ws_system_doc_to_text (const WsSystemDoc *doc)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonNode) root = NULL;
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonNode) root = NULL;
 
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "kind");
@@ -101,8 +101,13 @@ ws_system_doc_to_text (const WsSystemDoc *doc)
     {
       const WsDesignNode *n = doc->nodes->pdata[i];
       const char *strings[][2] = {
-        { "type", ws_component_kind_name (n->kind) }, { "name", n->name }, { "hw", n->hw },
-        { "labels", n->labels }, { "from", n->from }, { "to", n->to }, { "parent", n->parent },
+        { "type", ws_component_kind_name (n->kind) },
+        { "name", n->name },
+        { "hw", n->hw },
+        { "labels", n->labels },
+        { "from", n->from },
+        { "to", n->to },
+        { "parent", n->parent },
       };
 
       json_builder_begin_object (b);
@@ -136,15 +141,15 @@ dup_member (JsonObject *o, const char *name)
 WsSystemDoc *
 ws_system_doc_from_text (const char *text, GError **error)
 {
-  g_autoptr(JsonNode) root = ws_json_from_text (text, error);
-  g_autoptr(WsSystemDoc) doc = NULL;
+  g_autoptr (JsonNode) root = ws_json_from_text (text, error);
+  g_autoptr (WsSystemDoc) doc = NULL;
   JsonObject *o;
   JsonArray *nodes;
 
   if (root == NULL)
     return NULL;
-  if (!JSON_NODE_HOLDS_OBJECT (root) || (o = json_node_get_object (root)) == NULL ||
-      !json_object_has_member (o, "nodes") || !JSON_NODE_HOLDS_ARRAY (json_object_get_member (o, "nodes")))
+  if (!JSON_NODE_HOLDS_OBJECT (root) || (o = json_node_get_object (root)) == NULL
+      || !json_object_has_member (o, "nodes") || !JSON_NODE_HOLDS_ARRAY (json_object_get_member (o, "nodes")))
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "a system design needs a \"nodes\" array");
       return NULL;
@@ -235,7 +240,7 @@ ws_system_doc_from_model (const WsSystemModel *model)
 static void
 parse_labels (WsComponent *c, const char *text)
 {
-  g_auto(GStrv) parts = g_strsplit (text ? text : "", ",", -1);
+  g_auto (GStrv) parts = g_strsplit (text ? text : "", ",", -1);
 
   for (guint i = 0; parts[i] != NULL; i++)
     {
@@ -313,8 +318,8 @@ ws_system_doc_unique_name (const WsSystemDoc *doc, const char *base)
 }
 
 WsDesignNode *
-ws_system_doc_add (WsSystemDoc *doc, WsComponentKind kind, const char *name, const char *hw,
-                   const char *parent, double x, double y)
+ws_system_doc_add (WsSystemDoc *doc, WsComponentKind kind, const char *name, const char *hw, const char *parent,
+                   double x, double y)
 {
   WsDesignNode *n = g_new0 (WsDesignNode, 1);
 
@@ -406,8 +411,8 @@ ws_system_doc_node_origin (const WsSystemDoc *doc, const WsDesignNode *node, dou
 static gboolean
 link_connected (const WsSystemDoc *doc, const WsDesignNode *link)
 {
-  return ws_system_doc_find (doc, link->from) != NULL && ws_system_doc_find (doc, link->to) != NULL &&
-         g_strcmp0 (link->from, link->to) != 0;
+  return ws_system_doc_find (doc, link->from) != NULL && ws_system_doc_find (doc, link->to) != NULL
+         && g_strcmp0 (link->from, link->to) != 0;
 }
 
 static void
@@ -421,8 +426,7 @@ center_of (const WsSystemDoc *doc, const WsDesignNode *n, double *cx, double *cy
 }
 
 void
-ws_system_doc_node_bounds (const WsSystemDoc *doc, const WsDesignNode *node,
-                           double *x, double *y, double *w, double *h)
+ws_system_doc_node_bounds (const WsSystemDoc *doc, const WsDesignNode *node, double *x, double *y, double *w, double *h)
 {
   ws_system_doc_node_origin (doc, node, x, y);
   switch (node->kind)
@@ -464,9 +468,7 @@ ws_system_doc_node_bounds (const WsSystemDoc *doc, const WsDesignNode *node,
       *w = WS_LINK_WIDTH;
       *h = WS_LINK_HEIGHT;
       break;
-    default:
-      *w = WS_NODE_WIDTH;
-      *h = WS_NODE_HEIGHT;
+    default: *w = WS_NODE_WIDTH; *h = WS_NODE_HEIGHT;
     }
 }
 
@@ -565,8 +567,8 @@ ws_system_doc_problems (const WsSystemDoc *doc)
       if (n->kind == WS_COMPONENT_LINK && !link_connected (doc, n))
         add_problem (problems, n->name,
                      /* Translators: %s is a link's name. */
-                     g_strdup_printf (_("Link “%s” is dangling: it must join two components. Drag from one "
-                                        "component’s handle to another, or choose From and To in the side panel."),
+                     g_strdup_printf (_ ("Link “%s” is dangling: it must join two components. Drag from one "
+                                         "component’s handle to another, or choose From and To in the side panel."),
                                       n->name));
       if (n->kind == WS_COMPONENT_GPU)
         {
@@ -586,14 +588,14 @@ ws_system_doc_problems (const WsSystemDoc *doc)
               hosted = other != NULL && other->kind == WS_COMPONENT_CPU;
             }
           if (!hosted)
-            add_problem (problems, n->name,
-                         /* Translators: %s is a GPU's name. */
-                         g_strdup_printf (_("GPU “%s” has no host link: connect a CPU in the same machine to it."),
-                                          n->name));
+            add_problem (
+              problems, n->name,
+              /* Translators: %s is a GPU's name. */
+              g_strdup_printf (_ ("GPU “%s” has no host link: connect a CPU in the same machine to it."), n->name));
         }
       if (n->kind != WS_COMPONENT_MACHINE && (n->hw == NULL || *n->hw == '\0'))
         add_problem (problems, n->name,
-                     g_strdup_printf (_("“%s” names no catalogue component: choose one in the side panel."), n->name));
+                     g_strdup_printf (_ ("“%s” names no catalogue component: choose one in the side panel."), n->name));
     }
   return problems;
 }
@@ -604,8 +606,8 @@ gboolean
 ws_system_doc_save (WsStore *store, const WsSystemDoc *doc, gboolean *model_stored, GError **error)
 {
   g_autofree char *text = ws_system_doc_to_text (doc);
-  g_autoptr(WsSystemModel) model = NULL;
-  g_autoptr(GPtrArray) problems = NULL;
+  g_autoptr (WsSystemModel) model = NULL;
+  g_autoptr (GPtrArray) problems = NULL;
 
   if (model_stored != NULL)
     *model_stored = FALSE;
@@ -631,9 +633,9 @@ ws_system_doc_save (WsStore *store, const WsSystemDoc *doc, gboolean *model_stor
 WsSystemDoc *
 ws_system_doc_load (WsStore *store, const char *name, GError **error)
 {
-  g_autoptr(GError) local = NULL;
+  g_autoptr (GError) local = NULL;
   g_autofree char *text = ws_gui_drafts_get (store, WS_GUI_DRAFTS_SYSTEMS, name, &local);
-  g_autoptr(WsSystemModel) model = NULL;
+  g_autoptr (WsSystemModel) model = NULL;
 
   if (local != NULL)
     {
@@ -650,7 +652,7 @@ ws_system_doc_load (WsStore *store, const char *name, GError **error)
 char **
 ws_system_doc_list (WsStore *store, GError **error)
 {
-  g_auto(GStrv) systems = ws_system_store_list_systems (store, error);
+  g_auto (GStrv) systems = ws_system_store_list_systems (store, error);
 
   if (systems == NULL)
     return NULL;

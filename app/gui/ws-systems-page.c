@@ -10,15 +10,14 @@
 #include "ws-gui-drafts.h"
 #include "ws-confirm.h"
 
-struct _WsSystemsPage
-{
+struct _WsSystemsPage {
   GtkWidget parent_instance;
 
-  WsStore *store;                  /* borrowed from the window */
+  WsStore *store; /* borrowed from the window */
   WsUndoStack *undo;
-  WsSystemDoc *doc;                /* the open system, or NULL */
+  WsSystemDoc *doc; /* the open system, or NULL */
   GPtrArray *problems;
-  gboolean updating;               /* the page is filling widgets, not the user */
+  gboolean updating; /* the page is filling widgets, not the user */
 
   /* Template children */
   GtkListBox *systems_list;
@@ -50,7 +49,7 @@ static void refresh (WsSystemsPage *self);
 static gboolean
 apply_text (WsSystemsPage *self, const char *text, GError **error)
 {
-  g_autoptr(WsSystemDoc) doc = ws_system_doc_from_text (text, error);
+  g_autoptr (WsSystemDoc) doc = ws_system_doc_from_text (text, error);
   gboolean model_stored = FALSE;
 
   if (doc == NULL)
@@ -71,7 +70,8 @@ apply_text (WsSystemsPage *self, const char *text, GError **error)
             break;
           }
   }
-  gtk_label_set_text (self->status_label, model_stored ? _("Saved") : _("Saved as a draft until the problems are solved"));
+  gtk_label_set_text (self->status_label,
+                      model_stored ? _ ("Saved") : _ ("Saved as a draft until the problems are solved"));
   refresh (self);
   if (model_stored)
     g_signal_emit (self, signals[SIGNAL_MODELS_CHANGED], 0);
@@ -82,8 +82,8 @@ apply_text (WsSystemsPage *self, const char *text, GError **error)
 static gboolean
 commit (WsSystemsPage *self, WsSystemDoc *next, const char *label)
 {
-  g_autoptr(WsSystemDoc) owned = next;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (WsSystemDoc) owned = next;
+  g_autoptr (GError) error = NULL;
   g_autofree char *before = NULL, *after = NULL;
   WsCommand *command;
 
@@ -116,8 +116,8 @@ edit_copy (WsSystemsPage *self)
 static char **
 catalogue_names (WsSystemsPage *self, WsComponentKind kind)
 {
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) records = NULL;
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) records = NULL;
 
   if (self->store == NULL)
     return g_new0 (char *, 1);
@@ -138,8 +138,7 @@ catalogue_names (WsSystemsPage *self, WsComponentKind kind)
         for (guint i = 0; i < records->len; i++)
           g_ptr_array_add (names, g_strdup (((WsLink *) records->pdata[i])->name));
       break;
-    default:
-      break;
+    default: break;
     }
   g_ptr_array_add (names, NULL);
   return (char **) g_ptr_array_free (g_steal_pointer (&names), FALSE);
@@ -153,7 +152,7 @@ default_hw (WsSystemsPage *self, WsComponentKind kind)
   GtkListBoxRow *row = gtk_list_box_get_selected_row (self->catalogue_list);
   const char *payload = row ? g_object_get_data (G_OBJECT (row), "ws-payload") : NULL;
   const char *kind_name = ws_component_kind_name (kind);
-  g_auto(GStrv) names = NULL;
+  g_auto (GStrv) names = NULL;
 
   if (payload != NULL && g_str_has_prefix (payload, kind_name) && payload[strlen (kind_name)] == ':')
     return g_strdup (payload + strlen (kind_name) + 1);
@@ -201,14 +200,14 @@ static void
 add_at (WsSystemsPage *self, WsComponentKind kind, const char *hw, double x, double y, gboolean centred,
         const char *into)
 {
-  g_autoptr(WsSystemDoc) next = NULL;
+  g_autoptr (WsSystemDoc) next = NULL;
   g_autofree char *name = NULL;
 
   if (self->doc == NULL)
     return;
   next = edit_copy (self);
   name = g_strdup (add_node (self, next, kind, hw, x, y, centred, into)->name);
-  if (commit (self, g_steal_pointer (&next), _("Add Component")))
+  if (commit (self, g_steal_pointer (&next), _ ("Add Component")))
     ws_system_canvas_select (self->canvas, name);
 }
 
@@ -251,7 +250,7 @@ free_spot (WsSystemsPage *self, WsComponentKind kind, double *x, double *y)
 static void
 on_canvas_drop (WsSystemsPage *self, const char *payload, double x, double y, WsSystemCanvas *canvas)
 {
-  g_auto(GStrv) parts = g_strsplit (payload, ":", 2);
+  g_auto (GStrv) parts = g_strsplit (payload, ":", 2);
   WsComponentKind kind;
 
   if (!kind_from_string (parts[0], &kind))
@@ -262,7 +261,7 @@ on_canvas_drop (WsSystemsPage *self, const char *payload, double x, double y, Ws
 static void
 on_canvas_move (WsSystemsPage *self, const char *name, double x, double y, const char *parent, WsSystemCanvas *canvas)
 {
-  g_autoptr(WsSystemDoc) next = edit_copy (self);
+  g_autoptr (WsSystemDoc) next = edit_copy (self);
   WsDesignNode *n = ws_system_doc_find (next, name);
 
   if (n == NULL)
@@ -271,13 +270,13 @@ on_canvas_move (WsSystemsPage *self, const char *name, double x, double y, const
   n->y = y;
   g_free (n->parent);
   n->parent = g_strdup (parent);
-  commit (self, g_steal_pointer (&next), _("Move Component"));
+  commit (self, g_steal_pointer (&next), _ ("Move Component"));
 }
 
 static void
 on_canvas_connect (WsSystemsPage *self, const char *a, const char *b, WsSystemCanvas *canvas)
 {
-  g_autoptr(WsSystemDoc) next = edit_copy (self);
+  g_autoptr (WsSystemDoc) next = edit_copy (self);
   WsDesignNode *na = ws_system_doc_find (next, a);
   WsDesignNode *nb = ws_system_doc_find (next, b);
   WsDesignNode *link;
@@ -306,7 +305,7 @@ on_canvas_connect (WsSystemsPage *self, const char *a, const char *b, WsSystemCa
 
     if (gpu_hw != NULL && !(payload && g_str_has_prefix (payload, "link:")))
       {
-        g_auto(GStrv) links = catalogue_names (self, WS_COMPONENT_LINK);
+        g_auto (GStrv) links = catalogue_names (self, WS_COMPONENT_LINK);
         g_autofree char *needle = g_strdup_printf ("(%s ", gpu_hw);
 
         for (guint i = 0; links[i] != NULL; i++)
@@ -326,20 +325,20 @@ on_canvas_connect (WsSystemsPage *self, const char *a, const char *b, WsSystemCa
   link->from = g_strdup (na->name);
   link->to = g_strdup (nb->name);
   name = g_strdup (link->name);
-  if (commit (self, g_steal_pointer (&next), _("Connect Components")))
+  if (commit (self, g_steal_pointer (&next), _ ("Connect Components")))
     ws_system_canvas_select (self->canvas, name);
 }
 
 static void
 delete_node (WsSystemsPage *self, const char *name)
 {
-  g_autoptr(WsSystemDoc) next = NULL;
+  g_autoptr (WsSystemDoc) next = NULL;
 
   if (self->doc == NULL || ws_system_doc_find (self->doc, name) == NULL)
     return;
   next = edit_copy (self);
   ws_system_doc_remove (next, name);
-  commit (self, g_steal_pointer (&next), _("Delete Component"));
+  commit (self, g_steal_pointer (&next), _ ("Delete Component"));
 }
 
 static void
@@ -349,8 +348,8 @@ on_canvas_delete (WsSystemsPage *self, const char *name, WsSystemCanvas *canvas)
 }
 
 static void
-copy_subtree (WsSystemDoc *doc, const WsSystemDoc *source, const WsDesignNode *node, const char *parent,
-              double dx, GHashTable *renames)
+copy_subtree (WsSystemDoc *doc, const WsSystemDoc *source, const WsDesignNode *node, const char *parent, double dx,
+              GHashTable *renames)
 {
   g_autofree char *name = ws_system_doc_unique_name (doc, node->name);
   WsDesignNode *copy = ws_system_doc_add (doc, node->kind, name, node->hw, parent, node->x + dx, node->y + dx);
@@ -374,13 +373,14 @@ duplicate_action (GtkWidget *widget, const char *action_name, GVariant *paramete
 {
   WsSystemsPage *self = WS_SYSTEMS_PAGE (widget);
   const WsDesignNode *node;
-  g_autoptr(WsSystemDoc) next = NULL;
-  g_autoptr(GHashTable) renames = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (WsSystemDoc) next = NULL;
+  g_autoptr (GHashTable) renames = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   guint first;
   const char *select;
   g_autofree char *name = NULL;
 
-  if (self->doc == NULL || (node = ws_system_doc_find (self->doc, ws_system_canvas_get_selected (self->canvas))) == NULL)
+  if (self->doc == NULL
+      || (node = ws_system_doc_find (self->doc, ws_system_canvas_get_selected (self->canvas))) == NULL)
     return;
   next = edit_copy (self);
   first = next->nodes->len;
@@ -399,7 +399,7 @@ duplicate_action (GtkWidget *widget, const char *action_name, GVariant *paramete
     }
   select = ((WsDesignNode *) next->nodes->pdata[first])->name;
   name = g_strdup (select);
-  if (commit (self, g_steal_pointer (&next), _("Duplicate Component")))
+  if (commit (self, g_steal_pointer (&next), _ ("Duplicate Component")))
     ws_system_canvas_select (self->canvas, name);
 }
 
@@ -439,7 +439,9 @@ zoom_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
   const char *how = g_variant_get_string (parameter, NULL);
   double zoom = ws_system_canvas_get_zoom (self->canvas);
 
-  ws_system_canvas_set_zoom (self->canvas, g_str_equal (how, "in") ? zoom * 1.25 : g_str_equal (how, "out") ? zoom / 1.25 : 1.0);
+  ws_system_canvas_set_zoom (self->canvas, g_str_equal (how, "in")    ? zoom * 1.25
+                                           : g_str_equal (how, "out") ? zoom / 1.25
+                                                                      : 1.0);
 }
 
 static void populate_systems (WsSystemsPage *self, const char *select);
@@ -448,12 +450,12 @@ gboolean
 ws_systems_page_delete_system (WsSystemsPage *self, GError **error)
 {
   g_autofree char *name = NULL;
-  g_auto(GStrv) names = NULL;
+  g_auto (GStrv) names = NULL;
 
   g_return_val_if_fail (WS_IS_SYSTEMS_PAGE (self), FALSE);
   if (self->doc == NULL || self->store == NULL)
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("No system is open."));
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _ ("No system is open."));
       return FALSE;
     }
   name = g_strdup (self->doc->name);
@@ -466,7 +468,7 @@ ws_systems_page_delete_system (WsSystemsPage *self, GError **error)
   if (self->doc == NULL)
     refresh (self);
   {
-    g_autofree char *status = g_strdup_printf (_("Deleted “%s”"), name);
+    g_autofree char *status = g_strdup_printf (_ ("Deleted “%s”"), name);
     gtk_label_set_text (self->status_label, status);
   }
   g_signal_emit (self, signals[SIGNAL_MODELS_CHANGED], 0);
@@ -477,7 +479,7 @@ static void
 delete_system_confirmed (GtkWidget *widget)
 {
   WsSystemsPage *self = WS_SYSTEMS_PAGE (widget);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   if (!ws_systems_page_delete_system (self, &error))
     gtk_label_set_text (self->status_label, error->message);
@@ -490,8 +492,8 @@ delete_system_action (GtkWidget *widget, const char *action_name, GVariant *para
 
   if (self->doc != NULL && self->store != NULL)
     ws_confirm_delete (widget, self->doc->name,
-                       _("The system and its design are removed from the workspace. Stored runs keep the system "
-                         "they ran on."),
+                       _ ("The system and its design are removed from the workspace. Stored runs keep the system "
+                          "they ran on."),
                        delete_system_confirmed);
 }
 
@@ -499,10 +501,10 @@ static void
 new_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   WsSystemsPage *self = WS_SYSTEMS_PAGE (widget);
-  g_auto(GStrv) names = NULL;
+  g_auto (GStrv) names = NULL;
   g_autofree char *name = NULL;
-  g_autoptr(WsSystemDoc) doc = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (WsSystemDoc) doc = NULL;
+  g_autoptr (GError) error = NULL;
 
   if (self->store == NULL || (names = ws_system_doc_list (self->store, &error)) == NULL)
     return;
@@ -538,7 +540,7 @@ set_combo (AdwComboRow *row, char **items, const char *current, gboolean with_no
   guint index = 0;
 
   if (with_none)
-    gtk_string_list_append (list, _("(not connected)")), index++;
+    gtk_string_list_append (list, _ ("(not connected)")), index++;
   if (with_none && current == NULL)
     selected = 0;
   for (guint i = 0; items[i] != NULL; i++, index++)
@@ -561,8 +563,8 @@ set_combo (AdwComboRow *row, char **items, const char *current, gboolean with_no
     gboolean same = old != NULL && g_list_model_get_n_items (old) == g_list_model_get_n_items (G_LIST_MODEL (list));
 
     for (guint i = 0; same && i < g_list_model_get_n_items (old); i++)
-      same = g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (old), i),
-                        gtk_string_list_get_string (list, i)) == 0;
+      same = g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (old), i), gtk_string_list_get_string (list, i))
+             == 0;
     if (!same)
       adw_combo_row_set_model (row, G_LIST_MODEL (list));
     if (adw_combo_row_get_selected (row) != selected)
@@ -575,15 +577,17 @@ static void
 update_panel (WsSystemsPage *self)
 {
   const WsDesignNode *n = selected_in (self, self->doc);
-  g_auto(GStrv) hw = NULL;
-  g_autoptr(GPtrArray) ends = g_ptr_array_new ();
+  g_auto (GStrv) hw = NULL;
+  g_autoptr (GPtrArray) ends = g_ptr_array_new ();
 
   self->updating = TRUE;
   gtk_stack_set_visible_child_name (self->panel_stack, n ? "component" : "none");
   if (n != NULL)
     {
-      const char *kind = n->kind == WS_COMPONENT_MACHINE ? _("Machine") : n->kind == WS_COMPONENT_CPU ? _("CPU")
-                       : n->kind == WS_COMPONENT_GPU ? _("GPU") : _("Link");
+      const char *kind = n->kind == WS_COMPONENT_MACHINE ? _ ("Machine")
+                         : n->kind == WS_COMPONENT_CPU   ? _ ("CPU")
+                         : n->kind == WS_COMPONENT_GPU   ? _ ("GPU")
+                                                         : _ ("Link");
 
       adw_preferences_group_set_title (self->panel_group, kind);
       gtk_editable_set_text (GTK_EDITABLE (self->name_row), n->name);
@@ -618,7 +622,7 @@ update_panel (WsSystemsPage *self)
 static void
 on_name_apply (WsSystemsPage *self, AdwEntryRow *row)
 {
-  g_autoptr(WsSystemDoc) next = NULL;
+  g_autoptr (WsSystemDoc) next = NULL;
   g_autofree char *text = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (row))));
   WsDesignNode *n;
   g_autofree char *old = NULL;
@@ -631,20 +635,21 @@ on_name_apply (WsSystemsPage *self, AdwEntryRow *row)
   if (*text == '\0' || ws_system_doc_find (next, text) != NULL)
     {
       gtk_widget_add_css_class (GTK_WIDGET (row), "error");
-      gtk_label_set_text (self->status_label, *text == '\0' ? _("A component needs a name.")
-                                                            : _("Another component has this name; names are unique in a system."));
+      gtk_label_set_text (self->status_label, *text == '\0'
+                                                ? _ ("A component needs a name.")
+                                                : _ ("Another component has this name; names are unique in a system."));
       return;
     }
   old = g_strdup (n->name);
   ws_system_doc_rename (next, old, text);
-  if (commit (self, g_steal_pointer (&next), _("Rename Component")))
+  if (commit (self, g_steal_pointer (&next), _ ("Rename Component")))
     ws_system_canvas_select (self->canvas, text);
 }
 
 static void
 on_labels_apply (WsSystemsPage *self, AdwEntryRow *row)
 {
-  g_autoptr(WsSystemDoc) next = NULL;
+  g_autoptr (WsSystemDoc) next = NULL;
   WsDesignNode *n;
 
   if (self->updating || self->doc == NULL)
@@ -654,13 +659,13 @@ on_labels_apply (WsSystemsPage *self, AdwEntryRow *row)
     return;
   g_free (n->labels);
   n->labels = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (row))));
-  commit (self, g_steal_pointer (&next), _("Change Labels"));
+  commit (self, g_steal_pointer (&next), _ ("Change Labels"));
 }
 
 static void
 on_count_changed (WsSystemsPage *self, GtkSpinButton *spin)
 {
-  g_autoptr(WsSystemDoc) next = NULL;
+  g_autoptr (WsSystemDoc) next = NULL;
   WsDesignNode *n;
 
   if (self->updating || self->doc == NULL)
@@ -669,7 +674,7 @@ on_count_changed (WsSystemsPage *self, GtkSpinButton *spin)
   if ((n = selected_in (self, next)) == NULL)
     return;
   n->count = gtk_spin_button_get_value_as_int (spin);
-  commit (self, g_steal_pointer (&next), _("Change Count"));
+  commit (self, g_steal_pointer (&next), _ ("Change Count"));
 }
 
 static const char *
@@ -682,7 +687,7 @@ combo_text (AdwComboRow *row)
 static void
 on_panel_combo_changed (WsSystemsPage *self, GParamSpec *pspec, AdwComboRow *row)
 {
-  g_autoptr(WsSystemDoc) next = NULL;
+  g_autoptr (WsSystemDoc) next = NULL;
   WsDesignNode *n;
   const char *text = combo_text (row);
   char **field;
@@ -696,7 +701,7 @@ on_panel_combo_changed (WsSystemsPage *self, GParamSpec *pspec, AdwComboRow *row
   g_free (*field);
   /* Position 0 of From and To is "(not connected)". */
   *field = (row != self->hw_row && adw_combo_row_get_selected (row) == 0) ? NULL : g_strdup (text);
-  commit (self, g_steal_pointer (&next), row == self->hw_row ? _("Change Catalogue Entry") : _("Connect Link"));
+  commit (self, g_steal_pointer (&next), row == self->hw_row ? _ ("Change Catalogue Entry") : _ ("Connect Link"));
 }
 
 /* ---- refresh --------------------------------------------------------- */
@@ -727,8 +732,8 @@ refresh (WsSystemsPage *self)
        * kinds, ...) once the designer's per-component checks pass. */
       if (self->problems->len == 0 && self->doc->nodes->len > 0 && self->store != NULL)
         {
-          g_autoptr(WsSystemModel) model = ws_system_doc_to_model (self->doc);
-          g_autoptr(GError) error = NULL;
+          g_autoptr (WsSystemModel) model = ws_system_doc_to_model (self->doc);
+          g_autoptr (GError) error = NULL;
 
           if (!ws_system_model_validate (model, self->store, &error))
             {
@@ -787,7 +792,7 @@ on_canvas_selection_changed (WsSystemsPage *self, WsSystemCanvas *canvas)
 static void
 on_system_selected (WsSystemsPage *self, GtkListBoxRow *row, GtkListBox *list)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   const char *name = row ? g_object_get_data (G_OBJECT (row), "ws-name") : NULL;
   WsSystemDoc *doc;
 
@@ -809,8 +814,8 @@ on_system_selected (WsSystemsPage *self, GtkListBoxRow *row, GtkListBox *list)
 static void
 populate_systems (WsSystemsPage *self, const char *select)
 {
-  g_auto(GStrv) names = NULL;
-  g_autoptr(GError) error = NULL;
+  g_auto (GStrv) names = NULL;
+  g_autoptr (GError) error = NULL;
   GtkWidget *child;
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->systems_list))) != NULL)
@@ -870,7 +875,7 @@ populate_catalogue (WsSystemsPage *self)
     gtk_list_box_remove (self->catalogue_list, child);
   for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
     {
-      g_auto(GStrv) names = catalogue_names (self, kinds[k]);
+      g_auto (GStrv) names = catalogue_names (self, kinds[k]);
 
       for (guint i = 0; names[i] != NULL; i++)
         {
@@ -879,8 +884,9 @@ populate_catalogue (WsSystemsPage *self)
 
           adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
           adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), names[i]);
-          adw_action_row_set_subtitle (ADW_ACTION_ROW (row), kinds[k] == WS_COMPONENT_CPU ? _("CPU")
-                                                             : kinds[k] == WS_COMPONENT_GPU ? _("GPU") : _("Link"));
+          adw_action_row_set_subtitle (ADW_ACTION_ROW (row), kinds[k] == WS_COMPONENT_CPU   ? _ ("CPU")
+                                                             : kinds[k] == WS_COMPONENT_GPU ? _ ("GPU")
+                                                                                            : _ ("Link"));
           gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
           add_drag_source (row, payload);
           gtk_list_box_append (self->catalogue_list, row);
@@ -892,7 +898,7 @@ static void
 on_catalogue_activated (WsSystemsPage *self, GtkListBoxRow *row, GtkListBox *list)
 {
   const char *payload = g_object_get_data (G_OBJECT (row), "ws-payload");
-  g_auto(GStrv) parts = payload ? g_strsplit (payload, ":", 2) : NULL;
+  g_auto (GStrv) parts = payload ? g_strsplit (payload, ":", 2) : NULL;
   WsComponentKind kind;
   double x, y;
 
@@ -1036,15 +1042,63 @@ ws_systems_page_open (WsSystemsPage *self, const char *name)
     }
 }
 
-WsSystemCanvas *ws_systems_page_get_canvas (WsSystemsPage *self) { return self->canvas; }
-const WsSystemDoc *ws_systems_page_get_doc (WsSystemsPage *self) { return self->doc; }
-GtkListBox *ws_systems_page_get_systems_list (WsSystemsPage *self) { return self->systems_list; }
-GtkListBox *ws_systems_page_get_catalogue_list (WsSystemsPage *self) { return self->catalogue_list; }
-GtkListBox *ws_systems_page_get_problems_list (WsSystemsPage *self) { return self->problems_list; }
-AdwEntryRow *ws_systems_page_get_name_row (WsSystemsPage *self) { return self->name_row; }
-AdwComboRow *ws_systems_page_get_hw_row (WsSystemsPage *self) { return self->hw_row; }
-GtkSpinButton *ws_systems_page_get_count_spin (WsSystemsPage *self) { return self->count_spin; }
-AdwEntryRow *ws_systems_page_get_labels_row (WsSystemsPage *self) { return self->labels_row; }
-AdwComboRow *ws_systems_page_get_from_row (WsSystemsPage *self) { return self->from_row; }
-AdwComboRow *ws_systems_page_get_to_row (WsSystemsPage *self) { return self->to_row; }
-GtkLabel *ws_systems_page_get_status_label (WsSystemsPage *self) { return self->status_label; }
+WsSystemCanvas *
+ws_systems_page_get_canvas (WsSystemsPage *self)
+{
+  return self->canvas;
+}
+const WsSystemDoc *
+ws_systems_page_get_doc (WsSystemsPage *self)
+{
+  return self->doc;
+}
+GtkListBox *
+ws_systems_page_get_systems_list (WsSystemsPage *self)
+{
+  return self->systems_list;
+}
+GtkListBox *
+ws_systems_page_get_catalogue_list (WsSystemsPage *self)
+{
+  return self->catalogue_list;
+}
+GtkListBox *
+ws_systems_page_get_problems_list (WsSystemsPage *self)
+{
+  return self->problems_list;
+}
+AdwEntryRow *
+ws_systems_page_get_name_row (WsSystemsPage *self)
+{
+  return self->name_row;
+}
+AdwComboRow *
+ws_systems_page_get_hw_row (WsSystemsPage *self)
+{
+  return self->hw_row;
+}
+GtkSpinButton *
+ws_systems_page_get_count_spin (WsSystemsPage *self)
+{
+  return self->count_spin;
+}
+AdwEntryRow *
+ws_systems_page_get_labels_row (WsSystemsPage *self)
+{
+  return self->labels_row;
+}
+AdwComboRow *
+ws_systems_page_get_from_row (WsSystemsPage *self)
+{
+  return self->from_row;
+}
+AdwComboRow *
+ws_systems_page_get_to_row (WsSystemsPage *self)
+{
+  return self->to_row;
+}
+GtkLabel *
+ws_systems_page_get_status_label (WsSystemsPage *self)
+{
+  return self->status_label;
+}

@@ -14,13 +14,13 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (WsSystemsPage, ws_systems_page, WS, SYSTEMS_PAGE, GtkWidget)
 
 /* Lists the store's systems and designs (@store is borrowed). */
-void      ws_systems_page_load           (WsSystemsPage *self, WsStore *store);
-void      ws_systems_page_set_undo_stack (WsSystemsPage *self, WsUndoStack *undo);
+void ws_systems_page_load (WsSystemsPage *self, WsStore *store);
+void ws_systems_page_set_undo_stack (WsSystemsPage *self, WsUndoStack *undo);
 /* Opens system @name on the canvas; FALSE when the store has no such system. */
-gboolean  ws_systems_page_open           (WsSystemsPage *self, const char *name);
+gboolean ws_systems_page_open (WsSystemsPage *self, const char *name);
 /* Deletes the open system (its model and its design; the bin button asks
  * first) and opens the first remaining one.  Emits "models-changed", as
  * storing a valid design does. */
-gboolean  ws_systems_page_delete_system  (WsSystemsPage *self, GError **error);
+gboolean ws_systems_page_delete_system (WsSystemsPage *self, GError **error);
 
 G_END_DECLS

@@ -3,12 +3,11 @@
 
 #include "ws-undo-stack.h"
 
-struct _WsUndoStack
-{
+struct _WsUndoStack {
   GObject parent_instance;
 
-  GPtrArray *done;     /* of WsCommand*, oldest first */
-  GPtrArray *undone;   /* of WsCommand*, the next redo last */
+  GPtrArray *done;   /* of WsCommand*, oldest first */
+  GPtrArray *undone; /* of WsCommand*, the next redo last */
 };
 
 G_DEFINE_FINAL_TYPE (WsUndoStack, ws_undo_stack, G_TYPE_OBJECT)
@@ -90,8 +89,8 @@ ws_undo_stack_class_init (WsUndoStackClass *klass)
   G_OBJECT_CLASS (klass)->finalize = ws_undo_stack_finalize;
 
   /* Emitted after every push, undo and redo: actions update their state. */
-  signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                   G_TYPE_NONE, 0);
 }
 
 static void

@@ -11,17 +11,17 @@
 G_BEGIN_DECLS
 
 /* Page names in sidebar order; NULL-terminated. */
-extern const char * const ws_window_page_names[];
+extern const char *const ws_window_page_names[];
 
 WsHardwarePage *ws_window_get_hardware_page (WsWindow *self);
-GtkStack       *ws_window_get_stack         (WsWindow *self);
-GtkListBox     *ws_window_get_sidebar       (WsWindow *self);
+GtkStack *ws_window_get_stack (WsWindow *self);
+GtkListBox *ws_window_get_sidebar (WsWindow *self);
 /* The store the window opened, or NULL when opening failed. */
-WsStore        *ws_window_get_store         (WsWindow *self);
+WsStore *ws_window_get_store (WsWindow *self);
 
-WsSystemsPage  *ws_window_get_systems_page  (WsWindow *self);
-WsUndoStack    *ws_window_get_undo_stack    (WsWindow *self);
+WsSystemsPage *ws_window_get_systems_page (WsWindow *self);
+WsUndoStack *ws_window_get_undo_stack (WsWindow *self);
 WsSimulationsPage *ws_window_get_simulations_page (WsWindow *self);
-WsPluginsPage  *ws_window_get_plugins_page  (WsWindow *self);
+WsPluginsPage *ws_window_get_plugins_page (WsWindow *self);
 
 G_END_DECLS

@@ -12,13 +12,12 @@
 #include "ws-results-page.h"
 #include "ws-plugins-page.h"
 
-struct _WsWindow
-{
+struct _WsWindow {
   AdwApplicationWindow parent_instance;
 
   char *db_path;
   WsStore *store;
-  WsUndoStack *undo;            /* one history for every page's edits */
+  WsUndoStack *undo; /* one history for every page's edits */
 
   /* Template children */
   AdwLeaflet *leaflet;
@@ -36,18 +35,13 @@ struct _WsWindow
 
 G_DEFINE_FINAL_TYPE (WsWindow, ws_window, ADW_TYPE_APPLICATION_WINDOW)
 
-enum {
-  PROP_0,
-  PROP_DB_PATH,
-  N_PROPS
-};
+enum { PROP_0, PROP_DB_PATH, N_PROPS };
 
 static GParamSpec *properties[N_PROPS];
 
 /* Sidebar rows and stack pages are in this order (ws-window.ui). */
-const char * const ws_window_page_names[] = {
-  "hardware", "systems", "applications", "profiles", "simulations", "results", "plugins", NULL
-};
+const char *const ws_window_page_names[] = { "hardware",    "systems", "applications", "profiles",
+                                             "simulations", "results", "plugins",      NULL };
 
 static int
 page_index (const char *name)
@@ -119,9 +113,9 @@ search_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 static void
 report_undo_error (WsWindow *self, const GError *error)
 {
-  GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Could Not Undo or Redo"), error->message);
+  GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (self), _ ("Could Not Undo or Redo"), error->message);
 
-  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _ ("_Close"));
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
@@ -129,9 +123,9 @@ static void
 undo_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   WsWindow *self = WS_WINDOW (widget);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   gboolean ok = g_str_equal (action_name, "win.undo") ? ws_undo_stack_undo (self->undo, &error)
-                                                        : ws_undo_stack_redo (self->undo, &error);
+                                                      : ws_undo_stack_redo (self->undo, &error);
 
   if (!ok)
     report_undo_error (self, error);
@@ -179,7 +173,7 @@ static void
 ws_window_constructed (GObject *object)
 {
   WsWindow *self = WS_WINDOW (object);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *basename = NULL;
 
   G_OBJECT_CLASS (ws_window_parent_class)->constructed (object);
@@ -240,11 +234,8 @@ ws_window_get_property (GObject *object, guint prop_id, GValue *value, GParamSpe
 
   switch (prop_id)
     {
-    case PROP_DB_PATH:
-      g_value_set_string (value, self->db_path);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    case PROP_DB_PATH: g_value_set_string (value, self->db_path); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -259,8 +250,7 @@ ws_window_set_property (GObject *object, guint prop_id, const GValue *value, GPa
       g_free (self->db_path);
       self->db_path = g_value_dup_string (value);
       break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -276,9 +266,8 @@ ws_window_class_init (WsWindowClass *klass)
   object_class->get_property = ws_window_get_property;
   object_class->set_property = ws_window_set_property;
 
-  properties[PROP_DB_PATH] =
-    g_param_spec_string ("db-path", NULL, NULL, NULL,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_DB_PATH] = g_param_spec_string ("db-path", NULL, NULL, NULL,
+                                                  G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* The page types must exist before the template names them. */
@@ -340,10 +329,7 @@ ws_window_new (GtkApplication *application, const char *db_path)
 {
   g_return_val_if_fail (application == NULL || GTK_IS_APPLICATION (application), NULL);
 
-  return g_object_new (WS_TYPE_WINDOW,
-                       "application", application,
-                       "db-path", db_path,
-                       NULL);
+  return g_object_new (WS_TYPE_WINDOW, "application", application, "db-path", db_path, NULL);
 }
 
 const char *

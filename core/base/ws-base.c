@@ -5,7 +5,7 @@
 #include <string.h>
 #include <ctype.h>
 
-G_DEFINE_QUARK (warpscope-error-quark, ws_error)
+G_DEFINE_QUARK (warpscope - error - quark, ws_error)
 
 guint
 ws_edit_distance (const char *a, const char *b)
@@ -31,7 +31,10 @@ ws_edit_distance (const char *a, const char *b)
   return row[lb];
 }
 
-typedef struct { const char *name; guint score; } Scored;
+typedef struct {
+  const char *name;
+  guint score;
+} Scored;
 
 static int
 compare_scored (gconstpointer pa, gconstpointer pb)
@@ -49,7 +52,7 @@ ws_suggest_names (const char *name, const char *const *candidates, guint max)
   if (candidates == NULL || max == 0)
     return NULL;
 
-  g_autoptr(GArray) scored = g_array_new (FALSE, FALSE, sizeof (Scored));
+  g_autoptr (GArray) scored = g_array_new (FALSE, FALSE, sizeof (Scored));
   g_autofree char *lname = g_ascii_strdown (name, -1);
   for (guint i = 0; candidates[i] != NULL; i++)
     {

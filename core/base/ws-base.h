@@ -7,21 +7,21 @@
 G_BEGIN_DECLS
 
 /* Symbols are hidden by default; public API is marked WS_EXPORT. */
-#define WS_EXPORT __attribute__((visibility("default")))
+#define WS_EXPORT __attribute__ ((visibility ("default")))
 
-#define WS_ERROR (ws_error_quark())
+#define WS_ERROR (ws_error_quark ())
 
 typedef enum {
-  WS_ERROR_FAILED,       /* generic failure */
-  WS_ERROR_NOT_FOUND,    /* a named thing (GPU, kernel, symbol, file) does not exist */
-  WS_ERROR_INVALID,      /* bad input value: out of range, missing field, unknown field */
-  WS_ERROR_PARSE,        /* syntax error in PTX, JSON, an expression, ... (message names line:column) */
-  WS_ERROR_UNSUPPORTED,  /* a feature/API the product does not implement (message names it) */
-  WS_ERROR_IO,           /* file or database I/O */
-  WS_ERROR_FAULT,        /* an emulated kernel faulted (out-of-bounds, misaligned, trap) */
-  WS_ERROR_CORRUPT,      /* a trace/fatbinary/database whose content is damaged */
+  WS_ERROR_FAILED,      /* generic failure */
+  WS_ERROR_NOT_FOUND,   /* a named thing (GPU, kernel, symbol, file) does not exist */
+  WS_ERROR_INVALID,     /* bad input value: out of range, missing field, unknown field */
+  WS_ERROR_PARSE,       /* syntax error in PTX, JSON, an expression, ... (message names line:column) */
+  WS_ERROR_UNSUPPORTED, /* a feature/API the product does not implement (message names it) */
+  WS_ERROR_IO,          /* file or database I/O */
+  WS_ERROR_FAULT,       /* an emulated kernel faulted (out-of-bounds, misaligned, trap) */
+  WS_ERROR_CORRUPT,     /* a trace/fatbinary/database whose content is damaged */
   WS_ERROR_CANCELLED,
-  WS_ERROR_DUPLICATE,    /* a name that already exists */
+  WS_ERROR_DUPLICATE, /* a name that already exists */
 } WsErrorCode;
 
 WS_EXPORT GQuark ws_error_quark (void);

@@ -6,17 +6,17 @@
 #include <string.h>
 
 typedef struct {
-  GPtrArray *fields;   /* of char* */
-  GArray *columns;     /* of guint: text column of each field */
+  GPtrArray *fields; /* of char* */
+  GArray *columns;   /* of guint: text column of each field */
   guint line;
 } Row;
 
 struct _WsCsvTable {
   char *filename;
-  GPtrArray *header;   /* of char* */
-  GArray *header_columns;   /* of guint: text column of each name */
+  GPtrArray *header;      /* of char* */
+  GArray *header_columns; /* of guint: text column of each name */
   guint header_line;
-  GArray *rows;        /* of Row */
+  GArray *rows; /* of Row */
 };
 
 GPtrArray *
@@ -38,8 +38,8 @@ ws_csv_split_record (const char *line, gsize len, GArray *columns_out, const cha
             {
               if (i >= len)
                 {
-                  g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:%u:%u: unterminated quoted field",
-                               filename, lineno, col);
+                  g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:%u:%u: unterminated quoted field", filename, lineno,
+                               col);
                   g_string_free (f, TRUE);
                   g_ptr_array_unref (fields);
                   return NULL;
@@ -59,8 +59,8 @@ ws_csv_split_record (const char *line, gsize len, GArray *columns_out, const cha
             }
           if (i < len && line[i] != ',')
             {
-              g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:%u:%u: text after a closing quote",
-                           filename, lineno, (guint) i + 1);
+              g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:%u:%u: text after a closing quote", filename, lineno,
+                           (guint) i + 1);
               g_string_free (f, TRUE);
               g_ptr_array_unref (fields);
               return NULL;
@@ -97,7 +97,7 @@ ws_csv_next_line (const char *text, gsize length, gsize *pos, guint *lineno, con
       while (k < len && (line[k] == ' ' || line[k] == '\t'))
         k++;
       if (k == len || line[k] == '#')
-        continue;   /* blank lines and '#' comments (provenance notes) */
+        continue; /* blank lines and '#' comments (provenance notes) */
       *line_out = line;
       *len_out = len;
       return TRUE;
@@ -141,7 +141,7 @@ ws_csv_table_parse (const char *text, gsize length, const char *filename, GError
       text += 3;
       length -= 3;
     }
-  g_autoptr(WsCsvTable) t = g_new0 (WsCsvTable, 1);
+  g_autoptr (WsCsvTable) t = g_new0 (WsCsvTable, 1);
   t->filename = g_strdup (filename);
   t->rows = g_array_new (FALSE, TRUE, sizeof (Row));
   g_array_set_clear_func (t->rows, row_clear);
@@ -170,8 +170,7 @@ ws_csv_table_parse (const char *text, gsize length, const char *filename, GError
     }
   if (t->header == NULL)
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s: no header line (the first line names the columns)",
-                   filename);
+      g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s: no header line (the first line names the columns)", filename);
       return NULL;
     }
   return g_steal_pointer (&t);
@@ -182,11 +181,11 @@ ws_csv_table_load (const char *path, GError **error)
 {
   g_autofree char *text = NULL;
   gsize length = 0;
-  g_autoptr(GError) local = NULL;
+  g_autoptr (GError) local = NULL;
   if (!g_file_get_contents (path, &text, &length, &local))
     {
-      g_set_error (error, WS_ERROR, local->code == G_FILE_ERROR_NOENT ? WS_ERROR_NOT_FOUND : WS_ERROR_IO,
-                   "%s", local->message);
+      g_set_error (error, WS_ERROR, local->code == G_FILE_ERROR_NOENT ? WS_ERROR_NOT_FOUND : WS_ERROR_IO, "%s",
+                   local->message);
       return NULL;
     }
   return ws_csv_table_parse (text, length, path, error);
@@ -245,7 +244,7 @@ ws_csv_table_require_column (const WsCsvTable *table, const char *name, GError *
   int c = ws_csv_table_find_column (table, name);
   if (c < 0)
     {
-      g_autoptr(GString) have = g_string_new (NULL);
+      g_autoptr (GString) have = g_string_new (NULL);
       for (guint i = 0; i < table->header->len; i++)
         g_string_append_printf (have, "%s%s", i ? ", " : "", (const char *) table->header->pdata[i]);
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s:%u:1: no column '%s' (it has: %s)", table->filename,
@@ -281,8 +280,8 @@ ws_csv_table_get_double (const WsCsvTable *table, guint row, int column, double 
     {
       const Row *r = &g_array_index (table->rows, Row, row);
       guint col = (guint) column < r->columns->len ? g_array_index (r->columns, guint, column) : 1;
-      g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:%u:%u: '%s' in column %s is not a number",
-                   table->filename, r->line, col, s, (const char *) table->header->pdata[column]);
+      g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:%u:%u: '%s' in column %s is not a number", table->filename,
+                   r->line, col, s, (const char *) table->header->pdata[column]);
       return FALSE;
     }
   *value = v;

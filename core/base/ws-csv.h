@@ -14,8 +14,8 @@ typedef struct _WsCsvTable WsCsvTable;
 
 /* Splits one record of @len bytes into newly allocated fields; @columns_out
  * (may be NULL) gets the 1-based text column where each field starts. */
-WS_EXPORT GPtrArray *ws_csv_split_record (const char *line, gsize len, GArray *columns_out,
-                                          const char *filename, guint lineno, GError **error);
+WS_EXPORT GPtrArray *ws_csv_split_record (const char *line, gsize len, GArray *columns_out, const char *filename,
+                                          guint lineno, GError **error);
 
 /* The next record line of @text from *pos on (advanced past it): blank lines
  * and '#' comments are skipped, a trailing CR dropped, a UTF-8 byte-order

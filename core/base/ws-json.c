@@ -48,7 +48,7 @@ ws_json_check_text (const char *data, gssize length, GError **error)
                 }
             }
           if (p >= end)
-            break;   /* unterminated: json-glib reports it */
+            break; /* unterminated: json-glib reports it */
         }
       else if (c == '[' || c == '{')
         {
@@ -70,8 +70,8 @@ ws_json_check_text (const char *data, gssize length, GError **error)
         {
           const char *start = p;
           gboolean whole = TRUE;
-          while (p + 1 < end && (g_ascii_isdigit (p[1]) || p[1] == '.' || p[1] == 'e' || p[1] == 'E'
-                                 || p[1] == '+' || p[1] == '-'))
+          while (p + 1 < end
+                 && (g_ascii_isdigit (p[1]) || p[1] == '.' || p[1] == 'e' || p[1] == 'E' || p[1] == '+' || p[1] == '-'))
             {
               p++;
               if (*p == '.' || *p == 'e' || *p == 'E')
@@ -85,7 +85,8 @@ ws_json_check_text (const char *data, gssize length, GError **error)
               /* JSON forbids them, and json-glib reads such a number as octal. */
               g_set_error (error, WS_ERROR, WS_ERROR_PARSE,
                            "line %u, column %u: the number %.*s starts with a zero, which JSON does not allow; "
-                           "remove the leading zeros", line, column, (int) MIN (n, 40), start);
+                           "remove the leading zeros",
+                           line, column, (int) MIN (n, 40), start);
               return FALSE;
             }
           if (whole)
@@ -98,8 +99,8 @@ ws_json_check_text (const char *data, gssize length, GError **error)
                   g_set_error (error, WS_ERROR, WS_ERROR_PARSE,
                                "line %u, column %u: the whole number %.*s is too large to be read exactly "
                                "(at most 19 digits, %s9223372036854775807); write it with an exponent "
-                               "(such as 1e30) if it is meant", line, column, (int) MIN (n, 40), start,
-                               negative ? "-" : "");
+                               "(such as 1e30) if it is meant",
+                               line, column, (int) MIN (n, 40), start, negative ? "-" : "");
                   return FALSE;
                 }
             }
@@ -161,7 +162,7 @@ JsonNode *
 ws_json_from_text (const char *text, GError **error)
 {
   g_return_val_if_fail (text != NULL, NULL);
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonParser) parser = json_parser_new ();
   if (!ws_json_parser_load_data (parser, text, -1, error))
     return NULL;
   return json_node_copy (json_parser_get_root (parser));

@@ -14,9 +14,9 @@
 typedef enum { ROOT_BUILD, ROOT_SOURCE, ROOT_LIB, ROOT_DATA, ROOT_BIN, ROOT_PLUGINS } Root;
 
 typedef struct {
-  const char *env;              /* overrides both, or NULL */
+  const char *env; /* overrides both, or NULL */
   Root uninstalled_root;
-  const char *uninstalled;      /* relative to uninstalled_root; NULL: the root itself */
+  const char *uninstalled; /* relative to uninstalled_root; NULL: the root itself */
   Root installed_root;
   const char *installed;
 } PathEntry;
@@ -25,18 +25,17 @@ static const PathEntry entries[WS_PATH_N_KINDS] = {
   [WS_PATH_DATA_DIR] = { NULL, ROOT_SOURCE, NULL, ROOT_DATA, NULL },
   /* tools/headless-demo.sh profiles a fresh one into the build tree; see
    * ws_paths_get for the fall-back to the source tree's. */
-  [WS_PATH_DEMO_TRACE] = { "WARPSCOPE_DEMO_TRACE", ROOT_BUILD, "demo/saxpy2.wstrace",
-                           ROOT_DATA, "demo/saxpy2.wstrace" },
-  [WS_PATH_DEMO_PROGRAM] = { "WARPSCOPE_DEMO_PROGRAM", ROOT_BUILD, "examples/saxpy2",
-                             ROOT_LIB, "examples/saxpy2" },
-  [WS_PATH_CALIBRATION_SOURCE] = { NULL, ROOT_SOURCE, "bench/calibration/ws-calibrate.cu",
-                                   ROOT_DATA, "calibration/ws-calibrate.cu" },
+  [WS_PATH_DEMO_TRACE] = { "WARPSCOPE_DEMO_TRACE", ROOT_BUILD, "demo/saxpy2.wstrace", ROOT_DATA,
+                           "demo/saxpy2.wstrace" },
+  [WS_PATH_DEMO_PROGRAM] = { "WARPSCOPE_DEMO_PROGRAM", ROOT_BUILD, "examples/saxpy2", ROOT_LIB, "examples/saxpy2" },
+  [WS_PATH_CALIBRATION_SOURCE] = { NULL, ROOT_SOURCE, "bench/calibration/ws-calibrate.cu", ROOT_DATA,
+                                   "calibration/ws-calibrate.cu" },
   [WS_PATH_CUDART_DIR] = { "WARPSCOPE_CUDART_DIR", ROOT_BUILD, "core/cudart", ROOT_LIB, NULL },
-  [WS_PATH_CUPTI_LIBRARY] = { "WARPSCOPE_CUPTI_LIBRARY", ROOT_BUILD, "core/measure/libws-cupti-inject.so",
-                              ROOT_LIB, "libws-cupti-inject.so" },
+  [WS_PATH_CUPTI_LIBRARY] = { "WARPSCOPE_CUPTI_LIBRARY", ROOT_BUILD, "core/measure/libws-cupti-inject.so", ROOT_LIB,
+                              "libws-cupti-inject.so" },
   [WS_PATH_PLUGIN_DIR] = { NULL, ROOT_BUILD, "plugins", ROOT_PLUGINS, NULL },
-  [WS_PATH_PREDICT_WORKER] = { "WARPSCOPE_PREDICT_WORKER", ROOT_BUILD, "core/warpscope-predict-worker",
-                               ROOT_LIB, "warpscope-predict-worker" },
+  [WS_PATH_PREDICT_WORKER] = { "WARPSCOPE_PREDICT_WORKER", ROOT_BUILD, "core/warpscope-predict-worker", ROOT_LIB,
+                               "warpscope-predict-worker" },
   [WS_PATH_CLI] = { "WS_CLI", ROOT_BUILD, "app/cli/warpscope-cli", ROOT_BIN, "warpscope-cli" },
 };
 
@@ -45,19 +44,14 @@ root_dir (Root root)
 {
   switch (root)
     {
-    case ROOT_BUILD:
-      return g_strdup (WS_BUILD_DIR);
-    case ROOT_SOURCE:
-      return g_strdup (WS_SOURCE_DIR);
+    case ROOT_BUILD: return g_strdup (WS_BUILD_DIR);
+    case ROOT_SOURCE: return g_strdup (WS_SOURCE_DIR);
     case ROOT_LIB:
       /* WS_PLUGIN_DIR is <libdir>/warpscope/plugins */
       return g_path_get_dirname (WS_PLUGIN_DIR);
-    case ROOT_DATA:
-      return g_strdup (WS_DATA_DIR);
-    case ROOT_BIN:
-      return g_strdup (WS_BIN_DIR);
-    case ROOT_PLUGINS:
-      return g_strdup (WS_PLUGIN_DIR);
+    case ROOT_DATA: return g_strdup (WS_DATA_DIR);
+    case ROOT_BIN: return g_strdup (WS_BIN_DIR);
+    case ROOT_PLUGINS: return g_strdup (WS_PLUGIN_DIR);
     }
   g_assert_not_reached ();
 }
@@ -76,7 +70,7 @@ ws_paths_exe_is_uninstalled (const char *exe_path)
   return strncmp (e, b, n) == 0 && e[n] == '/';
 }
 
-static gsize self_uninstalled;   /* 1 + the decision, once made */
+static gsize self_uninstalled; /* 1 + the decision, once made */
 
 gboolean
 ws_paths_running_uninstalled (void)

@@ -12,15 +12,15 @@
 G_BEGIN_DECLS
 
 typedef enum {
-  WS_PATH_DATA_DIR,             /* shared data: <datadir>/warpscope; the source tree */
-  WS_PATH_DEMO_TRACE,           /* the demo's saxpy2 trace */
-  WS_PATH_DEMO_PROGRAM,         /* the demo's saxpy2 CUDA program (built only with nvcc) */
-  WS_PATH_CALIBRATION_SOURCE,   /* the calibration micro-benchmarks, ws-calibrate.cu */
-  WS_PATH_CUDART_DIR,           /* the folder of Warpscope's libcudart.so.13 */
-  WS_PATH_CUPTI_LIBRARY,        /* the CUPTI injection library of `warpscope-cli measure` */
-  WS_PATH_PLUGIN_DIR,           /* the predictor plugins shipped with Warpscope */
-  WS_PATH_PREDICT_WORKER,       /* the program predictor plugins run in */
-  WS_PATH_CLI,                  /* warpscope-cli */
+  WS_PATH_DATA_DIR,           /* shared data: <datadir>/warpscope; the source tree */
+  WS_PATH_DEMO_TRACE,         /* the demo's saxpy2 trace */
+  WS_PATH_DEMO_PROGRAM,       /* the demo's saxpy2 CUDA program (built only with nvcc) */
+  WS_PATH_CALIBRATION_SOURCE, /* the calibration micro-benchmarks, ws-calibrate.cu */
+  WS_PATH_CUDART_DIR,         /* the folder of Warpscope's libcudart.so.13 */
+  WS_PATH_CUPTI_LIBRARY,      /* the CUPTI injection library of `warpscope-cli measure` */
+  WS_PATH_PLUGIN_DIR,         /* the predictor plugins shipped with Warpscope */
+  WS_PATH_PREDICT_WORKER,     /* the program predictor plugins run in */
+  WS_PATH_CLI,                /* warpscope-cli */
   WS_PATH_N_KINDS
 } WsPathKind;
 

@@ -41,7 +41,7 @@
  * the L2 and DRAM bounds lower bounds). */
 #define WS_PAGE_SECTORS 512u
 #define WS_PAGE_WORDS (WS_PAGE_SECTORS / 64u)
-#define WS_SECTOR_SET_MAX_PAGES (1u << 19)   /* 8 GiB of address space, about 70 MiB */
+#define WS_SECTOR_SET_MAX_PAGES (1u << 19) /* 8 GiB of address space, about 70 MiB */
 
 typedef struct {
   uint64_t page;
@@ -52,9 +52,9 @@ typedef struct {
 typedef struct {
   SectorPage *pages;
   guint n_pages, cap_pages;
-  uint32_t *slots;          /* open addressing: page index + 1, 0 = empty */
-  guint n_slots;            /* power of two, >= 2 x n_pages */
-  guint last;               /* index + 1 of the last page found (most accesses stay in it) */
+  uint32_t *slots; /* open addressing: page index + 1, 0 = empty */
+  guint n_slots;   /* power of two, >= 2 x n_pages */
+  guint last;      /* index + 1 of the last page found (most accesses stay in it) */
   gboolean truncated;
 } SectorSet;
 
@@ -144,24 +144,24 @@ sector_set_clear (SectorSet *s)
 
 /* What one static instruction certainly becomes in SASS. */
 typedef enum {
-  CLS_NONE,        /* may vanish or is not counted (integer, moves, conversions, ...) */
-  CLS_MEM,         /* ld/st/atom/red: counted per record for the global and shared spaces */
-  CLS_ISSUE,       /* a floating-point compare / min / max: one instruction, no pipe op counted */
-  CLS_FP32_FIXED,  /* one FP32-pipe op that cannot disappear (fma, mad, rounded add/mul, ...) */
-  CLS_FP32_ADD,    /* add/sub.f32 without rounding: may absorb one mul into an FFMA */
-  CLS_FP32_MUL,    /* mul.f32 without rounding: may fuse with one add */
+  CLS_NONE,       /* may vanish or is not counted (integer, moves, conversions, ...) */
+  CLS_MEM,        /* ld/st/atom/red: counted per record for the global and shared spaces */
+  CLS_ISSUE,      /* a floating-point compare / min / max: one instruction, no pipe op counted */
+  CLS_FP32_FIXED, /* one FP32-pipe op that cannot disappear (fma, mad, rounded add/mul, ...) */
+  CLS_FP32_ADD,   /* add/sub.f32 without rounding: may absorb one mul into an FFMA */
+  CLS_FP32_MUL,   /* mul.f32 without rounding: may fuse with one add */
   CLS_FP64_FIXED,
   CLS_FP64_ADD,
   CLS_FP64_MUL,
-  CLS_SFU,         /* one MUFU per lane */
+  CLS_SFU, /* one MUFU per lane */
 } InstCls;
 
 /* The mnemonic of PTX line @line (1-based) of @ptx: the first token after an
  * optional guard ("@%p1", "@!%p2") and label, split at dots into @comps.
  * Returns the number of components (0: no text). */
 static guint
-ptx_mnemonic (const char *ptx, const uint32_t *line_starts, guint n_lines, uint32_t line,
-              char *buf, gsize buf_size, const char **comps, guint max_comps)
+ptx_mnemonic (const char *ptx, const uint32_t *line_starts, guint n_lines, uint32_t line, char *buf, gsize buf_size,
+              const char **comps, guint max_comps)
 {
   if (ptx == NULL || line == 0 || line > n_lines)
     return 0;
@@ -203,8 +203,8 @@ has_comp (const char **comps, guint n, const char *what)
 static gboolean
 has_rounding (const char **comps, guint n)
 {
-  return has_comp (comps, n, "rn") || has_comp (comps, n, "rz") || has_comp (comps, n, "rm") ||
-         has_comp (comps, n, "rp");
+  return has_comp (comps, n, "rn") || has_comp (comps, n, "rz") || has_comp (comps, n, "rm")
+         || has_comp (comps, n, "rp");
 }
 
 static InstCls
@@ -216,36 +216,39 @@ classify (const WsTraceStaticInst *si, const char **comps, guint n_comps)
   gboolean rnd = text && has_rounding (comps, n_comps);
   switch ((WsOpClass) si->opclass)
     {
-    case WS_OPCLASS_LD: case WS_OPCLASS_ST: case WS_OPCLASS_ATOM:
+    case WS_OPCLASS_LD:
+    case WS_OPCLASS_ST:
+    case WS_OPCLASS_ATOM:
       /* cp.async and prefetch are not counted. */
-      return op == WS_OP_LD || op == WS_OP_LDU || op == WS_OP_ST || op == WS_OP_ATOM || op == WS_OP_RED
-        ? CLS_MEM : CLS_NONE;
-    case WS_OPCLASS_SFU:
-      return CLS_SFU;
+      return op == WS_OP_LD || op == WS_OP_LDU || op == WS_OP_ST || op == WS_OP_ATOM || op == WS_OP_RED ? CLS_MEM
+                                                                                                        : CLS_NONE;
+    case WS_OPCLASS_SFU: return CLS_SFU;
     case WS_OPCLASS_FP32:
       /* Only f32: the class also holds f16/bf16 (and their x2 forms), which
        * ptxas may pack two to an instruction and which run at a higher rate
        * than FP32 on some GPUs.  Without text the type is unknown: nothing. */
-      if (!text || !has_comp (comps, n_comps, "f32") || has_comp (comps, n_comps, "f16") ||
-          has_comp (comps, n_comps, "f16x2") || has_comp (comps, n_comps, "bf16") ||
-          has_comp (comps, n_comps, "bf16x2"))
+      if (!text || !has_comp (comps, n_comps, "f32") || has_comp (comps, n_comps, "f16")
+          || has_comp (comps, n_comps, "f16x2") || has_comp (comps, n_comps, "bf16")
+          || has_comp (comps, n_comps, "bf16x2"))
         return CLS_NONE;
       switch (op)
         {
-        case WS_OP_ADD: case WS_OP_SUB:
-          return rnd ? CLS_FP32_FIXED : CLS_FP32_ADD;
-        case WS_OP_MUL:
-          return rnd ? CLS_FP32_FIXED : CLS_FP32_MUL;
+        case WS_OP_ADD:
+        case WS_OP_SUB: return rnd ? CLS_FP32_FIXED : CLS_FP32_ADD;
+        case WS_OP_MUL: return rnd ? CLS_FP32_FIXED : CLS_FP32_MUL;
         case WS_OP_DIV:
           /* div.rn expands to a sequence with FFMAs; div.full / div.approx
            * may be one FMUL by a reciprocal, which may fuse with an add. */
           return rnd ? CLS_FP32_FIXED : CLS_FP32_MUL;
-        case WS_OP_MAD: case WS_OP_FMA: case WS_OP_RCP: case WS_OP_SQRT:
-          return CLS_FP32_FIXED;
-        case WS_OP_MIN: case WS_OP_MAX: case WS_OP_SETP: case WS_OP_SET:
-          return CLS_ISSUE;
-        default:
-          return CLS_NONE;  /* abs, neg, copysign (operand modifiers), cvt, testp */
+        case WS_OP_MAD:
+        case WS_OP_FMA:
+        case WS_OP_RCP:
+        case WS_OP_SQRT: return CLS_FP32_FIXED;
+        case WS_OP_MIN:
+        case WS_OP_MAX:
+        case WS_OP_SETP:
+        case WS_OP_SET: return CLS_ISSUE;
+        default: return CLS_NONE; /* abs, neg, copysign (operand modifiers), cvt, testp */
         }
     case WS_OPCLASS_FP64:
       /* The class is f64 by construction (ws_ptx_op_class); with text, check. */
@@ -253,19 +256,21 @@ classify (const WsTraceStaticInst *si, const char **comps, guint n_comps)
         return CLS_NONE;
       switch (op)
         {
-        case WS_OP_ADD: case WS_OP_SUB:
-          return rnd ? CLS_FP64_FIXED : CLS_FP64_ADD;
-        case WS_OP_MUL: case WS_OP_DIV:
-          return rnd ? CLS_FP64_FIXED : CLS_FP64_MUL;
-        case WS_OP_MAD: case WS_OP_FMA: case WS_OP_RCP: case WS_OP_SQRT:
-          return CLS_FP64_FIXED;
-        case WS_OP_MIN: case WS_OP_MAX: case WS_OP_SETP: case WS_OP_SET:
-          return CLS_ISSUE;
-        default:
-          return CLS_NONE;  /* cvt and operand modifiers */
+        case WS_OP_ADD:
+        case WS_OP_SUB: return rnd ? CLS_FP64_FIXED : CLS_FP64_ADD;
+        case WS_OP_MUL:
+        case WS_OP_DIV: return rnd ? CLS_FP64_FIXED : CLS_FP64_MUL;
+        case WS_OP_MAD:
+        case WS_OP_FMA:
+        case WS_OP_RCP:
+        case WS_OP_SQRT: return CLS_FP64_FIXED;
+        case WS_OP_MIN:
+        case WS_OP_MAX:
+        case WS_OP_SETP:
+        case WS_OP_SET: return CLS_ISSUE;
+        default: return CLS_NONE; /* cvt and operand modifiers */
         }
-    default:
-      return CLS_NONE;
+    default: return CLS_NONE;
     }
 }
 
@@ -273,7 +278,7 @@ static uint8_t *
 classify_kernel (const WsTraceKernel *k)
 {
   uint8_t *cls = g_new0 (uint8_t, MAX (k->n_insts, 1));
-  g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (uint32_t));
+  g_autoptr (GArray) starts = g_array_new (FALSE, FALSE, sizeof (uint32_t));
   if (k->ptx != NULL)
     {
       uint32_t zero = 0;
@@ -289,8 +294,8 @@ classify_kernel (const WsTraceKernel *k)
     {
       char buf[96];
       const char *comps[12];
-      guint n = ptx_mnemonic (k->ptx, (const uint32_t *) (void *) starts->data, starts->len, k->insts[i].ptx_line,
-                              buf, sizeof buf, comps, G_N_ELEMENTS (comps));
+      guint n = ptx_mnemonic (k->ptx, (const uint32_t *) (void *) starts->data, starts->len, k->insts[i].ptx_line, buf,
+                              sizeof buf, comps, G_N_ELEMENTS (comps));
       cls[i] = (uint8_t) classify (&k->insts[i], comps, n);
       /* The trace's lowering (ws-trace-lowering.h): an absorbed instruction
        * issues nothing, an add that absorbed a mul is one FMA.  fused ()
@@ -432,12 +437,12 @@ typedef struct {
   uint32_t mask;
   uint32_t static_id;
   uint8_t size;
-  uint8_t first;       /* lowest active lane */
-  uint32_t sectors;    /* global: 32-byte sectors touched */
-  uint32_t bytes;      /* global: distinct bytes touched */
-  uint32_t ways4;      /* shared: bank-conflict degree with 4-byte banks */
-  uint32_t ways8;      /* shared: with 8-byte banks (Kepler) */
-  uint32_t data_wf;    /* L1 data-stage wavefronts (global loads and shared, Volta and later) */
+  uint8_t first;    /* lowest active lane */
+  uint32_t sectors; /* global: 32-byte sectors touched */
+  uint32_t bytes;   /* global: distinct bytes touched */
+  uint32_t ways4;   /* shared: bank-conflict degree with 4-byte banks */
+  uint32_t ways8;   /* shared: with 8-byte banks (Kepler) */
+  uint32_t data_wf; /* L1 data-stage wavefronts (global loads and shared, Volta and later) */
 } PendingAccess;
 
 /* The last WS_MERGE_RING accesses of one space and kind since the last
@@ -445,16 +450,16 @@ typedef struct {
  * arrived (or at a separator), when both its neighbourhoods are here. */
 typedef struct {
   PendingAccess ring[WS_MERGE_RING];
-  uint64_t n;          /* accesses since the last separator */
-  uint64_t done;       /* of which weighed */
+  uint64_t n;    /* accesses since the last separator */
+  uint64_t done; /* of which weighed */
 } MergeWindow;
 
 /* Weighted sums (sixteenths) of one walk. */
 typedef struct {
-  uint64_t mem16;                    /* the current warp's memory instructions */
-  uint64_t l1_16, store16;           /* global load / store sectors */
-  uint64_t l1_bytes16;               /* global load distinct bytes */
-  uint64_t l1_wf16;                  /* L1 data-stage wavefronts of global loads */
+  uint64_t mem16;                     /* the current warp's memory instructions */
+  uint64_t l1_16, store16;            /* global load / store sectors */
+  uint64_t l1_bytes16;                /* global load distinct bytes */
+  uint64_t l1_wf16;                   /* L1 data-stage wavefronts of global loads */
   uint64_t wave16, wave8b16, sh_wf16; /* shared: 4-byte ways, 8-byte ways, data-stage wavefronts */
   /* the current block's: */
   uint64_t tb_l1_wf16, tb_wave16, tb_wave8b16, tb_sh_wf16;
@@ -537,10 +542,9 @@ window_account (WindowKind kind, const PendingAccess *a, uint64_t w16, MemTally 
       t->l1_wf16 += a->data_wf * w16;
       t->tb_l1_wf16 += a->data_wf * w16;
       break;
-    case WIN_GLOBAL_ST:
-      t->store16 += a->sectors * w16;
-      break;
-    case WIN_SHARED_LD: case WIN_SHARED_ST:
+    case WIN_GLOBAL_ST: t->store16 += a->sectors * w16; break;
+    case WIN_SHARED_LD:
+    case WIN_SHARED_ST:
       t->wave16 += a->ways4 * w16;
       t->wave8b16 += a->ways8 * w16;
       t->sh_wf16 += a->data_wf * w16;
@@ -548,8 +552,8 @@ window_account (WindowKind kind, const PendingAccess *a, uint64_t w16, MemTally 
       t->tb_wave8b16 += a->ways8 * w16;
       t->tb_sh_wf16 += a->data_wf * w16;
       break;
-    case N_WINDOWS: default:
-      g_assert_not_reached ();
+    case N_WINDOWS:
+    default: g_assert_not_reached ();
     }
 }
 
@@ -638,8 +642,7 @@ ws_bounds_access_wavefronts (const WsTraceRecord *r, guint size, int cc_major)
        * offset, and the trace records per-thread offsets, so only the
        * bytes the data path returns count. */
       return cc_major >= 7 ? (double) data_wavefronts (r, size, 1) : NAN;
-    default:
-      return NAN;
+    default: return NAN;
     }
 }
 
@@ -688,7 +691,7 @@ ws_launch_counts_compute (WsTrace *trace, guint launch, WsLaunchCounts *out, GEr
     {
       if (!tbc[t].recorded)
         continue;
-      g_autoptr(WsTraceTb) tb = ws_trace_read_tb (trace, launch, t, error);
+      g_autoptr (WsTraceTb) tb = ws_trace_read_tb (trace, launch, t, error);
       if (tb == NULL)
         {
           ok = FALSE;
@@ -786,14 +789,36 @@ ws_launch_counts_compute (WsTrace *trace, guint launch, WsLaunchCounts *out, GEr
                     break;
                   }
                 case CLS_ISSUE: c.issue++; break;
-                case CLS_FP32_FIXED: c.fixed32++; c.fixed32_l += lanes; break;
-                case CLS_FP32_ADD: c.add32++; c.add32_l += lanes; break;
-                case CLS_FP32_MUL: c.mul32++; c.mul32_l += lanes; break;
-                case CLS_FP64_FIXED: c.fixed64++; c.fixed64_l += lanes; break;
-                case CLS_FP64_ADD: c.add64++; c.add64_l += lanes; break;
-                case CLS_FP64_MUL: c.mul64++; c.mul64_l += lanes; break;
-                case CLS_SFU: c.sfu++; c.sfu_l += lanes; break;
-                case CLS_NONE: default: break;
+                case CLS_FP32_FIXED:
+                  c.fixed32++;
+                  c.fixed32_l += lanes;
+                  break;
+                case CLS_FP32_ADD:
+                  c.add32++;
+                  c.add32_l += lanes;
+                  break;
+                case CLS_FP32_MUL:
+                  c.mul32++;
+                  c.mul32_l += lanes;
+                  break;
+                case CLS_FP64_FIXED:
+                  c.fixed64++;
+                  c.fixed64_l += lanes;
+                  break;
+                case CLS_FP64_ADD:
+                  c.add64++;
+                  c.add64_l += lanes;
+                  break;
+                case CLS_FP64_MUL:
+                  c.mul64++;
+                  c.mul64_l += lanes;
+                  break;
+                case CLS_SFU:
+                  c.sfu++;
+                  c.sfu_l += lanes;
+                  break;
+                case CLS_NONE:
+                default: break;
                 }
             }
           /* A warp's accesses never merge with another warp's. */
@@ -809,8 +834,8 @@ ws_launch_counts_compute (WsTrace *trace, guint launch, WsLaunchCounts *out, GEr
             continue;
           /* Every warp ends with one EXIT; branches are not counted (ptxas
            * may if-convert them into predication or drop them by layout). */
-          uint64_t insts = (mt.mem16 + 15) / 16 + c.issue + c.barriers + 1 + c.fixed32 + fused (c.add32, c.mul32) +
-                           c.fixed64 + fused (c.add64, c.mul64) + c.sfu;
+          uint64_t insts = (mt.mem16 + 15) / 16 + c.issue + c.barriers + 1 + c.fixed32 + fused (c.add32, c.mul32)
+                           + c.fixed64 + fused (c.add64, c.mul64) + c.sfu;
           out->warps++;
           out->warp_insts_lowered += lowered;
           out->warp_insts_issued_min += insts;
@@ -907,9 +932,9 @@ ws_launch_bound_from_counts (const WsLaunchCounts *c, const WsGpu *gpu, WsLaunch
    * bytes a cycle, so an access also needs lanes x size / 128 wavefronts.
    * A block runs on one SM: also its own wavefronts. */
   double wavefronts = shared_wavefronts_on (gpu->cc_major, c->shared_wavefronts_min, c->shared_wavefronts_8b_min,
-                                           c->shared_data_wavefronts_min);
+                                            c->shared_data_wavefronts_min);
   double tb_wavefronts = shared_wavefronts_on (gpu->cc_major, c->tb_shared_wavefronts_max,
-                                              c->tb_shared_wavefronts_8b_max, c->tb_shared_data_wavefronts_max);
+                                               c->tb_shared_wavefronts_8b_max, c->tb_shared_data_wavefronts_max);
   out->shared = MAX (wavefronts / sms, tb_wavefronts);
   /* l1: the distinct bytes each global load asks for through each SM's L1
    * data path (not its sectors: the data stage reads 4-byte banks, and
@@ -935,8 +960,8 @@ ws_launch_bound_from_counts (const WsLaunchCounts *c, const WsGpu *gpu, WsLaunch
    * distinct sector loaded and never written in the launch is fetched from
    * L2 into some L1 at least once (L1s start each launch invalidated). */
   out->l2_bytes_per_clk = ws_bounds_l2_bytes_per_clk (gpu);
-  out->l2_bytes_min = (MAX (c->store_sectors, (double) c->unique_store_sectors) +
-                       (double) c->unique_load_only_sectors) * WS_SECTOR;
+  out->l2_bytes_min = (MAX (c->store_sectors, (double) c->unique_store_sectors) + (double) c->unique_load_only_sectors)
+                      * WS_SECTOR;
   out->l2 = ratio (out->l2_bytes_min, out->l2_bytes_per_clk);
   /* dram: at most l2_size bytes can be found in the L2 at the start and at
    * most l2_size bytes of written data can stay there at the end. */
@@ -956,10 +981,15 @@ ws_launch_bound_from_counts (const WsLaunchCounts *c, const WsGpu *gpu, WsLaunch
   out->tensor_thread_ops_min = c->tensor_thread_ops_min;
   out->shared_wavefronts_min = wavefronts;
 
-  const struct { const char *name; double v; } terms[] = {
-    { "issue", out->issue }, { "warp-issue", out->warp_issue }, { "fp32", out->fp32 }, { "fp64", out->fp64 },
-    { "sfu", out->sfu }, { "tensor", out->tensor }, { "shared", out->shared }, { "l1", out->l1 },
-    { "l2", out->l2 }, { "dram", out->dram },
+  const struct {
+    const char *name;
+    double v;
+  } terms[] = {
+    { "issue", out->issue },   { "warp-issue", out->warp_issue },
+    { "fp32", out->fp32 },     { "fp64", out->fp64 },
+    { "sfu", out->sfu },       { "tensor", out->tensor },
+    { "shared", out->shared }, { "l1", out->l1 },
+    { "l2", out->l2 },         { "dram", out->dram },
   };
   out->limiter = terms[0].name;
   out->cycles = terms[0].v;
@@ -985,7 +1015,7 @@ ws_launch_bound_compute (WsTrace *trace, guint launch, const WsGpu *gpu, WsLaunc
 #define WS_COUNTS_CACHE_MAX 4096
 
 static GMutex counts_lock;
-static GHashTable *counts_cache;  /* key string -> WsLaunchCounts */
+static GHashTable *counts_cache; /* key string -> WsLaunchCounts */
 
 gboolean
 ws_launch_counts_cached (WsTrace *trace, guint launch, WsLaunchCounts *out, GError **error)
@@ -996,10 +1026,10 @@ ws_launch_counts_cached (WsTrace *trace, guint launch, WsLaunchCounts *out, GErr
   /* The file is identified by path, size and what the launch records, so a
    * trace rewritten at the same path is not confused with the old one. */
   const WsTraceLaunch *l = ws_trace_get_launch (trace, launch);
-  g_autofree char *key = g_strdup_printf ("%s\n%" G_GUINT64_FORMAT "\n%u\n%u\n%" G_GUINT64_FORMAT "\n%" G_GUINT64_FORMAT
-                                          "\n%" G_GUINT64_FORMAT, ws_trace_get_path (trace),
-                                          ws_trace_get_file_size (trace), ws_trace_get_n_launches (trace), launch,
-                                          l->warp_instructions, l->stream_bytes, l->memory_requests);
+  g_autofree char *key = g_strdup_printf (
+    "%s\n%" G_GUINT64_FORMAT "\n%u\n%u\n%" G_GUINT64_FORMAT "\n%" G_GUINT64_FORMAT "\n%" G_GUINT64_FORMAT,
+    ws_trace_get_path (trace), ws_trace_get_file_size (trace), ws_trace_get_n_launches (trace), launch,
+    l->warp_instructions, l->stream_bytes, l->memory_requests);
   g_mutex_lock (&counts_lock);
   const WsLaunchCounts *hit = counts_cache ? g_hash_table_lookup (counts_cache, key) : NULL;
   if (hit != NULL)
@@ -1039,7 +1069,7 @@ JsonNode *
 ws_launch_bound_to_json (const WsLaunchBound *x)
 {
   g_return_val_if_fail (x != NULL, NULL);
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
   add_d (b, "cycles", x->cycles);
   add_d (b, "seconds", x->seconds);

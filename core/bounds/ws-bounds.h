@@ -28,12 +28,12 @@ G_BEGIN_DECLS
  * the hardware (hardware independent). */
 typedef struct {
   guint launch;
-  uint64_t n_tbs;                    /* thread blocks of the launch (recorded or not) */
-  uint64_t warps;                    /* warps with at least one record */
+  uint64_t n_tbs; /* thread blocks of the launch (recorded or not) */
+  uint64_t warps; /* warps with at least one record */
   /* Warp instructions that certainly issue as machine instructions. */
-  uint64_t warp_insts_issued_min;    /* sum over every warp */
-  uint64_t tb_warp_insts_max;        /* the largest block's sum */
-  uint64_t warp_warp_insts_max;      /* the largest warp's count */
+  uint64_t warp_insts_issued_min; /* sum over every warp */
+  uint64_t tb_warp_insts_max;     /* the largest block's sum */
+  uint64_t warp_warp_insts_max;   /* the largest warp's count */
   /* Not a bound: warp instructions the trace's lowering issues (records
    * less the absorbed ones, ws-trace-lowering.h), the count the simulator
    * and the models work with; never below warp_insts_issued_min. */
@@ -43,7 +43,7 @@ typedef struct {
   uint64_t fp32_thread_ops_min;
   uint64_t fp64_thread_ops_min;
   uint64_t sfu_thread_ops_min;
-  uint64_t tensor_thread_ops_min;    /* 0: the recorded PTX subset has no mma/wmma */
+  uint64_t tensor_thread_ops_min; /* 0: the recorded PTX subset has no mma/wmma */
   /* ptxas may merge neighbouring accesses of a thread into one access of
    * up to 16 bytes (LDS.128, LDG.128) where their addresses allow it, and
    * may remove a repeated load: the per-access figures below are summed
@@ -59,8 +59,8 @@ typedef struct {
   double tb_shared_wavefronts_8b_max;
   double tb_shared_data_wavefronts_max;
   /* Global memory, in 32-byte sectors coalesced per warp instruction. */
-  double l1_load_sectors;            /* global loads */
-  double l1_load_bytes;              /* distinct bytes each global load touches, summed */
+  double l1_load_sectors; /* global loads */
+  double l1_load_bytes;   /* distinct bytes each global load touches, summed */
   /* L1 data-stage wavefronts of global loads (Volta and later): per access
    * the most distinct 4-byte words in one of 32 banks, and at least active
    * lanes x size / 128 (the data path returns 128 bytes a cycle). */
@@ -78,25 +78,25 @@ typedef struct {
 WS_EXPORT gboolean ws_launch_counts_compute (WsTrace *trace, guint launch, WsLaunchCounts *out, GError **error);
 
 typedef struct {
-  double cycles;              /* the launch's lower time bound in core cycles = max of the terms below */
-  double seconds;             /* cycles / core clock */
-  const char *limiter;        /* name of the largest term: "issue", "warp-issue", "fp32", "fp64", "sfu",
+  double cycles;       /* the launch's lower time bound in core cycles = max of the terms below */
+  double seconds;      /* cycles / core clock */
+  const char *limiter; /* name of the largest term: "issue", "warp-issue", "fp32", "fp64", "sfu",
                                * "tensor", "shared", "l1", "l2", "dram" (static string) */
   double issue, warp_issue, fp32, fp64, sfu, tensor, shared, l1, l2, dram; /* each term, cycles */
-  double sms_used;            /* min (sms, blocks) */
-  double max_ipc;             /* warp instructions per cycle the GPU can reach for this launch */
+  double sms_used;                                                         /* min (sms, blocks) */
+  double max_ipc; /* warp instructions per cycle the GPU can reach for this launch */
   /* The rates used, per core cycle: */
-  double l1_bytes_per_clk;    /* per SM */
-  double l2_bytes_per_clk;    /* whole chip */
-  double dram_bytes_per_clk;  /* whole chip */
+  double l1_bytes_per_clk;   /* per SM */
+  double l2_bytes_per_clk;   /* whole chip */
+  double dram_bytes_per_clk; /* whole chip */
   /* The counts used (so a user can check): */
   uint64_t warp_insts_issued_min, tb_warp_insts_max, warp_warp_insts_max;
   uint64_t fp32_thread_ops_min, fp64_thread_ops_min, sfu_thread_ops_min, tensor_thread_ops_min;
-  double shared_wavefronts_min;     /* the launch's, over all its SMs */
-  double l1_bytes_min;        /* distinct bytes of each global load, summed */
-  double l1_wavefronts_min;   /* L1 data-stage wavefronts of global loads (0 before Volta: not used) */
-  double l2_bytes_min;        /* store sectors + distinct load-only sectors, x 32 */
-  uint64_t dram_bytes_min;    /* distinct read and written bytes beyond what the L2 can hold */
+  double shared_wavefronts_min; /* the launch's, over all its SMs */
+  double l1_bytes_min;          /* distinct bytes of each global load, summed */
+  double l1_wavefronts_min;     /* L1 data-stage wavefronts of global loads (0 before Volta: not used) */
+  double l2_bytes_min;          /* store sectors + distinct load-only sectors, x 32 */
+  uint64_t dram_bytes_min;      /* distinct read and written bytes beyond what the L2 can hold */
 } WsLaunchBound;
 
 /* The bound of a launch with counts @counts on @gpu.  Fails

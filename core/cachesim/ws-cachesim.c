@@ -8,17 +8,17 @@
 /* ---- sectored LRU cache ---------------------------------------------------- */
 
 typedef struct {
-  uint64_t tag;        /* line address (addr / line size) + 1; 0 = invalid way */
-  uint64_t lru;        /* last use stamp */
-  uint32_t sectors;    /* valid-sector bits */
-  uint32_t dirty;      /* dirty-sector bits (write-back caches) */
+  uint64_t tag;     /* line address (addr / line size) + 1; 0 = invalid way */
+  uint64_t lru;     /* last use stamp */
+  uint32_t sectors; /* valid-sector bits */
+  uint32_t dirty;   /* dirty-sector bits (write-back caches) */
 } Way;
 
 struct _WsCache {
   uint32_t line, sector, assoc, n_sets;
   uint32_t line_shift, sector_shift;
   uint64_t stamp;
-  Way *ways;           /* n_sets x assoc */
+  Way *ways; /* n_sets x assoc */
 };
 
 static uint32_t
@@ -193,7 +193,7 @@ typedef struct {
  * record in one round or, one record apart, in the next. */
 #define INFLIGHT_SLOTS 1024
 typedef struct {
-  uint64_t unit[INFLIGHT_SLOTS];   /* fill-unit address + 1 (0: empty) */
+  uint64_t unit[INFLIGHT_SLOTS]; /* fill-unit address + 1 (0: empty) */
   uint64_t round[INFLIGHT_SLOTS];
   uint8_t level[INFLIGHT_SLOTS];
 } Inflight;
@@ -326,7 +326,7 @@ access_record (WsCacheStats *st, const WsTraceKernel *k, const WsTraceRecord *r,
       st->sectors++;
       int level;
       if (read_only_space)
-        level = WS_CACHE_EVENT_L1_HIT;   /* constant and parameter caches */
+        level = WS_CACHE_EVENT_L1_HIT; /* constant and parameter caches */
       else if (!is_store && !is_atomic && ws_cache_access (l1, addr, TRUE))
         {
           level = WS_CACHE_EVENT_L1_HIT;
@@ -354,9 +354,18 @@ access_record (WsCacheStats *st, const WsTraceKernel *k, const WsTraceRecord *r,
         }
       switch (level)
         {
-        case WS_CACHE_EVENT_L1_HIT: pc->sector_l1_hits++; st->l1_hits++; break;
-        case WS_CACHE_EVENT_L2_HIT: pc->sector_l2_hits++; st->l2_hits++; break;
-        default: pc->sector_dram++; st->dram_sectors++; break;
+        case WS_CACHE_EVENT_L1_HIT:
+          pc->sector_l1_hits++;
+          st->l1_hits++;
+          break;
+        case WS_CACHE_EVENT_L2_HIT:
+          pc->sector_l2_hits++;
+          st->l2_hits++;
+          break;
+        default:
+          pc->sector_dram++;
+          st->dram_sectors++;
+          break;
         }
       worst = MAX (worst, level);
     }
@@ -386,7 +395,7 @@ ws_cachesim_run_launch (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
   int per_sm = MAX (occ.blocks_per_sm, 1);
   int sms = MAX (gpu->sms, 1);
 
-  g_autoptr(WsCacheStats) st = g_new0 (WsCacheStats, 1);
+  g_autoptr (WsCacheStats) st = g_new0 (WsCacheStats, 1);
   st->gpu = g_strdup (gpu->name);
   st->n_insts = k->n_insts;
   st->pcs = g_new0 (WsCachePcStats, MAX (k->n_insts, 1));
@@ -394,22 +403,25 @@ ws_cachesim_run_launch (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
 
   WsCache **l1 = g_new0 (WsCache *, sms);
   g_autofree Inflight *inflight = g_new0 (Inflight, sms);
-  uint64_t round = 1;   /* counts on across waves: a unit filled in an earlier wave is never in flight */
+  uint64_t round = 1; /* counts on across waves: a unit filled in an earlier wave is never in flight */
   for (int s = 0; s < sms; s++)
     l1[s] = ws_cache_new ((uint32_t) gpu->l1_size, (uint32_t) gpu->l1_line, (uint32_t) gpu->l1_sector,
                           (uint32_t) gpu->l1_assoc);
   /* The L1's fill unit (what one L1 miss fetches), as the detailed simulator. */
   uint32_t l1_unit = gpu->l1_size > 0 && gpu->l1_sector > 32 ? (uint32_t) gpu->l1_sector : 32;
-  g_autoptr(WsCache) l2 = ws_cache_new ((uint32_t) gpu->l2_size, (uint32_t) gpu->l2_line, 32,
-                                        (uint32_t) gpu->l2_assoc);
+  g_autoptr (WsCache)
+    l2 = ws_cache_new ((uint32_t) gpu->l2_size, (uint32_t) gpu->l2_line, 32, (uint32_t) gpu->l2_assoc);
   const double latency[WS_CACHE_EVENT_COUNT] = {
-    gpu->l1_latency, gpu->l2_latency, gpu->dram_latency, gpu->pipes[WS_ICLASS_SHARED].latency,
+    gpu->l1_latency,
+    gpu->l2_latency,
+    gpu->dram_latency,
+    gpu->pipes[WS_ICLASS_SHARED].latency,
   };
 
   gboolean ok = TRUE;
   uint64_t wave = (uint64_t) sms * per_sm;
-  g_autoptr(GPtrArray) tbs = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_trace_tb_free);
-  g_autoptr(GArray) feeds = g_array_new (FALSE, TRUE, sizeof (WarpFeed));
+  g_autoptr (GPtrArray) tbs = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_trace_tb_free);
+  g_autoptr (GArray) feeds = g_array_new (FALSE, TRUE, sizeof (WarpFeed));
   for (uint64_t first = 0; ok && first < n_tbs; first += wave)
     {
       g_ptr_array_set_size (tbs, 0);

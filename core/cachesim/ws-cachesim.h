@@ -31,29 +31,29 @@ typedef enum {
   WS_CACHE_EVENT_L1_HIT,
   WS_CACHE_EVENT_L2_HIT,
   WS_CACHE_EVENT_DRAM,
-  WS_CACHE_EVENT_SHARED,   /* shared memory: no cache involved */
+  WS_CACHE_EVENT_SHARED, /* shared memory: no cache involved */
   WS_CACHE_EVENT_COUNT
 } WsCacheEvent;
 
 typedef struct {
-  uint64_t executions;                    /* warp-level executions of this memory instruction */
-  uint64_t events[WS_CACHE_EVENT_COUNT];  /* executions by their slowest request's level */
-  uint64_t sectors;                       /* 32-byte requests issued (after coalescing) */
-  uint64_t sector_l1_hits;                /* of `sectors`, those found in the L1 */
-  uint64_t sector_l2_hits, sector_dram;   /* sectors looked up in the L2: with an L1 fill unit
+  uint64_t executions;                   /* warp-level executions of this memory instruction */
+  uint64_t events[WS_CACHE_EVENT_COUNT]; /* executions by their slowest request's level */
+  uint64_t sectors;                      /* 32-byte requests issued (after coalescing) */
+  uint64_t sector_l1_hits;               /* of `sectors`, those found in the L1 */
+  uint64_t sector_l2_hits, sector_dram;  /* sectors looked up in the L2: with an L1 fill unit
                                            * over 32 bytes, every sector a miss fetches */
-  double amat;                            /* cycles */
+  double amat;                           /* cycles */
 } WsCachePcStats;
 
 typedef struct {
   char *gpu;
   guint n_insts;
-  WsCachePcStats *pcs;                    /* indexed by static instruction id; zero for non-memory */
+  WsCachePcStats *pcs; /* indexed by static instruction id; zero for non-memory */
   uint64_t sectors, l1_hits, l2_hits, dram_sectors;
-  uint64_t writeback_sectors;             /* dirty L2 sectors written to DRAM (evictions + final flush) */
-  uint64_t dram_bytes;                    /* (DRAM read sectors + write-back sectors) x 32 */
-  double l1_hit_rate, l2_hit_rate;        /* over sectors looked up at that level */
-  int blocks_per_sm;                      /* residency used to form waves */
+  uint64_t writeback_sectors;      /* dirty L2 sectors written to DRAM (evictions + final flush) */
+  uint64_t dram_bytes;             /* (DRAM read sectors + write-back sectors) x 32 */
+  double l1_hit_rate, l2_hit_rate; /* over sectors looked up at that level */
+  int blocks_per_sm;               /* residency used to form waves */
 } WsCacheStats;
 
 WS_EXPORT void ws_cache_stats_free (WsCacheStats *stats);

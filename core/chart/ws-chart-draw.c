@@ -232,7 +232,7 @@ legend_label (const WsChart *chart, guint entry)
   int s = ws_chart_legend_entry_series (chart, entry);
   if (s >= 0)
     return series_at (chart, s)->name;
-  return entry == chart->series->len ? _("simulated") : _("skipped");
+  return entry == chart->series->len ? _ ("simulated") : _ ("skipped");
 }
 
 void
@@ -371,11 +371,9 @@ ws_chart_layout_compute (WsChart *chart, cairo_t *cr, double width, double heigh
   else
     for (guint i = 0; i < l->yticks->len; i++)
       {
-        g_autofree char *t = ws_chart_format_tick (g_array_index (l->yticks, double, i),
-                                                   chart->kind == WS_CHART_HEATMAP ? WS_CHART_UNIT_NONE
-                                                                                   : chart->unit[1], l->ystep,
-                                                   l->ylog ? fabs (g_array_index (l->yticks, double, i))
-                                                           : ticks_reference (l->yticks, l->ystep));
+        g_autofree char *t = ws_chart_format_tick (
+          g_array_index (l->yticks, double, i), chart->kind == WS_CHART_HEATMAP ? WS_CHART_UNIT_NONE : chart->unit[1],
+          l->ystep, l->ylog ? fabs (g_array_index (l->yticks, double, i)) : ticks_reference (l->yticks, l->ystep));
         ylab_w = fmax (ylab_w, text_width (cr, t));
       }
   double left = MARGIN + ylab_w + 8 + (chart->axis_title[1] ? WS_CHART_LABEL_SIZE * 1.3 + 6 : 0);
@@ -478,7 +476,10 @@ marker_path (cairo_t *cr, guint shape, double x, double y, double r)
 {
   switch (shape % 5)
     {
-    case 0: cairo_new_sub_path (cr); cairo_arc (cr, x, y, r, 0, 2 * G_PI); break;
+    case 0:
+      cairo_new_sub_path (cr);
+      cairo_arc (cr, x, y, r, 0, 2 * G_PI);
+      break;
     case 1: cairo_rectangle (cr, x - r * 0.9, y - r * 0.9, r * 1.8, r * 1.8); break;
     case 2:
       cairo_move_to (cr, x, y - r * 1.15);
@@ -541,7 +542,7 @@ static void
 draw_points (WsChart *chart, cairo_t *cr, const WsChartLayout *l)
 {
   gboolean lines = chart->kind == WS_CHART_LINE;
-  g_autoptr(GArray) boxes = g_array_new (FALSE, FALSE, sizeof (double)); /* placed labels: x0,y0,x1,y1 */
+  g_autoptr (GArray) boxes = g_array_new (FALSE, FALSE, sizeof (double)); /* placed labels: x0,y0,x1,y1 */
   /* markers count as occupied, so labels do not cover measured points */
   for (guint s = 0; s < chart->series->len; s++)
     {
@@ -558,7 +559,7 @@ draw_points (WsChart *chart, cairo_t *cr, const WsChartLayout *l)
       /* and so do the lines, sampled every few pixels */
       if (!lines || !ser->visible || (ser->flags & (WS_CHART_SERIES_MEASURED | WS_CHART_SERIES_NO_LINE)))
         continue;
-      g_autoptr(GArray) sorted = g_array_sized_new (FALSE, FALSE, sizeof (WsChartPoint), ser->points->len);
+      g_autoptr (GArray) sorted = g_array_sized_new (FALSE, FALSE, sizeof (WsChartPoint), ser->points->len);
       g_array_append_vals (sorted, ser->points->data, ser->points->len);
       g_array_sort (sorted, cmp_point_x);
       for (guint i = 0; i + 1 < sorted->len; i++)
@@ -582,7 +583,7 @@ draw_points (WsChart *chart, cairo_t *cr, const WsChartLayout *l)
       WsChartSeries *ser = series_at (chart, s);
       if (!ser->visible || ser->points->len == 0)
         continue;
-      g_autoptr(GArray) pts = g_array_sized_new (FALSE, FALSE, sizeof (WsChartPoint), ser->points->len);
+      g_autoptr (GArray) pts = g_array_sized_new (FALSE, FALSE, sizeof (WsChartPoint), ser->points->len);
       g_array_append_vals (pts, ser->points->data, ser->points->len);
       if (lines)
         g_array_sort (pts, cmp_point_x);
@@ -900,7 +901,8 @@ draw_axes (WsChart *chart, cairo_t *cr, const WsChartLayout *l)
       cairo_line_to (cr, round (x) + 0.5, l->py + l->ph + 4);
       cairo_stroke (cr);
       /* log axes span prefixes on purpose; linear ones share the largest tick's */
-      g_autofree char *t = ws_chart_format_tick (v, xu, l->xstep, l->xlog ? fabs (v) : ticks_reference (l->xticks, l->xstep));
+      g_autofree char *t = ws_chart_format_tick (v, xu, l->xstep,
+                                                 l->xlog ? fabs (v) : ticks_reference (l->xticks, l->xstep));
       cairo_set_source_rgb (cr, 0.2, 0.2, 0.2);
       draw_text (cr, t, x, l->py + l->ph + 6, 0.5, 0);
     }
@@ -914,7 +916,8 @@ draw_axes (WsChart *chart, cairo_t *cr, const WsChartLayout *l)
       cairo_move_to (cr, l->px - 4, round (y) + 0.5);
       cairo_line_to (cr, l->px, round (y) + 0.5);
       cairo_stroke (cr);
-      g_autofree char *t = ws_chart_format_tick (v, yu, l->ystep, l->ylog ? fabs (v) : ticks_reference (l->yticks, l->ystep));
+      g_autofree char *t = ws_chart_format_tick (v, yu, l->ystep,
+                                                 l->ylog ? fabs (v) : ticks_reference (l->yticks, l->ystep));
       cairo_set_source_rgb (cr, 0.2, 0.2, 0.2);
       draw_text (cr, t, l->px - 7, y, 1, 0.5);
     }
@@ -985,7 +988,7 @@ legend_swatch (WsChart *chart, cairo_t *cr, guint entry, double x, double y, gbo
       return;
     }
   WsChartSeries *ser = series_at (chart, s);
-  WsChartColor c = visible ? ser->color : (WsChartColor) { 0.75, 0.75, 0.75 };
+  WsChartColor c = visible ? ser->color : (WsChartColor){ 0.75, 0.75, 0.75 };
   if (chart->kind == WS_CHART_LINE || chart->kind == WS_CHART_SCATTER)
     {
       if (chart->kind == WS_CHART_LINE && !(ser->flags & (WS_CHART_SERIES_MEASURED | WS_CHART_SERIES_NO_LINE)))
@@ -1078,7 +1081,7 @@ ws_chart_draw (WsChart *chart, cairo_t *cr, double width, double height)
     {
       set_font (cr, WS_CHART_LABEL_SIZE, FALSE);
       cairo_set_source_rgb (cr, 0.5, 0.5, 0.5);
-      draw_text (cr, _("No data"), l.px + l.pw / 2, l.py + l.ph / 2, 0.5, 0.5);
+      draw_text (cr, _ ("No data"), l.px + l.pw / 2, l.py + l.ph / 2, 0.5, 0.5);
     }
   ws_chart_layout_clear (&l);
   cairo_restore (cr);
@@ -1214,7 +1217,7 @@ ws_chart_hit_test (WsChart *chart, double width, double height, double px, doubl
               else
                 d = hypot (px - x, py - y);
               if (d <= max_distance && d < best.distance)
-                best = (WsChartHit) { (int) s, (int) i, -1, -1, p->x, p->y, p->y, p->rel_error, d };
+                best = (WsChartHit){ (int) s, (int) i, -1, -1, p->x, p->y, p->y, p->rel_error, d };
             }
         }
       break;
@@ -1234,7 +1237,7 @@ ws_chart_hit_test (WsChart *chart, double width, double height, double px, doubl
                   continue;
                 double lo = ws_chart_layout_y (&l, acc), hi = ws_chart_layout_y (&l, acc + v);
                 if (py >= hi && py <= lo)
-                  best = (WsChartHit) { (int) s, (int) b, -1, -1, b, v, v, NAN, 0 };
+                  best = (WsChartHit){ (int) s, (int) b, -1, -1, b, v, v, NAN, 0 };
                 acc += v;
               }
           }
@@ -1249,7 +1252,7 @@ ws_chart_hit_test (WsChart *chart, double width, double height, double px, doubl
             && (guint) r < chart->m_rows && (guint) c < chart->m_cols)
           {
             double v = chart->matrix[(gsize) r * chart->m_cols + c];
-            best = (WsChartHit) { -1, -1, r, c, c, r, v, NAN, 0 };
+            best = (WsChartHit){ -1, -1, r, c, c, r, v, NAN, 0 };
           }
         break;
       }
@@ -1266,8 +1269,9 @@ ws_chart_hit_test (WsChart *chart, double width, double height, double px, doubl
             continue;
           double d = px < x0 ? x0 - px : px > x1 ? px - x1 : 0;
           if (d <= max_distance && d < best.distance)
-            best = (WsChartHit) { (int) sp->series, (int) i, (int) sp->row, -1, sp->start, sp->end,
-                                  sp->end - sp->start, NAN, d };
+            best = (WsChartHit){
+              (int) sp->series, (int) i, (int) sp->row, -1, sp->start, sp->end, sp->end - sp->start, NAN, d
+            };
         }
       break;
     }
@@ -1284,14 +1288,14 @@ char *
 ws_chart_describe_hit (const WsChart *chart, const WsChartHit *hit)
 {
   g_autofree char *x = NULL, *y = NULL;
-  const char *name = hit->series >= 0 && (guint) hit->series < chart->series->len
-                     ? series_at (chart, hit->series)->name : "";
+  const char *name = hit->series >= 0 && (guint) hit->series < chart->series->len ? series_at (chart, hit->series)->name
+                                                                                  : "";
   switch (chart->kind)
     {
     case WS_CHART_HEATMAP:
       y = ws_chart_format_value (hit->value, WS_CHART_UNIT_NONE, 0);
       /* TRANSLATORS: heat-map tooltip: row, column, value */
-      return g_strdup_printf (_("row %d, column %d: %s"), hit->row, hit->column, y);
+      return g_strdup_printf (_ ("row %d, column %d: %s"), hit->row, hit->column, y);
     case WS_CHART_STACKED:
       y = ws_chart_format_value (hit->value, chart->unit[1], 0);
       return g_strdup_printf ("%s — %s: %s", (char *) chart->bars->pdata[hit->index], name, y);
@@ -1302,22 +1306,22 @@ ws_chart_describe_hit (const WsChart *chart, const WsChartHit *hit)
         y = ws_chart_format_value (hit->y, chart->unit[0], 0);
         g_autofree char *d = ws_chart_format_value (hit->value, chart->unit[0], 0);
         /* TRANSLATORS: timeline tooltip: label (kind) on component, start to end, duration */
-        return g_strdup_printf (_("%s (%s) on %s: %s to %s (%s)"), sp->label ? sp->label : name, name,
+        return g_strdup_printf (_ ("%s (%s) on %s: %s to %s (%s)"), sp->label ? sp->label : name, name,
                                 (char *) chart->rows->pdata[sp->row], x, y, d);
       }
     case WS_CHART_TBPOINT:
       {
         const WsChartPoint *p = &g_array_index (series_at (chart, hit->series)->points, WsChartPoint, hit->index);
         y = ws_chart_format_value (hit->y, chart->unit[1], 0);
-        return g_strdup_printf (_("TB %.0f: size %s, region %s, %s"), hit->x, y, name,
-                                (p->flags & WS_CHART_POINT_SKIPPED) ? _("skipped") : _("simulated"));
+        return g_strdup_printf (_ ("TB %.0f: size %s, region %s, %s"), hit->x, y, name,
+                                (p->flags & WS_CHART_POINT_SKIPPED) ? _ ("skipped") : _ ("simulated"));
       }
     default:
       x = ws_chart_format_value (hit->x, chart->unit[0], 0);
       y = ws_chart_format_value (hit->y, chart->unit[1], 0);
       if (isfinite (hit->rel_error))
         /* TRANSLATORS: chart tooltip: series, x, y, relative error in percent */
-        return g_strdup_printf (_("%s: %s, %s (error %+.1f %%)"), name, x, y, hit->rel_error * 100);
+        return g_strdup_printf (_ ("%s: %s, %s (error %+.1f %%)"), name, x, y, hit->rel_error * 100);
       return g_strdup_printf ("%s: %s, %s", name, x, y);
     }
 }

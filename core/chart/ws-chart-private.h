@@ -37,23 +37,23 @@ struct _WsChart {
   GArray *spans;     /* WsChartSpan */
   guint m_rows, m_cols;
   double *matrix;
-  double view[4];    /* x_min, x_max, y_min, y_max; NaN = fit the data */
+  double view[4]; /* x_min, x_max, y_min, y_max; NaN = fit the data */
   guint n_auto_colors;
 };
 
 /* Geometry of one drawing at a given size. */
 typedef struct {
   double w, h;
-  double px, py, pw, ph;          /* plot area */
-  double x0, x1, y0, y1;          /* visible data range */
-  gboolean xlog, ylog, ydown;     /* ydown: y grows downwards (rows) */
+  double px, py, pw, ph;      /* plot area */
+  double x0, x1, y0, y1;      /* visible data range */
+  gboolean xlog, ylog, ydown; /* ydown: y grows downwards (rows) */
   GArray *xticks, *yticks;
   double xstep, ystep;
   gboolean rotate_xlabels;
   double legend_x, legend_y, legend_w, legend_row_h;
-  guint legend_n;                 /* entries, series ones first (in legend order) */
-  double scale_x, scale_w;        /* heat-map colour bar */
-  double vmin, vmax;              /* heat-map value range */
+  guint legend_n;          /* entries, series ones first (in legend order) */
+  double scale_x, scale_w; /* heat-map colour bar */
+  double vmin, vmax;       /* heat-map value range */
   double title_y, subtitle_y;
 } WsChartLayout;
 

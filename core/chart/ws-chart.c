@@ -36,7 +36,7 @@ ws_chart_kind_from_name (const char *name, WsChartKind *kind)
 static WsChartColor
 rgb (guint32 hex)
 {
-  return (WsChartColor) { ((hex >> 16) & 0xff) / 255.0, ((hex >> 8) & 0xff) / 255.0, (hex & 0xff) / 255.0 };
+  return (WsChartColor){ ((hex >> 16) & 0xff) / 255.0, ((hex >> 8) & 0xff) / 255.0, (hex & 0xff) / 255.0 };
 }
 
 WsChartColor
@@ -53,8 +53,11 @@ ws_chart_cpi_color (const char *category, WsChartColor *color)
 {
   /* Fixed per category so CPI stacks of different runs compare at a glance;
    * stalls on memory are warm colours, compute ones cool. */
-  static const struct { const char *name; guint32 hex; } cpi[] = {
-    { "BASE", 0x0072B2 }, { "DEP", 0x56B4E9 }, { "L1", 0x009E73 }, { "L2", 0xF0E442 },
+  static const struct {
+    const char *name;
+    guint32 hex;
+  } cpi[] = {
+    { "BASE", 0x0072B2 }, { "DEP", 0x56B4E9 },  { "L1", 0x009E73 },    { "L2", 0xF0E442 },
     { "DRAM", 0xD55E00 }, { "MSHR", 0xCC79A7 }, { "QUEUE", 0xE69F00 },
   };
   for (guint i = 0; category != NULL && i < G_N_ELEMENTS (cpi); i++)
@@ -84,7 +87,7 @@ ws_chart_scale_color (double t)
     return rgb (anchors[n - 1]);
   double u = f - i;
   WsChartColor a = rgb (anchors[i]), b = rgb (anchors[i + 1]);
-  return (WsChartColor) { a.r + (b.r - a.r) * u, a.g + (b.g - a.g) * u, a.b + (b.b - a.b) * u };
+  return (WsChartColor){ a.r + (b.r - a.r) * u, a.g + (b.g - a.g) * u, a.b + (b.b - a.b) * u };
 }
 
 gboolean
@@ -270,7 +273,7 @@ WsChartColor
 ws_chart_series_get_color (const WsChart *chart, guint series)
 {
   WsChartSeries *s = get_series (chart, series);
-  return s ? s->color : (WsChartColor) { 0, 0, 0 };
+  return s ? s->color : (WsChartColor){ 0, 0, 0 };
 }
 
 void
@@ -538,7 +541,7 @@ ws_chart_nice_ticks (double min, double max, guint max_ticks, gboolean log)
     }
   /* Less than two decades boundaries inside: 1-2-5 within the decades. */
   static const double mult[] = { 1, 2, 5 };
-  for (int d = (int) floor (lo) ; d <= (int) ceil (hi); d++)
+  for (int d = (int) floor (lo); d <= (int) ceil (hi); d++)
     for (guint m = 0; m < G_N_ELEMENTS (mult); m++)
       {
         double v = mult[m] * pow (10, d);
@@ -562,7 +565,10 @@ ws_chart_format_value (double value, WsChartUnit unit, double step)
 char *
 ws_chart_format_tick (double value, WsChartUnit unit, double step, double reference)
 {
-  typedef struct { double scale; const char *suffix; } Prefix;
+  typedef struct {
+    double scale;
+    const char *suffix;
+  } Prefix;
   static const Prefix seconds[] = {
     { 1e-9, "ns" }, { 1e-6, "µs" }, { 1e-3, "ms" }, { 1, "s" },
   }, bytes[] = {
@@ -574,9 +580,18 @@ ws_chart_format_tick (double value, WsChartUnit unit, double step, double refere
   guint n;
   switch (unit)
     {
-    case WS_CHART_UNIT_SECONDS: t = seconds; n = G_N_ELEMENTS (seconds); break;
-    case WS_CHART_UNIT_BYTES: t = bytes; n = G_N_ELEMENTS (bytes); break;
-    default: t = plain; n = G_N_ELEMENTS (plain); break;
+    case WS_CHART_UNIT_SECONDS:
+      t = seconds;
+      n = G_N_ELEMENTS (seconds);
+      break;
+    case WS_CHART_UNIT_BYTES:
+      t = bytes;
+      n = G_N_ELEMENTS (bytes);
+      break;
+    default:
+      t = plain;
+      n = G_N_ELEMENTS (plain);
+      break;
     }
   if (!isfinite (value))
     return g_strdup (isnan (value) ? "–" : value > 0 ? "∞" : "−∞");
@@ -616,9 +631,14 @@ ws_chart_format_tick (double value, WsChartUnit unit, double step, double refere
 gboolean
 ws_chart_format_from_path (const char *path, WsChartFormat *format)
 {
-  static const struct { const char *ext; WsChartFormat f; } exts[] = {
-    { ".png", WS_CHART_FORMAT_PNG }, { ".svg", WS_CHART_FORMAT_SVG },
-    { ".pdf", WS_CHART_FORMAT_PDF }, { ".csv", WS_CHART_FORMAT_CSV },
+  static const struct {
+    const char *ext;
+    WsChartFormat f;
+  } exts[] = {
+    { ".png", WS_CHART_FORMAT_PNG },
+    { ".svg", WS_CHART_FORMAT_SVG },
+    { ".pdf", WS_CHART_FORMAT_PDF },
+    { ".csv", WS_CHART_FORMAT_CSV },
   };
   g_autofree char *lower = g_ascii_strdown (path, -1);
   for (guint i = 0; i < G_N_ELEMENTS (exts); i++)
@@ -768,7 +788,7 @@ svg_add_description (WsChart *chart, const char *path, GError **error)
   char *open = strstr (svg, "<svg");
   char *end = open ? strchr (open, '>') : NULL;
   if (end == NULL)
-    return g_set_error (error, WS_ERROR, WS_ERROR_IO, _("%s: Cairo wrote no <svg> element"), path), FALSE;
+    return g_set_error (error, WS_ERROR, WS_ERROR_IO, _ ("%s: Cairo wrote no <svg> element"), path), FALSE;
   GString *desc = g_string_new (NULL);
   for (guint s = 0; s < chart->series->len; s++)
     {
@@ -794,8 +814,7 @@ check_surface (cairo_surface_t *surface, const char *path, GError **error)
   cairo_status_t st = cairo_surface_status (surface);
   if (st != CAIRO_STATUS_SUCCESS)
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_IO, _("cannot write chart to %s: %s"), path,
-                   cairo_status_to_string (st));
+      g_set_error (error, WS_ERROR, WS_ERROR_IO, _ ("cannot write chart to %s: %s"), path, cairo_status_to_string (st));
       return FALSE;
     }
   return TRUE;
@@ -811,7 +830,7 @@ ws_chart_export (WsChart *chart, const char *path, WsChartFormat format, int wid
     }
   if (width < 50 || height < 50 || width > 20000 || height > 20000)
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("chart size %d×%d is out of range (50 to 20000)"), width,
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _ ("chart size %d×%d is out of range (50 to 20000)"), width,
                    height);
       return FALSE;
     }
@@ -841,7 +860,7 @@ ws_chart_export (WsChart *chart, const char *path, WsChartFormat format, int wid
       cairo_status_t st = cairo_surface_write_to_png (surface, path);
       if (st != CAIRO_STATUS_SUCCESS)
         {
-          g_set_error (error, WS_ERROR, WS_ERROR_IO, _("cannot write chart to %s: %s"), path,
+          g_set_error (error, WS_ERROR, WS_ERROR_IO, _ ("cannot write chart to %s: %s"), path,
                        cairo_status_to_string (st));
           ok = FALSE;
         }

@@ -21,12 +21,12 @@
 G_BEGIN_DECLS
 
 typedef enum {
-  WS_CHART_LINE,      /* y against a swept x, one series per predictor (seed 004 Fig. 6.1-6.5) */
-  WS_CHART_SCATTER,   /* markers only */
-  WS_CHART_STACKED,   /* stacked bars per configuration (CPI stacks, seed 001 Fig. 33) */
-  WS_CHART_HEATMAP,   /* a rows x columns matrix with a colour scale (seed 003 Fig. 8) */
-  WS_CHART_GANTT,     /* spans per component against time */
-  WS_CHART_TBPOINT,   /* TB size by TB id, coloured by region, simulated/skipped (seed 000 Fig. 8) */
+  WS_CHART_LINE,    /* y against a swept x, one series per predictor (seed 004 Fig. 6.1-6.5) */
+  WS_CHART_SCATTER, /* markers only */
+  WS_CHART_STACKED, /* stacked bars per configuration (CPI stacks, seed 001 Fig. 33) */
+  WS_CHART_HEATMAP, /* a rows x columns matrix with a colour scale (seed 003 Fig. 8) */
+  WS_CHART_GANTT,   /* spans per component against time */
+  WS_CHART_TBPOINT, /* TB size by TB id, coloured by region, simulated/skipped (seed 000 Fig. 8) */
 } WsChartKind;
 
 typedef enum { WS_CHART_AXIS_X, WS_CHART_AXIS_Y } WsChartAxis;
@@ -56,13 +56,13 @@ typedef struct _WsChart WsChart;
 
 /* What ws_chart_hit_test() found. */
 typedef struct {
-  int series;        /* series (category, operation kind, region); -1 for a heat-map cell */
-  int index;         /* point index in the series; bar index (stacked); span index (Gantt) */
-  int row, column;   /* heat map cell; Gantt row; else -1 */
-  double x, y;       /* data coordinates of the point (stacked: bar index and segment value; Gantt: start and end) */
-  double value;      /* heat map cell value, else y */
-  double rel_error;  /* relative error annotation, NaN if none */
-  double distance;   /* pixels from the query position */
+  int series;       /* series (category, operation kind, region); -1 for a heat-map cell */
+  int index;        /* point index in the series; bar index (stacked); span index (Gantt) */
+  int row, column;  /* heat map cell; Gantt row; else -1 */
+  double x, y;      /* data coordinates of the point (stacked: bar index and segment value; Gantt: start and end) */
+  double value;     /* heat map cell value, else y */
+  double rel_error; /* relative error annotation, NaN if none */
+  double distance;  /* pixels from the query position */
 } WsChartHit;
 
 WS_EXPORT WsChart *ws_chart_new (WsChartKind kind);
@@ -155,13 +155,13 @@ WS_EXPORT char *ws_chart_describe_hit (const WsChart *chart, const WsChartHit *h
 /* The series whose legend entry contains (@px, @py), or -1: the GUI toggles it. */
 WS_EXPORT int ws_chart_legend_hit_test (WsChart *chart, double width, double height, double px, double py);
 /* The plot area (inside the axes) in pixels. */
-WS_EXPORT void ws_chart_get_plot_area (WsChart *chart, double width, double height, double *x, double *y,
-                                       double *w, double *h);
+WS_EXPORT void ws_chart_get_plot_area (WsChart *chart, double width, double height, double *x, double *y, double *w,
+                                       double *h);
 /* Data <-> pixel mapping for the current view (FALSE for the heat map). */
-WS_EXPORT gboolean ws_chart_data_to_pixel (WsChart *chart, double width, double height, double x, double y,
-                                           double *px, double *py);
-WS_EXPORT gboolean ws_chart_pixel_to_data (WsChart *chart, double width, double height, double px, double py,
-                                           double *x, double *y);
+WS_EXPORT gboolean ws_chart_data_to_pixel (WsChart *chart, double width, double height, double x, double y, double *px,
+                                           double *py);
+WS_EXPORT gboolean ws_chart_pixel_to_data (WsChart *chart, double width, double height, double px, double py, double *x,
+                                           double *y);
 
 /* View window (zoom/pan).  NaN bounds mean "fit the data".  For stacked bars
  * x is the bar index, for the heat map the view is fixed. */

@@ -13,9 +13,11 @@
  * capability 5.0 and newer (CUDA programming guide, "Technical
  * Specifications per Compute Capability"); the emulator has no textures,
  * but programs print and check these. */
+/* clang-format off */
 enum {
   TEX1D = 131072, TEX2D_W = 131072, TEX2D_H = 65536, TEX3D = 16384, SURF = 32768,
 };
+/* clang-format on */
 
 /* Value of a device attribute for the target GPU; FALSE when not modelled. */
 static gboolean
@@ -38,7 +40,7 @@ attribute_value (enum cudaDeviceAttr attr, int *value)
     case cudaDevAttrWarpSize: v = g->warp_size; break;
     case cudaDevAttrMaxPitch: v = 2147483647; break;
     case cudaDevAttrMaxRegistersPerBlock: v = g->max_registers_per_block; break;
-    case cudaDevAttrClockRate: v = (int) (g->core_clock_mhz * 1000.0); break;       /* kHz */
+    case cudaDevAttrClockRate: v = (int) (g->core_clock_mhz * 1000.0); break; /* kHz */
     case cudaDevAttrTextureAlignment: v = 512; break;
     case cudaDevAttrGpuOverlap: v = 1; break;
     case cudaDevAttrMultiProcessorCount: v = g->sms; break;
@@ -59,7 +61,7 @@ attribute_value (enum cudaDeviceAttr attr, int *value)
     case cudaDevAttrPciDeviceId: v = 0; break;
     case cudaDevAttrPciDomainId: v = 0; break;
     case cudaDevAttrTccDriver: v = 0; break;
-    case cudaDevAttrMemoryClockRate: v = (int) (g->dram_clock_mhz * 1000.0); break;  /* kHz */
+    case cudaDevAttrMemoryClockRate: v = (int) (g->dram_clock_mhz * 1000.0); break; /* kHz */
     case cudaDevAttrGlobalMemoryBusWidth: v = g->dram_bus_width_bits; break;
     case cudaDevAttrL2CacheSize: v = g->l2_size; break;
     case cudaDevAttrMaxThreadsPerMultiProcessor: v = g->max_warps_per_sm * g->warp_size; break;
@@ -84,7 +86,7 @@ attribute_value (enum cudaDeviceAttr attr, int *value)
     case cudaDevAttrConcurrentManagedAccess: v = 1; break;
     case cudaDevAttrComputePreemptionSupported: v = 1; break;
     case cudaDevAttrCanUseHostPointerForRegisteredMem: v = 0; break;
-    case cudaDevAttrCooperativeLaunch: v = 1; break;          /* every block of the grid runs at once */
+    case cudaDevAttrCooperativeLaunch: v = 1; break; /* every block of the grid runs at once */
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: v = g->shared_per_block_optin; break;
     case cudaDevAttrCanFlushRemoteWrites: v = 0; break;
     case cudaDevAttrHostRegisterSupported: v = 0; break;
@@ -97,7 +99,7 @@ attribute_value (enum cudaDeviceAttr attr, int *value)
     case cudaDevAttrSparseCudaArraySupported: v = 0; break;
     case cudaDevAttrHostRegisterReadOnlySupported: v = 0; break;
     case cudaDevAttrTimelineSemaphoreInteropSupported: v = 0; break;
-    case cudaDevAttrMemoryPoolsSupported: v = 1; break;      /* cudaMallocAsync/cudaFreeAsync */
+    case cudaDevAttrMemoryPoolsSupported: v = 1; break; /* cudaMallocAsync/cudaFreeAsync */
     case cudaDevAttrGPUDirectRDMASupported: v = 0; break;
     case cudaDevAttrClusterLaunch: v = 0; break;
     case cudaDevAttrIpcEventSupport: v = 0; break;
@@ -106,8 +108,7 @@ attribute_value (enum cudaDeviceAttr attr, int *value)
     case cudaDevAttrNumaId: v = -1; break;
     case cudaDevAttrMpsEnabled: v = 0; break;
     case cudaDevAttrHostNumaId: v = -1; break;
-    default:
-      return FALSE;
+    default: return FALSE;
     }
   *value = v;
   return TRUE;
@@ -164,7 +165,7 @@ cudaGetDeviceProperties (struct cudaDeviceProp *prop, int device)
   memset (prop, 0, sizeof *prop);
   g_strlcpy (prop->name, g->name, sizeof prop->name);
   /* A stable UUID derived from the GPU's name. */
-  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
   g_checksum_update (sum, (const guchar *) g->name, -1);
   guint8 digest[32];
   gsize dlen = sizeof digest;
@@ -365,8 +366,7 @@ cudaDeviceGetLimit (size_t *pValue, enum cudaLimit limit)
     case cudaLimitDevRuntimePendingLaunchCount: *pValue = ws_cudart.devrt_pending_launches; break;
     case cudaLimitMaxL2FetchGranularity: *pValue = 64; break;
     case cudaLimitPersistingL2CacheSize: *pValue = 0; break;
-    default:
-      return ws_cudart_set_error (cudaErrorUnsupportedLimit);
+    default: return ws_cudart_set_error (cudaErrorUnsupportedLimit);
     }
   return cudaSuccess;
 }
@@ -399,10 +399,8 @@ cudaDeviceSetLimit (enum cudaLimit limit, size_t value)
       ws_cudart.devrt_pending_launches = value;
       break;
     case cudaLimitMaxL2FetchGranularity:
-    case cudaLimitPersistingL2CacheSize:
-      break;   /* cache hints: no effect on results */
-    default:
-      return ws_cudart_set_error (cudaErrorUnsupportedLimit);
+    case cudaLimitPersistingL2CacheSize: break; /* cache hints: no effect on results */
+    default: return ws_cudart_set_error (cudaErrorUnsupportedLimit);
     }
   return cudaSuccess;
 }
@@ -534,8 +532,8 @@ cudaStreamWaitEvent (cudaStream_t stream, cudaEvent_t event, unsigned int flags)
   /* Waiting on an event recorded during a capture joins the stream to it. */
   g_rec_mutex_lock (&ws_cudart.lock);
   gboolean known = g_hash_table_contains (ws_cudart.events, event);
-  if (known && event->capture != NULL && stream != NULL && stream != cudaStreamLegacy &&
-      stream != cudaStreamPerThread && stream->capture == NULL)
+  if (known && event->capture != NULL && stream != NULL && stream != cudaStreamLegacy && stream != cudaStreamPerThread
+      && stream->capture == NULL)
     stream->capture = event->capture;
   g_rec_mutex_unlock (&ws_cudart.lock);
   if (!known)
@@ -677,7 +675,7 @@ cudaStreamAddCallback (cudaStream_t stream, cudaStreamCallback_t callback, void 
     return ws_cudart_set_error (err);
   if (!ws_cudart_stream_valid (stream))
     return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
-  if (ws_cudart_capturing (stream) != NULL)   /* as CUDA: use cudaLaunchHostFunc */
+  if (ws_cudart_capturing (stream) != NULL) /* as CUDA: use cudaLaunchHostFunc */
     return ws_cudart_capture_unsupported (ws_cudart_capturing (stream), "cudaStreamAddCallback");
   /* Everything issued before has completed: run it now, with the status a
    * GPU passes (the sticky error after a fault). */
@@ -758,8 +756,7 @@ cudaStreamIsCapturing (cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptu
   ENSURE_OR_RETURN ();
   if (!ws_cudart_stream_valid (stream))
     return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
-  *pCaptureStatus = ws_cudart_capturing (stream) != NULL ? cudaStreamCaptureStatusActive
-                                                         : cudaStreamCaptureStatusNone;
+  *pCaptureStatus = ws_cudart_capturing (stream) != NULL ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
   return cudaSuccess;
 }
 
@@ -958,7 +955,8 @@ cudaFuncGetAttributes (struct cudaFuncAttributes *attr, const void *func)
   attr->binaryVersion = ws_cudart_target_sm ();
   attr->cacheModeCA = 0;
   attr->maxDynamicSharedSizeBytes = k->max_dynamic_shared > 0
-    ? k->max_dynamic_shared : MAX (0, g->shared_per_block - (int) info.static_shared_bytes);
+                                      ? k->max_dynamic_shared
+                                      : MAX (0, g->shared_per_block - (int) info.static_shared_bytes);
   attr->preferredShmemCarveout = k->preferred_carveout;
   return cudaSuccess;
 }
@@ -986,7 +984,8 @@ cudaFuncSetAttribute (const void *func, enum cudaFuncAttribute attr, int value)
       return cudaSuccess;
     default:
       ws_cudart_warn ("cudaFuncSetAttribute: attribute %d is not supported by the Warpscope emulator "
-                      "(thread block clusters are not emulated)", (int) attr);
+                      "(thread block clusters are not emulated)",
+                      (int) attr);
       return ws_cudart_set_error (cudaErrorNotSupported);
     }
 }
@@ -1015,8 +1014,8 @@ cudaError_t
 cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags (int *numBlocks, const void *func, int blockSize,
                                                         size_t dynamicSMemSize, unsigned int flags)
 {
-  if (numBlocks == NULL || blockSize <= 0 ||
-      (flags != cudaOccupancyDefault && flags != cudaOccupancyDisableCachingOverride))
+  if (numBlocks == NULL || blockSize <= 0
+      || (flags != cudaOccupancyDefault && flags != cudaOccupancyDisableCachingOverride))
     return ws_cudart_set_error (cudaErrorInvalidValue);
   WsCudartKernel *k = NULL;
   cudaError_t err = kernel_for (func, &k);
@@ -1025,12 +1024,12 @@ cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags (int *numBlocks, const vo
   WsEmuFunctionInfo info = { 0 };
   ws_emu_function_get_info (k->fn, &info);
   WsOccupancy occ = { 0 };
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   int smem = (int) (info.static_shared_bytes + dynamicSMemSize);
-  if (blockSize > max_threads_for (&info) ||
-      !ws_occupancy_compute (ws_cudart.gpu, blockSize, (int) info.num_regs, smem, &occ, &error))
+  if (blockSize > max_threads_for (&info)
+      || !ws_occupancy_compute (ws_cudart.gpu, blockSize, (int) info.num_regs, smem, &occ, &error))
     {
-      *numBlocks = 0;     /* the block cannot run at all */
+      *numBlocks = 0; /* the block cannot run at all */
       return cudaSuccess;
     }
   *numBlocks = occ.blocks_per_sm;
@@ -1038,8 +1037,7 @@ cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags (int *numBlocks, const vo
 }
 
 cudaError_t
-cudaOccupancyMaxActiveBlocksPerMultiprocessor (int *numBlocks, const void *func, int blockSize,
-                                               size_t dynamicSMemSize)
+cudaOccupancyMaxActiveBlocksPerMultiprocessor (int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize)
 {
   return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags (numBlocks, func, blockSize, dynamicSMemSize,
                                                                  cudaOccupancyDefault);
@@ -1065,8 +1063,8 @@ cudaOccupancyAvailableDynamicSMemPerBlock (size_t *dynamicSmemSize, const void *
   for (int dyn = 0; dyn <= hi; dyn += unit)
     {
       WsOccupancy occ = { 0 };
-      if (!ws_occupancy_compute (g, blockSize, (int) info.num_regs, (int) info.static_shared_bytes + dyn, &occ, NULL) ||
-          occ.blocks_per_sm < numBlocks)
+      if (!ws_occupancy_compute (g, blockSize, (int) info.num_regs, (int) info.static_shared_bytes + dyn, &occ, NULL)
+          || occ.blocks_per_sm < numBlocks)
         break;
       best = (size_t) dyn;
     }
@@ -1111,8 +1109,8 @@ cudaDeviceGetByPCIBusId (int *device, const char *pciBusId)
   if (device == NULL || pciBusId == NULL)
     return ws_cudart_set_error (cudaErrorInvalidValue);
   ENSURE_OR_RETURN ();
-  if (g_ascii_strcasecmp (pciBusId, "0000:01:00.0") != 0 && g_ascii_strcasecmp (pciBusId, "01:00.0") != 0 &&
-      g_ascii_strcasecmp (pciBusId, "0000:01:00") != 0)
+  if (g_ascii_strcasecmp (pciBusId, "0000:01:00.0") != 0 && g_ascii_strcasecmp (pciBusId, "01:00.0") != 0
+      && g_ascii_strcasecmp (pciBusId, "0000:01:00") != 0)
     return ws_cudart_set_error (cudaErrorInvalidDevice);
   *device = 0;
   return cudaSuccess;

@@ -34,12 +34,12 @@ typedef enum {
   NODE_MEMCPY,
   NODE_MEMSET,
   NODE_HOST,
-  NODE_MEMCPY3D,             /* cudaGraphAddMemcpyNode: a cudaMemcpy3DParms */
-  NODE_MEMSET2D,             /* cudaGraphAddMemsetNode: pitch, element size, rows */
+  NODE_MEMCPY3D, /* cudaGraphAddMemcpyNode: a cudaMemcpy3DParms */
+  NODE_MEMSET2D, /* cudaGraphAddMemsetNode: pitch, element size, rows */
   NODE_EMPTY,
-  NODE_MEM_ALLOC,            /* dst, count: a graph allocation made usable */
-  NODE_MEM_FREE,             /* dst: a graph allocation given back */
-  NODE_CONDITIONAL,          /* cond_type, handle, bodies */
+  NODE_MEM_ALLOC,   /* dst, count: a graph allocation made usable */
+  NODE_MEM_FREE,    /* dst: a graph allocation given back */
+  NODE_CONDITIONAL, /* cond_type, handle, bodies */
 } NodeKind;
 
 struct CUgraphNode_st {
@@ -49,8 +49,8 @@ struct CUgraphNode_st {
   dim3 grid, block;
   size_t shared;
   guint n_params;
-  guint8 *params;            /* copied argument bytes */
-  uint32_t *param_offsets;   /* into params */
+  guint8 *params;          /* copied argument bytes */
+  uint32_t *param_offsets; /* into params */
   /* memcpy / memset */
   void *dst;
   const void *src;
@@ -70,7 +70,7 @@ struct CUgraphNode_st {
   cudaGraphConditionalHandle handle;
   unsigned int n_bodies;
   cudaGraph_t *bodies;
-  GPtrArray *deps;           /* struct CUgraphNode_st* this node waits for (not owned) */
+  GPtrArray *deps; /* struct CUgraphNode_st* this node waits for (not owned) */
   WsCudartGraph *owner;
 };
 
@@ -78,27 +78,27 @@ struct CUgraphNode_st {
 typedef struct {
   uint64_t slot;
   unsigned int default_value;
-  unsigned int flags;        /* cudaGraphCondAssignDefault or 0 */
+  unsigned int flags; /* cudaGraphCondAssignDefault or 0 */
 } CondHandle;
 
 struct _WsCudartGraph {
-  GPtrArray *nodes;          /* struct CUgraphNode_st*, owned */
-  cudaStream_t origin;       /* stream that began the capture (NULL when done) */
-  char *invalid;             /* why the capture was invalidated */
-  gboolean capture_into;     /* cudaStreamBeginCaptureToGraph: the user's graph */
+  GPtrArray *nodes;      /* struct CUgraphNode_st*, owned */
+  cudaStream_t origin;   /* stream that began the capture (NULL when done) */
+  char *invalid;         /* why the capture was invalidated */
+  gboolean capture_into; /* cudaStreamBeginCaptureToGraph: the user's graph */
   unsigned long long capture_id;
-  GPtrArray *tail;           /* capture: what the next captured node depends on (not owned) */
-  GArray *tail_edges;        /* cudaGraphEdgeData, all default, as long as @tail */
-  struct CUgraphNode_st *parent;   /* conditional node whose body this is, or NULL */
-  GArray *handles;           /* CondHandle made for this graph */
+  GPtrArray *tail;               /* capture: what the next captured node depends on (not owned) */
+  GArray *tail_edges;            /* cudaGraphEdgeData, all default, as long as @tail */
+  struct CUgraphNode_st *parent; /* conditional node whose body this is, or NULL */
+  GArray *handles;               /* CondHandle made for this graph */
 };
 
 struct CUgraphExec_st {
-  WsCudartGraph *graph;      /* its own copy of the nodes, in launch order */
-  GHashTable *map;           /* node of the instantiated graph -> its copy in @graph */
+  WsCudartGraph *graph; /* its own copy of the nodes, in launch order */
+  GHashTable *map;      /* node of the instantiated graph -> its copy in @graph */
 };
 
-static GHashTable *graphs;   /* live WsCudartGraph* (handles given out) */
+static GHashTable *graphs; /* live WsCudartGraph* (handles given out) */
 static GHashTable *execs;
 /* Conditional handles: slot address -> the graph it was made for.  The
  * slots stay allocated for the life of the program: executable graphs keep
@@ -114,10 +114,10 @@ static GHashTable *cond_handles;
  * whether the range is in use, which the footprint attributes report. */
 typedef struct {
   size_t bytes;
-  gboolean mapped;           /* between its alloc node and its free */
-  gboolean backed;           /* holds memory: from its first use to a trim while unmapped */
+  gboolean mapped; /* between its alloc node and its free */
+  gboolean backed; /* holds memory: from its first use to a trim while unmapped */
 } GraphAlloc;
-static GHashTable *graph_allocs;   /* address -> GraphAlloc* */
+static GHashTable *graph_allocs; /* address -> GraphAlloc* */
 static uint64_t graph_mem_used, graph_mem_used_high, graph_mem_reserved, graph_mem_reserved_high;
 
 static void graph_unref (WsCudartGraph *g);
@@ -236,8 +236,8 @@ capture_node (WsCudartGraph *g, NodeKind kind)
 /* A kernel node's launch: the kernel, its shape and a copy of its
  * arguments, each at an 8-byte aligned offset of the node's buffer. */
 static void
-set_kernel_node (struct CUgraphNode_st *n, WsCudartKernel *k, const WsEmuFunctionInfo *info, dim3 grid,
-                 dim3 block, size_t shared, void **args)
+set_kernel_node (struct CUgraphNode_st *n, WsCudartKernel *k, const WsEmuFunctionInfo *info, dim3 grid, dim3 block,
+                 size_t shared, void **args)
 {
   n->kernel = k;
   n->grid = grid;
@@ -373,10 +373,10 @@ graph_copy (WsCudartGraph *g, gboolean sorted, GHashTable *map)
           done[i] = TRUE;
           placed++;
           if (sorted)
-            break;   /* restart: the earliest ready node goes first */
+            break; /* restart: the earliest ready node goes first */
         }
       if (placed == before)
-        break;   /* a cycle (cannot happen: dependencies point to earlier nodes) */
+        break; /* a cycle (cannot happen: dependencies point to earlier nodes) */
     }
   for (guint i = 0; i < g->nodes->len; i++)
     {
@@ -395,7 +395,8 @@ memset_elements (const struct CUgraphNode_st *n)
     return cudaMemset2D (n->dst, n->pitch, n->value, n->width, n->height);
   if (!ws_cudart_is_device_ptr (n->dst)
       || ws_devmem_lookup (ws_cudart.mem, (uint64_t) (uintptr_t) n->dst,
-                           n->pitch * (n->height - 1) + n->width * n->elem_size) == NULL)
+                           n->pitch * (n->height - 1) + n->width * n->elem_size)
+           == NULL)
     return ws_cudart_set_error (cudaErrorInvalidValue);
   for (size_t y = 0; y < n->height; y++)
     for (size_t x = 0; x < n->width; x++)
@@ -428,7 +429,8 @@ edges_default (const cudaGraphEdgeData *edges, size_t n, const char *what)
     if (edges[i].type != cudaGraphDependencyTypeDefault || edges[i].from_port != 0 || edges[i].to_port != 0)
       {
         ws_cudart_warn ("%s: programmatic dependencies (edge data with a type or port) are not supported by the "
-                        "Warpscope emulator", what);
+                        "Warpscope emulator",
+                        what);
         return FALSE;
       }
   return TRUE;
@@ -608,7 +610,8 @@ cudaGraphAddMemAllocNode (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const 
   if (nodeParams->poolProps.allocType != cudaMemAllocationTypePinned
       || nodeParams->poolProps.location.type != cudaMemLocationTypeDevice || nodeParams->poolProps.location.id != 0)
     {
-      ws_cudart_warn ("cudaGraphAddMemAllocNode: only pinned memory on device 0 is supported by the Warpscope emulator");
+      ws_cudart_warn (
+        "cudaGraphAddMemAllocNode: only pinned memory on device 0 is supported by the Warpscope emulator");
       return ws_cudart_set_error (cudaErrorInvalidValue);
     }
   struct CUgraphNode_st *n;
@@ -618,7 +621,7 @@ cudaGraphAddMemAllocNode (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const 
   err = graph_alloc_reserve (&nodeParams->dptr, nodeParams->bytesize);
   if (err != cudaSuccess)
     {
-      n->kind = NODE_EMPTY;   /* stays in the graph, harmless */
+      n->kind = NODE_EMPTY; /* stays in the graph, harmless */
       return err;
     }
   n->dst = nodeParams->dptr;
@@ -779,7 +782,7 @@ cudaGraphAddKernelNode (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cu
   err = set_kernel_params (n, pNodeParams, "cudaGraphAddKernelNode");
   if (err != cudaSuccess)
     {
-      n->kind = NODE_EMPTY;   /* stays in the graph, harmless */
+      n->kind = NODE_EMPTY; /* stays in the graph, harmless */
       return ws_cudart_set_error (err);
     }
   return cudaSuccess;
@@ -848,8 +851,8 @@ cudaGraphAddMemsetNode (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cu
                         size_t numDependencies, const struct cudaMemsetParams *pMemsetParams)
 {
   struct CUgraphNode_st *n;
-  if (pMemsetParams == NULL || (pMemsetParams->elementSize != 1 && pMemsetParams->elementSize != 2
-                                && pMemsetParams->elementSize != 4)
+  if (pMemsetParams == NULL
+      || (pMemsetParams->elementSize != 1 && pMemsetParams->elementSize != 2 && pMemsetParams->elementSize != 4)
       || pMemsetParams->height == 0)
     return ws_cudart_set_error (cudaErrorInvalidValue);
   cudaError_t err = new_node (pGraphNode, graph, pDependencies, numDependencies, NODE_MEMSET2D, &n);
@@ -948,7 +951,9 @@ add_conditional_node (cudaGraphNode_t *out, cudaGraph_t graph, const cudaGraphNo
     {
       ws_cudart_warn ("cudaGraphAddNode: a %s conditional node with %u body graphs (IF takes 1, or 2 with an ELSE "
                       "body; WHILE 1; SWITCH at least 1)",
-                      p->type == cudaGraphCondTypeIf ? "IF" : p->type == cudaGraphCondTypeWhile ? "WHILE" : "SWITCH",
+                      p->type == cudaGraphCondTypeIf      ? "IF"
+                      : p->type == cudaGraphCondTypeWhile ? "WHILE"
+                                                          : "SWITCH",
                       p->size);
       return ws_cudart_set_error (cudaErrorInvalidValue);
     }
@@ -956,7 +961,8 @@ add_conditional_node (cudaGraphNode_t *out, cudaGraph_t graph, const cudaGraphNo
   if (g != NULL && !handle_usable_in (p->handle, g))
     {
       ws_cudart_warn ("cudaGraphAddNode: 0x%llx is not a conditional handle of this graph or of a graph it is the "
-                      "body of (make one with cudaGraphConditionalHandleCreate)", p->handle);
+                      "body of (make one with cudaGraphConditionalHandleCreate)",
+                      p->handle);
       return ws_cudart_set_error (cudaErrorInvalidValue);
     }
   struct CUgraphNode_st *n;
@@ -1027,8 +1033,7 @@ cudaGraphAddNode (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGrap
         struct cudaHostNodeParams hp = { nodeParams->host.fn, nodeParams->host.userData };
         return cudaGraphAddHostNode (pGraphNode, graph, deps, n, &hp);
       }
-    case cudaGraphNodeTypeEmpty:
-      return cudaGraphAddEmptyNode (pGraphNode, graph, deps, n);
+    case cudaGraphNodeTypeEmpty: return cudaGraphAddEmptyNode (pGraphNode, graph, deps, n);
     case cudaGraphNodeTypeMemAlloc:
       {
         struct cudaMemAllocNodeParamsV2 *a = &nodeParams->alloc;
@@ -1042,8 +1047,7 @@ cudaGraphAddNode (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGrap
           a->dptr = ap.dptr;
         return err;
       }
-    case cudaGraphNodeTypeMemFree:
-      return cudaGraphAddMemFreeNode (pGraphNode, graph, deps, n, nodeParams->free.dptr);
+    case cudaGraphNodeTypeMemFree: return cudaGraphAddMemFreeNode (pGraphNode, graph, deps, n, nodeParams->free.dptr);
     case cudaGraphNodeTypeConditional:
       return add_conditional_node (pGraphNode, graph, deps, n, &nodeParams->conditional);
     case cudaGraphNodeTypeGraph:
@@ -1052,10 +1056,10 @@ cudaGraphAddNode (cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGrap
     case cudaGraphNodeTypeExtSemaphoreSignal:
     case cudaGraphNodeTypeExtSemaphoreWait:
       ws_cudart_warn ("cudaGraphAddNode: %s nodes are not supported by the Warpscope emulator",
-                      nodeParams->type == cudaGraphNodeTypeGraph ? "child-graph"
-                      : nodeParams->type == cudaGraphNodeTypeWaitEvent ? "event-wait"
+                      nodeParams->type == cudaGraphNodeTypeGraph         ? "child-graph"
+                      : nodeParams->type == cudaGraphNodeTypeWaitEvent   ? "event-wait"
                       : nodeParams->type == cudaGraphNodeTypeEventRecord ? "event-record"
-                      : "external-semaphore");
+                                                                         : "external-semaphore");
       return ws_cudart_set_error (cudaErrorNotSupported);
     default:
       ws_cudart_warn ("cudaGraphAddNode: unknown node type %d", nodeParams->type);
@@ -1090,8 +1094,10 @@ cudaGraphNodeGetType (cudaGraphNode_t node, enum cudaGraphNodeType *pType)
   switch (node->kind)
     {
     case NODE_KERNEL: *pType = cudaGraphNodeTypeKernel; break;
-    case NODE_MEMCPY: case NODE_MEMCPY3D: *pType = cudaGraphNodeTypeMemcpy; break;
-    case NODE_MEMSET: case NODE_MEMSET2D: *pType = cudaGraphNodeTypeMemset; break;
+    case NODE_MEMCPY:
+    case NODE_MEMCPY3D: *pType = cudaGraphNodeTypeMemcpy; break;
+    case NODE_MEMSET:
+    case NODE_MEMSET2D: *pType = cudaGraphNodeTypeMemset; break;
     case NODE_HOST: *pType = cudaGraphNodeTypeHost; break;
     case NODE_EMPTY: *pType = cudaGraphNodeTypeEmpty; break;
     case NODE_MEM_ALLOC: *pType = cudaGraphNodeTypeMemAlloc; break;
@@ -1210,8 +1216,8 @@ cudaGraphExecUpdate (cudaGraphExec_t hGraphExec, cudaGraph_t hGraph, cudaGraphEx
 /* Starts capturing @stream into a new graph (@into NULL) or into @into
  * after @deps. */
 static cudaError_t
-begin_capture (cudaStream_t stream, enum cudaStreamCaptureMode mode, WsCudartGraph *into,
-               const cudaGraphNode_t *deps, const cudaGraphEdgeData *edges, size_t n_deps, const char *what)
+begin_capture (cudaStream_t stream, enum cudaStreamCaptureMode mode, WsCudartGraph *into, const cudaGraphNode_t *deps,
+               const cudaGraphEdgeData *edges, size_t n_deps, const char *what)
 {
   static unsigned long long next_capture_id;
   cudaError_t err = ws_cudart_ensure ();
@@ -1225,11 +1231,12 @@ begin_capture (cudaStream_t stream, enum cudaStreamCaptureMode mode, WsCudartGra
        * per-thread capture state, so cudaStreamPerThread is refused too. */
       if (stream == cudaStreamPerThread)
         ws_cudart_warn ("%s: capturing cudaStreamPerThread is not supported by the Warpscope "
-                        "emulator; capture a stream made with cudaStreamCreate", what);
+                        "emulator; capture a stream made with cudaStreamCreate",
+                        what);
       return ws_cudart_set_error (cudaErrorStreamCaptureUnsupported);
     }
-  if (mode != cudaStreamCaptureModeGlobal && mode != cudaStreamCaptureModeThreadLocal &&
-      mode != cudaStreamCaptureModeRelaxed)
+  if (mode != cudaStreamCaptureModeGlobal && mode != cudaStreamCaptureModeThreadLocal
+      && mode != cudaStreamCaptureModeRelaxed)
     return ws_cudart_set_error (cudaErrorInvalidValue);
   if (n_deps > 0 && deps == NULL)
     return ws_cudart_set_error (cudaErrorInvalidValue);
@@ -1370,9 +1377,8 @@ cudaStreamEndCapture_ptsz (cudaStream_t stream, cudaGraph_t *pGraph)
 /* The capture's shared dependency set stands for every stream in it. */
 cudaError_t
 cudaStreamGetCaptureInfo (cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out,
-                          unsigned long long *id_out, cudaGraph_t *graph_out,
-                          const cudaGraphNode_t **dependencies_out, const cudaGraphEdgeData **edgeData_out,
-                          size_t *numDependencies_out)
+                          unsigned long long *id_out, cudaGraph_t *graph_out, const cudaGraphNode_t **dependencies_out,
+                          const cudaGraphEdgeData **edgeData_out, size_t *numDependencies_out)
 {
   if (captureStatus_out == NULL || (edgeData_out != NULL && dependencies_out == NULL))
     return ws_cudart_set_error (cudaErrorInvalidValue);
@@ -1478,11 +1484,11 @@ cudaGraphDestroy (cudaGraph_t graph)
       return ws_cudart_set_error (cudaErrorInvalidValue);
     }
   if (g->origin != NULL)
-    return ws_cudart_set_error (cudaErrorIllegalState);   /* being captured into */
+    return ws_cudart_set_error (cudaErrorIllegalState); /* being captured into */
   g_rec_mutex_lock (&ws_cudart.lock);
   g_hash_table_remove (graphs, g);
   g_rec_mutex_unlock (&ws_cudart.lock);
-  graph_unref (g);   /* instantiated executables keep their reference */
+  graph_unref (g); /* instantiated executables keep their reference */
   return cudaSuccess;
 }
 
@@ -1529,7 +1535,8 @@ cudaGraphInstantiate (cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned l
   WsCudartGraph *g = graph_from (graph);
   if (g == NULL)
     return ws_cudart_set_error (cudaErrorInvalidValue);
-  if (flags & ~(unsigned long long) (cudaGraphInstantiateFlagAutoFreeOnLaunch | cudaGraphInstantiateFlagUseNodePriority))
+  if (flags
+      & ~(unsigned long long) (cudaGraphInstantiateFlagAutoFreeOnLaunch | cudaGraphInstantiateFlagUseNodePriority))
     {
       ws_cudart_warn ("cudaGraphInstantiate: flags 0x%llx are not supported by the Warpscope emulator", flags);
       return ws_cudart_set_error (cudaErrorNotSupported);
@@ -1538,7 +1545,8 @@ cudaGraphInstantiate (cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned l
   if (bad != NULL)
     {
       ws_cudart_warn ("cudaGraphInstantiate: a conditional node's body holds a %s node; CUDA allows only kernel, "
-                      "empty, memcpy, memset and conditional nodes there", bad);
+                      "empty, memcpy, memset and conditional nodes there",
+                      bad);
       return ws_cudart_set_error (cudaErrorInvalidValue);
     }
   struct CUgraphExec_st *e = g_new0 (struct CUgraphExec_st, 1);
@@ -1687,32 +1695,17 @@ run_graph (WsCudartGraph *g, guint depth)
             err = ws_cudart_launch (NULL, n->kernel, n->grid, n->block, args, n->shared, NULL);
           }
           break;
-        case NODE_MEMCPY:
-          err = cudaMemcpyAsync (n->dst, n->src, n->count, n->copy_kind, NULL);
-          break;
-        case NODE_MEMSET:
-          err = cudaMemsetAsync (n->dst, n->value, n->count, NULL);
-          break;
-        case NODE_HOST:
-          n->fn (n->user_data);
-          break;
-        case NODE_MEMCPY3D:
-          err = cudaMemcpy3D (&n->copy3d);
-          break;
-        case NODE_MEMSET2D:
-          err = memset_elements (n);
-          break;
-        case NODE_EMPTY:
-          break;
-        case NODE_MEM_ALLOC:
-          err = graph_alloc_map (n->dst);
-          break;
+        case NODE_MEMCPY: err = cudaMemcpyAsync (n->dst, n->src, n->count, n->copy_kind, NULL); break;
+        case NODE_MEMSET: err = cudaMemsetAsync (n->dst, n->value, n->count, NULL); break;
+        case NODE_HOST: n->fn (n->user_data); break;
+        case NODE_MEMCPY3D: err = cudaMemcpy3D (&n->copy3d); break;
+        case NODE_MEMSET2D: err = memset_elements (n); break;
+        case NODE_EMPTY: break;
+        case NODE_MEM_ALLOC: err = graph_alloc_map (n->dst); break;
         case NODE_MEM_FREE:
           err = graph_alloc_unmap (n->dst) ? cudaSuccess : ws_cudart_set_error (cudaErrorInvalidValue);
           break;
-        case NODE_CONDITIONAL:
-          err = run_conditional (n, depth);
-          break;
+        case NODE_CONDITIONAL: err = run_conditional (n, depth); break;
         }
       /* A fault inside the graph is sticky like any other. */
       if (err == cudaSuccess && ws_cudart.sticky != cudaSuccess)

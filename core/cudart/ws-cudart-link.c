@@ -57,7 +57,7 @@ func_name_after (const char *p)
 static char *
 var_name (const char *line)
 {
-  g_auto(GStrv) words = g_strsplit_set (line, " \t", -1);
+  g_auto (GStrv) words = g_strsplit_set (line, " \t", -1);
   for (guint i = 0; words[i] != NULL; i++)
     {
       const char *w = words[i];
@@ -72,11 +72,11 @@ var_name (const char *line)
 }
 
 typedef struct {
-  GPtrArray *lines;          /* char* of the unit, header removed for N > 0 */
-  GHashTable *defined;       /* visible/weak functions and variables it defines */
-  GHashTable *internal;      /* module-scope names without linkage */
-  GHashTable *var_defs;      /* visible variable name -> first line index (GUINT_TO_POINTER (i + 1)) */
-  GHashTable *rename;        /* internal names renamed in this unit */
+  GPtrArray *lines;     /* char* of the unit, header removed for N > 0 */
+  GHashTable *defined;  /* visible/weak functions and variables it defines */
+  GHashTable *internal; /* module-scope names without linkage */
+  GHashTable *var_defs; /* visible variable name -> first line index (GUINT_TO_POINTER (i + 1)) */
+  GHashTable *rename;   /* internal names renamed in this unit */
   char *suffix;
 } Unit;
 
@@ -88,7 +88,7 @@ unit_scan (Unit *u, const char *ptx)
   u->internal = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   u->var_defs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   u->rename = g_hash_table_new (g_str_hash, g_str_equal);
-  g_auto(GStrv) lines = g_strsplit (ptx, "\n", -1);
+  g_auto (GStrv) lines = g_strsplit (ptx, "\n", -1);
   int depth = 0;
   for (guint i = 0; lines[i] != NULL; i++)
     {
@@ -113,8 +113,8 @@ unit_scan (Unit *u, const char *ptx)
               if (name != NULL)
                 g_hash_table_add (u->internal, name);
             }
-          else if (g_str_has_prefix (t, ".visible .global") || g_str_has_prefix (t, ".visible .const") ||
-                   g_str_has_prefix (t, ".weak .global"))
+          else if (g_str_has_prefix (t, ".visible .global") || g_str_has_prefix (t, ".visible .const")
+                   || g_str_has_prefix (t, ".weak .global"))
             {
               name = var_name (t);
               if (name != NULL)
@@ -123,8 +123,7 @@ unit_scan (Unit *u, const char *ptx)
                   g_hash_table_add (u->defined, name);
                 }
             }
-          else if (g_str_has_prefix (t, ".global") || g_str_has_prefix (t, ".const") ||
-                   g_str_has_prefix (t, ".shared"))
+          else if (g_str_has_prefix (t, ".global") || g_str_has_prefix (t, ".const") || g_str_has_prefix (t, ".shared"))
             {
               name = var_name (t);
               if (name != NULL)
@@ -219,8 +218,8 @@ ws_cudart_link_ptx (GPtrArray *units)
   for (guint i = 0; i < n; i++)
     unit_scan (&u[i], ((WsFatbinPtx *) units->pdata[i])->ptx);
 
-  g_autoptr(GHashTable) all_defined = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr(GHashTable) var_owner = g_hash_table_new (g_str_hash, g_str_equal);  /* name -> unit + 1 */
+  g_autoptr (GHashTable) all_defined = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) var_owner = g_hash_table_new (g_str_hash, g_str_equal); /* name -> unit + 1 */
   for (guint i = 0; i < n; i++)
     {
       GHashTableIter it;
@@ -235,7 +234,7 @@ ws_cudart_link_ptx (GPtrArray *units)
     }
   /* Internal names an earlier unit already uses (or that a visible name
    * elsewhere takes) are renamed in the later unit. */
-  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint i = 0; i < n; i++)
     {
       u[i].suffix = g_strdup_printf ("_wsu%u", i);
@@ -254,7 +253,7 @@ ws_cudart_link_ptx (GPtrArray *units)
     }
 
   GString *out = g_string_new (NULL);
-  g_autoptr(GHashTable) emitted = g_hash_table_new (g_str_hash, g_str_equal);  /* hoisted definitions */
+  g_autoptr (GHashTable) emitted = g_hash_table_new (g_str_hash, g_str_equal); /* hoisted definitions */
   for (guint i = 0; i < n; i++)
     {
       guint j = 0;
@@ -262,8 +261,9 @@ ws_cudart_link_ptx (GPtrArray *units)
         {
           const char *l = u[i].lines->pdata[j];
           const char *t = skip_ws (l);
-          if (i > 0 && (g_str_has_prefix (t, ".version") || g_str_has_prefix (t, ".target") ||
-                        g_str_has_prefix (t, ".address_size")))
+          if (i > 0
+              && (g_str_has_prefix (t, ".version") || g_str_has_prefix (t, ".target")
+                  || g_str_has_prefix (t, ".address_size")))
             {
               j++;
               continue;
@@ -298,15 +298,15 @@ ws_cudart_link_ptx (GPtrArray *units)
                   continue;
                 }
             }
-          if (g_str_has_prefix (t, ".visible .global") || g_str_has_prefix (t, ".visible .const") ||
-              g_str_has_prefix (t, ".weak .global"))
+          if (g_str_has_prefix (t, ".visible .global") || g_str_has_prefix (t, ".visible .const")
+              || g_str_has_prefix (t, ".weak .global"))
             {
               g_autofree char *name = var_name (t);
               gpointer key = NULL;
-              if (name != NULL && g_hash_table_lookup_extended (u[i].var_defs, name, &key, NULL) &&
-                  g_hash_table_contains (emitted, key))
+              if (name != NULL && g_hash_table_lookup_extended (u[i].var_defs, name, &key, NULL)
+                  && g_hash_table_contains (emitted, key))
                 {
-                  j = statement_end (&u[i], j);   /* already hoisted to its first use */
+                  j = statement_end (&u[i], j); /* already hoisted to its first use */
                   continue;
                 }
             }

@@ -33,7 +33,7 @@ allocate (void **ptr, size_t size, WsAllocKind kind, const char *what)
   ENSURE_OR_RETURN ();
   *ptr = NULL;
   if (size == 0)
-    return cudaSuccess;   /* CUDA returns success and a NULL pointer */
+    return cudaSuccess; /* CUDA returns success and a NULL pointer */
   g_rec_mutex_lock (&ws_cudart.lock);
   if (kind != WS_ALLOC_HOST && ws_cudart.allocated_bytes + size > total_memory ())
     {
@@ -42,7 +42,7 @@ allocate (void **ptr, size_t size, WsAllocKind kind, const char *what)
     }
   static guint serial;
   g_autofree char *label = g_strdup_printf ("%s #%u", what, ++serial);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   uint64_t addr = ws_devmem_alloc (ws_cudart.mem, size, kind, label, &error);
   if (addr == 0)
     {
@@ -73,14 +73,15 @@ release (void *ptr, gboolean host)
   gint64 key = (gint64) (uintptr_t) ptr;
   gpointer orig_key = NULL, size = NULL;
   const WsDevAlloc *a = ws_devmem_lookup (ws_cudart.mem, (uint64_t) key, 1);
-  gboolean right_kind = a != NULL && a->base == (uint64_t) key &&
-                        (host ? a->kind == WS_ALLOC_HOST : (a->kind == WS_ALLOC_DEVICE || a->kind == WS_ALLOC_MANAGED));
+  gboolean right_kind = a != NULL && a->base == (uint64_t) key
+                        && (host ? a->kind == WS_ALLOC_HOST
+                                 : (a->kind == WS_ALLOC_DEVICE || a->kind == WS_ALLOC_MANAGED));
   if (!right_kind || !g_hash_table_lookup_extended (ws_cudart.alloc_sizes, &key, &orig_key, &size))
     {
       g_rec_mutex_unlock (&ws_cudart.lock);
       return ws_cudart_set_error (cudaErrorInvalidValue);
     }
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   if (!ws_devmem_release (ws_cudart.mem, (uint64_t) key, &error))
     {
       g_rec_mutex_unlock (&ws_cudart.lock);
@@ -169,8 +170,9 @@ cudaError_t
 cudaHostRegister (void *ptr, size_t size, unsigned int flags)
 {
   if (ptr == NULL || size == 0
-      || (flags & ~(unsigned) (cudaHostRegisterPortable | cudaHostRegisterMapped | cudaHostRegisterIoMemory
-                              | cudaHostRegisterReadOnly)))
+      || (flags
+          & ~(unsigned) (cudaHostRegisterPortable | cudaHostRegisterMapped | cudaHostRegisterIoMemory
+                         | cudaHostRegisterReadOnly)))
     return ws_cudart_set_error (cudaErrorInvalidValue);
   cudaError_t err = ws_cudart_ensure_emu ();
   if (err != cudaSuccess)
@@ -366,14 +368,9 @@ copy (void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, const 
   cudaError_t err = cudaSuccess;
   switch (kind)
     {
-    case cudaMemcpyHostToHost:
-      break;
-    case cudaMemcpyHostToDevice:
-      err = check_device_range (dst, count, what);
-      break;
-    case cudaMemcpyDeviceToHost:
-      err = check_device_range (src, count, what);
-      break;
+    case cudaMemcpyHostToHost: break;
+    case cudaMemcpyHostToDevice: err = check_device_range (dst, count, what); break;
+    case cudaMemcpyDeviceToHost: err = check_device_range (src, count, what); break;
     case cudaMemcpyDeviceToDevice:
       err = check_device_range (dst, count, what);
       if (err == cudaSuccess)
@@ -386,8 +383,7 @@ copy (void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, const 
       if (err == cudaSuccess && src_dev)
         err = check_device_range (src, count, what);
       break;
-    default:
-      return ws_cudart_set_error (cudaErrorInvalidMemcpyDirection);
+    default: return ws_cudart_set_error (cudaErrorInvalidMemcpyDirection);
     }
   if (err != cudaSuccess)
     return ws_cudart_set_error (err);
@@ -607,8 +603,8 @@ cudaMemcpyFromSymbol_ptds (void *dst, const void *symbol, size_t count, size_t o
 }
 
 cudaError_t
-cudaMemcpyToSymbolAsync (const void *symbol, const void *src, size_t count, size_t offset,
-                         enum cudaMemcpyKind kind, cudaStream_t stream)
+cudaMemcpyToSymbolAsync (const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind,
+                         cudaStream_t stream)
 {
   if (!ws_cudart_stream_valid (stream))
     return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
@@ -625,8 +621,8 @@ cudaMemcpyToSymbolAsync (const void *symbol, const void *src, size_t count, size
 }
 
 cudaError_t
-cudaMemcpyFromSymbolAsync (void *dst, const void *symbol, size_t count, size_t offset,
-                           enum cudaMemcpyKind kind, cudaStream_t stream)
+cudaMemcpyFromSymbolAsync (void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind,
+                           cudaStream_t stream)
 {
   if (!ws_cudart_stream_valid (stream))
     return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
@@ -650,8 +646,8 @@ cudaMemcpyToSymbolAsync_ptsz (const void *symbol, const void *src, size_t count,
 }
 
 cudaError_t
-cudaMemcpyFromSymbolAsync_ptsz (void *dst, const void *symbol, size_t count, size_t offset,
-                                enum cudaMemcpyKind kind, cudaStream_t stream)
+cudaMemcpyFromSymbolAsync_ptsz (void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind,
+                                cudaStream_t stream)
 {
   return cudaMemcpyFromSymbolAsync (dst, symbol, count, offset, kind, stream);
 }
@@ -710,9 +706,7 @@ cudaPointerGetAttributes (struct cudaPointerAttributes *attributes, const void *
       attributes->type = cudaMemoryTypeManaged;
       attributes->hostPointer = (void *) ptr;
       break;
-    default:
-      attributes->type = cudaMemoryTypeDevice;
-      break;
+    default: attributes->type = cudaMemoryTypeDevice; break;
     }
   return cudaSuccess;
 }

@@ -24,7 +24,7 @@ ptxas_path (void)
 {
   const char *env = g_getenv ("WS_PTXAS");
   if (env != NULL)
-    return *env ? env : NULL;   /* WS_PTXAS= (empty) disables ptxas */
+    return *env ? env : NULL; /* WS_PTXAS= (empty) disables ptxas */
   return *WS_PTXAS ? WS_PTXAS : NULL;
 }
 
@@ -36,9 +36,9 @@ GHashTable *
 ws_cudart_parse_ptxas_output (const char *text)
 {
   GHashTable *out = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
-  char *entry = NULL;       /* entry being compiled (gets the "Used" line) */
-  char *props = NULL;       /* function the next "stack frame" line describes */
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  char *entry = NULL; /* entry being compiled (gets the "Used" line) */
+  char *props = NULL; /* function the next "stack frame" line describes */
   for (guint i = 0; lines[i] != NULL; i++)
     {
       const char *l = lines[i];
@@ -96,7 +96,7 @@ ptxas_report (const char *ptx, const char *options, int sm, gboolean compile_onl
   if (ptxas == NULL || sm == 0)
     return NULL;
   g_autofree char *arch = g_strdup_printf ("-arch=sm_%d", sm);
-  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
   g_checksum_update (sum, (const guchar *) ptxas, -1);
   g_checksum_update (sum, (const guchar *) arch, -1);
   g_checksum_update (sum, (const guchar *) (compile_only ? "--compile-only" : ""), -1);
@@ -108,7 +108,7 @@ ptxas_report (const char *ptx, const char *options, int sm, gboolean compile_onl
   if (g_file_get_contents (cached, &text, NULL, NULL))
     return text;
 
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *tmpdir = g_dir_make_tmp ("ws-ptxas-XXXXXX", &error);
   if (tmpdir == NULL)
     return NULL;
@@ -125,7 +125,7 @@ ptxas_report (const char *ptx, const char *options, int sm, gboolean compile_onl
       g_ptr_array_add (argv, "-v");
       if (compile_only)
         g_ptr_array_add (argv, "--compile-only");
-      g_auto(GStrv) opts = g_strsplit_set (options, " \t", -1);
+      g_auto (GStrv) opts = g_strsplit_set (options, " \t", -1);
       for (guint i = 0; opts[i] != NULL; i++)
         if (*opts[i])
           g_ptr_array_add (argv, opts[i]);
@@ -133,8 +133,8 @@ ptxas_report (const char *ptx, const char *options, int sm, gboolean compile_onl
       g_ptr_array_add (argv, outfile);
       g_ptr_array_add (argv, in);
       g_ptr_array_add (argv, NULL);
-      ok = g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err,
-                         &status, &error) && g_spawn_check_wait_status (status, NULL);
+      ok = g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error)
+           && g_spawn_check_wait_status (status, NULL);
       g_ptr_array_unref (argv);
     }
   g_unlink (in);
@@ -144,7 +144,8 @@ ptxas_report (const char *ptx, const char *options, int sm, gboolean compile_onl
     {
       /* Not fatal: the emulator's estimate stands (e.g. a target older than
        * ptxas supports). */
-      g_debug ("ptxas %s %s%s failed: %s", arch, compile_only ? "--compile-only " : "", options, err != NULL ? err : (error != NULL ? error->message : ""));
+      g_debug ("ptxas %s %s%s failed: %s", arch, compile_only ? "--compile-only " : "", options,
+               err != NULL ? err : (error != NULL ? error->message : ""));
       return NULL;
     }
   text = g_strconcat (out != NULL ? out : "", err != NULL ? err : "", NULL);
@@ -179,7 +180,7 @@ ws_cudart_apply_ptxas (WsCudartModule *module, const char *ptx, const char *opti
     report = ptxas_report (ptx, opts, (int) module->ptx_arch, TRUE);
   if (report == NULL)
     return;
-  g_autoptr(GHashTable) res = ws_cudart_parse_ptxas_output (report);
+  g_autoptr (GHashTable) res = ws_cudart_parse_ptxas_output (report);
   GHashTableIter it;
   gpointer key, value;
   g_hash_table_iter_init (&it, res);

@@ -36,7 +36,7 @@ __cudaRegisterFatBinary (void *fatCubin)
   m->handle_slot = m;
   m->wrapper = fatCubin;
   m->managed = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   m->fatbin = ws_fatbin_new_from_wrapper (fatCubin, &error);
   if (m->fatbin == NULL)
     m->parse_error = g_strdup (error->message);
@@ -82,8 +82,8 @@ __cudaRegisterFunction (void **fatCubinHandle, const char *hostFun, char *device
 }
 
 void
-__cudaRegisterVar (void **fatCubinHandle, char *hostVar, char *deviceAddress, const char *deviceName,
-                   int ext, size_t size, int constant, int global)
+__cudaRegisterVar (void **fatCubinHandle, char *hostVar, char *deviceAddress, const char *deviceName, int ext,
+                   size_t size, int constant, int global)
 {
   WsCudartVar *v = g_new0 (WsCudartVar, 1);
   v->module = (WsCudartModule *) fatCubinHandle;
@@ -97,8 +97,8 @@ __cudaRegisterVar (void **fatCubinHandle, char *hostVar, char *deviceAddress, co
 }
 
 void
-__cudaRegisterManagedVar (void **fatCubinHandle, void **hostVarPtrAddress, char *deviceAddress,
-                          const char *deviceName, int ext, size_t size, int constant, int global)
+__cudaRegisterManagedVar (void **fatCubinHandle, void **hostVarPtrAddress, char *deviceAddress, const char *deviceName,
+                          int ext, size_t size, int constant, int global)
 {
   WsCudartModule *m = (WsCudartModule *) fatCubinHandle;
   WsCudartVar *v = g_new0 (WsCudartVar, 1);
@@ -131,8 +131,8 @@ static const char *
 program_name (void)
 {
   extern char *program_invocation_short_name;
-  return program_invocation_short_name != NULL && *program_invocation_short_name
-    ? program_invocation_short_name : "the program";
+  return program_invocation_short_name != NULL && *program_invocation_short_name ? program_invocation_short_name
+                                                                                 : "the program";
 }
 
 static cudaError_t
@@ -165,12 +165,12 @@ ws_cudart_module_load (WsCudartModule *m)
       g_rec_mutex_unlock (&ws_cudart.lock);
       return err;
     }
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   /* PTX newer than the target runs anyway (with a warning): the emulator
    * does not depend on the target, and the catalogue's older GPUs (which
    * nvcc 13 cannot compile for) are still worth modelling. */
-  g_autoptr(GPtrArray) units = ws_fatbin_select_ptx (m->fatbin, ws_cudart_target_sm (), WS_FATBIN_SELECT_ALLOW_NEWER,
-                                                     program_name (), &error);
+  g_autoptr (GPtrArray) units = ws_fatbin_select_ptx (m->fatbin, ws_cudart_target_sm (), WS_FATBIN_SELECT_ALLOW_NEWER,
+                                                      program_name (), &error);
   if (units == NULL)
     {
       err = module_fail (m, cudaErrorNoKernelImageForDevice, g_strdup (error->message));
@@ -182,8 +182,8 @@ ws_cudart_module_load (WsCudartModule *m)
   if (first->newer_than_target)
     ws_cudart_warn ("%s has PTX for compute_%u only, newer than the target GPU %s (sm_%d); running it anyway: "
                     "device properties, limits and occupancy describe %s, but a real %s could not run this binary",
-                    program_name (), first->arch, ws_cudart.gpu->name, ws_cudart_target_sm (),
-                    ws_cudart.gpu->name, ws_cudart.gpu->name);
+                    program_name (), first->arch, ws_cudart.gpu->name, ws_cudart_target_sm (), ws_cudart.gpu->name,
+                    ws_cudart.gpu->name);
   g_autofree char *linked = NULL;
   const char *ptx;
   gsize len;
@@ -205,7 +205,7 @@ ws_cudart_module_load (WsCudartModule *m)
   g_autofree char *unmanaged = NULL;
   if (strstr (ptx, ".attribute(.managed)") != NULL)
     {
-      g_autoptr(GString) s = g_string_new_len (ptx, len);
+      g_autoptr (GString) s = g_string_new_len (ptx, len);
       g_string_replace (s, ".attribute(.managed)", "", 0);
       len = s->len;
       unmanaged = g_string_free (g_steal_pointer (&s), FALSE);
@@ -388,8 +388,13 @@ check_config (WsCudartKernel *k, dim3 grid, dim3 block, size_t shared)
    * Programming Guide, "Technical Specifications per Compute Capability");
    * each failed limit names itself, so a grid of 0 or a grid y of 65 536
    * is not reported as a block too large. */
-  static const struct { char axis; guint64 grid_max, block_max; } axes[] = {
-    { 'x', 2147483647u, 1024 }, { 'y', 65535, 1024 }, { 'z', 65535, 64 },
+  static const struct {
+    char axis;
+    guint64 grid_max, block_max;
+  } axes[] = {
+    { 'x', 2147483647u, 1024 },
+    { 'y', 65535, 1024 },
+    { 'z', 65535, 64 },
   };
   const guint32 grid_dim[3] = { grid.x, grid.y, grid.z }, block_dim[3] = { block.x, block.y, block.z };
   for (guint i = 0; i < G_N_ELEMENTS (axes); i++)
@@ -403,16 +408,17 @@ check_config (WsCudartKernel *k, dim3 grid, dim3 block, size_t shared)
       if (what != NULL)
         {
           ws_cudart_warn ("launch of %s with grid (%u,%u,%u) block (%u,%u,%u): invalid configuration: %s %c "
-                          "is %" G_GUINT64_FORMAT ", must be 1 to %" G_GUINT64_FORMAT, k->name, grid.x, grid.y,
-                          grid.z, block.x, block.y, block.z, what, axes[i].axis, value, max);
+                          "is %" G_GUINT64_FORMAT ", must be 1 to %" G_GUINT64_FORMAT,
+                          k->name, grid.x, grid.y, grid.z, block.x, block.y, block.z, what, axes[i].axis, value, max);
           return cudaErrorInvalidConfiguration;
         }
     }
   if (threads > (guint64) gpu->max_threads_per_block)
     {
       ws_cudart_warn ("launch of %s with grid (%u,%u,%u) block (%u,%u,%u): invalid configuration: %" G_GUINT64_FORMAT
-                      " threads per block, at most %d threads per block on %s", k->name, grid.x, grid.y, grid.z,
-                      block.x, block.y, block.z, threads, gpu->max_threads_per_block, gpu->name);
+                      " threads per block, at most %d threads per block on %s",
+                      k->name, grid.x, grid.y, grid.z, block.x, block.y, block.z, threads, gpu->max_threads_per_block,
+                      gpu->name);
       return cudaErrorInvalidConfiguration;
     }
   if (info.max_threads_per_block > 0 && threads > info.max_threads_per_block)
@@ -426,8 +432,8 @@ check_config (WsCudartKernel *k, dim3 grid, dim3 block, size_t shared)
   if (info.num_regs > 0 && gpu->max_registers_per_block > 0 && regs > (guint64) gpu->max_registers_per_block)
     {
       ws_cudart_warn ("launch of %s: %u registers per thread x %" G_GUINT64_FORMAT " threads exceed the %d "
-                      "registers of a block on %s", k->name, info.num_regs, threads,
-                      gpu->max_registers_per_block, gpu->name);
+                      "registers of a block on %s",
+                      k->name, info.num_regs, threads, gpu->max_registers_per_block, gpu->name);
       return cudaErrorLaunchOutOfResources;
     }
   /* Above the default per-block limit only after the program opted in
@@ -439,7 +445,8 @@ check_config (WsCudartKernel *k, dim3 grid, dim3 block, size_t shared)
     {
       ws_cudart_warn ("launch of %s: %zu bytes of dynamic + %u bytes of static shared memory exceed the limit "
                       "(%d bytes; raise it with cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize), "
-                      "up to %d bytes on %s)", k->name, shared, info.static_shared_bytes,
+                      "up to %d bytes on %s)",
+                      k->name, shared, info.static_shared_bytes,
                       opted_in ? k->max_dynamic_shared : gpu->shared_per_block, gpu->shared_per_block_optin, gpu->name);
       return cudaErrorInvalidValue;
     }
@@ -473,8 +480,8 @@ cudaLaunchCooperativeKernel_ptsz (const void *func, dim3 gridDim, dim3 blockDim,
 }
 
 static cudaError_t
-launch_ex (const void *func, WsCudartKernel *k, dim3 grid, dim3 block, void **args, size_t shared,
-           cudaStream_t stream, gboolean cooperative)
+launch_ex (const void *func, WsCudartKernel *k, dim3 grid, dim3 block, void **args, size_t shared, cudaStream_t stream,
+           gboolean cooperative)
 {
   cudaError_t err = ws_cudart_ensure ();
   if (err != cudaSuccess)
@@ -507,8 +514,10 @@ launch_ex (const void *func, WsCudartKernel *k, dim3 grid, dim3 block, void **ar
         return err;
       if (blocks > (uint64_t) per_sm * (uint64_t) MAX (ws_cudart.gpu->sms, 1))
         {
-          ws_cudart_warn ("cooperative launch of %s: %" G_GUINT64_FORMAT " blocks do not fit on %s at once (%d per SM x "
-                          "%d SMs)", k->name, blocks, ws_cudart.gpu->name, per_sm, ws_cudart.gpu->sms);
+          ws_cudart_warn ("cooperative launch of %s: %" G_GUINT64_FORMAT
+                          " blocks do not fit on %s at once (%d per SM x "
+                          "%d SMs)",
+                          k->name, blocks, ws_cudart.gpu->name, per_sm, ws_cudart.gpu->sms);
           return ws_cudart_set_error (cudaErrorCooperativeLaunchTooLarge);
         }
     }
@@ -528,7 +537,7 @@ launch_ex (const void *func, WsCudartKernel *k, dim3 grid, dim3 block, void **ar
   };
   WsLaunchStats stats = { 0 };
   int cuda_error = WS_CUDA_SUCCESS;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_rec_mutex_lock (&ws_cudart.lock);
   gboolean ok = ws_emu_launch (ws_cudart.emu, k->fn, &config, args, &stats, &cuda_error, &error);
   ws_cudart.launches++;
@@ -565,8 +574,7 @@ __cudaLaunchKernel_ptsz (cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void 
 }
 
 cudaError_t
-cudaLaunchKernel (const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem,
-                  cudaStream_t stream)
+cudaLaunchKernel (const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream)
 {
   return ws_cudart_launch (func, NULL, gridDim, blockDim, args, sharedMem, stream);
 }
@@ -590,27 +598,25 @@ cudaLaunchKernelExC (const cudaLaunchConfig_t *config, const void *func, void **
       switch (a->id)
         {
         case cudaLaunchAttributeIgnore:
-        case cudaLaunchAttributeAccessPolicyWindow:   /* cache hints: no effect on results */
+        case cudaLaunchAttributeAccessPolicyWindow: /* cache hints: no effect on results */
         case cudaLaunchAttributeSynchronizationPolicy:
         case cudaLaunchAttributePriority:
         case cudaLaunchAttributeMemSyncDomainMap:
-        case cudaLaunchAttributeMemSyncDomain:
-          break;
+        case cudaLaunchAttributeMemSyncDomain: break;
         case cudaLaunchAttributeProgrammaticStreamSerialization:
           /* Launches run one after the other: the dependent grid never
            * overlaps the one before it, a valid schedule of this hint. */
           break;
-        case cudaLaunchAttributeCooperative:
-          cooperative = a->val.cooperative != 0;
-          break;
+        case cudaLaunchAttributeCooperative: cooperative = a->val.cooperative != 0; break;
         default:
           ws_cudart_warn ("cudaLaunchKernelExC: launch attribute %d is not supported by the Warpscope emulator "
-                          "(clusters and programmatic launches are not emulated)", (int) a->id);
+                          "(clusters and programmatic launches are not emulated)",
+                          (int) a->id);
           return ws_cudart_set_error (cudaErrorNotSupported);
         }
     }
-  return launch_ex (func, NULL, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
-                    config->stream, cooperative);
+  return launch_ex (func, NULL, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream,
+                    cooperative);
 }
 
 cudaError_t

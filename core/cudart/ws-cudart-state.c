@@ -46,7 +46,7 @@ ws_cudart_warn (const char *fmt, ...)
   va_start (ap, fmt);
   g_autofree char *msg = g_strdup_vprintf (fmt, ap);
   va_end (ap);
-  fflush (stdout);   /* keep the program's output and ours in order */
+  fflush (stdout); /* keep the program's output and ours in order */
   fprintf (stderr, "warpscope: %s\n", msg);
   fflush (stderr);
 }
@@ -152,7 +152,7 @@ shutdown_runtime (void)
   g_rec_mutex_lock (&ws_cudart.lock);
   if (ws_cudart.trace != NULL)
     {
-      g_autoptr(GError) error = NULL;
+      g_autoptr (GError) error = NULL;
       if (!ws_trace_writer_close (ws_cudart.trace, &error))
         ws_cudart_warn ("could not finish the trace %s: %s", ws_cudart.trace_path, error->message);
       else
@@ -161,7 +161,7 @@ shutdown_runtime (void)
     }
   if (ws_cudart.instrument != NULL)
     {
-      g_autoptr(GError) error = NULL;
+      g_autoptr (GError) error = NULL;
       const char *prefix = g_getenv ("WS_TOOL_OUTPUT");
       if (prefix != NULL && *prefix && !ws_instrument_write_results (ws_cudart.instrument, prefix, &error))
         ws_cudart_warn ("could not write the instrumentation results: %s", error->message);
@@ -171,7 +171,7 @@ shutdown_runtime (void)
   g_rec_mutex_unlock (&ws_cudart.lock);
 }
 
-__attribute__((constructor)) static void
+__attribute__ ((constructor)) static void
 ws_cudart_constructor (void)
 {
   g_rec_mutex_init (&ws_cudart.lock);
@@ -184,13 +184,13 @@ ws_cudart_constructor (void)
   ws_cudart.alloc_sizes = g_hash_table_new (g_int64_hash, g_int64_equal);
   ws_cudart.start_time = ws_now_seconds ();
   ws_cudart.heap_bytes = 8 * 1024 * 1024;
-  ws_cudart.devrt_sync_depth = 2;           /* the CUDA defaults */
+  ws_cudart.devrt_sync_depth = 2; /* the CUDA defaults */
   ws_cudart.devrt_pending_launches = 2048;
   ws_cudart.stack_bytes = 1024;
   ws_cudart.printf_fifo_bytes = 1024 * 1024;
 }
 
-__attribute__((destructor)) static void
+__attribute__ ((destructor)) static void
 ws_cudart_destructor (void)
 {
   shutdown_runtime ();
@@ -203,8 +203,8 @@ init_device (void)
   if (gpu_name == NULL || *gpu_name == 0)
     gpu_name = WS_CUDART_DEFAULT_GPU;
   const char *db = g_getenv ("WS_DB");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsStore) store = ws_store_open (db != NULL && *db ? db : NULL, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsStore) store = ws_store_open (db != NULL && *db ? db : NULL, &error);
   if (store == NULL)
     {
       ws_cudart_warn ("cannot open the hardware catalogue: %s", error->message);
@@ -271,7 +271,7 @@ ensure_emu (void)
   const char *memcheck = g_getenv ("WS_MEMCHECK");
   ws_cudart.memcheck = memcheck != NULL && strcmp (memcheck, "1") == 0;
   options.memcheck = ws_cudart.memcheck;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   const char *tools = g_getenv ("WS_TOOLS");
   if (tools != NULL && *tools && ws_cudart.instrument == NULL)
     {
@@ -328,7 +328,7 @@ write_summary (void)
         return;
       ws_cudart.summary_path = g_strdup (summary);
     }
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "launches");
   json_builder_add_int_value (b, (gint64) ws_cudart.launches);
@@ -369,7 +369,8 @@ write_summary (void)
     }
   json_builder_end_array (b);
   guint n_invalid = 0;
-  const WsEmuInvalidAccess *inv = ws_cudart.emu != NULL ? ws_emu_get_invalid_accesses (ws_cudart.emu, &n_invalid) : NULL;
+  const WsEmuInvalidAccess *inv = ws_cudart.emu != NULL ? ws_emu_get_invalid_accesses (ws_cudart.emu, &n_invalid)
+                                                        : NULL;
   guint64 invalid_total = 0;
   for (guint i = 0; i < n_invalid; i++)
     invalid_total += inv[i].count;
@@ -378,11 +379,11 @@ write_summary (void)
   json_builder_set_member_name (b, "memcheck");
   json_builder_add_boolean_value (b, ws_cudart.memcheck);
   json_builder_end_object (b);
-  g_autoptr(JsonNode) root = json_builder_get_root (b);
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr (JsonNode) root = json_builder_get_root (b);
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
   json_generator_set_root (gen, root);
   g_autofree char *text = json_generator_to_data (gen, NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   if (!g_file_set_contents (ws_cudart.summary_path, text, -1, &error))
     ws_cudart_warn ("cannot write the summary %s: %s", ws_cudart.summary_path, error->message);
 }

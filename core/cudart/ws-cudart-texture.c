@@ -15,12 +15,12 @@
 /* cudaMemcpyToArray/FromArray are deprecated, but programs still call them. */
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
-#define WS_CUDART_ARRAY_MAGIC 0x41525259u  /* "ARRY" */
+#define WS_CUDART_ARRAY_MAGIC 0x41525259u /* "ARRY" */
 
 struct cudaArray {
   uint32_t magic;
   struct cudaChannelFormatDesc desc;
-  struct cudaExtent extent;     /* as given (depth = layers for layered arrays) */
+  struct cudaExtent extent; /* as given (depth = layers for layered arrays) */
   unsigned int flags;
   uint32_t texel_bytes;
   uint64_t base;
@@ -30,8 +30,8 @@ struct cudaArray {
 
 cudaError_t cudaMemcpy2DToArray_ptds (cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch,
                                       size_t width, size_t height, enum cudaMemcpyKind kind);
-cudaError_t cudaMemcpy2DFromArray_ptds (void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset,
-                                        size_t hOffset, size_t width, size_t height, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DFromArray_ptds (void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset, size_t hOffset,
+                                        size_t width, size_t height, enum cudaMemcpyKind kind);
 cudaError_t cudaMemcpy3D_ptds (const struct cudaMemcpy3DParms *p);
 cudaError_t cudaMemcpy3DAsync_ptsz (const struct cudaMemcpy3DParms *p, cudaStream_t stream);
 cudaError_t cudaMemcpyToArray_ptds (cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t count,
@@ -69,8 +69,7 @@ format_of (const struct cudaChannelFormatDesc *d, uint8_t *channels, uint8_t *bi
         return FALSE;
       *kind = WS_TEX_KIND_FLOAT;
       break;
-    default:
-      return FALSE;
+    default: return FALSE;
     }
   *channels = (uint8_t) n;
   *bits = (uint8_t) w[0];
@@ -78,8 +77,8 @@ format_of (const struct cudaChannelFormatDesc *d, uint8_t *channels, uint8_t *bi
 }
 
 static cudaError_t
-array_new (cudaArray_t *array, const struct cudaChannelFormatDesc *desc, struct cudaExtent extent,
-           unsigned int flags, const char *what)
+array_new (cudaArray_t *array, const struct cudaChannelFormatDesc *desc, struct cudaExtent extent, unsigned int flags,
+           const char *what)
 {
   uint8_t channels, bits, kind;
   if (array == NULL || desc == NULL || extent.width == 0)
@@ -90,7 +89,8 @@ array_new (cudaArray_t *array, const struct cudaChannelFormatDesc *desc, struct 
   if (!format_of (desc, &channels, &bits, &kind))
     {
       ws_cudart_warn ("%s: channel format (%d,%d,%d,%d bits, kind %d) is not supported by the emulator "
-                      "(1, 2 or 4 channels of 8, 16 or 32 bits)", what, desc->x, desc->y, desc->z, desc->w, desc->f);
+                      "(1, 2 or 4 channels of 8, 16 or 32 bits)",
+                      what, desc->x, desc->y, desc->z, desc->w, desc->f);
       return ws_cudart_set_error (cudaErrorInvalidChannelDescriptor);
     }
   if (flags & ~(unsigned) (cudaArrayLayered | cudaArraySurfaceLoadStore | cudaArrayCubemap | cudaArrayTextureGather))
@@ -155,8 +155,7 @@ cudaFreeArray (cudaArray_t array)
 }
 
 cudaError_t
-cudaArrayGetInfo (struct cudaChannelFormatDesc *desc, struct cudaExtent *extent, unsigned int *flags,
-                  cudaArray_t array)
+cudaArrayGetInfo (struct cudaChannelFormatDesc *desc, struct cudaExtent *extent, unsigned int *flags, cudaArray_t array)
 {
   if (!array_ok (array))
     return ws_cudart_set_error (cudaErrorInvalidValue);
@@ -181,15 +180,16 @@ cudaGetChannelDesc (struct cudaChannelFormatDesc *desc, cudaArray_const_t array)
 /* Byte address of (x bytes, y, z) in @a, checking that a @width x @height
  * byte rectangle (per slice) fits. */
 static cudaError_t
-array_span (cudaArray_const_t a, size_t x, size_t y, size_t z, size_t width, size_t height, size_t depth,
-            void **out, const char *what)
+array_span (cudaArray_const_t a, size_t x, size_t y, size_t z, size_t width, size_t height, size_t depth, void **out,
+            const char *what)
 {
   size_t rows = (size_t) a->height, slices = (size_t) a->depth * MAX (a->layers, 1u);
   if (x + width > a->pitch || y + height > rows || z + depth > slices)
     {
-      ws_cudart_warn ("%s: a %zux%zux%zu-byte region at (%zu bytes, %zu, %zu) does not fit a %ux%u array of %u-byte texels "
-                      "with %zu slices", what, width, height, depth, x, y, z, a->width, a->height, a->texel_bytes,
-                      slices);
+      ws_cudart_warn (
+        "%s: a %zux%zux%zu-byte region at (%zu bytes, %zu, %zu) does not fit a %ux%u array of %u-byte texels "
+        "with %zu slices",
+        what, width, height, depth, x, y, z, a->width, a->height, a->texel_bytes, slices);
       return cudaErrorInvalidValue;
     }
   *out = (void *) (uintptr_t) (a->base + z * a->slice_pitch + y * a->pitch + x);
@@ -205,8 +205,8 @@ to_array_kind (enum cudaMemcpyKind kind, gboolean to_array)
 }
 
 cudaError_t
-cudaMemcpy2DToArray (cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch,
-                     size_t width, size_t height, enum cudaMemcpyKind kind)
+cudaMemcpy2DToArray (cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch, size_t width,
+                     size_t height, enum cudaMemcpyKind kind)
 {
   void *d;
   if (!array_ok (dst))
@@ -218,15 +218,15 @@ cudaMemcpy2DToArray (cudaArray_t dst, size_t wOffset, size_t hOffset, const void
 }
 
 cudaError_t
-cudaMemcpy2DToArray_ptds (cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch,
-                          size_t width, size_t height, enum cudaMemcpyKind kind)
+cudaMemcpy2DToArray_ptds (cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch, size_t width,
+                          size_t height, enum cudaMemcpyKind kind)
 {
   return cudaMemcpy2DToArray (dst, wOffset, hOffset, src, spitch, width, height, kind);
 }
 
 cudaError_t
-cudaMemcpy2DToArrayAsync (cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch,
-                          size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t stream)
+cudaMemcpy2DToArrayAsync (cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch, size_t width,
+                          size_t height, enum cudaMemcpyKind kind, cudaStream_t stream)
 {
   if (!ws_cudart_stream_valid (stream))
     return ws_cudart_set_error (cudaErrorInvalidResourceHandle);
@@ -234,8 +234,8 @@ cudaMemcpy2DToArrayAsync (cudaArray_t dst, size_t wOffset, size_t hOffset, const
 }
 
 cudaError_t
-cudaMemcpy2DFromArray (void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset, size_t hOffset,
-                       size_t width, size_t height, enum cudaMemcpyKind kind)
+cudaMemcpy2DFromArray (void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t width,
+                       size_t height, enum cudaMemcpyKind kind)
 {
   void *s;
   if (!array_ok (src))
@@ -265,8 +265,7 @@ cudaMemcpy2DFromArrayAsync (void *dst, size_t dpitch, cudaArray_const_t src, siz
 /* cudaMemcpyToArray/FromArray (deprecated): @count bytes from (wOffset
  * bytes, hOffset), continuing on the next rows (the array has no padding). */
 static gboolean
-array_linear_range (cudaArray_const_t a, size_t wOffset, size_t hOffset, size_t count, const char *what,
-                    uint64_t *at)
+array_linear_range (cudaArray_const_t a, size_t wOffset, size_t hOffset, size_t count, const char *what, uint64_t *at)
 {
   if (!array_ok (a))
     return FALSE;
@@ -274,8 +273,8 @@ array_linear_range (cudaArray_const_t a, size_t wOffset, size_t hOffset, size_t 
   size_t total = a->slice_pitch * a->depth * MAX (a->layers, 1u);
   if (wOffset >= a->pitch || start + count > total)
     {
-      ws_cudart_warn ("%s: %zu bytes at (%zu bytes, %zu) overflow the array (%zu bytes)", what, count, wOffset,
-                      hOffset, total);
+      ws_cudart_warn ("%s: %zu bytes at (%zu bytes, %zu) overflow the array (%zu bytes)", what, count, wOffset, hOffset,
+                      total);
       return FALSE;
     }
   *at = a->base + start;
@@ -333,8 +332,8 @@ side_of (cudaArray_const_t array, struct cudaPitchedPtr ptr, struct cudaPos pos,
       void *o;
       if (!array_ok (array))
         return cudaErrorInvalidValue;
-      cudaError_t err = array_span (array, pos.x * array->texel_bytes, pos.y, pos.z, row_bytes,
-                                    MAX (ext.height, 1), MAX (ext.depth, 1), &o, what);
+      cudaError_t err = array_span (array, pos.x * array->texel_bytes, pos.y, pos.z, row_bytes, MAX (ext.height, 1),
+                                    MAX (ext.depth, 1), &o, what);
       if (err != cudaSuccess)
         return err;
       s->origin = o;
@@ -470,8 +469,8 @@ describe_resource (const struct cudaResourceDesc *r, WsEmuTexture *t, gboolean s
     }
   if (!format_of (fmt, &t->channels, &t->channel_bits, &t->kind))
     {
-      ws_cudart_warn ("%s: channel format (%d,%d,%d,%d bits, kind %d) is not supported by the emulator", what,
-                      fmt->x, fmt->y, fmt->z, fmt->w, fmt->f);
+      ws_cudart_warn ("%s: channel format (%d,%d,%d,%d bits, kind %d) is not supported by the emulator", what, fmt->x,
+                      fmt->y, fmt->z, fmt->w, fmt->f);
       return cudaErrorInvalidChannelDescriptor;
     }
   if (r->resType == cudaResourceTypeLinear)
@@ -490,7 +489,8 @@ describe_resource (const struct cudaResourceDesc *r, WsEmuTexture *t, gboolean s
     {
       g_autofree char *where = ws_devmem_describe (ws_cudart.mem, t->base);
       ws_cudart_warn ("%s: the resource's %" G_GUINT64_FORMAT " bytes at 0x%" G_GINT64_MODIFIER "x are not inside one "
-                      "device allocation (%s)", what, extent, t->base, where);
+                      "device allocation (%s)",
+                      what, extent, t->base, where);
       return cudaErrorInvalidValue;
     }
   return cudaSuccess;
@@ -517,7 +517,7 @@ cudaCreateTextureObject (cudaTextureObject_t *pTexObject, const struct cudaResou
   for (int i = 0; i < 3; i++)
     t.address[i] = (uint8_t) address_mode (pTexDesc->addressMode[i]);
   if (pResDesc->resType == cudaResourceTypeLinear)
-    t.address[0] = WS_TEX_ADDRESS_BORDER;   /* tex1Dfetch: out-of-range reads return zero */
+    t.address[0] = WS_TEX_ADDRESS_BORDER; /* tex1Dfetch: out-of-range reads return zero */
   t.linear_filter = pTexDesc->filterMode == cudaFilterModeLinear;
   t.normalized_coords = pTexDesc->normalizedCoords != 0;
   t.read_normalized = pTexDesc->readMode == cudaReadModeNormalizedFloat;

@@ -25,20 +25,20 @@
 #include <unistd.h>
 
 #define WS_DEVMEM_FIXED_BASE 0x7e0000000000ull
-#define WS_DEVMEM_RESERVE    (128ull << 30)   /* 128 GiB of address space (valgrind refuses much more) */
-#define WS_DEVMEM_ALIGN      256u
-#define WS_DEVMEM_GUARD      4096u            /* unmapped gap after every allocation */
-#define WS_DEVMEM_MAX_FREED  64
-#define WS_DEVMEM_GRANULE    (2ull << 20)     /* the GPU's large page: what an access may stray into unnoticed */
+#define WS_DEVMEM_RESERVE (128ull << 30) /* 128 GiB of address space (valgrind refuses much more) */
+#define WS_DEVMEM_ALIGN 256u
+#define WS_DEVMEM_GUARD 4096u /* unmapped gap after every allocation */
+#define WS_DEVMEM_MAX_FREED 64
+#define WS_DEVMEM_GRANULE (2ull << 20) /* the GPU's large page: what an access may stray into unnoticed */
 
 struct _WsDevMem {
   GMutex lock;
-  uint8_t *region;       /* start of the reservation: one granule of runtime memory, then allocations */
+  uint8_t *region; /* start of the reservation: one granule of runtime memory, then allocations */
   uint64_t region_size;
-  uint64_t alloc_start;  /* region + WS_DEVMEM_GRANULE: where allocations begin (granule-aligned) */
-  gboolean fixed;        /* got the fixed address */
-  GArray *allocs;        /* WsDevAlloc sorted by base */
-  GArray *freed;         /* recently released allocations, for messages */
+  uint64_t alloc_start; /* region + WS_DEVMEM_GRANULE: where allocations begin (granule-aligned) */
+  gboolean fixed;       /* got the fixed address */
+  GArray *allocs;       /* WsDevAlloc sorted by base */
+  GArray *freed;        /* recently released allocations, for messages */
   uint32_t next_serial;
   size_t page;
 };
@@ -79,8 +79,7 @@ ws_devmem_new (GError **error)
        * an address-space limit (ulimit -v, valgrind) settle for less. */
       for (;;)
         {
-          p = mmap (NULL, mem->region_size, PROT_NONE,
-                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+          p = mmap (NULL, mem->region_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
           if (p != MAP_FAILED || mem->region_size <= (1ull << 30))
             break;
           mem->region_size = (mem->region_size - WS_DEVMEM_GRANULE) / 4 + WS_DEVMEM_GRANULE;
@@ -178,8 +177,7 @@ ws_devmem_alloc (WsDevMem *mem, uint64_t size, WsAllocKind kind, const char *lab
   if (size > mem->region_size / 2)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                   "device allocation of %" G_GUINT64_FORMAT " bytes is larger than the emulated device memory",
-                   size);
+                   "device allocation of %" G_GUINT64_FORMAT " bytes is larger than the emulated device memory", size);
       return 0;
     }
   need = span_of (mem, size);
@@ -206,8 +204,8 @@ ws_devmem_alloc (WsDevMem *mem, uint64_t size, WsAllocKind kind, const char *lab
   if (mprotect ((void *) (uintptr_t) glo, ghi - glo, PROT_READ | PROT_WRITE) != 0)
     {
       g_mutex_unlock (&mem->lock);
-      g_set_error (error, WS_ERROR, WS_ERROR_FAILED,
-                   "cannot commit %" G_GUINT64_FORMAT " bytes of device memory: %s", size, g_strerror (errno));
+      g_set_error (error, WS_ERROR, WS_ERROR_FAILED, "cannot commit %" G_GUINT64_FORMAT " bytes of device memory: %s",
+                   size, g_strerror (errno));
       return 0;
     }
   /* Its granules may have been mapped (and written to by an out-of-bounds
@@ -337,13 +335,13 @@ ws_devmem_mapped (WsDevMem *mem, uint64_t addr, uint64_t len)
   if (addr + len < addr || addr < region || addr + len > region + mem->region_size)
     return FALSE;
   if (addr + len <= mem->alloc_start)
-    return TRUE;   /* the runtime's granule */
+    return TRUE; /* the runtime's granule */
   if (addr < mem->alloc_start)
     return FALSE;
   uint64_t glo, ghi;
   granules_of (mem, addr, len, &glo, &ghi);
   if (ghi - glo > WS_DEVMEM_GRANULE)
-    return FALSE;  /* spans two granules: not worth modelling */
+    return FALSE; /* spans two granules: not worth modelling */
   /* A live allocation overlaps the granule: the nearest one below @addr or
    * the first one above it (allocations do not overlap, so an earlier one
    * reaching into the granule would overlap the nearest one). */
@@ -389,19 +387,20 @@ ws_devmem_describe (WsDevMem *mem, uint64_t addr)
     return g_strdup_printf ("0x%" G_GINT64_MODIFIER "x is not device memory (no allocation exists)", addr);
   if ((addr >= a->base + a->size && addr - (a->base + a->size) > (64u << 20))
       || (addr < a->base && a->base - addr > (64u << 20)))
-    return g_strdup_printf ("0x%" G_GINT64_MODIFIER "x does not point into any device allocation (nearest: %s at 0x%"
-                            G_GINT64_MODIFIER "x+%" G_GUINT64_FORMAT ")",
+    return g_strdup_printf ("0x%" G_GINT64_MODIFIER
+                            "x does not point into any device allocation (nearest: %s at 0x%" G_GINT64_MODIFIER
+                            "x+%" G_GUINT64_FORMAT ")",
                             addr, a->label, a->base, a->size);
   if (addr >= a->base && addr < a->base + a->size)
-    return g_strdup_printf ("0x%" G_GINT64_MODIFIER "x is %" G_GUINT64_FORMAT " bytes inside %s (0x%"
-                            G_GINT64_MODIFIER "x+%" G_GUINT64_FORMAT ")",
+    return g_strdup_printf ("0x%" G_GINT64_MODIFIER "x is %" G_GUINT64_FORMAT " bytes inside %s (0x%" G_GINT64_MODIFIER
+                            "x+%" G_GUINT64_FORMAT ")",
                             addr, addr - a->base, a->label, a->base, a->size);
   if (addr >= a->base + a->size)
-    return g_strdup_printf ("0x%" G_GINT64_MODIFIER "x is %" G_GUINT64_FORMAT " bytes past the end of %s (0x%"
-                            G_GINT64_MODIFIER "x+%" G_GUINT64_FORMAT ")",
+    return g_strdup_printf ("0x%" G_GINT64_MODIFIER "x is %" G_GUINT64_FORMAT
+                            " bytes past the end of %s (0x%" G_GINT64_MODIFIER "x+%" G_GUINT64_FORMAT ")",
                             addr, addr - (a->base + a->size), a->label, a->base, a->size);
-  return g_strdup_printf ("0x%" G_GINT64_MODIFIER "x is %" G_GUINT64_FORMAT " bytes before the start of %s (0x%"
-                          G_GINT64_MODIFIER "x+%" G_GUINT64_FORMAT ")",
+  return g_strdup_printf ("0x%" G_GINT64_MODIFIER "x is %" G_GUINT64_FORMAT
+                          " bytes before the start of %s (0x%" G_GINT64_MODIFIER "x+%" G_GUINT64_FORMAT ")",
                           addr, a->base - addr, a->label, a->base, a->size);
 }
 
@@ -412,8 +411,8 @@ ws_devmem_host_ptr (WsDevMem *mem, uint64_t addr, uint64_t len, GError **error)
   if (a == NULL)
     {
       g_autofree char *what = ws_devmem_describe (mem, addr);
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                   "invalid device memory range of %" G_GUINT64_FORMAT " bytes: %s", len, what);
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "invalid device memory range of %" G_GUINT64_FORMAT " bytes: %s",
+                   len, what);
       return NULL;
     }
   return (void *) (uintptr_t) addr;

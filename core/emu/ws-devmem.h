@@ -17,31 +17,30 @@
 G_BEGIN_DECLS
 
 typedef enum {
-  WS_ALLOC_DEVICE,     /* cudaMalloc */
-  WS_ALLOC_MANAGED,    /* cudaMallocManaged */
-  WS_ALLOC_HOST,       /* cudaMallocHost / cudaHostAlloc (pinned, device-accessible) */
-  WS_ALLOC_SYMBOL,     /* a module's __device__ / __constant__ variable */
-  WS_ALLOC_HEAP,       /* the device malloc heap */
-  WS_ALLOC_LOCAL,      /* per-thread local memory (stack) windows */
+  WS_ALLOC_DEVICE,  /* cudaMalloc */
+  WS_ALLOC_MANAGED, /* cudaMallocManaged */
+  WS_ALLOC_HOST,    /* cudaMallocHost / cudaHostAlloc (pinned, device-accessible) */
+  WS_ALLOC_SYMBOL,  /* a module's __device__ / __constant__ variable */
+  WS_ALLOC_HEAP,    /* the device malloc heap */
+  WS_ALLOC_LOCAL,   /* per-thread local memory (stack) windows */
 } WsAllocKind;
 
 typedef struct {
-  uint64_t base;       /* device address (== host address in this process) */
-  uint64_t size;       /* bytes requested */
+  uint64_t base; /* device address (== host address in this process) */
+  uint64_t size; /* bytes requested */
   WsAllocKind kind;
-  char *label;         /* e.g. "cudaMalloc #3", "symbol d_table" */
-  uint32_t serial;     /* allocation order, for messages */
+  char *label;     /* e.g. "cudaMalloc #3", "symbol d_table" */
+  uint32_t serial; /* allocation order, for messages */
 } WsDevAlloc;
 
 typedef struct _WsDevMem WsDevMem;
 
 WS_EXPORT WsDevMem *ws_devmem_new (GError **error);
-WS_EXPORT void      ws_devmem_free_all (WsDevMem *mem);
+WS_EXPORT void ws_devmem_free_all (WsDevMem *mem);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsDevMem, ws_devmem_free_all)
 
 /* Allocates @size bytes (256-byte aligned, zero-filled).  0 on failure. */
-WS_EXPORT uint64_t ws_devmem_alloc (WsDevMem *mem, uint64_t size, WsAllocKind kind,
-                                    const char *label, GError **error);
+WS_EXPORT uint64_t ws_devmem_alloc (WsDevMem *mem, uint64_t size, WsAllocKind kind, const char *label, GError **error);
 WS_EXPORT gboolean ws_devmem_release (WsDevMem *mem, uint64_t addr, GError **error);
 
 /* The allocation containing [addr, addr+len), or NULL. */

@@ -20,44 +20,101 @@
 #define F32_NAN 0x7fffffffu
 #define F64_NAN G_GUINT64_CONSTANT (0xfff8000000000000)
 
-static inline float u2f (uint64_t u) { uint32_t v = (uint32_t) u; float f; memcpy (&f, &v, 4); return f; }
-static inline uint64_t f2u (float f) { uint32_t u; memcpy (&u, &f, 4); return u; }
-static inline double u2d (uint64_t u) { double d; memcpy (&d, &u, 8); return d; }
-static inline uint64_t d2u (double d) { uint64_t u; memcpy (&u, &d, 8); return u; }
-static inline uint64_t f2u_canon (float f) { return f != f ? F32_NAN : f2u (f); }
+static inline float
+u2f (uint64_t u)
+{
+  uint32_t v = (uint32_t) u;
+  float f;
+  memcpy (&f, &v, 4);
+  return f;
+}
+static inline uint64_t
+f2u (float f)
+{
+  uint32_t u;
+  memcpy (&u, &f, 4);
+  return u;
+}
+static inline double
+u2d (uint64_t u)
+{
+  double d;
+  memcpy (&d, &u, 8);
+  return d;
+}
+static inline uint64_t
+d2u (double d)
+{
+  uint64_t u;
+  memcpy (&u, &d, 8);
+  return u;
+}
+static inline uint64_t
+f2u_canon (float f)
+{
+  return f != f ? F32_NAN : f2u (f);
+}
 /* f64: the host already behaves like the GPU (input NaNs propagate quietened,
  * new NaNs are 0xfff8000000000000), see the ptxmath contract. */
-static inline uint64_t d2u_canon (double d) { return d2u (d); }
+static inline uint64_t
+d2u_canon (double d)
+{
+  return d2u (d);
+}
 
+/* clang-format off */
 #define FOR_LANES(mask, ...) do { \
     uint32_t _m = (mask); \
     if (_m == WS_EMU_FULL) { for (int l = 0; l < WS_EMU_WARP; l++) { __VA_ARGS__ } } \
     else { while (_m) { int l = __builtin_ctz (_m); _m &= _m - 1; { __VA_ARGS__ } } } \
   } while (0)
+/* clang-format on */
 
 #define SRC(i) (w->bases[in->s[i] >> WS_SRC_SHIFT] + (size_t) (in->s[i] & 0x0fffffffu) * WS_EMU_WARP)
 #define VSRC(i) (w->bases[in->v[i] >> WS_SRC_SHIFT] + (size_t) (in->v[i] & 0x0fffffffu) * WS_EMU_WARP)
 #define DST(i) (w->regs + (size_t) in->d[i] * WS_EMU_WARP)
-#define PSRC(i) ((in->pneg >> (i) & 1) ? ~w->preds[in->s[i]] : w->preds[in->s[i]])
+#define PSRC(i) ((in->pneg >> (i) &1) ? ~w->preds[in->s[i]] : w->preds[in->s[i]])
 
 static const uint8_t type_bits[WS_T_COUNT] = {
-  [WS_T_B8] = 8, [WS_T_B16] = 16, [WS_T_B32] = 32, [WS_T_B64] = 64, [WS_T_B128] = 128,
-  [WS_T_U8] = 8, [WS_T_U16] = 16, [WS_T_U32] = 32, [WS_T_U64] = 64,
-  [WS_T_S8] = 8, [WS_T_S16] = 16, [WS_T_S32] = 32, [WS_T_S64] = 64,
-  [WS_T_F16] = 16, [WS_T_F16X2] = 32, [WS_T_BF16] = 16, [WS_T_BF16X2] = 32, [WS_T_F32] = 32, [WS_T_F64] = 64,
+  [WS_T_B8] = 8,    [WS_T_B16] = 16,    [WS_T_B32] = 32, [WS_T_B64] = 64, [WS_T_B128] = 128,
+  [WS_T_U8] = 8,    [WS_T_U16] = 16,    [WS_T_U32] = 32, [WS_T_U64] = 64, [WS_T_S8] = 8,
+  [WS_T_S16] = 16,  [WS_T_S32] = 32,    [WS_T_S64] = 64, [WS_T_F16] = 16, [WS_T_F16X2] = 32,
+  [WS_T_BF16] = 16, [WS_T_BF16X2] = 32, [WS_T_F32] = 32, [WS_T_F64] = 64,
 };
-static inline int tbits (int t) { int b = (unsigned) t < WS_T_COUNT ? type_bits[t] : 0; return b ? b : 32; }
+static inline int
+tbits (int t)
+{
+  int b = (unsigned) t < WS_T_COUNT ? type_bits[t] : 0;
+  return b ? b : 32;
+}
 /* Without -mpopcnt the builtin becomes a libgcc call; this is as fast. */
-static inline uint32_t popc32 (uint32_t v)
+static inline uint32_t
+popc32 (uint32_t v)
 {
   v = v - ((v >> 1) & 0x55555555u);
   v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
   return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
 }
-static inline gboolean tsigned (int t) { return t == WS_T_S8 || t == WS_T_S16 || t == WS_T_S32 || t == WS_T_S64; }
-static inline gboolean tfloat (int t) { return t == WS_T_F32 || t == WS_T_F64 || t == WS_T_F16 || t == WS_T_BF16 || t == WS_T_F16X2 || t == WS_T_BF16X2; }
-static inline uint64_t zx (uint64_t v, int bits) { return bits >= 64 ? v : v & ((1ull << bits) - 1); }
-static inline int64_t sx (uint64_t v, int bits) { return bits >= 64 ? (int64_t) v : (int64_t) (v << (64 - bits)) >> (64 - bits); }
+static inline gboolean
+tsigned (int t)
+{
+  return t == WS_T_S8 || t == WS_T_S16 || t == WS_T_S32 || t == WS_T_S64;
+}
+static inline gboolean
+tfloat (int t)
+{
+  return t == WS_T_F32 || t == WS_T_F64 || t == WS_T_F16 || t == WS_T_BF16 || t == WS_T_F16X2 || t == WS_T_BF16X2;
+}
+static inline uint64_t
+zx (uint64_t v, int bits)
+{
+  return bits >= 64 ? v : v & ((1ull << bits) - 1);
+}
+static inline int64_t
+sx (uint64_t v, int bits)
+{
+  return bits >= 64 ? (int64_t) v : (int64_t) (v << (64 - bits)) >> (64 - bits);
+}
 
 static inline uint32_t
 pack_bools (const uint8_t *t)
@@ -205,10 +262,8 @@ window_addr (int space, uint64_t a)
     case WS_SPACE_SHARED:
     case WS_SPACE_LOCAL:
     case WS_SPACE_PARAM:
-    case WS_SPACE_FUNC_PARAM:
-      return (uint32_t) a;
-    default:
-      return a;
+    case WS_SPACE_FUNC_PARAM: return (uint32_t) a;
+    default: return a;
     }
 }
 
@@ -293,8 +348,7 @@ xlate (Cta *c, Warp *w, int lane, int space, uint64_t addr, uint32_t size, MemFa
       if (addr + size <= L->param_bytes && addr + size >= addr)
         return L->params + addr;
       break;
-    default:
-      break;
+    default: break;
     }
   f->kind = FAULT_OOB;
 fail:
@@ -328,11 +382,13 @@ mem_fault (Cta *c, Warp *w, uint32_t pc, const MemFault *f, const char *what, ui
   g_autofree char *desc = describe_access (c, f->space, f->addr);
   c->tol_lanes = 0;
   if (f->kind == FAULT_MISALIGNED)
-    ws_emu_fault (c, w, pc, f->lane, WS_CUDA_ERROR_MISALIGNED_ADDRESS, "misaligned %s %s of %u bytes at address 0x%" G_GINT64_MODIFIER "x (%s)",
-                  space_name (f->space), what, size, f->addr, desc);
+    ws_emu_fault (c, w, pc, f->lane, WS_CUDA_ERROR_MISALIGNED_ADDRESS,
+                  "misaligned %s %s of %u bytes at address 0x%" G_GINT64_MODIFIER "x (%s)", space_name (f->space), what,
+                  size, f->addr, desc);
   else
-    ws_emu_fault (c, w, pc, f->lane, WS_CUDA_ERROR_ILLEGAL_ADDRESS, "out-of-bounds %s %s of %u bytes at address 0x%" G_GINT64_MODIFIER "x: %s",
-                  space_name (f->space), what, size, f->addr, desc);
+    ws_emu_fault (c, w, pc, f->lane, WS_CUDA_ERROR_ILLEGAL_ADDRESS,
+                  "out-of-bounds %s %s of %u bytes at address 0x%" G_GINT64_MODIFIER "x: %s", space_name (f->space),
+                  what, size, f->addr, desc);
 }
 
 /* Where an invalid access lies, for reports. */
@@ -343,11 +399,11 @@ describe_access (Cta *c, int space, uint64_t addr)
   if (space == WS_SPACE_GLOBAL || space == WS_SPACE_CONST)
     return ws_devmem_describe (L->emu->opt.mem, addr);
   if (space == WS_SPACE_SHARED)
-    return g_strdup_printf ("shared offset 0x%" G_GINT64_MODIFIER "x; the block has %u bytes of shared memory",
-                            addr, c->shared_size);
+    return g_strdup_printf ("shared offset 0x%" G_GINT64_MODIFIER "x; the block has %u bytes of shared memory", addr,
+                            c->shared_size);
   if (space == WS_SPACE_LOCAL || space == WS_SPACE_FUNC_PARAM)
-    return g_strdup_printf ("local offset 0x%" G_GINT64_MODIFIER "x; each thread has %u bytes of local memory",
-                            addr, c->stack);
+    return g_strdup_printf ("local offset 0x%" G_GINT64_MODIFIER "x; each thread has %u bytes of local memory", addr,
+                            c->stack);
   return g_strdup_printf ("offset 0x%" G_GINT64_MODIFIER "x; the parameter block has %u bytes", addr, L->param_bytes);
 }
 
@@ -359,7 +415,13 @@ flush_invalid (Cta *c, Warp *w, uint32_t pc, const char *what, uint32_t size)
                          describe_access (c, c->tol_space, c->tol_addr));
   c->tol_lanes = 0;
 }
-#define FLUSH_INVALID(what, size) do { if (G_UNLIKELY (c->tol_lanes)) flush_invalid (c, w, pc, what, size); } while (0)
+#define FLUSH_INVALID(what, size) \
+  do \
+    { \
+      if (G_UNLIKELY (c->tol_lanes)) \
+        flush_invalid (c, w, pc, what, size); \
+    } \
+  while (0)
 
 /* Computes every lane's address into c->addrs; TRUE when all of them are
  * aligned and inside the warp's cached global allocation, so the lanes can
@@ -390,12 +452,12 @@ warp_global_fast (Cta *c, Warp *w, const uint64_t *A, int64_t off, uint32_t m, u
  * is the lane's host pointer when the function returns TRUE.  (Local
  * addresses are per-thread offsets, so every lane has its own stack.) */
 static inline gboolean
-onchip_fast (Cta *c, Warp *w, int space, const uint64_t *A, int64_t off, uint32_t m, uint32_t tot,
-             uint8_t **base, size_t *lstride)
+onchip_fast (Cta *c, Warp *w, int space, const uint64_t *A, int64_t off, uint32_t m, uint32_t tot, uint8_t **base,
+             size_t *lstride)
 {
   uint64_t lo = G_MAXUINT64, hi = 0, bits = 0, limit;
   FOR_LANES (m, {
-    uint64_t a = (uint32_t) ((A ? A[l] : 0) + (uint64_t) off);   /* window_addr */
+    uint64_t a = (uint32_t) ((A ? A[l] : 0) + (uint64_t) off); /* window_addr */
     c->addrs[l] = a;
     lo = a < lo ? a : lo;
     hi = a > hi ? a : hi;
@@ -421,10 +483,25 @@ load_val (const uint8_t *p, uint32_t size, gboolean sgn)
 {
   switch (size)
     {
-    case 1: return sgn ? (uint64_t) (int64_t) *(const int8_t *) p : *p;
-    case 2: { uint16_t v; memcpy (&v, p, 2); return sgn ? (uint64_t) (int64_t) (int16_t) v : v; }
-    case 4: { uint32_t v; memcpy (&v, p, 4); return sgn ? (uint64_t) (int64_t) (int32_t) v : v; }
-    default: { uint64_t v; memcpy (&v, p, 8); return v; }
+    case 1: return sgn ? (uint64_t) (int64_t) * (const int8_t *) p : *p;
+    case 2:
+      {
+        uint16_t v;
+        memcpy (&v, p, 2);
+        return sgn ? (uint64_t) (int64_t) (int16_t) v : v;
+      }
+    case 4:
+      {
+        uint32_t v;
+        memcpy (&v, p, 4);
+        return sgn ? (uint64_t) (int64_t) (int32_t) v : v;
+      }
+    default:
+      {
+        uint64_t v;
+        memcpy (&v, p, 8);
+        return v;
+      }
     }
 }
 
@@ -434,8 +511,18 @@ store_val (uint8_t *p, uint32_t size, uint64_t v)
   switch (size)
     {
     case 1: *p = (uint8_t) v; break;
-    case 2: { uint16_t x = (uint16_t) v; memcpy (p, &x, 2); } break;
-    case 4: { uint32_t x = (uint32_t) v; memcpy (p, &x, 4); } break;
+    case 2:
+      {
+        uint16_t x = (uint16_t) v;
+        memcpy (p, &x, 2);
+      }
+      break;
+    case 4:
+      {
+        uint32_t x = (uint32_t) v;
+        memcpy (p, &x, 4);
+      }
+      break;
     default: memcpy (p, &v, 8); break;
     }
 }
@@ -470,17 +557,59 @@ prmt (uint32_t a, uint32_t b, uint32_t c, int mode)
     bytes[i] = (uint8_t) (x >> (8 * i));
   switch (mode)
     {
-    case WS_SUB_F4E: { int s = c & 3; for (int i = 0; i < 4; i++) sel[i] = (s + i) & 7; } break;
-    case WS_SUB_B4E: { int s = c & 3; for (int i = 0; i < 4; i++) sel[i] = (s - i + 8) & 7; } break;
-    case WS_SUB_RC8: { int s = c & 3; for (int i = 0; i < 4; i++) sel[i] = s; } break;
-    case WS_SUB_ECL: { int s = c & 3; sel[0] = s; sel[1] = s > 1 ? s : 1; sel[2] = s > 2 ? s : 2; sel[3] = 3; } break;
-    case WS_SUB_ECR: { int s = c & 3; sel[0] = 0; sel[1] = s < 1 ? s : 1; sel[2] = s < 2 ? s : 2; sel[3] = s; } break;
-    case WS_SUB_RC16: { int s = c & 1; sel[0] = 2 * s; sel[1] = 2 * s + 1; sel[2] = 2 * s; sel[3] = 2 * s + 1; } break;
+    case WS_SUB_F4E:
+      {
+        int s = c & 3;
+        for (int i = 0; i < 4; i++)
+          sel[i] = (s + i) & 7;
+      }
+      break;
+    case WS_SUB_B4E:
+      {
+        int s = c & 3;
+        for (int i = 0; i < 4; i++)
+          sel[i] = (s - i + 8) & 7;
+      }
+      break;
+    case WS_SUB_RC8:
+      {
+        int s = c & 3;
+        for (int i = 0; i < 4; i++)
+          sel[i] = s;
+      }
+      break;
+    case WS_SUB_ECL:
+      {
+        int s = c & 3;
+        sel[0] = s;
+        sel[1] = s > 1 ? s : 1;
+        sel[2] = s > 2 ? s : 2;
+        sel[3] = 3;
+      }
+      break;
+    case WS_SUB_ECR:
+      {
+        int s = c & 3;
+        sel[0] = 0;
+        sel[1] = s < 1 ? s : 1;
+        sel[2] = s < 2 ? s : 2;
+        sel[3] = s;
+      }
+      break;
+    case WS_SUB_RC16:
+      {
+        int s = c & 1;
+        sel[0] = 2 * s;
+        sel[1] = 2 * s + 1;
+        sel[2] = 2 * s;
+        sel[3] = 2 * s + 1;
+      }
+      break;
     default:
       for (int i = 0; i < 4; i++)
         {
           uint32_t n = (c >> (4 * i)) & 0xf;
-          sel[i] = n;   /* bit 3: replicate the sign of the selected byte */
+          sel[i] = n; /* bit 3: replicate the sign of the selected byte */
         }
       for (int i = 0; i < 4; i++)
         {
@@ -572,10 +701,8 @@ ialu (const EInst *in, uint64_t a, uint64_t b, uint64_t c, uint64_t d4)
           return zx ((uint64_t) (x % y), n);
         }
       return zx (a, n) % zx (b, n);
-    case WS_OP_ABS:
-      return zx (sx (a, n) < 0 ? (uint64_t) 0 - a : a, n);
-    case WS_OP_NEG:
-      return zx ((uint64_t) 0 - a, n);
+    case WS_OP_ABS: return zx (sx (a, n) < 0 ? (uint64_t) 0 - a : a, n);
+    case WS_OP_NEG: return zx ((uint64_t) 0 - a, n);
     case WS_OP_MIN:
     case WS_OP_MAX:
       {
@@ -585,14 +712,10 @@ ialu (const EInst *in, uint64_t a, uint64_t b, uint64_t c, uint64_t d4)
           r = 0;
         return zx (r, n);
       }
-    case WS_OP_CNOT:
-      return zx (a, n) == 0 ? 1 : 0;
-    case WS_OP_POPC:
-      return (uint64_t) __builtin_popcountll (zx (a, n));
-    case WS_OP_CLZ:
-      return zx (a, n) == 0 ? (uint64_t) n : (uint64_t) (__builtin_clzll (zx (a, n)) - (64 - n));
-    case WS_OP_BREV:
-      return brev_n (a, n);
+    case WS_OP_CNOT: return zx (a, n) == 0 ? 1 : 0;
+    case WS_OP_POPC: return (uint64_t) __builtin_popcountll (zx (a, n));
+    case WS_OP_CLZ: return zx (a, n) == 0 ? (uint64_t) n : (uint64_t) (__builtin_clzll (zx (a, n)) - (64 - n));
+    case WS_OP_BREV: return brev_n (a, n);
     case WS_OP_BFIND:
       {
         uint64_t v = zx (a, n);
@@ -643,8 +766,7 @@ ialu (const EInst *in, uint64_t a, uint64_t b, uint64_t c, uint64_t d4)
         mask = (len >= 64 ? ~0ull : ((1ull << len) - 1)) << pos;
         return zx (mask, 32);
       }
-    case WS_OP_PRMT:
-      return prmt ((uint32_t) a, (uint32_t) b, (uint32_t) c, in->sub);
+    case WS_OP_PRMT: return prmt ((uint32_t) a, (uint32_t) b, (uint32_t) c, in->sub);
     case WS_OP_LOP3:
       {
         uint64_t r = 0;
@@ -679,7 +801,12 @@ ialu (const EInst *in, uint64_t a, uint64_t b, uint64_t c, uint64_t d4)
           }
         return zx ((uint64_t) acc, 32);
       }
-    case WS_OP_VADD4: case WS_OP_VSUB4: case WS_OP_VAVRG4: case WS_OP_VABSDIFF4: case WS_OP_VMIN4: case WS_OP_VMAX4:
+    case WS_OP_VADD4:
+    case WS_OP_VSUB4:
+    case WS_OP_VAVRG4:
+    case WS_OP_VABSDIFF4:
+    case WS_OP_VMIN4:
+    case WS_OP_VMAX4:
       {
         /* SIMD video instructions on four byte lanes (PTX ISA, "SIMD video
          * instructions"): bytes are signed when their operand's type is
@@ -728,14 +855,12 @@ ialu (const EInst *in, uint64_t a, uint64_t b, uint64_t c, uint64_t d4)
           return (uint32_t) ((x << sh) >> 32);
         return (uint32_t) (x >> sh);
       }
-    case WS_OP_SHL:
-      return b >= (uint64_t) n ? 0 : zx (a << b, n);
+    case WS_OP_SHL: return b >= (uint64_t) n ? 0 : zx (a << b, n);
     case WS_OP_SHR:
       if (s)
         return zx ((uint64_t) (sx (a, n) >> MIN (b, (uint64_t) n - 1)), n);
       return b >= (uint64_t) n ? 0 : zx (a, n) >> b;
-    default:
-      return 0;
+    default: return 0;
     }
 }
 
@@ -795,8 +920,10 @@ compare (const EInst *in, int t, uint64_t a, uint64_t b)
     {
       if (in->mods & WS_MOD_FTZ)
         {
-          if ((a & 0x7f800000u) == 0) a &= 0x80000000u;
-          if ((b & 0x7f800000u) == 0) b &= 0x80000000u;
+          if ((a & 0x7f800000u) == 0)
+            a &= 0x80000000u;
+          if ((b & 0x7f800000u) == 0)
+            b &= 0x80000000u;
         }
       return cmp_fp (in->cmp, u2f (a), u2f (b));
     }
@@ -821,15 +948,13 @@ boolop (int op, gboolean x, gboolean c)
 
 /* ---- float helpers ------------------------------------------------------------- */
 
-__attribute__ ((target_clones ("fma", "default")))
-static void
+__attribute__ ((target_clones ("fma", "default"))) static void
 fma32_lanes (uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, uint32_t m)
 {
   FOR_LANES (m, d[l] = f2u_canon (fmaf (u2f (a[l]), u2f (b[l]), u2f (c[l]))););
 }
 
-__attribute__ ((target_clones ("fma", "default")))
-static void
+__attribute__ ((target_clones ("fma", "default"))) static void
 fma64_lanes (uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, uint32_t m)
 {
   FOR_LANES (m, d[l] = d2u_canon (fma (u2d (a[l]), u2d (b[l]), u2d (c[l]))););
@@ -848,14 +973,20 @@ float_op (const EInst *in, uint64_t a, uint64_t b, uint64_t c)
             {
             case WS_OP_DIV: return f2u_canon (x / y);
             case WS_OP_MIN:
-              if (x != x) return y != y ? F32_NAN : f2u (y);
-              if (y != y) return f2u (x);
-              if (x == y) return (a & 0x80000000u) ? a : b;   /* min(-0, +0) = -0 */
+              if (x != x)
+                return y != y ? F32_NAN : f2u (y);
+              if (y != y)
+                return f2u (x);
+              if (x == y)
+                return (a & 0x80000000u) ? a : b; /* min(-0, +0) = -0 */
               return f2u (x < y ? x : y);
             case WS_OP_MAX:
-              if (x != x) return y != y ? F32_NAN : f2u (y);
-              if (y != y) return f2u (x);
-              if (x == y) return (a & 0x80000000u) ? b : a;
+              if (x != x)
+                return y != y ? F32_NAN : f2u (y);
+              if (y != y)
+                return f2u (x);
+              if (x == y)
+                return (a & 0x80000000u) ? b : a;
               return f2u (x > y ? x : y);
             case WS_OP_COPYSIGN: return (b & 0x7fffffffu) | (a & 0x80000000u);
             default: break;
@@ -868,14 +999,20 @@ float_op (const EInst *in, uint64_t a, uint64_t b, uint64_t c)
             {
             case WS_OP_DIV: return d2u_canon (x / y);
             case WS_OP_MIN:
-              if (x != x) return y != y ? F64_NAN : b;
-              if (y != y) return a;
-              if (x == y) return (a >> 63) ? a : b;
+              if (x != x)
+                return y != y ? F64_NAN : b;
+              if (y != y)
+                return a;
+              if (x == y)
+                return (a >> 63) ? a : b;
               return x < y ? a : b;
             case WS_OP_MAX:
-              if (x != x) return y != y ? F64_NAN : b;
-              if (y != y) return a;
-              if (x == y) return (a >> 63) ? b : a;
+              if (x != x)
+                return y != y ? F64_NAN : b;
+              if (y != y)
+                return a;
+              if (x == y)
+                return (a >> 63) ? b : a;
               return x > y ? a : b;
             case WS_OP_COPYSIGN: return (b & ~(1ull << 63)) | (a & (1ull << 63));
             default: break;
@@ -895,8 +1032,14 @@ float_unary (const EInst *in, uint64_t a)
         {
         case WS_OP_NEG: return zx (a ^ 0x80000000u, 32);
         case WS_OP_ABS: return a & 0x7fffffffu;
-        case WS_OP_SQRT: if (in->rnd == WS_RND_RN) return f2u_canon (sqrtf (u2f (a))); break;
-        case WS_OP_RCP: if (in->rnd == WS_RND_RN) return f2u_canon (1.0f / u2f (a)); break;
+        case WS_OP_SQRT:
+          if (in->rnd == WS_RND_RN)
+            return f2u_canon (sqrtf (u2f (a)));
+          break;
+        case WS_OP_RCP:
+          if (in->rnd == WS_RND_RN)
+            return f2u_canon (1.0f / u2f (a));
+          break;
         default: break;
         }
     }
@@ -906,8 +1049,14 @@ float_unary (const EInst *in, uint64_t a)
         {
         case WS_OP_NEG: return a ^ (1ull << 63);
         case WS_OP_ABS: return a & ~(1ull << 63);
-        case WS_OP_SQRT: if (in->rnd == WS_RND_RN) return d2u_canon (sqrt (u2d (a))); break;
-        case WS_OP_RCP: if (in->rnd == WS_RND_RN) return d2u_canon (1.0 / u2d (a)); break;
+        case WS_OP_SQRT:
+          if (in->rnd == WS_RND_RN)
+            return d2u_canon (sqrt (u2d (a)));
+          break;
+        case WS_OP_RCP:
+          if (in->rnd == WS_RND_RN)
+            return d2u_canon (1.0 / u2d (a));
+          break;
         default: break;
         }
     }
@@ -933,13 +1082,17 @@ f2i (double x, int to, int rnd)
     {
       lo = -ldexp (1.0, n - 1);
       hi = ldexp (1.0, n - 1);
-      if (x < lo) return zx ((uint64_t) 1 << (n - 1), n);
-      if (x >= hi) return zx (((uint64_t) 1 << (n - 1)) - 1, n);
+      if (x < lo)
+        return zx ((uint64_t) 1 << (n - 1), n);
+      if (x >= hi)
+        return zx (((uint64_t) 1 << (n - 1)) - 1, n);
       return zx ((uint64_t) (int64_t) x, n);
     }
   hi = ldexp (1.0, n);
-  if (x <= 0) return 0;
-  if (x >= hi) return zx (~0ull, n);
+  if (x <= 0)
+    return 0;
+  if (x >= hi)
+    return zx (~0ull, n);
   return zx ((uint64_t) x, n);
 }
 
@@ -955,9 +1108,9 @@ cvt_tf32 (const EInst *in, uint64_t a)
   if (mag < 0x7f800000u)
     {
       if (in->rnd == WS_RND_RNA || in->rnd == WS_RND_NONE)
-        u += 0x1000u;                         /* ties away from zero */
+        u += 0x1000u; /* ties away from zero */
       else if (in->rnd == WS_RND_RN)
-        u += 0xfffu + ((u >> 13) & 1u);       /* ties to even */
+        u += 0xfffu + ((u >> 13) & 1u); /* ties to even */
       u &= 0xffffe000u;
     }
   if ((in->mods & WS_MOD_SATFINITE) && (u & 0x7fffffffu) == 0x7f800000u)
@@ -983,7 +1136,8 @@ cvt (const EInst *in, uint64_t a)
     {
       if (from == WS_T_F32 && to == WS_T_F64)
         return d2u_canon ((double) u2f (a));
-      if (!tfloat (from) && to == WS_T_F64 && tbits (from) <= 32 && (in->rnd == WS_RND_RN || in->rnd == WS_RND_NONE || tbits (from) <= 32))
+      if (!tfloat (from) && to == WS_T_F64 && tbits (from) <= 32
+          && (in->rnd == WS_RND_RN || in->rnd == WS_RND_NONE || tbits (from) <= 32))
         return d2u ((double) (tsigned (from) ? sx (a, tbits (from)) : (int64_t) zx (a, tbits (from))));
       if (!tfloat (from) && to == WS_T_F32 && (in->rnd == WS_RND_RN || in->rnd == WS_RND_NONE))
         {
@@ -1058,12 +1212,16 @@ atomic_rmw (uint8_t *p, const EInst *in, uint64_t b, uint64_t c)
               {
               case WS_SUB_ADD: nv = (uint32_t) f2u (u2f (old) + u2f (v)); break;
               case WS_SUB_MIN:
-                if (t == WS_T_F32) nv = u2f (v) < u2f (old) ? v : old;
-                else nv = tsigned (t) ? ((int32_t) v < (int32_t) old ? v : old) : (v < old ? v : old);
+                if (t == WS_T_F32)
+                  nv = u2f (v) < u2f (old) ? v : old;
+                else
+                  nv = tsigned (t) ? ((int32_t) v < (int32_t) old ? v : old) : (v < old ? v : old);
                 break;
               case WS_SUB_MAX:
-                if (t == WS_T_F32) nv = u2f (v) > u2f (old) ? v : old;
-                else nv = tsigned (t) ? ((int32_t) v > (int32_t) old ? v : old) : (v > old ? v : old);
+                if (t == WS_T_F32)
+                  nv = u2f (v) > u2f (old) ? v : old;
+                else
+                  nv = tsigned (t) ? ((int32_t) v > (int32_t) old ? v : old) : (v > old ? v : old);
                 break;
               case WS_SUB_INC: nv = old >= v ? 0 : old + 1; break;
               case WS_SUB_DEC: nv = (old == 0 || old > v) ? v : old - 1; break;
@@ -1103,12 +1261,16 @@ atomic_rmw (uint8_t *p, const EInst *in, uint64_t b, uint64_t c)
               {
               case WS_SUB_ADD: nv = d2u (u2d (old) + u2d (v)); break;
               case WS_SUB_MIN:
-                if (t == WS_T_F64) nv = u2d (v) < u2d (old) ? v : old;
-                else nv = tsigned (t) ? ((int64_t) v < (int64_t) old ? v : old) : (v < old ? v : old);
+                if (t == WS_T_F64)
+                  nv = u2d (v) < u2d (old) ? v : old;
+                else
+                  nv = tsigned (t) ? ((int64_t) v < (int64_t) old ? v : old) : (v < old ? v : old);
                 break;
               case WS_SUB_MAX:
-                if (t == WS_T_F64) nv = u2d (v) > u2d (old) ? v : old;
-                else nv = tsigned (t) ? ((int64_t) v > (int64_t) old ? v : old) : (v > old ? v : old);
+                if (t == WS_T_F64)
+                  nv = u2d (v) > u2d (old) ? v : old;
+                else
+                  nv = tsigned (t) ? ((int64_t) v > (int64_t) old ? v : old) : (v > old ? v : old);
                 break;
               case WS_SUB_INC: nv = old >= v ? 0 : old + 1; break;
               case WS_SUB_DEC: nv = (old == 0 || old > v) ? v : old - 1; break;
@@ -1136,13 +1298,13 @@ read_string_cb (uint64_t addr, gpointer user_data)
       return NULL;
     }
   if (addr - WS_EMU_WIN_SIZE < 0x0000400000000000ull)
-    return NULL;   /* local/param strings are not supported as %s arguments */
+    return NULL; /* local/param strings are not supported as %s arguments */
   for (guint i = 0; i < L->ntable; i++)
     {
       const WsDevAlloc *a = &L->table[i];
       if (addr >= a->base && addr < a->base + a->size)
         return memchr ((const void *) (uintptr_t) addr, 0, a->base + a->size - addr) ? (const char *) (uintptr_t) addr
-                                                                                      : NULL;
+                                                                                     : NULL;
     }
   return NULL;
 }
@@ -1243,7 +1405,8 @@ call_builtin (Cta *c, Warp *w, uint32_t pc, const WsPtxCall *call, const char *c
         const uint8_t *args = a1 ? generic_span (c, w, l, a1, &avail) : NULL;
         if (fmt == NULL)
           {
-            ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_ILLEGAL_ADDRESS, "printf format string at 0x%" G_GINT64_MODIFIER "x is not readable", a0);
+            ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_ILLEGAL_ADDRESS,
+                          "printf format string at 0x%" G_GINT64_MODIFIER "x is not readable", a0);
             return FALSE;
           }
         if (c->out == NULL)
@@ -1277,7 +1440,8 @@ call_builtin (Cta *c, Warp *w, uint32_t pc, const WsPtxCall *call, const char *c
                 memcpy (h.grid, frame_ptr (c, w, l, arg1), 12);
                 memcpy (h.block, frame_ptr (c, w, l, sym_off[call->args[2]] + w->local_base), 12);
                 memcpy (&h.shared, frame_ptr (c, w, l, sym_off[call->args[3]] + w->local_base), 4);
-                uint64_t buf = ws_emu_heap_alloc (c->L->emu, WS_EMU_CHILD_HEADER + MAX (pm->functions[fi].param_bytes, 1));
+                uint64_t buf = ws_emu_heap_alloc (c->L->emu,
+                                                  WS_EMU_CHILD_HEADER + MAX (pm->functions[fi].param_bytes, 1));
                 if (buf)
                   {
                     memcpy ((void *) (uintptr_t) buf, &h, sizeof h);
@@ -1288,9 +1452,9 @@ call_builtin (Cta *c, Warp *w, uint32_t pc, const WsPtxCall *call, const char *c
         else if (strcmp (sc, "LaunchDeviceV2") == 0)
           {
             /* (buffer, stream) -> cudaError_t */
-            r = 98;   /* cudaErrorInvalidDeviceFunction: not a buffer from GetParameterBuffer */
-            if (a0 >= WS_EMU_CHILD_HEADER && ws_devmem_lookup (c->L->emu->opt.mem, a0 - WS_EMU_CHILD_HEADER,
-                                                               WS_EMU_CHILD_HEADER) != NULL)
+            r = 98; /* cudaErrorInvalidDeviceFunction: not a buffer from GetParameterBuffer */
+            if (a0 >= WS_EMU_CHILD_HEADER
+                && ws_devmem_lookup (c->L->emu->opt.mem, a0 - WS_EMU_CHILD_HEADER, WS_EMU_CHILD_HEADER) != NULL)
               {
                 EmuChildLaunch cl = { c->linear, c->child_seq++, a0 };
                 g_mutex_lock (&c->L->lock);
@@ -1308,7 +1472,8 @@ call_builtin (Cta *c, Warp *w, uint32_t pc, const WsPtxCall *call, const char *c
             uint32_t v = (uint32_t) a1;
             if (ws_devmem_lookup (c->L->emu->opt.mem, a0, sizeof v) == NULL)
               {
-                ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_ILLEGAL_ADDRESS, "cudaGraphSetConditional: 0x%" G_GINT64_MODIFIER "x is not a conditional handle", a0);
+                ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_ILLEGAL_ADDRESS,
+                              "cudaGraphSetConditional: 0x%" G_GINT64_MODIFIER "x is not a conditional handle", a0);
                 return FALSE;
               }
             memcpy ((void *) (uintptr_t) a0, &v, sizeof v);
@@ -1322,7 +1487,8 @@ call_builtin (Cta *c, Warp *w, uint32_t pc, const WsPtxCall *call, const char *c
             uint64_t one = 1;
             if (hp == NULL || avail < 8)
               {
-                ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_ILLEGAL_ADDRESS, "%s: handle pointer 0x%" G_GINT64_MODIFIER "x is not writable", callee, a0);
+                ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_ILLEGAL_ADDRESS,
+                              "%s: handle pointer 0x%" G_GINT64_MODIFIER "x is not writable", callee, a0);
                 return FALSE;
               }
             memcpy (hp, &one, 8);
@@ -1335,7 +1501,8 @@ call_builtin (Cta *c, Warp *w, uint32_t pc, const WsPtxCall *call, const char *c
             int32_t v = strcmp (sc, "GetDevice") == 0 ? 0 : 1;
             if (hp == NULL || avail < 4)
               {
-                ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_ILLEGAL_ADDRESS, "%s: pointer 0x%" G_GINT64_MODIFIER "x is not writable", callee, a0);
+                ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_ILLEGAL_ADDRESS,
+                              "%s: pointer 0x%" G_GINT64_MODIFIER "x is not writable", callee, a0);
                 return FALSE;
               }
             memcpy (hp, &v, 4);
@@ -1347,10 +1514,11 @@ call_builtin (Cta *c, Warp *w, uint32_t pc, const WsPtxCall *call, const char *c
             gsize avail = 0;
             uint8_t *hp = a0 ? (uint8_t *) generic_span (c, w, l, a0, &avail) : NULL;
             uint64_t v = a1 == 2 ? c->L->emu->opt.heap_bytes : a1 == 0 ? c->stack : 0;
-            r = a1 <= 2 ? 0 : 1;   /* cudaErrorInvalidValue for other limits */
+            r = a1 <= 2 ? 0 : 1; /* cudaErrorInvalidValue for other limits */
             if (hp == NULL || avail < 8)
               {
-                ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_ILLEGAL_ADDRESS, "%s: pointer 0x%" G_GINT64_MODIFIER "x is not writable", callee, a0);
+                ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_ILLEGAL_ADDRESS,
+                              "%s: pointer 0x%" G_GINT64_MODIFIER "x is not writable", callee, a0);
                 return FALSE;
               }
             if (r == 0)
@@ -1360,11 +1528,11 @@ call_builtin (Cta *c, Warp *w, uint32_t pc, const WsPtxCall *call, const char *c
                  || strcmp (sc, "SetLastError") == 0 || strcmp (sc, "StreamDestroy") == 0
                  || strcmp (sc, "EventRecord") == 0 || strcmp (sc, "EventDestroy") == 0
                  || strcmp (sc, "StreamWaitEvent") == 0)
-          r = 0;   /* nothing fails, nothing waits: children run after the grid */
+          r = 0; /* nothing fails, nothing waits: children run after the grid */
         else
           {
-            ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_NOT_SUPPORTED, "device runtime call %s is not supported by the Warpscope emulator",
-                          callee);
+            ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_NOT_SUPPORTED,
+                          "device runtime call %s is not supported by the Warpscope emulator", callee);
             return FALSE;
           }
       }
@@ -1384,10 +1552,10 @@ call_builtin (Cta *c, Warp *w, uint32_t pc, const WsPtxCall *call, const char *c
         {
           uint32_t tid = w->index * WS_EMU_WARP + l;
           uint32_t bx = c->L->block[0], by = c->L->block[1];
-          g_autofree char *text = g_strdup_printf ("%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n",
-                                                   file ? file : "?", line, func ? func : "?",
-                                                   c->ctaid[0], c->ctaid[1], c->ctaid[2],
-                                                   tid % bx, (tid / bx) % by, tid / (bx * by), msg ? msg : "?");
+          g_autofree char *text = g_strdup_printf (
+            "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file ? file : "?", line,
+            func ? func : "?", c->ctaid[0], c->ctaid[1], c->ctaid[2], tid % bx, (tid / bx) % by, tid / (bx * by),
+            msg ? msg : "?");
           if (c->out == NULL)
             c->out = g_string_new (NULL);
           g_string_append (c->out, text);
@@ -1536,15 +1704,18 @@ yield_ok (Cta *c, Warp *w, uint32_t pc, uint32_t active, uint64_t winst)
       ws_emu_fault (c, w, pc, __builtin_ctz (active), WS_CUDA_ERROR_LAUNCH_TIMEOUT,
                     "the launch timed out: the kernel ran for more than %g s (the watchdog's launch timeout; it "
                     "probably hangs: a wait for something that never happens; raise the limit with "
-                    "--launch-timeout or WS_LAUNCH_TIMEOUT)", L->emu->opt.launch_timeout);
+                    "--launch-timeout or WS_LAUNCH_TIMEOUT)",
+                    L->emu->opt.launch_timeout);
       return FALSE;
     }
   if (L->budget && __atomic_add_fetch (&L->budget_used, winst & 0xfff, __ATOMIC_RELAXED) > L->budget)
     {
-      ws_emu_fault (c, w, pc, __builtin_ctz (active), WS_CUDA_ERROR_LAUNCH_TIMEOUT,
-                    "the launch timed out: the kernel did not finish within the instruction budget of %" G_GUINT64_FORMAT
-                    " warp instructions (it probably hangs: a wait for something that never happens; raise the "
-                    "limit with --instruction-budget or WS_INSTRUCTION_BUDGET)", L->budget);
+      ws_emu_fault (
+        c, w, pc, __builtin_ctz (active), WS_CUDA_ERROR_LAUNCH_TIMEOUT,
+        "the launch timed out: the kernel did not finish within the instruction budget of %" G_GUINT64_FORMAT
+        " warp instructions (it probably hangs: a wait for something that never happens; raise the "
+        "limit with --instruction-budget or WS_INSTRUCTION_BUDGET)",
+        L->budget);
       return FALSE;
     }
   return TRUE;
@@ -1570,10 +1741,10 @@ yield_ok (Cta *c, Warp *w, uint32_t pc, uint32_t active, uint64_t winst)
  * Check a change here with callgrind's instruction counts on
  * bench/emu-bench.sh's cases, not only with wall-clock time. */
 typedef enum {
-  STEP_NEXT,    /* go on at pc + 1 */
-  STEP_JUMP,    /* the handler moved the SIMT stack itself: fetch again */
-  STEP_PAUSE,   /* leave run_warp (a barrier, an incomplete mbarrier): the warp resumes later */
-  STEP_FAULT,   /* the warp faulted (reported): stop it and its block */
+  STEP_NEXT,  /* go on at pc + 1 */
+  STEP_JUMP,  /* the handler moved the SIMT stack itself: fetch again */
+  STEP_PAUSE, /* leave run_warp (a barrier, an incomplete mbarrier): the warp resumes later */
+  STEP_FAULT, /* the warp faulted (reported): stop it and its block */
 } Step;
 
 #define HOT static inline __attribute__ ((always_inline))
@@ -1680,6 +1851,7 @@ exec_unpack (Warp *w, const EInst *in, uint32_t m)
 
 /* The lane loops of the common two- and three-operand instructions: one
  * handler each, defined and dispatched from these lists. */
+/* clang-format off */
 #define BINARY_OPS(X) \
   X (H_ADD32, add32, (uint32_t) (a + b)) \
   X (H_ADD64, add64, a + b) \
@@ -1709,7 +1881,9 @@ exec_unpack (Warp *w, const EInst *in, uint32_t m)
   X (H_MADLO64, madlo64, a * b + cc) \
   X (H_MADWIDE_S32, madwide_s32, (uint64_t) ((int64_t) (int32_t) a * (int64_t) (int32_t) b) + cc) \
   X (H_MADWIDE_U32, madwide_u32, (uint64_t) (uint32_t) a * (uint32_t) b + cc)
+/* clang-format on */
 
+/* clang-format off */
 #define DEFINE_BINARY(h, name, expr) \
   HOT void exec_##name (Warp *w, const EInst *in, uint32_t m) \
   { \
@@ -1724,6 +1898,7 @@ exec_unpack (Warp *w, const EInst *in, uint32_t m)
     uint64_t *D = DST (0); \
     FOR_LANES (m, { uint64_t a = A[l], b = B[l], cc = C[l]; D[l] = (expr); }); \
   }
+/* clang-format on */
 BINARY_OPS (DEFINE_BINARY)
 TERNARY_OPS (DEFINE_TERNARY)
 #undef DEFINE_BINARY
@@ -1855,7 +2030,7 @@ exec_cvta (Warp *w, const EInst *in, uint32_t m)
     case WS_SPACE_SHARED: win = WS_EMU_SHARED_WIN; break;
     case WS_SPACE_LOCAL: win = WS_EMU_LOCAL_WIN; break;
     case WS_SPACE_PARAM: win = WS_EMU_PARAM_WIN; break;
-    default: win = 0; break;   /* global/const are identity-mapped */
+    default: win = 0; break; /* global/const are identity-mapped */
     }
   if (in->mods & WS_MOD_TO)
     FOR_LANES (m, D[l] = A[l] - win;);
@@ -1870,6 +2045,7 @@ exec_cvta (Warp *w, const EInst *in, uint32_t m)
 /* setp of the common types without a boolean operator: full warps compute
  * 32 booleans in a loop the compiler vectorises and pack them eight at a
  * time; partial warps walk their lanes. */
+/* clang-format off */
 #define SETP_CASE(cmpv, expr) case cmpv: \
     if (m == WS_EMU_FULL) \
       { \
@@ -1899,6 +2075,7 @@ exec_cvta (Warp *w, const EInst *in, uint32_t m)
     w->preds[in->d[0]] = (w->preds[in->d[0]] & ~m) | r; \
     w->preds[in->d[1]] = (w->preds[in->d[1]] & ~m) | (~r & m); \
   }
+/* clang-format on */
 #define ID(x) (x)
 DEFINE_SETP (setp_s32, int32_t, ID)
 DEFINE_SETP (setp_u32, uint32_t, ID)
@@ -1927,8 +2104,8 @@ exec_setp (Warp *w, const EInst *in, uint32_t m)
         gboolean cv = cpred >> l & 1;
         gboolean r0 = ws_ptx_compare (in->cmp, (WsPtxType) el, A[l] & 0xffff, B[l] & 0xffff,
                                       (in->mods & WS_MOD_FTZ) != 0);
-        gboolean r1 = ws_ptx_compare (in->cmp, (WsPtxType) el, (A[l] >> 16) & 0xffff,
-                                      (B[l] >> 16) & 0xffff, (in->mods & WS_MOD_FTZ) != 0);
+        gboolean r1 = ws_ptx_compare (in->cmp, (WsPtxType) el, (A[l] >> 16) & 0xffff, (B[l] >> 16) & 0xffff,
+                                      (in->mods & WS_MOD_FTZ) != 0);
         p |= (uint32_t) boolop (in->boolop, r0, cv) << l;
         q |= (uint32_t) boolop (in->boolop, r1, cv) << l;
       });
@@ -2022,8 +2199,10 @@ exec_isspacep (Cta *c, Warp *w, const EInst *in, uint32_t m)
       case WS_SPACE_SHARED: v = sh; break;
       case WS_SPACE_LOCAL: v = lo; break;
       case WS_SPACE_PARAM: v = pa; break;
-      case WS_SPACE_CONST: v = ws_devmem_lookup (L->emu->opt.mem, a, 1) != NULL
-                               && ws_devmem_lookup (L->emu->opt.mem, a, 1)->kind == WS_ALLOC_SYMBOL; break;
+      case WS_SPACE_CONST:
+        v = ws_devmem_lookup (L->emu->opt.mem, a, 1) != NULL
+            && ws_devmem_lookup (L->emu->opt.mem, a, 1)->kind == WS_ALLOC_SYMBOL;
+        break;
       default: v = !sh && !lo && !pa; break;
       }
     r |= (uint32_t) v << l;
@@ -2092,16 +2271,24 @@ exec_ld (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t m)
         FOR_LANES (m, load_lane (w, in, l, base + (size_t) l * lstride + c->addrs[l], n, esz, sgn););
     }
   else if ((space == WS_SPACE_GLOBAL || space == WS_SPACE_GENERIC || space == WS_SPACE_CONST) && m
-      && warp_global_fast (c, w, A, off, m, tot))
+           && warp_global_fast (c, w, A, off, m, tot))
     {
       tspace = WS_SPACE_GLOBAL;
       if (n == 1 && esz == 4)
         {
           uint64_t *D = DST (0);
           if (sgn)
-            FOR_LANES (m, { int32_t v; memcpy (&v, (const void *) (uintptr_t) c->addrs[l], 4); D[l] = (uint64_t) (int64_t) v; });
+            FOR_LANES (m, {
+              int32_t v;
+              memcpy (&v, (const void *) (uintptr_t) c->addrs[l], 4);
+              D[l] = (uint64_t) (int64_t) v;
+            });
           else
-            FOR_LANES (m, { uint32_t v; memcpy (&v, (const void *) (uintptr_t) c->addrs[l], 4); D[l] = v; });
+            FOR_LANES (m, {
+              uint32_t v;
+              memcpy (&v, (const void *) (uintptr_t) c->addrs[l], 4);
+              D[l] = v;
+            });
         }
       else
         FOR_LANES (m, load_lane (w, in, l, (const uint8_t *) (uintptr_t) c->addrs[l], n, esz, sgn););
@@ -2156,12 +2343,14 @@ exec_st (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t m)
   if ((space == WS_SPACE_SHARED || space == WS_SPACE_LOCAL) && m
       && onchip_fast (c, w, space, A, off, m, tot, &obase, &ostride))
     FOR_LANES (m, store_lane (obase + (size_t) l * ostride + c->addrs[l], V, l, n, esz););
-  else if ((space == WS_SPACE_GLOBAL || space == WS_SPACE_GENERIC) && m
-      && warp_global_fast (c, w, A, off, m, tot))
+  else if ((space == WS_SPACE_GLOBAL || space == WS_SPACE_GENERIC) && m && warp_global_fast (c, w, A, off, m, tot))
     {
       tspace = WS_SPACE_GLOBAL;
       if (n == 1 && esz == 4)
-        FOR_LANES (m, { uint32_t v = (uint32_t) V[0][l]; memcpy ((void *) (uintptr_t) c->addrs[l], &v, 4); });
+        FOR_LANES (m, {
+          uint32_t v = (uint32_t) V[0][l];
+          memcpy ((void *) (uintptr_t) c->addrs[l], &v, 4);
+        });
       else
         FOR_LANES (m, store_lane ((uint8_t *) (uintptr_t) c->addrs[l], V, l, n, esz););
     }
@@ -2299,9 +2488,7 @@ exec_mbarrier (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t m, uint32
           v = n | (n << 32);
         }
         break;
-      case WS_SUB_MBAR_INVAL:
-        v = 0;
-        break;
+      case WS_SUB_MBAR_INVAL: v = 0; break;
       case WS_SUB_MBAR_ARRIVE:
       case WS_SUB_MBAR_ARRIVE_DROP:
         {
@@ -2320,7 +2507,7 @@ exec_mbarrier (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t m, uint32
           v = pending | (expected << 32) | (phase << 63);
         }
         break;
-      default:   /* test_wait / try_wait: has the token's phase completed? */
+      default: /* test_wait / try_wait: has the token's phase completed? */
         {
           uint64_t want = in->target ? (B[l] & 1) : (B[l] >> 63);
           if (phase != want)
@@ -2376,8 +2563,7 @@ exec_tex_surf (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t m)
         if (store)
           for (uint32_t j = 0; j < in->vec; j++)
             val[j] = (w->bases[in->d[j] >> WS_SRC_SHIFT] + (size_t) (in->d[j] & 0x0fffffffu) * WS_EMU_WARP)[l];
-        msg = ws_emu_surf_access (L->emu, H[l], in->sub, coords, (int) in->target, in->size, in->vec,
-                                  store, val);
+        msg = ws_emu_surf_access (L->emu, H[l], in->sub, coords, (int) in->target, in->size, in->vec, store, val);
       }
     if (G_UNLIKELY (msg != NULL))
       {
@@ -2445,8 +2631,9 @@ exec_wmma_access (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t m)
       }
     if (!store)
       for (uint32_t r = 0; r < f.regs; r++)
-        w->regs[(size_t) rows[r] * WS_EMU_WARP + l] = f.elem == WS_WMMA_ELEM_S32 ? (uint64_t) (int64_t) (int32_t) packed[r]
-                                                                                  : packed[r];
+        w->regs[(size_t) rows[r] * WS_EMU_WARP + l] = f.elem == WS_WMMA_ELEM_S32
+                                                        ? (uint64_t) (int64_t) (int32_t) packed[r]
+                                                        : packed[r];
   });
   FLUSH_INVALID (what, esz);
   if (c->trace)
@@ -2471,10 +2658,22 @@ exec_shfl (Warp *w, const EInst *in, uint32_t m)
     gboolean ok;
     switch (in->sub)
       {
-      case WS_SUB_UP: j = l - (int) bval; ok = j >= (int) maxl; break;
-      case WS_SUB_DOWN: j = l + (int) bval; ok = j <= (int) maxl; break;
-      case WS_SUB_BFLY: j = l ^ (int) bval; ok = j <= (int) maxl; break;
-      default: j = (int) (minl | (bval & ~seg)); ok = j <= (int) maxl; break;
+      case WS_SUB_UP:
+        j = l - (int) bval;
+        ok = j >= (int) maxl;
+        break;
+      case WS_SUB_DOWN:
+        j = l + (int) bval;
+        ok = j <= (int) maxl;
+        break;
+      case WS_SUB_BFLY:
+        j = l ^ (int) bval;
+        ok = j <= (int) maxl;
+        break;
+      default:
+        j = (int) (minl | (bval & ~seg));
+        ok = j <= (int) maxl;
+        break;
       }
     if (!ok)
       j = l;
@@ -2636,11 +2835,17 @@ exec_brx (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t m, uint32_t ac
     uint32_t t = (uint32_t) A[l];
     if (t >= ntab)
       {
-        ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_INVALID_PC, "brx.idx index %u is outside its table of %u targets", t, ntab);
+        ws_emu_fault (c, w, pc, l, WS_CUDA_ERROR_INVALID_PC, "brx.idx index %u is outside its table of %u targets", t,
+                      ntab);
         return STEP_FAULT;
       }
-    if (first) { t0 = table[t]; first = 0; }
-    else if (table[t] != t0) uniform = FALSE;
+    if (first)
+      {
+        t0 = table[t];
+        first = 0;
+      }
+    else if (table[t] != t0)
+      uniform = FALSE;
   });
   if (uniform && m == active)
     {
@@ -2813,8 +3018,8 @@ exec_bar (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t m, uint32_t ac
    * lanes not at the barrier are on their way out of the kernel and count
    * as arrived, as before. */
   uint32_t live = w->valid & ~w->exited;
-  if (top->run_ahead && w->bar_held_mask == 0 && (live & ~m) != 0
-      && (in->sub == WS_SUB_NONE || in->sub == WS_SUB_SYNC) && cnt == 0)
+  if (top->run_ahead && w->bar_held_mask == 0 && (live & ~m) != 0 && (in->sub == WS_SUB_NONE || in->sub == WS_SUB_SYNC)
+      && cnt == 0)
     {
       c->bar_arrived[id] += (uint32_t) __builtin_popcount (m);
       w->bar_id = id;
@@ -2838,8 +3043,7 @@ exec_bar (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t m, uint32_t ac
                         "divergent __syncthreads(): %u threads of warp %u reach this barrier after "
                         "the other threads of their warp waited without them at the barrier of PTX "
                         "line %u (every thread of a block must reach the same barrier, or exit)",
-                        (unsigned) __builtin_popcount (late), w->index,
-                        w->bar_divergent_line);
+                        (unsigned) __builtin_popcount (late), w->index, w->bar_divergent_line);
           return STEP_FAULT;
         }
       if (w->bar_held_mask == 0)
@@ -2848,14 +3052,12 @@ exec_bar (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t m, uint32_t ac
           w->bar_divergent_line = w->fn->ptx->insts[pc].line;
         }
     }
-  c->bar_arrived[id] += w->bar_held_mask ? (uint32_t) __builtin_popcount (m)
-                                         : (uint32_t) __builtin_popcount (live);
+  c->bar_arrived[id] += w->bar_held_mask ? (uint32_t) __builtin_popcount (m) : (uint32_t) __builtin_popcount (live);
   w->bar_id = id;
   w->bar_red = 0;
   if (red)
     {
-      uint32_t pr = (in->pneg >> (in->nsrc - 1) & 1) ? ~w->preds[in->s[in->nsrc - 1]]
-                                                       : w->preds[in->s[in->nsrc - 1]];
+      uint32_t pr = (in->pneg >> (in->nsrc - 1) & 1) ? ~w->preds[in->s[in->nsrc - 1]] : w->preds[in->s[in->nsrc - 1]];
       pr &= active;
       w->bar_red = in->sub;
       w->bar_dst = in->d[0];
@@ -2863,7 +3065,7 @@ exec_bar (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t m, uint32_t ac
       if (in->sub == WS_SUB_RED_POPC)
         c->bar_red_acc[id] += (uint32_t) __builtin_popcount (pr);
       else if (in->sub == WS_SUB_RED_AND)
-        c->bar_red_acc[id] |= (pr != active) ? 1u : 0u;   /* "someone was false" */
+        c->bar_red_acc[id] |= (pr != active) ? 1u : 0u; /* "someone was false" */
       else
         c->bar_red_acc[id] |= pr ? 1u : 0u;
     }
@@ -2895,11 +3097,12 @@ run_checks (Cta *c, Warp *w, uint32_t pc, uint32_t active)
       guint64 used = __atomic_add_fetch (&L->budget_used, 0x1000, __ATOMIC_RELAXED);
       if (used > L->budget)
         {
-          ws_emu_fault (c, w, pc, __builtin_ctz (active), WS_CUDA_ERROR_LAUNCH_TIMEOUT,
-                        "the launch timed out: the kernel did not finish within the instruction budget of %" G_GUINT64_FORMAT
-                        " warp instructions (it probably hangs: an endless loop or a barrier that some threads never reach; "
-                        "raise the limit with --instruction-budget or WS_INSTRUCTION_BUDGET)",
-                        L->budget);
+          ws_emu_fault (
+            c, w, pc, __builtin_ctz (active), WS_CUDA_ERROR_LAUNCH_TIMEOUT,
+            "the launch timed out: the kernel did not finish within the instruction budget of %" G_GUINT64_FORMAT
+            " warp instructions (it probably hangs: an endless loop or a barrier that some threads never reach; "
+            "raise the limit with --instruction-budget or WS_INSTRUCTION_BUDGET)",
+            L->budget);
           return FALSE;
         }
     }
@@ -2963,7 +3166,7 @@ run_warp (Cta *c, Warp *w)
         m = ws_emu_instr_before (c, w, in, pc, active, m);
 
       winst++;
-      tinst += popc32 (m);   /* lanes that execute it: the trace counts the same */
+      tinst += popc32 (m); /* lanes that execute it: the trace counts the same */
       if (G_UNLIKELY ((winst & 0xfff) == 0) && !run_checks (c, w, pc, active))
         {
           /* aborted or timed out: ws_emu_fault has ended the launch */
@@ -2976,9 +3179,10 @@ run_warp (Cta *c, Warp *w)
       step = STEP_NEXT;
       switch ((EmuHandler) in->h)
         {
-#define CASE_LANES(h, name, expr) case h: exec_##name (w, in, m); break;
-        BINARY_OPS (CASE_LANES)
-        TERNARY_OPS (CASE_LANES)
+#define CASE_LANES(h, name, expr) \
+  case h: exec_##name (w, in, m); break;
+          BINARY_OPS (CASE_LANES)
+          TERNARY_OPS (CASE_LANES)
 #undef CASE_LANES
         case H_NOP: break;
         case H_FENCE: __atomic_thread_fence (__ATOMIC_SEQ_CST); break;
@@ -3020,7 +3224,9 @@ run_warp (Cta *c, Warp *w)
         case H_SURF: step = exec_tex_surf (c, w, in, pc, m); break;
         case H_WMMA_LOAD:
         case H_WMMA_STORE: step = exec_wmma_access (c, w, in, pc, m); break;
-        case H_WMMA_MMA: ws_emu_wmma_mma (in->wmma, in->mods, w->bases, w->fn->frag_rows + in->target, w->regs, m); break;
+        case H_WMMA_MMA:
+          ws_emu_wmma_mma (in->wmma, in->mods, w->bases, w->fn->frag_rows + in->target, w->regs, m);
+          break;
         case H_SHFL: exec_shfl (w, in, m); break;
         case H_VOTE:
         case H_MATCH:
@@ -3086,9 +3292,19 @@ init_warp (Cta *c, Warp *w, uint32_t index)
     uint64_t used = L->k->sreg_used;
     uint32_t tx = first % bx, ty = (first / bx) % by, tz = first / (bx * by);
     uint32_t nsm = L->emu->opt.gpu && L->emu->opt.gpu->sms > 0 ? (uint32_t) L->emu->opt.gpu->sms : 1;
-#define USED(row) (used >> (row) & 1)
-#define ROW(row) (s + (size_t) (row) * WS_EMU_WARP)
-#define FILL(row, v) do { if (USED (row)) { uint64_t _v = (uint64_t) (v); for (int l = 0; l < WS_EMU_WARP; l++) ROW (row)[l] = _v; } } while (0)
+#define USED(row) (used >> (row) &1)
+#define ROW(row) (s + (size_t) (row) *WS_EMU_WARP)
+#define FILL(row, v) \
+  do \
+    { \
+      if (USED (row)) \
+        { \
+          uint64_t _v = (uint64_t) (v); \
+          for (int l = 0; l < WS_EMU_WARP; l++) \
+            ROW (row)[l] = _v; \
+        } \
+    } \
+  while (0)
     if (used & 7)
       for (int l = 0; l < WS_EMU_WARP; l++)
         {
@@ -3242,7 +3458,8 @@ ws_emu_run_cta (Cta *c)
             if (c->warps[i].state == WARP_BAR)
               {
                 Warp *w = &c->warps[i];
-                ws_emu_fault (c, w, w->simt[w->sp - 1].pc - 1, __builtin_ctz (w->valid & ~w->exited), WS_CUDA_ERROR_LAUNCH_TIMEOUT,
+                ws_emu_fault (c, w, w->simt[w->sp - 1].pc - 1, __builtin_ctz (w->valid & ~w->exited),
+                              WS_CUDA_ERROR_LAUNCH_TIMEOUT,
                               "barrier %u can never complete: %u threads arrived, %u expected (threads that exited or "
                               "took another path never reach it)",
                               w->bar_id, c->bar_arrived[w->bar_id],

@@ -9,9 +9,8 @@
 static gboolean
 is_pred_writer (int h)
 {
-  return h == H_MOV_PRED || h == H_SETP || h == H_SETP_S32 || h == H_SETP_U32 || h == H_SETP_S64
-         || h == H_SETP_U64 || h == H_SETP_F32 || h == H_SETP_F64 || h == H_PREDLOGIC || h == H_TESTP
-         || h == H_ISSPACEP;
+  return h == H_MOV_PRED || h == H_SETP || h == H_SETP_S32 || h == H_SETP_U32 || h == H_SETP_S64 || h == H_SETP_U64
+         || h == H_SETP_F32 || h == H_SETP_F64 || h == H_PREDLOGIC || h == H_TESTP || h == H_ISSPACEP;
 }
 
 /* Handlers whose destinations are not written at the instruction itself
@@ -22,11 +21,21 @@ is_gpr_writer (int h)
 {
   switch (h)
     {
-    case H_NOP: case H_BRA: case H_EXIT: case H_RET: case H_CALL: case H_BAR: case H_TRAP: case H_ST:
-    case H_VOTE: case H_MATCH: case H_FENCE: case H_BRX: case H_CP_ASYNC: case H_ELECT:
-      return FALSE;
-    default:
-      return !is_pred_writer (h);
+    case H_NOP:
+    case H_BRA:
+    case H_EXIT:
+    case H_RET:
+    case H_CALL:
+    case H_BAR:
+    case H_TRAP:
+    case H_ST:
+    case H_VOTE:
+    case H_MATCH:
+    case H_FENCE:
+    case H_BRX:
+    case H_CP_ASYNC:
+    case H_ELECT: return FALSE;
+    default: return !is_pred_writer (h);
     }
 }
 
@@ -35,8 +44,10 @@ dst_bits_of (const EInst *in)
 {
   switch (in->h)
     {
-    case H_MULWIDE_S32: case H_MULWIDE_U32: case H_MADWIDE_S32: case H_MADWIDE_U32:
-      return 64;
+    case H_MULWIDE_S32:
+    case H_MULWIDE_U32:
+    case H_MADWIDE_S32:
+    case H_MADWIDE_U32: return 64;
     default:
       {
         int b = ws_ptx_type_size ((WsPtxType) in->type) * 8;
@@ -198,11 +209,16 @@ src_is_pred (const EInst *in, guint i)
 {
   switch (in->h)
     {
-    case H_SETP: case H_SETP_S32: case H_SETP_U32: case H_SETP_S64: case H_SETP_U64: case H_SETP_F32:
-    case H_SETP_F64: case H_SET: case H_SELP:
-      return i == 2;
-    default:
-      return FALSE;
+    case H_SETP:
+    case H_SETP_S32:
+    case H_SETP_U32:
+    case H_SETP_S64:
+    case H_SETP_U64:
+    case H_SETP_F32:
+    case H_SETP_F64:
+    case H_SET:
+    case H_SELP: return i == 2;
+    default: return FALSE;
     }
 }
 
@@ -213,16 +229,30 @@ static void
 fill_reads (WsEmuInstrCta *S, Warp *w, const EInst *in)
 {
   guint n = 0;
+/* clang-format off */
 #define ADD_ROW(enc) do { uint32_t e_ = (enc); \
     if ((e_ >> WS_SRC_SHIFT) == WS_SRC_REG && n < G_N_ELEMENTS (S->src)) { \
       S->src_reg[n] = e_ & 0x0fffffffu; \
       S->src[n++] = w->bases[WS_SRC_REG] + (size_t) (e_ & 0x0fffffffu) * WS_EMU_WARP; } } while (0)
+  /* clang-format on */
   switch (in->h)
     {
-    case H_NOP: case H_BRA: case H_EXIT: case H_RET: case H_CALL: case H_BAR: case H_TRAP: case H_VOTE:
-    case H_PREDLOGIC: case H_MOV_PRED: case H_FENCE: case H_BRX: case H_CP_ASYNC: case H_ELECT:
-      break;
-    case H_LD: case H_ATOM:
+    case H_NOP:
+    case H_BRA:
+    case H_EXIT:
+    case H_RET:
+    case H_CALL:
+    case H_BAR:
+    case H_TRAP:
+    case H_VOTE:
+    case H_PREDLOGIC:
+    case H_MOV_PRED:
+    case H_FENCE:
+    case H_BRX:
+    case H_CP_ASYNC:
+    case H_ELECT: break;
+    case H_LD:
+    case H_ATOM:
       if (in->has_base)
         ADD_ROW (in->s[0]);
       break;
@@ -277,8 +307,9 @@ ws_emu_instr_before (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t act
       /* The address the handler will compute: base register + offset
        * (+ the frame's local base for frame symbols); generic addresses
        * are resolved by their window. */
-      const uint64_t *A = in->has_base ? (w->bases[in->s[0] >> WS_SRC_SHIFT]
-                                          + (size_t) (in->s[0] & 0x0fffffffu) * WS_EMU_WARP) : NULL;
+      const uint64_t *A = in->has_base
+                            ? (w->bases[in->s[0] >> WS_SRC_SHIFT] + (size_t) (in->s[0] & 0x0fffffffu) * WS_EMU_WARP)
+                            : NULL;
       int64_t off = in->off + (in->addr_frame ? (int64_t) w->local_base : 0);
       int space = in->space;
       gboolean any_global = FALSE, any_other = FALSE;
@@ -302,15 +333,17 @@ ws_emu_instr_before (Cta *c, Warp *w, const EInst *in, uint32_t pc, uint32_t act
           else if (any_other)
             {
               uint64_t a = S->addr[__builtin_ctz (m)];
-              space = a - WS_EMU_SHARED_WIN < WS_EMU_WIN_SIZE ? WS_SPACE_SHARED
-                      : a - WS_EMU_LOCAL_WIN < WS_EMU_WIN_SIZE ? WS_SPACE_LOCAL : WS_SPACE_PARAM;
+              space = a - WS_EMU_SHARED_WIN < WS_EMU_WIN_SIZE  ? WS_SPACE_SHARED
+                      : a - WS_EMU_LOCAL_WIN < WS_EMU_WIN_SIZE ? WS_SPACE_LOCAL
+                                                               : WS_SPACE_PARAM;
             }
         }
       if ((space == WS_SPACE_PARAM || space == WS_SPACE_FUNC_PARAM) && !in->addr_param
           && (in->addr_frame || !w->fn->ptx->is_entry))
         space = WS_SPACE_LOCAL;
-      x->mem_kind = in->h == H_LD ? WS_INSTR_SDK_MEM_LOAD : in->h == H_ST ? WS_INSTR_SDK_MEM_STORE
-                                                                         : WS_INSTR_SDK_MEM_ATOMIC;
+      x->mem_kind = in->h == H_LD   ? WS_INSTR_SDK_MEM_LOAD
+                    : in->h == H_ST ? WS_INSTR_SDK_MEM_STORE
+                                    : WS_INSTR_SDK_MEM_ATOMIC;
       x->mem_space = (uint32_t) space;
       x->mem_width = MIN (255u, (uint32_t) in->size * (in->vec ? in->vec : 1));
       x->addr = S->addr;

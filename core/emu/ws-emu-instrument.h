@@ -12,10 +12,10 @@ typedef struct _WsEmuInstrCta WsEmuInstrCta;
 struct _WsEmuInstrCta {
   WsInstrCtaRun *cr;
   WsInstrRun *run;
-  guint where, after;           /* union of the handlers' before / after masks */
+  guint where, after; /* union of the handlers' before / after masks */
   const uint8_t *flags;
   const WsTraceStaticInst *insts;
-  WsInstrSite site;             /* scratch, reused per instruction */
+  WsInstrSite site; /* scratch, reused per instruction */
   uint64_t addr[WS_EMU_WARP];
   uint32_t src_reg[8], dst_reg[4], dst_bits[4];
   const uint64_t *src[8];

@@ -92,10 +92,10 @@ typedef struct {
   WsEmuModule *m;
   WsEmuFunction *k;
   EFunc *ef;
-  GHashTable *imm_index;   /* uint64 value -> row + 1 */
+  GHashTable *imm_index; /* uint64 value -> row + 1 */
   GArray *imm_vals;
   GString *err;
-  GArray *frag_rows;       /* uint32_t: EFunc.frag_rows being built */
+  GArray *frag_rows; /* uint32_t: EFunc.frag_rows being built */
 } Dec;
 
 static uint32_t
@@ -144,7 +144,7 @@ sreg_row (const WsPtxOperand *o)
     case WS_SREG_RESERVED_SMEM_CAP: return SR_RSMEM_CAP;
     case WS_SREG_RESERVED_SMEM_0: return SR_RSMEM_0;
     case WS_SREG_RESERVED_SMEM_1: return SR_RSMEM_1;
-    default: return -1;   /* clocks: dynamic */
+    default: return -1; /* clocks: dynamic */
     }
 }
 
@@ -162,12 +162,9 @@ sym_loc (Dec *d, uint32_t sym)
   switch (s->space)
     {
     case WS_SPACE_GLOBAL:
-    case WS_SPACE_CONST:
-      return s->function < 0 ? LOC_GLOBAL : LOC_UNKNOWN;
-    case WS_SPACE_SHARED:
-      return LOC_SHARED;
-    case WS_SPACE_LOCAL:
-      return LOC_FRAME;
+    case WS_SPACE_CONST: return s->function < 0 ? LOC_GLOBAL : LOC_UNKNOWN;
+    case WS_SPACE_SHARED: return LOC_SHARED;
+    case WS_SPACE_LOCAL: return LOC_FRAME;
     case WS_SPACE_PARAM:
     case WS_SPACE_FUNC_PARAM:
       if (s->function >= 0 && p->functions[s->function].is_entry)
@@ -178,8 +175,7 @@ sym_loc (Dec *d, uint32_t sym)
               return LOC_PARAM;
         }
       return LOC_FRAME;
-    default:
-      return LOC_UNKNOWN;
+    default: return LOC_UNKNOWN;
     }
 }
 
@@ -225,17 +221,13 @@ decode_src (Dec *d, EInst *e, int i, const WsPtxOperand *o)
 {
   switch (o->kind)
     {
-    case WS_OPND_REG:
-      e->s[i] = WS_SRC_MAKE (WS_SRC_REG, o->reg);
-      break;
+    case WS_OPND_REG: e->s[i] = WS_SRC_MAKE (WS_SRC_REG, o->reg); break;
     case WS_OPND_PRED:
       e->s[i] = o->reg;
       if (o->neg)
         e->pneg |= 1u << i;
       break;
-    case WS_OPND_IMM:
-      e->s[i] = imm_row (d, o->imm);
-      break;
+    case WS_OPND_IMM: e->s[i] = imm_row (d, o->imm); break;
     case WS_OPND_SPECIAL:
       {
         int r = sreg_row (o);
@@ -245,23 +237,19 @@ decode_src (Dec *d, EInst *e, int i, const WsPtxOperand *o)
         d->k->sreg_used |= 1ull << r;
       }
       break;
-    case WS_OPND_FUNC:
-      e->s[i] = imm_row (d, WS_EMU_FUNC_WIN + (uint64_t) o->symbol * 16);
-      break;
+    case WS_OPND_FUNC: e->s[i] = imm_row (d, WS_EMU_FUNC_WIN + (uint64_t) o->symbol * 16); break;
     case WS_OPND_SYMBOL:
       {
         SymLoc loc = sym_loc (d, o->symbol);
         if (loc == LOC_FRAME)
-          e->s[i] = imm_row (d, 0);   /* H_MOV_FRAME adds the frame base */
+          e->s[i] = imm_row (d, 0); /* H_MOV_FRAME adds the frame base */
         else if (loc == LOC_UNKNOWN && o->symbol < d->m->ptx->n_functions)
           e->s[i] = imm_row (d, WS_EMU_FUNC_WIN + (uint64_t) o->symbol * 16);
         else
           e->s[i] = imm_row (d, sym_static_addr (d, o->symbol, loc) + (uint64_t) o->offset);
       }
       break;
-    default:
-      e->s[i] = imm_row (d, 0);
-      break;
+    default: e->s[i] = imm_row (d, 0); break;
     }
 }
 
@@ -295,15 +283,14 @@ static void
 dec_error (Dec *d, const WsPtxInst *pi, const char *what)
 {
   if (d->err->len == 0)
-    g_string_append_printf (d->err, "%s:%u: %s '%s' in %s is not supported by the emulator",
-                            d->m->origin, pi->line, what, ws_ptx_op_name ((WsPtxOp) pi->op), d->ef->ptx->name);
+    g_string_append_printf (d->err, "%s:%u: %s '%s' in %s is not supported by the emulator", d->m->origin, pi->line,
+                            what, ws_ptx_op_name ((WsPtxOp) pi->op), d->ef->ptx->name);
 }
 
 static gboolean
 plain_rn (const WsPtxInst *pi)
 {
-  return (pi->rnd == WS_RND_NONE || pi->rnd == WS_RND_RN)
-         && !(pi->mods & (WS_MOD_FTZ | WS_MOD_SAT));
+  return (pi->rnd == WS_RND_NONE || pi->rnd == WS_RND_RN) && !(pi->mods & (WS_MOD_FTZ | WS_MOD_SAT));
 }
 
 /* wmma: the fragments' rows go to the function's frag_rows (EFunc); the
@@ -415,8 +402,7 @@ decode_operands (Dec *d, EInst *e, const WsPtxInst *pi, const uint32_t *ipdom, u
       else if (o->kind == WS_OPND_VEC)
         {
           for (int j = 0; j < o->count && j < 4; j++)
-            e->v[j] = o->vec_regs[j] == WS_REG_SINK ? imm_row (d, 0)
-                                                    : WS_SRC_MAKE (WS_SRC_REG, o->vec_regs[j]);
+            e->v[j] = o->vec_regs[j] == WS_REG_SINK ? imm_row (d, 0) : WS_SRC_MAKE (WS_SRC_REG, o->vec_regs[j]);
         }
       else
         decode_src (d, e, i, o);
@@ -493,10 +479,10 @@ arith_handler (const WsPtxInst *pi)
         return H_MADLO64;
       else
         return H_IALU;
-    case WS_OP_ADDC: case WS_OP_SUBC: case WS_OP_MADC:
-      return H_CARRY;
-    case WS_OP_SHL:
-      return sz == 8 ? H_SHL64 : sz == 4 ? H_SHL32 : H_IALU;
+    case WS_OP_ADDC:
+    case WS_OP_SUBC:
+    case WS_OP_MADC: return H_CARRY;
+    case WS_OP_SHL: return sz == 8 ? H_SHL64 : sz == 4 ? H_SHL32 : H_IALU;
     case WS_OP_SHR:
       if (sz == 8)
         return (t == WS_T_S64) ? H_SHR_S64 : H_SHR_U64;
@@ -504,8 +490,7 @@ arith_handler (const WsPtxInst *pi)
         return (t == WS_T_S32) ? H_SHR_S32 : H_SHR_U32;
       else
         return H_IALU;
-    default:
-      g_assert_not_reached ();
+    default: g_assert_not_reached ();
     }
 }
 
@@ -519,9 +504,9 @@ decode_tex_surf (Dec *d, EInst *e, const WsPtxInst *pi)
   const WsPtxOperand *co = &pi->src[1];
   for (int j = 0; j < 4; j++)
     e->v[j] = j < co->count && co->vec_regs[j] != WS_REG_SINK ? WS_SRC_MAKE (WS_SRC_REG, co->vec_regs[j])
-                                                               : imm_row (d, 0);
+                                                              : imm_row (d, 0);
   e->h = pi->op == WS_OP_TEX ? H_TEX : H_SURF;
-  e->target = pi->imm2;   /* suld/sust out-of-range mode */
+  e->target = pi->imm2; /* suld/sust out-of-range mode */
   e->size = (uint8_t) (pi->op == WS_OP_TEX ? 4 : tsize (t));
   if (pi->op == WS_OP_TEX && t != WS_T_F32 && t != WS_T_S32 && t != WS_T_U32)
     dec_error (d, pi, "texture fetch of a type other than .f32/.s32/.u32");
@@ -552,11 +537,20 @@ decode_inst (Dec *d, EInst *e, const WsPtxInst *pi, const uint32_t *ipdom, uint3
   decode_operands (d, e, pi, ipdom, pc);
   switch ((WsPtxOp) pi->op)
     {
-    case WS_OP_ADD: case WS_OP_SUB: case WS_OP_MUL: case WS_OP_MAD: case WS_OP_FMA:
-    case WS_OP_ADDC: case WS_OP_SUBC: case WS_OP_MADC: case WS_OP_SHL: case WS_OP_SHR:
-      e->h = arith_handler (pi);
-      break;
-    case WS_OP_AND: case WS_OP_OR: case WS_OP_XOR: case WS_OP_NOT:
+    case WS_OP_ADD:
+    case WS_OP_SUB:
+    case WS_OP_MUL:
+    case WS_OP_MAD:
+    case WS_OP_FMA:
+    case WS_OP_ADDC:
+    case WS_OP_SUBC:
+    case WS_OP_MADC:
+    case WS_OP_SHL:
+    case WS_OP_SHR: e->h = arith_handler (pi); break;
+    case WS_OP_AND:
+    case WS_OP_OR:
+    case WS_OP_XOR:
+    case WS_OP_NOT:
       if (t == WS_T_PRED)
         {
           e->h = H_PREDLOGIC;
@@ -572,29 +566,46 @@ decode_inst (Dec *d, EInst *e, const WsPtxInst *pi, const uint32_t *ipdom, uint3
       else
         e->h = pi->op == WS_OP_AND ? H_AND : pi->op == WS_OP_OR ? H_OR : pi->op == WS_OP_XOR ? H_XOR : H_NOT;
       break;
-    case WS_OP_CNOT: case WS_OP_POPC: case WS_OP_CLZ: case WS_OP_BREV: case WS_OP_BFIND:
-    case WS_OP_BFE: case WS_OP_BFI: case WS_OP_BMSK: case WS_OP_PRMT: case WS_OP_LOP3:
-    case WS_OP_DP4A: case WS_OP_DP2A: case WS_OP_SAD: case WS_OP_MUL24: case WS_OP_MAD24:
-    case WS_OP_SHF: case WS_OP_REM:
+    case WS_OP_CNOT:
+    case WS_OP_POPC:
+    case WS_OP_CLZ:
+    case WS_OP_BREV:
+    case WS_OP_BFIND:
+    case WS_OP_BFE:
+    case WS_OP_BFI:
+    case WS_OP_BMSK:
+    case WS_OP_PRMT:
+    case WS_OP_LOP3:
+    case WS_OP_DP4A:
+    case WS_OP_DP2A:
+    case WS_OP_SAD:
+    case WS_OP_MUL24:
+    case WS_OP_MAD24:
+    case WS_OP_SHF:
+    case WS_OP_REM: e->h = H_IALU; break;
+    case WS_OP_VADD4:
+    case WS_OP_VSUB4:
+    case WS_OP_VAVRG4:
+    case WS_OP_VABSDIFF4:
+    case WS_OP_VMIN4:
+    case WS_OP_VMAX4:
       e->h = H_IALU;
+      e->target = pi->imm2; /* btype */
       break;
-    case WS_OP_VADD4: case WS_OP_VSUB4: case WS_OP_VAVRG4: case WS_OP_VABSDIFF4: case WS_OP_VMIN4: case WS_OP_VMAX4:
-      e->h = H_IALU;
-      e->target = pi->imm2;   /* btype */
-      break;
-    case WS_OP_DIV: case WS_OP_MIN: case WS_OP_MAX:
-      e->h = flt ? H_FLOAT : H_IALU;
-      break;
-    case WS_OP_COPYSIGN:
-      e->h = H_FLOAT;
-      break;
-    case WS_OP_ABS: case WS_OP_NEG:
-      e->h = flt ? H_FUNARY : H_IALU;
-      break;
-    case WS_OP_SQRT: case WS_OP_RSQRT: case WS_OP_RCP: case WS_OP_SIN: case WS_OP_COS:
-    case WS_OP_EX2: case WS_OP_LG2: case WS_OP_TANH:
-      e->h = H_FUNARY;
-      break;
+    case WS_OP_DIV:
+    case WS_OP_MIN:
+    case WS_OP_MAX: e->h = flt ? H_FLOAT : H_IALU; break;
+    case WS_OP_COPYSIGN: e->h = H_FLOAT; break;
+    case WS_OP_ABS:
+    case WS_OP_NEG: e->h = flt ? H_FUNARY : H_IALU; break;
+    case WS_OP_SQRT:
+    case WS_OP_RSQRT:
+    case WS_OP_RCP:
+    case WS_OP_SIN:
+    case WS_OP_COS:
+    case WS_OP_EX2:
+    case WS_OP_LG2:
+    case WS_OP_TANH: e->h = H_FUNARY; break;
     case WS_OP_MOV:
       if (pi->ndst >= 1 && pi->dst[0].kind == WS_OPND_PRED)
         e->h = H_MOV_PRED;
@@ -628,9 +639,11 @@ decode_inst (Dec *d, EInst *e, const WsPtxInst *pi, const uint32_t *ipdom, uint3
         switch (t)
           {
           case WS_T_S32: e->h = H_SETP_S32; break;
-          case WS_T_U32: case WS_T_B32: e->h = H_SETP_U32; break;
+          case WS_T_U32:
+          case WS_T_B32: e->h = H_SETP_U32; break;
           case WS_T_S64: e->h = H_SETP_S64; break;
-          case WS_T_U64: case WS_T_B64: e->h = H_SETP_U64; break;
+          case WS_T_U64:
+          case WS_T_B64: e->h = H_SETP_U64; break;
           case WS_T_F32: e->h = H_SETP_F32; break;
           case WS_T_F64: e->h = H_SETP_F64; break;
           default: break;
@@ -640,14 +653,15 @@ decode_inst (Dec *d, EInst *e, const WsPtxInst *pi, const uint32_t *ipdom, uint3
     case WS_OP_SLCT: e->h = H_SLCT; break;
     case WS_OP_CVT:
       e->h = H_CVT;
-      if (!is_float_type (t) && !is_float_type (pi->type2) && !(pi->mods & WS_MOD_SAT)
-          && t != WS_T_PRED && pi->type2 != WS_T_PRED && t != WS_T_B128 && pi->type2 != WS_T_B128)
+      if (!is_float_type (t) && !is_float_type (pi->type2) && !(pi->mods & WS_MOD_SAT) && t != WS_T_PRED
+          && pi->type2 != WS_T_PRED && t != WS_T_B128 && pi->type2 != WS_T_B128)
         e->h = H_CVT_INT;
       break;
     case WS_OP_CVTA: e->h = H_CVTA; break;
     case WS_OP_ISSPACEP: e->h = H_ISSPACEP; break;
     case WS_OP_TESTP: e->h = H_TESTP; break;
-    case WS_OP_LD: case WS_OP_LDU:
+    case WS_OP_LD:
+    case WS_OP_LDU:
       e->h = H_LD;
       e->size = (uint8_t) tsize (t);
       break;
@@ -658,7 +672,8 @@ decode_inst (Dec *d, EInst *e, const WsPtxInst *pi, const uint32_t *ipdom, uint3
       if (e->v[0] == WS_REG_SINK)
         e->v[0] = e->s[1];
       break;
-    case WS_OP_ATOM: case WS_OP_RED:
+    case WS_OP_ATOM:
+    case WS_OP_RED:
       e->h = H_ATOM;
       e->size = (uint8_t) tsize (t);
       if (pi->vec > 1)
@@ -666,21 +681,25 @@ decode_inst (Dec *d, EInst *e, const WsPtxInst *pi, const uint32_t *ipdom, uint3
       if (t == WS_T_F16 || t == WS_T_BF16 || t == WS_T_F16X2 || t == WS_T_BF16X2 || t == WS_T_B128)
         dec_error (d, pi, "16-bit float/128-bit atomic");
       break;
-    case WS_OP_TEX: case WS_OP_SULD: case WS_OP_SUST:
-      decode_tex_surf (d, e, pi);
-      break;
+    case WS_OP_TEX:
+    case WS_OP_SULD:
+    case WS_OP_SUST: decode_tex_surf (d, e, pi); break;
     case WS_OP_SHFL: e->h = H_SHFL; break;
     case WS_OP_VOTE: e->h = H_VOTE; break;
     case WS_OP_MATCH: e->h = H_MATCH; break;
     case WS_OP_REDUX: e->h = H_REDUX; break;
     case WS_OP_ACTIVEMASK: e->h = H_ACTIVEMASK; break;
-    case WS_OP_MEMBAR: case WS_OP_FENCE: e->h = H_FENCE; break;
-    case WS_OP_NANOSLEEP: case WS_OP_PREFETCH: case WS_OP_PMEVENT: e->h = H_NOP; break;
+    case WS_OP_MEMBAR:
+    case WS_OP_FENCE: e->h = H_FENCE; break;
+    case WS_OP_NANOSLEEP:
+    case WS_OP_PREFETCH:
+    case WS_OP_PMEVENT: e->h = H_NOP; break;
     /* Programmatic dependent launch: grids run one after the other, so the
      * grid this one depends on has finished (wait) and nothing can start
      * early (launch_dependents). */
     case WS_OP_GRIDDEPCONTROL: e->h = H_NOP; break;
-    case WS_OP_BAR: case WS_OP_BARRIER:
+    case WS_OP_BAR:
+    case WS_OP_BARRIER:
       /* bar.warp.sync: the warp runs in lock step anyway. */
       e->h = (pi->sub == WS_SUB_WARP_SYNC || pi->nsrc == 0) ? H_NOP : H_BAR;
       break;
@@ -708,7 +727,8 @@ decode_inst (Dec *d, EInst *e, const WsPtxInst *pi, const uint32_t *ipdom, uint3
         e->h = H_NOP;
       break;
     case WS_OP_ELECT: e->h = H_ELECT; break;
-    case WS_OP_TRAP: case WS_OP_BRKPT: e->h = H_TRAP; break;
+    case WS_OP_TRAP:
+    case WS_OP_BRKPT: e->h = H_TRAP; break;
     case WS_OP_BRA:
       e->h = H_BRA;
       for (int i = 0; i < pi->nsrc; i++)
@@ -723,22 +743,21 @@ decode_inst (Dec *d, EInst *e, const WsPtxInst *pi, const uint32_t *ipdom, uint3
       break;
     case WS_OP_RET: e->h = H_RET; break;
     case WS_OP_EXIT: e->h = H_EXIT; break;
-    case WS_OP_WMMA:
-      decode_wmma (d, e, pi);
-      break;
+    case WS_OP_WMMA: decode_wmma (d, e, pi); break;
     case WS_OP_MBARRIER:
       e->h = H_MBARRIER;
       e->size = 8;
-      e->target = pi->imm2;   /* the .parity form of test_wait / try_wait */
+      e->target = pi->imm2; /* the .parity form of test_wait / try_wait */
       break;
     default:
       dec_error (d, pi, "instruction");
       e->h = H_TRAP;
       break;
     }
-  if (pi->type == WS_T_B128 || (flt && t != WS_T_F32 && t != WS_T_F64 && e->h != H_CVT && e->h != H_MOV
-                                && e->h != H_LD && e->h != H_ST && e->h != H_PACK && e->h != H_UNPACK
-                                && e->h != H_SELP && e->h != H_FLOAT && e->h != H_FUNARY && e->h != H_SETP))
+  if (pi->type == WS_T_B128
+      || (flt && t != WS_T_F32 && t != WS_T_F64 && e->h != H_CVT && e->h != H_MOV && e->h != H_LD && e->h != H_ST
+          && e->h != H_PACK && e->h != H_UNPACK && e->h != H_SELP && e->h != H_FLOAT && e->h != H_FUNARY
+          && e->h != H_SETP))
     dec_error (d, pi, "16-bit/128-bit typed");
 }
 
@@ -801,8 +820,7 @@ uses_symbol (const WsPtxFunction *fn, uint32_t sym)
       for (int s = 0; s < pi->nsrc && s < WS_PTX_MAX_SRC; s++)
         {
           const WsPtxOperand *o = &pi->src[s];
-          if ((o->kind == WS_OPND_SYMBOL || (o->kind == WS_OPND_ADDR && o->comp == WS_OPND_SYMBOL))
-              && o->symbol == sym)
+          if ((o->kind == WS_OPND_SYMBOL || (o->kind == WS_OPND_ADDR && o->comp == WS_OPND_SYMBOL)) && o->symbol == sym)
             return TRUE;
         }
     }
@@ -829,7 +847,8 @@ fill_static (WsEmuFunction *k, const EFunc *ef)
           /* each lane's slots: a run of consecutive elements (one row or
            * column of the tile in memory order, ws_emu_wmma_element) */
           WsPtxWmmaFragment f;
-          if (ws_ptx_wmma_fragment (pi->imm2, pi->sub == WS_SUB_WMMA_STORE ? WS_WMMA_D : WS_PTX_WMMA_MATRIX (pi->imm2), &f))
+          if (ws_ptx_wmma_fragment (pi->imm2, pi->sub == WS_SUB_WMMA_STORE ? WS_WMMA_D : WS_PTX_WMMA_MATRIX (pi->imm2),
+                                    &f))
             s->access_size = (uint8_t) MIN (255, (guint) f.regs * f.per_reg * f.elem_bytes);
         }
       s->n_dst = 0;
@@ -897,7 +916,8 @@ decode_function (WsEmuModule *m, WsEmuFunction *k, uint32_t f, GString *err)
         if (e->d[i] == WS_REG_SINK)
           e->d[i] = (fn->insts[pc].op == WS_OP_SETP || e->h == H_MOV_PRED || e->h == H_PREDLOGIC
                      || (i == 1 && (e->h == H_SHFL || e->h == H_MATCH || e->h == H_ELECT)))
-                      ? ef->sink_pred : ef->sink_row;
+                      ? ef->sink_pred
+                      : ef->sink_row;
     }
   /* Loops that poll memory may wait for another lane of the same warp
    * (a lock held by a lane parked at the reconvergence point): the
@@ -1018,12 +1038,11 @@ build_kernel (WsEmuModule *m, uint32_t kf)
       for (guint c = 0; c < fn->n_calls; c++)
         {
           const WsPtxCall *call = &fn->calls[c];
-          if (call->callee < p->n_functions && p->functions[call->callee].is_extern
-              && !call->is_vprintf && !call->is_malloc && !call->is_free
-              && g_strcmp0 (p->functions[call->callee].name, "__assertfail") != 0
-              && ws_emu_device_runtime_call (p->functions[call->callee].name) == NULL
-              && err->len == 0)
-            g_string_append_printf (err, "%s: kernel %s calls external function %s, which the emulator does not provide",
+          if (call->callee < p->n_functions && p->functions[call->callee].is_extern && !call->is_vprintf
+              && !call->is_malloc && !call->is_free && g_strcmp0 (p->functions[call->callee].name, "__assertfail") != 0
+              && ws_emu_device_runtime_call (p->functions[call->callee].name) == NULL && err->len == 0)
+            g_string_append_printf (err,
+                                    "%s: kernel %s calls external function %s, which the emulator does not provide",
                                     m->origin, kfn->name, p->functions[call->callee].name);
         }
     }

@@ -26,19 +26,20 @@
  * (0x7e0000000000) and below where Linux places host mappings, so a generic
  * pointer is classified by its window alone. */
 #define WS_EMU_SHARED_WIN 0x0000100000000000ull
-#define WS_EMU_LOCAL_WIN  0x0000200000000000ull
-#define WS_EMU_PARAM_WIN  0x0000300000000000ull
-#define WS_EMU_FUNC_WIN   0x0000400000000000ull  /* function "addresses" for indirect calls */
-#define WS_EMU_WIN_SIZE   0x0000010000000000ull
+#define WS_EMU_LOCAL_WIN 0x0000200000000000ull
+#define WS_EMU_PARAM_WIN 0x0000300000000000ull
+#define WS_EMU_FUNC_WIN 0x0000400000000000ull /* function "addresses" for indirect calls */
+#define WS_EMU_WIN_SIZE 0x0000010000000000ull
 
 /* Source operand encoding: row kind in the top bits, row index below. */
-#define WS_SRC_REG  0u
-#define WS_SRC_IMM  1u
+#define WS_SRC_REG 0u
+#define WS_SRC_IMM 1u
 #define WS_SRC_SREG 2u
 #define WS_SRC_SHIFT 28
 #define WS_SRC_MAKE(kind, idx) (((uint32_t) (kind) << WS_SRC_SHIFT) | (uint32_t) (idx))
 
 /* Special-register rows, constant per warp. */
+/* clang-format off */
 enum {
   SR_TID = 0, SR_NTID = 3, SR_CTAID = 6, SR_NCTAID = 9, SR_LANEID = 12, SR_WARPID = 13,
   SR_NWARPID = 14, SR_SMID = 15, SR_NSMID = 16, SR_GRIDID = 17, SR_LANEMASK_EQ = 18,
@@ -49,8 +50,10 @@ enum {
   SR_ENVREG1 = 43, SR_ENVREG2 = 44,   /* high and low half of a cooperative launch's grid workspace */
   SR_COUNT = 45
 };
+/* clang-format on */
 
 /* Handlers (the interpreter's switch). */
+/* clang-format off */
 typedef enum {
   H_NOP = 0,
   H_BRA, H_EXIT, H_RET, H_CALL, H_BAR, H_TRAP,
@@ -75,13 +78,14 @@ typedef enum {
   H_MBARRIER,   /* arrive/wait barrier objects in shared memory (sub: WS_SUB_MBAR_*) */
   H_COUNT
 } EmuHandler;
+/* clang-format on */
 
 typedef struct {
-  uint16_t h;         /* EmuHandler */
-  uint8_t op;         /* WsPtxOp */
+  uint16_t h; /* EmuHandler */
+  uint8_t op; /* WsPtxOp */
   uint8_t type, type2, space, vec, cmp, boolop, rnd, sub;
   uint8_t nsrc, ndst;
-  uint8_t pneg;       /* bit i: predicate source i is negated */
+  uint8_t pneg; /* bit i: predicate source i is negated */
   uint8_t guard_neg;
   uint8_t addr_frame; /* memory operand's symbol lives in the local frame */
   uint8_t addr_param; /* memory operand is the kernel parameter block */
@@ -91,26 +95,26 @@ typedef struct {
   uint8_t spin;       /* backward branch of a loop that polls memory (atomics, volatile loads) */
   uint32_t guard;     /* predicate slot, or WS_REG_SINK */
   uint32_t mods;
-  uint32_t d[4];      /* destination rows (value or predicate slots) */
-  uint32_t s[4];      /* source rows (WS_SRC_MAKE) or predicate slots */
-  uint32_t v[4];      /* st data vector rows */
-  int64_t off;        /* address offset with symbol address folded in */
-  uint32_t target;    /* branch target / call index */
-  uint32_t ipdom;     /* reconvergence pc of a branch */
-  uint32_t sreg;      /* H_MOV_CLOCK: which clock */
-  uint32_t wmma;      /* H_WMMA_*: the descriptor (WsPtxInst.imm2); target indexes EFunc.frag_rows */
+  uint32_t d[4];   /* destination rows (value or predicate slots) */
+  uint32_t s[4];   /* source rows (WS_SRC_MAKE) or predicate slots */
+  uint32_t v[4];   /* st data vector rows */
+  int64_t off;     /* address offset with symbol address folded in */
+  uint32_t target; /* branch target / call index */
+  uint32_t ipdom;  /* reconvergence pc of a branch */
+  uint32_t sreg;   /* H_MOV_CLOCK: which clock */
+  uint32_t wmma;   /* H_WMMA_*: the descriptor (WsPtxInst.imm2); target indexes EFunc.frag_rows */
 } EInst;
 
 typedef struct {
-  uint32_t fn;               /* module function index */
+  uint32_t fn; /* module function index */
   const WsPtxFunction *ptx;
   guint n_insts;
   EInst *code;
-  uint32_t n_rows;           /* value rows per frame (registers + sink) */
-  uint32_t n_preds;          /* predicate slots per frame (+ sink, + all-true) */
+  uint32_t n_rows;  /* value rows per frame (registers + sink) */
+  uint32_t n_preds; /* predicate slots per frame (+ sink, + all-true) */
   uint32_t sink_row, sink_pred;
-  uint32_t true_pred;        /* a slot every lane reads as true (constant predicate operands) */
-  uint64_t *imm;             /* immediate rows [n_imm][32] */
+  uint32_t true_pred; /* a slot every lane reads as true (constant predicate operands) */
+  uint64_t *imm;      /* immediate rows [n_imm][32] */
   guint n_imm;
   uint32_t frame_bytes;      /* local frame: .local + call-site/formal .param */
   uint32_t static_base;      /* static instruction id of pc 0 in this kernel's table */
@@ -125,20 +129,20 @@ typedef struct {
 
 struct _WsEmuFunction {
   WsEmuModule *module;
-  uint32_t index;            /* module function index of the kernel */
+  uint32_t index; /* module function index of the kernel */
   char *name;
-  EFunc **funcs;             /* indexed by module function index; NULL = unreachable */
-  uint32_t *sym_off;         /* per module symbol: shared offset or frame offset */
-  uint32_t static_shared;    /* bytes */
+  EFunc **funcs;          /* indexed by module function index; NULL = unreachable */
+  uint32_t *sym_off;      /* per module symbol: shared offset or frame offset */
+  uint32_t static_shared; /* bytes */
   uint32_t dyn_shared_align;
-  uint32_t stack_bytes;      /* per-thread local stack */
+  uint32_t stack_bytes; /* per-thread local stack */
   gboolean recursive;
-  uint64_t sreg_used;        /* bit per special-register row the kernel reads */
+  uint64_t sreg_used; /* bit per special-register row the kernel reads */
   guint n_static;
   WsTraceStaticInst *static_insts;
-  int trace_kernel;          /* index in the trace writer, -1 = not registered */
+  int trace_kernel;            /* index in the trace writer, -1 = not registered */
   WsTraceWriter *trace_writer; /* writer the index belongs to */
-  char *decode_error;        /* set when the kernel cannot run (unsupported callee...) */
+  char *decode_error;          /* set when the kernel cannot run (unsupported callee...) */
   uint32_t *param_offsets, *param_sizes;
   uint32_t regs, shared_override, local_override;
   gboolean have_resources;
@@ -148,8 +152,8 @@ struct _WsEmuModule {
   WsEmu *emu;
   WsPtxModule *ptx;
   char *origin;
-  uint64_t *sym_addr;        /* per symbol: device address of module-scope .global/.const, 0 otherwise */
-  WsEmuFunction **kernels;   /* per module function index (entries only) */
+  uint64_t *sym_addr;      /* per symbol: device address of module-scope .global/.const, 0 otherwise */
+  WsEmuFunction **kernels; /* per module function index (entries only) */
 };
 
 struct _WsEmu {
@@ -157,14 +161,14 @@ struct _WsEmu {
   GPtrArray *modules;
   uint64_t heap_base, heap_size;
   GMutex heap_lock;
-  GArray *heap_blocks;       /* sorted (offset, size, used) */
+  GArray *heap_blocks; /* sorted (offset, size, used) */
   guint64 grid_serial;
-  GThreadPool *pool;         /* helper workers, kept between launches */
+  GThreadPool *pool; /* helper workers, kept between launches */
   guint pool_size;
-  GArray *invalid;           /* WsEmuInvalidAccess, over the emulator's life */
-  guint cdp_depth;           /* nesting of device-side launches being run */
-  GArray *host_ranges;       /* registered host memory: pairs (addr, size); not changed during a launch */
-  GArray *textures;          /* EmuTexSlot: handle = index + 1 (never changed during a launch) */
+  GArray *invalid;     /* WsEmuInvalidAccess, over the emulator's life */
+  guint cdp_depth;     /* nesting of device-side launches being run */
+  GArray *host_ranges; /* registered host memory: pairs (addr, size); not changed during a launch */
+  GArray *textures;    /* EmuTexSlot: handle = index + 1 (never changed during a launch) */
 };
 
 typedef struct {
@@ -177,10 +181,10 @@ typedef struct {
  * comes first, as in the PTX operand); @int_coords: .s32 coordinates.
  * Results go to @out[4] as register bits of @dtype.  NULL message = fine;
  * otherwise the fault text (g_free). */
-char *ws_emu_tex_fetch (const WsEmu *emu, uint64_t handle, int geom, const uint64_t *coords,
-                        gboolean int_coords, int dtype, uint64_t out[4]);
-char *ws_emu_surf_access (const WsEmu *emu, uint64_t handle, int geom, const uint64_t *coords,
-                          int clamp_mode, uint32_t elem_bytes, uint32_t n, gboolean store, uint64_t val[4]);
+char *ws_emu_tex_fetch (const WsEmu *emu, uint64_t handle, int geom, const uint64_t *coords, gboolean int_coords,
+                        int dtype, uint64_t out[4]);
+char *ws_emu_surf_access (const WsEmu *emu, uint64_t handle, int geom, const uint64_t *coords, int clamp_mode,
+                          uint32_t elem_bytes, uint32_t n, gboolean store, uint64_t val[4]);
 
 /* ws-emu-wmma.c: the fragment layout and wmma.mma.  Element e of a tile
  * (numbered row by row, or column by column for an A or B fragment of

@@ -87,8 +87,18 @@ channel_raw (const WsEmuTexture *t, const uint8_t *p, int k)
   switch (t->channel_bits)
     {
     case 8: return sgn ? (uint64_t) (int64_t) (int8_t) q[0] : q[0];
-    case 16: { uint16_t v; memcpy (&v, q, 2); return sgn ? (uint64_t) (int64_t) (int16_t) v : v; }
-    default: { uint32_t v; memcpy (&v, q, 4); return sgn ? (uint64_t) (int64_t) (int32_t) v : v; }
+    case 16:
+      {
+        uint16_t v;
+        memcpy (&v, q, 2);
+        return sgn ? (uint64_t) (int64_t) (int16_t) v : v;
+      }
+    default:
+      {
+        uint32_t v;
+        memcpy (&v, q, 4);
+        return sgn ? (uint64_t) (int64_t) (int32_t) v : v;
+      }
     }
 }
 
@@ -133,20 +143,15 @@ map_index (int64_t *i, int64_t n, int mode, gboolean normalized)
     mode = WS_TEX_ADDRESS_CLAMP;
   switch (mode)
     {
-    case WS_TEX_ADDRESS_WRAP:
-      *i = ((*i % n) + n) % n;
-      return TRUE;
+    case WS_TEX_ADDRESS_WRAP: *i = ((*i % n) + n) % n; return TRUE;
     case WS_TEX_ADDRESS_MIRROR:
       {
         int64_t p = ((*i % (2 * n)) + 2 * n) % (2 * n);
         *i = p < n ? p : 2 * n - 1 - p;
         return TRUE;
       }
-    case WS_TEX_ADDRESS_BORDER:
-      return *i >= 0 && *i < n;
-    default:
-      *i = CLAMP (*i, 0, n - 1);
-      return TRUE;
+    case WS_TEX_ADDRESS_BORDER: return *i >= 0 && *i < n;
+    default: *i = CLAMP (*i, 0, n - 1); return TRUE;
     }
 }
 
@@ -221,16 +226,22 @@ geometry_dims (int geom, gboolean texture, int *dims, int *first)
     case WS_SUB_TEX_1D: *dims = 1; return TRUE;
     case WS_SUB_TEX_2D: *dims = 2; return TRUE;
     case WS_SUB_TEX_3D: *dims = 3; return TRUE;
-    case WS_SUB_TEX_A1D: *dims = 1; *first = 1; return TRUE;
-    case WS_SUB_TEX_A2D: *dims = 2; *first = 1; return TRUE;
+    case WS_SUB_TEX_A1D:
+      *dims = 1;
+      *first = 1;
+      return TRUE;
+    case WS_SUB_TEX_A2D:
+      *dims = 2;
+      *first = 1;
+      return TRUE;
     case WS_SUB_TEX_CUBE: *dims = 2; return texture;
     default: return FALSE;
     }
 }
 
 char *
-ws_emu_tex_fetch (const WsEmu *emu, uint64_t handle, int geom, const uint64_t *coords,
-                  gboolean int_coords, int dtype, uint64_t out[4])
+ws_emu_tex_fetch (const WsEmu *emu, uint64_t handle, int geom, const uint64_t *coords, gboolean int_coords, int dtype,
+                  uint64_t out[4])
 {
   const EmuTexSlot *slot = slot_of (emu, handle);
   if (slot == NULL)
@@ -362,8 +373,8 @@ ws_emu_tex_fetch (const WsEmu *emu, uint64_t handle, int geom, const uint64_t *c
 }
 
 char *
-ws_emu_surf_access (const WsEmu *emu, uint64_t handle, int geom, const uint64_t *coords,
-                    int clamp_mode, uint32_t elem_bytes, uint32_t n, gboolean store, uint64_t val[4])
+ws_emu_surf_access (const WsEmu *emu, uint64_t handle, int geom, const uint64_t *coords, int clamp_mode,
+                    uint32_t elem_bytes, uint32_t n, gboolean store, uint64_t val[4])
 {
   const EmuTexSlot *slot = slot_of (emu, handle);
   if (slot == NULL)
@@ -385,8 +396,8 @@ ws_emu_surf_access (const WsEmu *emu, uint64_t handle, int geom, const uint64_t 
   if (!inside)
     {
       if (clamp_mode == 0)
-        return g_strdup_printf ("surface %s out of range at (%" G_GINT64_FORMAT " bytes, %" G_GINT64_FORMAT ", %"
-                                G_GINT64_FORMAT ") layer %" G_GINT64_FORMAT " of a %ux%ux%u surface (.trap)",
+        return g_strdup_printf ("surface %s out of range at (%" G_GINT64_FORMAT " bytes, %" G_GINT64_FORMAT
+                                ", %" G_GINT64_FORMAT ") layer %" G_GINT64_FORMAT " of a %ux%ux%u surface (.trap)",
                                 store ? "store" : "load", x[0], x[1], x[2], layer, t->width, t->height, t->depth);
       if (clamp_mode == 2)
         {

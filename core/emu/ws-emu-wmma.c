@@ -66,7 +66,7 @@ elem_int (WsPtxWmmaElem e, uint64_t v)
     {
     case WS_WMMA_ELEM_S8: return (int8_t) v;
     case WS_WMMA_ELEM_U8: return (uint8_t) v;
-    default: return (int32_t) v;   /* s32 */
+    default: return (int32_t) v; /* s32 */
     }
 }
 
@@ -92,8 +92,8 @@ gather (const WsPtxWmmaFragment *f, gboolean col_order, const uint64_t *const ba
 }
 
 void
-ws_emu_wmma_mma (uint32_t desc, uint32_t mods, const uint64_t *const bases[3], const uint32_t *rows,
-                 uint64_t *regs, uint32_t mask)
+ws_emu_wmma_mma (uint32_t desc, uint32_t mods, const uint64_t *const bases[3], const uint32_t *rows, uint64_t *regs,
+                 uint32_t mask)
 {
   WsPtxWmmaFragment fa, fb, fc, fd;
   uint64_t a[WMMA_MAX_ELEMS], b[WMMA_MAX_ELEMS], cm[WMMA_MAX_ELEMS], d[WMMA_MAX_ELEMS];
@@ -188,6 +188,6 @@ ws_emu_wmma_mma (uint32_t desc, uint32_t mods, const uint64_t *const bases[3], c
         }
       for (uint32_t r = 0; r < fd.regs; r++)
         regs[(size_t) rd[r] * WS_EMU_WARP + l] = ed == WS_WMMA_ELEM_S32 ? (uint64_t) (int64_t) (int32_t) packed[r]
-                                                                         : packed[r];
+                                                                        : packed[r];
     }
 }

@@ -159,7 +159,8 @@ ws_emu_heap_free (WsEmu *emu, uint64_t addr)
         }
       if (i > 0 && !g_array_index (emu->heap_blocks, HeapBlock, i - 1).used)
         {
-          g_array_index (emu->heap_blocks, HeapBlock, i - 1).size += g_array_index (emu->heap_blocks, HeapBlock, i).size;
+          g_array_index (emu->heap_blocks, HeapBlock, i - 1).size += g_array_index (emu->heap_blocks, HeapBlock, i)
+                                                                       .size;
           g_array_remove_index (emu->heap_blocks, i);
         }
       break;
@@ -188,13 +189,10 @@ ws_emu_fault (Cta *c, Warp *w, uint32_t pc, int lane, WsCudaError cuda_error, co
   va_end (ap);
   if (pc < fn->n_insts)
     inst = ws_ptx_inst_to_string (p, fn, &fn->insts[pc]);
-  msg = g_strdup_printf ("%s\n  in kernel %s%s%s at %s:%u%s%s%s\n  block (%u,%u,%u), thread (%u,%u,%u)",
-                         what, L->k->name,
-                         fn->is_entry ? "" : ", function ", fn->is_entry ? "" : fn->name,
-                         L->k->module->origin, line,
-                         inst ? " (" : "", inst ? g_strstrip (inst) : "", inst ? ")" : "",
-                         c->ctaid[0], c->ctaid[1], c->ctaid[2],
-                         tid % bx, (tid / bx) % by, tid / (bx * by));
+  msg = g_strdup_printf ("%s\n  in kernel %s%s%s at %s:%u%s%s%s\n  block (%u,%u,%u), thread (%u,%u,%u)", what,
+                         L->k->name, fn->is_entry ? "" : ", function ", fn->is_entry ? "" : fn->name,
+                         L->k->module->origin, line, inst ? " (" : "", inst ? g_strstrip (inst) : "", inst ? ")" : "",
+                         c->ctaid[0], c->ctaid[1], c->ctaid[2], tid % bx, (tid / bx) % by, tid / (bx * by));
   g_mutex_lock (&L->lock);
   {
     FaultRecord *r = g_new (FaultRecord, 1);
@@ -240,8 +238,8 @@ cmp_invalid (gconstpointer a, gconstpointer b, gpointer data)
 }
 
 void
-ws_emu_record_invalid (Cta *c, Warp *w, uint32_t pc, int lane, const char *access, const char *space,
-                       uint32_t size, uint64_t address, uint32_t lanes, char *detail)
+ws_emu_record_invalid (Cta *c, Warp *w, uint32_t pc, int lane, const char *access, const char *space, uint32_t size,
+                       uint64_t address, uint32_t lanes, char *detail)
 {
   Launch *L = c->L;
   const WsPtxFunction *fn = w->fn->ptx;
@@ -324,7 +322,7 @@ merge_invalid (WsEmu *emu, Launch *L, GArray *launch)
       if (!merged)
         {
           g_array_append_val (emu->invalid, *v);
-          memset (v, 0, sizeof *v);   /* moved: the launch's array must not free it */
+          memset (v, 0, sizeof *v); /* moved: the launch's array must not free it */
         }
     }
 }
@@ -381,14 +379,14 @@ worker_main (gpointer data)
   c.warps = g_new0 (Warp, c.nwarps);
   c.shared_user = L->k->static_shared;
   if (L->dyn)
-    c.shared_user = (L->k->static_shared + L->k->dyn_shared_align - 1) / L->k->dyn_shared_align
-                    * L->k->dyn_shared_align + L->dyn;
+    c.shared_user = (L->k->static_shared + L->k->dyn_shared_align - 1) / L->k->dyn_shared_align * L->k->dyn_shared_align
+                    + L->dyn;
   /* A kernel reading %reserved_smem_offset_* (cooperative groups) gets the
    * CTA's reserved shared memory (1 KiB from sm_80 on) after its own,
    * 16-byte aligned; other kernels keep exact bounds on their shared memory. */
   const uint64_t reserved_rows = 0x1full << SR_RSMEM_BEGIN;
-  c.shared_size = (L->k->sreg_used & reserved_rows)
-                    ? ((c.shared_user + 15u) & ~15u) + WS_EMU_RESERVED_SMEM : c.shared_user;
+  c.shared_size = (L->k->sreg_used & reserved_rows) ? ((c.shared_user + 15u) & ~15u) + WS_EMU_RESERVED_SMEM
+                                                    : c.shared_user;
   /* Backing for what an access may reach before the hardware notices
    * (WsEmuOptions.memcheck): the shared-memory allocation unit and the
    * default stack per thread. */
@@ -472,7 +470,8 @@ kernel_uses_malloc (WsEmuFunction *k)
           /* (device-side launches keep their parameter buffers in the heap) */
           if (call->is_malloc || call->is_free
               || (call->callee < p->n_functions
-                  && g_strcmp0 (ws_emu_device_runtime_call (p->functions[call->callee].name), "GetParameterBufferV2") == 0))
+                  && g_strcmp0 (ws_emu_device_runtime_call (p->functions[call->callee].name), "GetParameterBufferV2")
+                       == 0))
             return TRUE;
         }
   return FALSE;
@@ -502,8 +501,8 @@ static gboolean run_children (WsEmu *emu, WsEmuFunction *parent, GArray *childre
                               int *cuda_error, GError **error);
 
 gboolean
-ws_emu_launch (WsEmu *emu, WsEmuFunction *fn, const WsLaunchConfig *config, void **args,
-               WsLaunchStats *stats, int *cuda_error, GError **error)
+ws_emu_launch (WsEmu *emu, WsEmuFunction *fn, const WsLaunchConfig *config, void **args, WsLaunchStats *stats,
+               int *cuda_error, GError **error)
 {
   Launch L = { 0 };
   const WsPtxFunction *pf;
@@ -534,14 +533,15 @@ ws_emu_launch (WsEmu *emu, WsEmuFunction *fn, const WsLaunchConfig *config, void
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                    "invalid launch configuration for %s: grid (%u,%u,%u), block (%u,%u,%u); a block has 1 to 1024 "
                    "threads, grid.y and grid.z are at most 65535",
-                   fn->name, config->grid[0], config->grid[1], config->grid[2],
-                   config->block[0], config->block[1], config->block[2]);
+                   fn->name, config->grid[0], config->grid[1], config->grid[2], config->block[0], config->block[1],
+                   config->block[2]);
       if (cuda_error)
         *cuda_error = WS_CUDA_ERROR_INVALID_CONFIGURATION;
       return FALSE;
     }
-  max_shared = emu->opt.gpu && emu->opt.gpu->shared_per_block_optin > 0 ? (uint32_t) emu->opt.gpu->shared_per_block_optin
-                                                                        : 227u * 1024u;
+  max_shared = emu->opt.gpu && emu->opt.gpu->shared_per_block_optin > 0
+                 ? (uint32_t) emu->opt.gpu->shared_per_block_optin
+                 : 227u * 1024u;
   if ((uint64_t) fn->static_shared + config->dynamic_shared_bytes > max_shared)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
@@ -791,8 +791,8 @@ run_children (WsEmu *emu, WsEmuFunction *parent, GArray *children, WsLaunchStats
       g_autoptr (GError) cerr = NULL;
       if (!ws_emu_launch (emu, k, &cfg, args, &cs, cuda_error, &cerr))
         {
-          g_propagate_prefixed_error (error, g_steal_pointer (&cerr), "in %s, launched from the device by %s: ",
-                                      k->name, parent->name);
+          g_propagate_prefixed_error (error, g_steal_pointer (&cerr),
+                                      "in %s, launched from the device by %s: ", k->name, parent->name);
           ok = FALSE;
         }
       if (stats)

@@ -10,36 +10,41 @@
 #include <math.h>
 #include <string.h>
 
+/* clang-format off */
 typedef enum {
   N_NUM, N_VAR, N_NEG, N_NOT, N_BIN, N_CHAIN, N_COND, N_CALL,
 } NodeKind;
+/* clang-format on */
 
+/* clang-format off */
 typedef enum {
   OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD, OP_POW,
   OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE, OP_AND, OP_OR,
 } BinOp;
+/* clang-format on */
 
+/* clang-format off */
 typedef enum {
   F_MIN, F_MAX, F_CEIL, F_FLOOR, F_ROUND, F_ABS, F_SQRT, F_LOG2, F_LOG, F_EXP, F_POW,
 } Func;
+/* clang-format on */
 
 static const struct {
   const char *name;
-  int min_args, max_args;  /* -1: any number */
+  int min_args, max_args; /* -1: any number */
 } funcs[] = {
-  [F_MIN] = { "min", 1, -1 }, [F_MAX] = { "max", 1, -1 }, [F_CEIL] = { "ceil", 1, 1 },
-  [F_FLOOR] = { "floor", 1, 1 }, [F_ROUND] = { "round", 1, 1 }, [F_ABS] = { "abs", 1, 1 },
-  [F_SQRT] = { "sqrt", 1, 1 }, [F_LOG2] = { "log2", 1, 1 }, [F_LOG] = { "log", 1, 1 },
-  [F_EXP] = { "exp", 1, 1 }, [F_POW] = { "pow", 2, 2 },
+  [F_MIN] = { "min", 1, -1 },    [F_MAX] = { "max", 1, -1 }, [F_CEIL] = { "ceil", 1, 1 }, [F_FLOOR] = { "floor", 1, 1 },
+  [F_ROUND] = { "round", 1, 1 }, [F_ABS] = { "abs", 1, 1 },  [F_SQRT] = { "sqrt", 1, 1 }, [F_LOG2] = { "log2", 1, 1 },
+  [F_LOG] = { "log", 1, 1 },     [F_EXP] = { "exp", 1, 1 },  [F_POW] = { "pow", 2, 2 },
 };
 
 typedef struct Node Node;
 struct Node {
   NodeKind kind;
   int column;
-  double num;        /* N_NUM */
-  guint var;         /* N_VAR: index into variables */
-  int op;            /* N_BIN: BinOp, N_CALL: Func */
+  double num; /* N_NUM */
+  guint var;  /* N_VAR: index into variables */
+  int op;     /* N_BIN: BinOp, N_CALL: Func */
   guint n_kids;
   Node **kids;
   /* N_CHAIN: kids[0] ops[1] kids[1] ops[2] kids[2] ..., left to right;
@@ -51,7 +56,7 @@ struct Node {
 struct _WsExpr {
   char *text;
   Node *root;
-  GPtrArray *variables;   /* char*, NULL-terminated */
+  GPtrArray *variables; /* char*, NULL-terminated */
 };
 
 typedef struct {
@@ -59,7 +64,7 @@ typedef struct {
   const char *p;
   WsExpr *expr;
   GError **error;
-  guint depth;       /* nesting of parse_unary, through which every recursion passes */
+  guint depth; /* nesting of parse_unary, through which every recursion passes */
 } Parser;
 
 static void
@@ -100,8 +105,7 @@ skip_space (Parser *ps)
     ps->p++;
 }
 
-static Node *
-fail (Parser *ps, const char *at, const char *fmt, ...) G_GNUC_PRINTF (3, 4);
+static Node *fail (Parser *ps, const char *at, const char *fmt, ...) G_GNUC_PRINTF (3, 4);
 
 static Node *
 fail (Parser *ps, const char *at, const char *fmt, ...)
@@ -177,10 +181,12 @@ parse_primary (Parser *ps)
             if (strlen (funcs[i].name) == len && strncmp (funcs[i].name, start, len) == 0)
               f = (int) i;
           if (f < 0)
-            return fail (ps, start, "unknown function '%.*s' (functions: min, max, ceil, floor, round, abs, "
-                         "sqrt, log2, log, exp, pow)", (int) len, start);
+            return fail (ps, start,
+                         "unknown function '%.*s' (functions: min, max, ceil, floor, round, abs, "
+                         "sqrt, log2, log, exp, pow)",
+                         (int) len, start);
           ps->p++;
-          g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func ((GDestroyNotify) node_free);
+          g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func ((GDestroyNotify) node_free);
           skip_space (ps);
           if (*ps->p != ')')
             for (;;)
@@ -203,8 +209,8 @@ parse_primary (Parser *ps)
           ps->p++;
           if ((int) args->len < funcs[f].min_args || (funcs[f].max_args >= 0 && (int) args->len > funcs[f].max_args))
             return fail (ps, start, "%s takes %s%d argument%s, not %u", funcs[f].name,
-                         funcs[f].max_args < 0 ? "at least " : "", funcs[f].min_args,
-                         funcs[f].min_args == 1 ? "" : "s", args->len);
+                         funcs[f].max_args < 0 ? "at least " : "", funcs[f].min_args, funcs[f].min_args == 1 ? "" : "s",
+                         args->len);
           Node *n = node_new (N_CALL, column_of (ps, start), args->len);
           n->op = f;
           for (guint i = 0; i < args->len; i++)
@@ -242,8 +248,10 @@ enter (Parser *ps, const char *at)
 {
   if (ps->depth >= WS_EXPR_MAX_DEPTH)
     {
-      fail (ps, at, "the expression nests deeper than %d levels (parentheses, function calls, prefix operators, "
-            "'^' and '?:' count); split it with derived variables", WS_EXPR_MAX_DEPTH);
+      fail (ps, at,
+            "the expression nests deeper than %d levels (parentheses, function calls, prefix operators, "
+            "'^' and '?:' count); split it with derived variables",
+            WS_EXPR_MAX_DEPTH);
       return FALSE;
     }
   ps->depth++;
@@ -301,7 +309,7 @@ parse_power (Parser *ps)
           node_free (base);
           return NULL;
         }
-      Node *exp = parse_power (ps);   /* right-associative */
+      Node *exp = parse_power (ps); /* right-associative */
       ps->depth--;
       if (exp == NULL)
         {
@@ -324,8 +332,8 @@ parse_level (Parser *ps, ParseFn next, const char *const *tokens, const int *ops
     return NULL;
   /* Operands and operators of the level are collected in arrays: one chain
    * node however long the run is (see the comment at the top). */
-  g_autoptr(GPtrArray) kids = NULL;
-  g_autoptr(GArray) kid_ops = NULL, columns = NULL;
+  g_autoptr (GPtrArray) kids = NULL;
+  g_autoptr (GArray) kid_ops = NULL, columns = NULL;
   for (;;)
     {
       skip_space (ps);
@@ -504,7 +512,7 @@ ws_expr_parse (const char *text, GError **error)
       if (*ps.p != '\0')
         {
           const char *hint = "";
-          if (*ps.p == '=' )
+          if (*ps.p == '=')
             hint = " (use '==' to compare)";
           else if (*ps.p == '&' || *ps.p == '|')
             hint = " (use '&&' or '||')";
@@ -549,7 +557,7 @@ typedef struct {
   WsExprLookup lookup;
   gpointer data;
   GError **error;
-  double *cache;       /* per variable, looked up once */
+  double *cache; /* per variable, looked up once */
   gboolean *cached;
 } Eval;
 
@@ -601,17 +609,15 @@ eval_node (Eval *ev, const Node *n, double *out)
   double a, b;
   switch (n->kind)
     {
-    case N_NUM:
-      *out = n->num;
-      return TRUE;
+    case N_NUM: *out = n->num; return TRUE;
     case N_VAR:
       if (!ev->cached[n->var])
         {
           const char *name = ev->expr->variables->pdata[n->var];
           if (!ev->lookup (name, &ev->cache[n->var], ev->data))
             {
-              g_set_error (ev->error, WS_ERROR, WS_ERROR_INVALID, "column %d: unknown variable '%s' in '%s'",
-                           n->column, name, ev->expr->text);
+              g_set_error (ev->error, WS_ERROR, WS_ERROR_INVALID, "column %d: unknown variable '%s' in '%s'", n->column,
+                           name, ev->expr->text);
               return FALSE;
             }
           ev->cached[n->var] = TRUE;
@@ -636,8 +642,16 @@ eval_node (Eval *ev, const Node *n, double *out)
       if (!eval_node (ev, n->kids[0], &a))
         return FALSE;
       /* && and || short-circuit: the right side may be invalid when unused */
-      if (n->op == OP_AND && a == 0) { *out = 0; return TRUE; }
-      if (n->op == OP_OR && a != 0) { *out = 1; return TRUE; }
+      if (n->op == OP_AND && a == 0)
+        {
+          *out = 0;
+          return TRUE;
+        }
+      if (n->op == OP_OR && a != 0)
+        {
+          *out = 1;
+          return TRUE;
+        }
       if (!eval_node (ev, n->kids[1], &b))
         return FALSE;
       return apply_binary (ev, n->op, n->column, a, b, out);
@@ -647,8 +661,16 @@ eval_node (Eval *ev, const Node *n, double *out)
         return FALSE;
       for (guint i = 1; i < n->n_kids; i++)
         {
-          if (n->ops[i] == OP_AND && a == 0) { *out = 0; return TRUE; }
-          if (n->ops[i] == OP_OR && a != 0) { *out = 1; return TRUE; }
+          if (n->ops[i] == OP_AND && a == 0)
+            {
+              *out = 0;
+              return TRUE;
+            }
+          if (n->ops[i] == OP_OR && a != 0)
+            {
+              *out = 1;
+              return TRUE;
+            }
           if (!eval_node (ev, n->kids[i], &b) || !apply_binary (ev, n->ops[i], n->op_columns[i], a, b, &a))
             return FALSE;
         }
@@ -662,7 +684,8 @@ eval_node (Eval *ev, const Node *n, double *out)
           return FALSE;
         switch (n->op)
           {
-          case F_MIN: case F_MAX:
+          case F_MIN:
+          case F_MAX:
             *out = v0;
             for (guint i = 1; i < n->n_kids; i++)
               {
@@ -680,7 +703,8 @@ eval_node (Eval *ev, const Node *n, double *out)
               return domain_error (ev, n->column, "square root of a negative number");
             *out = sqrt (v0);
             break;
-          case F_LOG2: case F_LOG:
+          case F_LOG2:
+          case F_LOG:
             if (v0 <= 0)
               return domain_error (ev, n->column, "logarithm of a number that is not positive");
             *out = n->op == F_LOG2 ? log2 (v0) : log (v0);
@@ -733,7 +757,7 @@ gboolean
 ws_expr_eval_with_table (const WsExpr *expr, GHashTable *variables, double *value, GError **error)
 {
   TableLookup tl = { variables };
-  g_autoptr(GError) e = NULL;
+  g_autoptr (GError) e = NULL;
   if (ws_expr_eval (expr, lookup_table, &tl, value, &e))
     return TRUE;
   /* An unknown variable: suggest a defined one with a close name. */
@@ -758,7 +782,7 @@ ws_expr_eval_with_table (const WsExpr *expr, GHashTable *variables, double *valu
 gboolean
 ws_expr_evaluate_text (const char *text, GHashTable *variables, const char *what, double *value, GError **error)
 {
-  g_autoptr(WsExpr) e = ws_expr_parse (text, error);
+  g_autoptr (WsExpr) e = ws_expr_parse (text, error);
   if (e == NULL || !ws_expr_eval_with_table (e, variables, value, error))
     {
       if (what != NULL)

@@ -43,17 +43,16 @@ WS_EXPORT const char *const *ws_expr_get_variables (const WsExpr *expr);
 /* Evaluates.  An unknown variable or a domain error (division by zero,
  * sqrt of a negative, log of a non-positive number) is WS_ERROR_INVALID
  * naming the column. */
-WS_EXPORT gboolean ws_expr_eval (const WsExpr *expr, WsExprLookup lookup, gpointer user_data,
-                                 double *value, GError **error);
+WS_EXPORT gboolean ws_expr_eval (const WsExpr *expr, WsExprLookup lookup, gpointer user_data, double *value,
+                                 GError **error);
 
 /* Evaluates with variables from a GHashTable (char* -> double*); @known,
  * if given, lists names to suggest when a variable is unknown. */
-WS_EXPORT gboolean ws_expr_eval_with_table (const WsExpr *expr, GHashTable *variables,
-                                            double *value, GError **error);
+WS_EXPORT gboolean ws_expr_eval_with_table (const WsExpr *expr, GHashTable *variables, double *value, GError **error);
 
 /* Convenience: parse and evaluate at once; errors are prefixed with @what
  * (e.g. "operation 3, bytes") when given. */
-WS_EXPORT gboolean ws_expr_evaluate_text (const char *text, GHashTable *variables, const char *what,
-                                          double *value, GError **error);
+WS_EXPORT gboolean ws_expr_evaluate_text (const char *text, GHashTable *variables, const char *what, double *value,
+                                          GError **error);
 
 G_END_DECLS

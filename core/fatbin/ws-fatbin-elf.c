@@ -40,7 +40,7 @@ WsElfCuda *
 ws_elf_cuda_inspect (const char *path, GError **error)
 {
   g_return_val_if_fail (path != NULL, NULL);
-  g_autoptr(GMappedFile) map = g_mapped_file_new (path, FALSE, error);
+  g_autoptr (GMappedFile) map = g_mapped_file_new (path, FALSE, error);
   if (map == NULL)
     return NULL;
   const guint8 *d = (const guint8 *) g_mapped_file_get_contents (map);
@@ -52,12 +52,11 @@ ws_elf_cuda_inspect (const char *path, GError **error)
       return NULL;
     }
   memcpy (&eh, d, sizeof eh);
-  if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
-      eh.e_shentsize != sizeof (Elf64_Shdr) ||
-      !in_file (size, eh.e_shoff, (guint64) eh.e_shnum * sizeof (Elf64_Shdr)) || eh.e_shstrndx >= eh.e_shnum)
+  if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_shentsize != sizeof (Elf64_Shdr)
+      || !in_file (size, eh.e_shoff, (guint64) eh.e_shnum * sizeof (Elf64_Shdr)) || eh.e_shstrndx >= eh.e_shnum)
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                   "%s is not a 64-bit little-endian ELF file with section headers", path);
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s is not a 64-bit little-endian ELF file with section headers",
+                   path);
       return NULL;
     }
   Elf64_Shdr *sh = g_new (Elf64_Shdr, eh.e_shnum);
@@ -89,8 +88,8 @@ ws_elf_cuda_inspect (const char *path, GError **error)
                                                     str->sh_size - dyn.d_un.d_val));
             }
         }
-      else if (s->sh_type != SHT_NOBITS && in_file (size, s->sh_offset, s->sh_size) &&
-               (strcmp (name, ".nv_fatbin") == 0 || strcmp (name, "__nv_relfatbin") == 0))
+      else if (s->sh_type != SHT_NOBITS && in_file (size, s->sh_offset, s->sh_size)
+               && (strcmp (name, ".nv_fatbin") == 0 || strcmp (name, "__nv_relfatbin") == 0))
         {
           GByteArray *to = name[0] == '.' ? fat : rel;
           g_byte_array_append (to, d + s->sh_offset, (guint) s->sh_size);
@@ -109,10 +108,10 @@ ws_elf_cuda_inspect (const char *path, GError **error)
   if (info->has_fatbin)
     {
       const guint8 *bytes = g_bytes_get_data (info->sections, NULL);
-      g_autoptr(GError) local = NULL;
+      g_autoptr (GError) local = NULL;
       info->fatbin = ws_fatbin_new_from_data (bytes, fat_len, &local);
-      if (info->fatbin != NULL && total > fat_len &&
-          !ws_fatbin_add_data (info->fatbin, bytes + fat_len, total - fat_len, &local))
+      if (info->fatbin != NULL && total > fat_len
+          && !ws_fatbin_add_data (info->fatbin, bytes + fat_len, total - fat_len, &local))
         g_clear_pointer (&info->fatbin, ws_fatbin_free);
       if (info->fatbin == NULL)
         {

@@ -12,13 +12,13 @@
 #define WS_FATBIN_MAX_CONTAINER ((uint64_t) 1 << 32)
 
 #define CONTAINER_HEADER_MIN 16
-#define ENTRY_HEADER_MIN     0x40
+#define ENTRY_HEADER_MIN 0x40
 
 struct _WsFatbin {
   int wrapper_version;
   guint n_containers;
-  GArray *entries;           /* of WsFatbinEntry */
-  GPtrArray *strings;        /* owned option strings */
+  GArray *entries;    /* of WsFatbinEntry */
+  GPtrArray *strings; /* owned option strings */
 };
 
 static inline uint16_t
@@ -85,7 +85,8 @@ parse_container (WsFatbin *fb, const guint8 *p, uint64_t avail, uint64_t where, 
   if (avail < CONTAINER_HEADER_MIN)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_CORRUPT,
-                   "fatbinary container at offset %" G_GUINT64_FORMAT " is truncated (%" G_GUINT64_FORMAT " bytes left)",
+                   "fatbinary container at offset %" G_GUINT64_FORMAT " is truncated (%" G_GUINT64_FORMAT
+                   " bytes left)",
                    where, avail);
       return 0;
     }
@@ -93,18 +94,18 @@ parse_container (WsFatbin *fb, const guint8 *p, uint64_t avail, uint64_t where, 
   if (magic != WS_FATBIN_CONTAINER_MAGIC)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_CORRUPT,
-                   "bad fatbinary container magic 0x%08x at offset %" G_GUINT64_FORMAT " (expected 0x%08x)",
-                   magic, where, WS_FATBIN_CONTAINER_MAGIC);
+                   "bad fatbinary container magic 0x%08x at offset %" G_GUINT64_FORMAT " (expected 0x%08x)", magic,
+                   where, WS_FATBIN_CONTAINER_MAGIC);
       return 0;
     }
   uint16_t header_size = rd16 (p + 6);
   uint64_t body = rd64 (p + 8);
-  if (header_size < CONTAINER_HEADER_MIN || body > WS_FATBIN_MAX_CONTAINER ||
-      (uint64_t) header_size + body > avail)
+  if (header_size < CONTAINER_HEADER_MIN || body > WS_FATBIN_MAX_CONTAINER || (uint64_t) header_size + body > avail)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_CORRUPT,
                    "fatbinary container at offset %" G_GUINT64_FORMAT " has an impossible size "
-                   "(header %u, entries %" G_GUINT64_FORMAT " bytes)", where, header_size, body);
+                   "(header %u, entries %" G_GUINT64_FORMAT " bytes)",
+                   where, header_size, body);
       return 0;
     }
 
@@ -232,7 +233,7 @@ ws_fatbin_add_data (WsFatbin *fatbin, const void *data, gsize len, GError **erro
 WsFatbin *
 ws_fatbin_new_from_data (const void *data, gsize len, GError **error)
 {
-  g_autoptr(WsFatbin) fb = fatbin_alloc ();
+  g_autoptr (WsFatbin) fb = fatbin_alloc ();
   if (!ws_fatbin_add_data (fb, data, len, error))
     return NULL;
   if (fb->n_containers == 0)
@@ -258,7 +259,8 @@ ws_fatbin_new_from_wrapper (const void *wrapper, GError **error)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_CORRUPT,
                    "bad fatbinary wrapper magic 0x%08x (expected 0x%08x): the program was not built "
-                   "by nvcc or its fatbinary is damaged", magic, WS_FATBIN_WRAPPER_MAGIC);
+                   "by nvcc or its fatbinary is damaged",
+                   magic, WS_FATBIN_WRAPPER_MAGIC);
       return NULL;
     }
   if (version != 1 && version != 2)
@@ -272,7 +274,7 @@ ws_fatbin_new_from_wrapper (const void *wrapper, GError **error)
       g_set_error (error, WS_ERROR, WS_ERROR_CORRUPT, "fatbinary wrapper has no data pointer");
       return NULL;
     }
-  g_autoptr(WsFatbin) fb = fatbin_alloc ();
+  g_autoptr (WsFatbin) fb = fatbin_alloc ();
   fb->wrapper_version = version;
   if (parse_container (fb, data, G_MAXUINT64, 0, error) == 0)
     return NULL;
@@ -335,9 +337,7 @@ ws_fatbin_entry_decode (const WsFatbinEntry *entry, gsize *len, GError **error)
   g_autofree guint8 *out = g_malloc (n + 1);
   switch (entry->compression)
     {
-    case WS_FATBIN_COMPRESSION_NONE:
-      memcpy (out, entry->payload, n);
-      break;
+    case WS_FATBIN_COMPRESSION_NONE: memcpy (out, entry->payload, n); break;
     case WS_FATBIN_COMPRESSION_ZSTD:
       {
         size_t r = ZSTD_decompress (out, n, entry->payload, entry->payload_size);
@@ -359,13 +359,14 @@ ws_fatbin_entry_decode (const WsFatbinEntry *entry, gsize *len, GError **error)
             g_set_error (error, WS_ERROR, WS_ERROR_CORRUPT, "LZ4 payload too large");
             return NULL;
           }
-        int r = LZ4_decompress_safe ((const char *) entry->payload, (char *) out,
-                                     (int) entry->payload_size, (int) n);
+        int r = LZ4_decompress_safe ((const char *) entry->payload, (char *) out, (int) entry->payload_size, (int) n);
         if (r < 0 || (gsize) r != n)
           {
-            g_set_error (error, WS_ERROR, WS_ERROR_CORRUPT,
-                         "cannot decompress the LZ4 payload of the %s entry for arch %u (result %d, expected %" G_GSIZE_FORMAT " bytes)",
-                         entry->kind == WS_FATBIN_KIND_PTX ? "PTX" : "ELF", entry->arch, r, n);
+            g_set_error (
+              error, WS_ERROR, WS_ERROR_CORRUPT,
+              "cannot decompress the LZ4 payload of the %s entry for arch %u (result %d, expected %" G_GSIZE_FORMAT
+              " bytes)",
+              entry->kind == WS_FATBIN_KIND_PTX ? "PTX" : "ELF", entry->arch, r, n);
             return NULL;
           }
       }
@@ -373,7 +374,7 @@ ws_fatbin_entry_decode (const WsFatbinEntry *entry, gsize *len, GError **error)
     }
   out[n] = 0;
   if (entry->kind == WS_FATBIN_KIND_PTX)
-    n = strnlen ((const char *) out, n);   /* drop NUL padding */
+    n = strnlen ((const char *) out, n); /* drop NUL padding */
   if (len != NULL)
     *len = n;
   return g_steal_pointer (&out);
@@ -425,7 +426,7 @@ ws_fatbin_select_ptx (WsFatbin *fatbin, int target_sm, WsFatbinSelect mode, cons
                    who, *sass ? " for " : "", sass);
       return NULL;
     }
-  g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_fatbin_ptx_free);
+  g_autoptr (GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_fatbin_ptx_free);
   for (guint c = 0; c < fatbin->n_containers; c++)
     {
       const WsFatbinEntry *best = NULL, *lowest = NULL;

@@ -22,7 +22,7 @@
 
 G_BEGIN_DECLS
 
-#define WS_FATBIN_WRAPPER_MAGIC   0x466243B1u
+#define WS_FATBIN_WRAPPER_MAGIC 0x466243B1u
 #define WS_FATBIN_CONTAINER_MAGIC 0xBA55ED50u
 
 typedef enum {
@@ -32,28 +32,28 @@ typedef enum {
 
 typedef enum {
   WS_FATBIN_COMPRESSION_NONE,
-  WS_FATBIN_COMPRESSION_LZ4,   /* nvcc --compress-mode=speed */
-  WS_FATBIN_COMPRESSION_ZSTD,  /* CUDA 13's default (size, balance, default) */
+  WS_FATBIN_COMPRESSION_LZ4,  /* nvcc --compress-mode=speed */
+  WS_FATBIN_COMPRESSION_ZSTD, /* CUDA 13's default (size, balance, default) */
 } WsFatbinCompression;
 
 /* Flag bits of an entry's header (found by experiment with nvcc 13). */
-#define WS_FATBIN_FLAG_64BIT     0x0001u
-#define WS_FATBIN_FLAG_LINUX     0x0010u
-#define WS_FATBIN_FLAG_LZ4       0x2000u
-#define WS_FATBIN_FLAG_ZSTD      0x8000u
+#define WS_FATBIN_FLAG_64BIT 0x0001u
+#define WS_FATBIN_FLAG_LINUX 0x0010u
+#define WS_FATBIN_FLAG_LZ4 0x2000u
+#define WS_FATBIN_FLAG_ZSTD 0x8000u
 
 typedef struct {
   WsFatbinKind kind;
-  uint32_t arch;                 /* 80 for sm_80 / compute_80 */
-  uint16_t version_major;        /* PTX ISA version (PTX entries) */
+  uint32_t arch;          /* 80 for sm_80 / compute_80 */
+  uint16_t version_major; /* PTX ISA version (PTX entries) */
   uint16_t version_minor;
   uint64_t flags;
   WsFatbinCompression compression;
-  const guint8 *payload;         /* points into the parsed data */
-  uint64_t payload_size;         /* bytes stored (compressed size when compressed) */
-  uint64_t decompressed_size;    /* bytes after decoding (== payload_size when plain) */
-  const char *ptxas_options;     /* e.g. "--compile-only" (rdc), owned by the WsFatbin; "" when none */
-  guint container;               /* index of the container (translation unit) holding it */
+  const guint8 *payload;      /* points into the parsed data */
+  uint64_t payload_size;      /* bytes stored (compressed size when compressed) */
+  uint64_t decompressed_size; /* bytes after decoding (== payload_size when plain) */
+  const char *ptxas_options;  /* e.g. "--compile-only" (rdc), owned by the WsFatbin; "" when none */
+  guint container;            /* index of the container (translation unit) holding it */
 } WsFatbinEntry;
 
 typedef struct _WsFatbin WsFatbin;
@@ -71,7 +71,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsFatbin, ws_fatbin_free)
  * version-2 wrapper does. */
 WS_EXPORT gboolean ws_fatbin_add_data (WsFatbin *fatbin, const void *data, gsize len, GError **error);
 
-WS_EXPORT int ws_fatbin_get_wrapper_version (WsFatbin *fatbin);   /* 1, 2, or 0 when parsed from data */
+WS_EXPORT int ws_fatbin_get_wrapper_version (WsFatbin *fatbin); /* 1, 2, or 0 when parsed from data */
 WS_EXPORT guint ws_fatbin_get_n_containers (WsFatbin *fatbin);
 WS_EXPORT guint ws_fatbin_get_n_entries (WsFatbin *fatbin);
 WS_EXPORT const WsFatbinEntry *ws_fatbin_get_entry (WsFatbin *fatbin, guint index);
@@ -83,19 +83,19 @@ WS_EXPORT gboolean ws_fatbin_has_ptx (WsFatbin *fatbin);
 WS_EXPORT guint8 *ws_fatbin_entry_decode (const WsFatbinEntry *entry, gsize *len, GError **error);
 
 typedef struct {
-  char *ptx;                 /* NUL-terminated PTX text */
+  char *ptx; /* NUL-terminated PTX text */
   gsize len;
-  uint32_t arch;             /* compute_XX of the chosen entry */
-  char *ptxas_options;       /* options the entry asks for ("" when none) */
+  uint32_t arch;       /* compute_XX of the chosen entry */
+  char *ptxas_options; /* options the entry asks for ("" when none) */
   guint container;
-  gboolean newer_than_target;/* chosen by WS_FATBIN_SELECT_ALLOW_NEWER above the target */
+  gboolean newer_than_target; /* chosen by WS_FATBIN_SELECT_ALLOW_NEWER above the target */
 } WsFatbinPtx;
 
 WS_EXPORT void ws_fatbin_ptx_free (WsFatbinPtx *ptx);
 
 typedef enum {
-  WS_FATBIN_SELECT_STRICT = 0,       /* as a GPU: only PTX the target can JIT */
-  WS_FATBIN_SELECT_ALLOW_NEWER = 1,  /* else the lowest PTX, marked newer_than_target */
+  WS_FATBIN_SELECT_STRICT = 0,      /* as a GPU: only PTX the target can JIT */
+  WS_FATBIN_SELECT_ALLOW_NEWER = 1, /* else the lowest PTX, marked newer_than_target */
 } WsFatbinSelect;
 
 /* Chooses, in every container that holds PTX, the entry with the highest
@@ -108,8 +108,8 @@ typedef enum {
  * newer_than_target (an emulator runs any PTX; a model of an older GPU
  * still wants the program).  @origin names the program in messages (may be
  * NULL). */
-WS_EXPORT GPtrArray *ws_fatbin_select_ptx (WsFatbin *fatbin, int target_sm, WsFatbinSelect mode,
-                                           const char *origin, GError **error);
+WS_EXPORT GPtrArray *ws_fatbin_select_ptx (WsFatbin *fatbin, int target_sm, WsFatbinSelect mode, const char *origin,
+                                           GError **error);
 
 /* "none", "lz4", "zstd" */
 WS_EXPORT const char *ws_fatbin_compression_name (WsFatbinCompression c);
@@ -120,10 +120,10 @@ G_BEGIN_DECLS
 
 /* What an executable says about its CUDA runtime (for `profile`/`build`). */
 typedef struct {
-  char **needed;         /* DT_NEEDED libraries, NULL-terminated */
-  gboolean has_fatbin;   /* it embeds device code (.nv_fatbin) */
-  WsFatbin *fatbin;      /* .nv_fatbin (+ __nv_relfatbin) parsed; NULL when absent */
-  GBytes *sections;      /* the section bytes @fatbin points into */
+  char **needed;       /* DT_NEEDED libraries, NULL-terminated */
+  gboolean has_fatbin; /* it embeds device code (.nv_fatbin) */
+  WsFatbin *fatbin;    /* .nv_fatbin (+ __nv_relfatbin) parsed; NULL when absent */
+  GBytes *sections;    /* the section bytes @fatbin points into */
 } WsElfCuda;
 
 /* Reads a 64-bit little-endian ELF file's dynamic section and fatbinary

@@ -18,6 +18,7 @@
 
 /* Row builders.  A row is the whole description of one field: JSON key,
  * type, range, unit, group, label, display hint, flags and help. */
+/* clang-format off */
 #define ROW(T, f, type, lo, hi, req, unit, fmt, dec, flags, grp, lbl, help) \
   { #f, type, G_STRUCT_OFFSET (T, f), lo, hi, req, unit, grp, lbl, fmt, dec, flags, help }
 #define KEY WS_HW_FIELD_KEY_FIGURE
@@ -27,10 +28,13 @@
   ROW (WsGpu, f, WS_HW_FIELD_INT, lo, hi, TRUE, unit, fmt, 0, flags, grp, lbl, help)
 #define GPU_D(f, lo, hi, unit, fmt, dec, flags, grp, lbl, help) \
   ROW (WsGpu, f, WS_HW_FIELD_DOUBLE, lo, hi, TRUE, unit, fmt, dec, flags, grp, lbl, help)
+/* clang-format on */
 /* Optional numbers, added after the first catalogue release: absent in an
  * older exported file means 0, "unknown", so those files still import. */
+/* clang-format off */
 #define GPU_D_OPT(f, lo, hi, unit, fmt, dec, flags, grp, lbl, help) \
   ROW (WsGpu, f, WS_HW_FIELD_DOUBLE, lo, hi, FALSE, unit, fmt, dec, flags, grp, lbl, help)
+/* clang-format on */
 
 #define COUNT WS_HW_FORMAT_COUNT
 #define QTY WS_HW_FORMAT_QUANTITY
@@ -41,161 +45,173 @@
 #define PARAGRAPH WS_HW_FORMAT_PARAGRAPH
 
 static const WsHwField gpu_fields[] = {
-  GPU_S (name, TRUE, TEXT, 0, N_("General"), N_("Name"),
-         N_("Unique catalogue name; systems, predictions and the command line refer to the GPU by it.")),
-  GPU_S (vendor, TRUE, TEXT, 0, N_("General"), N_("Vendor"), N_("Maker of the GPU.")),
-  GPU_S (architecture, TRUE, TEXT, KEY, N_("General"), N_("Architecture"),
-         N_("Architecture generation, e.g. Maxwell, Ampere, Hopper.")),
-  GPU_I (cc_major, 1, 12, "", COUNT, 0, N_("General"), N_("Compute capability (major)"),
-         N_("Major CUDA compute capability; selects the occupancy and instruction rules.")),
-  GPU_I (cc_minor, 0, 9, "", COUNT, 0, N_("General"), N_("Compute capability (minor)"),
-         N_("Minor CUDA compute capability.")),
-  GPU_D (memory_gb, 0.001, 100000, N_("GB"), QTY, 2, 0, N_("General"), N_("Device memory"),
-         N_("Size of the device memory in GB (10⁹ bytes), as the datasheet gives it.")),
-  GPU_D (tdp_watts, 1, 5000, N_("W"), QTY, 1, 0, N_("General"), N_("Thermal design power"),
-         N_("Board power limit (TDP) from the datasheet.")),
-  GPU_D_OPT (die_area_mm2, 0, 10000, N_("mm²"), QTY, 1, 0, N_("General"), N_("Die area"),
-             N_("Area of the GPU die as the vendor's architecture whitepaper gives it (die size); 0 = unknown.")),
-  GPU_I (pcie_gen, 1, 7, "", COUNT, 0, N_("General"), N_("PCIe generation"),
-         N_("PCI Express generation of the host interface.")),
-  GPU_I (pcie_lanes, 1, 32, N_("lanes"), COUNT, 0, N_("General"), N_("PCIe lanes"),
-         N_("PCI Express lanes of the host interface.")),
+  GPU_S (name, TRUE, TEXT, 0, N_ ("General"), N_ ("Name"),
+         N_ ("Unique catalogue name; systems, predictions and the command line refer to the GPU by it.")),
+  GPU_S (vendor, TRUE, TEXT, 0, N_ ("General"), N_ ("Vendor"), N_ ("Maker of the GPU.")),
+  GPU_S (architecture, TRUE, TEXT, KEY, N_ ("General"), N_ ("Architecture"),
+         N_ ("Architecture generation, e.g. Maxwell, Ampere, Hopper.")),
+  GPU_I (cc_major, 1, 12, "", COUNT, 0, N_ ("General"), N_ ("Compute capability (major)"),
+         N_ ("Major CUDA compute capability; selects the occupancy and instruction rules.")),
+  GPU_I (cc_minor, 0, 9, "", COUNT, 0, N_ ("General"), N_ ("Compute capability (minor)"),
+         N_ ("Minor CUDA compute capability.")),
+  GPU_D (memory_gb, 0.001, 100000, N_ ("GB"), QTY, 2, 0, N_ ("General"), N_ ("Device memory"),
+         N_ ("Size of the device memory in GB (10⁹ bytes), as the datasheet gives it.")),
+  GPU_D (tdp_watts, 1, 5000, N_ ("W"), QTY, 1, 0, N_ ("General"), N_ ("Thermal design power"),
+         N_ ("Board power limit (TDP) from the datasheet.")),
+  GPU_D_OPT (die_area_mm2, 0, 10000, N_ ("mm²"), QTY, 1, 0, N_ ("General"), N_ ("Die area"),
+             N_ ("Area of the GPU die as the vendor's architecture whitepaper gives it (die size); 0 = unknown.")),
+  GPU_I (pcie_gen, 1, 7, "", COUNT, 0, N_ ("General"), N_ ("PCIe generation"),
+         N_ ("PCI Express generation of the host interface.")),
+  GPU_I (pcie_lanes, 1, 32, N_ ("lanes"), COUNT, 0, N_ ("General"), N_ ("PCIe lanes"),
+         N_ ("PCI Express lanes of the host interface.")),
 
-  GPU_I (sms, 1, 1024, "", COUNT, KEY, N_("Compute"), N_("Streaming multiprocessors"),
-         N_("Enabled streaming multiprocessors (SMs) of this product.")),
-  GPU_D (core_clock_mhz, 1, 10000, N_("MHz"), CLOCK, 1, KEY, N_("Compute"), N_("Core clock"),
-         N_("SM clock used for timing: the boost or the measured clock under load (the record's sources say which).")),
-  GPU_I (cuda_cores_per_sm, 1, 1024, "", COUNT, 0, N_("Compute"), N_("CUDA cores per SM"),
-         N_("FP32 lanes per SM: FP32 results per clock per SM.")),
-  GPU_I (fp64_units_per_sm, 0, 1024, "", COUNT, 0, N_("Compute"), N_("FP64 units per SM"),
-         N_("FP64 results per clock per SM (CUDA Programming Guide throughput table).")),
-  GPU_I (sfu_units_per_sm, 1, 1024, "", COUNT, 0, N_("Compute"), N_("Special function units per SM"),
-         N_("Special function units (sine, reciprocal, square root...) per SM.")),
-  GPU_I (ldst_units_per_sm, 1, 1024, "", COUNT, 0, N_("Compute"), N_("Load/store units per SM"),
-         N_("Load/store units per SM: memory instructions' lanes per clock.")),
-  GPU_I (tensor_cores_per_sm, 0, 64, "", COUNT, 0, N_("Compute"), N_("Tensor cores per SM"),
-         N_("Tensor cores per SM; 0 before Volta.")),
-  GPU_I (warp_schedulers_per_sm, 1, 16, "", COUNT, 0, N_("Compute"), N_("Warp schedulers per SM"),
-         N_("Warp schedulers (SM sub-partitions) per SM.")),
-  GPU_I (issue_width, 1, 4, N_("instr/cycle"), COUNT, 0, N_("Compute"), N_("Issue width per scheduler"),
-         N_("Instructions one warp scheduler can issue per clock.")),
-  GPU_I (warp_size, 1, 64, N_("threads"), COUNT, 0, N_("Compute"), N_("Warp size"),
-         N_("Threads per warp (32 on every NVIDIA GPU).")),
+  GPU_I (sms, 1, 1024, "", COUNT, KEY, N_ ("Compute"), N_ ("Streaming multiprocessors"),
+         N_ ("Enabled streaming multiprocessors (SMs) of this product.")),
+  GPU_D (core_clock_mhz, 1, 10000, N_ ("MHz"), CLOCK, 1, KEY, N_ ("Compute"), N_ ("Core clock"),
+         N_ ("SM clock used for timing: the boost or the measured clock under load (the record's sources say which).")),
+  GPU_I (cuda_cores_per_sm, 1, 1024, "", COUNT, 0, N_ ("Compute"), N_ ("CUDA cores per SM"),
+         N_ ("FP32 lanes per SM: FP32 results per clock per SM.")),
+  GPU_I (fp64_units_per_sm, 0, 1024, "", COUNT, 0, N_ ("Compute"), N_ ("FP64 units per SM"),
+         N_ ("FP64 results per clock per SM (CUDA Programming Guide throughput table).")),
+  GPU_I (sfu_units_per_sm, 1, 1024, "", COUNT, 0, N_ ("Compute"), N_ ("Special function units per SM"),
+         N_ ("Special function units (sine, reciprocal, square root...) per SM.")),
+  GPU_I (ldst_units_per_sm, 1, 1024, "", COUNT, 0, N_ ("Compute"), N_ ("Load/store units per SM"),
+         N_ ("Load/store units per SM: memory instructions' lanes per clock.")),
+  GPU_I (tensor_cores_per_sm, 0, 64, "", COUNT, 0, N_ ("Compute"), N_ ("Tensor cores per SM"),
+         N_ ("Tensor cores per SM; 0 before Volta.")),
+  GPU_I (warp_schedulers_per_sm, 1, 16, "", COUNT, 0, N_ ("Compute"), N_ ("Warp schedulers per SM"),
+         N_ ("Warp schedulers (SM sub-partitions) per SM.")),
+  GPU_I (issue_width, 1, 4, N_ ("instr/cycle"), COUNT, 0, N_ ("Compute"), N_ ("Issue width per scheduler"),
+         N_ ("Instructions one warp scheduler can issue per clock.")),
+  GPU_I (warp_size, 1, 64, N_ ("threads"), COUNT, 0, N_ ("Compute"), N_ ("Warp size"),
+         N_ ("Threads per warp (32 on every NVIDIA GPU).")),
 
-  GPU_I (max_warps_per_sm, 1, 256, N_("warps"), COUNT, KEY, N_("Occupancy limits"), N_("Max warps per SM"),
-         N_("Resident warps per SM at most (CUDA Programming Guide, technical specifications).")),
-  GPU_I (max_blocks_per_sm, 1, 256, N_("blocks"), COUNT, KEY, N_("Occupancy limits"), N_("Max blocks per SM"),
-         N_("Resident thread blocks per SM at most.")),
-  GPU_I (max_threads_per_block, 1, 8192, N_("threads"), COUNT, 0, N_("Occupancy limits"), N_("Max threads per block"),
-         N_("Threads per block at most.")),
-  GPU_I (registers_per_sm, 1024, 4 * MiB, N_("registers"), COUNT, KEY, N_("Occupancy limits"), N_("Registers per SM"),
-         N_("32-bit registers in the register file of one SM.")),
-  GPU_I (max_registers_per_thread, 16, 1024, N_("registers"), COUNT, 0, N_("Occupancy limits"), N_("Max registers per thread"),
-         N_("32-bit registers one thread may use at most.")),
-  GPU_I (max_registers_per_block, 1024, 4 * MiB, N_("registers"), COUNT, 0, N_("Occupancy limits"), N_("Max registers per block"),
-         N_("32-bit registers one block may use at most.")),
-  GPU_I (register_alloc_unit, 1, 4096, N_("registers"), COUNT, 0, N_("Occupancy limits"), N_("Register allocation unit (per warp)"),
-         N_("Granularity in which registers are allocated to a warp (cuda_occupancy.h).")),
-  GPU_I (shared_per_sm, 0, 64 * MiB, N_("bytes"), BYTES, KEY, N_("Occupancy limits"), N_("Shared memory per SM"),
-         N_("Largest shared-memory carve-out of one SM.")),
-  GPU_I (shared_per_block, 0, 64 * MiB, N_("bytes"), BYTES, 0, N_("Occupancy limits"), N_("Shared memory per block (default)"),
-         N_("Shared memory a block may use without opting in (48 KiB).")),
-  GPU_I (shared_per_block_optin, 0, 64 * MiB, N_("bytes"), BYTES, 0, N_("Occupancy limits"), N_("Shared memory per block (opt-in)"),
-         N_("Shared memory a block may use after cudaFuncSetAttribute opt-in.")),
-  GPU_I (shared_alloc_unit, 1, 64 * KiB, N_("bytes"), BYTES, 0, N_("Occupancy limits"), N_("Shared memory allocation unit"),
-         N_("Granularity in which shared memory is allocated to a block.")),
-  GPU_I (shared_reserved_per_block, 0, 64 * KiB, N_("bytes"), BYTES, 0, N_("Occupancy limits"), N_("Shared memory reserved per block"),
-         N_("Shared memory the system reserves for each resident block (1 KiB from compute capability 8.0).")),
+  GPU_I (max_warps_per_sm, 1, 256, N_ ("warps"), COUNT, KEY, N_ ("Occupancy limits"), N_ ("Max warps per SM"),
+         N_ ("Resident warps per SM at most (CUDA Programming Guide, technical specifications).")),
+  GPU_I (max_blocks_per_sm, 1, 256, N_ ("blocks"), COUNT, KEY, N_ ("Occupancy limits"), N_ ("Max blocks per SM"),
+         N_ ("Resident thread blocks per SM at most.")),
+  GPU_I (max_threads_per_block, 1, 8192, N_ ("threads"), COUNT, 0, N_ ("Occupancy limits"),
+         N_ ("Max threads per block"), N_ ("Threads per block at most.")),
+  GPU_I (registers_per_sm, 1024, 4 * MiB, N_ ("registers"), COUNT, KEY, N_ ("Occupancy limits"),
+         N_ ("Registers per SM"), N_ ("32-bit registers in the register file of one SM.")),
+  GPU_I (max_registers_per_thread, 16, 1024, N_ ("registers"), COUNT, 0, N_ ("Occupancy limits"),
+         N_ ("Max registers per thread"), N_ ("32-bit registers one thread may use at most.")),
+  GPU_I (max_registers_per_block, 1024, 4 * MiB, N_ ("registers"), COUNT, 0, N_ ("Occupancy limits"),
+         N_ ("Max registers per block"), N_ ("32-bit registers one block may use at most.")),
+  GPU_I (register_alloc_unit, 1, 4096, N_ ("registers"), COUNT, 0, N_ ("Occupancy limits"),
+         N_ ("Register allocation unit (per warp)"),
+         N_ ("Granularity in which registers are allocated to a warp (cuda_occupancy.h).")),
+  GPU_I (shared_per_sm, 0, 64 * MiB, N_ ("bytes"), BYTES, KEY, N_ ("Occupancy limits"), N_ ("Shared memory per SM"),
+         N_ ("Largest shared-memory carve-out of one SM.")),
+  GPU_I (shared_per_block, 0, 64 * MiB, N_ ("bytes"), BYTES, 0, N_ ("Occupancy limits"),
+         N_ ("Shared memory per block (default)"), N_ ("Shared memory a block may use without opting in (48 KiB).")),
+  GPU_I (shared_per_block_optin, 0, 64 * MiB, N_ ("bytes"), BYTES, 0, N_ ("Occupancy limits"),
+         N_ ("Shared memory per block (opt-in)"),
+         N_ ("Shared memory a block may use after cudaFuncSetAttribute opt-in.")),
+  GPU_I (shared_alloc_unit, 1, 64 * KiB, N_ ("bytes"), BYTES, 0, N_ ("Occupancy limits"),
+         N_ ("Shared memory allocation unit"), N_ ("Granularity in which shared memory is allocated to a block.")),
+  GPU_I (shared_reserved_per_block, 0, 64 * KiB, N_ ("bytes"), BYTES, 0, N_ ("Occupancy limits"),
+         N_ ("Shared memory reserved per block"),
+         N_ ("Shared memory the system reserves for each resident block (1 KiB from compute capability 8.0).")),
 
-  GPU_I (l1_size, 0, 64 * MiB, N_("bytes"), BYTES, 0, N_("L1 cache"), N_("L1 cache size"),
-         N_("L1 data cache per SM.")),
-  GPU_I (l1_line, 1, 4096, N_("bytes"), BYTES, 0, N_("L1 cache"), N_("L1 line size"), N_("L1 cache line size.")),
-  GPU_I (l1_sector, 1, 4096, N_("bytes"), BYTES, 0, N_("L1 cache"), N_("L1 sector size"),
-         N_("L1 sector size: the unit a miss fetches.")),
-  GPU_I (l1_assoc, 1, 65536, N_("ways"), COUNT, 0, N_("L1 cache"), N_("L1 associativity"),
-         N_("L1 ways per set (used by the cache simulation).")),
-  GPU_D (l1_latency, 1, 100000, N_("cycles"), CYCLES, 1, 0, N_("L1 cache"), N_("L1 hit latency"),
-         N_("Unloaded load-to-use time of a dependent global load that hits the L1 (pointer chase), core cycles.")),
-  GPU_I (l1_mshrs, 1, 65536, "", COUNT, 0, N_("L1 cache"), N_("L1 miss status holding registers per SM"),
-         N_("Misses one SM can keep in flight (MSHRs).")),
-  GPU_D_OPT (l1_bandwidth_bytes_per_clk, 0, 65536, N_("bytes/clock"), QTY, 1, 0, N_("L1 cache"), N_("L1 peak bandwidth per SM"),
-             N_("Peak L1/shared load bandwidth of one SM per core clock; 0 = unknown.")),
+  GPU_I (l1_size, 0, 64 * MiB, N_ ("bytes"), BYTES, 0, N_ ("L1 cache"), N_ ("L1 cache size"),
+         N_ ("L1 data cache per SM.")),
+  GPU_I (l1_line, 1, 4096, N_ ("bytes"), BYTES, 0, N_ ("L1 cache"), N_ ("L1 line size"), N_ ("L1 cache line size.")),
+  GPU_I (l1_sector, 1, 4096, N_ ("bytes"), BYTES, 0, N_ ("L1 cache"), N_ ("L1 sector size"),
+         N_ ("L1 sector size: the unit a miss fetches.")),
+  GPU_I (l1_assoc, 1, 65536, N_ ("ways"), COUNT, 0, N_ ("L1 cache"), N_ ("L1 associativity"),
+         N_ ("L1 ways per set (used by the cache simulation).")),
+  GPU_D (l1_latency, 1, 100000, N_ ("cycles"), CYCLES, 1, 0, N_ ("L1 cache"), N_ ("L1 hit latency"),
+         N_ ("Unloaded load-to-use time of a dependent global load that hits the L1 (pointer chase), core cycles.")),
+  GPU_I (l1_mshrs, 1, 65536, "", COUNT, 0, N_ ("L1 cache"), N_ ("L1 miss status holding registers per SM"),
+         N_ ("Misses one SM can keep in flight (MSHRs).")),
+  GPU_D_OPT (l1_bandwidth_bytes_per_clk, 0, 65536, N_ ("bytes/clock"), QTY, 1, 0, N_ ("L1 cache"),
+             N_ ("L1 peak bandwidth per SM"),
+             N_ ("Peak L1/shared load bandwidth of one SM per core clock; 0 = unknown.")),
 
-  GPU_I (l2_size, 0, G_MAXINT, N_("bytes"), BYTES, KEY, N_("L2 cache"), N_("L2 cache size"),
-         N_("L2 cache of the whole chip.")),
-  GPU_I (l2_line, 1, 4096, N_("bytes"), BYTES, 0, N_("L2 cache"), N_("L2 line size"), N_("L2 cache line size.")),
-  GPU_I (l2_assoc, 1, 65536, N_("ways"), COUNT, 0, N_("L2 cache"), N_("L2 associativity"),
-         N_("L2 ways per set (used by the cache simulation).")),
-  GPU_D (l2_latency, 1, 100000, N_("cycles"), CYCLES, 1, 0, N_("L2 cache"), N_("L2 hit latency"),
-         N_("Unloaded load-to-use time of a dependent global load that misses the L1 and hits the L2, core cycles.")),
-  GPU_I (l2_slices, 1, 4096, "", COUNT, 0, N_("L2 cache"), N_("L2 slices"),
-         N_("Independently addressed L2 slices of the chip.")),
-  GPU_D_OPT (l2_bandwidth_bytes_per_clk, 0, 1048576, N_("bytes/clock"), QTY, 1, 0, N_("L2 cache"), N_("L2 peak bandwidth"),
-             N_("Peak L2 bandwidth of the whole chip per core clock; never below the hardware's (it feeds lower bounds on time); 0 = unknown.")),
+  GPU_I (l2_size, 0, G_MAXINT, N_ ("bytes"), BYTES, KEY, N_ ("L2 cache"), N_ ("L2 cache size"),
+         N_ ("L2 cache of the whole chip.")),
+  GPU_I (l2_line, 1, 4096, N_ ("bytes"), BYTES, 0, N_ ("L2 cache"), N_ ("L2 line size"), N_ ("L2 cache line size.")),
+  GPU_I (l2_assoc, 1, 65536, N_ ("ways"), COUNT, 0, N_ ("L2 cache"), N_ ("L2 associativity"),
+         N_ ("L2 ways per set (used by the cache simulation).")),
+  GPU_D (l2_latency, 1, 100000, N_ ("cycles"), CYCLES, 1, 0, N_ ("L2 cache"), N_ ("L2 hit latency"),
+         N_ ("Unloaded load-to-use time of a dependent global load that misses the L1 and hits the L2, core cycles.")),
+  GPU_I (l2_slices, 1, 4096, "", COUNT, 0, N_ ("L2 cache"), N_ ("L2 slices"),
+         N_ ("Independently addressed L2 slices of the chip.")),
+  GPU_D_OPT (l2_bandwidth_bytes_per_clk, 0, 1048576, N_ ("bytes/clock"), QTY, 1, 0, N_ ("L2 cache"),
+             N_ ("L2 peak bandwidth"),
+             N_ ("Peak L2 bandwidth of the whole chip per core clock; never below the hardware's (it feeds lower "
+                 "bounds on time); 0 = unknown.")),
 
-  GPU_S (dram_type, TRUE, TEXT, 0, N_("DRAM"), N_("Memory type"), N_("Device memory technology, e.g. GDDR5, HBM2.")),
-  GPU_D (dram_clock_mhz, 1, 100000, N_("MHz"), CLOCK, 1, 0, N_("DRAM"), N_("Memory clock"),
-         N_("DRAM command clock; bandwidth = clock × data rate × bus width.")),
-  GPU_I (dram_bus_width_bits, 8, 65536, N_("bits"), COUNT, 0, N_("DRAM"), N_("Bus width"),
-         N_("Width of the DRAM interface.")),
-  GPU_D (dram_data_rate, 1, 64, N_("transfers/clock"), QTY, 2, 0, N_("DRAM"), N_("Data rate"),
-         N_("Data transfers per memory clock and pin.")),
-  GPU_D (dram_bandwidth_gbs, 0.001, 1000000, N_("GB/s"), QTY, 1, KEY, N_("DRAM"), N_("DRAM bandwidth"),
-         N_("Peak DRAM bandwidth in GB/s (10⁹ bytes/s) from the datasheet.")),
-  GPU_D (dram_latency, 1, 100000, N_("cycles"), CYCLES, 1, 0, N_("DRAM"), N_("Unloaded latency"),
-         N_("Unloaded load-to-use time of a dependent global load that misses L1 and L2 and opens a DRAM row, core cycles.")),
-  GPU_I (dram_channels, 1, 4096, "", COUNT, 0, N_("DRAM"), N_("Channels"), N_("Independent DRAM channels.")),
-  GPU_I (dram_banks, 1, 4096, "", COUNT, 0, N_("DRAM"), N_("Banks per channel"), N_("DRAM banks per channel.")),
+  GPU_S (dram_type, TRUE, TEXT, 0, N_ ("DRAM"), N_ ("Memory type"), N_ ("Device memory technology, e.g. GDDR5, HBM2.")),
+  GPU_D (dram_clock_mhz, 1, 100000, N_ ("MHz"), CLOCK, 1, 0, N_ ("DRAM"), N_ ("Memory clock"),
+         N_ ("DRAM command clock; bandwidth = clock × data rate × bus width.")),
+  GPU_I (dram_bus_width_bits, 8, 65536, N_ ("bits"), COUNT, 0, N_ ("DRAM"), N_ ("Bus width"),
+         N_ ("Width of the DRAM interface.")),
+  GPU_D (dram_data_rate, 1, 64, N_ ("transfers/clock"), QTY, 2, 0, N_ ("DRAM"), N_ ("Data rate"),
+         N_ ("Data transfers per memory clock and pin.")),
+  GPU_D (dram_bandwidth_gbs, 0.001, 1000000, N_ ("GB/s"), QTY, 1, KEY, N_ ("DRAM"), N_ ("DRAM bandwidth"),
+         N_ ("Peak DRAM bandwidth in GB/s (10⁹ bytes/s) from the datasheet.")),
+  GPU_D (
+    dram_latency, 1, 100000, N_ ("cycles"), CYCLES, 1, 0, N_ ("DRAM"), N_ ("Unloaded latency"),
+    N_ (
+      "Unloaded load-to-use time of a dependent global load that misses L1 and L2 and opens a DRAM row, core cycles.")),
+  GPU_I (dram_channels, 1, 4096, "", COUNT, 0, N_ ("DRAM"), N_ ("Channels"), N_ ("Independent DRAM channels.")),
+  GPU_I (dram_banks, 1, 4096, "", COUNT, 0, N_ ("DRAM"), N_ ("Banks per channel"), N_ ("DRAM banks per channel.")),
 
-  GPU_D_OPT (launch_interval_us, 0, 1e6, N_("µs"), QTY, 2, 0, N_("Kernel launch"), N_("Stream launch interval"),
-             N_("Shortest time per launch of back-to-back kernels on one stream; 0 = unknown.")),
-  GPU_D_OPT (launch_gap_us, 0, 1e6, N_("µs"), QTY, 2, 0, N_("Kernel launch"), N_("Stream launch gap"),
-             N_("Device time from a kernel's end to the start of the next kernel that depends on it; 0 = unknown.")),
-  GPU_D_OPT (graph_launch_interval_us, 0, 1e6, N_("µs"), QTY, 2, 0, N_("Kernel launch"), N_("Graph launch interval"),
-             N_("Shortest time per kernel node of a straight-line CUDA graph; 0 = unknown.")),
-  GPU_D_OPT (graph_launch_gap_us, 0, 1e6, N_("µs"), QTY, 2, 0, N_("Kernel launch"), N_("Graph launch gap"),
-             N_("Device time between dependent kernel nodes of a CUDA graph; 0 = unknown.")),
+  GPU_D_OPT (launch_interval_us, 0, 1e6, N_ ("µs"), QTY, 2, 0, N_ ("Kernel launch"), N_ ("Stream launch interval"),
+             N_ ("Shortest time per launch of back-to-back kernels on one stream; 0 = unknown.")),
+  GPU_D_OPT (launch_gap_us, 0, 1e6, N_ ("µs"), QTY, 2, 0, N_ ("Kernel launch"), N_ ("Stream launch gap"),
+             N_ ("Device time from a kernel's end to the start of the next kernel that depends on it; 0 = unknown.")),
+  GPU_D_OPT (graph_launch_interval_us, 0, 1e6, N_ ("µs"), QTY, 2, 0, N_ ("Kernel launch"), N_ ("Graph launch interval"),
+             N_ ("Shortest time per kernel node of a straight-line CUDA graph; 0 = unknown.")),
+  GPU_D_OPT (graph_launch_gap_us, 0, 1e6, N_ ("µs"), QTY, 2, 0, N_ ("Kernel launch"), N_ ("Graph launch gap"),
+             N_ ("Device time between dependent kernel nodes of a CUDA graph; 0 = unknown.")),
 
-  GPU_S (sources, FALSE, PARAGRAPH, 0, N_("Sources"), N_("Sources"),
-         N_("Where each value comes from: datasheets, whitepapers, papers, measurements and stated assumptions.")),
+  GPU_S (sources, FALSE, PARAGRAPH, 0, N_ ("Sources"), N_ ("Sources"),
+         N_ ("Where each value comes from: datasheets, whitepapers, papers, measurements and stated assumptions.")),
 };
 
+/* clang-format off */
 #define CPU_S(f, req, fmt, grp, lbl, help) \
   ROW (WsCpu, f, WS_HW_FIELD_STRING, 0, 0, req, "", fmt, 0, 0, grp, lbl, help)
+/* clang-format on */
 static const WsHwField cpu_fields[] = {
-  CPU_S (name, TRUE, TEXT, N_("General"), N_("Name"), N_("Unique catalogue name.")),
-  CPU_S (vendor, TRUE, TEXT, N_("General"), N_("Vendor"), N_("Maker of the processor.")),
-  CPU_S (model, TRUE, TEXT, N_("General"), N_("Model"), N_("Product name of the processor.")),
-  ROW (WsCpu, cores, WS_HW_FIELD_INT, 1, 65536, TRUE, "", COUNT, 0, 0, N_("Compute"), N_("Cores"),
-       N_("Physical cores.")),
-  ROW (WsCpu, clock_mhz, WS_HW_FIELD_DOUBLE, 1, 100000, TRUE, N_("MHz"), CLOCK, 1, 0, N_("Compute"), N_("Base clock"),
-       N_("Base clock of the cores.")),
-  ROW (WsCpu, gflops, WS_HW_FIELD_DOUBLE, 0.001, 1e9, TRUE, N_("GFLOP/s"), QTY, 1, 0, N_("Compute"), N_("Peak FP64 FLOP rate"),
-       N_("Peak double-precision rate of the whole processor.")),
-  CPU_S (sources, FALSE, PARAGRAPH, N_("Sources"), N_("Sources"), N_("Where the values come from.")),
+  CPU_S (name, TRUE, TEXT, N_ ("General"), N_ ("Name"), N_ ("Unique catalogue name.")),
+  CPU_S (vendor, TRUE, TEXT, N_ ("General"), N_ ("Vendor"), N_ ("Maker of the processor.")),
+  CPU_S (model, TRUE, TEXT, N_ ("General"), N_ ("Model"), N_ ("Product name of the processor.")),
+  ROW (WsCpu, cores, WS_HW_FIELD_INT, 1, 65536, TRUE, "", COUNT, 0, 0, N_ ("Compute"), N_ ("Cores"),
+       N_ ("Physical cores.")),
+  ROW (WsCpu, clock_mhz, WS_HW_FIELD_DOUBLE, 1, 100000, TRUE, N_ ("MHz"), CLOCK, 1, 0, N_ ("Compute"),
+       N_ ("Base clock"), N_ ("Base clock of the cores.")),
+  ROW (WsCpu, gflops, WS_HW_FIELD_DOUBLE, 0.001, 1e9, TRUE, N_ ("GFLOP/s"), QTY, 1, 0, N_ ("Compute"),
+       N_ ("Peak FP64 FLOP rate"), N_ ("Peak double-precision rate of the whole processor.")),
+  CPU_S (sources, FALSE, PARAGRAPH, N_ ("Sources"), N_ ("Sources"), N_ ("Where the values come from.")),
 };
 
+/* clang-format off */
 #define LINK_S(f, req, fmt, grp, lbl, help) \
   ROW (WsLink, f, WS_HW_FIELD_STRING, 0, 0, req, "", fmt, 0, 0, grp, lbl, help)
 #define LINK_D(f, lo, hi, unit, fmt, dec, grp, lbl, help) \
   ROW (WsLink, f, WS_HW_FIELD_DOUBLE, lo, hi, TRUE, unit, fmt, dec, 0, grp, lbl, help)
+/* clang-format on */
 static const WsHwField link_fields[] = {
-  LINK_S (name, TRUE, TEXT, N_("General"), N_("Name"), N_("Unique catalogue name.")),
-  LINK_S (type, TRUE, TEXT, N_("General"), N_("Type"), N_("Kind of link: PCIe, NVLink or Network.")),
+  LINK_S (name, TRUE, TEXT, N_ ("General"), N_ ("Name"), N_ ("Unique catalogue name.")),
+  LINK_S (type, TRUE, TEXT, N_ ("General"), N_ ("Type"), N_ ("Kind of link: PCIe, NVLink or Network.")),
   /* seed 004 eq. 4.6, per direction: t = startup + bytes / (bandwidth * lambda) */
-  LINK_D (h2d_bandwidth_gbs, 0.001, 1e6, N_("GB/s"), QTY, 2, N_("Host to device"), N_("Bandwidth"),
-          N_("Nominal bandwidth from host to device (seed 004 eq. 4.6).")),
-  LINK_D (h2d_startup_us, 0, 1e9, N_("µs"), QTY, 3, N_("Host to device"), N_("Startup time"),
-          N_("Fixed cost of one host-to-device transfer (seed 004 eq. 4.6).")),
-  LINK_D (h2d_lambda, 0.001, 1, "", QTY, 3, N_("Host to device"), N_("Utilisation factor λ"),
-          N_("Share of the nominal bandwidth a large host-to-device transfer reaches (seed 004 eq. 4.6).")),
-  LINK_D (d2h_bandwidth_gbs, 0.001, 1e6, N_("GB/s"), QTY, 2, N_("Device to host"), N_("Bandwidth"),
-          N_("Nominal bandwidth from device to host (seed 004 eq. 4.6).")),
-  LINK_D (d2h_startup_us, 0, 1e9, N_("µs"), QTY, 3, N_("Device to host"), N_("Startup time"),
-          N_("Fixed cost of one device-to-host transfer (seed 004 eq. 4.6).")),
-  LINK_D (d2h_lambda, 0.001, 1, "", QTY, 3, N_("Device to host"), N_("Utilisation factor λ"),
-          N_("Share of the nominal bandwidth a large device-to-host transfer reaches (seed 004 eq. 4.6).")),
-  LINK_S (sources, FALSE, PARAGRAPH, N_("Sources"), N_("Sources"), N_("Where the values come from.")),
+  LINK_D (h2d_bandwidth_gbs, 0.001, 1e6, N_ ("GB/s"), QTY, 2, N_ ("Host to device"), N_ ("Bandwidth"),
+          N_ ("Nominal bandwidth from host to device (seed 004 eq. 4.6).")),
+  LINK_D (h2d_startup_us, 0, 1e9, N_ ("µs"), QTY, 3, N_ ("Host to device"), N_ ("Startup time"),
+          N_ ("Fixed cost of one host-to-device transfer (seed 004 eq. 4.6).")),
+  LINK_D (h2d_lambda, 0.001, 1, "", QTY, 3, N_ ("Host to device"), N_ ("Utilisation factor λ"),
+          N_ ("Share of the nominal bandwidth a large host-to-device transfer reaches (seed 004 eq. 4.6).")),
+  LINK_D (d2h_bandwidth_gbs, 0.001, 1e6, N_ ("GB/s"), QTY, 2, N_ ("Device to host"), N_ ("Bandwidth"),
+          N_ ("Nominal bandwidth from device to host (seed 004 eq. 4.6).")),
+  LINK_D (d2h_startup_us, 0, 1e9, N_ ("µs"), QTY, 3, N_ ("Device to host"), N_ ("Startup time"),
+          N_ ("Fixed cost of one device-to-host transfer (seed 004 eq. 4.6).")),
+  LINK_D (d2h_lambda, 0.001, 1, "", QTY, 3, N_ ("Device to host"), N_ ("Utilisation factor λ"),
+          N_ ("Share of the nominal bandwidth a large device-to-host transfer reaches (seed 004 eq. 4.6).")),
+  LINK_S (sources, FALSE, PARAGRAPH, N_ ("Sources"), N_ ("Sources"), N_ ("Where the values come from.")),
 };
 
 /* ------------------------------------------------------------------------ */
@@ -253,21 +269,22 @@ derived_l2_bandwidth_gbs (const void *rec)
 }
 
 static const WsHwDerived gpu_derived[] = {
-  { "compute_capability", "", N_("Compute capability"), WS_HW_FORMAT_VERSION, 1, KEY,
-    N_("Compute capability major.minor."), derived_compute_capability },
-  { "peak_fp32_gflops", N_("GFLOP/s"), N_("Peak FP32 throughput"), QTY, 1, KEY,
-    N_("2 FLOP (one fused multiply-add) × CUDA cores per SM × SMs × core clock."), derived_peak_fp32 },
-  { "peak_fp64_gflops", N_("GFLOP/s"), N_("Peak FP64 throughput"), QTY, 1, KEY,
-    N_("2 FLOP (one fused multiply-add) × FP64 units per SM × SMs × core clock."), derived_peak_fp64 },
-  { "bytes_per_flop", N_("B/FLOP"), N_("Bytes per FP32 FLOP"), QTY, 3, KEY,
-    N_("DRAM bandwidth / peak FP32 throughput: the machine balance."), derived_bytes_per_flop },
-  { "flops_per_byte", N_("FLOP/byte"), N_("Ridge point (FLOP per byte)"), QTY, 1, KEY,
-    N_("Peak FP32 throughput / DRAM bandwidth: the arithmetic intensity where the roofline turns from memory- to compute-bound."),
+  { "compute_capability", "", N_ ("Compute capability"), WS_HW_FORMAT_VERSION, 1, KEY,
+    N_ ("Compute capability major.minor."), derived_compute_capability },
+  { "peak_fp32_gflops", N_ ("GFLOP/s"), N_ ("Peak FP32 throughput"), QTY, 1, KEY,
+    N_ ("2 FLOP (one fused multiply-add) × CUDA cores per SM × SMs × core clock."), derived_peak_fp32 },
+  { "peak_fp64_gflops", N_ ("GFLOP/s"), N_ ("Peak FP64 throughput"), QTY, 1, KEY,
+    N_ ("2 FLOP (one fused multiply-add) × FP64 units per SM × SMs × core clock."), derived_peak_fp64 },
+  { "bytes_per_flop", N_ ("B/FLOP"), N_ ("Bytes per FP32 FLOP"), QTY, 3, KEY,
+    N_ ("DRAM bandwidth / peak FP32 throughput: the machine balance."), derived_bytes_per_flop },
+  { "flops_per_byte", N_ ("FLOP/byte"), N_ ("Ridge point (FLOP per byte)"), QTY, 1, KEY,
+    N_ ("Peak FP32 throughput / DRAM bandwidth: the arithmetic intensity where the roofline turns from memory- to "
+        "compute-bound."),
     derived_ridge_point },
-  { "max_threads_per_sm", N_("threads"), N_("Threads per SM"), COUNT, 0, KEY,
-    N_("Max warps per SM × warp size: resident threads per SM at most."), derived_threads_per_sm },
-  { "l2_bandwidth_gbs", N_("GB/s"), N_("L2 peak bandwidth at the core clock"), QTY, 1, KEY,
-    N_("L2 peak bandwidth (bytes per clock) × core clock; unknown when the catalogue has no L2 figure."),
+  { "max_threads_per_sm", N_ ("threads"), N_ ("Threads per SM"), COUNT, 0, KEY,
+    N_ ("Max warps per SM × warp size: resident threads per SM at most."), derived_threads_per_sm },
+  { "l2_bandwidth_gbs", N_ ("GB/s"), N_ ("L2 peak bandwidth at the core clock"), QTY, 1, KEY,
+    N_ ("L2 peak bandwidth (bytes per clock) × core clock; unknown when the catalogue has no L2 figure."),
     derived_l2_bandwidth_gbs },
 };
 
@@ -285,8 +302,8 @@ ws_iclass_name (WsIClass c)
 
 /* Display labels of the instruction classes, in WsIClass order. */
 static const char *const iclass_labels[WS_ICLASS_COUNT] = {
-  N_("FP32 arithmetic"), N_("Integer arithmetic"), N_("Special functions (SFU)"), N_("FP64 arithmetic"),
-  N_("Tensor cores"), N_("Shared memory access"), N_("Global memory access"), N_("Branches"),
+  N_ ("FP32 arithmetic"), N_ ("Integer arithmetic"),   N_ ("Special functions (SFU)"), N_ ("FP64 arithmetic"),
+  N_ ("Tensor cores"),    N_ ("Shared memory access"), N_ ("Global memory access"),    N_ ("Branches"),
 };
 
 const char *
@@ -337,18 +354,10 @@ ws_hw_fields (WsHwKind kind, guint *n_fields)
 {
   switch (kind)
     {
-    case WS_HW_GPU:
-      *n_fields = G_N_ELEMENTS (gpu_fields);
-      return gpu_fields;
-    case WS_HW_CPU:
-      *n_fields = G_N_ELEMENTS (cpu_fields);
-      return cpu_fields;
-    case WS_HW_LINK:
-      *n_fields = G_N_ELEMENTS (link_fields);
-      return link_fields;
-    default:
-      *n_fields = 0;
-      g_return_val_if_reached (NULL);
+    case WS_HW_GPU: *n_fields = G_N_ELEMENTS (gpu_fields); return gpu_fields;
+    case WS_HW_CPU: *n_fields = G_N_ELEMENTS (cpu_fields); return cpu_fields;
+    case WS_HW_LINK: *n_fields = G_N_ELEMENTS (link_fields); return link_fields;
+    default: *n_fields = 0; g_return_val_if_reached (NULL);
     }
 }
 
@@ -392,8 +401,7 @@ gboolean
 ws_hw_field_is_unknown (const WsHwField *field, const void *record)
 {
   g_return_val_if_fail (field != NULL && record != NULL, FALSE);
-  return !field->required && field->type != WS_HW_FIELD_STRING &&
-         ws_hw_field_get_number (field, record) == 0.0;
+  return !field->required && field->type != WS_HW_FIELD_STRING && ws_hw_field_get_number (field, record) == 0.0;
 }
 
 const WsHwDerived *
@@ -425,7 +433,7 @@ ws_hw_derived_find (WsHwKind kind, const char *name)
 const char *
 ws_hw_derived_group (void)
 {
-  return N_("Derived");
+  return N_ ("Derived");
 }
 
 #define FIELD_PTR(rec, f, T) ((T *) ((char *) (rec) + (f)->offset))
@@ -563,12 +571,8 @@ add_fields (JsonBuilder *b, const void *rec, WsHwKind kind, gboolean stop_before
               json_builder_add_null_value (b);
           }
           break;
-        case WS_HW_FIELD_INT:
-          json_builder_add_int_value (b, *FIELD_CPTR (rec, f, int));
-          break;
-        case WS_HW_FIELD_DOUBLE:
-          add_number (b, *FIELD_CPTR (rec, f, double));
-          break;
+        case WS_HW_FIELD_INT: json_builder_add_int_value (b, *FIELD_CPTR (rec, f, int)); break;
+        case WS_HW_FIELD_DOUBLE: add_number (b, *FIELD_CPTR (rec, f, double)); break;
         }
     }
 }
@@ -586,7 +590,7 @@ JsonNode *
 ws_gpu_to_json (const WsGpu *gpu)
 {
   g_return_val_if_fail (gpu != NULL, NULL);
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "kind");
   json_builder_add_string_value (b, "gpu");
@@ -613,7 +617,7 @@ JsonNode *
 ws_cpu_to_json (const WsCpu *cpu)
 {
   g_return_val_if_fail (cpu != NULL, NULL);
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "kind");
   json_builder_add_string_value (b, "cpu");
@@ -627,7 +631,7 @@ JsonNode *
 ws_link_to_json (const WsLink *link)
 {
   g_return_val_if_fail (link != NULL, NULL);
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "kind");
   json_builder_add_string_value (b, "link");
@@ -681,8 +685,7 @@ json_type_name (JsonNode *node)
           return "an integer";
         return "a number";
       }
-    default:
-      return "something else";
+    default: return "something else";
     }
 }
 
@@ -713,8 +716,7 @@ format_number (double v)
 }
 
 static gboolean
-check_range (const char *what, const char *field, double v, double lo, double hi,
-             GError **error)
+check_range (const char *what, const char *field, double v, double lo, double hi, GError **error)
 {
   if (isfinite (v) && v >= lo && v <= hi)
     return TRUE;
@@ -722,8 +724,7 @@ check_range (const char *what, const char *field, double v, double lo, double hi
   g_autofree char *slo = format_number (lo);
   g_autofree char *shi = format_number (hi);
   g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-               "%s: value %s of field '%s' is out of range; allowed range is %s to %s",
-               what, sv, field, slo, shi);
+               "%s: value %s of field '%s' is out of range; allowed range is %s to %s", what, sv, field, slo, shi);
   return FALSE;
 }
 
@@ -736,14 +737,13 @@ read_field (const char *what, const WsHwField *f, JsonNode *node, void *rec, GEr
       if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
         {
           g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                       "%s: field '%s' has the wrong type: expected a string, got %s",
-                       what, f->name, json_type_name (node));
+                       "%s: field '%s' has the wrong type: expected a string, got %s", what, f->name,
+                       json_type_name (node));
           return FALSE;
         }
       if (f->required && *json_node_get_string (node) == '\0')
         {
-          g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                       "%s: field '%s' must not be empty", what, f->name);
+          g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: field '%s' must not be empty", what, f->name);
           return FALSE;
         }
       g_free (*FIELD_PTR (rec, f, char *));
@@ -755,8 +755,8 @@ read_field (const char *what, const WsHwField *f, JsonNode *node, void *rec, GEr
         if (!node_is_number (node))
           {
             g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                         "%s: field '%s' has the wrong type: expected an integer, got %s",
-                         what, f->name, json_type_name (node));
+                         "%s: field '%s' has the wrong type: expected an integer, got %s", what, f->name,
+                         json_type_name (node));
             return FALSE;
           }
         double v = node_number (node);
@@ -764,8 +764,7 @@ read_field (const char *what, const WsHwField *f, JsonNode *node, void *rec, GEr
           {
             g_autofree char *sv = format_number (v);
             g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                         "%s: field '%s' has the wrong type: expected an integer, got %s",
-                         what, f->name, sv);
+                         "%s: field '%s' has the wrong type: expected an integer, got %s", what, f->name, sv);
             return FALSE;
           }
         if (!check_range (what, f->name, v, f->min, f->max, error))
@@ -779,8 +778,8 @@ read_field (const char *what, const WsHwField *f, JsonNode *node, void *rec, GEr
         if (!node_is_number (node))
           {
             g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                         "%s: field '%s' has the wrong type: expected a number, got %s",
-                         what, f->name, json_type_name (node));
+                         "%s: field '%s' has the wrong type: expected a number, got %s", what, f->name,
+                         json_type_name (node));
             return FALSE;
           }
         double v = node_number (node);
@@ -794,18 +793,17 @@ read_field (const char *what, const WsHwField *f, JsonNode *node, void *rec, GEr
 }
 
 static gboolean
-unknown_field (const char *what, const char *member, const char *const *valid,
-               const char *context, GError **error)
+unknown_field (const char *what, const char *member, const char *const *valid, const char *context, GError **error)
 {
   g_autofree char *close = ws_suggest_names (member, valid, 1);
   if (close != NULL)
-    g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                 "%s: unknown field '%s'%s; did you mean '%s'?", what, member, context, close);
+    g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: unknown field '%s'%s; did you mean '%s'?", what, member,
+                 context, close);
   else
     {
       g_autofree char *all = g_strjoinv (", ", (char **) valid);
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                   "%s: unknown field '%s'%s; valid fields are: %s", what, member, context, all);
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: unknown field '%s'%s; valid fields are: %s", what, member,
+                   context, all);
     }
   return FALSE;
 }
@@ -819,11 +817,12 @@ read_pipes (const char *what, JsonNode *node, WsGpu *gpu, GError **error)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                    "%s: field 'pipes' has the wrong type: expected an object with one member per "
-                   "instruction class, got %s", what, json_type_name (node));
+                   "instruction class, got %s",
+                   what, json_type_name (node));
       return FALSE;
     }
   JsonObject *obj = json_node_get_object (node);
-  g_autoptr(GList) members = json_object_get_members (obj);
+  g_autoptr (GList) members = json_object_get_members (obj);
   for (GList *l = members; l != NULL; l = l->next)
     {
       const char *m = l->data;
@@ -841,18 +840,19 @@ read_pipes (const char *what, JsonNode *node, WsGpu *gpu, GError **error)
         {
           g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                        "%s: missing required field 'pipes.%s' (an object with 'latency' and "
-                       "'initiation_interval' in cycles)", what, iclass_names[c]);
+                       "'initiation_interval' in cycles)",
+                       what, iclass_names[c]);
           return FALSE;
         }
       if (!JSON_NODE_HOLDS_OBJECT (pn))
         {
           g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                       "%s: field 'pipes.%s' has the wrong type: expected an object, got %s",
-                       what, iclass_names[c], json_type_name (pn));
+                       "%s: field 'pipes.%s' has the wrong type: expected an object, got %s", what, iclass_names[c],
+                       json_type_name (pn));
           return FALSE;
         }
       JsonObject *po = json_node_get_object (pn);
-      g_autoptr(GList) pm = json_object_get_members (po);
+      g_autoptr (GList) pm = json_object_get_members (po);
       for (GList *l = pm; l != NULL; l = l->next)
         if (!g_strv_contains (pipe_members, l->data))
           {
@@ -869,15 +869,14 @@ read_pipes (const char *what, JsonNode *node, WsGpu *gpu, GError **error)
           JsonNode *vn = json_object_get_member (po, pipe_members[k]);
           if (vn == NULL)
             {
-              g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                           "%s: missing required field '%s' (cycles)", what, field);
+              g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: missing required field '%s' (cycles)", what, field);
               return FALSE;
             }
           if (!node_is_number (vn))
             {
               g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                           "%s: field '%s' has the wrong type: expected a number, got %s",
-                           what, field, json_type_name (vn));
+                           "%s: field '%s' has the wrong type: expected a number, got %s", what, field,
+                           json_type_name (vn));
               return FALSE;
             }
           double v = node_number (vn);
@@ -903,15 +902,16 @@ check_kind_member (const char *what, JsonObject *obj, WsHwKind kind, GError **er
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                    "%s: field 'kind' has the wrong type: expected a string (\"gpu\", \"cpu\" or "
-                   "\"link\"), got %s", what, json_type_name (kn));
+                   "\"link\"), got %s",
+                   what, json_type_name (kn));
       return FALSE;
     }
   WsHwKind k;
   if (!ws_hw_kind_from_string (json_node_get_string (kn), &k) || k != kind)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                   "%s: field 'kind' is \"%s\" but a %s record was expected (\"%s\")",
-                   what, json_node_get_string (kn), kind_title (kind), ws_hw_kind_name (kind));
+                   "%s: field 'kind' is \"%s\" but a %s record was expected (\"%s\")", what, json_node_get_string (kn),
+                   kind_title (kind), ws_hw_kind_name (kind));
       return FALSE;
     }
   return TRUE;
@@ -920,13 +920,11 @@ check_kind_member (const char *what, JsonObject *obj, WsHwKind kind, GError **er
 /* Reads the scalar fields of @kind into @rec (zeroed by the caller); members
  * named in @extra are left to the caller. */
 static gboolean
-read_record (JsonNode *node, WsHwKind kind, void *rec, const char *const *extra,
-             char **what_out, GError **error)
+read_record (JsonNode *node, WsHwKind kind, void *rec, const char *const *extra, char **what_out, GError **error)
 {
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                   "a %s record must be a JSON object, got %s", kind_title (kind),
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "a %s record must be a JSON object, got %s", kind_title (kind),
                    node != NULL ? json_type_name (node) : "nothing");
       return FALSE;
     }
@@ -938,7 +936,7 @@ read_record (JsonNode *node, WsHwKind kind, void *rec, const char *const *extra,
 
   guint n;
   const WsHwField *fields = ws_hw_fields (kind, &n);
-  g_autoptr(GPtrArray) valid = g_ptr_array_new ();
+  g_autoptr (GPtrArray) valid = g_ptr_array_new ();
   for (guint i = 0; i < n; i++)
     g_ptr_array_add (valid, (gpointer) fields[i].name);
   g_ptr_array_add (valid, (gpointer) "kind");
@@ -948,7 +946,7 @@ read_record (JsonNode *node, WsHwKind kind, void *rec, const char *const *extra,
 
   /* Unknown fields first: a misspelt field usually also shows up as a
    * missing one, and the misspelling is the more useful message. */
-  g_autoptr(GList) members = json_object_get_members (obj);
+  g_autoptr (GList) members = json_object_get_members (obj);
   for (GList *l = members; l != NULL; l = l->next)
     if (!g_strv_contains ((const char *const *) valid->pdata, l->data))
       return unknown_field (what, l->data, (const char *const *) valid->pdata, "", error);
@@ -962,12 +960,11 @@ read_record (JsonNode *node, WsHwKind kind, void *rec, const char *const *extra,
           if (!f->required)
             continue;
           if (f->type == WS_HW_FIELD_STRING)
-            g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                         "%s: missing required field '%s' (%s)", what, f->name, f->label);
+            g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: missing required field '%s' (%s)", what, f->name,
+                         f->label);
           else
-            g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                         "%s: missing required field '%s' (%s%s%s)", what, f->name, f->label,
-                         *f->unit ? ", " : "", f->unit);
+            g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: missing required field '%s' (%s%s%s)", what, f->name,
+                         f->label, *f->unit ? ", " : "", f->unit);
           return FALSE;
         }
       if (!read_field (what, f, m, rec, error))
@@ -985,8 +982,7 @@ check_le (const char *what, const char *a, double va, const char *b, double vb, 
   g_autofree char *sa = format_number (va);
   g_autofree char *sb = format_number (vb);
   g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-               "%s: value %s of field '%s' is out of range; it must not exceed '%s' (%s)",
-               what, sa, a, b, sb);
+               "%s: value %s of field '%s' is out of range; it must not exceed '%s' (%s)", what, sa, a, b, sb);
   return FALSE;
 }
 
@@ -994,17 +990,17 @@ check_le (const char *what, const char *a, double va, const char *b, double vb, 
 static gboolean
 check_gpu_consistency (const char *what, const WsGpu *g, GError **error)
 {
-  return check_le (what, "shared_per_block", g->shared_per_block,
-                   "shared_per_block_optin", g->shared_per_block_optin, error) &&
-         check_le (what, "shared_per_block_optin", g->shared_per_block_optin,
-                   "shared_per_sm", g->shared_per_sm, error) &&
-         check_le (what, "max_registers_per_block", g->max_registers_per_block,
-                   "registers_per_sm", g->registers_per_sm, error) &&
-         check_le (what, "max_threads_per_block", g->max_threads_per_block,
-                   "max_warps_per_sm * warp_size", (double) g->max_warps_per_sm * g->warp_size, error) &&
-         check_le (what, "l1_sector", g->l1_sector, "l1_line", g->l1_line, error) &&
-         check_le (what, "warp_schedulers_per_sm", g->warp_schedulers_per_sm,
-                   "cuda_cores_per_sm", g->cuda_cores_per_sm, error);
+  return check_le (what, "shared_per_block", g->shared_per_block, "shared_per_block_optin", g->shared_per_block_optin,
+                   error)
+         && check_le (what, "shared_per_block_optin", g->shared_per_block_optin, "shared_per_sm", g->shared_per_sm,
+                      error)
+         && check_le (what, "max_registers_per_block", g->max_registers_per_block, "registers_per_sm",
+                      g->registers_per_sm, error)
+         && check_le (what, "max_threads_per_block", g->max_threads_per_block, "max_warps_per_sm * warp_size",
+                      (double) g->max_warps_per_sm * g->warp_size, error)
+         && check_le (what, "l1_sector", g->l1_sector, "l1_line", g->l1_line, error)
+         && check_le (what, "warp_schedulers_per_sm", g->warp_schedulers_per_sm, "cuda_cores_per_sm",
+                      g->cuda_cores_per_sm, error);
 }
 
 WsGpu *
@@ -1012,7 +1008,7 @@ ws_gpu_from_json (JsonNode *node, GError **error)
 {
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
   static const char *const extra[] = { "pipes", NULL };
-  g_autoptr(WsGpu) gpu = g_new0 (WsGpu, 1);
+  g_autoptr (WsGpu) gpu = g_new0 (WsGpu, 1);
   g_autofree char *what = NULL;
   if (!read_record (node, WS_HW_GPU, gpu, extra, &what, error))
     return NULL;
@@ -1021,7 +1017,8 @@ ws_gpu_from_json (JsonNode *node, GError **error)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                    "%s: missing required field 'pipes' (latency and initiation_interval per "
-                   "instruction class: fp32, int, sfu, fp64, tensor, shared, global, branch)", what);
+                   "instruction class: fp32, int, sfu, fp64, tensor, shared, global, branch)",
+                   what);
       return NULL;
     }
   if (!read_pipes (what, pipes, gpu, error))
@@ -1030,7 +1027,8 @@ ws_gpu_from_json (JsonNode *node, GError **error)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                    "%s: value 0 of field 'pipes.tensor.latency' is out of range; it must be at "
-                   "least 1 when tensor_cores_per_sm is %d", what, gpu->tensor_cores_per_sm);
+                   "least 1 when tensor_cores_per_sm is %d",
+                   what, gpu->tensor_cores_per_sm);
       return NULL;
     }
   if (!check_gpu_consistency (what, gpu, error))
@@ -1042,7 +1040,7 @@ WsCpu *
 ws_cpu_from_json (JsonNode *node, GError **error)
 {
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-  g_autoptr(WsCpu) cpu = g_new0 (WsCpu, 1);
+  g_autoptr (WsCpu) cpu = g_new0 (WsCpu, 1);
   g_autofree char *what = NULL;
   if (!read_record (node, WS_HW_CPU, cpu, NULL, &what, error))
     return NULL;
@@ -1053,7 +1051,7 @@ WsLink *
 ws_link_from_json (JsonNode *node, GError **error)
 {
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-  g_autoptr(WsLink) link = g_new0 (WsLink, 1);
+  g_autoptr (WsLink) link = g_new0 (WsLink, 1);
   g_autofree char *what = NULL;
   if (!read_record (node, WS_HW_LINK, link, NULL, &what, error))
     return NULL;
@@ -1065,8 +1063,7 @@ ws_hw_json_get_kind (JsonNode *node, WsHwKind *out, GError **error)
 {
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                   "a hardware record must be a JSON object, got %s",
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "a hardware record must be a JSON object, got %s",
                    node != NULL ? json_type_name (node) : "nothing");
       return FALSE;
     }
@@ -1088,14 +1085,16 @@ ws_hw_json_get_kind (JsonNode *node, WsHwKind *out, GError **error)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                    "%s: field 'kind' has the wrong type: expected a string (\"gpu\", \"cpu\" or "
-                   "\"link\"), got %s", what, json_type_name (kn));
+                   "\"link\"), got %s",
+                   what, json_type_name (kn));
       return FALSE;
     }
   if (!ws_hw_kind_from_string (json_node_get_string (kn), out))
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                    "%s: value \"%s\" of field 'kind' is out of range; allowed values are "
-                   "\"gpu\", \"cpu\" and \"link\"", what, json_node_get_string (kn));
+                   "\"gpu\", \"cpu\" and \"link\"",
+                   what, json_node_get_string (kn));
       return FALSE;
     }
   return TRUE;
@@ -1170,9 +1169,7 @@ append_node (GString *out, JsonNode *node, gboolean pretty, int depth)
 {
   switch (JSON_NODE_TYPE (node))
     {
-    case JSON_NODE_NULL:
-      g_string_append (out, "null");
-      break;
+    case JSON_NODE_NULL: g_string_append (out, "null"); break;
     case JSON_NODE_VALUE:
       {
         GType t = json_node_get_value_type (node);
@@ -1206,7 +1203,7 @@ append_node (GString *out, JsonNode *node, gboolean pretty, int depth)
     case JSON_NODE_OBJECT:
       {
         JsonObject *obj = json_node_get_object (node);
-        g_autoptr(GList) members = json_object_get_members (obj);
+        g_autoptr (GList) members = json_object_get_members (obj);
         g_string_append_c (out, '{');
         for (GList *l = members; l != NULL; l = l->next)
           {

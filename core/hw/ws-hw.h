@@ -25,47 +25,47 @@ typedef enum {
   WS_ICLASS_SFU,
   WS_ICLASS_FP64,
   WS_ICLASS_TENSOR,
-  WS_ICLASS_SHARED,   /* shared-memory load/store */
-  WS_ICLASS_GLOBAL,   /* global-memory load/store issue (latency = unloaded DRAM path) */
+  WS_ICLASS_SHARED, /* shared-memory load/store */
+  WS_ICLASS_GLOBAL, /* global-memory load/store issue (latency = unloaded DRAM path) */
   WS_ICLASS_BRANCH,
   WS_ICLASS_COUNT
 } WsIClass;
 
 typedef struct {
-  double latency;              /* cycles from issue to result */
-  double initiation_interval;  /* cycles between two warp instructions of this class on one SM sub-partition (gap) */
+  double latency;             /* cycles from issue to result */
+  double initiation_interval; /* cycles between two warp instructions of this class on one SM sub-partition (gap) */
 } WsPipe;
 
 typedef struct {
-  char *name;                 /* unique catalogue name, e.g. "GTX 970" */
-  char *vendor;               /* "NVIDIA" */
-  char *architecture;         /* "Fermi", "Kepler", "Maxwell", "Pascal", "Volta", "Ampere", "Ada", "Hopper" */
-  int cc_major, cc_minor;     /* compute capability */
-  int sms;                    /* streaming multiprocessors */
-  double core_clock_mhz;      /* boost/typical core clock used for timing */
-  int cuda_cores_per_sm;      /* FP32 lanes per SM */
+  char *name;             /* unique catalogue name, e.g. "GTX 970" */
+  char *vendor;           /* "NVIDIA" */
+  char *architecture;     /* "Fermi", "Kepler", "Maxwell", "Pascal", "Volta", "Ampere", "Ada", "Hopper" */
+  int cc_major, cc_minor; /* compute capability */
+  int sms;                /* streaming multiprocessors */
+  double core_clock_mhz;  /* boost/typical core clock used for timing */
+  int cuda_cores_per_sm;  /* FP32 lanes per SM */
   int fp64_units_per_sm;
   int sfu_units_per_sm;
   int ldst_units_per_sm;
   int tensor_cores_per_sm;
   int warp_schedulers_per_sm;
-  int issue_width;            /* instructions a scheduler can issue per cycle */
-  int warp_size;              /* 32 */
+  int issue_width; /* instructions a scheduler can issue per cycle */
+  int warp_size;   /* 32 */
   int max_warps_per_sm;
   int max_blocks_per_sm;
   int max_threads_per_block;
-  int registers_per_sm;       /* 32-bit registers */
+  int registers_per_sm; /* 32-bit registers */
   int max_registers_per_thread;
   int max_registers_per_block;
-  int register_alloc_unit;    /* registers, per-warp allocation granularity (256) */
-  int shared_per_sm;          /* bytes, max configurable shared memory per SM */
-  int shared_per_block;       /* bytes, default static limit (48 KiB) */
-  int shared_per_block_optin; /* bytes, opt-in limit */
-  int shared_alloc_unit;      /* bytes */
+  int register_alloc_unit;       /* registers, per-warp allocation granularity (256) */
+  int shared_per_sm;             /* bytes, max configurable shared memory per SM */
+  int shared_per_block;          /* bytes, default static limit (48 KiB) */
+  int shared_per_block_optin;    /* bytes, opt-in limit */
+  int shared_alloc_unit;         /* bytes */
   int shared_reserved_per_block; /* bytes reserved by the system per block (1 KiB from cc 8.0) */
-  int l1_size;                /* bytes */
-  int l1_line;                /* bytes */
-  int l1_sector;              /* bytes */
+  int l1_size;                   /* bytes */
+  int l1_line;                   /* bytes */
+  int l1_sector;                 /* bytes */
   int l1_assoc;
   /* Memory latencies (l1_latency, l2_latency, dram_latency): each is the
    * unloaded load-to-use time of a dependent global load served by that
@@ -79,40 +79,40 @@ typedef struct {
    * unloaded sum is this figure, and never adds a stage on top of it; the
    * analytical models (cache-simulation AMAT, GPUMech, AKE) use it as the
    * hit latency of that level as it is.  tests/sim checks the rule. */
-  double l1_latency;          /* cycles, L1 hit, load to use */
-  int l1_mshrs;               /* per SM */
+  double l1_latency;                 /* cycles, L1 hit, load to use */
+  int l1_mshrs;                      /* per SM */
   double l1_bandwidth_bytes_per_clk; /* peak L1/shared load bandwidth per SM, bytes per core clock; 0 = unknown */
-  int l2_size;                /* bytes, whole chip */
+  int l2_size;                       /* bytes, whole chip */
   int l2_line;
   int l2_assoc;
-  double l2_latency;          /* cycles, L1 miss that hits the L2, load to use */
+  double l2_latency; /* cycles, L1 miss that hits the L2, load to use */
   int l2_slices;
   double l2_bandwidth_bytes_per_clk; /* peak L2 bandwidth of the whole chip, bytes per core clock; 0 = unknown.
                                       * A true peak (never below the hardware's): it feeds lower bounds on time. */
-  char *dram_type;            /* "GDDR5", "HBM2", ... */
+  char *dram_type;                   /* "GDDR5", "HBM2", ... */
   double dram_clock_mhz;
   int dram_bus_width_bits;
-  double dram_data_rate;      /* transfers per clock */
-  double dram_bandwidth_gbs;  /* GB/s (1e9 bytes/s) */
-  double dram_latency;        /* cycles, L1 and L2 miss opening a DRAM row, load to use (unloaded) */
+  double dram_data_rate;     /* transfers per clock */
+  double dram_bandwidth_gbs; /* GB/s (1e9 bytes/s) */
+  double dram_latency;       /* cycles, L1 and L2 miss opening a DRAM row, load to use (unloaded) */
   int dram_channels;
-  int dram_banks;             /* per channel */
+  int dram_banks; /* per channel */
   WsPipe pipes[WS_ICLASS_COUNT];
   double tdp_watts;
-  double die_area_mm2;        /* area of the GPU die, mm²; 0 = unknown */
+  double die_area_mm2; /* area of the GPU die, mm²; 0 = unknown */
   int pcie_gen;
   int pcie_lanes;
-  double memory_gb;           /* device memory size, GB */
+  double memory_gb; /* device memory size, GB */
   /* Kernel launch costs (core/launchcost), microseconds; 0 = unknown (no
    * cost charged).  interval: the shortest time per launch of back-to-back
    * (null) kernels in that mode, set by the host submission path and the
    * GPU front end; gap: device time from a kernel's end to the start of the
    * next kernel that depends on it. */
-  double launch_interval_us;        /* launches issued one by one on one stream */
+  double launch_interval_us; /* launches issued one by one on one stream */
   double launch_gap_us;
-  double graph_launch_interval_us;  /* kernel nodes of a straight-line CUDA graph */
+  double graph_launch_interval_us; /* kernel nodes of a straight-line CUDA graph */
   double graph_launch_gap_us;
-  char *sources;              /* where the values come from (free text) */
+  char *sources; /* where the values come from (free text) */
 } WsGpu;
 
 typedef struct {
@@ -121,13 +121,13 @@ typedef struct {
   char *model;
   int cores;
   double clock_mhz;
-  double gflops;              /* peak FLOP rate, GFLOP/s */
+  double gflops; /* peak FLOP rate, GFLOP/s */
   char *sources;
 } WsCpu;
 
 typedef struct {
   char *name;
-  char *type;                 /* "PCIe", "NVLink", "Network" */
+  char *type; /* "PCIe", "NVLink", "Network" */
   /* seed 004 eq. 4.6, per direction: t = startup + bytes / (bandwidth * lambda) */
   double h2d_bandwidth_gbs;
   double h2d_startup_us;
@@ -138,10 +138,10 @@ typedef struct {
   char *sources;
 } WsLink;
 
-WS_EXPORT void  ws_gpu_free (WsGpu *gpu);
+WS_EXPORT void ws_gpu_free (WsGpu *gpu);
 WS_EXPORT WsGpu *ws_gpu_copy (const WsGpu *gpu);
-WS_EXPORT void  ws_cpu_free (WsCpu *cpu);
-WS_EXPORT void  ws_link_free (WsLink *link);
+WS_EXPORT void ws_cpu_free (WsCpu *cpu);
+WS_EXPORT void ws_link_free (WsLink *link);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsGpu, ws_gpu_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsCpu, ws_cpu_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsLink, ws_link_free)
@@ -155,8 +155,8 @@ WS_EXPORT const char *ws_iclass_name (WsIClass c);
 WS_EXPORT const char *ws_iclass_label (WsIClass c);
 
 /* Kind names as they appear in JSON ("kind") and on the command line. */
-WS_EXPORT const char *ws_hw_kind_name (WsHwKind kind);              /* "gpu", "cpu", "link" */
-WS_EXPORT gboolean    ws_hw_kind_from_string (const char *s, WsHwKind *out);
+WS_EXPORT const char *ws_hw_kind_name (WsHwKind kind); /* "gpu", "cpu", "link" */
+WS_EXPORT gboolean ws_hw_kind_from_string (const char *s, WsHwKind *out);
 
 /* Field descriptions: one row per scalar field of a record, in display order.
  * This table is the one owner of the catalogue schema: JSON import/export
@@ -177,14 +177,14 @@ typedef enum {
  * (the GUI with the locale's decimal separator and plural forms, the CLI
  * with exact numbers). */
 typedef enum {
-  WS_HW_FORMAT_TEXT,       /* a short string */
-  WS_HW_FORMAT_PARAGRAPH,  /* free text shown apart (sources) */
-  WS_HW_FORMAT_COUNT,      /* an integer, unit appended */
-  WS_HW_FORMAT_QUANTITY,   /* a number with at most `decimals` decimals, unit appended */
-  WS_HW_FORMAT_CLOCK,      /* a frequency in MHz */
-  WS_HW_FORMAT_BYTES,      /* a size in bytes, shown in binary units (KiB, MiB) */
-  WS_HW_FORMAT_CYCLES,     /* a time in core clock cycles */
-  WS_HW_FORMAT_VERSION,    /* major.minor (compute capability) */
+  WS_HW_FORMAT_TEXT,      /* a short string */
+  WS_HW_FORMAT_PARAGRAPH, /* free text shown apart (sources) */
+  WS_HW_FORMAT_COUNT,     /* an integer, unit appended */
+  WS_HW_FORMAT_QUANTITY,  /* a number with at most `decimals` decimals, unit appended */
+  WS_HW_FORMAT_CLOCK,     /* a frequency in MHz */
+  WS_HW_FORMAT_BYTES,     /* a size in bytes, shown in binary units (KiB, MiB) */
+  WS_HW_FORMAT_CYCLES,    /* a time in core clock cycles */
+  WS_HW_FORMAT_VERSION,   /* major.minor (compute capability) */
 } WsHwFormat;
 
 typedef enum {
@@ -194,18 +194,18 @@ typedef enum {
 } WsHwFieldFlags;
 
 typedef struct {
-  const char   *name;      /* JSON key, e.g. "core_clock_mhz"; also the row id in every view */
+  const char *name; /* JSON key, e.g. "core_clock_mhz"; also the row id in every view */
   WsHwFieldType type;
-  gsize         offset;    /* into WsGpu / WsCpu / WsLink */
-  double        min, max;  /* allowed range (inclusive) for numbers */
-  gboolean      required;  /* FALSE: may be absent; a number then reads 0, "unknown" */
-  const char   *unit;      /* "MHz", "bytes", "cycles", ... or "" (N_()) */
-  const char   *group;     /* display group, e.g. "L1 cache" (N_()) */
-  const char   *label;     /* human label, e.g. "Core clock" (N_()) */
-  WsHwFormat    format;    /* display hint */
-  guint         decimals;  /* most decimals worth showing (QUANTITY, CLOCK) */
+  gsize offset;      /* into WsGpu / WsCpu / WsLink */
+  double min, max;   /* allowed range (inclusive) for numbers */
+  gboolean required; /* FALSE: may be absent; a number then reads 0, "unknown" */
+  const char *unit;  /* "MHz", "bytes", "cycles", ... or "" (N_()) */
+  const char *group; /* display group, e.g. "L1 cache" (N_()) */
+  const char *label; /* human label, e.g. "Core clock" (N_()) */
+  WsHwFormat format; /* display hint */
+  guint decimals;    /* most decimals worth showing (QUANTITY, CLOCK) */
   WsHwFieldFlags flags;
-  const char   *help;      /* one or two sentences: meaning and where values come from (N_()) */
+  const char *help; /* one or two sentences: meaning and where values come from (N_()) */
 } WsHwField;
 
 WS_EXPORT const WsHwField *ws_hw_fields (WsHwKind kind, guint *n_fields);
@@ -225,14 +225,14 @@ WS_EXPORT const char *ws_hw_text (const char *msgid);
  * the same label.  compute() returns NAN where the figure is undefined for
  * the record (an optional input unknown, a division by zero). */
 typedef struct {
-  const char   *name;      /* key, e.g. "peak_fp32_gflops" (as in `hw list --json`) */
-  const char   *unit;      /* N_() */
-  const char   *label;     /* N_() */
-  WsHwFormat    format;
-  guint         decimals;
+  const char *name;  /* key, e.g. "peak_fp32_gflops" (as in `hw list --json`) */
+  const char *unit;  /* N_() */
+  const char *label; /* N_() */
+  WsHwFormat format;
+  guint decimals;
   WsHwFieldFlags flags;
-  const char   *help;      /* N_(): the formula */
-  double      (*compute) (const void *record);
+  const char *help; /* N_(): the formula */
+  double (*compute) (const void *record);
 } WsHwDerived;
 
 /* The derived rows of @kind (none for CPUs and links today), in display order. */
@@ -242,19 +242,19 @@ WS_EXPORT const WsHwDerived *ws_hw_derived_find (WsHwKind kind, const char *name
 WS_EXPORT const char *ws_hw_derived_group (void);
 /* Pipe (instruction class) limits used by the JSON validation. */
 #define WS_PIPE_MAX_LATENCY 100000.0
-#define WS_PIPE_MAX_II      10000.0
+#define WS_PIPE_MAX_II 10000.0
 
 /* JSON (the `hw import/export` format); import validates every field and
  * reports unknown field / missing field / value out of range by name. */
 WS_EXPORT JsonNode *ws_gpu_to_json (const WsGpu *gpu);
-WS_EXPORT WsGpu   *ws_gpu_from_json (JsonNode *node, GError **error);
+WS_EXPORT WsGpu *ws_gpu_from_json (JsonNode *node, GError **error);
 WS_EXPORT JsonNode *ws_cpu_to_json (const WsCpu *cpu);
-WS_EXPORT WsCpu   *ws_cpu_from_json (JsonNode *node, GError **error);
+WS_EXPORT WsCpu *ws_cpu_from_json (JsonNode *node, GError **error);
 WS_EXPORT JsonNode *ws_link_to_json (const WsLink *link);
-WS_EXPORT WsLink  *ws_link_from_json (JsonNode *node, GError **error);
+WS_EXPORT WsLink *ws_link_from_json (JsonNode *node, GError **error);
 /* Reads the "kind" member of a record object (default: absent -> FALSE). */
 WS_EXPORT gboolean ws_hw_json_get_kind (JsonNode *node, WsHwKind *out, GError **error);
-WS_EXPORT WsCpu  *ws_cpu_copy (const WsCpu *cpu);
+WS_EXPORT WsCpu *ws_cpu_copy (const WsCpu *cpu);
 /* Serialises JSON like json_generator_to_data() but writes each number in
  * its shortest form that reads back to the same double (15.8, not
  * 15.800000000000001), so exported files stay readable and hand-editable. */

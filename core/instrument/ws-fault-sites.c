@@ -34,8 +34,8 @@ bad:
 char *
 ws_fault_site_to_string (const WsFaultSite *site)
 {
-  return g_strdup_printf ("%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT ":%u:%u",
-                          site->launch, site->cta, site->index, site->reg_pick, site->bit_pick);
+  return g_strdup_printf ("%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT ":%u:%u", site->launch,
+                          site->cta, site->index, site->reg_pick, site->bit_pick);
 }
 
 /* ---- site selection ---------------------------------------------------------------- */
@@ -45,7 +45,8 @@ ws_fault_pick_sites (JsonNode *profile, guint n, guint64 seed, guint64 *space, G
 {
   JsonObject *o = profile != NULL && JSON_NODE_HOLDS_OBJECT (profile) ? json_node_get_object (profile) : NULL;
   JsonArray *launches = o != NULL && json_object_has_member (o, "launches")
-                          ? json_object_get_array_member (o, "launches") : NULL;
+                          ? json_object_get_array_member (o, "launches")
+                          : NULL;
   uint64_t total = 0;
   if (launches == NULL)
     {

@@ -21,16 +21,16 @@ typedef struct {
   char *name;
   guint n_insts;
   uint32_t *ptx_line, *src_line;
-  uint8_t *cond;               /* per id: is a conditional branch */
-  uint64_t *acc;               /* [n_insts][B_N] */
+  uint8_t *cond; /* per id: is a conditional branch */
+  uint64_t *acc; /* [n_insts][B_N] */
 } KernelAcc;
 
 typedef struct {
   const WsInstrHost *host;
   WsInstrHostContext *ctx;
   GMutex lock;
-  GPtrArray *kernels;          /* KernelAcc*, in first-launch order */
-  KernelAcc *cur;              /* the kernel of the running launch */
+  GPtrArray *kernels; /* KernelAcc*, in first-launch order */
+  KernelAcc *cur;     /* the kernel of the running launch */
 } Branch;
 
 typedef struct {

@@ -5,8 +5,8 @@
 
 #include "instrument/ws-instrument-sdk.h"
 
-const WsInstrHandler *ws_instr_branch_handler (void);          /* ws-instr-branch.c (seed 003 §5) */
-const WsInstrHandler *ws_instr_memdiv_handler (void);          /* ws-instr-memdiv.c (§6) */
-const WsInstrHandler *ws_instr_value_handler (void);           /* ws-instr-value.c (§7) */
-const WsInstrHandler *ws_instr_faults_profile_handler (void);  /* ws-instr-faults.c (§8) */
-const WsInstrHandler *ws_instr_faults_inject_handler (void);   /* ws-instr-faults.c (§8); args: the site */
+const WsInstrHandler *ws_instr_branch_handler (void);         /* ws-instr-branch.c (seed 003 §5) */
+const WsInstrHandler *ws_instr_memdiv_handler (void);         /* ws-instr-memdiv.c (§6) */
+const WsInstrHandler *ws_instr_value_handler (void);          /* ws-instr-value.c (§7) */
+const WsInstrHandler *ws_instr_faults_profile_handler (void); /* ws-instr-faults.c (§8) */
+const WsInstrHandler *ws_instr_faults_inject_handler (void);  /* ws-instr-faults.c (§8); args: the site */

@@ -28,7 +28,7 @@ typedef struct {
 typedef struct {
   const WsInstrHost *host;
   WsInstrHostContext *ctx;
-  GPtrArray *launches;   /* LaunchSpace*, by launch index */
+  GPtrArray *launches; /* LaunchSpace*, by launch index */
   LaunchSpace *cur;
 } Profile;
 
@@ -75,7 +75,7 @@ profile_cta_end (void *tool, const WsInstrLaunchInfo *launch, void *data)
   ProfileCta *pc = data;
   (void) tool;
   (void) launch;
-  pc->ls->counts[pc->cta] = pc->count;   /* one writer per CTA slot: no lock */
+  pc->ls->counts[pc->cta] = pc->count; /* one writer per CTA slot: no lock */
   g_free (pc);
 }
 
@@ -175,7 +175,7 @@ typedef struct {
   WsInstrHostContext *ctx;
   char *site_text;
   Site site;
-  gboolean armed;        /* the running launch is the site's */
+  gboolean armed; /* the running launch is the site's */
   gboolean injected;
   char *kernel;
   uint32_t ptx_line, source_line, lane, bit;
@@ -333,7 +333,8 @@ inject_init (const WsInstrHost *host, WsInstrHostContext *ctx, const char *args)
 bad:
   {
     g_autofree char *msg = g_strdup_printf ("bad fault site '%s': expected LAUNCH:CTA:INDEX:REG:BIT "
-                                            "(five unsigned integers)", args);
+                                            "(five unsigned integers)",
+                                            args);
     host->fail (ctx, msg);
     return NULL;
   }

@@ -15,14 +15,14 @@
 
 #include <string.h>
 
-#define LINE_SHIFT 5   /* 32-byte lines */
+#define LINE_SHIFT 5 /* 32-byte lines */
 
 typedef struct {
   char *name;
   guint n_insts;
   uint32_t *ptx_line;
   uint64_t matrix[32][32];
-  uint64_t *exec, *lines;      /* per id */
+  uint64_t *exec, *lines; /* per id */
 } KernelAcc;
 
 typedef struct {

@@ -60,7 +60,7 @@ extern "C" {
 #define WS_INSTR_SDK_WARP 32
 
 #if defined(__GNUC__)
-#define WS_INSTR_SDK_EXPORT __attribute__((visibility("default")))
+#define WS_INSTR_SDK_EXPORT __attribute__ ((visibility ("default")))
 #else
 #define WS_INSTR_SDK_EXPORT
 #endif
@@ -68,13 +68,13 @@ extern "C" {
 /* Instruction classes (WsInstrSite.flags) and, as a mask, where a callback
  * is invoked (WsInstrHandler.before_where / .after_where). */
 typedef enum {
-  WS_INSTR_SDK_AT_ALL         = 1u << 0,  /* every instruction (after: every one but control transfers) */
-  WS_INSTR_SDK_AT_MEMORY      = 1u << 1,  /* ld/st/atom/red of any space (not ld.param of kernel arguments) */
-  WS_INSTR_SDK_AT_COND_BRANCH = 1u << 2,  /* bra with a guard predicate */
-  WS_INSTR_SDK_AT_REG_WRITE   = 1u << 3,  /* writes a general register or a predicate */
-  WS_INSTR_SDK_AT_CALL        = 1u << 4,  /* call */
-  WS_INSTR_SDK_AT_BLOCK       = 1u << 5,  /* first instruction of a basic block (before only) */
-  WS_INSTR_SDK_AT_CONTROL     = 1u << 6,  /* bra, brx, call, ret, exit (before only) */
+  WS_INSTR_SDK_AT_ALL = 1u << 0,         /* every instruction (after: every one but control transfers) */
+  WS_INSTR_SDK_AT_MEMORY = 1u << 1,      /* ld/st/atom/red of any space (not ld.param of kernel arguments) */
+  WS_INSTR_SDK_AT_COND_BRANCH = 1u << 2, /* bra with a guard predicate */
+  WS_INSTR_SDK_AT_REG_WRITE = 1u << 3,   /* writes a general register or a predicate */
+  WS_INSTR_SDK_AT_CALL = 1u << 4,        /* call */
+  WS_INSTR_SDK_AT_BLOCK = 1u << 5,       /* first instruction of a basic block (before only) */
+  WS_INSTR_SDK_AT_CONTROL = 1u << 6,     /* bra, brx, call, ret, exit (before only) */
 } WsInstrSdkWhere;
 
 typedef enum {
@@ -99,77 +99,79 @@ typedef enum {
 } WsInstrSdkSpace;
 
 /* Coarse instruction classes. */
+/* clang-format off */
 typedef enum {
   WS_INSTR_SDK_CLASS_ALU = 0, WS_INSTR_SDK_CLASS_FP32, WS_INSTR_SDK_CLASS_FP64, WS_INSTR_SDK_CLASS_SFU,
   WS_INSTR_SDK_CLASS_LD, WS_INSTR_SDK_CLASS_ST, WS_INSTR_SDK_CLASS_ATOM, WS_INSTR_SDK_CLASS_BRANCH,
   WS_INSTR_SDK_CLASS_BARRIER, WS_INSTR_SDK_CLASS_WARP, WS_INSTR_SDK_CLASS_OTHER,
   WS_INSTR_SDK_CLASS_TENSOR,   /* wmma.mma (wmma.load/store are LD/ST) */
 } WsInstrSdkClass;
+/* clang-format on */
 
 /* One kernel launch. */
 typedef struct {
-  uint32_t size;               /* sizeof (WsInstrLaunchInfo) as the host compiled it */
-  uint32_t n_insts;            /* static instructions of the kernel: ids 0 .. n_insts-1 */
-  uint64_t index;              /* launch number in this program run, from 0 */
-  const char *kernel;          /* mangled kernel name */
+  uint32_t size;      /* sizeof (WsInstrLaunchInfo) as the host compiled it */
+  uint32_t n_insts;   /* static instructions of the kernel: ids 0 .. n_insts-1 */
+  uint64_t index;     /* launch number in this program run, from 0 */
+  const char *kernel; /* mangled kernel name */
   uint32_t grid_x, grid_y, grid_z;
   uint32_t block_x, block_y, block_z;
-  uint64_t n_ctas;             /* thread blocks: grid_x * grid_y * grid_z */
+  uint64_t n_ctas; /* thread blocks: grid_x * grid_y * grid_z */
   uint32_t warps_per_cta;
-  uint32_t warp_size;          /* WS_INSTR_SDK_WARP */
+  uint32_t warp_size; /* WS_INSTR_SDK_WARP */
 } WsInstrLaunchInfo;
 
 /* One static instruction (host->inst_static). */
 typedef struct {
-  uint32_t size;               /* set by the caller: sizeof (WsInstrStaticInfo) */
+  uint32_t size; /* set by the caller: sizeof (WsInstrStaticInfo) */
   uint32_t id;
-  uint32_t ptx_line;           /* line in the PTX text */
-  uint32_t source_line;        /* CUDA source line from .loc (-lineinfo); 0 when absent */
-  const char *opcode;          /* PTX mnemonic without modifiers: "ld", "add", "bra" */
-  uint32_t opclass;            /* WsInstrSdkClass */
-  uint32_t flags;              /* WsInstrSdkWhere class bits */
-  uint32_t mem_space;          /* WsInstrSdkSpace as written (GENERIC unresolved) */
-  uint32_t mem_width;          /* bytes per lane of a memory access (vector included) */
+  uint32_t ptx_line;    /* line in the PTX text */
+  uint32_t source_line; /* CUDA source line from .loc (-lineinfo); 0 when absent */
+  const char *opcode;   /* PTX mnemonic without modifiers: "ld", "add", "bra" */
+  uint32_t opclass;     /* WsInstrSdkClass */
+  uint32_t flags;       /* WsInstrSdkWhere class bits */
+  uint32_t mem_space;   /* WsInstrSdkSpace as written (GENERIC unresolved) */
+  uint32_t mem_width;   /* bytes per lane of a memory access (vector included) */
 } WsInstrStaticInfo;
 
 /* What an instruction does, for one warp.  Per-lane arrays have
  * warp_size entries; lanes outside `will_execute` hold no meaningful value
  * (except register reads, which hold the lane's register). */
 typedef struct {
-  uint32_t size;               /* sizeof (WsInstrSite) as the host compiled it */
-  uint32_t id;                 /* static instruction id in the kernel */
+  uint32_t size; /* sizeof (WsInstrSite) as the host compiled it */
+  uint32_t id;   /* static instruction id in the kernel */
   uint32_t ptx_line;
   uint32_t source_line;
-  const char *opcode;          /* as WsInstrStaticInfo.opcode */
-  uint32_t opclass;            /* WsInstrSdkClass */
-  uint32_t flags;              /* WsInstrSdkWhere class bits */
+  const char *opcode;              /* as WsInstrStaticInfo.opcode */
+  uint32_t opclass;                /* WsInstrSdkClass */
+  uint32_t flags;                  /* WsInstrSdkWhere class bits */
   const WsInstrLaunchInfo *launch; /* kernel name, launch index, dimensions */
-  uint64_t cta;                /* linear thread-block index */
+  uint64_t cta;                    /* linear thread-block index */
   uint32_t cta_x, cta_y, cta_z;
-  uint32_t warp;               /* warp index in the thread block */
-  uint32_t active;             /* lanes active at the instruction (before the guard) */
-  uint32_t will_execute;       /* active lanes whose guard predicate is true (SASSI instrWillExecute) */
+  uint32_t warp;         /* warp index in the thread block */
+  uint32_t active;       /* lanes active at the instruction (before the guard) */
+  uint32_t will_execute; /* active lanes whose guard predicate is true (SASSI instrWillExecute) */
   /* memory (flags & MEMORY) */
-  uint32_t mem_kind;           /* WsInstrSdkMemKind */
-  uint32_t mem_space;          /* WsInstrSdkSpace, generic resolved */
-  uint32_t mem_width;          /* bytes per lane (vector included) */
-  const uint64_t *addr;        /* per lane: effective address; NULL for other instructions */
+  uint32_t mem_kind;    /* WsInstrSdkMemKind */
+  uint32_t mem_space;   /* WsInstrSdkSpace, generic resolved */
+  uint32_t mem_width;   /* bytes per lane (vector included) */
+  const uint64_t *addr; /* per lane: effective address; NULL for other instructions */
   /* conditional branch (flags & COND_BRANCH): lanes in will_execute take
    * it, active & ~will_execute fall through */
   uint32_t taken;
-  uint32_t target;             /* target pc in the function */
+  uint32_t target; /* target pc in the function */
   /* registers read (before callbacks): general registers among the
    * sources, in operand order */
   uint32_t n_src;
-  const uint32_t *src_reg;     /* [n_src] register numbers in the function's frame */
-  const uint64_t *const *src;  /* [n_src] per-lane values */
+  const uint32_t *src_reg;    /* [n_src] register numbers in the function's frame */
+  const uint64_t *const *src; /* [n_src] per-lane values */
   /* registers written (after callbacks): writable, for fault injection */
-  uint32_t n_dst;              /* general-register destinations */
-  const uint32_t *dst_reg;     /* [n_dst] register numbers */
-  const uint32_t *dst_bits;    /* [n_dst] meaningful bits (32 for .u32, 64 for .u64 and mul.wide) */
-  uint64_t *const *dst;        /* [n_dst] per-lane values */
-  uint32_t n_pdst;             /* predicate destinations */
-  uint32_t *const *pdst;       /* [n_pdst] one bit per lane */
+  uint32_t n_dst;           /* general-register destinations */
+  const uint32_t *dst_reg;  /* [n_dst] register numbers */
+  const uint32_t *dst_bits; /* [n_dst] meaningful bits (32 for .u32, 64 for .u64 and mul.wide) */
+  uint64_t *const *dst;     /* [n_dst] per-lane values */
+  uint32_t n_pdst;          /* predicate destinations */
+  uint32_t *const *pdst;    /* [n_pdst] one bit per lane */
 } WsInstrSite;
 
 /* The host's context for one handler instance; opaque. */
@@ -204,24 +206,25 @@ typedef struct {
   const char *(*output_prefix) (WsInstrHostContext *ctx);
   /* Static instruction @id of @launch; @info->size set by the caller.
    * 0 on success, -1 when @id is out of range. */
-  int (*inst_static) (WsInstrHostContext *ctx, const WsInstrLaunchInfo *launch, uint32_t id,
-                      WsInstrStaticInfo *info);
+  int (*inst_static) (WsInstrHostContext *ctx, const WsInstrLaunchInfo *launch, uint32_t id, WsInstrStaticInfo *info);
 } WsInstrHost;
 
+/* clang-format off */
 #define WS_INSTR_SDK_HOST_HAS(host, fn) \
   ((host)->size >= offsetof (WsInstrHost, fn) + sizeof ((host)->fn) && (host)->fn != NULL)
+/* clang-format on */
 
 /* The descriptor a handler library returns from ws_instr_handler_query.
  * Every callback is optional. */
 typedef struct {
-  uint32_t abi_version;        /* WS_INSTR_SDK_ABI_VERSION: first, checked before anything else */
-  uint32_t size;               /* sizeof (WsInstrHandler) as the handler compiled it */
-  uint32_t api_version;        /* WS_INSTR_SDK_API_VERSION of the header it was built with */
-  const char *name;            /* letters, digits, '-', '_': names the result PREFIX.NAME.json */
+  uint32_t abi_version; /* WS_INSTR_SDK_ABI_VERSION: first, checked before anything else */
+  uint32_t size;        /* sizeof (WsInstrHandler) as the handler compiled it */
+  uint32_t api_version; /* WS_INSTR_SDK_API_VERSION of the header it was built with */
+  const char *name;     /* letters, digits, '-', '_': names the result PREFIX.NAME.json */
   const char *version;
   const char *description;
-  uint32_t before_where;       /* WsInstrSdkWhere: before which instructions */
-  uint32_t after_where;        /* WsInstrSdkWhere: after which (REG_WRITE, MEMORY, ALL...); 0 none */
+  uint32_t before_where; /* WsInstrSdkWhere: before which instructions */
+  uint32_t after_where;  /* WsInstrSdkWhere: after which (REG_WRITE, MEMORY, ALL...); 0 none */
   /* Once, before the program's first launch.  @args: the text after
    * "PATH:" (empty when none).  Returns the handler's state (passed as
    * @tool below), or NULL after host->fail() to refuse to run.  A handler

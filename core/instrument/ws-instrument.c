@@ -31,9 +31,9 @@ G_STATIC_ASSERT (WS_INSTR_SDK_SPACE_GENERIC == (int) WS_SPACE_GENERIC);
 struct WsInstrHostContext {
   WsInstrument *ins;
   char *name, *origin;
-  guint before, after;          /* where masks (descriptor, or select()) */
+  guint before, after; /* where masks (descriptor, or select()) */
   gboolean op_filter;
-  uint8_t op_ok[256];           /* by WsPtxOp, when op_filter */
+  uint8_t op_ok[256]; /* by WsPtxOp, when op_filter */
   uint32_t line_first, line_last;
   char *result_json;
   char *output_prefix;
@@ -42,14 +42,14 @@ struct WsInstrHostContext {
 };
 
 typedef struct {
-  WsInstrHandler h;             /* the descriptor, zero-extended to this host's size */
+  WsInstrHandler h; /* the descriptor, zero-extended to this host's size */
   void *state;
   WsInstrHostContext *ctx;
-  GModule *module;              /* NULL for built-in tools */
+  GModule *module; /* NULL for built-in tools */
 } Tool;
 
 struct _WsInstrument {
-  GPtrArray *tools;             /* Tool* */
+  GPtrArray *tools; /* Tool* */
   uint64_t launches;
   char *output_prefix;
 };
@@ -65,7 +65,7 @@ struct _WsInstrRun {
 
 struct _WsInstrCtaRun {
   WsInstrRun *run;
-  void *data[];                 /* per tool */
+  void *data[]; /* per tool */
 };
 
 /* ---- the host function table ------------------------------------------------------ */
@@ -114,7 +114,8 @@ host_filter_opcodes (WsInstrHostContext *ctx, const char *opcodes)
       if (!found)
         {
           g_autofree char *msg = g_strdup_printf ("filter_opcodes: '%s' is no PTX opcode (write mnemonics without "
-                                                  "modifiers, comma-separated: \"ld,st,bra\")", n);
+                                                  "modifiers, comma-separated: \"ld,st,bra\")",
+                                                  n);
           host_fail (ctx, msg);
           return -1;
         }
@@ -273,23 +274,24 @@ check_descriptor (const WsInstrHandler *d, const char *origin, WsInstrHandler *o
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                    "instrumentation handler %s needs instrumentation API %u, newer than this Warpscope's %u: "
-                   "update Warpscope, or rebuild the handler against this one", origin, d->api_version,
-                   (guint) WS_INSTR_SDK_API_VERSION);
+                   "update Warpscope, or rebuild the handler against this one",
+                   origin, d->api_version, (guint) WS_INSTR_SDK_API_VERSION);
       return FALSE;
     }
   if (d->size < HANDLER_API1_SIZE)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                    "instrumentation handler %s has a descriptor of %u bytes, smaller than API 1's %u: it was not "
-                   "built with ws-instrument-sdk.h (set .size = sizeof (WsInstrHandler))", origin, d->size,
-                   (guint) HANDLER_API1_SIZE);
+                   "built with ws-instrument-sdk.h (set .size = sizeof (WsInstrHandler))",
+                   origin, d->size, (guint) HANDLER_API1_SIZE);
       return FALSE;
     }
   if (!valid_name (d->name))
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                    "instrumentation handler %s has the name '%s': a name is 1 to 64 letters, digits, '-' or '_' "
-                   "(it names the result file PREFIX.NAME.json)", origin, d->name != NULL ? d->name : "(null)");
+                   "(it names the result file PREFIX.NAME.json)",
+                   origin, d->name != NULL ? d->name : "(null)");
       return FALSE;
     }
   memset (out, 0, sizeof *out);
@@ -313,7 +315,8 @@ attach (WsInstrument *ins, const WsInstrHandler *d, const char *args, const char
       {
         g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                      "instrumentation handler %s is named '%s' like a tool already attached: results would "
-                     "overwrite each other; give each handler its own name", origin, t->h.name);
+                     "overwrite each other; give each handler its own name",
+                     origin, t->h.name);
         tool_free (t);
         return FALSE;
       }
@@ -334,7 +337,7 @@ attach (WsInstrument *ins, const WsInstrHandler *d, const char *args, const char
           g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "instrumentation handler '%s' (%s) refused to start%s%s: %s",
                        t->h.name, origin, args != NULL && *args ? " with arguments " : "", args != NULL ? args : "",
                        t->ctx->fail_message);
-          t->h.teardown = NULL;   /* init failed: nothing to tear down */
+          t->h.teardown = NULL; /* init failed: nothing to tear down */
           tool_free (t);
           return FALSE;
         }
@@ -376,7 +379,8 @@ open_library (const char *path, GModule **module, GError **error)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND,
                    "instrumentation handler library '%s' not found (give a path to a .so built with "
-                   "`cc -shared -fPIC`; see docs/instrumentation.md)", path);
+                   "`cc -shared -fPIC`; see docs/instrumentation.md)",
+                   path);
       return NULL;
     }
   GModule *m = g_module_open (path, G_MODULE_BIND_LOCAL);
@@ -384,7 +388,8 @@ open_library (const char *path, GModule **module, GError **error)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                    "cannot load instrumentation handler %s: %s (is it a shared object for this machine, built "
-                   "with -shared -fPIC, with its libraries found?)", path, g_module_error ());
+                   "with -shared -fPIC, with its libraries found?)",
+                   path, g_module_error ());
       return NULL;
     }
   gpointer sym = NULL;
@@ -392,7 +397,8 @@ open_library (const char *path, GModule **module, GError **error)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                    "%s exports no %s(): it is no Warpscope instrumentation handler (define it with "
-                   "WS_INSTR_SDK_EXPORT; see docs/instrumentation.md)", path, WS_INSTR_SDK_QUERY_SYMBOL);
+                   "WS_INSTR_SDK_EXPORT; see docs/instrumentation.md)",
+                   path, WS_INSTR_SDK_QUERY_SYMBOL);
       g_module_close (m);
       return NULL;
     }
@@ -417,7 +423,7 @@ ws_instrument_load (WsInstrument *ins, const char *spec, GError **error)
   const WsInstrHandler *d = open_library (path, &m, error);
   if (d == NULL)
     return FALSE;
-  return attach (ins, d, args, path, m, error);   /* the tool owns @m, also on failure */
+  return attach (ins, d, args, path, m, error); /* the tool owns @m, also on failure */
 }
 
 char *
@@ -515,7 +521,8 @@ ws_instrument_add_builtin (WsInstrument *ins, const char *name, GError **error)
     }
   g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND,
                "unknown instrumentation tool '%s' (known: branch, memdiv, value, faults-profile, faults-inject; "
-               "a handler library is given by its path, e.g. ./myhandler.so)", name);
+               "a handler library is given by its path, e.g. ./myhandler.so)",
+               name);
   return FALSE;
 }
 
@@ -713,8 +720,10 @@ ws_instrument_store_result (struct sqlite3 *db, const char *tool, const char *ha
   g_autofree char *args_text = json_to_string (an, FALSE);
   g_autofree char *result_text = json_to_string (result, FALSE);
   sqlite3_stmt *st = NULL;
-  int rc = sqlite3_prepare_v2 (db, "INSERT INTO tool_result (tool, handler, program, args, trace, result) "
-                               "VALUES (?, ?, ?, ?, ?, ?)", -1, &st, NULL);
+  int rc = sqlite3_prepare_v2 (db,
+                               "INSERT INTO tool_result (tool, handler, program, args, trace, result) "
+                               "VALUES (?, ?, ?, ?, ?, ?)",
+                               -1, &st, NULL);
   if (rc == SQLITE_OK)
     {
       sqlite3_bind_text (st, 1, tool, -1, SQLITE_TRANSIENT);
@@ -736,8 +745,10 @@ ws_instrument_store_result (struct sqlite3 *db, const char *tool, const char *ha
   sqlite3_finalize (st);
   if (rc != SQLITE_OK)
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_IO, "storing the %s result of %s: %s (is the store older than "
-                   "migration 007? open it with this Warpscope to upgrade it)", tool, program, sqlite3_errmsg (db));
+      g_set_error (error, WS_ERROR, WS_ERROR_IO,
+                   "storing the %s result of %s: %s (is the store older than "
+                   "migration 007? open it with this Warpscope to upgrade it)",
+                   tool, program, sqlite3_errmsg (db));
       return FALSE;
     }
   return TRUE;

@@ -29,13 +29,13 @@ G_BEGIN_DECLS
 
 /* Class bits of a static instruction (the SDK's WsInstrSdkWhere). */
 enum {
-  WS_INSTR_AT_ALL         = WS_INSTR_SDK_AT_ALL,
-  WS_INSTR_AT_MEMORY      = WS_INSTR_SDK_AT_MEMORY,
+  WS_INSTR_AT_ALL = WS_INSTR_SDK_AT_ALL,
+  WS_INSTR_AT_MEMORY = WS_INSTR_SDK_AT_MEMORY,
   WS_INSTR_AT_COND_BRANCH = WS_INSTR_SDK_AT_COND_BRANCH,
-  WS_INSTR_AT_REG_WRITE   = WS_INSTR_SDK_AT_REG_WRITE,
-  WS_INSTR_AT_CALL        = WS_INSTR_SDK_AT_CALL,
-  WS_INSTR_AT_BLOCK       = WS_INSTR_SDK_AT_BLOCK,
-  WS_INSTR_AT_CONTROL     = WS_INSTR_SDK_AT_CONTROL,
+  WS_INSTR_AT_REG_WRITE = WS_INSTR_SDK_AT_REG_WRITE,
+  WS_INSTR_AT_CALL = WS_INSTR_SDK_AT_CALL,
+  WS_INSTR_AT_BLOCK = WS_INSTR_SDK_AT_BLOCK,
+  WS_INSTR_AT_CONTROL = WS_INSTR_SDK_AT_CONTROL,
 };
 
 typedef struct _WsInstrument WsInstrument;
@@ -112,7 +112,7 @@ WS_EXPORT WsFaultSite *ws_fault_pick_sites (JsonNode *profile, guint n, guint64 
 
 /* ---- emulator side (called by core/emu) ------------------------------------- */
 
-typedef struct _WsInstrRun WsInstrRun;     /* one launch */
+typedef struct _WsInstrRun WsInstrRun;       /* one launch */
 typedef struct _WsInstrCtaRun WsInstrCtaRun; /* one CTA on one thread */
 
 /* (@flags: per static id WsInstrSdkWhere class bits; the run takes ownership) */

@@ -23,10 +23,12 @@ ws_interval_inst_iclass (const WsTraceStaticInst *inst)
     case WS_OPCLASS_FP32: return WS_ICLASS_FP32;
     case WS_OPCLASS_FP64: return WS_ICLASS_FP64;
     case WS_OPCLASS_SFU: return WS_ICLASS_SFU;
-    case WS_OPCLASS_TENSOR: return WS_ICLASS_TENSOR;   /* wmma.mma: the tensor pipe, as in the simulator */
-    case WS_OPCLASS_LD: case WS_OPCLASS_ST: case WS_OPCLASS_ATOM:
-      return inst->space == WS_SPACE_SHARED ? WS_ICLASS_SHARED : WS_ICLASS_GLOBAL;
-    case WS_OPCLASS_BRANCH: case WS_OPCLASS_BARRIER: return WS_ICLASS_BRANCH;
+    case WS_OPCLASS_TENSOR: return WS_ICLASS_TENSOR; /* wmma.mma: the tensor pipe, as in the simulator */
+    case WS_OPCLASS_LD:
+    case WS_OPCLASS_ST:
+    case WS_OPCLASS_ATOM: return inst->space == WS_SPACE_SHARED ? WS_ICLASS_SHARED : WS_ICLASS_GLOBAL;
+    case WS_OPCLASS_BRANCH:
+    case WS_OPCLASS_BARRIER: return WS_ICLASS_BRANCH;
     default: return WS_ICLASS_INT;
     }
 }
@@ -35,8 +37,8 @@ ws_interval_inst_iclass (const WsTraceStaticInst *inst)
 #define MAX_SLOTS 65536
 
 WsIntervalProfile *
-ws_interval_profile_warp (const WsTraceKernel *k, const WsTraceTb *tb, guint warp,
-                          const double *latency, GError **error)
+ws_interval_profile_warp (const WsTraceKernel *k, const WsTraceTb *tb, guint warp, const double *latency,
+                          GError **error)
 {
   WsIntervalProfile *p = g_new0 (WsIntervalProfile, 1);
   p->intervals = g_array_new (FALSE, FALSE, sizeof (WsInterval));
@@ -75,14 +77,14 @@ ws_interval_profile_warp (const WsTraceKernel *k, const WsTraceTb *tb, guint war
         continue;
       const WsTraceStaticInst *si = &k->machine[r.static_id];
       p->thread_insts += (uint64_t) __builtin_popcount (r.active_mask);
-      double earliest = issue + 1;                 /* eq. 13: one instruction per cycle */
+      double earliest = issue + 1; /* eq. 13: one instruction per cycle */
       uint32_t awaited = G_MAXUINT32;
       for (int s = 0; s < si->n_src && s < 4; s++)
         {
           uint16_t slot = si->src[s];
           if (slot == 0xffff)
             continue;
-          if (ready[slot] + 1 > earliest)          /* eq. 13: done(source) + 1 */
+          if (ready[slot] + 1 > earliest) /* eq. 13: done(source) + 1 */
             {
               earliest = ready[slot] + 1;
               awaited = writer[slot];
@@ -102,8 +104,8 @@ ws_interval_profile_warp (const WsTraceKernel *k, const WsTraceTb *tb, guint war
       cur.insts++;
       p->insts++;
       double done = issue + latency[r.static_id];
-      if ((si->opclass == WS_OPCLASS_LD || si->opclass == WS_OPCLASS_ST || si->opclass == WS_OPCLASS_ATOM) &&
-          done > mem_done)
+      if ((si->opclass == WS_OPCLASS_LD || si->opclass == WS_OPCLASS_ST || si->opclass == WS_OPCLASS_ATOM)
+          && done > mem_done)
         {
           mem_done = done;
           mem_inst = r.static_id;
@@ -161,10 +163,10 @@ struct _WsLaunchAnalysis {
   uint32_t rep_warp;
   WsIntervalProfile *rep;
   guint n_profiled;
-  double *wavefronts;   /* per static instruction, see ws_launch_analysis_get_wavefronts */
-  uint64_t *tb_issued;  /* per TB: warp instructions issued (machine level) */
+  double *wavefronts;  /* per static instruction, see ws_launch_analysis_get_wavefronts */
+  uint64_t *tb_issued; /* per TB: warp instructions issued (machine level) */
   uint64_t *tb_thread_issued;
-  double *tb_critical;  /* per TB: the longest of its warps' eq. 13 cycles alone */
+  double *tb_critical; /* per TB: the longest of its warps' eq. 13 cycles alone */
   uint64_t issued, thread_issued;
 };
 
@@ -212,10 +214,12 @@ pick_representative (const WarpPoint *pts, guint n)
   guint lo = 0, hi = 0;
   for (guint i = 0; i < n; i++)
     {
-      fx[i] = mean_perf > 0 ? pts[i].perf / mean_perf : 0;        /* eq. 15 */
+      fx[i] = mean_perf > 0 ? pts[i].perf / mean_perf : 0; /* eq. 15 */
       fy[i] = mean_insts > 0 ? pts[i].insts / mean_insts : 0;
-      if (fx[i] + fy[i] < fx[lo] + fy[lo]) lo = i;
-      if (fx[i] + fy[i] > fx[hi] + fy[hi]) hi = i;
+      if (fx[i] + fy[i] < fx[lo] + fy[lo])
+        lo = i;
+      if (fx[i] + fy[i] > fx[hi] + fy[hi])
+        hi = i;
     }
   double cx[2] = { fx[lo], fx[hi] }, cy[2] = { fy[lo], fy[hi] };
   guint size[2] = { 0, 0 };
@@ -309,7 +313,7 @@ tally_wavefronts (const WsTraceKernel *k, const WsTraceTb *tb, guint warp, int c
 WsLaunchAnalysis *
 ws_launch_analysis_new (WsTrace *trace, guint launch, const WsGpu *gpu, GError **error)
 {
-  g_autoptr(WsLaunchAnalysis) a = g_new0 (WsLaunchAnalysis, 1);
+  g_autoptr (WsLaunchAnalysis) a = g_new0 (WsLaunchAnalysis, 1);
   a->trace = trace;
   a->launch = launch;
   a->gpu = ws_gpu_copy (gpu);
@@ -325,14 +329,14 @@ ws_launch_analysis_new (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
       const WsTraceStaticInst *si = &k->insts[i];
       WsIClass c = ws_interval_inst_iclass (si);
       if ((c == WS_ICLASS_GLOBAL || c == WS_ICLASS_SHARED) && a->cache->pcs[i].executions > 0)
-        a->latency[i] = a->cache->pcs[i].amat;              /* seed 001 §4.5.2 */
+        a->latency[i] = a->cache->pcs[i].amat; /* seed 001 §4.5.2 */
       else if (c == WS_ICLASS_GLOBAL && (si->space == WS_SPACE_PARAM || si->space == WS_SPACE_FUNC_PARAM))
         /* Parameter reads (the trace records no addresses for them) are
          * constant-bank operands on the hardware: integer-pipe work, as the
          * detailed simulator takes them; not a DRAM access. */
         a->latency[i] = gpu->pipes[WS_ICLASS_INT].latency;
       else if (c == WS_ICLASS_GLOBAL && si->space == WS_SPACE_CONST)
-        a->latency[i] = gpu->l1_latency;                    /* constant-cache hit */
+        a->latency[i] = gpu->l1_latency; /* constant-cache hit */
       else if (c == WS_ICLASS_GLOBAL)
         /* A global access that never executed with an active lane: it
          * reaches no memory (the detailed simulator charges an integer op). */
@@ -345,7 +349,7 @@ ws_launch_analysis_new (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
 
   uint64_t n_tbs = 0;
   const WsTraceTbCounters *tbc = ws_trace_get_tb_counters (trace, launch, &n_tbs);
-  g_autoptr(GArray) pts = g_array_new (FALSE, FALSE, sizeof (WarpPoint));
+  g_autoptr (GArray) pts = g_array_new (FALSE, FALSE, sizeof (WarpPoint));
   g_autofree WavefrontTally *tally = g_new0 (WavefrontTally, MAX (k->n_insts, 1));
   a->tb_issued = g_new0 (uint64_t, MAX (n_tbs, 1));
   a->tb_thread_issued = g_new0 (uint64_t, MAX (n_tbs, 1));
@@ -354,12 +358,12 @@ ws_launch_analysis_new (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
     {
       if (!tbc[t].recorded)
         continue;
-      g_autoptr(WsTraceTb) tb = ws_trace_read_tb (trace, launch, t, error);
+      g_autoptr (WsTraceTb) tb = ws_trace_read_tb (trace, launch, t, error);
       if (tb == NULL)
         return NULL;
       for (guint w = 0; w < ws_trace_tb_get_n_warps (tb); w++)
         {
-          g_autoptr(WsIntervalProfile) p = ws_interval_profile_warp (k, tb, w, a->latency, error);
+          g_autoptr (WsIntervalProfile) p = ws_interval_profile_warp (k, tb, w, a->latency, error);
           if (p == NULL || !tally_wavefronts (k, tb, w, gpu->cc_major, tally, error))
             return NULL;
           a->tb_issued[t] += p->insts;
@@ -375,8 +379,9 @@ ws_launch_analysis_new (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
     }
   a->wavefronts = g_new0 (double, MAX (k->n_insts, 1));
   for (guint i = 0; i < k->n_insts; i++)
-    a->wavefronts[i] = tally[i].counted > 0 ? tally[i].sum / (double) tally[i].counted
-                       : tally[i].executed > 0 ? NAN : 0;
+    a->wavefronts[i] = tally[i].counted > 0    ? tally[i].sum / (double) tally[i].counted
+                       : tally[i].executed > 0 ? NAN
+                                               : 0;
   a->n_profiled = pts->len;
   if (pts->len == 0)
     {
@@ -387,7 +392,7 @@ ws_launch_analysis_new (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
   const WarpPoint *r = &g_array_index (pts, WarpPoint, rep);
   a->rep_tb = r->tb;
   a->rep_warp = r->warp;
-  g_autoptr(WsTraceTb) tb = ws_trace_read_tb (trace, launch, r->tb, error);
+  g_autoptr (WsTraceTb) tb = ws_trace_read_tb (trace, launch, r->tb, error);
   if (tb == NULL)
     return NULL;
   a->rep = ws_interval_profile_warp (k, tb, r->warp, a->latency, error);
@@ -411,8 +416,10 @@ ws_launch_analysis_get_latencies (WsLaunchAnalysis *a)
 const WsIntervalProfile *
 ws_launch_analysis_get_representative (WsLaunchAnalysis *a, uint64_t *tb, uint32_t *warp)
 {
-  if (tb) *tb = a->rep_tb;
-  if (warp) *warp = a->rep_warp;
+  if (tb)
+    *tb = a->rep_tb;
+  if (warp)
+    *warp = a->rep_warp;
   return a->rep;
 }
 

@@ -24,9 +24,9 @@
 G_BEGIN_DECLS
 
 typedef struct {
-  uint32_t insts;        /* instructions issued in the interval */
-  double stall_cycles;   /* cycles lost after it, waiting for a dependence */
-  uint32_t stall_inst;   /* static id of the instruction whose result was awaited */
+  uint32_t insts;      /* instructions issued in the interval */
+  double stall_cycles; /* cycles lost after it, waiting for a dependence */
+  uint32_t stall_inst; /* static id of the instruction whose result was awaited */
 } WsInterval;
 
 typedef struct {
@@ -48,8 +48,8 @@ WS_EXPORT WsIClass ws_interval_inst_iclass (const WsTraceStaticInst *inst);
  * done = issue + latency; an interval closes where the issue cycle jumps.
  * The warp ends when all its memory accesses (loads, stores, atomics) are
  * done: the last interval stalls until the latest of them completes. */
-WS_EXPORT WsIntervalProfile *ws_interval_profile_warp (const WsTraceKernel *kernel, const WsTraceTb *tb,
-                                                       guint warp, const double *latency, GError **error);
+WS_EXPORT WsIntervalProfile *ws_interval_profile_warp (const WsTraceKernel *kernel, const WsTraceTb *tb, guint warp,
+                                                       const double *latency, GError **error);
 
 typedef struct _WsLaunchAnalysis WsLaunchAnalysis;
 
@@ -61,7 +61,8 @@ WS_EXPORT const WsCacheStats *ws_launch_analysis_get_cache (WsLaunchAnalysis *a)
 /* Latency (cycles) of each static instruction; n = kernel's n_insts. */
 WS_EXPORT const double *ws_launch_analysis_get_latencies (WsLaunchAnalysis *a);
 /* The representative warp and its profile. */
-WS_EXPORT const WsIntervalProfile *ws_launch_analysis_get_representative (WsLaunchAnalysis *a, uint64_t *tb, uint32_t *warp);
+WS_EXPORT const WsIntervalProfile *ws_launch_analysis_get_representative (WsLaunchAnalysis *a, uint64_t *tb,
+                                                                          uint32_t *warp);
 WS_EXPORT guint ws_launch_analysis_get_n_warps_profiled (WsLaunchAnalysis *a);
 /* Per static instruction (n = kernel's n_insts): the average L1 or shared
  * data-stage wavefronts of one execution on the analysis' GPU.  Counted are

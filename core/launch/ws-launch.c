@@ -32,8 +32,9 @@ ws_launch_find_runtime (GError **error)
   if (!g_file_test (lib, G_FILE_TEST_EXISTS))
     {
       g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND,
-                   _("the Warpscope CUDA runtime is missing (%s): it is built only where CUDA's headers "
-                     "were found at build time"), lib);
+                   _ ("the Warpscope CUDA runtime is missing (%s): it is built only where CUDA's headers "
+                      "were found at build time"),
+                   lib);
       return NULL;
     }
   return g_steal_pointer (&dir);
@@ -44,7 +45,7 @@ ws_launch_check_program (const char *path, GError **error)
 {
   g_return_val_if_fail (path != NULL, FALSE);
   GError *local = NULL;
-  g_autoptr(WsElfCuda) info = ws_elf_cuda_inspect (path, &local);
+  g_autoptr (WsElfCuda) info = ws_elf_cuda_inspect (path, &local);
   if (info == NULL)
     {
       /* Scripts and the like: run them, their children may be CUDA programs. */
@@ -61,15 +62,17 @@ ws_launch_check_program (const char *path, GError **error)
   if (ws_elf_cuda_needs (info, "libcudart.so."))
     {
       g_set_error (error, WS_ERROR, WS_ERROR_UNSUPPORTED,
-                   _("%s is linked against another CUDA runtime version than 13; rebuild it with CUDA 13 "
-                     "(warpscope-cli build or nvcc -cudart shared)"), path);
+                   _ ("%s is linked against another CUDA runtime version than 13; rebuild it with CUDA 13 "
+                      "(warpscope-cli build or nvcc -cudart shared)"),
+                   path);
       return FALSE;
     }
   if (info->has_fatbin)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_UNSUPPORTED,
-                   _("%s is linked statically against the CUDA runtime (nvcc's default), so Warpscope "
-                     "cannot run its kernels; rebuild with warpscope-cli build or nvcc -cudart shared"), path);
+                   _ ("%s is linked statically against the CUDA runtime (nvcc's default), so Warpscope "
+                      "cannot run its kernels; rebuild with warpscope-cli build or nvcc -cudart shared"),
+                   path);
       return FALSE;
     }
   return TRUE;
@@ -120,7 +123,7 @@ ws_launch_command_line (const char *program, const char *const *args)
 static JsonNode *
 read_runtime_summary (const char *path)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonParser) parser = json_parser_new ();
   if (!json_parser_load_from_file (parser, path, NULL))
     return NULL;
   JsonNode *root = json_parser_get_root (parser);
@@ -218,7 +221,7 @@ child_setup (gpointer data)
   sigemptyset (&none);
   sigprocmask (SIG_SETMASK, &none, NULL);
   prctl (PR_SET_PDEATHSIG, SIGKILL);
-  if (getppid () != parent)   /* the parent died before prctl */
+  if (getppid () != parent) /* the parent died before prctl */
     _exit (128 + SIGKILL);
 }
 
@@ -238,8 +241,8 @@ wait_child (GSubprocess *proc, gboolean capture, GBytes **err_bytes, GCancellabl
 }
 
 WsLaunchResult *
-ws_launch_run (const char *program, const char *const *args, const WsLaunchOptions *options,
-               GCancellable *cancellable, GError **error)
+ws_launch_run (const char *program, const char *const *args, const WsLaunchOptions *options, GCancellable *cancellable,
+               GError **error)
 {
   g_return_val_if_fail (program != NULL, NULL);
   WsLaunchOptions defaults;
@@ -254,7 +257,7 @@ ws_launch_run (const char *program, const char *const *args, const WsLaunchOptio
   if (tmpdir == NULL)
     return NULL;
   g_autofree char *summary = g_build_filename (tmpdir, "summary.json", NULL);
-  g_auto(GStrv) envp = launch_environ (runtime_dir, summary, o);
+  g_auto (GStrv) envp = launch_environ (runtime_dir, summary, o);
 
   GPtrArray *argv = g_ptr_array_new ();
   g_ptr_array_add (argv, (gpointer) program);
@@ -264,7 +267,7 @@ ws_launch_run (const char *program, const char *const *args, const WsLaunchOptio
 
   GSubprocessFlags flags = o->capture ? G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE
                                       : G_SUBPROCESS_FLAGS_STDIN_INHERIT;
-  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (flags);
+  g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (flags);
   g_subprocess_launcher_set_environ (launcher, envp);
   g_subprocess_launcher_set_child_setup (launcher, child_setup, GINT_TO_POINTER ((int) getpid ()), NULL);
   if (!o->capture)
@@ -274,7 +277,7 @@ ws_launch_run (const char *program, const char *const *args, const WsLaunchOptio
       fflush (stderr);
     }
   double t0 = ws_now_seconds ();
-  g_autoptr(GSubprocess) proc = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv->pdata, error);
+  g_autoptr (GSubprocess) proc = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv->pdata, error);
   g_ptr_array_free (argv, TRUE);
   if (proc != NULL && o->started != NULL)
     {
@@ -282,10 +285,10 @@ ws_launch_run (const char *program, const char *const *args, const WsLaunchOptio
       if (id != NULL)
         o->started ((GPid) g_ascii_strtoll (id, NULL, 10), o->started_data);
     }
-  g_autoptr(GBytes) err_bytes = NULL;
+  g_autoptr (GBytes) err_bytes = NULL;
   gboolean ok = proc != NULL && wait_child (proc, o->capture, &err_bytes, cancellable, error);
   double wall = ws_now_seconds () - t0;
-  g_autoptr(JsonNode) rt = ok ? read_runtime_summary (summary) : NULL;
+  g_autoptr (JsonNode) rt = ok ? read_runtime_summary (summary) : NULL;
   g_unlink (summary);
   g_rmdir (tmpdir);
   if (!ok)
@@ -309,8 +312,8 @@ ws_launch_run (const char *program, const char *const *args, const WsLaunchOptio
 }
 
 WsLaunchResult *
-ws_launch_profile (const char *program, const char *const *args, const WsLaunchOptions *options,
-                   const char *trace_path, GCancellable *cancellable, GError **error)
+ws_launch_profile (const char *program, const char *const *args, const WsLaunchOptions *options, const char *trace_path,
+                   GCancellable *cancellable, GError **error)
 {
   g_return_val_if_fail (program != NULL, NULL);
   WsLaunchOptions o;
@@ -328,7 +331,7 @@ ws_launch_profile (const char *program, const char *const *args, const WsLaunchO
     {
       if (g_file_test (trace_path, G_FILE_TEST_IS_DIR))
         {
-          g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("%s is a folder; give a trace file name"), trace_path);
+          g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _ ("%s is a folder; give a trace file name"), trace_path);
           return NULL;
         }
       g_autofree char *dir = g_path_get_dirname (trace_path);
@@ -341,7 +344,8 @@ ws_launch_profile (const char *program, const char *const *args, const WsLaunchO
   if (trace_tmp == NULL)
     return r;
   JsonObject *summary = r != NULL && r->summary != NULL && JSON_NODE_HOLDS_OBJECT (r->summary)
-                          ? json_node_get_object (r->summary) : NULL;
+                          ? json_node_get_object (r->summary)
+                          : NULL;
   gboolean finished = summary != NULL && json_object_has_member (summary, "trace_written")
                       && json_object_get_boolean_member (summary, "trace_written") && r->signal == 0
                       && (o.abandon == NULL || *o.abandon == 0);
@@ -354,7 +358,7 @@ ws_launch_profile (const char *program, const char *const *args, const WsLaunchO
     {
       int e = errno;
       g_unlink (trace_tmp);
-      g_set_error (error, WS_ERROR, WS_ERROR_IO, _("cannot move the trace %s to %s: %s"), trace_tmp, trace_path,
+      g_set_error (error, WS_ERROR, WS_ERROR_IO, _ ("cannot move the trace %s to %s: %s"), trace_tmp, trace_path,
                    g_strerror (e));
       ws_launch_result_free (r);
       return NULL;
@@ -382,9 +386,8 @@ ws_launch_find_nvcc (void)
 static gboolean
 is_arch_flag (const char *a)
 {
-  static const char *const prefixes[] = {
-    "-arch", "--gpu-architecture", "-gencode", "--generate-code", "-code", "--gpu-code", NULL
-  };
+  static const char *const prefixes[] = { "-arch", "--gpu-architecture", "-gencode", "--generate-code",
+                                          "-code", "--gpu-code",         NULL };
   for (guint i = 0; prefixes[i] != NULL; i++)
     if (g_str_has_prefix (a, prefixes[i]))
       return TRUE;
@@ -397,7 +400,7 @@ refuse_static_runtime (const char *value, GError **error)
   if (strcmp (value, "shared") == 0)
     return TRUE;
   g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-               _("the program must use the shared CUDA runtime (-cudart shared) to be profiled"));
+               _ ("the program must use the shared CUDA runtime (-cudart shared) to be profiled"));
   return FALSE;
 }
 
@@ -408,7 +411,7 @@ ws_launch_build (const WsBuildOptions *options, int *nvcc_status, GCancellable *
   const char *const *args = options->args;
   const char *source = NULL;
   gboolean user_arch = FALSE;
-  g_autoptr(GPtrArray) extra = g_ptr_array_new ();
+  g_autoptr (GPtrArray) extra = g_ptr_array_new ();
   if (nvcc_status != NULL)
     *nvcc_status = 0;
   for (guint i = 0; args != NULL && args[i] != NULL; i++)
@@ -435,19 +438,19 @@ ws_launch_build (const WsBuildOptions *options, int *nvcc_status, GCancellable *
     }
   if (source == NULL)
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _("no .cu source file given"));
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, _ ("no .cu source file given"));
       return NULL;
     }
   if (!g_file_test (source, G_FILE_TEST_EXISTS))
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, _("source file '%s' not found"), source);
+      g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, _ ("source file '%s' not found"), source);
       return NULL;
     }
   g_autofree char *nvcc = ws_launch_find_nvcc ();
   if (nvcc == NULL)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_FAILED,
-                   _("nvcc not found (install the CUDA 13 toolkit, put nvcc in PATH or set NVCC)"));
+                   _ ("nvcc not found (install the CUDA 13 toolkit, put nvcc in PATH or set NVCC)"));
       return NULL;
     }
   g_autofree char *out = NULL;
@@ -459,7 +462,7 @@ ws_launch_build (const WsBuildOptions *options, int *nvcc_status, GCancellable *
       out = g_strndup (base, strlen (base) - 3);
     }
 
-  g_autoptr(GPtrArray) cmd = g_ptr_array_new ();
+  g_autoptr (GPtrArray) cmd = g_ptr_array_new ();
   g_ptr_array_add (cmd, nvcc);
   g_ptr_array_add (cmd, "-cudart");
   g_ptr_array_add (cmd, "shared");
@@ -481,21 +484,21 @@ ws_launch_build (const WsBuildOptions *options, int *nvcc_status, GCancellable *
 
   GSubprocessFlags flags = options->capture ? G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE
                                             : G_SUBPROCESS_FLAGS_STDIN_INHERIT;
-  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (flags);
+  g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (flags);
   g_subprocess_launcher_set_child_setup (launcher, child_setup, GINT_TO_POINTER ((int) getpid ()), NULL);
   if (!options->capture)
     {
       fflush (stdout);
       fflush (stderr);
     }
-  g_autoptr(GError) local = NULL;
-  g_autoptr(GSubprocess) proc = g_subprocess_launcher_spawnv (launcher, (const char *const *) cmd->pdata, &local);
+  g_autoptr (GError) local = NULL;
+  g_autoptr (GSubprocess) proc = g_subprocess_launcher_spawnv (launcher, (const char *const *) cmd->pdata, &local);
   if (proc == NULL)
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_FAILED, _("cannot run %s: %s"), nvcc, local->message);
+      g_set_error (error, WS_ERROR, WS_ERROR_FAILED, _ ("cannot run %s: %s"), nvcc, local->message);
       return NULL;
     }
-  g_autoptr(GBytes) err_bytes = NULL;
+  g_autoptr (GBytes) err_bytes = NULL;
   if (!wait_child (proc, options->capture, &err_bytes, cancellable, error))
     return NULL;
   if (!g_subprocess_get_if_exited (proc) || g_subprocess_get_exit_status (proc) != 0)
@@ -507,22 +510,23 @@ ws_launch_build (const WsBuildOptions *options, int *nvcc_status, GCancellable *
       if (nvcc_status != NULL)
         *nvcc_status = status;
       if (tail != NULL && *tail != '\0')
-        g_set_error (error, WS_ERROR, WS_ERROR_FAILED, _("building %s with nvcc failed (exit status %d): %s"),
-                     source, status, last != NULL ? last + 1 : tail);
+        g_set_error (error, WS_ERROR, WS_ERROR_FAILED, _ ("building %s with nvcc failed (exit status %d): %s"), source,
+                     status, last != NULL ? last + 1 : tail);
       else
-        g_set_error (error, WS_ERROR, WS_ERROR_FAILED, _("building %s with nvcc failed (exit status %d)"), source,
+        g_set_error (error, WS_ERROR, WS_ERROR_FAILED, _ ("building %s with nvcc failed (exit status %d)"), source,
                      status);
       return NULL;
     }
 
   /* An architecture the user chose may embed only SASS: say so now rather
    * than when the program is profiled. */
-  g_autoptr(WsElfCuda) info = ws_elf_cuda_inspect (out, NULL);
+  g_autoptr (WsElfCuda) info = ws_elf_cuda_inspect (out, NULL);
   if (info != NULL && info->fatbin != NULL && !ws_fatbin_has_ptx (info->fatbin))
     {
       g_set_error (error, WS_ERROR, WS_ERROR_UNSUPPORTED,
-                   _("%s holds no PTX, only machine code, which the emulator cannot run; rebuild with "
-                     "-arch=sm_XX (which embeds PTX) or without architecture options"), out);
+                   _ ("%s holds no PTX, only machine code, which the emulator cannot run; rebuild with "
+                      "-arch=sm_XX (which embeds PTX) or without architecture options"),
+                   out);
       return NULL;
     }
   return g_steal_pointer (&out);

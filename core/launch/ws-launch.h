@@ -29,20 +29,20 @@ WS_EXPORT char *ws_launch_find_runtime (GError **error);
 WS_EXPORT gboolean ws_launch_check_program (const char *path, GError **error);
 
 typedef struct {
-  const char *gpu;               /* WS_GPU: target GPU (catalogue name); NULL: the runtime's default (A100) */
-  const char *db;                /* WS_DB: catalogue database; NULL: the runtime's default */
-  const char *trace;             /* WS_TRACE: trace to write; NULL: none */
-  int threads;                   /* WS_THREADS: emulator workers; -1: the runtime's default (all CPUs) */
-  gboolean deterministic;        /* WS_DETERMINISTIC=1 */
-  const char *tools;             /* WS_TOOLS: comma-separated instrumentation tools; NULL: none */
-  const char *tool_output;       /* WS_TOOL_OUTPUT: prefix of the tools' results */
+  const char *gpu;         /* WS_GPU: target GPU (catalogue name); NULL: the runtime's default (A100) */
+  const char *db;          /* WS_DB: catalogue database; NULL: the runtime's default */
+  const char *trace;       /* WS_TRACE: trace to write; NULL: none */
+  int threads;             /* WS_THREADS: emulator workers; -1: the runtime's default (all CPUs) */
+  gboolean deterministic;  /* WS_DETERMINISTIC=1 */
+  const char *tools;       /* WS_TOOLS: comma-separated instrumentation tools; NULL: none */
+  const char *tool_output; /* WS_TOOL_OUTPUT: prefix of the tools' results */
   /* FALSE: the program shares this process's stdin, stdout and stderr.
    * TRUE: stdin is /dev/null, stdout is discarded and stderr is kept (its
    * tail in WsLaunchResult.stderr_tail). */
   gboolean capture;
-  gboolean memcheck;             /* WS_MEMCHECK=1: every invalid access faults (docs/profiling.md) */
-  double launch_timeout;         /* WS_LAUNCH_TIMEOUT: watchdog seconds per launch; < 0: the runtime's default (600), 0: none */
-  gint64 instruction_budget;     /* WS_INSTRUCTION_BUDGET: warp instructions per launch; < 0: inherited, 0: none */
+  gboolean memcheck;     /* WS_MEMCHECK=1: every invalid access faults (docs/profiling.md) */
+  double launch_timeout; /* WS_LAUNCH_TIMEOUT: watchdog seconds per launch; < 0: the runtime's default (600), 0: none */
+  gint64 instruction_budget; /* WS_INSTRUCTION_BUDGET: warp instructions per launch; < 0: inherited, 0: none */
   /* Called once the program runs, with its process id (for a caller that
    * forwards signals to it); NULL: none. */
   void (*started) (GPid pid, gpointer user_data);
@@ -55,13 +55,13 @@ typedef struct {
 WS_EXPORT void ws_launch_options_init (WsLaunchOptions *options);
 
 typedef struct {
-  int exit_code;                 /* the program's exit status, 128 + N when signal N killed it */
-  int signal;                    /* the signal that killed it, or 0 */
-  double wall_seconds;           /* the whole run */
-  JsonNode *summary;             /* the runtime's summary (launches, warp_instructions, seconds, gpu, error…);
+  int exit_code;       /* the program's exit status, 128 + N when signal N killed it */
+  int signal;          /* the signal that killed it, or 0 */
+  double wall_seconds; /* the whole run */
+  JsonNode *summary;   /* the runtime's summary (launches, warp_instructions, seconds, gpu, error…);
                                   * NULL when the program did not load the runtime */
-  char *stderr_tail;             /* with capture: the last lines of its stderr (at most 4 KiB); else NULL */
-  gboolean trace_kept;           /* ws_launch_profile: the trace was moved into place */
+  char *stderr_tail;   /* with capture: the last lines of its stderr (at most 4 KiB); else NULL */
+  gboolean trace_kept; /* ws_launch_profile: the trace was moved into place */
 } WsLaunchResult;
 
 WS_EXPORT void ws_launch_result_free (WsLaunchResult *result);
@@ -75,9 +75,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsLaunchResult, ws_launch_result_free)
  * are: the runtime is missing (WS_ERROR_NOT_FOUND), the program cannot be
  * started, or @cancellable was cancelled (G_IO_ERROR_CANCELLED: the program
  * is killed and waited for). */
-WS_EXPORT WsLaunchResult *ws_launch_run (const char *program, const char *const *args,
-                                         const WsLaunchOptions *options, GCancellable *cancellable,
-                                         GError **error);
+WS_EXPORT WsLaunchResult *ws_launch_run (const char *program, const char *const *args, const WsLaunchOptions *options,
+                                         GCancellable *cancellable, GError **error);
 /* Runs like ws_launch_run with the trace (when @trace_path is not NULL;
  * options->trace is ignored) written to a temporary name beside
  * @trace_path and moved over it only when the runtime finished it
@@ -102,10 +101,10 @@ WS_EXPORT char *ws_launch_find_nvcc (void);
  *                    unless @args choose an architecture (the emulator
  *                    runs PTX). */
 typedef struct {
-  const char *const *args;       /* nvcc arguments: the .cu source(s) and options (NULL-terminated) */
-  const char *output;            /* -o; NULL: the first .cu source's name without .cu, in the current folder */
-  gboolean capture;              /* as WsLaunchOptions.capture: TRUE keeps nvcc's stderr for the error message */
-  gboolean verbose;              /* print the nvcc command line to stderr before running it */
+  const char *const *args; /* nvcc arguments: the .cu source(s) and options (NULL-terminated) */
+  const char *output;      /* -o; NULL: the first .cu source's name without .cu, in the current folder */
+  gboolean capture;        /* as WsLaunchOptions.capture: TRUE keeps nvcc's stderr for the error message */
+  gboolean verbose;        /* print the nvcc command line to stderr before running it */
 } WsBuildOptions;
 
 /* Builds as above; returns the program's path (newly allocated).  Errors:

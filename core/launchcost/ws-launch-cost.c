@@ -44,7 +44,7 @@ ws_launch_cost (const WsGpu *gpu, WsLaunchMode mode, double exec_seconds, WsLaun
   g_return_val_if_fail (isfinite (exec_seconds) && exec_seconds >= 0, FALSE);
   double interval_us = mode == WS_LAUNCH_MODE_GRAPH ? gpu->graph_launch_interval_us : gpu->launch_interval_us;
   double gap_us = mode == WS_LAUNCH_MODE_GRAPH ? gpu->graph_launch_gap_us : gpu->launch_gap_us;
-  *out = (WsLaunchCost) {
+  *out = (WsLaunchCost){
     .mode = mode,
     .exec_seconds = exec_seconds,
     .interval_seconds = MAX (interval_us, 0) * 1e-6,

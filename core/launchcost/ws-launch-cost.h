@@ -22,22 +22,22 @@
 G_BEGIN_DECLS
 
 typedef enum {
-  WS_LAUNCH_MODE_STREAM,   /* launched one by one by the host on one stream, not synchronised in between */
-  WS_LAUNCH_MODE_GRAPH,    /* kernel nodes of a straight-line CUDA graph, replayed by one graph launch */
+  WS_LAUNCH_MODE_STREAM, /* launched one by one by the host on one stream, not synchronised in between */
+  WS_LAUNCH_MODE_GRAPH,  /* kernel nodes of a straight-line CUDA graph, replayed by one graph launch */
   WS_LAUNCH_MODE_COUNT
 } WsLaunchMode;
 
-WS_EXPORT const char *ws_launch_mode_name (WsLaunchMode mode);   /* "stream", "graph" */
-WS_EXPORT gboolean    ws_launch_mode_from_string (const char *s, WsLaunchMode *out);
+WS_EXPORT const char *ws_launch_mode_name (WsLaunchMode mode); /* "stream", "graph" */
+WS_EXPORT gboolean ws_launch_mode_from_string (const char *s, WsLaunchMode *out);
 
 typedef struct {
   WsLaunchMode mode;
-  double exec_seconds;       /* the kernel's own execution time (the input) */
-  double interval_seconds;   /* the mode's shortest time per launch; 0 when the catalogue does not know it */
-  double gap_seconds;        /* device gap after the previous kernel's end; 0 when unknown */
-  double wall_seconds;       /* time per launch in the sequence: max (interval, exec + gap) */
-  double overhead_seconds;   /* wall_seconds - exec_seconds (>= 0) */
-  const char *limiter;       /* "interval" (host and front end), "gap" (kernel + device gap) or "unknown" (no launch data) */
+  double exec_seconds;     /* the kernel's own execution time (the input) */
+  double interval_seconds; /* the mode's shortest time per launch; 0 when the catalogue does not know it */
+  double gap_seconds;      /* device gap after the previous kernel's end; 0 when unknown */
+  double wall_seconds;     /* time per launch in the sequence: max (interval, exec + gap) */
+  double overhead_seconds; /* wall_seconds - exec_seconds (>= 0) */
+  const char *limiter; /* "interval" (host and front end), "gap" (kernel + device gap) or "unknown" (no launch data) */
 } WsLaunchCost;
 
 /* Fills @out for one launch of a kernel that executes for @exec_seconds on

@@ -15,20 +15,19 @@ take (GHashTable *values, const char *key, double *out)
 }
 
 WsLink *
-ws_measure_apply_benchmark (WsGpu *gpu, const char *output, const char *when, double *bank_conflict,
-                            GError **error)
+ws_measure_apply_benchmark (WsGpu *gpu, const char *output, const char *when, double *bank_conflict, GError **error)
 {
   g_return_val_if_fail (gpu != NULL && output != NULL, NULL);
-  g_autoptr(GHashTable) values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  g_autoptr(GArray) pcie_htod = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr(GArray) pcie_dtoh = g_array_new (FALSE, FALSE, sizeof (double));
-  g_auto(GStrv) lines = g_strsplit (output, "\n", -1);
+  g_autoptr (GHashTable) values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (GArray) pcie_htod = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) pcie_dtoh = g_array_new (FALSE, FALSE, sizeof (double));
+  g_auto (GStrv) lines = g_strsplit (output, "\n", -1);
   for (guint i = 0; lines[i]; i++)
     {
       g_strstrip (lines[i]);
       if (lines[i][0] == '\0' || lines[i][0] == '#')
         continue;
-      g_auto(GStrv) f = g_strsplit_set (lines[i], " \t", -1);
+      g_auto (GStrv) f = g_strsplit_set (lines[i], " \t", -1);
       guint n = g_strv_length (f);
       if (n >= 2 && strcmp (f[0], "device") == 0)
         continue;
@@ -63,8 +62,7 @@ ws_measure_apply_benchmark (WsGpu *gpu, const char *output, const char *when, do
   for (guint i = 0; i < G_N_ELEMENTS (needed); i++)
     if (!g_hash_table_contains (values, needed[i]))
       {
-        g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "the benchmark output lacks %s; did it stop early?",
-                     needed[i]);
+        g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "the benchmark output lacks %s; did it stop early?", needed[i]);
         return NULL;
       }
 
@@ -82,8 +80,14 @@ ws_measure_apply_benchmark (WsGpu *gpu, const char *output, const char *when, do
     gpu->dram_latency = gpu->pipes[WS_ICLASS_GLOBAL].latency = v;
   if (take (values, "shared_latency", &v))
     gpu->pipes[WS_ICLASS_SHARED].latency = v;
-  static const struct { const char *key; WsIClass c; } pipes[] = {
-    { "fp32", WS_ICLASS_FP32 }, { "int", WS_ICLASS_INT }, { "sfu", WS_ICLASS_SFU }, { "fp64", WS_ICLASS_FP64 },
+  static const struct {
+    const char *key;
+    WsIClass c;
+  } pipes[] = {
+    { "fp32", WS_ICLASS_FP32 },
+    { "int", WS_ICLASS_INT },
+    { "sfu", WS_ICLASS_SFU },
+    { "fp64", WS_ICLASS_FP64 },
   };
   int subparts = gpu->warp_schedulers_per_sm > 0 ? gpu->warp_schedulers_per_sm : 4;
   for (guint i = 0; i < G_N_ELEMENTS (pipes); i++)
@@ -103,9 +107,9 @@ ws_measure_apply_benchmark (WsGpu *gpu, const char *output, const char *when, do
   g_autofree char *provenance = g_strdup_printf (
     "latencies (L1, L2, DRAM by pointer chasing; shared memory; FP32/INT/SFU/FP64), pipe gaps, SMs and clock "
     "measured by warpscope-cli calibrate (bench/calibration/ws-calibrate.cu) on %s; shared-memory bank conflict "
-    "cost %.3g cycles per extra way", when, bank);
-  char *sources = g_strdup_printf ("%s%s%s", gpu->sources ? gpu->sources : "", gpu->sources ? "; " : "",
-                                   provenance);
+    "cost %.3g cycles per extra way",
+    when, bank);
+  char *sources = g_strdup_printf ("%s%s%s", gpu->sources ? gpu->sources : "", gpu->sources ? "; " : "", provenance);
   g_free (gpu->sources);
   gpu->sources = sources;
 
@@ -152,6 +156,7 @@ ws_measure_apply_benchmark (WsGpu *gpu, const char *output, const char *when, do
                                      when, gpu->pcie_gen, gpu->pcie_lanes);
   else
     link->sources = g_strdup_printf ("startup and effective bandwidth (seed 004 eq. 4.6, lambda_c = 1) fitted to "
-                                     "pinned cudaMemcpy times measured by warpscope-cli calibrate on %s", when);
+                                     "pinned cudaMemcpy times measured by warpscope-cli calibrate on %s",
+                                     when);
   return link;
 }

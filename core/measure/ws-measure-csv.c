@@ -46,23 +46,26 @@ ws_measurements_new (void)
 /* ------------------------------------------------------------------------ */
 /* Columns */
 
+/* clang-format off */
 typedef enum {
   COL_KIND, COL_NAME, COL_OCCURRENCE,
   COL_GRID_X, COL_GRID_Y, COL_GRID_Z, COL_BLOCK_X, COL_BLOCK_Y, COL_BLOCK_Z,
   COL_SHARED, COL_REGISTERS, COL_DIRECTION, COL_BYTES, COL_RUNS, COL_DURATION,
   N_COLS
 } Column;
+/* clang-format on */
 
 static const char *const column_names[N_COLS] = {
-  "kind", "name", "occurrence",
-  "grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z",
-  "shared_bytes", "registers", "direction", "bytes", "runs", "duration_ns",
+  "kind",    "name",         "occurrence", "grid_x",    "grid_y", "grid_z", "block_x",     "block_y",
+  "block_z", "shared_bytes", "registers",  "direction", "bytes",  "runs",   "duration_ns",
 };
 
 /* Columns a file must have; the others default (runs 1, occurrence from the
  * order of the rows, kernel/memcpy fields that do not apply empty). */
 static const gboolean column_required[N_COLS] = {
-  [COL_KIND] = TRUE, [COL_NAME] = TRUE, [COL_DURATION] = TRUE,
+  [COL_KIND] = TRUE,
+  [COL_NAME] = TRUE,
+  [COL_DURATION] = TRUE,
 };
 
 static gboolean
@@ -90,9 +93,9 @@ ws_measure_csv_parse (const char *text, gsize length, const char *filename, GErr
       g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s: not UTF-8 text", filename);
       return NULL;
     }
-  g_autoptr(GArray) rows = ws_measurements_new ();
-  int map[64];            /* field index -> column, -1 unused */
-  guint header_cols[64];  /* field index -> text column (for messages) */
+  g_autoptr (GArray) rows = ws_measurements_new ();
+  int map[64];           /* field index -> column, -1 unused */
+  guint header_cols[64]; /* field index -> text column (for messages) */
   guint n_header = 0;
   gboolean have_header = FALSE, have_occurrence = FALSE;
   guint lineno = 0;
@@ -100,8 +103,8 @@ ws_measure_csv_parse (const char *text, gsize length, const char *filename, GErr
   const char *line;
   while (ws_csv_next_line (text, length, &pos, &lineno, &line, &len))
     {
-      g_autoptr(GArray) cols = g_array_new (FALSE, FALSE, sizeof (guint));
-      g_autoptr(GPtrArray) fields = ws_csv_split_record (line, len, cols, filename, lineno, error);
+      g_autoptr (GArray) cols = g_array_new (FALSE, FALSE, sizeof (guint));
+      g_autoptr (GPtrArray) fields = ws_csv_split_record (line, len, cols, filename, lineno, error);
       if (fields == NULL)
         return NULL;
 
@@ -127,13 +130,14 @@ ws_measure_csv_parse (const char *text, gsize length, const char *filename, GErr
                   g_set_error (error, WS_ERROR, WS_ERROR_PARSE,
                                "%s:%u:%u: unknown column \"%s\" (columns are: kind, name, occurrence, grid_x, "
                                "grid_y, grid_z, block_x, block_y, block_z, shared_bytes, registers, direction, "
-                               "bytes, runs, duration_ns)", filename, lineno, header_cols[f], name);
+                               "bytes, runs, duration_ns)",
+                               filename, lineno, header_cols[f], name);
                   return NULL;
                 }
               if (seen[map[f]])
                 {
-                  g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:%u:%u: column \"%s\" appears twice",
-                               filename, lineno, header_cols[f], name);
+                  g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:%u:%u: column \"%s\" appears twice", filename,
+                               lineno, header_cols[f], name);
                   return NULL;
                 }
               seen[map[f]] = TRUE;
@@ -141,8 +145,8 @@ ws_measure_csv_parse (const char *text, gsize length, const char *filename, GErr
           for (int c = 0; c < N_COLS; c++)
             if (column_required[c] && !seen[c])
               {
-                g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:%u:1: the header lacks the column \"%s\"",
-                             filename, lineno, column_names[c]);
+                g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:%u:1: the header lacks the column \"%s\"", filename,
+                             lineno, column_names[c]);
                 return NULL;
               }
           have_occurrence = seen[COL_OCCURRENCE];
@@ -153,9 +157,9 @@ ws_measure_csv_parse (const char *text, gsize length, const char *filename, GErr
 
       if (fields->len != n_header)
         {
-          g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:%u:%u: %u fields where the header has %u",
-                       filename, lineno, fields->len > n_header ? g_array_index (cols, guint, n_header) : (guint) len + 1,
-                       fields->len, n_header);
+          g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:%u:%u: %u fields where the header has %u", filename, lineno,
+                       fields->len > n_header ? g_array_index (cols, guint, n_header) : (guint) len + 1, fields->len,
+                       n_header);
           return NULL;
         }
 
@@ -165,7 +169,7 @@ ws_measure_csv_parse (const char *text, gsize length, const char *filename, GErr
       const char *dir_text = NULL;
       guint dir_col = 0;
       gboolean have_duration = FALSE, have_bytes = FALSE;
-      guint bytes_col = 0, launch_col = 0;  /* columns of fields that belong to the other kind */
+      guint bytes_col = 0, launch_col = 0; /* columns of fields that belong to the other kind */
       const char *launch_name = NULL;
       for (guint f = 0; f < fields->len; f++)
         {
@@ -218,8 +222,8 @@ ws_measure_csv_parse (const char *text, gsize length, const char *filename, GErr
           guint64 u;
           if (!parse_uint (v, max, &u) || ((c == COL_RUNS || (c >= COL_GRID_X && c <= COL_BLOCK_Z)) && u == 0))
             {
-              g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:%u:%u: %s \"%s\" is not a %s integer", filename,
-                           lineno, col, column_names[c], v,
+              g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:%u:%u: %s \"%s\" is not a %s integer", filename, lineno,
+                           col, column_names[c], v,
                            (c == COL_RUNS || (c >= COL_GRID_X && c <= COL_BLOCK_Z)) ? "positive" : "non-negative");
               return NULL;
             }
@@ -231,11 +235,19 @@ ws_measure_csv_parse (const char *text, gsize length, const char *filename, GErr
           switch (c)
             {
             case COL_OCCURRENCE: m.occurrence = (guint) u; break;
-            case COL_GRID_X: case COL_GRID_Y: case COL_GRID_Z: m.grid[c - COL_GRID_X] = (guint32) u; break;
-            case COL_BLOCK_X: case COL_BLOCK_Y: case COL_BLOCK_Z: m.block[c - COL_BLOCK_X] = (guint32) u; break;
+            case COL_GRID_X:
+            case COL_GRID_Y:
+            case COL_GRID_Z: m.grid[c - COL_GRID_X] = (guint32) u; break;
+            case COL_BLOCK_X:
+            case COL_BLOCK_Y:
+            case COL_BLOCK_Z: m.block[c - COL_BLOCK_X] = (guint32) u; break;
             case COL_SHARED: m.shared_bytes = (guint32) u; break;
             case COL_REGISTERS: m.registers = (guint32) u; break;
-            case COL_BYTES: m.bytes = u; have_bytes = TRUE; bytes_col = col; break;
+            case COL_BYTES:
+              m.bytes = u;
+              have_bytes = TRUE;
+              bytes_col = col;
+              break;
             case COL_RUNS: m.runs = (guint) u; break;
             default: g_assert_not_reached ();
             }
@@ -257,7 +269,10 @@ ws_measure_csv_parse (const char *text, gsize length, const char *filename, GErr
       if (name == NULL || *name == '\0')
         {
           if (m.kind == WS_MEASURE_MEMCPY)
-            { g_free (name); name = g_strdup ("memcpy"); }
+            {
+              g_free (name);
+              name = g_strdup ("memcpy");
+            }
           else
             {
               g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:%u: a kernel row needs a name", filename, lineno);
@@ -300,8 +315,8 @@ ws_measure_csv_parse (const char *text, gsize length, const char *filename, GErr
         }
       else if (dir_text != NULL && *dir_text != '\0')
         {
-          g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:%u:%u: a kernel row has no direction (\"%s\")",
-                       filename, lineno, dir_col, dir_text);
+          g_set_error (error, WS_ERROR, WS_ERROR_PARSE, "%s:%u:%u: a kernel row has no direction (\"%s\")", filename,
+                       lineno, dir_col, dir_text);
           return NULL;
         }
       m.name = g_steal_pointer (&name);
@@ -396,7 +411,7 @@ config_key (const WsMeasurement *m)
 void
 ws_measure_assign_occurrences (GArray *rows)
 {
-  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   for (guint i = 0; i < rows->len; i++)
     {
       WsMeasurement *m = &g_array_index (rows, WsMeasurement, i);
@@ -418,8 +433,8 @@ GArray *
 ws_measure_median (GPtrArray *runs)
 {
   GArray *out = ws_measurements_new ();
-  g_autoptr(GHashTable) index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GPtrArray) samples = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  g_autoptr (GHashTable) index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GPtrArray) samples = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   for (guint r = 0; r < runs->len; r++)
     {
       GArray *rows = g_ptr_array_index (runs, r);

@@ -14,8 +14,9 @@ ws_measure_pcie_bandwidth_gbs (int gen, int lanes)
 {
   /* Per lane and direction after line encoding: 8b/10b up to gen 2,
    * 128b/130b for gens 3-5, FLIT (242/256) for gen 6. */
-  static const double per_lane[] = { 0, 0.25, 0.5, 8.0 * 128 / 130 / 8, 16.0 * 128 / 130 / 8,
-                                     32.0 * 128 / 130 / 8, 64.0 * 242 / 256 / 8 };
+  static const double per_lane[] = {
+    0, 0.25, 0.5, 8.0 * 128 / 130 / 8, 16.0 * 128 / 130 / 8, 32.0 * 128 / 130 / 8, 64.0 * 242 / 256 / 8
+  };
   if (gen < 1 || gen >= (int) G_N_ELEMENTS (per_lane) || lanes <= 0)
     return 0;
   return per_lane[gen] * lanes;
@@ -39,8 +40,8 @@ ws_measure_fit_link (const double *bytes, const double *seconds, guint n, double
     {
       if (!(seconds[i] > 0) || !(bytes[i] >= 0))
         {
-          g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "transfer %u: %g bytes in %g s cannot be fitted", i,
-                       bytes[i], seconds[i]);
+          g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "transfer %u: %g bytes in %g s cannot be fitted", i, bytes[i],
+                       seconds[i]);
           return FALSE;
         }
       if (bytes[i] != bytes[0])
@@ -62,7 +63,8 @@ ws_measure_fit_link (const double *bytes, const double *seconds, guint n, double
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                    "the transfer times do not grow with the size (fitted slope %g s/byte); eq. 4.6 does not fit "
-                   "these data", c1);
+                   "these data",
+                   c1);
       return FALSE;
     }
   out->startup_s = c0;
@@ -125,8 +127,8 @@ typedef struct {
   WsGpu *gpu;
   WsPredictorPlugin *volkov;
   WsTrace *trace;
-  GPtrArray *analytic;     /* of WsAnalyticKernel* */
-  GHashTable *options;     /* lambda=1 */
+  GPtrArray *analytic; /* of WsAnalyticKernel* */
+  GHashTable *options; /* lambda=1 */
 } Calib;
 
 /* The trace launch that is occurrence @m->occurrence of kernel @m->name
@@ -139,8 +141,8 @@ find_launch (WsTrace *trace, const WsMeasurement *m)
     {
       const WsTraceLaunch *launch = ws_trace_get_launch (trace, l);
       const WsTraceKernel *k = ws_trace_get_kernel (trace, launch->kernel);
-      if (strcmp (k->name, m->name) != 0 || memcmp (launch->grid, m->grid, sizeof m->grid) != 0 ||
-          memcmp (launch->block, m->block, sizeof m->block) != 0)
+      if (strcmp (k->name, m->name) != 0 || memcmp (launch->grid, m->grid, sizeof m->grid) != 0
+          || memcmp (launch->block, m->block, sizeof m->block) != 0)
         continue;
       if (seen++ == m->occurrence)
         return l;
@@ -151,7 +153,7 @@ find_launch (WsTrace *trace, const WsMeasurement *m)
 static gboolean
 modelled_seconds (Calib *c, const WsMeasurement *m, double *seconds, GError **error)
 {
-  g_autoptr(WsPrediction) p = NULL;
+  g_autoptr (WsPrediction) p = NULL;
   if (c->trace != NULL)
     {
       guint l = find_launch (c->trace, m);
@@ -173,7 +175,7 @@ modelled_seconds (Calib *c, const WsMeasurement *m, double *seconds, GError **er
           continue;
         /* The analytic file describes the kernel per warp; the launch
          * configuration is the measured one. */
-        g_autoptr(WsAnalyticKernel) k = ws_analytic_kernel_new (a->name);
+        g_autoptr (WsAnalyticKernel) k = ws_analytic_kernel_new (a->name);
         GHashTableIter it;
         gpointer key, value;
         g_hash_table_iter_init (&it, a->params);
@@ -196,8 +198,8 @@ modelled_seconds (Calib *c, const WsMeasurement *m, double *seconds, GError **er
                    "kernel %s occurrence %u (grid %ux%ux%u, block %ux%ux%u) of set \"%s\" has no modelled time: "
                    "the set references %s; re-import it with --trace TRACE (a profile of the same program) or "
                    "--analytic FILE.json naming this kernel",
-                   m->name, m->occurrence, m->grid[0], m->grid[1], m->grid[2], m->block[0], m->block[1],
-                   m->block[2], c->set->name,
+                   m->name, m->occurrence, m->grid[0], m->grid[1], m->grid[2], m->block[0], m->block[1], m->block[2],
+                   c->set->name,
                    c->trace ? "a trace without such a launch and no matching analytic kernel"
                             : "neither a trace nor a matching analytic kernel");
       return FALSE;
@@ -220,8 +222,8 @@ static gboolean
 calibrate_kernels (Calib *c, const WsCalibrateOptions *o, JsonBuilder *b, guint *n_done, GError **error)
 {
   /* Kernel names in order of first appearance. */
-  g_autoptr(GPtrArray) names = g_ptr_array_new ();
-  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint i = 0; i < c->set->rows->len; i++)
     {
       const WsMeasurement *m = &g_array_index (c->set->rows, WsMeasurement, i);
@@ -232,14 +234,14 @@ calibrate_kernels (Calib *c, const WsCalibrateOptions *o, JsonBuilder *b, guint 
     }
   if (o->kernel && names->len == 0)
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, "measurement set \"%s\" has no kernel called %s",
-                   c->set->name, o->kernel);
+      g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, "measurement set \"%s\" has no kernel called %s", c->set->name,
+                   o->kernel);
       return FALSE;
     }
   if (names->len == 0)
     return TRUE;
 
-  g_autoptr(GPtrArray) plugins = ws_predictor_scan ();
+  g_autoptr (GPtrArray) plugins = ws_predictor_scan ();
   c->volkov = ws_predictor_find (plugins, "volkov", error);
   if (c->volkov == NULL)
     {
@@ -265,8 +267,8 @@ calibrate_kernels (Calib *c, const WsCalibrateOptions *o, JsonBuilder *b, guint 
   for (guint k = 0; k < names->len; k++)
     {
       const char *name = g_ptr_array_index (names, k);
-      g_autoptr(GArray) model = g_array_new (FALSE, FALSE, sizeof (double));
-      g_autoptr(GArray) meas = g_array_new (FALSE, FALSE, sizeof (double));
+      g_autoptr (GArray) model = g_array_new (FALSE, FALSE, sizeof (double));
+      g_autoptr (GArray) meas = g_array_new (FALSE, FALSE, sizeof (double));
       for (guint i = 0; i < c->set->rows->len; i++)
         {
           const WsMeasurement *m = &g_array_index (c->set->rows, WsMeasurement, i);
@@ -285,8 +287,8 @@ calibrate_kernels (Calib *c, const WsCalibrateOptions *o, JsonBuilder *b, guint 
           g_prefix_error (error, "kernel %s: ", name);
           return FALSE;
         }
-      if (!ws_measure_store_put_lambda_kernel (c->store, name, c->gpu->architecture, &fit, c->set->name,
-                                               c->gpu->name, error))
+      if (!ws_measure_store_put_lambda_kernel (c->store, name, c->gpu->architecture, &fit, c->set->name, c->gpu->name,
+                                               error))
         return FALSE;
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "kind");
@@ -310,7 +312,7 @@ calibrate_kernels (Calib *c, const WsCalibrateOptions *o, JsonBuilder *b, guint 
 static gboolean
 calibrate_links (Calib *c, const WsCalibrateOptions *o, JsonBuilder *b, guint *n_done, GError **error)
 {
-  g_autoptr(WsLink) link = NULL;
+  g_autoptr (WsLink) link = NULL;
   if (o->link != NULL && (link = ws_store_get_link (c->store, o->link, error)) == NULL)
     return FALSE;
   g_autofree char *link_name = link ? g_strdup (link->name) : g_strdup_printf ("%s PCIe", c->gpu->name);
@@ -318,8 +320,8 @@ calibrate_links (Calib *c, const WsCalibrateOptions *o, JsonBuilder *b, guint *n
   gboolean link_changed = FALSE;
   for (guint d = 0; d < G_N_ELEMENTS (dirs); d++)
     {
-      g_autoptr(GArray) bytes = g_array_new (FALSE, FALSE, sizeof (double));
-      g_autoptr(GArray) secs = g_array_new (FALSE, FALSE, sizeof (double));
+      g_autoptr (GArray) bytes = g_array_new (FALSE, FALSE, sizeof (double));
+      g_autoptr (GArray) secs = g_array_new (FALSE, FALSE, sizeof (double));
       for (guint i = 0; i < c->set->rows->len; i++)
         {
           const WsMeasurement *m = &g_array_index (c->set->rows, WsMeasurement, i);
@@ -374,7 +376,7 @@ calibrate_links (Calib *c, const WsCalibrateOptions *o, JsonBuilder *b, guint *n
     }
   if (link_changed)
     {
-      g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+      g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
       g_autofree char *when = g_date_time_format (now, "%Y-%m-%d");
       g_autofree char *sources = g_strdup_printf ("%s%sstartup and lambda (eq. 4.6) calibrated by warpscope-cli "
                                                   "calibrate lambda from measurement set \"%s\" on %s",
@@ -396,7 +398,7 @@ ws_measure_calibrate_lambda (WsStore *store, const char *set_name, const WsCalib
   const WsCalibrateOptions *o = options ? options : &defaults;
   Calib c = { .store = store };
   JsonNode *result = NULL;
-  g_autoptr(JsonBuilder) b = NULL;
+  g_autoptr (JsonBuilder) b = NULL;
   if ((c.set = ws_measure_store_get (store, set_name, error)) == NULL)
     goto out;
   if ((c.gpu = ws_store_get_gpu (store, c.set->gpu, error)) == NULL)

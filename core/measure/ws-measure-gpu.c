@@ -10,7 +10,7 @@ ws_measure_gpu_present (char **why)
 {
   /* The driver's device nodes come first: without them libcuda may still be
    * installed (a container with the toolkit) but cannot reach a GPU. */
-  g_autoptr(GDir) dev = g_dir_open ("/dev", 0, NULL);
+  g_autoptr (GDir) dev = g_dir_open ("/dev", 0, NULL);
   gboolean node = FALSE;
   const char *entry;
   while (dev && (entry = g_dir_read_name (dev)) != NULL)
@@ -34,8 +34,8 @@ ws_measure_gpu_present (char **why)
   CuInit cu_init = NULL;
   CuDeviceGetCount cu_count = NULL;
   gboolean ok = FALSE;
-  if (!g_module_symbol (cuda, "cuInit", (gpointer *) &cu_init) ||
-      !g_module_symbol (cuda, "cuDeviceGetCount", (gpointer *) &cu_count))
+  if (!g_module_symbol (cuda, "cuInit", (gpointer *) &cu_init)
+      || !g_module_symbol (cuda, "cuDeviceGetCount", (gpointer *) &cu_count))
     {
       if (why)
         *why = g_strdup ("libcuda.so.1 lacks cuInit/cuDeviceGetCount");
@@ -69,6 +69,7 @@ ws_measure_injection_library (char **why)
     return g_steal_pointer (&path);
   if (why)
     *why = g_strdup_printf ("the CUPTI injection library is not built (looked for %s; it is built only where "
-                            "CUPTI's headers and libcupti were found at configure time)", path);
+                            "CUPTI's headers and libcupti were found at configure time)",
+                            path);
   return NULL;
 }

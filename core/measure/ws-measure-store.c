@@ -67,19 +67,19 @@ ws_measurement_set_free (WsMeasurementSet *set)
 static char *
 analytic_to_json (GPtrArray *files)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_array (b);
   for (guint i = 0; files && i < files->len; i++)
     json_builder_add_string_value (b, g_ptr_array_index (files, i));
   json_builder_end_array (b);
-  g_autoptr(JsonNode) root = json_builder_get_root (b);
+  g_autoptr (JsonNode) root = json_builder_get_root (b);
   return json_to_string (root, FALSE);
 }
 
 static void
 analytic_from_json (const char *text, GPtrArray *files)
 {
-  g_autoptr(JsonNode) node = json_from_string (text, NULL);
+  g_autoptr (JsonNode) node = json_from_string (text, NULL);
   if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
     return;
   JsonArray *a = json_node_get_array (node);
@@ -95,7 +95,7 @@ ws_measure_store_put (WsStore *store, WsMeasurementSet *set, gboolean replace, G
   if (!ws_measure_exec (store, "BEGIN IMMEDIATE", error))
     return FALSE;
   {
-    g_autoptr(WsMeasureStmt) find = ws_measure_prepare (store, "SELECT id FROM measurement_set WHERE name = ?", error);
+    g_autoptr (WsMeasureStmt) find = ws_measure_prepare (store, "SELECT id FROM measurement_set WHERE name = ?", error);
     if (find == NULL)
       goto fail;
     sqlite3_bind_text (find, 1, set->name, -1, SQLITE_TRANSIENT);
@@ -108,7 +108,7 @@ ws_measure_store_put (WsStore *store, WsMeasurementSet *set, gboolean replace, G
                          set->name);
             goto fail;
           }
-        g_autoptr(WsMeasureStmt) del = ws_measure_prepare (store, "DELETE FROM measurement_set WHERE id = ?", error);
+        g_autoptr (WsMeasureStmt) del = ws_measure_prepare (store, "DELETE FROM measurement_set WHERE id = ?", error);
         if (del == NULL)
           goto fail;
         sqlite3_bind_int64 (del, 1, sqlite3_column_int64 (find, 0));
@@ -120,8 +120,8 @@ ws_measure_store_put (WsStore *store, WsMeasurementSet *set, gboolean replace, G
       }
   }
   {
-    g_autoptr(WsMeasureStmt) ins = ws_measure_prepare (store,
-      "INSERT INTO measurement_set (name, gpu, source, trace, analytic) VALUES (?, ?, ?, ?, ?)", error);
+    g_autoptr (WsMeasureStmt) ins = ws_measure_prepare (
+      store, "INSERT INTO measurement_set (name, gpu, source, trace, analytic) VALUES (?, ?, ?, ?, ?)", error);
     if (ins == NULL)
       goto fail;
     g_autofree char *analytic = analytic_to_json (set->analytic);
@@ -138,10 +138,12 @@ ws_measure_store_put (WsStore *store, WsMeasurementSet *set, gboolean replace, G
     set->id = sqlite3_last_insert_rowid (db);
   }
   {
-    g_autoptr(WsMeasureStmt) row = ws_measure_prepare (store,
+    g_autoptr (WsMeasureStmt) row = ws_measure_prepare (
+      store,
       "INSERT INTO measurement (set_id, row, kind, name, occurrence, grid_x, grid_y, grid_z, block_x, block_y, "
       "block_z, shared_bytes, registers, direction, bytes, runs, duration_ns) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", error);
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      error);
     if (row == NULL)
       goto fail;
     for (guint i = 0; i < set->rows->len; i++)
@@ -203,9 +205,11 @@ set_from_row (sqlite3_stmt *s)
 GPtrArray *
 ws_measure_store_list (WsStore *store, GError **error)
 {
-  g_autoptr(WsMeasureStmt) s = ws_measure_prepare (store,
+  g_autoptr (WsMeasureStmt) s = ws_measure_prepare (
+    store,
     "SELECT " SET_COLUMNS ", (SELECT count(*) FROM measurement WHERE set_id = measurement_set.id) "
-    "FROM measurement_set ORDER BY name", error);
+    "FROM measurement_set ORDER BY name",
+    error);
   if (s == NULL)
     return NULL;
   GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_measurement_set_free);
@@ -217,26 +221,27 @@ ws_measure_store_list (WsStore *store, GError **error)
 WsMeasurementSet *
 ws_measure_store_get (WsStore *store, const char *name, GError **error)
 {
-  g_autoptr(WsMeasureStmt) s = ws_measure_prepare (store,
-    "SELECT " SET_COLUMNS " FROM measurement_set WHERE name = ?", error);
+  g_autoptr (WsMeasureStmt)
+    s = ws_measure_prepare (store, "SELECT " SET_COLUMNS " FROM measurement_set WHERE name = ?", error);
   if (s == NULL)
     return NULL;
   sqlite3_bind_text (s, 1, name, -1, SQLITE_TRANSIENT);
   if (sqlite3_step (s) != SQLITE_ROW)
     {
-      g_autoptr(GPtrArray) all = ws_measure_store_list (store, NULL);
-      g_autoptr(GString) names = g_string_new (NULL);
+      g_autoptr (GPtrArray) all = ws_measure_store_list (store, NULL);
+      g_autoptr (GString) names = g_string_new (NULL);
       for (guint i = 0; all && i < all->len; i++)
         g_string_append_printf (names, "%s%s", i ? ", " : "", ((WsMeasurementSet *) all->pdata[i])->name);
       g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, "no measurement set called \"%s\" (%s%s)", name,
-                   names->len ? "stored sets: " : "none stored; import one with `measurements import`",
-                   names->str);
+                   names->len ? "stored sets: " : "none stored; import one with `measurements import`", names->str);
       return NULL;
     }
-  g_autoptr(WsMeasurementSet) set = set_from_row (s);
-  g_autoptr(WsMeasureStmt) r = ws_measure_prepare (store,
+  g_autoptr (WsMeasurementSet) set = set_from_row (s);
+  g_autoptr (WsMeasureStmt) r = ws_measure_prepare (
+    store,
     "SELECT kind, name, occurrence, grid_x, grid_y, grid_z, block_x, block_y, block_z, shared_bytes, registers, "
-    "direction, bytes, runs, duration_ns FROM measurement WHERE set_id = ? ORDER BY row", error);
+    "direction, bytes, runs, duration_ns FROM measurement WHERE set_id = ? ORDER BY row",
+    error);
   if (r == NULL)
     return NULL;
   sqlite3_bind_int64 (r, 1, set->id);
@@ -245,7 +250,7 @@ ws_measure_store_get (WsStore *store, const char *name, GError **error)
     {
       WsMeasurement m = { .direction = WS_MEMCPY_NONE };
       m.kind = strcmp ((const char *) sqlite3_column_text (r, 0), "kernel") == 0 ? WS_MEASURE_KERNEL
-                                                                                : WS_MEASURE_MEMCPY;
+                                                                                 : WS_MEASURE_MEMCPY;
       m.name = g_strdup ((const char *) sqlite3_column_text (r, 1));
       m.occurrence = (guint) sqlite3_column_int64 (r, 2);
       for (int d = 0; d < 3; d++)
@@ -268,10 +273,10 @@ ws_measure_store_get (WsStore *store, const char *name, GError **error)
 gboolean
 ws_measure_store_delete (WsStore *store, const char *name, GError **error)
 {
-  g_autoptr(WsMeasurementSet) set = ws_measure_store_get (store, name, error);
+  g_autoptr (WsMeasurementSet) set = ws_measure_store_get (store, name, error);
   if (set == NULL)
     return FALSE;
-  g_autoptr(WsMeasureStmt) s = ws_measure_prepare (store, "DELETE FROM measurement_set WHERE id = ?", error);
+  g_autoptr (WsMeasureStmt) s = ws_measure_prepare (store, "DELETE FROM measurement_set WHERE id = ?", error);
   if (s == NULL)
     return FALSE;
   sqlite3_bind_int64 (s, 1, set->id);
@@ -283,7 +288,7 @@ ws_measure_store_delete (WsStore *store, const char *name, GError **error)
 JsonNode *
 ws_measurement_set_to_json (const WsMeasurementSet *set, gboolean with_rows)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "name");
   json_builder_add_string_value (b, set->name);
@@ -367,9 +372,11 @@ gboolean
 ws_measure_store_put_lambda_kernel (WsStore *store, const char *kernel, const char *architecture,
                                     const WsKernelFit *fit, const char *set_name, const char *gpu, GError **error)
 {
-  g_autoptr(WsMeasureStmt) s = ws_measure_prepare (store,
+  g_autoptr (WsMeasureStmt) s = ws_measure_prepare (
+    store,
     "INSERT OR REPLACE INTO lambda_kernel (kernel, architecture, lambda, n_points, rms_rel_error, set_name, gpu) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?)", error);
+    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+    error);
   if (s == NULL)
     return FALSE;
   sqlite3_bind_text (s, 1, kernel, -1, SQLITE_TRANSIENT);
@@ -388,9 +395,11 @@ gboolean
 ws_measure_store_put_lambda_link (WsStore *store, const char *link, WsMemcpyDirection dir, const WsLinkFit *fit,
                                   const char *set_name, const char *gpu, GError **error)
 {
-  g_autoptr(WsMeasureStmt) s = ws_measure_prepare (store,
+  g_autoptr (WsMeasureStmt) s = ws_measure_prepare (
+    store,
     "INSERT OR REPLACE INTO lambda_link (link, direction, startup_s, lambda, bandwidth_gbs, n_points, "
-    "rms_rel_error, set_name, gpu) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", error);
+    "rms_rel_error, set_name, gpu) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    error);
   if (s == NULL)
     return FALSE;
   sqlite3_bind_text (s, 1, link, -1, SQLITE_TRANSIENT);
@@ -408,12 +417,11 @@ ws_measure_store_put_lambda_link (WsStore *store, const char *link, WsMemcpyDire
 }
 
 gboolean
-ws_measure_lookup_lambda (WsStore *store, const char *kernel, const char *architecture, double *lambda,
-                          GError **error)
+ws_measure_lookup_lambda (WsStore *store, const char *kernel, const char *architecture, double *lambda, GError **error)
 {
   g_return_val_if_fail (store != NULL && kernel != NULL && architecture != NULL && lambda != NULL, FALSE);
-  g_autoptr(WsMeasureStmt) s = ws_measure_prepare (store,
-    "SELECT lambda FROM lambda_kernel WHERE kernel = ? AND architecture = ?", error);
+  g_autoptr (WsMeasureStmt)
+    s = ws_measure_prepare (store, "SELECT lambda FROM lambda_kernel WHERE kernel = ? AND architecture = ?", error);
   if (s == NULL)
     return FALSE;
   sqlite3_bind_text (s, 1, kernel, -1, SQLITE_TRANSIENT);
@@ -442,12 +450,14 @@ ws_measure_apply_lambda (WsStore *store, const char *kernel, const char *archite
 JsonNode *
 ws_measure_list_lambdas (WsStore *store, GError **error)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_array (b);
   {
-    g_autoptr(WsMeasureStmt) s = ws_measure_prepare (store,
+    g_autoptr (WsMeasureStmt) s = ws_measure_prepare (
+      store,
       "SELECT kernel, architecture, lambda, n_points, rms_rel_error, set_name, gpu, created FROM lambda_kernel "
-      "ORDER BY kernel, architecture", error);
+      "ORDER BY kernel, architecture",
+      error);
     if (s == NULL)
       return NULL;
     while (sqlite3_step (s) == SQLITE_ROW)
@@ -475,9 +485,11 @@ ws_measure_list_lambdas (WsStore *store, GError **error)
       }
   }
   {
-    g_autoptr(WsMeasureStmt) s = ws_measure_prepare (store,
+    g_autoptr (WsMeasureStmt) s = ws_measure_prepare (
+      store,
       "SELECT link, direction, startup_s, lambda, bandwidth_gbs, n_points, rms_rel_error, set_name, gpu, created "
-      "FROM lambda_link ORDER BY link, direction", error);
+      "FROM lambda_link ORDER BY link, direction",
+      error);
     if (s == NULL)
       return NULL;
     while (sqlite3_step (s) == SQLITE_ROW)

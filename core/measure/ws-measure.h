@@ -19,12 +19,12 @@ typedef enum {
 
 /* Memcpy directions as CUPTI distinguishes them (names as in the CSV). */
 typedef enum {
-  WS_MEMCPY_NONE = -1,   /* a kernel row */
-  WS_MEMCPY_HTOD,        /* "HtoD" */
-  WS_MEMCPY_DTOH,        /* "DtoH" */
-  WS_MEMCPY_DTOD,        /* "DtoD" */
-  WS_MEMCPY_HTOH,        /* "HtoH" */
-  WS_MEMCPY_PTOP,        /* "PtoP" (between two devices) */
+  WS_MEMCPY_NONE = -1, /* a kernel row */
+  WS_MEMCPY_HTOD,      /* "HtoD" */
+  WS_MEMCPY_DTOH,      /* "DtoH" */
+  WS_MEMCPY_DTOD,      /* "DtoD" */
+  WS_MEMCPY_HTOH,      /* "HtoH" */
+  WS_MEMCPY_PTOP,      /* "PtoP" (between two devices) */
   WS_MEMCPY_N_DIRECTIONS
 } WsMemcpyDirection;
 
@@ -37,15 +37,15 @@ WS_EXPORT gboolean ws_memcpy_direction_from_string (const char *s, WsMemcpyDirec
  * same kind, name and config in program order (0-based). */
 typedef struct {
   WsMeasureKind kind;
-  char *name;                 /* kernel (mangled) name; "memcpy" for copies */
+  char *name; /* kernel (mangled) name; "memcpy" for copies */
   guint occurrence;
   guint32 grid[3];
   guint32 block[3];
-  guint32 shared_bytes;       /* static + dynamic per block */
-  guint32 registers;          /* per thread */
+  guint32 shared_bytes; /* static + dynamic per block */
+  guint32 registers;    /* per thread */
   WsMemcpyDirection direction;
   guint64 bytes;
-  guint runs;                 /* runs the duration is the median of */
+  guint runs; /* runs the duration is the median of */
   double duration_ns;
 } WsMeasurement;
 
@@ -95,12 +95,12 @@ WS_EXPORT GArray *ws_measure_median (GPtrArray *runs);
 typedef struct {
   gint64 id;
   char *name;
-  char *gpu;                  /* catalogue GPU the data was taken on */
-  char *source;               /* file it was imported from */
-  char *trace;                /* trace of the same program (λk modelled times), or NULL */
-  GPtrArray *analytic;        /* of char*: analytic kernel JSON files (λk), may be empty */
+  char *gpu;           /* catalogue GPU the data was taken on */
+  char *source;        /* file it was imported from */
+  char *trace;         /* trace of the same program (λk modelled times), or NULL */
+  GPtrArray *analytic; /* of char*: analytic kernel JSON files (λk), may be empty */
   char *created;
-  GArray *rows;               /* of WsMeasurement, NULL in list results */
+  GArray *rows; /* of WsMeasurement, NULL in list results */
 } WsMeasurementSet;
 
 WS_EXPORT WsMeasurementSet *ws_measurement_set_new (const char *name, const char *gpu);
@@ -112,7 +112,7 @@ WS_EXPORT JsonNode *ws_measurement_set_to_json (const WsMeasurementSet *set, gbo
  * case-insensitive.  put: WS_ERROR_DUPLICATE unless @replace. */
 WS_EXPORT gboolean ws_measure_store_put (WsStore *store, WsMeasurementSet *set, gboolean replace, GError **error);
 WS_EXPORT WsMeasurementSet *ws_measure_store_get (WsStore *store, const char *name, GError **error);
-WS_EXPORT GPtrArray *ws_measure_store_list (WsStore *store, GError **error);  /* of WsMeasurementSet*, rows NULL */
+WS_EXPORT GPtrArray *ws_measure_store_list (WsStore *store, GError **error); /* of WsMeasurementSet*, rows NULL */
 WS_EXPORT gboolean ws_measure_store_delete (WsStore *store, const char *name, GError **error);
 
 /* Least squares (GSL).  Both fits minimise relative residuals (weights
@@ -124,13 +124,13 @@ WS_EXPORT gboolean ws_measure_store_delete (WsStore *store, const char *name, GE
 typedef struct {
   double startup_s;
   double lambda;
-  double bandwidth_gbs;       /* the bw the fit was made against */
-  double rms_rel_error;       /* of the fitted line against the data */
+  double bandwidth_gbs; /* the bw the fit was made against */
+  double rms_rel_error; /* of the fitted line against the data */
   guint n_points;
 } WsLinkFit;
 
-WS_EXPORT gboolean ws_measure_fit_link (const double *bytes, const double *seconds, guint n,
-                                        double bandwidth_gbs, WsLinkFit *out, GError **error);
+WS_EXPORT gboolean ws_measure_fit_link (const double *bytes, const double *seconds, guint n, double bandwidth_gbs,
+                                        WsLinkFit *out, GError **error);
 
 /* Eq. 4.1 with λk: T_measured = T_model(λ=1) / λk, a line through the
  * origin in T_model; λk = 1 / fitted slope. */
@@ -140,8 +140,8 @@ typedef struct {
   guint n_points;
 } WsKernelFit;
 
-WS_EXPORT gboolean ws_measure_fit_kernel (const double *model_s, const double *measured_s, guint n,
-                                          WsKernelFit *out, GError **error);
+WS_EXPORT gboolean ws_measure_fit_kernel (const double *model_s, const double *measured_s, guint n, WsKernelFit *out,
+                                          GError **error);
 
 /* Calibration of a stored set: modelled times come from the volkov plugin
  * with lambda=1, on the set's trace (launch matched by kernel name and
@@ -150,10 +150,10 @@ WS_EXPORT gboolean ws_measure_fit_kernel (const double *model_s, const double *m
  * kernel and architecture, one (t_s, λc) per link and direction) and
  * returned as a JSON array of objects. */
 typedef struct {
-  const char *kernel;         /* only this kernel, or NULL for all */
-  const char *link;           /* catalogue link for bw (and to update), or NULL */
-  double bandwidth_gbs;       /* > 0: bw of eq. 4.6 (overrides the link's) */
-  gboolean update_link;       /* write t_s and λc into the link record */
+  const char *kernel;   /* only this kernel, or NULL for all */
+  const char *link;     /* catalogue link for bw (and to update), or NULL */
+  double bandwidth_gbs; /* > 0: bw of eq. 4.6 (overrides the link's) */
+  gboolean update_link; /* write t_s and λc into the link record */
 } WsCalibrateOptions;
 
 WS_EXPORT JsonNode *ws_measure_calibrate_lambda (WsStore *store, const char *set_name,
@@ -179,8 +179,8 @@ WS_EXPORT JsonNode *ws_measure_list_lambdas (WsStore *store, GError **error);
  * GPU's nominal PCIe bandwidth.  @bank_conflict (may be NULL) receives the
  * shared-memory cost per extra conflicting way, which the catalogue has no
  * field for. */
-WS_EXPORT WsLink *ws_measure_apply_benchmark (WsGpu *gpu, const char *output, const char *when,
-                                              double *bank_conflict, GError **error);
+WS_EXPORT WsLink *ws_measure_apply_benchmark (WsGpu *gpu, const char *output, const char *when, double *bank_conflict,
+                                              GError **error);
 
 /* PCIe bandwidth per direction, GB/s, of generation @gen with @lanes lanes
  * after line encoding (gen 3 x16: 15.75); 0 when unknown. */

@@ -42,14 +42,17 @@ register_sub_partitions (const WsGpu *gpu)
 {
   switch (gpu->cc_major)
     {
-    case 2:
-      return 1;  /* Fermi allocates from one register file per SM */
-    case 6:
-      return gpu->cc_minor == 0 ? 2 : 4;
-    case 3: case 5: case 7: case 8: case 9: case 10: case 11: case 12:
-      return 4;
-    default:
-      return gpu->warp_schedulers_per_sm > 0 ? gpu->warp_schedulers_per_sm : 4;
+    case 2: return 1; /* Fermi allocates from one register file per SM */
+    case 6: return gpu->cc_minor == 0 ? 2 : 4;
+    case 3:
+    case 5:
+    case 7:
+    case 8:
+    case 9:
+    case 10:
+    case 11:
+    case 12: return 4;
+    default: return gpu->warp_schedulers_per_sm > 0 ? gpu->warp_schedulers_per_sm : 4;
     }
 }
 
@@ -67,16 +70,13 @@ carveout_table (const WsGpu *gpu)
 {
   switch (gpu->cc_major)
     {
-    case 7:
-      return gpu->cc_minor == 5 ? carveouts_turing : carveouts_volta;
-    case 8:
-      return (gpu->cc_minor == 0 || gpu->cc_minor == 7) ? carveouts_ga100 : carveouts_ga10x;
-    case 9: case 10: case 11:
-      return carveouts_hopper;
-    case 12:
-      return carveouts_ga10x;
-    default:
-      return NULL;
+    case 7: return gpu->cc_minor == 5 ? carveouts_turing : carveouts_volta;
+    case 8: return (gpu->cc_minor == 0 || gpu->cc_minor == 7) ? carveouts_ga100 : carveouts_ga10x;
+    case 9:
+    case 10:
+    case 11: return carveouts_hopper;
+    case 12: return carveouts_ga10x;
+    default: return NULL;
     }
 }
 
@@ -186,8 +186,8 @@ limit_by_shared (const WsGpu *gpu, int smem, WsOccupancy *out, const char **reas
 }
 
 gboolean
-ws_occupancy_compute (const WsGpu *gpu, int block_size, int regs_per_thread,
-                      int smem_bytes, WsOccupancy *out, GError **error)
+ws_occupancy_compute (const WsGpu *gpu, int block_size, int regs_per_thread, int smem_bytes, WsOccupancy *out,
+                      GError **error)
 {
   g_return_val_if_fail (gpu != NULL && out != NULL, FALSE);
 
@@ -200,9 +200,9 @@ ws_occupancy_compute (const WsGpu *gpu, int block_size, int regs_per_thread,
                    block_size, regs_per_thread, smem_bytes);
       return FALSE;
     }
-  if (gpu->cc_major < 2 || gpu->cc_major > 12 || (gpu->cc_major >= 7 && carveout_table (gpu) == NULL) ||
-      gpu->warp_size <= 0 || gpu->max_warps_per_sm <= 0 || gpu->max_blocks_per_sm <= 0 ||
-      gpu->registers_per_sm <= 0 || gpu->shared_per_sm <= 0 || gpu->max_threads_per_block <= 0)
+  if (gpu->cc_major < 2 || gpu->cc_major > 12 || (gpu->cc_major >= 7 && carveout_table (gpu) == NULL)
+      || gpu->warp_size <= 0 || gpu->max_warps_per_sm <= 0 || gpu->max_blocks_per_sm <= 0 || gpu->registers_per_sm <= 0
+      || gpu->shared_per_sm <= 0 || gpu->max_threads_per_block <= 0)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                    "GPU '%s' (compute capability %d.%d) lacks the limits the occupancy rules need "
@@ -218,16 +218,17 @@ ws_occupancy_compute (const WsGpu *gpu, int block_size, int regs_per_thread,
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                    "%d registers per thread is out of range: GPU '%s' has %d registers per SM and allows at most "
-                   "%d per thread; give a count between 0 and %d", regs_per_thread, gpu->name ? gpu->name : "?",
-                   gpu->registers_per_sm, gpu->max_registers_per_thread, gpu->max_registers_per_thread);
+                   "%d per thread; give a count between 0 and %d",
+                   regs_per_thread, gpu->name ? gpu->name : "?", gpu->registers_per_sm, gpu->max_registers_per_thread,
+                   gpu->max_registers_per_thread);
       return FALSE;
     }
   if (block_size > WS_OCCUPANCY_MAX_BLOCK_SIZE)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                    "block size %d is out of range: a block has at most %d threads on GPU '%s' (no GPU allows more "
-                   "than %d)", block_size, gpu->max_threads_per_block, gpu->name ? gpu->name : "?",
-                   WS_OCCUPANCY_MAX_BLOCK_SIZE);
+                   "than %d)",
+                   block_size, gpu->max_threads_per_block, gpu->name ? gpu->name : "?", WS_OCCUPANCY_MAX_BLOCK_SIZE);
       return FALSE;
     }
 
@@ -247,18 +248,23 @@ ws_occupancy_compute (const WsGpu *gpu, int block_size, int regs_per_thread,
 
   int blocks = MIN (MIN (out->limit_warps, out->limit_blocks), MIN (out->limit_registers, out->limit_shared));
   out->blocks_per_sm = blocks;
-  out->warps_per_sm = (int) (blocks * warps_per_block);   /* blocks is 0 when a block exceeds an SM */
+  out->warps_per_sm = (int) (blocks * warps_per_block); /* blocks is 0 when a block exceeds an SM */
   out->occupancy = (double) out->warps_per_sm / gpu->max_warps_per_sm;
   out->reason = blocks == 0 ? reason : NULL;
 
-  if (out->limit_warps == blocks) out->limiters |= 1u << WS_LIMIT_WARPS;
-  if (out->limit_blocks == blocks) out->limiters |= 1u << WS_LIMIT_BLOCKS;
-  if (out->limit_registers == blocks) out->limiters |= 1u << WS_LIMIT_REGISTERS;
-  if (out->limit_shared == blocks) out->limiters |= 1u << WS_LIMIT_SHARED_MEMORY;
+  if (out->limit_warps == blocks)
+    out->limiters |= 1u << WS_LIMIT_WARPS;
+  if (out->limit_blocks == blocks)
+    out->limiters |= 1u << WS_LIMIT_BLOCKS;
+  if (out->limit_registers == blocks)
+    out->limiters |= 1u << WS_LIMIT_REGISTERS;
+  if (out->limit_shared == blocks)
+    out->limiters |= 1u << WS_LIMIT_SHARED_MEMORY;
 
   /* One name for the report: the scarce resource a user can act on first
    * (registers, then shared memory, then the block size, then the block cap). */
-  static const WsOccupancyLimiter order[] = { WS_LIMIT_REGISTERS, WS_LIMIT_SHARED_MEMORY, WS_LIMIT_WARPS, WS_LIMIT_BLOCKS };
+  static const WsOccupancyLimiter order[] = { WS_LIMIT_REGISTERS, WS_LIMIT_SHARED_MEMORY, WS_LIMIT_WARPS,
+                                              WS_LIMIT_BLOCKS };
   out->limiter = WS_LIMIT_WARPS;
   for (guint i = 0; i < G_N_ELEMENTS (order); i++)
     if (out->limiters & (1u << order[i]))

@@ -26,7 +26,7 @@ struct WsPredictorContext {
   const WsTraceKernel *kernel;
   const WsTraceTbCounters *tbs;
   uint64_t n_tbs;
-  WsLaunchAnalysis *analysis;    /* borrowed or owned */
+  WsLaunchAnalysis *analysis; /* borrowed or owned */
   gboolean owns_analysis;
   GError *analysis_error;
 };

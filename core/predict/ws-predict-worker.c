@@ -56,9 +56,9 @@ extern char **environ;
 
 /* One worker process: serves one request at a time. */
 typedef struct {
-  pid_t pid;                     /* 0: not running (started by the next request) */
-  int fd;                        /* the host's end of the socketpair */
-  gboolean busy;                 /* a request of some thread is on it */
+  pid_t pid;     /* 0: not running (started by the next request) */
+  int fd;        /* the host's end of the socketpair */
+  gboolean busy; /* a request of some thread is on it */
 } WorkerProc;
 
 /* A plugin record's workers: up to one per CPU, so a sweep's threads do
@@ -67,7 +67,7 @@ typedef struct {
 struct _WsPredictorWorker {
   GMutex lock;
   GCond freed;
-  GPtrArray *procs;              /* WorkerProc*, never shrinks */
+  GPtrArray *procs; /* WorkerProc*, never shrinks */
 };
 
 /* Messages are plain little buffers (built with GByteArray, read with a
@@ -109,7 +109,7 @@ put_double (GByteArray *b, double v)
 
 typedef struct {
   const guint8 *p, *end;
-  gboolean bad;                  /* read past the end or malformed: everything after reads as 0 / "" */
+  gboolean bad; /* read past the end or malformed: everything after reads as 0 / "" */
 } Reader;
 
 static const void *
@@ -174,7 +174,7 @@ get_double (Reader *r)
   return v;
 }
 
-static GMutex workers_lock;      /* creating plugin->worker */
+static GMutex workers_lock; /* creating plugin->worker */
 
 enum { REQUEST_ANALYTIC = 1, REQUEST_TRACE = 2 };
 
@@ -300,7 +300,7 @@ result_from_message (GBytes *msg, const WsPredictorContext *ctx, const char *ker
   gboolean ok = get_u32 (&r) != 0;
   gint32 code = (gint32) get_u32 (&r);
   const char *message = get_string (&r);
-  g_autoptr(WsPrediction) p = ws_prediction_new (ctx->descriptor->name, ctx->gpu->name, kernel);
+  g_autoptr (WsPrediction) p = ws_prediction_new (ctx->descriptor->name, ctx->gpu->name, kernel);
   p->cycles = get_double (&r);
   p->seconds = get_double (&r);
   p->ipc = get_double (&r);
@@ -322,9 +322,10 @@ result_from_message (GBytes *msg, const WsPredictorContext *ctx, const char *ker
     g_ptr_array_add (p->warnings, g_strdup (get_string (&r)));
   if (r.bad)
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_FAILED, "predictor '%s' on kernel '%s' for %s: its worker process "
-                   "answered with a malformed message (%" G_GSIZE_FORMAT " bytes)", ctx->descriptor->name, kernel,
-                   ctx->gpu->name, size);
+      g_set_error (error, WS_ERROR, WS_ERROR_FAILED,
+                   "predictor '%s' on kernel '%s' for %s: its worker process "
+                   "answered with a malformed message (%" G_GSIZE_FORMAT " bytes)",
+                   ctx->descriptor->name, kernel, ctx->gpu->name, size);
       return NULL;
     }
   if (!ok)
@@ -379,7 +380,7 @@ gpu_from_message (Reader *r)
 
 typedef struct {
   const WsPredictorPlugin *plugin;
-  WsTrace *trace;                /* the last trace a request named, kept open */
+  WsTrace *trace; /* the last trace a request named, kept open */
 } Worker;
 
 /* Limits, and no descriptor but the socket (a descriptor the host leaked
@@ -434,12 +435,13 @@ worker_trace_launch (Worker *w, const char *path, guint n_launches, guint index,
           const WsTraceLaunch *l = ws_trace_get_launch (w->trace, index);
           uint64_t tbs = 0;
           ws_trace_get_tb_counters (w->trace, index, &tbs);
-          if (tbs == n_tbs && l->warp_instructions == warp_instructions &&
-              strcmp (ws_trace_get_kernel (w->trace, l->kernel)->name, kernel) == 0)
+          if (tbs == n_tbs && l->warp_instructions == warp_instructions
+              && strcmp (ws_trace_get_kernel (w->trace, l->kernel)->name, kernel) == 0)
             return TRUE;
         }
     }
-  g_set_error (error, WS_ERROR, WS_ERROR_FAILED, "predictor '%s' on kernel '%s': the trace %s changed on disk "
+  g_set_error (error, WS_ERROR, WS_ERROR_FAILED,
+               "predictor '%s' on kernel '%s': the trace %s changed on disk "
                "after Warpscope opened it (launch %u is not the one asked for); profile again or reopen it",
                w->plugin->name, kernel, path, index);
   return FALSE;
@@ -452,8 +454,8 @@ worker_serve (Worker *w, GBytes *request)
   const guint8 *data = g_bytes_get_data (request, &size);
   Reader r = { data, data + size, FALSE };
   guint32 kind = get_u32 (&r);
-  g_autoptr(WsGpu) gpu = gpu_from_message (&r);
-  g_autoptr(GHashTable) options = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (WsGpu) gpu = gpu_from_message (&r);
+  g_autoptr (GHashTable) options = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   for (guint32 n = get_u32 (&r), i = 0; i < n && !r.bad; i++)
     {
       const char *key = get_string (&r);
@@ -463,8 +465,8 @@ worker_serve (Worker *w, GBytes *request)
   ctx.descriptor = w->plugin->descriptor;
   ctx.gpu = gpu;
   ctx.options = options;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsAnalyticKernel) kernel = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsAnalyticKernel) kernel = NULL;
   if (kind == REQUEST_ANALYTIC)
     {
       kernel = ws_analytic_kernel_new (get_string (&r));
@@ -499,26 +501,29 @@ worker_serve (Worker *w, GBytes *request)
     r.bad = TRUE;
   if (r.bad)
     {
-      g_set_error (&error, WS_ERROR, WS_ERROR_FAILED, "predictor '%s': its worker process received a malformed "
-                   "request", w->plugin->name);
+      g_set_error (&error, WS_ERROR, WS_ERROR_FAILED,
+                   "predictor '%s': its worker process received a malformed "
+                   "request",
+                   w->plugin->name);
       return result_message (NULL, error);
     }
-  g_autoptr(WsPrediction) p = ws_predict_run_direct (&ctx, &error);
+  g_autoptr (WsPrediction) p = ws_predict_run_direct (&ctx, &error);
   if (ctx.owns_analysis)
     ws_launch_analysis_free (ctx.analysis);
   g_clear_error (&ctx.analysis_error);
   return result_message (p, error);
 }
 
-static int G_GNUC_PRINTF (1, 2)
-worker_usage (const char *fmt, ...)
+static int G_GNUC_PRINTF (1, 2) worker_usage (const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
   g_autofree char *why = g_strdup_vprintf (fmt, ap);
   va_end (ap);
-  fprintf (stderr, "warpscope-predict-worker: %s\nWarpscope starts this program to run a predictor plugin in a "
-           "process of its own (docs/plugin-guide.md, \"Isolation\"); it is not a command.\n", why);
+  fprintf (stderr,
+           "warpscope-predict-worker: %s\nWarpscope starts this program to run a predictor plugin in a "
+           "process of its own (docs/plugin-guide.md, \"Isolation\"); it is not a command.\n",
+           why);
   return 2;
 }
 
@@ -545,7 +550,8 @@ ws_predict_worker_main (int argc, char **argv)
     }
   if (path == NULL || name == NULL || build == NULL || (argc - 1) % 2 != 0)
     return worker_usage ("usage: warpscope-predict-worker --plugin PATH --name NAME --build ID "
-                         "[--timeout SECONDS] [--memory-mb N], the socket on descriptor %d", WORKER_FD);
+                         "[--timeout SECONDS] [--memory-mb N], the socket on descriptor %d",
+                         WORKER_FD);
   int flags = fcntl (WORKER_FD, F_GETFL);
   struct stat st;
   if (flags < 0 || fstat (WORKER_FD, &st) != 0 || !S_ISSOCK (st.st_mode))
@@ -554,21 +560,27 @@ ws_predict_worker_main (int argc, char **argv)
 
   /* What stops the worker from serving, said in the answer to every
    * request: the host reports it per prediction. */
-  g_autoptr(GError) broken = NULL;
+  g_autoptr (GError) broken = NULL;
   g_autofree char *own = build_id ();
-  g_autoptr(WsPredictorPlugin) plugin = NULL;
+  g_autoptr (WsPredictorPlugin) plugin = NULL;
   if (strcmp (build, own) != 0)
-    g_set_error (&broken, WS_ERROR, WS_ERROR_FAILED, "predictor '%s': the worker program (build %s) does not "
-                 "match Warpscope (build %s); reinstall Warpscope", name, own, build);
+    g_set_error (&broken, WS_ERROR, WS_ERROR_FAILED,
+                 "predictor '%s': the worker program (build %s) does not "
+                 "match Warpscope (build %s); reinstall Warpscope",
+                 name, own, build);
   else
     {
       plugin = ws_predictor_plugin_load (path);
       if (!plugin->ok)
-        g_set_error (&broken, WS_ERROR, WS_ERROR_FAILED, "predictor '%s': its worker process could not load it: "
-                     "%s", name, plugin->error);
+        g_set_error (&broken, WS_ERROR, WS_ERROR_FAILED,
+                     "predictor '%s': its worker process could not load it: "
+                     "%s",
+                     name, plugin->error);
       else if (strcmp (plugin->name, name) != 0)
-        g_set_error (&broken, WS_ERROR, WS_ERROR_FAILED, "predictor '%s': %s now holds a plugin named '%s'; "
-                     "restart Warpscope to use it", name, path, plugin->name);
+        g_set_error (&broken, WS_ERROR, WS_ERROR_FAILED,
+                     "predictor '%s': %s now holds a plugin named '%s'; "
+                     "restart Warpscope to use it",
+                     name, path, plugin->name);
     }
   Worker w = { plugin, NULL };
   gboolean inited = FALSE;
@@ -615,8 +627,10 @@ worker_start (const WsPredictorPlugin *plugin, WorkerProc *proc, GError **error)
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
     {
       int e = errno;
-      g_set_error (error, WS_ERROR, WS_ERROR_IO, "predictor '%s': cannot create the socket to its worker "
-                   "process: %s", plugin->name, g_strerror (e));
+      g_set_error (error, WS_ERROR, WS_ERROR_IO,
+                   "predictor '%s': cannot create the socket to its worker "
+                   "process: %s",
+                   plugin->name, g_strerror (e));
       return FALSE;
     }
   g_autofree char *program = worker_program ();
@@ -624,8 +638,8 @@ worker_start (const WsPredictorPlugin *plugin, WorkerProc *proc, GError **error)
   char timeout[G_ASCII_DTOSTR_BUF_SIZE];
   g_ascii_dtostr (timeout, sizeof timeout, plugin->timeout_seconds);
   g_autofree char *memory = g_strdup_printf ("%" G_GUINT64_FORMAT, plugin->memory_limit_mb);
-  char *argv[] = { program, "--plugin", plugin->path, "--name", plugin->name, "--build", build,
-                   "--timeout", timeout, "--memory-mb", memory, NULL };
+  char *argv[] = { program, "--plugin",  plugin->path, "--name",      plugin->name, "--build",
+                   build,   "--timeout", timeout,      "--memory-mb", memory,       NULL };
   /* The socket becomes the worker's descriptor 3 (dup2 onto itself clears
    * close-on-exec too); signals the host blocks or catches (a sweep reads
    * SIGINT from a signalfd) are the default ones there. */
@@ -651,9 +665,10 @@ worker_start (const WsPredictorPlugin *plugin, WorkerProc *proc, GError **error)
   if (rc != 0)
     {
       close (sv[0]);
-      g_set_error (error, WS_ERROR, WS_ERROR_IO, "predictor '%s': cannot start its worker process %s: %s "
-                   "(WARPSCOPE_PLUGIN_IN_PROCESS=1 runs plugins inside Warpscope)", plugin->name, program,
-                   g_strerror (rc));
+      g_set_error (error, WS_ERROR, WS_ERROR_IO,
+                   "predictor '%s': cannot start its worker process %s: %s "
+                   "(WARPSCOPE_PLUGIN_IN_PROCESS=1 runs plugins inside Warpscope)",
+                   plugin->name, program, g_strerror (rc));
       return FALSE;
     }
   proc->pid = pid;
@@ -692,9 +707,10 @@ worker_failed (const WsPredictorPlugin *plugin, WsPredictorContext *ctx, const c
     {
       int sig = WTERMSIG (status);
       g_autofree char *memory = plugin->memory_limit_mb > 0 && (sig == SIGABRT || sig == SIGSEGV || sig == SIGBUS)
-        ? g_strdup_printf (" (a worker may allocate %" G_GUINT64_FORMAT " MiB: WARPSCOPE_PLUGIN_MEMORY_MB)",
-                           plugin->memory_limit_mb)
-        : g_strdup ("");
+                                  ? g_strdup_printf (" (a worker may allocate %" G_GUINT64_FORMAT
+                                                     " MiB: WARPSCOPE_PLUGIN_MEMORY_MB)",
+                                                     plugin->memory_limit_mb)
+                                  : g_strdup ("");
       g_set_error (error, WS_ERROR, WS_ERROR_FAILED,
                    "predictor '%s' crashed on kernel '%s' for %s: its worker process (pid %d) was killed by "
                    "signal %d (%s)%s.  The plugin has a bug; run it in process under a debugger "
@@ -863,14 +879,14 @@ worker_ask (const WsPredictorPlugin *plugin, WsPredictorContext *ctx, GByteArray
       return NULL;
     }
   pool_release (w, proc);
-  g_autoptr(GBytes) owned = answer;
+  g_autoptr (GBytes) owned = answer;
   return result_from_message (owned, ctx, kernel_of (ctx), error);
 }
 
 WsPrediction *
 ws_predict_worker_analytic (const WsPredictorPlugin *plugin, WsPredictorContext *ctx, GError **error)
 {
-  g_autoptr(GByteArray) request = request_new (REQUEST_ANALYTIC, ctx);
+  g_autoptr (GByteArray) request = request_new (REQUEST_ANALYTIC, ctx);
   put_string (request, ctx->analytic->name);
   GHashTableIter it;
   gpointer key, value;
@@ -890,7 +906,7 @@ ws_predict_worker_trace (const WsPredictorPlugin *plugin, WsPredictorContext *ct
   /* The worker opens the file itself: an absolute path, so a worker
    * started from another folder finds it. */
   g_autofree char *path = g_canonicalize_filename (ws_trace_get_path (ctx->trace), NULL);
-  g_autoptr(GByteArray) request = request_new (REQUEST_TRACE, ctx);
+  g_autoptr (GByteArray) request = request_new (REQUEST_TRACE, ctx);
   put_string (request, path);
   put_u32 (request, ws_trace_get_n_launches (ctx->trace));
   put_u32 (request, ctx->launch_index);

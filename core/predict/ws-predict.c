@@ -21,15 +21,15 @@
  * before its first prediction and teardown() when the last record that
  * loaded it is freed. */
 typedef struct {
-  GMutex call_lock;              /* one predict() at a time (not thread-safe plugins) */
+  GMutex call_lock; /* one predict() at a time (not thread-safe plugins) */
   GMutex init_lock;
   gboolean inited;
-  char *init_error;              /* init() failed: every prediction fails with it */
+  char *init_error; /* init() failed: every prediction fails with it */
   guint refs;
 } Instance;
 
 static GMutex instances_lock;
-static GHashTable *instances;    /* const WsPredictorDescriptor* -> Instance* */
+static GHashTable *instances; /* const WsPredictorDescriptor* -> Instance* */
 
 static void
 instance_ref (const WsPredictorDescriptor *d)
@@ -98,8 +98,7 @@ ws_predictor_plugin_free (WsPredictorPlugin *plugin)
   g_free (plugin);
 }
 
-static WsPredictorPlugin *
-plugin_error (WsPredictorPlugin *p, const char *fmt, ...) G_GNUC_PRINTF (2, 3);
+static WsPredictorPlugin *plugin_error (WsPredictorPlugin *p, const char *fmt, ...) G_GNUC_PRINTF (2, 3);
 
 static WsPredictorPlugin *
 plugin_error (WsPredictorPlugin *p, const char *fmt, ...)
@@ -172,14 +171,16 @@ ws_predictor_plugin_load (const char *path)
                          WS_PREDICTOR_QUERY_SYMBOL);
   p->abi = (int) d->abi_version;
   if (d->abi_version != WS_PREDICTOR_ABI_VERSION)
-    return plugin_error (p, "%s was built for predictor ABI %u, this Warpscope has ABI %u: "
-                         "please rebuild the plugin against this version", path,
-                         d->abi_version, WS_PREDICTOR_ABI_VERSION);
+    return plugin_error (p,
+                         "%s was built for predictor ABI %u, this Warpscope has ABI %u: "
+                         "please rebuild the plugin against this version",
+                         path, d->abi_version, WS_PREDICTOR_ABI_VERSION);
   p->api = (int) d->api_version;
   if (d->api_version > WS_PREDICTOR_API_VERSION)
-    return plugin_error (p, "%s needs predictor API %u, this Warpscope provides API %u: "
-                         "please update Warpscope or rebuild the plugin", path,
-                         d->api_version, WS_PREDICTOR_API_VERSION);
+    return plugin_error (p,
+                         "%s needs predictor API %u, this Warpscope provides API %u: "
+                         "please update Warpscope or rebuild the plugin",
+                         path, d->api_version, WS_PREDICTOR_API_VERSION);
   if (d->name == NULL || *d->name == '\0' || d->predict == NULL)
     return plugin_error (p, "%s: descriptor without a name or a predict function", path);
   for (const char *c = d->name; *c; c++)
@@ -190,8 +191,7 @@ ws_predictor_plugin_load (const char *path)
   if (WS_PREDICTOR_DESCRIPTOR_HAS_V4 (d))
     {
       if (d->n_cpi_categories > 0 && d->cpi_categories == NULL)
-        return plugin_error (p, "%s: descriptor announces %u CPI categories but gives none", path,
-                             d->n_cpi_categories);
+        return plugin_error (p, "%s: descriptor announces %u CPI categories but gives none", path, d->n_cpi_categories);
       for (guint i = 0; i < d->n_cpi_categories; i++)
         {
           const WsPredictorCpiCategory *c = &d->cpi_categories[i];
@@ -201,13 +201,13 @@ ws_predictor_plugin_load (const char *path)
             if (strcmp (d->cpi_categories[k].name, c->name) == 0)
               return plugin_error (p, "%s: CPI category '%s' is declared twice", path, c->name);
           if (c->colour != NULL && !ws_predictor_colour_valid (c->colour))
-            return plugin_error (p, "%s: CPI category '%s' has colour '%s'; give \"#rrggbb\" or NULL", path,
-                                 c->name, c->colour);
+            return plugin_error (p, "%s: CPI category '%s' has colour '%s'; give \"#rrggbb\" or NULL", path, c->name,
+                                 c->colour);
         }
     }
   for (guint i = 0; i < d->n_options; i++)
-    if (d->options[i].name == NULL || d->options[i].type > WS_PREDICTOR_OPTION_CHOICE ||
-        (d->options[i].type == WS_PREDICTOR_OPTION_CHOICE && d->options[i].choices == NULL))
+    if (d->options[i].name == NULL || d->options[i].type > WS_PREDICTOR_OPTION_CHOICE
+        || (d->options[i].type == WS_PREDICTOR_OPTION_CHOICE && d->options[i].choices == NULL))
       return plugin_error (p, "%s: option %u of the descriptor is malformed", path, i);
 
   g_free (p->name);
@@ -223,11 +223,11 @@ ws_predictor_plugin_load (const char *path)
 char **
 ws_predictor_search_path (void)
 {
-  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+  g_autoptr (GStrvBuilder) b = g_strv_builder_new ();
   const char *env = g_getenv ("WARPSCOPE_PLUGIN_PATH");
   if (env != NULL)
     {
-      g_auto(GStrv) parts = g_strsplit (env, G_SEARCHPATH_SEPARATOR_S, -1);
+      g_auto (GStrv) parts = g_strsplit (env, G_SEARCHPATH_SEPARATOR_S, -1);
       for (guint i = 0; parts[i]; i++)
         if (*parts[i])
           g_strv_builder_add (b, parts[i]);
@@ -247,16 +247,16 @@ ws_predictor_search_path (void)
 static int
 compare_names (gconstpointer a, gconstpointer b)
 {
-  return strcmp (*(char * const *) a, *(char * const *) b);
+  return strcmp (*(char *const *) a, *(char *const *) b);
 }
 
 static void
 collect_modules (const char *dir, guint depth, GPtrArray *paths)
 {
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
   if (d == NULL)
     return;
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   const char *n;
   while ((n = g_dir_read_name (d)) != NULL)
     g_ptr_array_add (names, g_strdup (n));
@@ -267,8 +267,7 @@ collect_modules (const char *dir, guint depth, GPtrArray *paths)
       /* The build tree keeps each plugin in a folder of its own. */
       if (depth > 0 && g_file_test (full, G_FILE_TEST_IS_DIR))
         collect_modules (full, depth - 1, paths);
-      else if (g_str_has_suffix (names->pdata[i], "." G_MODULE_SUFFIX) &&
-               g_file_test (full, G_FILE_TEST_IS_REGULAR))
+      else if (g_str_has_suffix (names->pdata[i], "." G_MODULE_SUFFIX) && g_file_test (full, G_FILE_TEST_IS_REGULAR))
         g_ptr_array_add (paths, g_steal_pointer (&full));
     }
 }
@@ -276,8 +275,8 @@ collect_modules (const char *dir, guint depth, GPtrArray *paths)
 static int
 compare_plugins (gconstpointer a, gconstpointer b)
 {
-  const WsPredictorPlugin *pa = *(WsPredictorPlugin * const *) a;
-  const WsPredictorPlugin *pb = *(WsPredictorPlugin * const *) b;
+  const WsPredictorPlugin *pa = *(WsPredictorPlugin *const *) a;
+  const WsPredictorPlugin *pb = *(WsPredictorPlugin *const *) b;
   int c = g_strcmp0 (pa->name, pb->name);
   return c != 0 ? c : g_strcmp0 (pa->path, pb->path);
 }
@@ -286,28 +285,29 @@ GPtrArray *
 ws_predictor_scan (void)
 {
   GPtrArray *plugins = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_predictor_plugin_free);
-  g_auto(GStrv) dirs = ws_predictor_search_path ();
+  g_auto (GStrv) dirs = ws_predictor_search_path ();
   g_autofree char *built = ws_paths_get_for (WS_PATH_PLUGIN_DIR, TRUE);
-  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint i = 0; dirs[i]; i++)
     {
       /* Warpscope's own plugins live in the installed plugin dir or the
        * build tree; a user plugin of the same name found earlier hides them. */
-      g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
       collect_modules (dirs[i], 1, paths);
       for (guint k = 0; k < paths->len; k++)
         {
           WsPredictorPlugin *p = ws_predictor_plugin_load (paths->pdata[k]);
-          p->builtin = g_str_has_prefix (p->path, WS_PLUGIN_DIR "/") ||
-                       (g_str_has_prefix (p->path, built) && p->path[strlen (built)] == '/');
+          p->builtin = g_str_has_prefix (p->path, WS_PLUGIN_DIR "/")
+                       || (g_str_has_prefix (p->path, built) && p->path[strlen (built)] == '/');
           /* The models shipped with Warpscope (tested by its suite and
            * declared thread-safe) run in the host: a worker would build the
            * launch analysis again (seconds on large traces) and cost a
            * process per CPU.  Plugins from the user's plugin path stay in
            * their workers (docs/plugin-guide.md, "Isolation");
            * WARPSCOPE_PLUGIN_IN_PROCESS=0 isolates the shipped ones too. */
-          if (p->ok && p->builtin && g_getenv ("WARPSCOPE_PLUGIN_IN_PROCESS") == NULL &&
-              WS_PREDICTOR_DESCRIPTOR_HAS_V3 (p->descriptor) && (p->descriptor->flags & WS_PREDICTOR_FLAG_THREAD_SAFE))
+          if (p->ok && p->builtin && g_getenv ("WARPSCOPE_PLUGIN_IN_PROCESS") == NULL
+              && WS_PREDICTOR_DESCRIPTOR_HAS_V3 (p->descriptor)
+              && (p->descriptor->flags & WS_PREDICTOR_FLAG_THREAD_SAFE))
             p->in_process = TRUE;
           if (p->ok)
             {
@@ -320,8 +320,10 @@ ws_predictor_scan (void)
                   if (first->shadows == NULL && first->module != p->module)
                     first->shadows = g_strdup (p->path);
                   instance_unref (p->descriptor);
-                  plugin_error (p, "shadowed: another plugin named '%s' was found first on the plugin path "
-                                "(%s); this one is not used (remove or rename one of them)", p->name, first->path);
+                  plugin_error (p,
+                                "shadowed: another plugin named '%s' was found first on the plugin path "
+                                "(%s); this one is not used (remove or rename one of them)",
+                                p->name, first->path);
                 }
               else
                 g_hash_table_insert (seen, p->name, p);
@@ -337,7 +339,7 @@ WsPredictorPlugin *
 ws_predictor_find (GPtrArray *plugins, const char *name, GError **error)
 {
   WsPredictorPlugin *broken = NULL;
-  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
   for (guint i = 0; i < plugins->len; i++)
     {
       WsPredictorPlugin *p = plugins->pdata[i];
@@ -415,46 +417,42 @@ ws_analytic_kernel_free (WsAnalyticKernel *k)
 #define ANALYTIC_CTX "analytic kernel"
 #define U32 4294967295.0
 static const WsAnalyticParam analytic_params[] = {
-  { "grid_size", TRUE, 1, U32, NC_("analytic kernel", "blocks"), ANALYTIC_CTX,
-    NC_("analytic kernel", "Grid size"),
-    NC_("analytic kernel", "Thread blocks the kernel launches (W_L = grid size × warps per block, eq. 4.2).") },
-  { "block_size", TRUE, 1, U32, NC_("analytic kernel", "threads"), ANALYTIC_CTX,
-    NC_("analytic kernel", "Block size"),
-    NC_("analytic kernel", "Threads per block.") },
-  { "cuda_core_instructions", FALSE, 0, HUGE_VAL, NC_("analytic kernel", "per warp"), ANALYTIC_CTX,
-    NC_("analytic kernel", "CUDA core instructions"),
-    NC_("analytic kernel", "Arithmetic instructions each warp executes on the CUDA cores (INS_cuda).") },
-  { "issued_instructions", FALSE, 0, HUGE_VAL, NC_("analytic kernel", "per warp"), ANALYTIC_CTX,
-    NC_("analytic kernel", "Issued instructions"),
-    NC_("analytic kernel", "Instructions each warp issues, of every kind (INS_issued).") },
-  { "gmem_bytes", FALSE, 0, HUGE_VAL, NC_("analytic kernel", "bytes per warp"), ANALYTIC_CTX,
-    NC_("analytic kernel", "Global memory bytes"),
-    NC_("analytic kernel", "DRAM traffic of each warp (GMem_bytes).") },
-  { "latency_bound", FALSE, 1e-9, HUGE_VAL, NC_("analytic kernel", "cycles per warp"), ANALYTIC_CTX,
-    NC_("analytic kernel", "Latency bound"),
-    NC_("analytic kernel", "Cycles one warp needs when it runs alone (Lat_bound of Listing 5).") },
-  { "occupancy_warps", FALSE, 1e-9, HUGE_VAL, NC_("analytic kernel", "warps per SM"), ANALYTIC_CTX,
-    NC_("analytic kernel", "Occupancy (warps)"),
-    NC_("analytic kernel", "Resident warps per SM; without it predictors derive occupancy from the registers "
-        "and shared memory per block.") },
-  { "lambda", FALSE, 1e-9, HUGE_VAL, "", ANALYTIC_CTX,
-    NC_("analytic kernel", "Lambda"),
-    NC_("analytic kernel", "Kernel scaling parameter λ_k of eq. 4.1; without it the predictor’s option applies.") },
-  { "sfu_instructions", FALSE, 0, HUGE_VAL, NC_("analytic kernel", "per warp"), ANALYTIC_CTX,
-    NC_("analytic kernel", "SFU instructions"),
-    NC_("analytic kernel", "Special-function-unit instructions (sine, reciprocal, …) each warp executes.") },
-  { "fp64_instructions", FALSE, 0, HUGE_VAL, NC_("analytic kernel", "per warp"), ANALYTIC_CTX,
-    NC_("analytic kernel", "FP64 instructions"),
-    NC_("analytic kernel", "Double-precision instructions each warp executes.") },
-  { "shared_bytes", FALSE, 0, HUGE_VAL, NC_("analytic kernel", "bytes per warp"), ANALYTIC_CTX,
-    NC_("analytic kernel", "Shared memory bytes"),
-    NC_("analytic kernel", "Shared-memory traffic of each warp.") },
-  { "registers_per_thread", FALSE, 0, U32, NC_("analytic kernel", "registers"), ANALYTIC_CTX,
-    NC_("analytic kernel", "Registers per thread"),
-    NC_("analytic kernel", "Registers each thread uses, as ptxas reports them (limits occupancy).") },
-  { "shared_per_block", FALSE, 0, U32, NC_("analytic kernel", "bytes"), ANALYTIC_CTX,
-    NC_("analytic kernel", "Shared memory per block"),
-    NC_("analytic kernel", "Static and dynamic shared memory of one block (limits occupancy).") },
+  { "grid_size", TRUE, 1, U32, NC_ ("analytic kernel", "blocks"), ANALYTIC_CTX, NC_ ("analytic kernel", "Grid size"),
+    NC_ ("analytic kernel", "Thread blocks the kernel launches (W_L = grid size × warps per block, eq. 4.2).") },
+  { "block_size", TRUE, 1, U32, NC_ ("analytic kernel", "threads"), ANALYTIC_CTX, NC_ ("analytic kernel", "Block size"),
+    NC_ ("analytic kernel", "Threads per block.") },
+  { "cuda_core_instructions", FALSE, 0, HUGE_VAL, NC_ ("analytic kernel", "per warp"), ANALYTIC_CTX,
+    NC_ ("analytic kernel", "CUDA core instructions"),
+    NC_ ("analytic kernel", "Arithmetic instructions each warp executes on the CUDA cores (INS_cuda).") },
+  { "issued_instructions", FALSE, 0, HUGE_VAL, NC_ ("analytic kernel", "per warp"), ANALYTIC_CTX,
+    NC_ ("analytic kernel", "Issued instructions"),
+    NC_ ("analytic kernel", "Instructions each warp issues, of every kind (INS_issued).") },
+  { "gmem_bytes", FALSE, 0, HUGE_VAL, NC_ ("analytic kernel", "bytes per warp"), ANALYTIC_CTX,
+    NC_ ("analytic kernel", "Global memory bytes"),
+    NC_ ("analytic kernel", "DRAM traffic of each warp (GMem_bytes).") },
+  { "latency_bound", FALSE, 1e-9, HUGE_VAL, NC_ ("analytic kernel", "cycles per warp"), ANALYTIC_CTX,
+    NC_ ("analytic kernel", "Latency bound"),
+    NC_ ("analytic kernel", "Cycles one warp needs when it runs alone (Lat_bound of Listing 5).") },
+  { "occupancy_warps", FALSE, 1e-9, HUGE_VAL, NC_ ("analytic kernel", "warps per SM"), ANALYTIC_CTX,
+    NC_ ("analytic kernel", "Occupancy (warps)"),
+    NC_ ("analytic kernel", "Resident warps per SM; without it predictors derive occupancy from the registers "
+                            "and shared memory per block.") },
+  { "lambda", FALSE, 1e-9, HUGE_VAL, "", ANALYTIC_CTX, NC_ ("analytic kernel", "Lambda"),
+    NC_ ("analytic kernel", "Kernel scaling parameter λ_k of eq. 4.1; without it the predictor’s option applies.") },
+  { "sfu_instructions", FALSE, 0, HUGE_VAL, NC_ ("analytic kernel", "per warp"), ANALYTIC_CTX,
+    NC_ ("analytic kernel", "SFU instructions"),
+    NC_ ("analytic kernel", "Special-function-unit instructions (sine, reciprocal, …) each warp executes.") },
+  { "fp64_instructions", FALSE, 0, HUGE_VAL, NC_ ("analytic kernel", "per warp"), ANALYTIC_CTX,
+    NC_ ("analytic kernel", "FP64 instructions"),
+    NC_ ("analytic kernel", "Double-precision instructions each warp executes.") },
+  { "shared_bytes", FALSE, 0, HUGE_VAL, NC_ ("analytic kernel", "bytes per warp"), ANALYTIC_CTX,
+    NC_ ("analytic kernel", "Shared memory bytes"), NC_ ("analytic kernel", "Shared-memory traffic of each warp.") },
+  { "registers_per_thread", FALSE, 0, U32, NC_ ("analytic kernel", "registers"), ANALYTIC_CTX,
+    NC_ ("analytic kernel", "Registers per thread"),
+    NC_ ("analytic kernel", "Registers each thread uses, as ptxas reports them (limits occupancy).") },
+  { "shared_per_block", FALSE, 0, U32, NC_ ("analytic kernel", "bytes"), ANALYTIC_CTX,
+    NC_ ("analytic kernel", "Shared memory per block"),
+    NC_ ("analytic kernel", "Static and dynamic shared memory of one block (limits occupancy).") },
 };
 #undef U32
 
@@ -483,8 +481,7 @@ ws_analytic_param_check (const WsAnalyticParam *param, double value, GError **er
   if (isfinite (value) && value >= param->min && value <= param->max)
     return TRUE;
   if (!isfinite (value))
-    g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "field '%s' is %g; it must be a finite number", param->key,
-                 value);
+    g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "field '%s' is %g; it must be a finite number", param->key, value);
   else if (value < param->min)
     g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "field '%s' is %g; it must be %s %g", param->key, value,
                  param->min > 0 ? "at least" : "not below", param->min);
@@ -506,7 +503,7 @@ ws_analytic_param_names (void)
 WsAnalyticKernel *
 ws_analytic_kernel_load (const char *path, GError **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonParser) parser = json_parser_new ();
   if (!json_parser_load_from_file (parser, path, error))
     {
       g_prefix_error (error, "%s: ", path);
@@ -519,10 +516,11 @@ ws_analytic_kernel_load (const char *path, GError **error)
       return NULL;
     }
   JsonObject *o = json_node_get_object (root);
-  const char *name = json_object_has_member (o, "name") ? json_object_get_string_member_with_default (o, "name", NULL) : NULL;
-  g_autoptr(WsAnalyticKernel) k = ws_analytic_kernel_new (name ? name : "analytic");
+  const char *name = json_object_has_member (o, "name") ? json_object_get_string_member_with_default (o, "name", NULL)
+                                                        : NULL;
+  g_autoptr (WsAnalyticKernel) k = ws_analytic_kernel_new (name ? name : "analytic");
 
-  g_autoptr(GList) members = json_object_get_members (o);
+  g_autoptr (GList) members = json_object_get_members (o);
   for (GList *l = members; l; l = l->next)
     {
       const char *m = l->data;
@@ -549,13 +547,12 @@ ws_analytic_kernel_load (const char *path, GError **error)
             g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: unknown field '%s' (did you mean '%s'?)", path, m,
                          close);
           else
-            g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: unknown field '%s' (fields: name, %s)", path, m,
-                         all);
+            g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: unknown field '%s' (fields: name, %s)", path, m, all);
           return NULL;
         }
       JsonNode *n = json_object_get_member (o, m);
-      if (!JSON_NODE_HOLDS_VALUE (n) || (json_node_get_value_type (n) != G_TYPE_INT64 &&
-                                         json_node_get_value_type (n) != G_TYPE_DOUBLE))
+      if (!JSON_NODE_HOLDS_VALUE (n)
+          || (json_node_get_value_type (n) != G_TYPE_INT64 && json_node_get_value_type (n) != G_TYPE_DOUBLE))
         {
           g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: field '%s' must be a number", path, m);
           return NULL;
@@ -642,7 +639,7 @@ add_number (JsonBuilder *b, const char *name, double v)
 JsonNode *
 ws_prediction_to_json (const WsPrediction *p)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "index");
   json_builder_add_int_value (b, p->index);
@@ -699,28 +696,23 @@ option_value_valid (const WsPredictorOption *o, const char *value, GError **erro
   char *end = NULL;
   switch (o->type)
     {
-    case WS_PREDICTOR_OPTION_INT:
-      g_ascii_strtoll (value, &end, 10);
-      break;
-    case WS_PREDICTOR_OPTION_DOUBLE:
-      g_ascii_strtod (value, &end);
-      break;
+    case WS_PREDICTOR_OPTION_INT: g_ascii_strtoll (value, &end, 10); break;
+    case WS_PREDICTOR_OPTION_DOUBLE: g_ascii_strtod (value, &end); break;
     case WS_PREDICTOR_OPTION_BOOL:
-      if (g_strv_contains ((const char *const[]) { "true", "false", "1", "0", "yes", "no", NULL }, value))
+      if (g_strv_contains ((const char *const[]){ "true", "false", "1", "0", "yes", "no", NULL }, value))
         return TRUE;
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "option '%s' takes true or false, not '%s'", o->name, value);
       return FALSE;
     case WS_PREDICTOR_OPTION_CHOICE:
       {
-        g_auto(GStrv) choices = g_strsplit (o->choices, "|", -1);
+        g_auto (GStrv) choices = g_strsplit (o->choices, "|", -1);
         if (g_strv_contains ((const char *const *) choices, value))
           return TRUE;
-        g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "option '%s' takes one of %s, not '%s'", o->name,
-                     o->choices, value);
+        g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "option '%s' takes one of %s, not '%s'", o->name, o->choices,
+                     value);
         return FALSE;
       }
-    default:
-      return TRUE;
+    default: return TRUE;
     }
   if (end == value || *end != '\0')
     {
@@ -745,7 +737,7 @@ ws_predictor_check_options (const WsPredictorPlugin *plugin, GHashTable *options
       const WsPredictorOption *o = find_option (d, key);
       if (o == NULL)
         {
-          g_autoptr(GPtrArray) names = g_ptr_array_new ();
+          g_autoptr (GPtrArray) names = g_ptr_array_new ();
           for (guint i = 0; i < d->n_options; i++)
             g_ptr_array_add (names, (gpointer) d->options[i].name);
           g_ptr_array_add (names, NULL);
@@ -764,8 +756,8 @@ ws_predictor_check_options (const WsPredictorPlugin *plugin, GHashTable *options
 GHashTable *
 ws_predictor_options_parse (const char *const *list, const char *default_plugin, GError **error)
 {
-  g_autoptr(GHashTable) per_plugin = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                                            (GDestroyNotify) g_hash_table_unref);
+  g_autoptr (GHashTable)
+    per_plugin = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_hash_table_unref);
   for (guint i = 0; list != NULL && list[i] != NULL; i++)
     {
       const char *item = list[i], *eq = strchr (item, '=');
@@ -821,7 +813,7 @@ host_gpu_param (WsPredictorContext *ctx, const char *name, double fallback)
       ctx->gpu_node = ws_gpu_to_json (ctx->gpu);
       ctx->gpu_json = json_node_get_object (ctx->gpu_node);
     }
-  g_auto(GStrv) parts = g_strsplit (name, ".", -1);
+  g_auto (GStrv) parts = g_strsplit (name, ".", -1);
   JsonObject *o = ctx->gpu_json;
   for (guint i = 0; parts[i] != NULL; i++)
     {
@@ -998,11 +990,13 @@ host_inst_space (WsPredictorContext *ctx, uint32_t id)
     return WS_PRED_SPACE_NONE;
   switch (si->space)
     {
-    case WS_SPACE_GLOBAL: case WS_SPACE_GENERIC: return WS_PRED_SPACE_GLOBAL;
+    case WS_SPACE_GLOBAL:
+    case WS_SPACE_GENERIC: return WS_PRED_SPACE_GLOBAL;
     case WS_SPACE_SHARED: return WS_PRED_SPACE_SHARED;
     case WS_SPACE_LOCAL: return WS_PRED_SPACE_LOCAL;
     case WS_SPACE_CONST: return WS_PRED_SPACE_CONST;
-    case WS_SPACE_PARAM: case WS_SPACE_FUNC_PARAM: return WS_PRED_SPACE_PARAM;
+    case WS_SPACE_PARAM:
+    case WS_SPACE_FUNC_PARAM: return WS_PRED_SPACE_PARAM;
     default: return WS_PRED_SPACE_OTHER;
     }
 }
@@ -1090,13 +1084,20 @@ host_tb_counter (WsPredictorContext *ctx, uint64_t tb, const char *name)
       WsLaunchAnalysis *a = analysis_of (ctx);
       return a != NULL ? (uint64_t) ceil (ws_launch_analysis_get_tb_critical_cycles (a)[tb]) : 0;
     }
-  if (strcmp (name, "ptx_thread_instructions") == 0) return c->thread_instructions;
-  if (strcmp (name, "ptx_warp_instructions") == 0) return c->warp_instructions;
-  if (strcmp (name, "global_requests") == 0) return c->global_requests;
-  if (strcmp (name, "local_requests") == 0) return c->local_requests;
-  if (strcmp (name, "shared_accesses") == 0) return c->shared_accesses;
-  if (strcmp (name, "barriers") == 0) return c->barriers;
-  if (strcmp (name, "memory_instructions") == 0) return c->memory_instructions;
+  if (strcmp (name, "ptx_thread_instructions") == 0)
+    return c->thread_instructions;
+  if (strcmp (name, "ptx_warp_instructions") == 0)
+    return c->warp_instructions;
+  if (strcmp (name, "global_requests") == 0)
+    return c->global_requests;
+  if (strcmp (name, "local_requests") == 0)
+    return c->local_requests;
+  if (strcmp (name, "shared_accesses") == 0)
+    return c->shared_accesses;
+  if (strcmp (name, "barriers") == 0)
+    return c->barriers;
+  if (strcmp (name, "memory_instructions") == 0)
+    return c->memory_instructions;
   return 0;
 }
 
@@ -1129,20 +1130,30 @@ host_launch_counter (WsPredictorContext *ctx, const char *name)
         ws_launch_analysis_get_issued (a, &wi, &th);
       return warp ? wi : th;
     }
-  if (strcmp (name, "ptx_thread_instructions") == 0) return l->thread_instructions;
-  if (strcmp (name, "ptx_warp_instructions") == 0) return l->warp_instructions;
-  if (strcmp (name, "memory_requests") == 0) return l->memory_requests;
-  if (strcmp (name, "memory_instructions") == 0) return l->memory_instructions;
-  if (strcmp (name, "shared_accesses") == 0) return l->shared_accesses;
-  if (strcmp (name, "barriers") == 0) return l->barriers;
+  if (strcmp (name, "ptx_thread_instructions") == 0)
+    return l->thread_instructions;
+  if (strcmp (name, "ptx_warp_instructions") == 0)
+    return l->warp_instructions;
+  if (strcmp (name, "memory_requests") == 0)
+    return l->memory_requests;
+  if (strcmp (name, "memory_instructions") == 0)
+    return l->memory_instructions;
+  if (strcmp (name, "shared_accesses") == 0)
+    return l->shared_accesses;
+  if (strcmp (name, "barriers") == 0)
+    return l->barriers;
   WsLaunchAnalysis *a = analysis_of (ctx);
   if (a == NULL)
     return 0;
   const WsCacheStats *cs = ws_launch_analysis_get_cache (a);
-  if (strcmp (name, "dram_bytes") == 0) return cs->dram_bytes;
-  if (strcmp (name, "l1_hits") == 0) return cs->l1_hits;
-  if (strcmp (name, "l2_hits") == 0) return cs->l2_hits;
-  if (strcmp (name, "dram_sectors") == 0) return cs->dram_sectors;
+  if (strcmp (name, "dram_bytes") == 0)
+    return cs->dram_bytes;
+  if (strcmp (name, "l1_hits") == 0)
+    return cs->l1_hits;
+  if (strcmp (name, "l2_hits") == 0)
+    return cs->l2_hits;
+  if (strcmp (name, "dram_sectors") == 0)
+    return cs->dram_sectors;
   return 0;
 }
 
@@ -1151,7 +1162,7 @@ host_warp_open (WsPredictorContext *ctx, uint64_t tb, uint32_t warp)
 {
   if (ctx->launch == NULL || tb >= ctx->n_tbs || !ctx->tbs[tb].recorded)
     return NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   WsTraceTb *t = ws_trace_read_tb (ctx->trace, ctx->launch_index, tb, &error);
   if (t == NULL)
     {
@@ -1177,7 +1188,7 @@ host_warp_next (WsPredictorWarpCursor *c, WsPredictorWarpRecord *out)
   if (c == NULL)
     return 0;
   WsTraceRecord r;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   /* The machine-level stream: absorbed instructions issue nothing. */
   do
     if (!ws_trace_warp_iter_next (&c->iter, &r, &error))
@@ -1250,9 +1261,12 @@ host_inst_cache (WsPredictorContext *ctx, uint32_t id, double *l1, double *l2, d
     return 0;
   const WsCachePcStats *pc = &cs->pcs[id];
   uint64_t looked_up_l2 = pc->sector_l2_hits + pc->sector_dram;
-  if (l1) *l1 = pc->sectors ? (double) pc->sector_l1_hits / pc->sectors : 0;
-  if (l2) *l2 = looked_up_l2 ? (double) pc->sector_l2_hits / looked_up_l2 : 0;
-  if (amat) *amat = pc->amat;
+  if (l1)
+    *l1 = pc->sectors ? (double) pc->sector_l1_hits / pc->sectors : 0;
+  if (l2)
+    *l2 = looked_up_l2 ? (double) pc->sector_l2_hits / looked_up_l2 : 0;
+  if (amat)
+    *amat = pc->amat;
   return 1;
 }
 
@@ -1278,9 +1292,12 @@ host_representative_profile (WsPredictorContext *ctx, uint64_t *insts, double *c
 {
   WsLaunchAnalysis *a = analysis_of (ctx);
   const WsIntervalProfile *p = a ? ws_launch_analysis_get_representative (a, NULL, NULL) : NULL;
-  if (insts) *insts = p ? p->insts : 0;
-  if (cycles) *cycles = p ? p->cycles : 0;
-  if (n_intervals) *n_intervals = p ? p->intervals->len : 0;
+  if (insts)
+    *insts = p ? p->insts : 0;
+  if (cycles)
+    *cycles = p ? p->cycles : 0;
+  if (n_intervals)
+    *n_intervals = p ? p->intervals->len : 0;
 }
 
 static void
@@ -1307,9 +1324,21 @@ host_inst_wavefronts (WsPredictorContext *ctx, uint32_t id)
   return analysis_per_inst (ctx, id, ws_launch_analysis_get_wavefronts);
 }
 
-static void host_set_cycles (WsPredictorContext *ctx, double v) { ctx->result->cycles = v; }
-static void host_set_seconds (WsPredictorContext *ctx, double v) { ctx->result->seconds = v; }
-static void host_set_ipc (WsPredictorContext *ctx, double v) { ctx->result->ipc = v; }
+static void
+host_set_cycles (WsPredictorContext *ctx, double v)
+{
+  ctx->result->cycles = v;
+}
+static void
+host_set_seconds (WsPredictorContext *ctx, double v)
+{
+  ctx->result->seconds = v;
+}
+static void
+host_set_ipc (WsPredictorContext *ctx, double v)
+{
+  ctx->result->ipc = v;
+}
 
 static void
 host_add_cpi (WsPredictorContext *ctx, const char *category, double cpi)
@@ -1416,7 +1445,8 @@ order_cpi (const WsPredictorDescriptor *d, WsPrediction *p)
       {
         char *name = g_array_index (p->cpi_names, char *, i);
         g_ptr_array_add (p->warnings, g_strdup_printf ("predictor '%s' reports the CPI category '%s', which its "
-                                                       "descriptor does not declare", d->name, name));
+                                                       "descriptor does not declare",
+                                                       d->name, name));
         g_array_append_val (names, name);
         g_array_append_val (values, g_array_index (p->cpi_values, double, i));
       }
@@ -1437,18 +1467,18 @@ ws_predict_run_direct (WsPredictorContext *ctx, GError **error)
   ctx->result = ws_prediction_new (d->name, ctx->gpu->name, kernel);
   int rc = d->predict (&host_table, ctx);
   g_clear_pointer (&ctx->gpu_node, json_node_unref);
-  g_autoptr(WsPrediction) result = ctx->result;
+  g_autoptr (WsPrediction) result = ctx->result;
   g_autofree char *failure = ctx->failure;
   if (ctx->analysis_error != NULL && (rc != 0 || failure != NULL))
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_FAILED, "predictor '%s' on kernel '%s' for %s: %s",
-                   d->name, kernel, ctx->gpu->name, ctx->analysis_error->message);
+      g_set_error (error, WS_ERROR, WS_ERROR_FAILED, "predictor '%s' on kernel '%s' for %s: %s", d->name, kernel,
+                   ctx->gpu->name, ctx->analysis_error->message);
       return NULL;
     }
   if (rc != 0 || failure != NULL)
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_FAILED, "predictor '%s' failed on kernel '%s' for %s: %s",
-                   d->name, kernel, ctx->gpu->name, failure ? failure : "it returned an error without a message");
+      g_set_error (error, WS_ERROR, WS_ERROR_FAILED, "predictor '%s' failed on kernel '%s' for %s: %s", d->name, kernel,
+                   ctx->gpu->name, failure ? failure : "it returned an error without a message");
       return NULL;
     }
   order_cpi (d, result);
@@ -1458,8 +1488,8 @@ ws_predict_run_direct (WsPredictorContext *ctx, GError **error)
     result->cycles = result->seconds * ctx->gpu->core_clock_mhz * 1e6;
   if (!isfinite (result->seconds) || result->seconds < 0)
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_FAILED, "predictor '%s' gave no valid time for kernel '%s' on %s",
-                   d->name, kernel, ctx->gpu->name);
+      g_set_error (error, WS_ERROR, WS_ERROR_FAILED, "predictor '%s' gave no valid time for kernel '%s' on %s", d->name,
+                   kernel, ctx->gpu->name);
       return NULL;
     }
   return g_steal_pointer (&result);
@@ -1472,9 +1502,9 @@ ws_predict_run_init (const WsPredictorDescriptor *d, GError **error)
     return TRUE;
   /* init() sees a context with no launch: the host functions give their
    * defaults there, and its warnings go to standard error. */
-  g_autoptr(WsGpu) none = g_new0 (WsGpu, 1);
+  g_autoptr (WsGpu) none = g_new0 (WsGpu, 1);
   none->name = g_strdup ("");
-  g_autoptr(WsAnalyticKernel) nothing = ws_analytic_kernel_new ("");
+  g_autoptr (WsAnalyticKernel) nothing = ws_analytic_kernel_new ("");
   WsPredictorContext ctx = { 0 };
   ctx.descriptor = d;
   ctx.gpu = none;
@@ -1506,7 +1536,7 @@ run_in_process (WsPredictorContext *ctx, GError **error)
   g_mutex_lock (&inst->init_lock);
   if (!inst->inited)
     {
-      g_autoptr(GError) init_error = NULL;
+      g_autoptr (GError) init_error = NULL;
       if (!ws_predict_run_init (d, &init_error))
         inst->init_error = g_strdup (init_error->message);
       inst->inited = TRUE;
@@ -1527,16 +1557,16 @@ run_in_process (WsPredictorContext *ctx, GError **error)
 }
 
 WsPrediction *
-ws_predict_analytic (const WsPredictorPlugin *plugin, const WsGpu *gpu,
-                     const WsAnalyticKernel *kernel, GHashTable *options, GError **error)
+ws_predict_analytic (const WsPredictorPlugin *plugin, const WsGpu *gpu, const WsAnalyticKernel *kernel,
+                     GHashTable *options, GError **error)
 {
   g_return_val_if_fail (plugin != NULL && plugin->ok && gpu != NULL && kernel != NULL, NULL);
   const WsPredictorDescriptor *d = plugin->descriptor;
   if (!d->supports_analytic)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_UNSUPPORTED,
-                   "predictor '%s' works from traces only; it cannot predict the analytic kernel '%s'",
-                   d->name, kernel->name);
+                   "predictor '%s' works from traces only; it cannot predict the analytic kernel '%s'", d->name,
+                   kernel->name);
       return NULL;
     }
   if (!ws_predictor_check_options (plugin, options, error))
@@ -1591,9 +1621,9 @@ ws_predict_trace (const WsPredictorPlugin *plugin, const WsGpu *gpu, WsTrace *tr
    * reported, never changed. */
   WsLaunchCounts counts;
   WsLaunchBound bound;
-  g_autoptr(GError) bound_error = NULL;
-  if (p != NULL && ws_launch_counts_cached (trace, launch, &counts, &bound_error) &&
-      ws_launch_bound_from_counts (&counts, gpu, &bound, &bound_error))
+  g_autoptr (GError) bound_error = NULL;
+  if (p != NULL && ws_launch_counts_cached (trace, launch, &counts, &bound_error)
+      && ws_launch_bound_from_counts (&counts, gpu, &bound, &bound_error))
     {
       p->bound_cycles = bound.cycles;
       p->bound_limiter = bound.limiter;
@@ -1601,8 +1631,8 @@ ws_predict_trace (const WsPredictorPlugin *plugin, const WsGpu *gpu, WsTrace *tr
         g_ptr_array_add (p->warnings,
                          g_strdup_printf ("predictor '%s' gives %.6g cycles for kernel '%s' (launch %u) on %s, below "
                                           "the physical lower bound of %.6g cycles (limited by %s): %.3gx too fast",
-                                          d->name, p->cycles, k->name, launch, gpu->name, bound.cycles,
-                                          bound.limiter, bound.cycles / MAX (p->cycles, 1e-300)));
+                                          d->name, p->cycles, k->name, launch, gpu->name, bound.cycles, bound.limiter,
+                                          bound.cycles / MAX (p->cycles, 1e-300)));
     }
   else if (p != NULL)
     g_ptr_array_add (p->warnings, g_strdup_printf ("no physical lower bound for launch %u: %s", launch,

@@ -25,23 +25,23 @@
 G_BEGIN_DECLS
 
 typedef struct {
-  char *name;            /* descriptor name, or the file's basename when loading failed */
+  char *name; /* descriptor name, or the file's basename when loading failed */
   char *version;
-  int abi;               /* descriptor ABI version (0 when unknown) */
+  int abi; /* descriptor ABI version (0 when unknown) */
   int api;
   char *path;
   char *description;
   gboolean ok;
-  char *error;           /* why it is not usable (ok == FALSE) */
+  char *error;                             /* why it is not usable (ok == FALSE) */
   const WsPredictorDescriptor *descriptor; /* NULL unless ok */
   GModule *module;
-  gboolean builtin;      /* found in the installed plugin dir or the build tree's plugins/ */
-  char *shadowed_by;     /* path of the plugin of this name found first (this one is then unused) */
-  char *shadows;         /* path of the first plugin this one hides, if any */
+  gboolean builtin;  /* found in the installed plugin dir or the build tree's plugins/ */
+  char *shadowed_by; /* path of the plugin of this name found first (this one is then unused) */
+  char *shadows;     /* path of the first plugin this one hides, if any */
   /* How predictions run (defaults from the environment, see above). */
   gboolean in_process;
-  double timeout_seconds;        /* > 0 */
-  guint64 memory_limit_mb;       /* 0: no limit */
+  double timeout_seconds;            /* > 0 */
+  guint64 memory_limit_mb;           /* 0: no limit */
   struct _WsPredictorWorker *worker; /* the plugin's supervised worker (private) */
 } WsPredictorPlugin;
 
@@ -64,7 +64,7 @@ WS_EXPORT WsPredictorPlugin *ws_predictor_find (GPtrArray *plugins, const char *
 /* An analytic kernel: explicit parameters (seed 004 Listing 5). */
 typedef struct {
   char *name;
-  GHashTable *params;    /* char* -> double* */
+  GHashTable *params; /* char* -> double* */
 } WsAnalyticKernel;
 
 WS_EXPORT WsAnalyticKernel *ws_analytic_kernel_new (const char *name);
@@ -82,13 +82,13 @@ WS_EXPORT void ws_analytic_kernel_free (WsAnalyticKernel *k);
  * as ws_app_schema_text does for the application-model rows built from
  * these. */
 typedef struct {
-  const char *key;       /* JSON member; the name plugins read with analytic_param() */
-  gboolean    required;
-  double      min, max;  /* allowed range, inclusive (max HUGE_VAL: none) */
-  const char *unit;      /* "per warp", "cycles per warp", ... or "" */
-  const char *context;   /* gettext context of unit, label and help */
-  const char *label;     /* e.g. "Grid size" */
-  const char *help;      /* what the number means, with the equation it feeds */
+  const char *key; /* JSON member; the name plugins read with analytic_param() */
+  gboolean required;
+  double min, max;     /* allowed range, inclusive (max HUGE_VAL: none) */
+  const char *unit;    /* "per warp", "cycles per warp", ... or "" */
+  const char *context; /* gettext context of unit, label and help */
+  const char *label;   /* e.g. "Grid size" */
+  const char *help;    /* what the number means, with the equation it feeds */
 } WsAnalyticParam;
 
 WS_EXPORT const WsAnalyticParam *ws_analytic_params (guint *n_params);
@@ -111,16 +111,16 @@ typedef struct {
   char *model;
   char *gpu;
   char *kernel;
-  guint index;           /* launch index */
+  guint index; /* launch index */
   double cycles;
   double seconds;
   double ipc;
-  GArray *cpi_names;     /* of char* (owned), in the order the plugin added them */
-  GArray *cpi_values;    /* of double */
-  GArray *metric_names;  /* of char* (owned) */
-  GArray *metric_values; /* of double */
-  GPtrArray *warnings;   /* of char* */
-  double bound_cycles;   /* traced launches: the physical lower bound (core/bounds), else NAN */
+  GArray *cpi_names;         /* of char* (owned), in the order the plugin added them */
+  GArray *cpi_values;        /* of double */
+  GArray *metric_names;      /* of char* (owned) */
+  GArray *metric_values;     /* of double */
+  GPtrArray *warnings;       /* of char* */
+  double bound_cycles;       /* traced launches: the physical lower bound (core/bounds), else NAN */
   const char *bound_limiter; /* its largest term (static string), or NULL */
 } WsPrediction;
 
@@ -137,8 +137,7 @@ WS_EXPORT gboolean ws_predictor_check_options (const WsPredictorPlugin *plugin, 
  * per-plugin tables: plugin name -> (GHashTable: key -> value).  A value
  * without "PLUGIN." goes to @default_plugin when it is not NULL (one model
  * chosen), else it is an error that shows the spelling. */
-WS_EXPORT GHashTable *ws_predictor_options_parse (const char *const *list, const char *default_plugin,
-                                                  GError **error);
+WS_EXPORT GHashTable *ws_predictor_options_parse (const char *const *list, const char *default_plugin, GError **error);
 
 /* The process id of @plugin's long-lived worker, 0 when none runs (tests,
  * diagnostics). */
@@ -146,8 +145,7 @@ WS_EXPORT int ws_predictor_plugin_worker_pid (const WsPredictorPlugin *plugin);
 
 /* The CPI categories @plugin declares (API 4), in its order; NULL with *@n
  * = 0 when it declares none. */
-WS_EXPORT const WsPredictorCpiCategory *ws_predictor_plugin_cpi_categories (const WsPredictorPlugin *plugin,
-                                                                           guint *n);
+WS_EXPORT const WsPredictorCpiCategory *ws_predictor_plugin_cpi_categories (const WsPredictorPlugin *plugin, guint *n);
 
 typedef struct _WsTrace WsTrace;
 typedef struct _WsLaunchAnalysis WsLaunchAnalysis;
@@ -161,7 +159,6 @@ WS_EXPORT WsPrediction *ws_predict_trace (const WsPredictorPlugin *plugin, const
 
 /* Predicts an analytic kernel on @gpu. */
 WS_EXPORT WsPrediction *ws_predict_analytic (const WsPredictorPlugin *plugin, const WsGpu *gpu,
-                                             const WsAnalyticKernel *kernel, GHashTable *options,
-                                             GError **error);
+                                             const WsAnalyticKernel *kernel, GHashTable *options, GError **error);
 
 G_END_DECLS

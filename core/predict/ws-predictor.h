@@ -70,7 +70,7 @@ extern "C" {
 #define WS_PREDICTOR_QUERY_SYMBOL "ws_predictor_query"
 
 #if defined(__GNUC__)
-#define WS_PREDICTOR_EXPORT __attribute__((visibility("default")))
+#define WS_PREDICTOR_EXPORT __attribute__ ((visibility ("default")))
 #else
 #define WS_PREDICTOR_EXPORT
 #endif
@@ -83,35 +83,39 @@ typedef enum {
   WS_PREDICTOR_OPTION_INT = 1,
   WS_PREDICTOR_OPTION_DOUBLE = 2,
   WS_PREDICTOR_OPTION_BOOL = 3,
-  WS_PREDICTOR_OPTION_CHOICE = 4,   /* one of `choices`, '|'-separated */
+  WS_PREDICTOR_OPTION_CHOICE = 4, /* one of `choices`, '|'-separated */
 } WsPredictorOptionType;
 
 typedef struct {
-  const char *name;           /* "variant" */
-  int type;                   /* WsPredictorOptionType */
-  const char *default_value;  /* as text: "full", "1.0" */
-  const char *choices;        /* CHOICE: "naive|markov|mt|mt_mshr|full"; else NULL */
+  const char *name;          /* "variant" */
+  int type;                  /* WsPredictorOptionType */
+  const char *default_value; /* as text: "full", "1.0" */
+  const char *choices;       /* CHOICE: "naive|markov|mt|mt_mshr|full"; else NULL */
   const char *help;
 } WsPredictorOption;
 
 /* Instruction classes as the host reports them. */
+/* clang-format off */
 typedef enum {
   WS_PRED_CLASS_ALU = 0, WS_PRED_CLASS_FP32, WS_PRED_CLASS_FP64, WS_PRED_CLASS_SFU,
   WS_PRED_CLASS_LD, WS_PRED_CLASS_ST, WS_PRED_CLASS_ATOM, WS_PRED_CLASS_BRANCH,
   WS_PRED_CLASS_BARRIER, WS_PRED_CLASS_WARP, WS_PRED_CLASS_OTHER,
 } WsPredictorInstClass;
+/* clang-format on */
 
+/* clang-format off */
 typedef enum {
   WS_PRED_SPACE_NONE = 0, WS_PRED_SPACE_GLOBAL, WS_PRED_SPACE_SHARED, WS_PRED_SPACE_LOCAL,
   WS_PRED_SPACE_CONST, WS_PRED_SPACE_PARAM, WS_PRED_SPACE_OTHER,
 } WsPredictorSpace;
+/* clang-format on */
 
 /* One record of a warp's dynamic stream. */
 typedef struct {
-  uint32_t static_id;     /* index into the static instruction table */
-  uint32_t active_mask;   /* lanes that executed it */
-  uint32_t sectors;       /* memory instructions: distinct 32-byte sectors touched (coalesced requests) */
-  uint32_t lines;         /* memory instructions: distinct 128-byte lines touched */
+  uint32_t static_id;   /* index into the static instruction table */
+  uint32_t active_mask; /* lanes that executed it */
+  uint32_t sectors;     /* memory instructions: distinct 32-byte sectors touched (coalesced requests) */
+  uint32_t lines;       /* memory instructions: distinct 128-byte lines touched */
 } WsPredictorWarpRecord;
 
 typedef struct WsPredictorWarpCursor WsPredictorWarpCursor;
@@ -152,11 +156,11 @@ typedef struct {
 
   /* -- the static instruction table (trace launches) ----------------------- */
   uint32_t (*n_insts) (WsPredictorContext *ctx);
-  int (*inst_class) (WsPredictorContext *ctx, uint32_t id);      /* WsPredictorInstClass */
-  int (*inst_space) (WsPredictorContext *ctx, uint32_t id);      /* WsPredictorSpace */
+  int (*inst_class) (WsPredictorContext *ctx, uint32_t id);          /* WsPredictorInstClass */
+  int (*inst_space) (WsPredictorContext *ctx, uint32_t id);          /* WsPredictorSpace */
   const char *(*inst_opcode) (WsPredictorContext *ctx, uint32_t id); /* PTX mnemonic: "fma" */
   uint32_t (*inst_n_srcs) (WsPredictorContext *ctx, uint32_t id);
-  uint32_t (*inst_src) (WsPredictorContext *ctx, uint32_t id, uint32_t k);   /* register slot */
+  uint32_t (*inst_src) (WsPredictorContext *ctx, uint32_t id, uint32_t k); /* register slot */
   uint32_t (*inst_n_dsts) (WsPredictorContext *ctx, uint32_t id);
   uint32_t (*inst_dst) (WsPredictorContext *ctx, uint32_t id, uint32_t k);
   uint32_t (*inst_ptx_line) (WsPredictorContext *ctx, uint32_t id);
@@ -236,8 +240,10 @@ typedef struct {
 /* 1 when the host table @host has the function @name (a field of
  * WsPredictorHost): hosts older than the plugin's header have a smaller
  * table. */
+/* clang-format off */
 #define WS_PREDICTOR_HOST_HAS(host, name) \
   (offsetof (WsPredictorHost, name) + sizeof ((host)->name) <= (size_t) (host)->size)
+/* clang-format on */
 
 /* Descriptor flags (API 3). */
 typedef enum {
@@ -250,16 +256,16 @@ typedef enum {
  * colour given, lists the categories in `plugins list`, and warns when the
  * plugin reports a category it did not declare. */
 typedef struct {
-  const char *name;              /* as passed to add_cpi: "DRAM" */
-  const char *colour;            /* "#rrggbb", or NULL: the host's colour */
-  const char *help;              /* what it counts, or NULL */
+  const char *name;   /* as passed to add_cpi: "DRAM" */
+  const char *colour; /* "#rrggbb", or NULL: the host's colour */
+  const char *help;   /* what it counts, or NULL */
 } WsPredictorCpiCategory;
 
 typedef struct {
-  uint32_t abi_version;          /* WS_PREDICTOR_ABI_VERSION: always first */
-  uint32_t api_version;          /* WS_PREDICTOR_API_VERSION the plugin was built with */
-  const char *name;              /* unique, e.g. "volkov" */
-  const char *version;           /* the plugin's own version */
+  uint32_t abi_version; /* WS_PREDICTOR_ABI_VERSION: always first */
+  uint32_t api_version; /* WS_PREDICTOR_API_VERSION the plugin was built with */
+  const char *name;     /* unique, e.g. "volkov" */
+  const char *version;  /* the plugin's own version */
   const char *description;
   uint32_t n_options;
   const WsPredictorOption *options;
@@ -270,7 +276,7 @@ typedef struct {
   int (*predict) (const WsPredictorHost *host, WsPredictorContext *ctx);
 
   /* -- API 3: read by the host only when api_version >= 3 ----------------- */
-  uint32_t flags;                /* WsPredictorFlags */
+  uint32_t flags; /* WsPredictorFlags */
   /* Optional (NULL: none).  init() runs once per plugin instance before its
    * first predict(); it may call host->warn and host->fail (the other host
    * functions give their defaults there) and returns 0, or non-zero after
@@ -280,7 +286,7 @@ typedef struct {
   void (*teardown) (void);
 
   /* -- API 4: read by the host only when api_version >= 4 ----------------- */
-  uint32_t n_cpi_categories;     /* 0: undeclared (any names, in the order reported) */
+  uint32_t n_cpi_categories; /* 0: undeclared (any names, in the order reported) */
   const WsPredictorCpiCategory *cpi_categories;
 } WsPredictorDescriptor;
 

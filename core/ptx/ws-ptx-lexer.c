@@ -46,8 +46,7 @@ is_ident_char (guchar c)
   return g_ascii_isalnum (c) || c == '_' || c == '$' || c == '.';
 }
 
-static gboolean G_GNUC_PRINTF (4, 5)
-lex_error (const LexCtx *x, uint32_t line, uint32_t col, const char *fmt, ...)
+static gboolean G_GNUC_PRINTF (4, 5) lex_error (const LexCtx *x, uint32_t line, uint32_t col, const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
@@ -160,8 +159,9 @@ ws_ptx_lex (const char *s, gsize n, const char *origin, WsPtxTok **toks_out, gui
                 }
               if (k != want || (j < n && is_ident_char (s[j])))
                 {
-                  ok = lex_error (&x, t.line, t.col, "malformed %s floating-point literal (0%c needs exactly %u hex digits)",
-                                dbl ? "double" : "single", s[i + 1], want);
+                  ok = lex_error (&x, t.line, t.col,
+                                  "malformed %s floating-point literal (0%c needs exactly %u hex digits)",
+                                  dbl ? "double" : "single", s[i + 1], want);
                   break;
                 }
               t.kind = dbl ? WS_TK_F64 : WS_TK_F32;
@@ -186,7 +186,8 @@ ws_ptx_lex (const char *s, gsize n, const char *origin, WsPtxTok **toks_out, gui
                 j++;
               if (j == start || over || (j < n && is_ident_char (s[j])))
                 {
-                  ok = lex_error (&x, t.line, t.col, over ? "integer literal out of range" : "malformed integer literal");
+                  ok = lex_error (&x, t.line, t.col,
+                                  over ? "integer literal out of range" : "malformed integer literal");
                   break;
                 }
               t.kind = WS_TK_INT;

@@ -61,7 +61,7 @@ name_lookup (GHashTable *t, const char *s, guint len)
 enum { ENT_REG = 1, ENT_PRED = 2, ENT_SYM = 3, ENT_RANGE = 4 };
 #define ENT(kind, idx) (((guint) (kind) << 28) | (guint) (idx))
 #define ENT_KIND(v) ((v) >> 28)
-#define ENT_IDX(v) ((v) & 0x0fffffffu)
+#define ENT_IDX(v) ((v) &0x0fffffffu)
 
 typedef struct {
   uint32_t base, count;
@@ -72,7 +72,7 @@ typedef enum { FIX_OPERAND, FIX_TABLE } FixKind;
 
 typedef struct {
   FixKind kind;
-  uint32_t a, b;       /* OPERAND: inst, src index; TABLE: table, entry */
+  uint32_t a, b; /* OPERAND: inst, src index; TABLE: table, entry */
   const char *name;
   uint32_t len, line, col;
 } Fixup;
@@ -85,57 +85,53 @@ typedef struct {
   GError **error;
 
   WsPtxModule *mod;
-  GArray *functions;   /* WsPtxFunction */
-  GArray *symbols;     /* WsPtxSymbol */
-  GHashTable *gsyms;   /* module-scope symbols: idx + 1 */
-  GHashTable *fnames;  /* functions: idx + 1 */
+  GArray *functions;  /* WsPtxFunction */
+  GArray *symbols;    /* WsPtxSymbol */
+  GHashTable *gsyms;  /* module-scope symbols: idx + 1 */
+  GHashTable *fnames; /* functions: idx + 1 */
   GPtrArray *files;
 
   /* current function */
   int fn;
   GArray *insts, *calls, *reg_types;
   GPtrArray *reg_names, *pred_names;
-  GPtrArray *scopes;   /* GHashTable* */
-  GPtrArray *scope_regs;  /* per scope: GArray of (type << 24 | slot) declared singly in it */
+  GPtrArray *scopes;             /* GHashTable* */
+  GPtrArray *scope_regs;         /* per scope: GArray of (type << 24 | slot) declared singly in it */
   GArray *free_regs[WS_T_COUNT]; /* slots of closed scopes, reusable per type */
   GArray *ranges;
-  GHashTable *labels;  /* inst index + 1 */
-  GHashTable *tables;  /* .branchtargets label: table index + 1 */
+  GHashTable *labels;      /* inst index + 1 */
+  GHashTable *tables;      /* .branchtargets label: table index + 1 */
   GPtrArray *table_arrays; /* GArray<uint32_t> */
   GArray *fixups;
   uint32_t loc_file, loc_line, loc_col;
   uint64_t local_bytes, call_param_bytes;
-  uint64_t call_param_cur;   /* next free offset; scopes give theirs back */
-  GArray *scope_param_mark;  /* call_param_cur at each scope's start */
+  uint64_t call_param_cur;  /* next free offset; scopes give theirs back */
+  GArray *scope_param_mark; /* call_param_cur at each scope's start */
   uint32_t local_align;
   guint imm_regs;
 } P;
 
 /* ---- errors ------------------------------------------------------------ */
 
-static gboolean G_GNUC_PRINTF (3, 4)
-fail_at (P *p, const WsPtxTok *t, const char *fmt, ...)
+static gboolean G_GNUC_PRINTF (3, 4) fail_at (P *p, const WsPtxTok *t, const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
   g_autofree char *msg = g_strdup_vprintf (fmt, ap);
   va_end (ap);
   if (p->error && *p->error == NULL)
-    g_set_error (p->error, WS_ERROR, WS_ERROR_PARSE, "%s:%u:%u: %s", p->origin,
-                 t ? t->line : 0, t ? t->col : 0, msg);
+    g_set_error (p->error, WS_ERROR, WS_ERROR_PARSE, "%s:%u:%u: %s", p->origin, t ? t->line : 0, t ? t->col : 0, msg);
   return FALSE;
 }
 
-static gboolean G_GNUC_PRINTF (3, 4)
-unsupported_at (P *p, const WsPtxTok *t, const char *fmt, ...)
+static gboolean G_GNUC_PRINTF (3, 4) unsupported_at (P *p, const WsPtxTok *t, const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
   g_autofree char *msg = g_strdup_vprintf (fmt, ap);
   va_end (ap);
   if (p->error && *p->error == NULL)
-    g_set_error (p->error, WS_ERROR, WS_ERROR_UNSUPPORTED,
-                 "%s:%u:%u: %s is not supported by Warpscope's PTX parser",
+    g_set_error (p->error, WS_ERROR, WS_ERROR_UNSUPPORTED, "%s:%u:%u: %s is not supported by Warpscope's PTX parser",
                  p->origin, t->line, t->col, msg);
   return FALSE;
 }
@@ -147,8 +143,7 @@ unsupported_at (P *p, const WsPtxTok *t, const char *fmt, ...)
 static gboolean skip_statement (P *p, const WsPtxTok *start);
 static WsPtxFunction *fn_at (P *p, guint i);
 
-static gboolean G_GNUC_PRINTF (3, 4)
-unsupported_inst (P *p, const WsPtxTok *t, const char *fmt, ...)
+static gboolean G_GNUC_PRINTF (3, 4) unsupported_inst (P *p, const WsPtxTok *t, const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
@@ -158,8 +153,8 @@ unsupported_inst (P *p, const WsPtxTok *t, const char *fmt, ...)
   WsPtxFunction *fn = fn_at (p, (guint) p->fn);
   if (fn->unsupported == NULL)
     {
-      fn->unsupported = g_strdup_printf ("%s:%u:%u: %s is not supported by Warpscope's emulator",
-                                         p->origin, t->line, t->col, msg);
+      fn->unsupported = g_strdup_printf ("%s:%u:%u: %s is not supported by Warpscope's emulator", p->origin, t->line,
+                                         t->col, msg);
       fn->unsupported_line = t->line;
     }
   fn->n_unsupported++;
@@ -284,12 +279,14 @@ skip_braces (P *p, const WsPtxTok *start)
 WsPtxType
 ws_ptx_type_from_name (const char *s, gsize len)
 {
-  static const struct { const char *n; WsPtxType t; } tab[] = {
-    { "b8", WS_T_B8 }, { "b16", WS_T_B16 }, { "b32", WS_T_B32 }, { "b64", WS_T_B64 }, { "b128", WS_T_B128 },
-    { "u8", WS_T_U8 }, { "u16", WS_T_U16 }, { "u32", WS_T_U32 }, { "u64", WS_T_U64 },
-    { "s8", WS_T_S8 }, { "s16", WS_T_S16 }, { "s32", WS_T_S32 }, { "s64", WS_T_S64 },
-    { "f16", WS_T_F16 }, { "f16x2", WS_T_F16X2 }, { "bf16", WS_T_BF16 }, { "bf16x2", WS_T_BF16X2 },
-    { "f32", WS_T_F32 }, { "f64", WS_T_F64 }, { "pred", WS_T_PRED },
+  static const struct {
+    const char *n;
+    WsPtxType t;
+  } tab[] = {
+    { "b8", WS_T_B8 },     { "b16", WS_T_B16 },       { "b32", WS_T_B32 }, { "b64", WS_T_B64 }, { "b128", WS_T_B128 },
+    { "u8", WS_T_U8 },     { "u16", WS_T_U16 },       { "u32", WS_T_U32 }, { "u64", WS_T_U64 }, { "s8", WS_T_S8 },
+    { "s16", WS_T_S16 },   { "s32", WS_T_S32 },       { "s64", WS_T_S64 }, { "f16", WS_T_F16 }, { "f16x2", WS_T_F16X2 },
+    { "bf16", WS_T_BF16 }, { "bf16x2", WS_T_BF16X2 }, { "f32", WS_T_F32 }, { "f64", WS_T_F64 }, { "pred", WS_T_PRED },
   };
   if (len < 2 || len > 6 || !strchr ("busfp", s[0]))
     return WS_T_NONE;
@@ -395,8 +392,7 @@ ws_ptx_convert_literal (int lit_kind, uint64_t raw, WsPtxType type, uint64_t *ou
           *out = (b + 0x7fffu + ((b >> 16) & 1)) >> 16;
         }
       return TRUE;
-    default:
-      break;
+    default: break;
     }
   if (lit_kind == 2)
     {
@@ -543,21 +539,35 @@ new_reg (P *p, WsPtxType type, char *name)
 static gboolean
 lookup_sreg (const WsPtxTok *t, uint32_t *sreg, uint8_t *comp, gboolean *known)
 {
-  static const struct { const char *n; WsPtxSreg r; gboolean vec; } tab[] = {
-    { "%tid", WS_SREG_TID, TRUE }, { "%ntid", WS_SREG_NTID, TRUE },
-    { "%ctaid", WS_SREG_CTAID, TRUE }, { "%nctaid", WS_SREG_NCTAID, TRUE },
-    { "%laneid", WS_SREG_LANEID, FALSE }, { "%warpid", WS_SREG_WARPID, FALSE },
-    { "%nwarpid", WS_SREG_NWARPID, FALSE }, { "%smid", WS_SREG_SMID, FALSE },
-    { "%nsmid", WS_SREG_NSMID, FALSE }, { "%gridid", WS_SREG_GRIDID, FALSE },
-    { "%clock", WS_SREG_CLOCK, FALSE }, { "%clock64", WS_SREG_CLOCK64, FALSE },
+  static const struct {
+    const char *n;
+    WsPtxSreg r;
+    gboolean vec;
+  } tab[] = {
+    { "%tid", WS_SREG_TID, TRUE },
+    { "%ntid", WS_SREG_NTID, TRUE },
+    { "%ctaid", WS_SREG_CTAID, TRUE },
+    { "%nctaid", WS_SREG_NCTAID, TRUE },
+    { "%laneid", WS_SREG_LANEID, FALSE },
+    { "%warpid", WS_SREG_WARPID, FALSE },
+    { "%nwarpid", WS_SREG_NWARPID, FALSE },
+    { "%smid", WS_SREG_SMID, FALSE },
+    { "%nsmid", WS_SREG_NSMID, FALSE },
+    { "%gridid", WS_SREG_GRIDID, FALSE },
+    { "%clock", WS_SREG_CLOCK, FALSE },
+    { "%clock64", WS_SREG_CLOCK64, FALSE },
     { "%globaltimer", WS_SREG_GLOBALTIMER, FALSE },
-    { "%lanemask_eq", WS_SREG_LANEMASK_EQ, FALSE }, { "%lanemask_le", WS_SREG_LANEMASK_LE, FALSE },
-    { "%lanemask_lt", WS_SREG_LANEMASK_LT, FALSE }, { "%lanemask_ge", WS_SREG_LANEMASK_GE, FALSE },
+    { "%lanemask_eq", WS_SREG_LANEMASK_EQ, FALSE },
+    { "%lanemask_le", WS_SREG_LANEMASK_LE, FALSE },
+    { "%lanemask_lt", WS_SREG_LANEMASK_LT, FALSE },
+    { "%lanemask_ge", WS_SREG_LANEMASK_GE, FALSE },
     { "%lanemask_gt", WS_SREG_LANEMASK_GT, FALSE },
     { "%dynamic_smem_size", WS_SREG_DYNAMIC_SMEM_SIZE, FALSE },
     { "%total_smem_size", WS_SREG_TOTAL_SMEM_SIZE, FALSE },
-    { "%clusterid", WS_SREG_CLUSTERID, TRUE }, { "%nclusterid", WS_SREG_NCLUSTERID, TRUE },
-    { "%cluster_ctaid", WS_SREG_CLUSTER_CTAID, TRUE }, { "%cluster_nctaid", WS_SREG_CLUSTER_NCTAID, TRUE },
+    { "%clusterid", WS_SREG_CLUSTERID, TRUE },
+    { "%nclusterid", WS_SREG_NCLUSTERID, TRUE },
+    { "%cluster_ctaid", WS_SREG_CLUSTER_CTAID, TRUE },
+    { "%cluster_nctaid", WS_SREG_CLUSTER_NCTAID, TRUE },
     { "%reserved_smem_offset_begin", WS_SREG_RESERVED_SMEM_BEGIN, FALSE },
     { "%reserved_smem_offset_end", WS_SREG_RESERVED_SMEM_END, FALSE },
     { "%reserved_smem_offset_cap", WS_SREG_RESERVED_SMEM_CAP, FALSE },
@@ -621,13 +631,13 @@ typedef struct {
   WsPtxSymbol *sym;
   int elem_size;
   WsPtxType type;
-  guint pos;           /* element index */
+  guint pos; /* element index */
   guint max_elems;
 } InitState;
 
 static gboolean
-init_store (P *p, InitState *st, const WsPtxTok *at, uint64_t bits, int lit_kind,
-            int reloc_target, gboolean reloc_fn, int64_t addend)
+init_store (P *p, InitState *st, const WsPtxTok *at, uint64_t bits, int lit_kind, int reloc_target, gboolean reloc_fn,
+            int64_t addend)
 {
   if (st->pos >= st->max_elems)
     return fail_at (p, at, "too many initialisers for '%s' (%u elements)", st->sym->name, st->max_elems);
@@ -931,9 +941,9 @@ parse_var_decl (P *p, Linkage link, WsPtxParamRole role, gboolean in_list, GArra
                       if (depth == 0 || --depth == 0)
                         break;
                     }
-                  else if ((t->kind == WS_TK_INT || t->kind == WS_TK_F32 || t->kind == WS_TK_F64 || t->kind == WS_TK_FLOAT
-                            || (t->kind == WS_TK_IDENT && !tok_is (t, "generic")))
-                           && !is_punct (t - 1, '+'))  /* sym+8 is one element */
+                  else if ((t->kind == WS_TK_INT || t->kind == WS_TK_F32 || t->kind == WS_TK_F64
+                            || t->kind == WS_TK_FLOAT || (t->kind == WS_TK_IDENT && !tok_is (t, "generic")))
+                           && !is_punct (t - 1, '+')) /* sym+8 is one element */
                     n++;
                 }
               p->pos = save;
@@ -946,7 +956,8 @@ parse_var_decl (P *p, Linkage link, WsPtxParamRole role, gboolean in_list, GArra
             }
           s.init = g_malloc0 (s.size ? s.size : 1);
           guint idx = add_symbol (p, &s);
-          InitState ist = { sym_at (p, idx), esize, type, 0, (guint) MIN (s.size / (uint64_t) esize, (uint64_t) G_MAXUINT) };
+          InitState ist = { sym_at (p, idx), esize, type, 0,
+                            (guint) MIN (s.size / (uint64_t) esize, (uint64_t) G_MAXUINT) };
           if (!parse_init_value (p, &ist, 0))
             return FALSE;
           if (out_syms)
@@ -1158,12 +1169,54 @@ static const char *const op_names[] = {
 /* PTX mnemonics that are valid but not implemented: reported as unsupported
  * instead of as syntax errors. */
 static const char *const known_unsupported[] = {
-  "tld4", "txq", "sured", "suq", "istypep", "mma", "ldmatrix",
-  "stmatrix", "movmatrix", "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vmad",
-  "vset", "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2", "vset4", "stacksave", "stackrestore", "alloca",
-  "setmaxnreg", "applypriority", "discard", "createpolicy",
-  "getctarank", "multimem", "tensormap", "wgmma", "tcgen05", "clusterlaunchcontrol", "szext",
-  "cp", "cp.async", "prefetchu", "cctl", "bar.cta", "barrier.cluster", "fence.proxy", "cvt.pack",
+  "tld4",
+  "txq",
+  "sured",
+  "suq",
+  "istypep",
+  "mma",
+  "ldmatrix",
+  "stmatrix",
+  "movmatrix",
+  "vadd",
+  "vsub",
+  "vabsdiff",
+  "vmin",
+  "vmax",
+  "vshl",
+  "vshr",
+  "vmad",
+  "vset",
+  "vadd2",
+  "vsub2",
+  "vavrg2",
+  "vabsdiff2",
+  "vmin2",
+  "vmax2",
+  "vset2",
+  "vset4",
+  "stacksave",
+  "stackrestore",
+  "alloca",
+  "setmaxnreg",
+  "applypriority",
+  "discard",
+  "createpolicy",
+  "getctarank",
+  "multimem",
+  "tensormap",
+  "wgmma",
+  "tcgen05",
+  "clusterlaunchcontrol",
+  "szext",
+  "cp",
+  "cp.async",
+  "prefetchu",
+  "cctl",
+  "bar.cta",
+  "barrier.cluster",
+  "fence.proxy",
+  "cvt.pack",
   NULL,
 };
 
@@ -1225,38 +1278,38 @@ part_in (const char *s, guint len, const char *const *words)
 
 /* Groups of opcodes that share rules (after the opcodes themselves). */
 enum {
-  OPS_ANY = WS_OP_COUNT,  /* every opcode that does not take only its own words */
-  OPS_VIDEO4,             /* vadd4 vsub4 vavrg4 vabsdiff4 vmin4 vmax4 */
-  OPS_TEXTURE,            /* tex suld sust: geometry */
-  OPS_SURFACE,            /* suld sust */
-  OPS_COMPARE,            /* setp set */
-  OPS_ATOMIC,             /* atom red redux */
-  OPS_BARRIER,            /* bar barrier */
-  OPS_CACHED,             /* ld st ldu prefetch: cache operators */
+  OPS_ANY = WS_OP_COUNT, /* every opcode that does not take only its own words */
+  OPS_VIDEO4,            /* vadd4 vsub4 vavrg4 vabsdiff4 vmin4 vmax4 */
+  OPS_TEXTURE,           /* tex suld sust: geometry */
+  OPS_SURFACE,           /* suld sust */
+  OPS_COMPARE,           /* setp set */
+  OPS_ATOMIC,            /* atom red redux */
+  OPS_BARRIER,           /* bar barrier */
+  OPS_CACHED,            /* ld st ldu prefetch: cache operators */
 };
 
 typedef enum {
-  MOD_SUB,     /* in->sub = value + k (when `after` is set: only while in->sub is `after`) */
+  MOD_SUB,       /* in->sub = value + k (when `after` is set: only while in->sub is `after`) */
   MOD_SUB_FIRST, /* in->sub = value + k unless a sub-operation came before */
-  MOD_FLAG,    /* in->mods |= value */
-  MOD_SCOPE,   /* in->scope = value + k */
-  MOD_CACHE,   /* in->cache_op = value + k */
-  MOD_ROUND,   /* in->rnd = value + k */
-  MOD_CMP,     /* in->cmp = value + k */
-  MOD_BOOL,    /* in->boolop = value + k */
-  MOD_IMM2,    /* in->imm2 = value + k */
-  MOD_ACCEPT,  /* valid, no effect on a functional emulator */
+  MOD_FLAG,      /* in->mods |= value */
+  MOD_SCOPE,     /* in->scope = value + k */
+  MOD_CACHE,     /* in->cache_op = value + k */
+  MOD_ROUND,     /* in->rnd = value + k */
+  MOD_CMP,       /* in->cmp = value + k */
+  MOD_BOOL,      /* in->boolop = value + k */
+  MOD_IMM2,      /* in->imm2 = value + k */
+  MOD_ACCEPT,    /* valid, no effect on a functional emulator */
 } ModEffect;
 
 typedef struct {
-  uint16_t ops;                 /* a WsPtxOp or an OPS_* group */
-  uint8_t effect;               /* ModEffect */
-  uint8_t after;                /* MOD_SUB: the sub-operation it refines (0: any) */
+  uint16_t ops;   /* a WsPtxOp or an OPS_* group */
+  uint8_t effect; /* ModEffect */
+  uint8_t after;  /* MOD_SUB: the sub-operation it refines (0: any) */
   uint32_t value;
-  const char *const *words;     /* NULL-terminated; a word ending in "::" matches as a prefix */
+  const char *const *words; /* NULL-terminated; a word ending in "::" matches as a prefix */
 } ModRule;
 
-#define WORDS(...) ((const char *const[]) { __VA_ARGS__, NULL })
+#define WORDS(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
 static const ModRule modifier_rules[] = {
   { OPS_VIDEO4, MOD_SUB, 0, WS_SUB_ADD, WORDS ("add") },
@@ -1271,8 +1324,9 @@ static const ModRule modifier_rules[] = {
   /* tex.level: an explicit level of detail (the emulator's textures have
    * one level, so any lod reads level 0) */
   { WS_OP_TEX, MOD_ACCEPT, 0, 0, WORDS ("level") },
-  { OPS_COMPARE, MOD_CMP, 0, WS_CMP_EQ, WORDS ("eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ",
-                                              "neu", "ltu", "leu", "gtu", "geu", "num", "nan") },
+  { OPS_COMPARE, MOD_CMP, 0, WS_CMP_EQ,
+    WORDS ("eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num",
+           "nan") },
   { OPS_COMPARE, MOD_BOOL, 0, WS_BOOL_AND, WORDS ("and", "or", "xor") },
   { OPS_COMPARE, MOD_FLAG, 0, WS_MOD_FTZ, WORDS ("ftz") },
   { OPS_ATOMIC, MOD_SUB, 0, WS_SUB_ADD, WORDS ("add", "min", "max", "inc", "dec", "cas", "exch", "and", "or", "xor") },
@@ -1289,8 +1343,9 @@ static const ModRule modifier_rules[] = {
   { OPS_BARRIER, MOD_SUB, 0, WS_SUB_RED_POPC, WORDS ("red") },
   { OPS_BARRIER, MOD_SUB, WS_SUB_RED_POPC, WS_SUB_RED_POPC, WORDS ("popc", "and", "or") },
   { OPS_BARRIER, MOD_FLAG, 0, WS_MOD_ALIGNED, WORDS ("aligned") },
-  { OPS_BARRIER, MOD_ACCEPT, 0, 0, WORDS ("cta") },   /* bar.cta.* is bar.* */
-  { WS_OP_TESTP, MOD_SUB, 0, WS_SUB_FINITE, WORDS ("finite", "infinite", "number", "notanumber", "normal", "subnormal") },
+  { OPS_BARRIER, MOD_ACCEPT, 0, 0, WORDS ("cta") }, /* bar.cta.* is bar.* */
+  { WS_OP_TESTP, MOD_SUB, 0, WS_SUB_FINITE,
+    WORDS ("finite", "infinite", "number", "notanumber", "normal", "subnormal") },
   { WS_OP_SHF, MOD_SUB, 0, WS_SUB_L, WORDS ("l", "r") },
   { WS_OP_SHF, MOD_FLAG, 0, WS_MOD_CLAMP, WORDS ("clamp") },
   { WS_OP_SHF, MOD_FLAG, 0, WS_MOD_WRAP, WORDS ("wrap") },
@@ -1301,8 +1356,8 @@ static const ModRule modifier_rules[] = {
   { WS_OP_CP_ASYNC, MOD_CACHE, 0, WS_CACHE_CA, WORDS ("ca", "cg") },
   { WS_OP_CP_ASYNC, MOD_ACCEPT, 0, 0, WORDS ("L1::", "L2::") },
   /* .cluster, .expect_tx, .noComplete...: not supported */
-  { WS_OP_MBARRIER, MOD_SUB, 0, WS_SUB_MBAR_INIT, WORDS ("init", "arrive", "arrive_drop", "test_wait", "try_wait",
-                                                        "pending_count", "inval") },
+  { WS_OP_MBARRIER, MOD_SUB, 0, WS_SUB_MBAR_INIT,
+    WORDS ("init", "arrive", "arrive_drop", "test_wait", "try_wait", "pending_count", "inval") },
   { WS_OP_MBARRIER, MOD_IMM2, 0, 1, WORDS ("parity") },
   { WS_OP_MBARRIER, MOD_SCOPE, 0, WS_SCOPE_CTA, WORDS ("cta") },
   { WS_OP_MBARRIER, MOD_FLAG, 0, WS_MOD_RELEASE, WORDS ("release") },
@@ -1314,7 +1369,7 @@ static const ModRule modifier_rules[] = {
   { WS_OP_PREFETCH, MOD_ACCEPT, 0, 0, WORDS ("L1", "L2") },
   /* every other opcode */
   { OPS_ANY, MOD_ROUND, 0, WS_RND_RN, WORDS ("rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "rna") },
-  { OPS_ANY, MOD_ACCEPT, 0, 0, WORDS ("L1::", "L2::") },   /* cache hints, eviction priorities: performance only */
+  { OPS_ANY, MOD_ACCEPT, 0, 0, WORDS ("L1::", "L2::") }, /* cache hints, eviction priorities: performance only */
   { OPS_ANY, MOD_FLAG, 0, WS_MOD_FTZ, WORDS ("ftz") },
   { OPS_ANY, MOD_FLAG, 0, WS_MOD_SAT, WORDS ("sat") },
   { OPS_ANY, MOD_FLAG, 0, WS_MOD_APPROX, WORDS ("approx") },
@@ -1358,13 +1413,30 @@ takes_only_own_modifiers (WsPtxOp op)
 {
   switch (op)
     {
-    case WS_OP_VADD4: case WS_OP_VSUB4: case WS_OP_VAVRG4: case WS_OP_VABSDIFF4: case WS_OP_VMIN4: case WS_OP_VMAX4:
-    case WS_OP_GRIDDEPCONTROL: case WS_OP_TEX: case WS_OP_SULD: case WS_OP_SUST: case WS_OP_SETP: case WS_OP_SET:
-    case WS_OP_VOTE: case WS_OP_SHFL: case WS_OP_BAR: case WS_OP_BARRIER: case WS_OP_TESTP: case WS_OP_SHF:
-    case WS_OP_PRMT: case WS_OP_MATCH: case WS_OP_CP_ASYNC: case WS_OP_MBARRIER: case WS_OP_BRX:
-      return TRUE;
-    default:
-      return FALSE;
+    case WS_OP_VADD4:
+    case WS_OP_VSUB4:
+    case WS_OP_VAVRG4:
+    case WS_OP_VABSDIFF4:
+    case WS_OP_VMIN4:
+    case WS_OP_VMAX4:
+    case WS_OP_GRIDDEPCONTROL:
+    case WS_OP_TEX:
+    case WS_OP_SULD:
+    case WS_OP_SUST:
+    case WS_OP_SETP:
+    case WS_OP_SET:
+    case WS_OP_VOTE:
+    case WS_OP_SHFL:
+    case WS_OP_BAR:
+    case WS_OP_BARRIER:
+    case WS_OP_TESTP:
+    case WS_OP_SHF:
+    case WS_OP_PRMT:
+    case WS_OP_MATCH:
+    case WS_OP_CP_ASYNC:
+    case WS_OP_MBARRIER:
+    case WS_OP_BRX: return TRUE;
+    default: return FALSE;
     }
 }
 
@@ -1373,25 +1445,17 @@ rule_covers (guint ops, WsPtxOp op)
 {
   switch (ops)
     {
-    case OPS_ANY:
-      return !takes_only_own_modifiers (op);
+    case OPS_ANY: return !takes_only_own_modifiers (op);
     case OPS_VIDEO4:
-      return op == WS_OP_VADD4 || op == WS_OP_VSUB4 || op == WS_OP_VAVRG4 || op == WS_OP_VABSDIFF4
-             || op == WS_OP_VMIN4 || op == WS_OP_VMAX4;
-    case OPS_TEXTURE:
-      return op == WS_OP_TEX || op == WS_OP_SULD || op == WS_OP_SUST;
-    case OPS_SURFACE:
-      return op == WS_OP_SULD || op == WS_OP_SUST;
-    case OPS_COMPARE:
-      return op == WS_OP_SETP || op == WS_OP_SET;
-    case OPS_ATOMIC:
-      return op == WS_OP_ATOM || op == WS_OP_RED || op == WS_OP_REDUX;
-    case OPS_BARRIER:
-      return op == WS_OP_BAR || op == WS_OP_BARRIER;
-    case OPS_CACHED:
-      return op == WS_OP_LD || op == WS_OP_ST || op == WS_OP_LDU || op == WS_OP_PREFETCH;
-    default:
-      return ops == (guint) op;
+      return op == WS_OP_VADD4 || op == WS_OP_VSUB4 || op == WS_OP_VAVRG4 || op == WS_OP_VABSDIFF4 || op == WS_OP_VMIN4
+             || op == WS_OP_VMAX4;
+    case OPS_TEXTURE: return op == WS_OP_TEX || op == WS_OP_SULD || op == WS_OP_SUST;
+    case OPS_SURFACE: return op == WS_OP_SULD || op == WS_OP_SUST;
+    case OPS_COMPARE: return op == WS_OP_SETP || op == WS_OP_SET;
+    case OPS_ATOMIC: return op == WS_OP_ATOM || op == WS_OP_RED || op == WS_OP_REDUX;
+    case OPS_BARRIER: return op == WS_OP_BAR || op == WS_OP_BARRIER;
+    case OPS_CACHED: return op == WS_OP_LD || op == WS_OP_ST || op == WS_OP_LDU || op == WS_OP_PREFETCH;
+    default: return ops == (guint) op;
     }
 }
 
@@ -1412,29 +1476,14 @@ apply_rule (WsPtxInst *in, const ModRule *rule, int k)
       if (in->sub == WS_SUB_NONE)
         in->sub = (uint8_t) v;
       break;
-    case MOD_FLAG:
-      in->mods |= rule->value;
-      break;
-    case MOD_SCOPE:
-      in->scope = (uint8_t) v;
-      break;
-    case MOD_CACHE:
-      in->cache_op = (uint8_t) v;
-      break;
-    case MOD_ROUND:
-      in->rnd = (uint8_t) v;
-      break;
-    case MOD_CMP:
-      in->cmp = (uint8_t) v;
-      break;
-    case MOD_BOOL:
-      in->boolop = (uint8_t) v;
-      break;
-    case MOD_IMM2:
-      in->imm2 = v;
-      break;
-    case MOD_ACCEPT:
-      break;
+    case MOD_FLAG: in->mods |= rule->value; break;
+    case MOD_SCOPE: in->scope = (uint8_t) v; break;
+    case MOD_CACHE: in->cache_op = (uint8_t) v; break;
+    case MOD_ROUND: in->rnd = (uint8_t) v; break;
+    case MOD_CMP: in->cmp = (uint8_t) v; break;
+    case MOD_BOOL: in->boolop = (uint8_t) v; break;
+    case MOD_IMM2: in->imm2 = v; break;
+    case MOD_ACCEPT: break;
     }
   return TRUE;
 }
@@ -1451,7 +1500,7 @@ apply_type (WsPtxInst *in, WsPtxType ty, gboolean video4)
   else if (in->type2 == WS_T_NONE)
     in->type2 = ty;
   else if (video4 && in->imm2 == 0)
-    in->imm2 = ty;   /* vop4.dtype.atype.btype */
+    in->imm2 = ty; /* vop4.dtype.atype.btype */
   else
     return FALSE;
   return TRUE;
@@ -1537,11 +1586,11 @@ apply_modifier (WsPtxInst *in, const char *s, guint len, gboolean *space_seen)
  * layouts, shape, state space, element types, .rnd, .satfinite.  They
  * are collected here and checked by wmma_finish once all are read. */
 typedef struct {
-  int mat;                   /* load/store: WsPtxWmmaMatrix, -1 before the letter */
+  int mat; /* load/store: WsPtxWmmaMatrix, -1 before the letter */
   guint n_layouts, n_types;
-  gboolean col[2];           /* layouts in order (mma: a, b) */
+  gboolean col[2]; /* layouts in order (mma: a, b) */
   WsPtxWmmaShape shape;
-  WsPtxWmmaElem types[4];    /* in order */
+  WsPtxWmmaElem types[4]; /* in order */
 } WmmaParse;
 
 static gboolean
@@ -1617,7 +1666,7 @@ wmma_finish (const WmmaParse *w, WsPtxInst *in, gboolean *unsupported)
         return "wmma.mma needs the layouts of A and B (.row/.col twice)";
       WsPtxWmmaElem d, a, b, c;
       if (w->n_types == 2)
-        d = w->types[0], a = b = WS_WMMA_ELEM_F16, c = w->types[1];   /* .dtype.ctype: f16 A and B */
+        d = w->types[0], a = b = WS_WMMA_ELEM_F16, c = w->types[1]; /* .dtype.ctype: f16 A and B */
       else if (w->n_types == 4)
         d = w->types[0], a = w->types[1], b = w->types[2], c = w->types[3];
       else
@@ -1634,9 +1683,9 @@ wmma_finish (const WmmaParse *w, WsPtxInst *in, gboolean *unsupported)
           }
       gboolean ints = a == WS_WMMA_ELEM_S8 || a == WS_WMMA_ELEM_U8;
       gboolean ab_ok = ints ? (b == WS_WMMA_ELEM_S8 || b == WS_WMMA_ELEM_U8) : a == b;
-      gboolean cd_ok = ints ? c == WS_WMMA_ELEM_S32 && d == WS_WMMA_ELEM_S32
-                     : a == WS_WMMA_ELEM_F16 ? c != WS_WMMA_ELEM_S32 && d != WS_WMMA_ELEM_S32
-                     : c == d;
+      gboolean cd_ok = ints                    ? c == WS_WMMA_ELEM_S32 && d == WS_WMMA_ELEM_S32
+                       : a == WS_WMMA_ELEM_F16 ? c != WS_WMMA_ELEM_S32 && d != WS_WMMA_ELEM_S32
+                                               : c == d;
       if (!ab_ok || !cd_ok)
         {
           *unsupported = TRUE;
@@ -1728,20 +1777,28 @@ op_has_dst (const WsPtxInst *in)
 {
   switch (in->op)
     {
-    case WS_OP_ST: case WS_OP_RED: case WS_OP_MEMBAR: case WS_OP_FENCE: case WS_OP_BRA:
-    case WS_OP_BRX: case WS_OP_CALL: case WS_OP_RET: case WS_OP_EXIT: case WS_OP_TRAP:
-    case WS_OP_BRKPT: case WS_OP_PREFETCH: case WS_OP_NANOSLEEP: case WS_OP_PMEVENT:
-    case WS_OP_CP_ASYNC: case WS_OP_SUST: case WS_OP_GRIDDEPCONTROL:
-      return FALSE;
+    case WS_OP_ST:
+    case WS_OP_RED:
+    case WS_OP_MEMBAR:
+    case WS_OP_FENCE:
+    case WS_OP_BRA:
+    case WS_OP_BRX:
+    case WS_OP_CALL:
+    case WS_OP_RET:
+    case WS_OP_EXIT:
+    case WS_OP_TRAP:
+    case WS_OP_BRKPT:
+    case WS_OP_PREFETCH:
+    case WS_OP_NANOSLEEP:
+    case WS_OP_PMEVENT:
+    case WS_OP_CP_ASYNC:
+    case WS_OP_SUST:
+    case WS_OP_GRIDDEPCONTROL: return FALSE;
     case WS_OP_BAR:
-    case WS_OP_BARRIER:
-      return in->sub == WS_SUB_RED_POPC || in->sub == WS_SUB_RED_AND || in->sub == WS_SUB_RED_OR;
-    case WS_OP_WMMA:
-      return in->sub != WS_SUB_WMMA_STORE;
-    case WS_OP_MBARRIER:
-      return in->sub != WS_SUB_MBAR_INIT && in->sub != WS_SUB_MBAR_INVAL;
-    default:
-      return TRUE;
+    case WS_OP_BARRIER: return in->sub == WS_SUB_RED_POPC || in->sub == WS_SUB_RED_AND || in->sub == WS_SUB_RED_OR;
+    case WS_OP_WMMA: return in->sub != WS_SUB_WMMA_STORE;
+    case WS_OP_MBARRIER: return in->sub != WS_SUB_MBAR_INIT && in->sub != WS_SUB_MBAR_INVAL;
+    default: return TRUE;
     }
 }
 
@@ -1832,10 +1889,11 @@ resolve_name (P *p, const WsPtxTok *t, WsPtxOperand *o, gboolean want_label, uin
       uint8_t comp;
       gboolean known;
       lookup_sreg (t, &sreg, &comp, &known);
-      if (!known && (g_str_has_prefix (t->s, "%globaltimer_") || g_str_has_prefix (t->s, "%clock_hi")
-                     || g_str_has_prefix (t->s, "%aggr_smem_size") || g_str_has_prefix (t->s, "%reserved_smem")
-                     || g_str_has_prefix (t->s, "%is_explicit_cluster") || g_str_has_prefix (t->s, "%cluster_ctarank")
-                     || g_str_has_prefix (t->s, "%cluster_nctarank") || g_str_has_prefix (t->s, "%current_graph_exec")))
+      if (!known
+          && (g_str_has_prefix (t->s, "%globaltimer_") || g_str_has_prefix (t->s, "%clock_hi")
+              || g_str_has_prefix (t->s, "%aggr_smem_size") || g_str_has_prefix (t->s, "%reserved_smem")
+              || g_str_has_prefix (t->s, "%is_explicit_cluster") || g_str_has_prefix (t->s, "%cluster_ctarank")
+              || g_str_has_prefix (t->s, "%cluster_nctarank") || g_str_has_prefix (t->s, "%current_graph_exec")))
         return unsupported_at (p, t, "special register %s", d);
     }
   return fail_at (p, t, "%s is not declared", d);
@@ -1844,8 +1902,8 @@ resolve_name (P *p, const WsPtxTok *t, WsPtxOperand *o, gboolean want_label, uin
 /* Parses one operand at the cursor.  @pre collects synthesised moves for
  * immediates inside vector operands. */
 static gboolean
-parse_operand (P *p, WsPtxInst *in, WsPtxOperand *o, gboolean is_dst, gboolean want_label,
-               uint32_t inst_idx, uint32_t src_idx, GArray *pre)
+parse_operand (P *p, WsPtxInst *in, WsPtxOperand *o, gboolean is_dst, gboolean want_label, uint32_t inst_idx,
+               uint32_t src_idx, GArray *pre)
 {
   const WsPtxTok *t = peek (p);
   memset (o, 0, sizeof *o);
@@ -2100,6 +2158,7 @@ parse_call_full (P *p, WsPtxInst *in, const WsPtxTok *op_tok)
   /* one parameter list */
   gboolean (*list) (P *, GArray *) = NULL;
   (void) list;
+/* clang-format off */
 #define PARSE_PARAM_LIST(arr)                                                                     \
   do {                                                                                            \
     next (p); /* '(' */                                                                           \
@@ -2132,6 +2191,7 @@ parse_call_full (P *p, WsPtxInst *in, const WsPtxTok *op_tok)
       }                                                                                           \
     next (p); /* ')' */                                                                           \
   } while (0)
+  /* clang-format on */
 
   if (is_punct (peek (p), '('))
     {
@@ -2371,8 +2431,8 @@ parse_operands (P *p, WsPtxInst *in, const WsPtxTok *ot, guint inst_idx, GArray 
                     return FALSE;
                   in->nsrc++;
                 }
-              else if (!parse_operand (p, in, &in->src[in->nsrc], FALSE, in->op == WS_OP_BRA && in->nsrc == 0,
-                                       inst_idx, in->nsrc, pre))
+              else if (!parse_operand (p, in, &in->src[in->nsrc], FALSE, in->op == WS_OP_BRA && in->nsrc == 0, inst_idx,
+                                       in->nsrc, pre))
                 return FALSE;
               in->nsrc++;
             }
@@ -2424,7 +2484,8 @@ check_operands (P *p, WsPtxInst *in, const WsPtxTok *ot, gboolean space_seen)
     return fail_at (p, ot, "red needs an address [..] and a value");
   if (in->op == WS_OP_CP_ASYNC && in->sub == WS_SUB_NONE)
     {
-      if (in->nsrc < 3 || in->src[0].kind != WS_OPND_ADDR || in->src[1].kind != WS_OPND_ADDR || in->src[2].kind != WS_OPND_IMM)
+      if (in->nsrc < 3 || in->src[0].kind != WS_OPND_ADDR || in->src[1].kind != WS_OPND_ADDR
+          || in->src[2].kind != WS_OPND_IMM)
         return fail_at (p, ot, "cp.async needs [dst], [src], size");
       in->imm2 = (uint32_t) in->src[2].imm;
     }
@@ -2436,12 +2497,14 @@ check_operands (P *p, WsPtxInst *in, const WsPtxTok *ot, gboolean space_seen)
         return fail_at (p, ot, "mbarrier needs an operation (.init, .arrive, .test_wait...)");
       if (in->sub == WS_SUB_MBAR_TRY_WAIT && in->nsrc > 2)
         return left_out (unsupported_inst (p, ot, "mbarrier.try_wait with a time limit"));
-      if (in->sub == WS_SUB_MBAR_PENDING_COUNT ? in->nsrc != 1 || in->src[0].kind != WS_OPND_REG
-          : (in->src[0].kind != WS_OPND_ADDR
-             || (in->nsrc != want_src && !((in->sub == WS_SUB_MBAR_ARRIVE || in->sub == WS_SUB_MBAR_ARRIVE_DROP)
-                                          && in->nsrc == 1))
-             || (wait && in->ndst != 1)))
-        return fail_at (p, ot, "%s: wrong operands (PTX ISA: mbarrier.init [a], count; mbarrier.arrive state, [a]"
+      if (in->sub == WS_SUB_MBAR_PENDING_COUNT
+            ? in->nsrc != 1 || in->src[0].kind != WS_OPND_REG
+            : (in->src[0].kind != WS_OPND_ADDR
+               || (in->nsrc != want_src
+                   && !((in->sub == WS_SUB_MBAR_ARRIVE || in->sub == WS_SUB_MBAR_ARRIVE_DROP) && in->nsrc == 1))
+               || (wait && in->ndst != 1)))
+        return fail_at (p, ot,
+                        "%s: wrong operands (PTX ISA: mbarrier.init [a], count; mbarrier.arrive state, [a]"
                         "{, count}; mbarrier.test_wait p, [a], state; mbarrier.pending_count count, state)",
                         op_names[in->op]);
       if (!space_seen)
@@ -2464,11 +2527,11 @@ check_operands (P *p, WsPtxInst *in, const WsPtxTok *ot, gboolean space_seen)
         return fail_at (p, ot, "%s needs a geometry (.1d, .2d, .3d, .a1d, .a2d, .cube, .acube)", op_names[in->op]);
       if ((!store && in->ndst != 1) || in->nsrc < (store ? 3u : 2u) || in->src[0].kind != WS_OPND_REG
           || in->src[1].kind != WS_OPND_VEC)
-        return fail_at (p, ot, "%s needs %s[handle, {coordinates}]%s", op_names[in->op],
-                        store ? "" : "a destination, ", store ? " and a value" : "");
+        return fail_at (p, ot, "%s needs %s[handle, {coordinates}]%s", op_names[in->op], store ? "" : "a destination, ",
+                        store ? " and a value" : "");
       if (in->op == WS_OP_TEX && (in->nsrc > 3 || in->sub == WS_SUB_TEX_ACUBE))
         return left_out (unsupported_inst (p, ot, "instruction %s with an offset, depth compare or array of cube maps",
-                                 op_names[in->op]));
+                                           op_names[in->op]));
       if (in->sub == WS_SUB_TEX_CUBE || in->sub == WS_SUB_TEX_ACUBE)
         {
           if (in->op != WS_OP_TEX)
@@ -2532,8 +2595,8 @@ parse_instruction (P *p)
       WsPtxType t = ws_ptx_inst_src_type (&in, i);
       uint64_t bits;
       if (!ws_ptx_convert_literal (o->comp, o->imm, t, &bits))
-        return fail_at (p, ot, "floating-point literal used as the %s operand %u of %s",
-                        ws_ptx_type_name (t), i + 1, op_names[in.op]);
+        return fail_at (p, ot, "floating-point literal used as the %s operand %u of %s", ws_ptx_type_name (t), i + 1,
+                        op_names[in.op]);
       o->imm = bits;
       o->comp = 0;
     }
@@ -2998,8 +3061,8 @@ parse_function (P *p, Linkage link, const WsPtxTok *kw)
         {
           if (o->has_body)
             return fail_at (p, name, "function '%s' is defined twice", o->name);
-          return fail_at (p, name, "declaration of '%s' does not match its earlier declaration (line %u)",
-                          o->name, o->first_line);
+          return fail_at (p, name, "declaration of '%s' does not match its earlier declaration (line %u)", o->name,
+                          o->first_line);
         }
       /* re-declaration: keep the first symbols, take the new names/sizes */
       for (guint pass = 0; pass < 2; pass++)

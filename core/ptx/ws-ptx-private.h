@@ -6,17 +6,19 @@
 G_BEGIN_DECLS
 
 /* ---- tokens (ws-ptx-lexer.c) ---- */
+/* clang-format off */
 typedef enum {
   WS_TK_EOF, WS_TK_IDENT, WS_TK_INT, WS_TK_F32, WS_TK_F64, WS_TK_FLOAT, WS_TK_STRING, WS_TK_PUNCT,
 } WsPtxTokKind;
+/* clang-format on */
 
 typedef struct {
-  uint8_t kind;      /* WsPtxTokKind */
-  char punct;        /* WS_TK_PUNCT: the character */
+  uint8_t kind; /* WsPtxTokKind */
+  char punct;   /* WS_TK_PUNCT: the character */
   uint32_t len;
   uint32_t line, col;
-  const char *s;     /* points into the text */
-  uint64_t u;        /* INT value; F32/F64 bits (0f/0d); FLOAT: double bits */
+  const char *s; /* points into the text */
+  uint64_t u;    /* INT value; F32/F64 bits (0f/0d); FLOAT: double bits */
 } WsPtxTok;
 
 /* Tokenises @n bytes of @s; the array always ends with a WS_TK_EOF token

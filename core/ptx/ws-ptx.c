@@ -7,11 +7,11 @@
 #include <string.h>
 
 static const char *const type_names[WS_T_COUNT] = {
-  [WS_T_NONE] = "", [WS_T_B8] = "b8", [WS_T_B16] = "b16", [WS_T_B32] = "b32", [WS_T_B64] = "b64",
-  [WS_T_B128] = "b128", [WS_T_U8] = "u8", [WS_T_U16] = "u16", [WS_T_U32] = "u32", [WS_T_U64] = "u64",
-  [WS_T_S8] = "s8", [WS_T_S16] = "s16", [WS_T_S32] = "s32", [WS_T_S64] = "s64", [WS_T_F16] = "f16",
-  [WS_T_F16X2] = "f16x2", [WS_T_BF16] = "bf16", [WS_T_BF16X2] = "bf16x2", [WS_T_F32] = "f32",
-  [WS_T_F64] = "f64", [WS_T_PRED] = "pred",
+  [WS_T_NONE] = "",       [WS_T_B8] = "b8",     [WS_T_B16] = "b16",       [WS_T_B32] = "b32", [WS_T_B64] = "b64",
+  [WS_T_B128] = "b128",   [WS_T_U8] = "u8",     [WS_T_U16] = "u16",       [WS_T_U32] = "u32", [WS_T_U64] = "u64",
+  [WS_T_S8] = "s8",       [WS_T_S16] = "s16",   [WS_T_S32] = "s32",       [WS_T_S64] = "s64", [WS_T_F16] = "f16",
+  [WS_T_F16X2] = "f16x2", [WS_T_BF16] = "bf16", [WS_T_BF16X2] = "bf16x2", [WS_T_F32] = "f32", [WS_T_F64] = "f64",
+  [WS_T_PRED] = "pred",
 };
 
 int
@@ -19,18 +19,26 @@ ws_ptx_type_size (WsPtxType t)
 {
   switch (t)
     {
-    case WS_T_B8: case WS_T_U8: case WS_T_S8:
-      return 1;
-    case WS_T_B16: case WS_T_U16: case WS_T_S16: case WS_T_F16: case WS_T_BF16:
-      return 2;
-    case WS_T_B32: case WS_T_U32: case WS_T_S32: case WS_T_F32: case WS_T_F16X2: case WS_T_BF16X2:
-      return 4;
-    case WS_T_B64: case WS_T_U64: case WS_T_S64: case WS_T_F64:
-      return 8;
-    case WS_T_B128:
-      return 16;
-    default:
-      return 0;
+    case WS_T_B8:
+    case WS_T_U8:
+    case WS_T_S8: return 1;
+    case WS_T_B16:
+    case WS_T_U16:
+    case WS_T_S16:
+    case WS_T_F16:
+    case WS_T_BF16: return 2;
+    case WS_T_B32:
+    case WS_T_U32:
+    case WS_T_S32:
+    case WS_T_F32:
+    case WS_T_F16X2:
+    case WS_T_BF16X2: return 4;
+    case WS_T_B64:
+    case WS_T_U64:
+    case WS_T_S64:
+    case WS_T_F64: return 8;
+    case WS_T_B128: return 16;
+    default: return 0;
     }
 }
 
@@ -81,27 +89,39 @@ ws_ptx_op_class (const WsPtxInst *in)
   WsPtxType t = in->type, t2 = in->type2;
   switch ((WsPtxOp) in->op)
     {
-    case WS_OP_LD: case WS_OP_LDU: case WS_OP_TEX: case WS_OP_SULD:
-      return WS_OPCLASS_LD;
-    case WS_OP_SUST:
-      return WS_OPCLASS_ST;
-    case WS_OP_CP_ASYNC:
-      return in->sub == WS_SUB_NONE ? WS_OPCLASS_LD : WS_OPCLASS_BARRIER;
-    case WS_OP_ST:
-      return WS_OPCLASS_ST;
-    case WS_OP_ATOM: case WS_OP_RED:
-      return WS_OPCLASS_ATOM;
-    case WS_OP_BRA: case WS_OP_BRX: case WS_OP_CALL: case WS_OP_RET: case WS_OP_EXIT:
-      return WS_OPCLASS_BRANCH;
-    case WS_OP_BAR: case WS_OP_BARRIER: case WS_OP_MEMBAR: case WS_OP_FENCE:
-    case WS_OP_MBARRIER:   /* an arrive/wait object in shared memory: synchronisation */
-      return WS_OPCLASS_BARRIER;
-    case WS_OP_SHFL: case WS_OP_VOTE: case WS_OP_MATCH: case WS_OP_REDUX: case WS_OP_ACTIVEMASK:
-    case WS_OP_ELECT:
-      return WS_OPCLASS_WARP;
-    case WS_OP_SIN: case WS_OP_COS: case WS_OP_EX2: case WS_OP_LG2: case WS_OP_TANH:
-      return WS_OPCLASS_SFU;
-    case WS_OP_RCP: case WS_OP_RSQRT: case WS_OP_SQRT:
+    case WS_OP_LD:
+    case WS_OP_LDU:
+    case WS_OP_TEX:
+    case WS_OP_SULD: return WS_OPCLASS_LD;
+    case WS_OP_SUST: return WS_OPCLASS_ST;
+    case WS_OP_CP_ASYNC: return in->sub == WS_SUB_NONE ? WS_OPCLASS_LD : WS_OPCLASS_BARRIER;
+    case WS_OP_ST: return WS_OPCLASS_ST;
+    case WS_OP_ATOM:
+    case WS_OP_RED: return WS_OPCLASS_ATOM;
+    case WS_OP_BRA:
+    case WS_OP_BRX:
+    case WS_OP_CALL:
+    case WS_OP_RET:
+    case WS_OP_EXIT: return WS_OPCLASS_BRANCH;
+    case WS_OP_BAR:
+    case WS_OP_BARRIER:
+    case WS_OP_MEMBAR:
+    case WS_OP_FENCE:
+    case WS_OP_MBARRIER: /* an arrive/wait object in shared memory: synchronisation */ return WS_OPCLASS_BARRIER;
+    case WS_OP_SHFL:
+    case WS_OP_VOTE:
+    case WS_OP_MATCH:
+    case WS_OP_REDUX:
+    case WS_OP_ACTIVEMASK:
+    case WS_OP_ELECT: return WS_OPCLASS_WARP;
+    case WS_OP_SIN:
+    case WS_OP_COS:
+    case WS_OP_EX2:
+    case WS_OP_LG2:
+    case WS_OP_TANH: return WS_OPCLASS_SFU;
+    case WS_OP_RCP:
+    case WS_OP_RSQRT:
+    case WS_OP_SQRT:
       if (t == WS_T_F64 && !(in->mods & WS_MOD_APPROX))
         return WS_OPCLASS_FP64;
       return (in->mods & WS_MOD_APPROX) || in->op == WS_OP_RSQRT ? WS_OPCLASS_SFU : float_class (t);
@@ -109,19 +129,30 @@ ws_ptx_op_class (const WsPtxInst *in)
       if (t == WS_T_F64 || t2 == WS_T_F64)
         return WS_OPCLASS_FP64;
       return is_float (t) || is_float (t2) ? WS_OPCLASS_FP32 : WS_OPCLASS_ALU;
-    case WS_OP_SET:
-      return float_class (t2);
-    case WS_OP_ADD: case WS_OP_SUB: case WS_OP_MUL: case WS_OP_MAD: case WS_OP_FMA: case WS_OP_DIV:
-    case WS_OP_MIN: case WS_OP_MAX: case WS_OP_ABS: case WS_OP_NEG: case WS_OP_SETP: case WS_OP_TESTP:
-    case WS_OP_COPYSIGN:
-      return float_class (t);
-    case WS_OP_NANOSLEEP: case WS_OP_TRAP: case WS_OP_BRKPT: case WS_OP_PMEVENT: case WS_OP_PREFETCH:
-      return WS_OPCLASS_OTHER;
+    case WS_OP_SET: return float_class (t2);
+    case WS_OP_ADD:
+    case WS_OP_SUB:
+    case WS_OP_MUL:
+    case WS_OP_MAD:
+    case WS_OP_FMA:
+    case WS_OP_DIV:
+    case WS_OP_MIN:
+    case WS_OP_MAX:
+    case WS_OP_ABS:
+    case WS_OP_NEG:
+    case WS_OP_SETP:
+    case WS_OP_TESTP:
+    case WS_OP_COPYSIGN: return float_class (t);
+    case WS_OP_NANOSLEEP:
+    case WS_OP_TRAP:
+    case WS_OP_BRKPT:
+    case WS_OP_PMEVENT:
+    case WS_OP_PREFETCH: return WS_OPCLASS_OTHER;
     case WS_OP_WMMA:
-      return in->sub == WS_SUB_WMMA_LOAD ? WS_OPCLASS_LD : in->sub == WS_SUB_WMMA_STORE ? WS_OPCLASS_ST
-                                                                                      : WS_OPCLASS_TENSOR;
-    default:
-      return WS_OPCLASS_ALU;
+      return in->sub == WS_SUB_WMMA_LOAD    ? WS_OPCLASS_LD
+             : in->sub == WS_SUB_WMMA_STORE ? WS_OPCLASS_ST
+                                            : WS_OPCLASS_TENSOR;
+    default: return WS_OPCLASS_ALU;
     }
 }
 
@@ -132,8 +163,8 @@ ws_ptx_wmma_fragment (uint32_t desc, WsPtxWmmaMatrix mat, WsPtxWmmaFragment *out
 {
   /* Tile extents M, N, K per shape (PTX ISA, "Matrix Shape"). */
   static const uint8_t mnk[][3] = {
-    [WS_WMMA_M16N16K16] = { 16, 16, 16 }, [WS_WMMA_M32N8K16] = { 32, 8, 16 },
-    [WS_WMMA_M8N32K16] = { 8, 32, 16 },  [WS_WMMA_M16N16K8] = { 16, 16, 8 }, [WS_WMMA_M8N8K4] = { 8, 8, 4 },
+    [WS_WMMA_M16N16K16] = { 16, 16, 16 }, [WS_WMMA_M32N8K16] = { 32, 8, 16 }, [WS_WMMA_M8N32K16] = { 8, 32, 16 },
+    [WS_WMMA_M16N16K8] = { 16, 16, 8 },   [WS_WMMA_M8N8K4] = { 8, 8, 4 },
   };
   WsPtxWmmaShape shape = WS_PTX_WMMA_SHAPE (desc);
   WsPtxWmmaElem elem = WS_PTX_WMMA_ELEM (desc, mat);
@@ -147,12 +178,8 @@ ws_ptx_wmma_fragment (uint32_t desc, WsPtxWmmaMatrix mat, WsPtxWmmaFragment *out
   gboolean ok;
   switch (shape)
     {
-    case WS_WMMA_M16N16K8:
-      ok = ab ? elem == WS_WMMA_ELEM_TF32 : elem == WS_WMMA_ELEM_F32;
-      break;
-    case WS_WMMA_M8N8K4:
-      ok = elem == WS_WMMA_ELEM_F64;
-      break;
+    case WS_WMMA_M16N16K8: ok = ab ? elem == WS_WMMA_ELEM_TF32 : elem == WS_WMMA_ELEM_F32; break;
+    case WS_WMMA_M8N8K4: ok = elem == WS_WMMA_ELEM_F64; break;
     default:
       ok = ab ? elem == WS_WMMA_ELEM_F16 || elem == WS_WMMA_ELEM_BF16 || elem == WS_WMMA_ELEM_S8
                   || elem == WS_WMMA_ELEM_U8
@@ -166,18 +193,12 @@ ws_ptx_wmma_fragment (uint32_t desc, WsPtxWmmaMatrix mat, WsPtxWmmaFragment *out
   out->elem = (uint8_t) elem;
   switch (elem)
     {
-    case WS_WMMA_ELEM_F16: case WS_WMMA_ELEM_BF16:
-      out->elem_bytes = 2, out->per_reg = 2;
-      break;
-    case WS_WMMA_ELEM_S8: case WS_WMMA_ELEM_U8:
-      out->elem_bytes = 1, out->per_reg = 4;
-      break;
-    case WS_WMMA_ELEM_F64:
-      out->elem_bytes = 8, out->per_reg = 1;
-      break;
-    default: /* tf32 (stored as 32 bits), f32, s32 */
-      out->elem_bytes = 4, out->per_reg = 1;
-      break;
+    case WS_WMMA_ELEM_F16:
+    case WS_WMMA_ELEM_BF16: out->elem_bytes = 2, out->per_reg = 2; break;
+    case WS_WMMA_ELEM_S8:
+    case WS_WMMA_ELEM_U8: out->elem_bytes = 1, out->per_reg = 4; break;
+    case WS_WMMA_ELEM_F64: out->elem_bytes = 8, out->per_reg = 1; break;
+    default: /* tf32 (stored as 32 bits), f32, s32 */ out->elem_bytes = 4, out->per_reg = 1; break;
     }
   /* The warp holds the tile once, except .f16 A and B fragments: always
    * eight .f16x2 registers, whatever the shape (the A of m16n16k16 is held
@@ -210,41 +231,42 @@ ws_ptx_inst_src_type (const WsPtxInst *in, guint i)
   WsPtxType t = in->type, t2 = in->type2;
   switch ((WsPtxOp) in->op)
     {
-    case WS_OP_CVT: case WS_OP_SET:
-      return t2;
-    case WS_OP_SLCT:
-      return i == 2 ? t2 : t;
-    case WS_OP_SHL: case WS_OP_SHR:
-      return i == 1 ? WS_T_U32 : t;
-    case WS_OP_MBARRIER:   /* init/arrive counts; test_wait's state, pending_count's state */
+    case WS_OP_CVT:
+    case WS_OP_SET: return t2;
+    case WS_OP_SLCT: return i == 2 ? t2 : t;
+    case WS_OP_SHL:
+    case WS_OP_SHR: return i == 1 ? WS_T_U32 : t;
+    case WS_OP_MBARRIER: /* init/arrive counts; test_wait's state, pending_count's state */
       return in->sub == WS_SUB_MBAR_INIT || in->sub == WS_SUB_MBAR_ARRIVE || in->sub == WS_SUB_MBAR_ARRIVE_DROP
-             ? WS_T_U32 : WS_T_B64;
-    case WS_OP_SHF:
-      return i == 2 ? WS_T_U32 : t;
-    case WS_OP_BFE:
-      return i >= 1 ? WS_T_U32 : t;
-    case WS_OP_BFI:
-      return i >= 2 ? WS_T_U32 : t;
-    case WS_OP_BMSK: case WS_OP_BAR: case WS_OP_BARRIER: case WS_OP_NANOSLEEP: case WS_OP_CP_ASYNC:
-    case WS_OP_WMMA:   /* the stride */
-      return WS_T_U32;
-    case WS_OP_MAD:
-      return i == 2 && (in->mods & WS_MOD_WIDE) ? wide_type (t) : t;
-    case WS_OP_DP4A: case WS_OP_DP2A:
+               ? WS_T_U32
+               : WS_T_B64;
+    case WS_OP_SHF: return i == 2 ? WS_T_U32 : t;
+    case WS_OP_BFE: return i >= 1 ? WS_T_U32 : t;
+    case WS_OP_BFI: return i >= 2 ? WS_T_U32 : t;
+    case WS_OP_BMSK:
+    case WS_OP_BAR:
+    case WS_OP_BARRIER:
+    case WS_OP_NANOSLEEP:
+    case WS_OP_CP_ASYNC:
+    case WS_OP_WMMA: /* the stride */ return WS_T_U32;
+    case WS_OP_MAD: return i == 2 && (in->mods & WS_MOD_WIDE) ? wide_type (t) : t;
+    case WS_OP_DP4A:
+    case WS_OP_DP2A:
       if (i == 1)
         return t2;
       if (i == 2)
         return t == WS_T_S32 || t2 == WS_T_S32 ? WS_T_S32 : WS_T_U32;
       return t;
-    case WS_OP_SHFL: case WS_OP_VOTE: case WS_OP_PRMT: case WS_OP_LOP3: case WS_OP_ELECT:
-    case WS_OP_ACTIVEMASK:
-      return WS_T_B32;
-    case WS_OP_MATCH: case WS_OP_REDUX:
-      return i >= 1 ? WS_T_B32 : t;
-    case WS_OP_MOV:
-      return t;
-    default:
-      return t == WS_T_NONE ? WS_T_B64 : t;
+    case WS_OP_SHFL:
+    case WS_OP_VOTE:
+    case WS_OP_PRMT:
+    case WS_OP_LOP3:
+    case WS_OP_ELECT:
+    case WS_OP_ACTIVEMASK: return WS_T_B32;
+    case WS_OP_MATCH:
+    case WS_OP_REDUX: return i >= 1 ? WS_T_B32 : t;
+    case WS_OP_MOV: return t;
+    default: return t == WS_T_NONE ? WS_T_B64 : t;
     }
 }
 
@@ -438,7 +460,13 @@ ws_ptx_function_ipdom (const WsPtxFunction *fn)
       const WsPtxInst *in = &fn->insts[last];
       gboolean guarded = in->guard != WS_REG_SINK;
       uint32_t s;
-#define ADD_SUCC(idx) do { s = (idx) >= n ? X : block_of[(idx)]; g_array_append_val (succ, s); } while (0)
+#define ADD_SUCC(idx) \
+  do \
+    { \
+      s = (idx) >= n ? X : block_of[(idx)]; \
+      g_array_append_val (succ, s); \
+    } \
+  while (0)
       if (in->op == WS_OP_BRA)
         {
           ADD_SUCC (MIN (in->src[0].target, n));
@@ -583,7 +611,7 @@ sub_name (const WsPtxInst *in)
     case WS_SUB_WMMA_LOAD: return "load";
     case WS_SUB_WMMA_STORE: return "store";
     case WS_SUB_WMMA_MMA: return "mma";
-    case WS_SUB_CVT_TF32: return NULL;   /* rendered as the type */
+    case WS_SUB_CVT_TF32: return NULL; /* rendered as the type */
     case WS_SUB_MBAR_INIT: return "init";
     case WS_SUB_MBAR_ARRIVE: return "arrive";
     case WS_SUB_MBAR_ARRIVE_DROP: return "arrive_drop";
@@ -647,14 +675,14 @@ sub_name (const WsPtxInst *in)
 }
 
 static const char *const space_names[] = {
-  [WS_SPACE_NONE] = NULL, [WS_SPACE_GENERIC] = NULL, [WS_SPACE_GLOBAL] = "global",
-  [WS_SPACE_SHARED] = "shared", [WS_SPACE_LOCAL] = "local", [WS_SPACE_CONST] = "const",
-  [WS_SPACE_PARAM] = "param", [WS_SPACE_FUNC_PARAM] = "param", [WS_SPACE_TEX] = "tex",
+  [WS_SPACE_NONE] = NULL,       [WS_SPACE_GENERIC] = NULL,       [WS_SPACE_GLOBAL] = "global",
+  [WS_SPACE_SHARED] = "shared", [WS_SPACE_LOCAL] = "local",      [WS_SPACE_CONST] = "const",
+  [WS_SPACE_PARAM] = "param",   [WS_SPACE_FUNC_PARAM] = "param", [WS_SPACE_TEX] = "tex",
 };
 
 static const char *const cmp_names[] = {
-  NULL, "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ", "neu", "ltu", "leu",
-  "gtu", "geu", "num", "nan",
+  NULL, "eq",  "ne",  "lt",  "le",  "gt",  "ge",  "lo",  "ls",  "hi",
+  "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan",
 };
 
 static const char *const rnd_names[] = { NULL, "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "rna" };
@@ -697,34 +725,49 @@ append_imm (GString *s, uint64_t v, WsPtxType t)
 }
 
 static const char *const sreg_names[] = {
-  "%tid", "%ntid", "%ctaid", "%nctaid", "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid",
-  "%gridid", "%clock", "%clock64", "%globaltimer", "%lanemask_eq", "%lanemask_le", "%lanemask_lt",
-  "%lanemask_ge", "%lanemask_gt", "%dynamic_smem_size", "%total_smem_size", "%clusterid",
-  "%nclusterid", "%cluster_ctaid", "%cluster_nctaid", "%envreg", "%pm",
+  "%tid",
+  "%ntid",
+  "%ctaid",
+  "%nctaid",
+  "%laneid",
+  "%warpid",
+  "%nwarpid",
+  "%smid",
+  "%nsmid",
+  "%gridid",
+  "%clock",
+  "%clock64",
+  "%globaltimer",
+  "%lanemask_eq",
+  "%lanemask_le",
+  "%lanemask_lt",
+  "%lanemask_ge",
+  "%lanemask_gt",
+  "%dynamic_smem_size",
+  "%total_smem_size",
+  "%clusterid",
+  "%nclusterid",
+  "%cluster_ctaid",
+  "%cluster_nctaid",
+  "%envreg",
+  "%pm",
 };
 
 static void
-append_operand (GString *s, const WsPtxModule *m, const WsPtxFunction *fn, const WsPtxInst *in,
-                const WsPtxOperand *o, WsPtxType t)
+append_operand (GString *s, const WsPtxModule *m, const WsPtxFunction *fn, const WsPtxInst *in, const WsPtxOperand *o,
+                WsPtxType t)
 {
   switch ((WsPtxOperandKind) o->kind)
     {
-    case WS_OPND_NONE:
-      break;
-    case WS_OPND_REG:
-      append_reg (s, fn, o->reg, FALSE);
-      break;
+    case WS_OPND_NONE: break;
+    case WS_OPND_REG: append_reg (s, fn, o->reg, FALSE); break;
     case WS_OPND_PRED:
       if (o->neg)
         g_string_append_c (s, '!');
       append_reg (s, fn, o->reg, TRUE);
       break;
-    case WS_OPND_SINK:
-      g_string_append_c (s, '_');
-      break;
-    case WS_OPND_IMM:
-      append_imm (s, o->imm, t);
-      break;
+    case WS_OPND_SINK: g_string_append_c (s, '_'); break;
+    case WS_OPND_IMM: append_imm (s, o->imm, t); break;
     case WS_OPND_SYMBOL:
     case WS_OPND_FUNC:
       if (o->kind == WS_OPND_SYMBOL && m && o->symbol < m->n_symbols)
@@ -756,9 +799,9 @@ append_operand (GString *s, const WsPtxModule *m, const WsPtxFunction *fn, const
     case WS_OPND_SPECIAL:
       if (o->sreg < G_N_ELEMENTS (sreg_names))
         g_string_append (s, sreg_names[o->sreg]);
-      if (o->sreg == WS_SREG_TID || o->sreg == WS_SREG_NTID || o->sreg == WS_SREG_CTAID
-          || o->sreg == WS_SREG_NCTAID || o->sreg == WS_SREG_CLUSTERID || o->sreg == WS_SREG_NCLUSTERID
-          || o->sreg == WS_SREG_CLUSTER_CTAID || o->sreg == WS_SREG_CLUSTER_NCTAID)
+      if (o->sreg == WS_SREG_TID || o->sreg == WS_SREG_NTID || o->sreg == WS_SREG_CTAID || o->sreg == WS_SREG_NCTAID
+          || o->sreg == WS_SREG_CLUSTERID || o->sreg == WS_SREG_NCLUSTERID || o->sreg == WS_SREG_CLUSTER_CTAID
+          || o->sreg == WS_SREG_CLUSTER_NCTAID)
         g_string_append_printf (s, ".%c", 'x' + MIN (o->comp, 2));
       else if (o->sreg == WS_SREG_ENVREG || o->sreg == WS_SREG_PM)
         g_string_append_printf (s, "%u", o->comp);
@@ -791,15 +834,18 @@ append_wmma_modifiers (GString *s, const WsPtxInst *in)
   static const char *const elems[] = { NULL, "f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s32" };
   uint32_t desc = in->imm2;
   WsPtxWmmaShape shape = WS_PTX_WMMA_SHAPE (desc);
+/* clang-format off */
 #define ELEM(mat) (WS_PTX_WMMA_ELEM (desc, mat) < G_N_ELEMENTS (elems) && elems[WS_PTX_WMMA_ELEM (desc, mat)] \
                      ? elems[WS_PTX_WMMA_ELEM (desc, mat)] : "?")
+  /* clang-format on */
   if (in->sub == WS_SUB_WMMA_MMA)
     {
       g_string_append_printf (s, ".mma.sync.aligned.%s.%s", WS_PTX_WMMA_COL_MAJOR (desc, WS_WMMA_A) ? "col" : "row",
                               WS_PTX_WMMA_COL_MAJOR (desc, WS_WMMA_B) ? "col" : "row");
       if (shape < G_N_ELEMENTS (shapes) && shapes[shape])
         g_string_append_printf (s, ".%s", shapes[shape]);
-      g_string_append_printf (s, ".%s.%s.%s.%s", ELEM (WS_WMMA_D), ELEM (WS_WMMA_A), ELEM (WS_WMMA_B), ELEM (WS_WMMA_C));
+      g_string_append_printf (s, ".%s.%s.%s.%s", ELEM (WS_WMMA_D), ELEM (WS_WMMA_A), ELEM (WS_WMMA_B),
+                              ELEM (WS_WMMA_C));
       if (in->rnd && in->rnd < G_N_ELEMENTS (rnd_names))
         g_string_append_printf (s, ".%s", rnd_names[in->rnd]);
       if (in->mods & WS_MOD_SATFINITE)
@@ -807,8 +853,8 @@ append_wmma_modifiers (GString *s, const WsPtxInst *in)
       return;
     }
   WsPtxWmmaMatrix mat = WS_PTX_WMMA_MATRIX (desc);
-  g_string_append_printf (s, ".%s.%c.sync.aligned.%s", in->sub == WS_SUB_WMMA_STORE ? "store" : "load",
-                          "abcd"[mat], WS_PTX_WMMA_COL_MAJOR (desc, mat) ? "col" : "row");
+  g_string_append_printf (s, ".%s.%c.sync.aligned.%s", in->sub == WS_SUB_WMMA_STORE ? "store" : "load", "abcd"[mat],
+                          WS_PTX_WMMA_COL_MAJOR (desc, mat) ? "col" : "row");
   if (shape < G_N_ELEMENTS (shapes) && shapes[shape])
     g_string_append_printf (s, ".%s", shapes[shape]);
   if (in->space < G_N_ELEMENTS (space_names) && space_names[in->space])
@@ -837,7 +883,13 @@ ws_ptx_inst_to_string (const WsPtxModule *m, const WsPtxFunction *fn, const WsPt
       append_wmma_modifiers (s, in);
       goto operands;
     }
-#define MOD(cond, str) do { if (cond) g_string_append (s, "." str); } while (0)
+#define MOD(cond, str) \
+  do \
+    { \
+      if (cond) \
+        g_string_append (s, "." str); \
+    } \
+  while (0)
   gboolean sync_first = op == WS_OP_SHFL || op == WS_OP_VOTE || op == WS_OP_REDUX || op == WS_OP_ACTIVEMASK
                         || op == WS_OP_ELECT;
   MOD (sync_first && (in->mods & WS_MOD_SYNC), "sync");

@@ -46,7 +46,7 @@ f16_finish (uint16_t u, WsFpFmt fmt, uint32_t mods)
   if ((mods & WS_MOD_FTZ) && fmt == WS_FMT_BF16 && (u & 0x7f80u) == 0)
     u &= 0x8000u;
   if ((mods & WS_MOD_RELU) && (u >> 15) && u != 0x7fff)
-    return 0;   /* fma.relu: negative results (and -0) become +0; NaN stays canonical */
+    return 0; /* fma.relu: negative results (and -0) become +0; NaN stays canonical */
   if (mods & WS_MOD_SAT)
     {
       if ((u & 0x7fffu) > inf || (u >> 15) || u == 0)
@@ -95,10 +95,13 @@ narrow_arith (WsFpFmt fmt, int op, double a, double b, double c, WsFpMode mode)
 
   switch (op)
     {
-    case WS_OP_ADD: case WS_OP_SUB: case WS_OP_FMA: case WS_OP_MAD:
+    case WS_OP_ADD:
+    case WS_OP_SUB:
+    case WS_OP_FMA:
+    case WS_OP_MAD:
       if (op == WS_OP_FMA || op == WS_OP_MAD)
         {
-          x = a * b;   /* exact: at most 48 significand bits */
+          x = a * b; /* exact: at most 48 significand bits */
           y = c;
         }
       else
@@ -114,18 +117,18 @@ narrow_arith (WsFpFmt fmt, int op, double a, double b, double c, WsFpMode mode)
       else
         {
           double bb = s - x;
-          double e = (x - (s - bb)) + (y - bb);   /* TwoSum: s + e == x + y */
+          double e = (x - (s - bb)) + (y - bb); /* TwoSum: s + e == x + y */
           s = ws_fp_odd (s, e);
         }
       break;
     case WS_OP_MUL:
-      s = a * b;   /* exact */
+      s = a * b; /* exact */
       break;
     case WS_OP_DIV:
       s = a / b;
       if (isfinite (s) && s != 0 && isfinite (a))
         {
-          double r = fma (-s, b, a);   /* exact remainder: a - s*b */
+          double r = fma (-s, b, a); /* exact remainder: a - s*b */
           s = ws_fp_odd (s, r == 0 ? 0 : ((r > 0) == (b > 0) ? 1 : -1));
         }
       break;
@@ -137,8 +140,7 @@ narrow_arith (WsFpFmt fmt, int op, double a, double b, double c, WsFpMode mode)
           s = ws_fp_odd (s, r);
         }
       break;
-    default:
-      g_return_val_if_reached (ws_fp_canonical_nan (fmt));
+    default: g_return_val_if_reached (ws_fp_canonical_nan (fmt));
     }
   return ws_fp_from_double (fmt, s, mode);
 }
@@ -233,7 +235,8 @@ f32_op (int op, uint32_t ua, uint32_t ub, uint32_t uc, int rnd, uint32_t mods)
 
   switch (op)
     {
-    case WS_OP_MIN: case WS_OP_MAX:
+    case WS_OP_MIN:
+    case WS_OP_MAX:
       if (!(mods & (WS_MOD_XORSIGN | WS_MOD_NAN)) && a == a && b == b && (a != b || ua == ub))
         {
           /* Ordered, distinct values (the common case): a plain compare. */
@@ -251,8 +254,7 @@ f32_op (int op, uint32_t ua, uint32_t ub, uint32_t uc, int rnd, uint32_t mods)
       if (mods & WS_MOD_FULL)
         mode = WS_FP_RN;
       break;
-    default:
-      break;
+    default: break;
     }
 
   if (mode == WS_FP_RN)
@@ -264,7 +266,8 @@ f32_op (int op, uint32_t ua, uint32_t ub, uint32_t uc, int rnd, uint32_t mods)
         case WS_OP_SUB: f = a - b; break;
         case WS_OP_MUL: f = a * b; break;
         case WS_OP_DIV: f = a / b; break;
-        case WS_OP_FMA: case WS_OP_MAD: f = fmaf (a, b, c); break;
+        case WS_OP_FMA:
+        case WS_OP_MAD: f = fmaf (a, b, c); break;
         default: g_return_val_if_reached (WS_F32_CANON_NAN);
         }
       r = ws_f2u (f);
@@ -284,12 +287,11 @@ f64_op (int op, uint64_t ua, uint64_t ub, uint64_t uc, int rnd, uint32_t mods)
 
   switch (op)
     {
-    case WS_OP_MIN: case WS_OP_MAX:
-      return float_minmax (WS_FMT_F64, ua, ub, op == WS_OP_MAX, mods);
+    case WS_OP_MIN:
+    case WS_OP_MAX: return float_minmax (WS_FMT_F64, ua, ub, op == WS_OP_MAX, mods);
     case WS_OP_COPYSIGN:
       return (ub & G_GUINT64_CONSTANT (0x7fffffffffffffff)) | (ua & G_GUINT64_CONSTANT (0x8000000000000000));
-    default:
-      break;
+    default: break;
     }
   if (mode == WS_FP_RN || mode == WS_FP_RNA)
     {
@@ -299,7 +301,8 @@ f64_op (int op, uint64_t ua, uint64_t ub, uint64_t uc, int rnd, uint32_t mods)
         case WS_OP_SUB: r = a - b; break;
         case WS_OP_MUL: r = a * b; break;
         case WS_OP_DIV: r = a / b; break;
-        case WS_OP_FMA: case WS_OP_MAD: r = fma (a, b, c); break;
+        case WS_OP_FMA:
+        case WS_OP_MAD: r = fma (a, b, c); break;
         default: g_return_val_if_reached (WS_F64_CANON_NAN);
         }
     }
@@ -323,11 +326,12 @@ half_op (WsFpFmt fmt, int op, uint16_t ua, uint16_t ub, uint16_t uc, int rnd, ui
     }
   switch (op)
     {
-    case WS_OP_MIN: case WS_OP_MAX:
-      return (uint16_t) float_minmax (fmt, ua, ub, op == WS_OP_MAX, mods);
-    case WS_OP_COPYSIGN:
-      return (ub & 0x7fff) | (ua & 0x8000);
-    case WS_OP_ADD: case WS_OP_SUB: case WS_OP_MUL:
+    case WS_OP_MIN:
+    case WS_OP_MAX: return (uint16_t) float_minmax (fmt, ua, ub, op == WS_OP_MAX, mods);
+    case WS_OP_COPYSIGN: return (ub & 0x7fff) | (ua & 0x8000);
+    case WS_OP_ADD:
+    case WS_OP_SUB:
+    case WS_OP_MUL:
       if (mode == WS_FP_RN)
         {
           /* f32 carries more than 2p+2 bits of an f16/bf16 significand, so
@@ -339,8 +343,7 @@ half_op (WsFpFmt fmt, int op, uint16_t ua, uint16_t ub, uint16_t uc, int rnd, ui
           return f16_finish (fmt == WS_FMT_F16 ? ws_f32_to_f16_rn (r) : ws_f32_to_bf16_rn (r), fmt, mods);
         }
       break;
-    default:
-      break;
+    default: break;
     }
   return f16_finish ((uint16_t) narrow_arith (fmt, op, ws_fp_to_double (fmt, ua), ws_fp_to_double (fmt, ub),
                                               ws_fp_to_double (fmt, uc), mode),
@@ -352,21 +355,19 @@ float_op_general (int op, WsPtxType type, uint64_t a, uint64_t b, uint64_t c, in
 {
   switch (type)
     {
-    case WS_T_F32:
-      return f32_op (op, (uint32_t) a, (uint32_t) b, (uint32_t) c, rnd, mods);
-    case WS_T_F64:
-      return f64_op (op, a, b, c, rnd, mods);
-    case WS_T_F16: case WS_T_BF16:
-      return half_op (ws_fp_fmt_of (type), op, (uint16_t) a, (uint16_t) b, (uint16_t) c, rnd, mods);
-    case WS_T_F16X2: case WS_T_BF16X2:
+    case WS_T_F32: return f32_op (op, (uint32_t) a, (uint32_t) b, (uint32_t) c, rnd, mods);
+    case WS_T_F64: return f64_op (op, a, b, c, rnd, mods);
+    case WS_T_F16:
+    case WS_T_BF16: return half_op (ws_fp_fmt_of (type), op, (uint16_t) a, (uint16_t) b, (uint16_t) c, rnd, mods);
+    case WS_T_F16X2:
+    case WS_T_BF16X2:
       {
         WsFpFmt fmt = ws_fp_fmt_of (type);
         uint32_t lo = half_op (fmt, op, (uint16_t) a, (uint16_t) b, (uint16_t) c, rnd, mods);
         uint32_t hi = half_op (fmt, op, (uint16_t) (a >> 16), (uint16_t) (b >> 16), (uint16_t) (c >> 16), rnd, mods);
         return (uint64_t) (lo | (hi << 16));
       }
-    default:
-      g_return_val_if_reached (0);
+    default: g_return_val_if_reached (0);
     }
 }
 
@@ -383,7 +384,8 @@ ws_ptx_float_op (int op, WsPtxType type, uint64_t a, uint64_t b, uint64_t c, int
         case WS_OP_SUB: r = x - y; break;
         case WS_OP_MUL: r = x * y; break;
         case WS_OP_DIV: r = x / y; break;
-        case WS_OP_FMA: case WS_OP_MAD: r = fmaf (x, y, ws_u2f ((uint32_t) c)); break;
+        case WS_OP_FMA:
+        case WS_OP_MAD: r = fmaf (x, y, ws_u2f ((uint32_t) c)); break;
         default: return float_op_general (op, type, a, b, c, rnd, mods);
         }
       return r != r ? WS_F32_CANON_NAN : ws_f2u (r);
@@ -434,20 +436,24 @@ f32_unary (int op, uint32_t ua, int rnd, uint32_t mods)
       /* The ISA leaves the NaN of abs/neg unspecified; only the sign bit
        * changes here (as the emulator's own fast path does). */
       return ua & 0x7fffffffu;
-    case WS_OP_NEG:
-      return ua ^ 0x80000000u;
+    case WS_OP_NEG: return ua ^ 0x80000000u;
     case WS_OP_SQRT:
       if (!(mods & WS_MOD_APPROX) && rnd != WS_RND_NONE && rnd != WS_RND_RN)
-        return f32_finish ((uint32_t) narrow_arith (WS_FMT_F32, WS_OP_SQRT, a, 0, 0, ws_fp_mode_from_ptx (rnd, WS_FP_RN)), mods);
+        return f32_finish (
+          (uint32_t) narrow_arith (WS_FMT_F32, WS_OP_SQRT, a, 0, 0, ws_fp_mode_from_ptx (rnd, WS_FP_RN)), mods);
       return f32_finish (ws_f2u (sqrtf (a)), mods);
     case WS_OP_RCP:
       if (!(mods & WS_MOD_APPROX) && rnd != WS_RND_NONE && rnd != WS_RND_RN)
-        return f32_finish ((uint32_t) narrow_arith (WS_FMT_F32, WS_OP_DIV, 1.0, a, 0, ws_fp_mode_from_ptx (rnd, WS_FP_RN)), mods);
+        return f32_finish (
+          (uint32_t) narrow_arith (WS_FMT_F32, WS_OP_DIV, 1.0, a, 0, ws_fp_mode_from_ptx (rnd, WS_FP_RN)), mods);
       return f32_finish (ws_f2u (1.0f / a), mods);
-    case WS_OP_SIN: case WS_OP_COS: case WS_OP_EX2: case WS_OP_LG2: case WS_OP_TANH: case WS_OP_RSQRT:
-      return f32_finish (ws_f2u ((float) sfu_eval (op, (double) a)), mods);
-    default:
-      g_return_val_if_reached (WS_F32_CANON_NAN);
+    case WS_OP_SIN:
+    case WS_OP_COS:
+    case WS_OP_EX2:
+    case WS_OP_LG2:
+    case WS_OP_TANH:
+    case WS_OP_RSQRT: return f32_finish (ws_f2u ((float) sfu_eval (op, (double) a)), mods);
+    default: g_return_val_if_reached (WS_F32_CANON_NAN);
     }
 }
 
@@ -459,12 +465,9 @@ f64_unary (int op, uint64_t ua, int rnd, uint32_t mods)
 
   switch (op)
     {
-    case WS_OP_ABS:
-      return ua & G_GUINT64_CONSTANT (0x7fffffffffffffff);
-    case WS_OP_NEG:
-      return ua ^ G_GUINT64_CONSTANT (0x8000000000000000);
-    default:
-      break;
+    case WS_OP_ABS: return ua & G_GUINT64_CONSTANT (0x7fffffffffffffff);
+    case WS_OP_NEG: return ua ^ G_GUINT64_CONSTANT (0x8000000000000000);
+    default: break;
     }
   /* .ftz on f64 exists only for rcp.approx.ftz.f64 / rsqrt.approx.ftz.f64. */
   if ((mods & WS_MOD_FTZ) && (ua & G_GUINT64_CONSTANT (0x7ff0000000000000)) == 0)
@@ -502,17 +505,19 @@ half_unary (WsFpFmt fmt, int op, uint16_t ua, int rnd, uint32_t mods)
     ua = ws_f16_flush (ua);
   switch (op)
     {
-    case WS_OP_ABS: return ua & 0x7fff;   /* bitwise for half types */
+    case WS_OP_ABS: return ua & 0x7fff; /* bitwise for half types */
     case WS_OP_NEG: return ua ^ 0x8000;
     case WS_OP_SQRT:
-      return f16_finish ((uint16_t) narrow_arith (fmt, WS_OP_SQRT, ws_fp_to_double (fmt, ua), 0, 0,
-                                                  ws_fp_mode_from_ptx (rnd, WS_FP_RN)), fmt, mods);
+      return f16_finish (
+        (uint16_t) narrow_arith (fmt, WS_OP_SQRT, ws_fp_to_double (fmt, ua), 0, 0, ws_fp_mode_from_ptx (rnd, WS_FP_RN)),
+        fmt, mods);
     case WS_OP_RCP:
       return f16_finish ((uint16_t) narrow_arith (fmt, WS_OP_DIV, 1.0, ws_fp_to_double (fmt, ua), 0,
-                                                  ws_fp_mode_from_ptx (rnd, WS_FP_RN)), fmt, mods);
-    default:
-      return f16_finish ((uint16_t) ws_fp_from_double (fmt, sfu_eval (op, ws_fp_to_double (fmt, ua)), WS_FP_RN),
+                                                  ws_fp_mode_from_ptx (rnd, WS_FP_RN)),
                          fmt, mods);
+    default:
+      return f16_finish ((uint16_t) ws_fp_from_double (fmt, sfu_eval (op, ws_fp_to_double (fmt, ua)), WS_FP_RN), fmt,
+                         mods);
     }
 }
 
@@ -521,21 +526,19 @@ ws_ptx_float_unary (int op, WsPtxType type, uint64_t a, int rnd, uint32_t mods)
 {
   switch (type)
     {
-    case WS_T_F32:
-      return f32_unary (op, (uint32_t) a, rnd, mods);
-    case WS_T_F64:
-      return f64_unary (op, a, rnd, mods);
-    case WS_T_F16: case WS_T_BF16:
-      return half_unary (ws_fp_fmt_of (type), op, (uint16_t) a, rnd, mods);
-    case WS_T_F16X2: case WS_T_BF16X2:
+    case WS_T_F32: return f32_unary (op, (uint32_t) a, rnd, mods);
+    case WS_T_F64: return f64_unary (op, a, rnd, mods);
+    case WS_T_F16:
+    case WS_T_BF16: return half_unary (ws_fp_fmt_of (type), op, (uint16_t) a, rnd, mods);
+    case WS_T_F16X2:
+    case WS_T_BF16X2:
       {
         WsFpFmt fmt = ws_fp_fmt_of (type);
         uint32_t lo = half_unary (fmt, op, (uint16_t) a, rnd, mods);
         uint32_t hi = half_unary (fmt, op, (uint16_t) (a >> 16), rnd, mods);
         return (uint64_t) (lo | (hi << 16));
       }
-    default:
-      g_return_val_if_reached (0);
+    default: g_return_val_if_reached (0);
     }
 }
 
@@ -610,7 +613,8 @@ ws_ptx_compare (int cmp, WsPtxType type, uint64_t a, uint64_t b, gboolean ftz)
       x = ws_u2d (a);
       y = ws_u2d (b);
       break;
-    case WS_T_F16: case WS_T_BF16:
+    case WS_T_F16:
+    case WS_T_BF16:
       if (ftz && type == WS_T_F16)
         a = ws_f16_flush ((uint16_t) a), b = ws_f16_flush ((uint16_t) b);
       x = ws_fp_to_double (ws_fp_fmt_of (type), a & 0xffff);
@@ -620,9 +624,12 @@ ws_ptx_compare (int cmp, WsPtxType type, uint64_t a, uint64_t b, gboolean ftz)
     case WS_T_S16: return int_compare (cmp, TRUE, 16, a, b);
     case WS_T_S32: return int_compare (cmp, TRUE, 32, a, b);
     case WS_T_S64: return int_compare (cmp, TRUE, 64, a, b);
-    case WS_T_B8: case WS_T_U8: return int_compare (cmp, FALSE, 8, a, b);
-    case WS_T_B16: case WS_T_U16: return int_compare (cmp, FALSE, 16, a, b);
-    case WS_T_B32: case WS_T_U32: return int_compare (cmp, FALSE, 32, a, b);
+    case WS_T_B8:
+    case WS_T_U8: return int_compare (cmp, FALSE, 8, a, b);
+    case WS_T_B16:
+    case WS_T_U16: return int_compare (cmp, FALSE, 16, a, b);
+    case WS_T_B32:
+    case WS_T_U32: return int_compare (cmp, FALSE, 32, a, b);
     default: return int_compare (cmp, FALSE, 64, a, b);
     }
 
@@ -631,10 +638,14 @@ ws_ptx_compare (int cmp, WsPtxType type, uint64_t a, uint64_t b, gboolean ftz)
     {
     case WS_CMP_EQ: return !unordered && x == y;
     case WS_CMP_NE: return !unordered && x != y;
-    case WS_CMP_LT: case WS_CMP_LO: return x < y;
-    case WS_CMP_LE: case WS_CMP_LS: return x <= y;
-    case WS_CMP_GT: case WS_CMP_HI: return x > y;
-    case WS_CMP_GE: case WS_CMP_HS: return x >= y;
+    case WS_CMP_LT:
+    case WS_CMP_LO: return x < y;
+    case WS_CMP_LE:
+    case WS_CMP_LS: return x <= y;
+    case WS_CMP_GT:
+    case WS_CMP_HI: return x > y;
+    case WS_CMP_GE:
+    case WS_CMP_HS: return x >= y;
     case WS_CMP_EQU: return unordered || x == y;
     case WS_CMP_NEU: return unordered || x != y;
     case WS_CMP_LTU: return unordered || x < y;

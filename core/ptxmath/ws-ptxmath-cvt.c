@@ -10,9 +10,15 @@ int_width (WsPtxType t)
 {
   switch (t)
     {
-    case WS_T_B8: case WS_T_U8: case WS_T_S8: return 8;
-    case WS_T_B16: case WS_T_U16: case WS_T_S16: return 16;
-    case WS_T_B32: case WS_T_U32: case WS_T_S32: return 32;
+    case WS_T_B8:
+    case WS_T_U8:
+    case WS_T_S8: return 8;
+    case WS_T_B16:
+    case WS_T_U16:
+    case WS_T_S16: return 16;
+    case WS_T_B32:
+    case WS_T_U32:
+    case WS_T_S32: return 32;
     default: return 64;
     }
 }
@@ -73,7 +79,7 @@ float_result_mods (uint64_t r, WsFpFmt fmt, WsPtxType to, uint32_t mods)
       if (mods & WS_MOD_SAT)
         {
           if (isnan (d) || d <= 0.0)
-            return 0;   /* NaN and -0 saturate to +0 */
+            return 0; /* NaN and -0 saturate to +0 */
           if (d > 1.0)
             return ws_fp_from_double (fmt, 1.0, WS_FP_RN);
         }

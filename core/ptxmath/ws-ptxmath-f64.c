@@ -23,7 +23,7 @@ round128 (int sign, u128 m, int exp, gboolean sticky, WsFpMode mode)
 {
   if ((m >> 64) != 0)
     {
-      int k = 64 - clz128 (m);   /* bits to drop so the rest fits 64 */
+      int k = 64 - clz128 (m); /* bits to drop so the rest fits 64 */
       sticky |= (m & (((u128) 1 << k) - 1)) != 0;
       m >>= k;
       exp += k;
@@ -64,9 +64,15 @@ add128 (int sx, u128 mx, int ex, int sy, u128 my, int ey, WsFpMode mode)
   /* Align to the operand with the larger top exponent. */
   if (ex + (127 - clz128 (mx)) < ey + (127 - clz128 (my)))
     {
-      int ts = sx; u128 tm = mx; int te = ex;
-      sx = sy; mx = my; ex = ey;
-      sy = ts; my = tm; ey = te;
+      int ts = sx;
+      u128 tm = mx;
+      int te = ex;
+      sx = sy;
+      mx = my;
+      ex = ey;
+      sy = ts;
+      my = tm;
+      ey = te;
     }
   /* Bring mx's top bit to 124 (3 bits of headroom for the carry). */
   {
@@ -79,14 +85,14 @@ add128 (int sx, u128 mx, int ex, int sy, u128 my, int ey, WsFpMode mode)
   if (sx == sy)
     s = mx + my;
   else if (mx >= my)
-    s = mx - my - (sticky ? 1 : 0);   /* the sticky part lies below every kept bit */
+    s = mx - my - (sticky ? 1 : 0); /* the sticky part lies below every kept bit */
   else
     {
-      s = my - mx;   /* only without sticky: my had no bits shifted out */
+      s = my - mx; /* only without sticky: my had no bits shifted out */
       sign = sy;
     }
   if (s == 0 && !sticky)
-    return signed_zero (mode == WS_FP_RM);   /* exact cancellation */
+    return signed_zero (mode == WS_FP_RM); /* exact cancellation */
   return round128 (sign, s, ex, sticky, mode);
 }
 
@@ -142,7 +148,7 @@ ws_f64_directed (int op, double a, double b, double c, WsFpMode mode)
 
     case WS_OP_SQRT:
       if (ka != WS_FPC_FINITE || sa)
-        return sqrt (a);   /* zeros, negatives, inf, NaN: exact */
+        return sqrt (a); /* zeros, negatives, inf, NaN: exact */
       {
         int n = __builtin_clzll (ma) - 11;
         u128 m;
@@ -154,7 +160,7 @@ ws_f64_directed (int op, double a, double b, double c, WsFpMode mode)
             ma <<= 1;
             ea -= 1;
           }
-        m = (u128) ma << 64;   /* 116..118 bits: a 58..59-bit root */
+        m = (u128) ma << 64; /* 116..118 bits: a 58..59-bit root */
         r = (uint64_t) sqrt ((double) m);
         /* Integer correction of the estimate: r = floor(sqrt(m)). */
         if (r != 0)
@@ -166,7 +172,8 @@ ws_f64_directed (int op, double a, double b, double c, WsFpMode mode)
         return round128 (0, r, (ea - 64) / 2, (u128) r * r != m, mode);
       }
 
-    case WS_OP_FMA: case WS_OP_MAD:
+    case WS_OP_FMA:
+    case WS_OP_MAD:
       if (ka != WS_FPC_FINITE || kb != WS_FPC_FINITE || kc == WS_FPC_INF || kc == WS_FPC_NAN)
         {
           /* A zero, infinite or NaN factor, or an infinite/NaN addend: the
@@ -190,7 +197,6 @@ ws_f64_directed (int op, double a, double b, double c, WsFpMode mode)
         return add128 (sa ^ sb, p, ep, sc, mc, ec, mode);
       }
 
-    default:
-      g_return_val_if_reached (NAN);
+    default: g_return_val_if_reached (NAN);
     }
 }

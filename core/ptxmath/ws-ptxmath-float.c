@@ -5,15 +5,15 @@
 #include "ptxmath/ws-ptxmath-private.h"
 
 typedef struct {
-  int mant_bits;   /* explicit fraction bits */
+  int mant_bits; /* explicit fraction bits */
   int exp_bits;
 } FmtInfo;
 
 static const FmtInfo fmt_info[] = {
-  [WS_FMT_F16]  = { 10, 5 },
+  [WS_FMT_F16] = { 10, 5 },
   [WS_FMT_BF16] = { 7, 8 },
-  [WS_FMT_F32]  = { 23, 8 },
-  [WS_FMT_F64]  = { 52, 11 },
+  [WS_FMT_F32] = { 23, 8 },
+  [WS_FMT_F64] = { 52, 11 },
 };
 
 uint64_t
@@ -114,9 +114,9 @@ ws_fp_round_pack (WsFpFmt fmt, int sign, uint64_t mant, int exp, gboolean sticky
   kept += up;
 
   if (E < emin)
-    bits = kept;   /* subnormal; a carry into 2^mb yields the smallest normal */
+    bits = kept; /* subnormal; a carry into 2^mb yields the smallest normal */
   else if (E + bias >= (1 << eb) - 1)
-    bits = inf;    /* certainly overflows */
+    bits = inf; /* certainly overflows */
   else
     bits = ((uint64_t) (E + bias - 1) << mb) + kept;
 
@@ -144,7 +144,7 @@ static inline uint64_t
 narrow_rn (double x, int drop, int rebias, uint64_t min_normal_bits, double magic, uint64_t inf, uint64_t nan)
 {
   uint64_t u = ws_d2u (x);
-  uint64_t sign = (u >> 63) << 15;   /* both narrow formats are 16 bits wide */
+  uint64_t sign = (u >> 63) << 15; /* both narrow formats are 16 bits wide */
   uint64_t ax = u & G_GUINT64_CONSTANT (0x7fffffffffffffff);
   uint64_t m;
 
@@ -166,30 +166,27 @@ ws_fp_from_double (WsFpFmt fmt, double x, WsFpMode mode)
   if (mode == WS_FP_RN)
     {
       if (fmt == WS_FMT_F16)
-        return narrow_rn (x, 42, 1023 - 15, G_GUINT64_CONSTANT (0x3f10000000000000), 0x1p28,
-                          0x7c00, WS_F16_CANON_NAN);
+        return narrow_rn (x, 42, 1023 - 15, G_GUINT64_CONSTANT (0x3f10000000000000), 0x1p28, 0x7c00, WS_F16_CANON_NAN);
       if (fmt == WS_FMT_BF16)
-        return narrow_rn (x, 45, 1023 - 127, G_GUINT64_CONSTANT (0x3810000000000000), 0x1p-81,
-                          0x7f80, WS_BF16_CANON_NAN);
+        return narrow_rn (x, 45, 1023 - 127, G_GUINT64_CONSTANT (0x3810000000000000), 0x1p-81, 0x7f80,
+                          WS_BF16_CANON_NAN);
     }
 
   switch (ws_fp_unpack (WS_FMT_F64, ws_d2u (x), &sign, &mant, &exp))
     {
-    case WS_FPC_NAN:
-      return ws_fp_canonical_nan (fmt);
+    case WS_FPC_NAN: return ws_fp_canonical_nan (fmt);
     case WS_FPC_INF:
       {
         const FmtInfo *f = &fmt_info[fmt];
         return ((uint64_t) sign << (f->mant_bits + f->exp_bits))
                | ((uint64_t) ((1u << f->exp_bits) - 1) << f->mant_bits);
       }
-    case WS_FPC_ZERO:
-      return (uint64_t) sign << (fmt_info[fmt].mant_bits + fmt_info[fmt].exp_bits);
+    case WS_FPC_ZERO: return (uint64_t) sign << (fmt_info[fmt].mant_bits + fmt_info[fmt].exp_bits);
     default:
       if (fmt == WS_FMT_F64)
         return ws_d2u (x);
       if (fmt == WS_FMT_F32 && mode == WS_FP_RN)
-        return ws_f2u ((float) x);   /* the host's cast rounds to nearest */
+        return ws_f2u ((float) x); /* the host's cast rounds to nearest */
       return ws_fp_round_pack (fmt, sign, mant, exp, FALSE, mode);
     }
 }
@@ -202,12 +199,9 @@ ws_fp_to_double (WsFpFmt fmt, uint64_t bits)
 
   switch (fmt)
     {
-    case WS_FMT_F32:
-      return (double) ws_u2f ((uint32_t) bits);
-    case WS_FMT_F64:
-      return ws_u2d (bits);
-    case WS_FMT_BF16:
-      return (double) ws_u2f ((uint32_t) (bits & 0xffff) << 16);
+    case WS_FMT_F32: return (double) ws_u2f ((uint32_t) bits);
+    case WS_FMT_F64: return ws_u2d (bits);
+    case WS_FMT_BF16: return (double) ws_u2f ((uint32_t) (bits & 0xffff) << 16);
     default:
       if (((bits >> 10) & 0x1f) != 0x1f)
         return (double) ws_u2f (ws_f16_to_f32_bits ((uint16_t) bits));

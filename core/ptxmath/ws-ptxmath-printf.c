@@ -38,6 +38,7 @@ arg_take (ArgReader *r, gsize size, uint64_t *out)
 
 /* Appends one conversion: @spec is a complete C format for one value, with
  * '*' placeholders for the width/precision present in @have_w/@have_p. */
+/* clang-format off */
 #define WS_APPEND_CONV(out, spec, have_w, have_p, w, p, value)                  \
   G_STMT_START {                                                               \
     if ((have_w) && (have_p))                                                  \
@@ -49,13 +50,14 @@ arg_take (ArgReader *r, gsize size, uint64_t *out)
     else                                                                       \
       g_string_append_printf ((out), (spec), (value));                         \
   } G_STMT_END
+/* clang-format on */
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 
 void
-ws_ptx_format_printf (GString *out, const char *fmt, const uint8_t *args, gsize args_len,
-                      WsReadString read_string, gpointer user_data)
+ws_ptx_format_printf (GString *out, const char *fmt, const uint8_t *args, gsize args_len, WsReadString read_string,
+                      gpointer user_data)
 {
   ArgReader ar = { args, args_len, 0 };
   const char *p = fmt;
@@ -154,14 +156,19 @@ ws_ptx_format_printf (GString *out, const char *fmt, const uint8_t *args, gsize 
               }
           }
         else
-          sl = lstart;   /* c s p and floats: no length for the host */
+          sl = lstart; /* c s p and floats: no length for the host */
         spec[sl++] = conv;
         spec[sl] = '\0';
       }
 
       switch (conv)
         {
-        case 'd': case 'i': case 'u': case 'x': case 'X': case 'o':
+        case 'd':
+        case 'i':
+        case 'u':
+        case 'x':
+        case 'X':
+        case 'o':
           if (!arg_take (&ar, wide ? 8 : 4, &v))
             break;
           if (wide)

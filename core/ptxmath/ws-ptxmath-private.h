@@ -13,18 +13,18 @@ G_BEGIN_DECLS
 
 /* Host rounding directions used internally (independent of WsPtxRounding). */
 typedef enum {
-  WS_FP_RN = 0,   /* nearest, ties to even */
-  WS_FP_RZ,       /* toward zero */
-  WS_FP_RM,       /* toward -inf */
-  WS_FP_RP,       /* toward +inf */
-  WS_FP_RNA,      /* nearest, ties away from zero */
+  WS_FP_RN = 0, /* nearest, ties to even */
+  WS_FP_RZ,     /* toward zero */
+  WS_FP_RM,     /* toward -inf */
+  WS_FP_RP,     /* toward +inf */
+  WS_FP_RNA,    /* nearest, ties away from zero */
 } WsFpMode;
 
 typedef enum { WS_FMT_F16, WS_FMT_BF16, WS_FMT_F32, WS_FMT_F64 } WsFpFmt;
 
 typedef enum {
   WS_FPC_ZERO,
-  WS_FPC_FINITE,  /* normal or subnormal */
+  WS_FPC_FINITE, /* normal or subnormal */
   WS_FPC_INF,
   WS_FPC_NAN,
 } WsFpClass;
@@ -49,10 +49,34 @@ double ws_fp_to_double (WsFpFmt fmt, uint64_t bits);
 /* The canonical NaN the GPU produces for each format. */
 uint64_t ws_fp_canonical_nan (WsFpFmt fmt);
 
-static inline uint32_t ws_f2u (float f) { uint32_t u; memcpy (&u, &f, 4); return u; }
-static inline float ws_u2f (uint32_t u) { float f; memcpy (&f, &u, 4); return f; }
-static inline uint64_t ws_d2u (double d) { uint64_t u; memcpy (&u, &d, 8); return u; }
-static inline double ws_u2d (uint64_t u) { double d; memcpy (&d, &u, 8); return d; }
+static inline uint32_t
+ws_f2u (float f)
+{
+  uint32_t u;
+  memcpy (&u, &f, 4);
+  return u;
+}
+static inline float
+ws_u2f (uint32_t u)
+{
+  float f;
+  memcpy (&f, &u, 4);
+  return f;
+}
+static inline uint64_t
+ws_d2u (double d)
+{
+  uint64_t u;
+  memcpy (&u, &d, 8);
+  return u;
+}
+static inline double
+ws_u2d (uint64_t u)
+{
+  double d;
+  memcpy (&d, &u, 8);
+  return d;
+}
 
 #define WS_F32_CANON_NAN 0x7fffffffu
 #define WS_F64_CANON_NAN G_GUINT64_CONSTANT (0xfff8000000000000)
@@ -99,9 +123,9 @@ ws_f32_to_f16_rn (uint32_t x)
   uint32_t sgn = (x >> 16) & 0x8000u, ax = x & 0x7fffffffu;
   if (ax >= 0x7f800000u)
     return ax > 0x7f800000u ? WS_F16_CANON_NAN : (uint16_t) (sgn | 0x7c00u);
-  if (ax >= 0x477ff000u)   /* 65520 and above round to infinity */
+  if (ax >= 0x477ff000u) /* 65520 and above round to infinity */
     return (uint16_t) (sgn | 0x7c00u);
-  if (ax < 0x38800000u)    /* below 2^-14: 0.5 has an ulp of 2^-24, the f16 subnormal step */
+  if (ax < 0x38800000u) /* below 2^-14: 0.5 has an ulp of 2^-24, the f16 subnormal step */
     {
       float v, half = 0.5f;
       uint32_t u;
@@ -133,9 +157,9 @@ ws_fp_odd (double s, double dir)
   if (dir == 0 || (u & 1))
     return s;
   if ((dir > 0) == !(u >> 63))
-    u += 1;   /* away from zero */
+    u += 1; /* away from zero */
   else
-    u -= 1;   /* toward zero */
+    u -= 1; /* toward zero */
   return ws_u2d (u);
 }
 
@@ -146,10 +170,14 @@ ws_fp_mode_from_ptx (int rnd, WsFpMode dflt)
 {
   switch (rnd)
     {
-    case WS_RND_RN: case WS_RND_RNI: return WS_FP_RN;
-    case WS_RND_RZ: case WS_RND_RZI: return WS_FP_RZ;
-    case WS_RND_RM: case WS_RND_RMI: return WS_FP_RM;
-    case WS_RND_RP: case WS_RND_RPI: return WS_FP_RP;
+    case WS_RND_RN:
+    case WS_RND_RNI: return WS_FP_RN;
+    case WS_RND_RZ:
+    case WS_RND_RZI: return WS_FP_RZ;
+    case WS_RND_RM:
+    case WS_RND_RMI: return WS_FP_RM;
+    case WS_RND_RP:
+    case WS_RND_RPI: return WS_FP_RP;
     case WS_RND_RNA: return WS_FP_RNA;
     default: return dflt;
     }
@@ -172,8 +200,10 @@ ws_fp_fmt_of (WsPtxType t)
 {
   switch (t)
     {
-    case WS_T_F16: case WS_T_F16X2: return WS_FMT_F16;
-    case WS_T_BF16: case WS_T_BF16X2: return WS_FMT_BF16;
+    case WS_T_F16:
+    case WS_T_F16X2: return WS_FMT_F16;
+    case WS_T_BF16:
+    case WS_T_BF16X2: return WS_FMT_BF16;
     case WS_T_F64: return WS_FMT_F64;
     default: return WS_FMT_F32;
     }

@@ -31,8 +31,7 @@ WS_EXPORT uint64_t ws_ptx_cvt_mods (uint64_t bits, WsPtxType from, WsPtxType to,
  * op is one of WS_OP_ADD, SUB, MUL, DIV, FMA, MAD, MIN, MAX, COPYSIGN; @c is
  * used by FMA/MAD only.  Honors @rnd (RN default), @mods (FTZ, SAT, APPROX,
  * FULL, NAN, XORSIGN, ABS). */
-WS_EXPORT uint64_t ws_ptx_float_op (int op, WsPtxType type, uint64_t a, uint64_t b, uint64_t c,
-                                    int rnd, uint32_t mods);
+WS_EXPORT uint64_t ws_ptx_float_op (int op, WsPtxType type, uint64_t a, uint64_t b, uint64_t c, int rnd, uint32_t mods);
 
 /* Unary float ops: WS_OP_ABS, NEG, SQRT, RSQRT, RCP, SIN, COS, EX2, LG2, TANH. */
 WS_EXPORT uint64_t ws_ptx_float_unary (int op, WsPtxType type, uint64_t a, int rnd, uint32_t mods);

@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define EVQ_WHEEL 8192u               /* buckets: cycles of lookahead in O(1) */
+#define EVQ_WHEEL 8192u /* buckets: cycles of lookahead in O(1) */
 #define EVQ_MASK (EVQ_WHEEL - 1)
 #define EVQ_WORDS (EVQ_WHEEL / 64)
 #define EVQ_NONE G_MAXUINT64
@@ -40,16 +40,16 @@ typedef struct {
 
 typedef struct {
   Event *v;
-  guint head, n, cap;                 /* FIFO: v[head..n) */
+  guint head, n, cap; /* FIFO: v[head..n) */
 } EvBucket;
 
 typedef struct {
-  EvBucket *bucket;                   /* EVQ_WHEEL */
-  uint64_t used[EVQ_WORDS];           /* bit per non-empty bucket */
-  uint64_t cur;                       /* the wheel holds [cur, cur + EVQ_WHEEL) */
+  EvBucket *bucket;         /* EVQ_WHEEL */
+  uint64_t used[EVQ_WORDS]; /* bit per non-empty bucket */
+  uint64_t cur;             /* the wheel holds [cur, cur + EVQ_WHEEL) */
   guint in_wheel;
-  EvHeap late;                        /* time < cur */
-  EvHeap far;                         /* time >= cur + EVQ_WHEEL */
+  EvHeap late; /* time < cur */
+  EvHeap far;  /* time >= cur + EVQ_WHEEL */
   uint32_t seq;
 } EventQueue;
 
@@ -198,7 +198,7 @@ evq_wheel_next (const EventQueue *q)
         }
       w = (w + 1) % EVQ_WORDS;
       bits = q->used[w];
-      if (k + 1 == EVQ_WORDS)                 /* back at the start word: its low bits */
+      if (k + 1 == EVQ_WORDS) /* back at the start word: its low bits */
         bits &= (start & 63) ? ~(~0ull << (start & 63)) : 0;
     }
   g_assert_not_reached ();

@@ -86,39 +86,39 @@ ws_sim_launch_stats_clear (WsSimLaunchStats *stats)
 /* ---- events (ws-sim-events.h) --------------------------------------------- */
 
 enum {
-  EV_WARP_WAKE,      /* a: sm, b: warp slot */
-  EV_WARP_FINISH,    /* a: sm, b: warp slot */
-  EV_LOAD_PART,      /* b: load token: one part of a load completed (L1 hit, const) */
-  EV_L2_ARRIVE,      /* b: request */
-  EV_L1_FILL,        /* b: request: response reached the SM */
-  EV_DRAM_SCHED,     /* a: channel */
-  EV_STORE_ACK,      /* b: store request: the L2 accepted it and the SM heard so */
+  EV_WARP_WAKE,   /* a: sm, b: warp slot */
+  EV_WARP_FINISH, /* a: sm, b: warp slot */
+  EV_LOAD_PART,   /* b: load token: one part of a load completed (L1 hit, const) */
+  EV_L2_ARRIVE,   /* b: request */
+  EV_L1_FILL,     /* b: request: response reached the SM */
+  EV_DRAM_SCHED,  /* a: channel */
+  EV_STORE_ACK,   /* b: store request: the L2 accepted it and the SM heard so */
 };
 
 /* ---- state ----------------------------------------------------------------- */
 
 enum {
   W_FREE,
-  W_READY,       /* bit set in the scheduler's ready mask */
-  W_DEP,         /* waiting for a pipeline result: a wake event is queued */
-  W_MEM,         /* waiting for a load */
+  W_READY, /* bit set in the scheduler's ready mask */
+  W_DEP,   /* waiting for a pipeline result: a wake event is queued */
+  W_MEM,   /* waiting for a load */
   W_BARRIER,
-  W_DRAIN,       /* stream finished, loads outstanding */
-  W_FINISHING,   /* stream finished, waiting for the last result: finish event queued */
-  W_MSHR,        /* its load needs more MSHRs than are free: retried when one frees */
+  W_DRAIN,     /* stream finished, loads outstanding */
+  W_FINISHING, /* stream finished, waiting for the last result: finish event queued */
+  W_MSHR,      /* its load needs more MSHRs than are free: retried when one frees */
   W_DONE,
 };
 
 typedef struct {
   WsTraceWarpIter it;
-  WsTraceRecord rec;        /* the next instruction */
+  WsTraceRecord rec; /* the next instruction */
   gboolean has_rec;
-  uint64_t *reg_ready;      /* ready cycle per register slot; INF_TIME = pending load */
+  uint64_t *reg_ready; /* ready cycle per register slot; INF_TIME = pending load */
   uint64_t last_complete;
   uint64_t wake;
   uint64_t age;
   uint32_t outstanding;
-  uint32_t absorbed;        /* records skipped just before rec: they issue nothing (ws-trace-lowering.h) */
+  uint32_t absorbed; /* records skipped just before rec: they issue nothing (ws-trace-lowering.h) */
   uint16_t tb_slot;
   uint8_t state;
 } Warp;
@@ -131,19 +131,19 @@ typedef struct {
 } TbSlot;
 
 typedef struct {
-  uint64_t ready;           /* bit = local warp index (slot / n_sched) */
+  uint64_t ready; /* bit = local warp index (slot / n_sched) */
   double pipe_free[WS_ICLASS_COUNT];
-  int last;                 /* local index last issued (RR, GTO greedy) */
-  uint64_t blocked_until;   /* every ready warp's pipe is busy before this cycle */
+  int last;               /* local index last issued (RR, GTO greedy) */
+  uint64_t blocked_until; /* every ready warp's pipe is busy before this cycle */
   uint32_t n_live, n_mem, n_dep, n_barrier;
-  uint64_t last_acc;        /* stall accounting: cycles before this are accounted */
+  uint64_t last_acc; /* stall accounting: cycles before this are accounted */
 } Sched;
 
 typedef struct {
-  uint64_t line;            /* request address (L1-sector granularity) */
-  gboolean findable;        /* in the SM's lookup table: in use and not yet full of waiters */
+  uint64_t line;     /* request address (L1-sector granularity) */
+  gboolean findable; /* in the SM's lookup table: in use and not yet full of waiters */
   uint32_t n_waiters;
-  uint32_t waiters[MSHR_MAX_WAITERS];  /* load tokens */
+  uint32_t waiters[MSHR_MAX_WAITERS]; /* load tokens */
 } Mshr;
 
 typedef struct {
@@ -152,19 +152,19 @@ typedef struct {
   Sched *sched;
   WsCache *l1;
   Mshr *mshrs;
-  uint32_t *mshr_free;      /* stack of free MSHR indices */
+  uint32_t *mshr_free; /* stack of free MSHR indices */
   uint32_t n_mshr_free;
-  uint32_t *mshr_used;      /* indices in use (unordered) */
+  uint32_t *mshr_used; /* indices in use (unordered) */
   uint32_t n_mshr_used;
-  uint32_t *mshr_pos;       /* index -> its position in mshr_used */
-  uint32_t *mshr_hash;      /* open addressing by line: MSHR index + 1, 0 = empty */
-  uint64_t *mshr_line;      /* line of each MSHR, dense beside the table (probes touch no Mshr) */
+  uint32_t *mshr_pos;  /* index -> its position in mshr_used */
+  uint32_t *mshr_hash; /* open addressing by line: MSHR index + 1, 0 = empty */
+  uint64_t *mshr_line; /* line of each MSHR, dense beside the table (probes touch no Mshr) */
   uint32_t mshr_hash_mask;
   uint32_t n_mshrs;
   uint32_t *mshr_wait;      /* warp slots parked in W_MSHR, in the order they parked */
   uint32_t *mshr_wait_need; /* the entries each parked load needs (beside, so a fill scans no Warp) */
   uint32_t n_mshr_wait;
-  double data_free;         /* the L1 data pipe (shared by the schedulers) is busy before this cycle */
+  double data_free; /* the L1 data pipe (shared by the schedulers) is busy before this cycle */
   uint64_t insts;
 } Sm;
 
@@ -178,26 +178,26 @@ typedef struct {
 } LoadTok;
 
 typedef struct {
-  uint64_t addr;            /* first byte */
+  uint64_t addr; /* first byte */
   uint32_t sm;
-  int32_t mshr;             /* -1: none (store, atomic) */
-  uint32_t tok;             /* atomics: the load token; else unused */
-  uint32_t n_sectors;       /* 32-byte sectors in the request */
-  uint32_t pending;         /* loads: sectors still at DRAM; stores: victim write-backs not yet sent */
+  int32_t mshr;       /* -1: none (store, atomic) */
+  uint32_t tok;       /* atomics: the load token; else unused */
+  uint32_t n_sectors; /* 32-byte sectors in the request */
+  uint32_t pending;   /* loads: sectors still at DRAM; stores: victim write-backs not yet sent */
   uint8_t is_write, is_atomic;
   uint32_t next_free;
 } Req;
 
 typedef struct {
-  uint32_t req;             /* parent request (G_MAXUINT32 for writes without one) */
-  uint64_t sector;          /* 32-byte sector address (addr >> 5) */
+  uint32_t req;    /* parent request (G_MAXUINT32 for writes without one) */
+  uint64_t sector; /* 32-byte sector address (addr >> 5) */
   uint32_t bank;
   uint64_t row;
   uint8_t is_write;
 } DramReq;
 
 typedef struct {
-  DramReq *q;               /* FIFO in arrival order: q[head .. head + n) */
+  DramReq *q; /* FIFO in arrival order: q[head .. head + n) */
   guint head, n, cap;
   double bus_free;
   double next_cmd;
@@ -211,12 +211,12 @@ struct _WsSim {
   WsSimConfig config;
   guint n_sms, n_sched, width, max_warps, warps_per_sched;
   double icnt, l2_tag, dram_cas, dram_rowmiss, dram_burst;
-  double dram_bytes_per_cycle;  /* catalogue peak, all channels; 0 unknown */
-  uint64_t dram_enqueued;       /* 32-byte DRAM transfers queued since the simulator was made */
-  uint32_t l1_granule;      /* coalescing granularity of L1-cached loads */
-  gboolean data_pipe;       /* model the L1 data pipe (Volta and later, see uses_data_pipe) */
-  uint64_t miss_min;        /* the fastest L1-miss round trip (an L2 hit), whole cycles */
-  double blocked_free;      /* try_issue's ISSUE_BLOCKED: when the resource that blocked frees */
+  double dram_bytes_per_cycle; /* catalogue peak, all channels; 0 unknown */
+  uint64_t dram_enqueued;      /* 32-byte DRAM transfers queued since the simulator was made */
+  uint32_t l1_granule;         /* coalescing granularity of L1-cached loads */
+  gboolean data_pipe;          /* model the L1 data pipe (Volta and later, see uses_data_pipe) */
+  uint64_t miss_min;           /* the fastest L1-miss round trip (an L2 hit), whole cycles */
+  double blocked_free;         /* try_issue's ISSUE_BLOCKED: when the resource that blocked frees */
   uint32_t lat[WS_ICLASS_COUNT];
   double ii[WS_ICLASS_COUNT];
   Sm *sms;
@@ -227,10 +227,12 @@ struct _WsSim {
   Channel *channels;
   guint n_channels, n_banks;
   EventQueue events;
-  LoadTok *toks; uint32_t n_toks, tok_free;
-  Req *reqs; uint32_t n_reqs, req_free;
-  uint64_t elapsed;         /* cycles of earlier launches */
-  uint64_t now;             /* the cycle being simulated */
+  LoadTok *toks;
+  uint32_t n_toks, tok_free;
+  Req *reqs;
+  uint32_t n_reqs, req_free;
+  uint64_t elapsed; /* cycles of earlier launches */
+  uint64_t now;     /* the cycle being simulated */
   uint64_t age;
   /* unit observer */
   uint64_t unit_insts, unit_count;
@@ -241,11 +243,11 @@ struct _WsSim {
   /* per-launch */
   const WsTraceKernel *kernel;
   const WsTraceTbCounters *counters;
-  uint8_t *iclass;          /* per static instruction */
+  uint8_t *iclass; /* per static instruction */
   uint32_t n_slots;
-  uint64_t *reg_pool;       /* register-ready times of every warp slot; kept between launches */
+  uint64_t *reg_pool; /* register-ready times of every warp slot; kept between launches */
   gsize reg_pool_len;
-  uint64_t *active_sms;     /* bit per SM with a ready warp */
+  uint64_t *active_sms; /* bit per SM with a ready warp */
   guint active_words;
   WsTrace *trace;
   guint launch;
@@ -253,20 +255,23 @@ struct _WsSim {
   int blocks_per_sm, warps_per_tb;
   WsSimLaunchStats *st;
   GError *error;
-  uint64_t issued;          /* trace warp instructions retired this launch (issued + absorbed) */
-  uint64_t stores_unacked;  /* store requests sent and not yet accepted by the L2 */
-  uint32_t *timeline; guint tl_cap; uint64_t tl_interval; guint tl_n;
+  uint64_t issued;         /* trace warp instructions retired this launch (issued + absorbed) */
+  uint64_t stores_unacked; /* store requests sent and not yet accepted by the L2 */
+  uint32_t *timeline;
+  guint tl_cap;
+  uint64_t tl_interval;
+  guint tl_n;
   /* region sampling */
   const WsSimRegionSampling *rs;
-  int rs_state;             /* 0 normal, 1 warming, 2 fast-forward */
+  int rs_state; /* 0 normal, 1 warming, 2 fast-forward */
   int32_t rs_region;
-  int64_t rs_designated;    /* TB id of the sampling unit, -1 none, -2 pick next dispatched */
+  int64_t rs_designated; /* TB id of the sampling unit, -1 none, -2 pick next dispatched */
   uint64_t rs_unit_start, rs_unit_insts;
   double rs_prev_ipc, rs_region_ipc;
-  uint64_t rs_prev_backlog;  /* DRAM requests queued when the previous unit ended */
-  uint64_t rs_unit_dram;     /* dram_enqueued when the unit started */
-  double rs_unit_spi;        /* DRAM sectors per warp instruction of the last unit */
-  double rs_region_spi;      /* ... of the unit that ended warming */
+  uint64_t rs_prev_backlog; /* DRAM requests queued when the previous unit ended */
+  uint64_t rs_unit_dram;    /* dram_enqueued when the unit started */
+  double rs_unit_spi;       /* DRAM sectors per warp instruction of the last unit */
+  double rs_region_spi;     /* ... of the unit that ended warming */
   /* the current fast-forward: Table IV charge and DRAM traffic of its TBs,
    * all of them and those of the window (one epoch) being checked */
   double rs_ff_table4;
@@ -294,15 +299,15 @@ ws_sim_new (const WsGpu *gpu, const WsSimConfig *config, GError **error)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                    "GPU '%s' cannot be simulated: it needs sms, max_warps_per_sm and warp_schedulers_per_sm > 0 "
-                   "(set them with `warpscope-cli hw import`)", gpu->name);
+                   "(set them with `warpscope-cli hw import`)",
+                   gpu->name);
       return NULL;
     }
   int warps_per_sched = (gpu->max_warps_per_sm + gpu->warp_schedulers_per_sm - 1) / gpu->warp_schedulers_per_sm;
   if (warps_per_sched > 64)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_UNSUPPORTED,
-                   "GPU '%s': %d warps per scheduler; the simulator supports at most 64",
-                   gpu->name, warps_per_sched);
+                   "GPU '%s': %d warps per scheduler; the simulator supports at most 64", gpu->name, warps_per_sched);
       return NULL;
     }
   WsSim *s = g_new0 (WsSim, 1);
@@ -361,9 +366,11 @@ ws_sim_new (const WsGpu *gpu, const WsSimConfig *config, GError **error)
    * whitepaper: 5120 B/clk = 64 B/clk on each of 80 slices); unknown: one
    * 32-byte sector per cycle per slice. */
   s->slice_sectors_per_clk = gpu->l2_bandwidth_bytes_per_clk > 0 && gpu->l2_slices > 0
-                             ? gpu->l2_bandwidth_bytes_per_clk / gpu->l2_slices / SECTOR : 1.0;
-  s->l2 = ws_cache_new (gpu->l2_size > 0 ? (uint32_t) gpu->l2_size : 0, gpu->l2_line > 0 ? (uint32_t) gpu->l2_line : 128,
-                        SECTOR, gpu->l2_assoc > 0 ? (uint32_t) gpu->l2_assoc : 8);
+                               ? gpu->l2_bandwidth_bytes_per_clk / gpu->l2_slices / SECTOR
+                               : 1.0;
+  s->l2 = ws_cache_new (gpu->l2_size > 0 ? (uint32_t) gpu->l2_size : 0,
+                        gpu->l2_line > 0 ? (uint32_t) gpu->l2_line : 128, SECTOR,
+                        gpu->l2_assoc > 0 ? (uint32_t) gpu->l2_assoc : 8);
   s->channels = g_new0 (Channel, s->n_channels);
   for (guint c = 0; c < s->n_channels; c++)
     init_channel (&s->channels[c], s->n_banks);
@@ -374,8 +381,9 @@ ws_sim_new (const WsGpu *gpu, const WsSimConfig *config, GError **error)
       Sm *sm = &s->sms[i];
       sm->warps = g_new0 (Warp, s->max_warps);
       sm->sched = g_new0 (Sched, s->n_sched);
-      sm->l1 = ws_cache_new (gpu->l1_size > 0 ? (uint32_t) gpu->l1_size : 0, gpu->l1_line > 0 ? (uint32_t) gpu->l1_line : 128,
-                             s->l1_granule, gpu->l1_assoc > 0 ? (uint32_t) gpu->l1_assoc : 4);
+      sm->l1 = ws_cache_new (gpu->l1_size > 0 ? (uint32_t) gpu->l1_size : 0,
+                             gpu->l1_line > 0 ? (uint32_t) gpu->l1_line : 128, s->l1_granule,
+                             gpu->l1_assoc > 0 ? (uint32_t) gpu->l1_assoc : 4);
       sm->mshrs = g_new0 (Mshr, n_mshrs);
       sm->mshr_free = g_new (uint32_t, n_mshrs);
       sm->mshr_used = g_new (uint32_t, n_mshrs);
@@ -577,8 +585,11 @@ state_leave (Sched *sc, uint8_t from, uint32_t local)
   switch (from)
     {
     case W_READY: sc->ready &= ~(1ull << local); break;
-    case W_DEP: case W_FINISHING: sc->n_dep--; break;
-    case W_MEM: case W_DRAIN: case W_MSHR: sc->n_mem--; break;
+    case W_DEP:
+    case W_FINISHING: sc->n_dep--; break;
+    case W_MEM:
+    case W_DRAIN:
+    case W_MSHR: sc->n_mem--; break;
     case W_BARRIER: sc->n_barrier--; break;
     default: break;
     }
@@ -590,9 +601,16 @@ state_enter (WsSim *s, uint32_t smi, Sched *sc, Warp *w, uint8_t to, uint32_t lo
   w->state = to;
   switch (to)
     {
-    case W_READY: sc->ready |= 1ull << local; sc->blocked_until = 0; sm_mark_active (s, smi); break;
-    case W_DEP: case W_FINISHING: sc->n_dep++; break;
-    case W_MEM: case W_DRAIN: case W_MSHR: sc->n_mem++; break;
+    case W_READY:
+      sc->ready |= 1ull << local;
+      sc->blocked_until = 0;
+      sm_mark_active (s, smi);
+      break;
+    case W_DEP:
+    case W_FINISHING: sc->n_dep++; break;
+    case W_MEM:
+    case W_DRAIN:
+    case W_MSHR: sc->n_mem++; break;
     case W_BARRIER: sc->n_barrier++; break;
     default: break;
     }
@@ -636,8 +654,8 @@ warp_fetch (WsSim *s, Warp *w)
    * (into an FMA or a constant-bank operand) take no issue slot and no
    * pipe; they are counted with the instruction that follows them. */
   w->absorbed = 0;
-  while ((w->has_rec = ws_trace_warp_iter_next (&w->it, &w->rec, &s->error))
-         && w->rec.static_id < s->kernel->n_insts && !ws_trace_lowering_issues (s->kernel->lowering[w->rec.static_id]))
+  while ((w->has_rec = ws_trace_warp_iter_next (&w->it, &w->rec, &s->error)) && w->rec.static_id < s->kernel->n_insts
+         && !ws_trace_lowering_issues (s->kernel->lowering[w->rec.static_id]))
     w->absorbed++;
   if (w->has_rec && w->rec.static_id >= s->kernel->n_insts)
     {
@@ -721,8 +739,8 @@ all_running_in (WsSim *s, int32_t r)
 }
 
 static void tb_complete (WsSim *s, uint32_t smi, uint32_t b, uint64_t now);
-static gboolean warm_tb (WsSim *s, const WsTraceKernel *k, WsTraceTb *tb, uint64_t *dram_sectors,
-                         uint64_t *l2_sectors, GError **error);
+static gboolean warm_tb (WsSim *s, const WsTraceKernel *k, WsTraceTb *tb, uint64_t *dram_sectors, uint64_t *l2_sectors,
+                         GError **error);
 
 /* Ends a fast-forward: its TBs are charged the largest of seed 000 Table
  * IV's insts / region IPC, the time the DRAM needs for the bytes they move
@@ -743,8 +761,7 @@ ff_end (WsSim *s)
 {
   if (s->rs_state != 2)
     return;
-  double floor_cycles = s->dram_bytes_per_cycle > 0
-                        ? (double) s->rs_ff_sectors * SECTOR / s->dram_bytes_per_cycle : 0;
+  double floor_cycles = s->dram_bytes_per_cycle > 0 ? (double) s->rs_ff_sectors * SECTOR / s->dram_bytes_per_cycle : 0;
   double l2_cycles = (double) s->rs_ff_l2 / s->n_slices;
   s->st->skipped_cycles += MAX (s->rs_ff_table4, MAX (floor_cycles, l2_cycles));
   s->st->skipped_dram_sectors += s->rs_ff_sectors;
@@ -767,7 +784,7 @@ static gboolean
 ff_traffic_changed (WsSim *s)
 {
   if (!s->rs->warm_skipped || s->rs_win_insts == 0 || s->dram_bytes_per_cycle <= 0)
-    return FALSE;               /* without warming the skipped traffic is unknown */
+    return FALSE; /* without warming the skipped traffic is unknown */
   double spi = (double) s->rs_win_sectors / (double) s->rs_win_insts;
   double dram_cpi = fabs (spi - s->rs_region_spi) * SECTOR / s->dram_bytes_per_cycle;
   return dram_cpi > s->rs->ipc_tolerance / s->rs_region_ipc;
@@ -782,18 +799,18 @@ dispatch (WsSim *s, uint32_t smi, uint32_t b, uint64_t now)
     {
       uint64_t id = s->next_tb++;
       if (!s->counters[id].recorded)
-        continue;                     /* never finished in the emulator (a faulted launch): nothing to replay */
+        continue; /* never finished in the emulator (a faulted launch): nothing to replay */
       int32_t r = tb_region (s, id);
       if (s->rs_state != 0 && r != s->rs_region)
         {
           ff_end (s);
-          s->rs_state = 0;            /* exit: a TB of another region */
+          s->rs_state = 0; /* exit: a TB of another region */
         }
       if (s->rs_state == 2 && s->rs_win_tbs >= (uint64_t) s->blocks_per_sm * s->n_sms)
         {
           /* Checked once per epoch (eq. 4's system-occupancy TBs). */
           if (ff_traffic_changed (s))
-            ff_end (s);               /* simulate from here: warming starts again */
+            ff_end (s); /* simulate from here: warming starts again */
           s->rs_win_tbs = s->rs_win_insts = s->rs_win_sectors = 0;
         }
       if (s->rs_state == 2)
@@ -814,7 +831,7 @@ dispatch (WsSim *s, uint32_t smi, uint32_t b, uint64_t now)
                * (first) TBs, which is what the next launch reads first:
                * scan's add_offsets then hit in the L2 throughout its
                * warming units and was charged at 14.0 instead of 8.6 IPC. */
-              g_autoptr(GError) e = NULL;
+              g_autoptr (GError) e = NULL;
               WsTraceTb *data = ws_trace_read_tb (s->trace, s->launch, id, &e);
               uint64_t sectors = 0, l2_sectors = 0;
               if (data == NULL || !warm_tb (s, s->kernel, data, &sectors, &l2_sectors, &e))
@@ -831,7 +848,7 @@ dispatch (WsSim *s, uint32_t smi, uint32_t b, uint64_t now)
             }
           continue;
         }
-      g_autoptr(GError) e = NULL;
+      g_autoptr (GError) e = NULL;
       WsTraceTb *data = ws_trace_read_tb (s->trace, s->launch, id, &e);
       if (data == NULL)
         {
@@ -862,7 +879,7 @@ dispatch (WsSim *s, uint32_t smi, uint32_t b, uint64_t now)
           s->rs_unit_dram = s->dram_enqueued;
           if (s->rs_state == 0 && all_running_in (s, r))
             {
-              s->rs_state = 1;        /* enter: every running TB is in region r */
+              s->rs_state = 1; /* enter: every running TB is in region r */
               s->rs_region = r;
               s->rs_prev_ipc = -1;
             }
@@ -924,7 +941,8 @@ tb_complete (WsSim *s, uint32_t smi, uint32_t b, uint64_t now)
       double cyc = (double) (now - s->rs_unit_start);
       double ipc = cyc > 0 ? (double) (s->issued - s->rs_unit_insts) / cyc : 0;
       s->rs_unit_spi = s->issued > s->rs_unit_insts
-                       ? (double) (s->dram_enqueued - s->rs_unit_dram) / (double) (s->issued - s->rs_unit_insts) : 0;
+                         ? (double) (s->dram_enqueued - s->rs_unit_dram) / (double) (s->issued - s->rs_unit_insts)
+                         : 0;
       if (s->rs_state == 1 && ipc > 0)
         {
           /* Warming also waits for the DRAM queues to stop growing: stores
@@ -936,8 +954,8 @@ tb_complete (WsSim *s, uint32_t smi, uint32_t b, uint64_t now)
           uint64_t backlog = 0;
           for (guint c = 0; c < s->n_channels; c++)
             backlog += s->channels[c].n;
-          gboolean queues_stable = (double) backlog <= (double) s->rs_prev_backlog * (1 + s->rs->ipc_tolerance)
-                                                       + s->n_channels;
+          gboolean queues_stable = (double) backlog
+                                   <= (double) s->rs_prev_backlog * (1 + s->rs->ipc_tolerance) + s->n_channels;
           s->rs_prev_backlog = backlog;
           if (s->rs_prev_ipc > 0 && queues_stable
               && fabs (ipc - s->rs_prev_ipc) / s->rs_prev_ipc < s->rs->ipc_tolerance)
@@ -1075,7 +1093,7 @@ store_ack (WsSim *s, uint32_t r, uint64_t now)
   uint32_t t = s->reqs[r].tok;
   req_release (s, r);
   if (t != G_MAXUINT32)
-    load_part_done (s, t, now);     /* one sector of the warp's store accepted */
+    load_part_done (s, t, now); /* one sector of the warp's store accepted */
 }
 
 /* Permutation-based bank interleaving (Zhang, Zhu and Zhang, "A
@@ -1100,7 +1118,7 @@ dram_bank_of (uint64_t bank, uint64_t row, guint n_banks)
 static void
 dram_enqueue (WsSim *s, uint32_t req, uint64_t sector, gboolean is_write, uint64_t now)
 {
-  uint64_t line = sector >> 2;                   /* 128-byte interleave between channels */
+  uint64_t line = sector >> 2; /* 128-byte interleave between channels */
   uint32_t ch = (uint32_t) (line % s->n_channels);
   uint64_t rest = line / s->n_channels;
   /* 2 KiB rows: 16 consecutive 128-byte lines of a channel share a row. */
@@ -1393,7 +1411,7 @@ static inline double
 data_pipe_take (WsSim *s, Sm *sm, const WsTraceRecord *rec, uint32_t size, uint64_t now)
 {
   double wf = ws_bounds_access_wavefronts (rec, size ? size : 4, s->gpu->cc_major);
-  if (!(wf > 0))                     /* none, or NaN: no published rule */
+  if (!(wf > 0)) /* none, or NaN: no published rule */
     return 0;
   double start = MAX (sm->data_free, (double) now);
   sm->data_free = start + wf;
@@ -1518,7 +1536,7 @@ try_issue (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now)
       return ISSUE_BLOCKED;
     }
 
-  uint64_t result = INF_TIME;        /* when the destination registers are ready */
+  uint64_t result = INF_TIME; /* when the destination registers are ready */
   double occupancy = s->ii[cls];
   if (is_mem && space == WS_SPACE_SHARED && data_pipe)
     {
@@ -1558,7 +1576,9 @@ try_issue (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now)
            * 1414 GB/s predicted on A100, 159 measured). */
           uint32_t t = tok_alloc (s);
           LoadTok *k = &s->toks[t];
-          k->sm = smi; k->slot = slot; k->parts = n;
+          k->sm = smi;
+          k->slot = slot;
+          k->parts = n;
           k->dst[0] = is_atomic && si->n_dst > 0 ? si->dst[0] : NO_REG;
           k->dst[1] = is_atomic && si->n_dst > 1 ? si->dst[1] : NO_REG;
           if (n == 0)
@@ -1573,8 +1593,13 @@ try_issue (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now)
                 ws_cache_invalidate (sm->l1, reqs[i]);
               uint32_t r = req_alloc (s);
               Req *q = &s->reqs[r];
-              q->addr = reqs[i]; q->sm = smi; q->mshr = -1; q->tok = t; q->n_sectors = 1;
-              q->is_write = (uint8_t) is_store; q->is_atomic = (uint8_t) is_atomic;
+              q->addr = reqs[i];
+              q->sm = smi;
+              q->mshr = -1;
+              q->tok = t;
+              q->n_sectors = 1;
+              q->is_write = (uint8_t) is_store;
+              q->is_atomic = (uint8_t) is_atomic;
               send_to_l2 (s, r, now);
             }
           if (is_atomic)
@@ -1608,7 +1633,9 @@ try_issue (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now)
           double wf_extra = data_pipe ? data_pipe_take (s, sm, rec, si->access_size, now) : 0;
           uint32_t t = tok_alloc (s);
           LoadTok *k = &s->toks[t];
-          k->sm = smi; k->slot = slot; k->parts = 0;
+          k->sm = smi;
+          k->slot = slot;
+          k->parts = 0;
           k->dst[0] = si->n_dst > 0 ? si->dst[0] : NO_REG;
           k->dst[1] = si->n_dst > 1 ? si->dst[1] : NO_REG;
           gboolean any_hit = FALSE, any_merged = FALSE;
@@ -1644,9 +1671,13 @@ try_issue (WsSim *s, uint32_t smi, uint32_t slot, uint64_t now)
               k->parts++;
               uint32_t r = req_alloc (s);
               Req *q = &s->reqs[r];
-              q->addr = reqs[i]; q->sm = smi; q->mshr = mi; q->tok = t;
+              q->addr = reqs[i];
+              q->sm = smi;
+              q->mshr = mi;
+              q->tok = t;
               q->n_sectors = s->l1_granule / SECTOR;
-              q->is_write = 0; q->is_atomic = 0;
+              q->is_write = 0;
+              q->is_atomic = 0;
               send_to_l2 (s, r, now);
             }
           /* Hits return after the data pipe's time plus the hit latency;
@@ -1754,7 +1785,7 @@ sched_cycle (WsSim *s, uint32_t smi, guint k, uint64_t now)
   uint64_t tried = 0;
   guint issued = 0;
   double pipe_min = INFINITY;
-  gboolean other = FALSE;     /* a candidate failed for another reason than its pipe */
+  gboolean other = FALSE; /* a candidate failed for another reason than its pipe */
   while (issued < s->width)
     {
       uint64_t cand = sc->ready & ~tried;
@@ -1790,7 +1821,7 @@ sched_cycle (WsSim *s, uint32_t smi, guint k, uint64_t now)
       uint32_t slot = (uint32_t) pick * s->n_sched + k;
       sched_touch (s, sc);
       uint64_t saved = sc->last_acc;
-      sc->last_acc = now + 1;         /* an issue cycle is no stall */
+      sc->last_acc = now + 1; /* an issue cycle is no stall */
       int res = try_issue (s, smi, slot, now);
       if (res == ISSUE_OK)
         {
@@ -1837,31 +1868,19 @@ handle_event (WsSim *s, const Event *e, uint64_t now)
       if (s->sms[e->a].warps[e->b].state == W_FINISHING)
         warp_finished (s, e->a, e->b, now);
       break;
-    case EV_LOAD_PART:
-      load_part_done (s, e->b, now);
-      break;
-    case EV_L2_ARRIVE:
-      l2_arrive (s, e->b, now);
-      break;
-    case EV_L1_FILL:
-      l1_fill (s, e->b, now);
-      break;
-    case EV_DRAM_SCHED:
-      dram_schedule (s, e->a, now);
-      break;
-    case EV_STORE_ACK:
-      store_ack (s, e->b, now);
-      break;
-    default:
-      g_assert_not_reached ();
+    case EV_LOAD_PART: load_part_done (s, e->b, now); break;
+    case EV_L2_ARRIVE: l2_arrive (s, e->b, now); break;
+    case EV_L1_FILL: l1_fill (s, e->b, now); break;
+    case EV_DRAM_SCHED: dram_schedule (s, e->a, now); break;
+    case EV_STORE_ACK: store_ack (s, e->b, now); break;
+    default: g_assert_not_reached ();
     }
 }
 
 /* One TB's global and local accesses through the L2's tags, in program
  * order per warp (no timing, no statistics). */
 static gboolean
-warm_tb (WsSim *s, const WsTraceKernel *k, WsTraceTb *tb, uint64_t *dram_sectors, uint64_t *l2_sectors,
-         GError **error)
+warm_tb (WsSim *s, const WsTraceKernel *k, WsTraceTb *tb, uint64_t *dram_sectors, uint64_t *l2_sectors, GError **error)
 {
   uint64_t traffic = 0, l2 = 0;
   uint64_t reqs[128];
@@ -1873,8 +1892,8 @@ warm_tb (WsSim *s, const WsTraceKernel *k, WsTraceTb *tb, uint64_t *dram_sectors
       GError *e = NULL;
       while (ws_trace_warp_iter_next (&it, &rec, &e))
         {
-          if (rec.kind != WS_TRACE_RECORD_MEM || rec.static_id >= k->n_insts ||
-              (rec.space != WS_SPACE_GLOBAL && rec.space != WS_SPACE_LOCAL && rec.space != WS_SPACE_GENERIC))
+          if (rec.kind != WS_TRACE_RECORD_MEM || rec.static_id >= k->n_insts
+              || (rec.space != WS_SPACE_GLOBAL && rec.space != WS_SPACE_LOCAL && rec.space != WS_SPACE_GENERIC))
             continue;
           guint n = coalesce (&rec, k->insts[rec.static_id].access_size, SECTOR, reqs);
           /* Stores and atomics leave their sectors dirty, as in a timed run;
@@ -1942,13 +1961,16 @@ inst_iclass (const WsTraceStaticInst *inst)
     case WS_OPCLASS_FP64: return WS_ICLASS_FP64;
     case WS_OPCLASS_SFU: return WS_ICLASS_SFU;
     case WS_OPCLASS_TENSOR: return WS_ICLASS_TENSOR;
-    case WS_OPCLASS_LD: case WS_OPCLASS_ST: case WS_OPCLASS_ATOM:
+    case WS_OPCLASS_LD:
+    case WS_OPCLASS_ST:
+    case WS_OPCLASS_ATOM:
       /* Parameter reads are constant-bank operands on the hardware (and
        * plain instructions in the trace): integer-pipe work. */
       if (inst->space == WS_SPACE_PARAM || inst->space == WS_SPACE_FUNC_PARAM)
         return WS_ICLASS_INT;
       return inst->space == WS_SPACE_SHARED ? WS_ICLASS_SHARED : WS_ICLASS_GLOBAL;
-    case WS_OPCLASS_BRANCH: case WS_OPCLASS_BARRIER: return WS_ICLASS_BRANCH;
+    case WS_OPCLASS_BRANCH:
+    case WS_OPCLASS_BARRIER: return WS_ICLASS_BRANCH;
     default: return WS_ICLASS_INT;
     }
 }
@@ -1959,8 +1981,8 @@ inst_iclass (const WsTraceStaticInst *inst)
  * masks, the event queue, sampling windows) lives in locals the compiler
  * keeps in registers; the steps it calls are the functions above. */
 gboolean
-ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSampling *sampling,
-                   WsSimLaunchStats *st, GError **error)
+ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSampling *sampling, WsSimLaunchStats *st,
+                   GError **error)
 {
   memset (st, 0, sizeof *st);
   if (launch >= ws_trace_get_n_launches (trace))
@@ -1973,8 +1995,8 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
   const WsTraceKernel *k = ws_trace_get_kernel (trace, l->kernel);
   if (s->cancellable != NULL && g_cancellable_is_cancelled (s->cancellable))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "simulation of launch %u (kernel '%s') cancelled",
-                   launch, k->name);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "simulation of launch %u (kernel '%s') cancelled", launch,
+                   k->name);
       return FALSE;
     }
   int threads = (int) (l->block[0] * l->block[1] * l->block[2]);
@@ -1984,9 +2006,8 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
     return FALSE;
   if (occ.blocks_per_sm <= 0)
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                   "launch %u of kernel '%s' cannot run on GPU '%s': %s", launch, k->name, s->gpu->name,
-                   occ.reason ? occ.reason : "no block fits on an SM");
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "launch %u of kernel '%s' cannot run on GPU '%s': %s", launch,
+                   k->name, s->gpu->name, occ.reason ? occ.reason : "no block fits on an SM");
       return FALSE;
     }
   s->trace = trace;
@@ -2096,8 +2117,8 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
           if (s->cancellable != NULL && g_cancellable_is_cancelled (s->cancellable))
             {
               g_set_error (&s->error, G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                           "simulation of launch %u (kernel '%s') cancelled at cycle %" G_GUINT64_FORMAT,
-                           launch, k->name, now);
+                           "simulation of launch %u (kernel '%s') cancelled at cycle %" G_GUINT64_FORMAT, launch,
+                           k->name, now);
               break;
             }
         }
@@ -2221,8 +2242,8 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
   for (guint i = 0; i < s->n_sms; i++)
     machine += s->sms[i].insts;
   double machine_all = st->simulated_warp_instructions > 0 && st->simulated_warp_instructions < st->warp_instructions
-                       ? (double) machine * (double) st->warp_instructions / (double) st->simulated_warp_instructions
-                       : (double) machine;
+                         ? (double) machine * (double) st->warp_instructions / (double) st->simulated_warp_instructions
+                         : (double) machine;
   st->ipc = st->cycles > 0 ? machine_all / (double) st->cycles : 0;
   st->l1_hit_rate = st->l1_accesses ? (double) st->l1_hits / (double) st->l1_accesses : 0;
   st->l2_hit_rate = st->l2_accesses ? (double) st->l2_hits / (double) st->l2_accesses : 0;

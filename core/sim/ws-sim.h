@@ -35,29 +35,30 @@
 G_BEGIN_DECLS
 
 typedef enum {
-  WS_SIM_SCHED_RR,     /* loose round robin */
-  WS_SIM_SCHED_GTO,    /* greedy then oldest */
+  WS_SIM_SCHED_RR,  /* loose round robin */
+  WS_SIM_SCHED_GTO, /* greedy then oldest */
 } WsSimScheduler;
 
-WS_EXPORT const char *ws_sim_scheduler_name (WsSimScheduler s);            /* "rr", "gto" */
+WS_EXPORT const char *ws_sim_scheduler_name (WsSimScheduler s); /* "rr", "gto" */
 WS_EXPORT gboolean ws_sim_scheduler_from_string (const char *s, WsSimScheduler *out);
 
 /* Why a scheduler did not issue in a cycle. */
 typedef enum {
-  WS_SIM_STALL_IDLE,        /* no warp assigned */
-  WS_SIM_STALL_DEPENDENCY,  /* waiting for a non-memory result (pipeline latency) */
-  WS_SIM_STALL_MEMORY,      /* waiting for a load */
-  WS_SIM_STALL_STRUCTURAL,  /* a ready warp found its pipe or the MSHRs busy */
-  WS_SIM_STALL_BARRIER,     /* every live warp waits at a barrier */
+  WS_SIM_STALL_IDLE,       /* no warp assigned */
+  WS_SIM_STALL_DEPENDENCY, /* waiting for a non-memory result (pipeline latency) */
+  WS_SIM_STALL_MEMORY,     /* waiting for a load */
+  WS_SIM_STALL_STRUCTURAL, /* a ready warp found its pipe or the MSHRs busy */
+  WS_SIM_STALL_BARRIER,    /* every live warp waits at a barrier */
   WS_SIM_STALL_COUNT
 } WsSimStall;
 
-WS_EXPORT const char *ws_sim_stall_name (WsSimStall s);  /* "idle", "dependency", ... */
+WS_EXPORT const char *ws_sim_stall_name (WsSimStall s); /* "idle", "dependency", ... */
 
 typedef struct {
   WsSimScheduler scheduler;
-  double interconnect_latency;  /* cycles each way between SM and L2; <= 0: default 10 */
-  uint64_t timeline_interval;   /* cycles per timeline sample; 0: default 1000 (doubled as needed to stay <= 4096 samples) */
+  double interconnect_latency; /* cycles each way between SM and L2; <= 0: default 10 */
+  uint64_t
+    timeline_interval; /* cycles per timeline sample; 0: default 1000 (doubled as needed to stay <= 4096 samples) */
 } WsSimConfig;
 
 WS_EXPORT void ws_sim_config_init (WsSimConfig *config);
@@ -65,34 +66,34 @@ WS_EXPORT void ws_sim_config_init (WsSimConfig *config);
 /* Region sampling (seed 000 §IV-B2) for one launch: @region[tb] is the
  * homogeneous region of each TB (-1 = none), from core/tbpoint. */
 typedef struct {
-  const int32_t *region;        /* n_tbs entries */
+  const int32_t *region; /* n_tbs entries */
   uint64_t n_tbs;
-  double ipc_tolerance;         /* warming ends when two consecutive units differ by less (default 0.1) */
-  gboolean warm_skipped;        /* skipped TBs' accesses warm the L2 tags functionally, as
+  double ipc_tolerance;  /* warming ends when two consecutive units differ by less (default 0.1) */
+  gboolean warm_skipped; /* skipped TBs' accesses warm the L2 tags functionally, as
                                  * ws_sim_warm_launch does for a whole launch */
 } WsSimRegionSampling;
 
 typedef struct {
-  uint64_t cycles;                      /* simulated + charged for skipped TBs (seed 000 Table IV) */
-  uint64_t simulated_cycles;            /* cycles actually simulated */
-  uint64_t warp_instructions;           /* all TBs, skipped included (trace instructions: PTX) */
-  uint64_t thread_instructions;         /* simulated TBs only */
+  uint64_t cycles;              /* simulated + charged for skipped TBs (seed 000 Table IV) */
+  uint64_t simulated_cycles;    /* cycles actually simulated */
+  uint64_t warp_instructions;   /* all TBs, skipped included (trace instructions: PTX) */
+  uint64_t thread_instructions; /* simulated TBs only */
   uint64_t simulated_warp_instructions;
   uint64_t tbs, simulated_tbs;
-  double ipc;                           /* machine instructions issued / cycles (absorbed PTX
+  double ipc;                          /* machine instructions issued / cycles (absorbed PTX
                                          * instructions left out, ws-trace-lowering.h; skipped
                                          * TBs at the simulated ones' machine/PTX ratio) */
-  int blocks_per_sm;                    /* occupancy used by the dispatcher */
-  uint64_t stalls[WS_SIM_STALL_COUNT];  /* scheduler-cycles, summed over schedulers */
-  uint64_t l1_accesses, l1_hits;        /* sectors looked up in the L1s */
+  int blocks_per_sm;                   /* occupancy used by the dispatcher */
+  uint64_t stalls[WS_SIM_STALL_COUNT]; /* scheduler-cycles, summed over schedulers */
+  uint64_t l1_accesses, l1_hits;       /* sectors looked up in the L1s */
   uint64_t l2_accesses, l2_hits;
-  uint64_t dram_reads, dram_writes;     /* 32-byte transfers */
+  uint64_t dram_reads, dram_writes; /* 32-byte transfers */
   uint64_t dram_row_hits;
   uint64_t shared_accesses, shared_conflict_cycles;
   double l1_hit_rate, l2_hit_rate;
-  double dram_bandwidth_gbs;            /* bytes moved / simulated time at the core clock */
+  double dram_bandwidth_gbs; /* bytes moved / simulated time at the core clock */
   guint n_sms;
-  uint64_t *sm_instructions;            /* n_sms entries: machine warp instructions issued per SM */
+  uint64_t *sm_instructions; /* n_sms entries: machine warp instructions issued per SM */
   /* Per-SM IPC timeline: n_samples x n_sms instruction counts, sample i
    * covering cycles [i * timeline_interval, (i + 1) * timeline_interval)
    * from the launch's start. */
@@ -101,9 +102,9 @@ typedef struct {
   uint32_t *timeline;
   /* Region sampling */
   uint64_t skipped_tbs;
-  double skipped_cycles;                /* max (Table IV charge, DRAM floor) per fast-forward */
-  uint64_t skipped_dram_sectors;        /* 32-byte DRAM transfers of skipped TBs (functional warming) */
-  guint regions_fast_forwarded;         /* fast-forwards started (a region can be re-warmed) */
+  double skipped_cycles;         /* max (Table IV charge, DRAM floor) per fast-forward */
+  uint64_t skipped_dram_sectors; /* 32-byte DRAM transfers of skipped TBs (functional warming) */
+  guint regions_fast_forwarded;  /* fast-forwards started (a region can be re-warmed) */
   /* With region sampling: per TB (n = tbs), 1 if the TB was simulated, 0 if
    * it was fast-forwarded (or never ran in the emulator); NULL without. */
   uint8_t *tb_simulated;
@@ -124,8 +125,7 @@ WS_EXPORT const WsGpu *ws_sim_get_gpu (const WsSim *sim);
 /* Simulates launch @launch of @trace to completion (caches keep their state
  * from earlier calls).  @sampling may be NULL (every TB simulated).  @stats
  * is filled (clear it with ws_sim_launch_stats_clear afterwards). */
-WS_EXPORT gboolean ws_sim_run_launch (WsSim *sim, WsTrace *trace, guint launch,
-                                      const WsSimRegionSampling *sampling,
+WS_EXPORT gboolean ws_sim_run_launch (WsSim *sim, WsTrace *trace, guint launch, const WsSimRegionSampling *sampling,
                                       WsSimLaunchStats *stats, GError **error);
 
 /* Functional warming for a launch that sampling skips: its global and local

@@ -26,7 +26,7 @@
 struct _WsStore {
   sqlite3 *db;
   char *path;
-  gboolean read_only;   /* no write permission: everything that only reads works */
+  gboolean read_only; /* no write permission: everything that only reads works */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -46,8 +46,7 @@ static gboolean
 sql_fail (WsStore *store, const char *what, GError **error)
 {
   int code = sqlite3_extended_errcode (store->db);
-  int wscode = (code & 0xff) == SQLITE_CORRUPT || (code & 0xff) == SQLITE_NOTADB
-               ? WS_ERROR_CORRUPT : WS_ERROR_IO;
+  int wscode = (code & 0xff) == SQLITE_CORRUPT || (code & 0xff) == SQLITE_NOTADB ? WS_ERROR_CORRUPT : WS_ERROR_IO;
   g_set_error (error, WS_ERROR, wscode, "%s: %s: %s%s", store->path, what, sqlite3_errmsg (store->db),
                (code & 0xff) == SQLITE_READONLY ? read_only_hint (store, code) : "");
   return FALSE;
@@ -60,8 +59,7 @@ exec_sql (WsStore *store, const char *sql, const char *what, GError **error)
   if (sqlite3_exec (store->db, sql, NULL, NULL, &msg) != SQLITE_OK)
     {
       int code = sqlite3_errcode (store->db);
-      g_set_error (error, WS_ERROR,
-                   code == SQLITE_CORRUPT || code == SQLITE_NOTADB ? WS_ERROR_CORRUPT : WS_ERROR_IO,
+      g_set_error (error, WS_ERROR, code == SQLITE_CORRUPT || code == SQLITE_NOTADB ? WS_ERROR_CORRUPT : WS_ERROR_IO,
                    "%s: %s: %s%s", store->path, what, msg != NULL ? msg : sqlite3_errstr (code),
                    (code & 0xff) == SQLITE_READONLY ? read_only_hint (store, code) : "");
       sqlite3_free (msg);
@@ -93,7 +91,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsStmt, ws_stmt_finalize)
 static gboolean
 get_user_version (WsStore *store, int *version, GError **error)
 {
-  g_autoptr(WsStmt) stmt = prepare (store, "PRAGMA user_version", error);
+  g_autoptr (WsStmt) stmt = prepare (store, "PRAGMA user_version", error);
   if (stmt == NULL)
     return FALSE;
   if (sqlite3_step (stmt) != SQLITE_ROW)
@@ -113,7 +111,10 @@ db_resource (void)
   return ws_db_get_resource ();
 }
 
-typedef struct { int number; char *name; } Migration;
+typedef struct {
+  int number;
+  char *name;
+} Migration;
 
 static int
 compare_migrations (gconstpointer a, gconstpointer b)
@@ -133,8 +134,8 @@ migration_clear (gpointer p)
 static GArray *
 list_migrations (GError **error)
 {
-  g_auto(GStrv) names = g_resource_enumerate_children (db_resource (), RES_ROOT "/migrations/",
-                                                       G_RESOURCE_LOOKUP_FLAGS_NONE, error);
+  g_auto (GStrv) names = g_resource_enumerate_children (db_resource (), RES_ROOT "/migrations/",
+                                                        G_RESOURCE_LOOKUP_FLAGS_NONE, error);
   if (names == NULL)
     return NULL;
   GArray *out = g_array_new (FALSE, FALSE, sizeof (Migration));
@@ -155,8 +156,7 @@ list_migrations (GError **error)
 static char *
 resource_text (const char *path, GError **error)
 {
-  g_autoptr(GBytes) bytes = g_resource_lookup_data (db_resource (), path,
-                                                    G_RESOURCE_LOOKUP_FLAGS_NONE, error);
+  g_autoptr (GBytes) bytes = g_resource_lookup_data (db_resource (), path, G_RESOURCE_LOOKUP_FLAGS_NONE, error);
   if (bytes == NULL)
     return NULL;
   gsize len;
@@ -237,28 +237,28 @@ record_architecture (WsHwKind kind, const void *rec)
 static void *
 parse_record (WsStore *store, WsHwKind kind, const char *name, const char *text, GError **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) local = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) local = NULL;
   if (text == NULL || !ws_json_parser_load_data (parser, text, -1, &local))
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_CORRUPT, "%s: stored %s '%s' is not valid JSON: %s",
-                   store->path, kind_title (kind), name, local->message);
+      g_set_error (error, WS_ERROR, WS_ERROR_CORRUPT, "%s: stored %s '%s' is not valid JSON: %s", store->path,
+                   kind_title (kind), name, local->message);
       return NULL;
     }
   void *rec = record_from_json (kind, json_parser_get_root (parser), &local);
   if (rec == NULL)
-    g_set_error (error, WS_ERROR, WS_ERROR_CORRUPT, "%s: stored %s '%s' is damaged: %s",
-                 store->path, kind_title (kind), name, local->message);
+    g_set_error (error, WS_ERROR, WS_ERROR_CORRUPT, "%s: stored %s '%s' is damaged: %s", store->path, kind_title (kind),
+                 name, local->message);
   return rec;
 }
 
 static gboolean
 insert_record (WsStore *store, WsHwKind kind, const void *rec, const char *origin, GError **error)
 {
-  g_autoptr(JsonNode) node = record_to_json (kind, rec);
+  g_autoptr (JsonNode) node = record_to_json (kind, rec);
   g_autofree char *text = node_to_string (node);
-  g_autoptr(WsStmt) stmt = prepare (store,
-      "INSERT INTO hw (kind, name, architecture, record, origin) VALUES (?, ?, ?, ?, ?)", error);
+  g_autoptr (WsStmt)
+    stmt = prepare (store, "INSERT INTO hw (kind, name, architecture, record, origin) VALUES (?, ?, ?, ?, ?)", error);
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_text (stmt, 1, ws_hw_kind_name (kind), -1, SQLITE_STATIC);
@@ -295,7 +295,7 @@ seed_key (WsHwKind kind, const char *file)
 static gboolean
 seed_offered (WsStore *store, const char *key, char **checksum, GError **error)
 {
-  g_autoptr(WsStmt) stmt = prepare (store, "SELECT value FROM meta WHERE key = ?", error);
+  g_autoptr (WsStmt) stmt = prepare (store, "SELECT value FROM meta WHERE key = ?", error);
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_text (stmt, 1, key, -1, SQLITE_TRANSIENT);
@@ -309,7 +309,7 @@ seed_offered (WsStore *store, const char *key, char **checksum, GError **error)
 static gboolean
 mark_seed_offered (WsStore *store, const char *key, const char *checksum, GError **error)
 {
-  g_autoptr(WsStmt) stmt = prepare (store, "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", error);
+  g_autoptr (WsStmt) stmt = prepare (store, "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", error);
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_text (stmt, 1, key, -1, SQLITE_TRANSIENT);
@@ -323,7 +323,7 @@ mark_seed_offered (WsStore *store, const char *key, const char *checksum, GError
 static gboolean
 record_exists (WsStore *store, WsHwKind kind, const char *name, gboolean *exists, GError **error)
 {
-  g_autoptr(WsStmt) stmt = prepare (store, "SELECT 1 FROM hw WHERE kind = ? AND name = ?", error);
+  g_autoptr (WsStmt) stmt = prepare (store, "SELECT 1 FROM hw WHERE kind = ? AND name = ?", error);
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_text (stmt, 1, ws_hw_kind_name (kind), -1, SQLITE_STATIC);
@@ -340,10 +340,10 @@ record_exists (WsStore *store, WsHwKind kind, const char *name, gboolean *exists
 static gboolean
 refresh_seed_record (WsStore *store, WsHwKind kind, const void *rec, GError **error)
 {
-  g_autoptr(JsonNode) node = record_to_json (kind, rec);
+  g_autoptr (JsonNode) node = record_to_json (kind, rec);
   g_autofree char *text = node_to_string (node);
-  g_autoptr(WsStmt) stmt = prepare (store,
-      "UPDATE hw SET architecture = ?, record = ? WHERE kind = ? AND name = ? AND origin = 'seed'", error);
+  g_autoptr (WsStmt) stmt = prepare (
+    store, "UPDATE hw SET architecture = ?, record = ? WHERE kind = ? AND name = ? AND origin = 'seed'", error);
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_text (stmt, 1, record_architecture (kind, rec), -1, SQLITE_TRANSIENT);
@@ -366,11 +366,10 @@ static gboolean
 seed_kind (WsStore *store, WsHwKind kind, gboolean missing_only, GError **error)
 {
   g_autofree char *dir = g_strdup_printf (RES_ROOT "/catalogue/%s/", ws_hw_kind_name (kind));
-  g_autoptr(GError) local = NULL;
-  g_auto(GStrv) names = g_resource_enumerate_children (db_resource (), dir,
-                                                       G_RESOURCE_LOOKUP_FLAGS_NONE, &local);
+  g_autoptr (GError) local = NULL;
+  g_auto (GStrv) names = g_resource_enumerate_children (db_resource (), dir, G_RESOURCE_LOOKUP_FLAGS_NONE, &local);
   if (names == NULL)
-    return TRUE;  /* no seed records of this kind */
+    return TRUE; /* no seed records of this kind */
   for (guint i = 0; names[i] != NULL; i++)
     {
       g_autofree char *key = seed_key (kind, names[i]);
@@ -383,8 +382,8 @@ seed_kind (WsStore *store, WsHwKind kind, gboolean missing_only, GError **error)
       if (missing_only && !seed_offered (store, key, &offered, error))
         return FALSE;
       if (offered != NULL && strcmp (offered, checksum) == 0)
-        continue;  /* this text was offered before: nothing new */
-      g_autoptr(JsonParser) parser = json_parser_new ();
+        continue; /* this text was offered before: nothing new */
+      g_autoptr (JsonParser) parser = json_parser_new ();
       if (!json_parser_load_from_data (parser, text, -1, &local))
         {
           g_set_error (error, WS_ERROR, WS_ERROR_CORRUPT, "seed catalogue db/catalogue/%s/%s: %s",
@@ -420,12 +419,11 @@ seed_kind (WsStore *store, WsHwKind kind, gboolean missing_only, GError **error)
 static gboolean
 seed_catalogue (WsStore *store, gboolean missing_only, GError **error)
 {
-  return seed_kind (store, WS_HW_GPU, missing_only, error) &&
-         seed_kind (store, WS_HW_CPU, missing_only, error) &&
-         seed_kind (store, WS_HW_LINK, missing_only, error) &&
-         exec_sql (store,
-                   "INSERT OR REPLACE INTO meta (key, value) VALUES ('seeded_by', 'warpscope " WS_VERSION "')",
-                   "recording the seed", error);
+  return seed_kind (store, WS_HW_GPU, missing_only, error) && seed_kind (store, WS_HW_CPU, missing_only, error)
+         && seed_kind (store, WS_HW_LINK, missing_only, error)
+         && exec_sql (store,
+                      "INSERT OR REPLACE INTO meta (key, value) VALUES ('seeded_by', 'warpscope " WS_VERSION "')",
+                      "recording the seed", error);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -434,7 +432,7 @@ seed_catalogue (WsStore *store, gboolean missing_only, GError **error)
 static gboolean
 migrate (WsStore *store, GError **error)
 {
-  g_autoptr(GArray) migrations = list_migrations (error);
+  g_autoptr (GArray) migrations = list_migrations (error);
   if (migrations == NULL)
     return FALSE;
   int latest = migrations->len > 0 ? g_array_index (migrations, Migration, migrations->len - 1).number : 0;
@@ -443,18 +441,19 @@ migrate (WsStore *store, GError **error)
   if (!get_user_version (store, &version, error))
     return FALSE;
   if (version == latest)
-    return TRUE;  /* the common case: no write lock needed */
+    return TRUE; /* the common case: no write lock needed */
   if (store->read_only)
     {
       if (version > latest)
         g_set_error (error, WS_ERROR, WS_ERROR_UNSUPPORTED,
                      "%s: the database has schema version %d but this Warpscope (%s) knows only up to "
-                     "%d; use a newer Warpscope or another --db file", store->path, version, WS_VERSION, latest);
+                     "%d; use a newer Warpscope or another --db file",
+                     store->path, version, WS_VERSION, latest);
       else
         g_set_error (error, WS_ERROR, WS_ERROR_IO,
                      "%s: the database is read-only and %s; open it once with write permission on the file "
-                     "and its folder", store->path,
-                     version == 0 ? "empty (it needs creating)" : "needs upgrading to a newer schema");
+                     "and its folder",
+                     store->path, version == 0 ? "empty (it needs creating)" : "needs upgrading to a newer schema");
       return FALSE;
     }
 
@@ -467,7 +466,8 @@ migrate (WsStore *store, GError **error)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_UNSUPPORTED,
                    "%s: the database has schema version %d but this Warpscope (%s) knows only up to "
-                   "%d; use a newer Warpscope or another --db file", store->path, version, WS_VERSION, latest);
+                   "%d; use a newer Warpscope or another --db file",
+                   store->path, version, WS_VERSION, latest);
       goto rollback;
     }
   int from = version;
@@ -508,12 +508,12 @@ rollback:
 static void
 add_new_seed_records (WsStore *store)
 {
-  g_autoptr(GError) local = NULL;
+  g_autoptr (GError) local = NULL;
   gboolean any_new = FALSE;
   for (WsHwKind kind = WS_HW_GPU; kind <= WS_HW_LINK && !any_new; kind++)
     {
       g_autofree char *dir = g_strdup_printf (RES_ROOT "/catalogue/%s/", ws_hw_kind_name (kind));
-      g_auto(GStrv) names = g_resource_enumerate_children (db_resource (), dir, G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+      g_auto (GStrv) names = g_resource_enumerate_children (db_resource (), dir, G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
       for (guint i = 0; names != NULL && names[i] != NULL && !any_new; i++)
         {
           g_autofree char *key = seed_key (kind, names[i]);
@@ -530,14 +530,13 @@ add_new_seed_records (WsStore *store)
         }
     }
   if (!any_new)
-    return;  /* the common case: nothing to write */
+    return; /* the common case: nothing to write */
   if (!exec_sql (store, "BEGIN IMMEDIATE", "locking the database to add new catalogue records", &local))
     {
       g_debug ("%s: %s", store->path, local->message);
       return;
     }
-  if (!seed_catalogue (store, TRUE, &local) ||
-      !exec_sql (store, "COMMIT", "committing new catalogue records", &local))
+  if (!seed_catalogue (store, TRUE, &local) || !exec_sql (store, "COMMIT", "committing new catalogue records", &local))
     {
       g_debug ("%s: %s", store->path, local->message);
       sqlite3_exec (store->db, "ROLLBACK", NULL, NULL, NULL);
@@ -582,7 +581,7 @@ open_read_only (WsStore *store, GError **error)
   if (open_db (store, SQLITE_OPEN_READONLY, error) != SQLITE_OK)
     return FALSE;
   int version = 0;
-  g_autoptr(GError) local = NULL;
+  g_autoptr (GError) local = NULL;
   if (get_user_version (store, &version, &local))
     return exec_sql (store, "PRAGMA foreign_keys = ON", "enabling foreign keys", error);
   int code = sqlite3_errcode (store->db) & 0xff;
@@ -622,7 +621,7 @@ switch_to_wal (WsStore *store, GError **error)
   gint64 until = g_get_monotonic_time () + (gint64) BUSY_TIMEOUT_MS * 1000;
   for (guint attempt = 0;; attempt++)
     {
-      g_autoptr(GError) local = NULL;
+      g_autoptr (GError) local = NULL;
       if (exec_sql (store, "PRAGMA journal_mode = WAL", "switching to write-ahead logging", &local))
         return TRUE;
       if ((sqlite3_errcode (store->db) & 0xff) != SQLITE_BUSY || g_get_monotonic_time () > until)
@@ -630,7 +629,7 @@ switch_to_wal (WsStore *store, GError **error)
           g_propagate_error (error, g_steal_pointer (&local));
           return FALSE;
         }
-      g_usleep (MIN (1000u << MIN (attempt, 6u), 50000u));   /* 1, 2, 4 ... 50 ms */
+      g_usleep (MIN (1000u << MIN (attempt, 6u), 50000u)); /* 1, 2, 4 ... 50 ms */
     }
 }
 
@@ -646,15 +645,15 @@ ws_store_open (const char *path, GError **error)
 {
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  g_autoptr(WsStore) store = g_new0 (WsStore, 1);
+  g_autoptr (WsStore) store = g_new0 (WsStore, 1);
   store->path = path != NULL ? g_strdup (path) : ws_store_default_path ();
 
   g_autofree char *dir = g_path_get_dirname (store->path);
   if (g_mkdir_with_parents (dir, 0700) != 0)
     {
       int saved = errno;
-      g_set_error (error, WS_ERROR, WS_ERROR_IO, "cannot create the folder %s for the database %s: %s",
-                   dir, store->path, g_strerror (saved));
+      g_set_error (error, WS_ERROR, WS_ERROR_IO, "cannot create the folder %s for the database %s: %s", dir,
+                   store->path, g_strerror (saved));
       return NULL;
     }
 
@@ -668,7 +667,7 @@ ws_store_open (const char *path, GError **error)
    * commits; it persists in the file once set.  Without write permission
    * on the file or its folder (WAL needs its -shm file beside it) the
    * database is opened read-only instead, so listing and reading work. */
-  g_autoptr(GError) wal_error = NULL;
+  g_autoptr (GError) wal_error = NULL;
   if (sqlite3_db_readonly (store->db, "main") == 1 || !switch_to_wal (store, &wal_error))
     {
       int code = sqlite3_errcode (store->db) & 0xff;
@@ -721,19 +720,18 @@ GPtrArray *
 ws_store_list_hw (WsStore *store, WsHwKind kind, GPtrArray *damaged, GError **error)
 {
   g_return_val_if_fail (store != NULL, NULL);
-  g_autoptr(WsStmt) stmt = prepare (store,
-      "SELECT name, record FROM hw WHERE kind = ? ORDER BY name COLLATE NOCASE", error);
+  g_autoptr (WsStmt)
+    stmt = prepare (store, "SELECT name, record FROM hw WHERE kind = ? ORDER BY name COLLATE NOCASE", error);
   if (stmt == NULL)
     return NULL;
   sqlite3_bind_text (stmt, 1, ws_hw_kind_name (kind), -1, SQLITE_STATIC);
-  g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func (record_free_func (kind));
+  g_autoptr (GPtrArray) out = g_ptr_array_new_with_free_func (record_free_func (kind));
   int rc;
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       const char *name = (const char *) sqlite3_column_text (stmt, 0);
-      g_autoptr(GError) local = NULL;
-      void *rec = parse_record (store, kind, name ? name : "?", (const char *) sqlite3_column_text (stmt, 1),
-                                &local);
+      g_autoptr (GError) local = NULL;
+      void *rec = parse_record (store, kind, name ? name : "?", (const char *) sqlite3_column_text (stmt, 1), &local);
       if (rec != NULL)
         {
           g_ptr_array_add (out, rec);
@@ -742,8 +740,8 @@ ws_store_list_hw (WsStore *store, WsHwKind kind, GPtrArray *damaged, GError **er
       /* One damaged record (written by another program, or by hand) must
        * not hide the others: it is left out and described. */
       g_autofree char *msg = g_strdup_printf ("%s; 'hw delete %s' removes it, 'hw import --replace FILE' "
-                                              "stores a good record under its name", local->message,
-                                              name ? name : "?");
+                                              "stores a good record under its name",
+                                              local->message, name ? name : "?");
       if (damaged != NULL)
         g_ptr_array_add (damaged, g_steal_pointer (&msg));
       else
@@ -780,8 +778,8 @@ names_of_kind (WsStore *store, WsHwKind kind)
 {
   GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
   sqlite3_stmt *stmt = NULL;
-  if (sqlite3_prepare_v2 (store->db, "SELECT name FROM hw WHERE kind = ? ORDER BY name COLLATE NOCASE",
-                          -1, &stmt, NULL) == SQLITE_OK)
+  if (sqlite3_prepare_v2 (store->db, "SELECT name FROM hw WHERE kind = ? ORDER BY name COLLATE NOCASE", -1, &stmt, NULL)
+      == SQLITE_OK)
     {
       sqlite3_bind_text (stmt, 1, ws_hw_kind_name (kind), -1, SQLITE_STATIC);
       while (sqlite3_step (stmt) == SQLITE_ROW)
@@ -795,15 +793,15 @@ names_of_kind (WsStore *store, WsHwKind kind)
 static void
 set_not_found (WsStore *store, WsHwKind kind, const char *name, GError **error)
 {
-  g_autoptr(GPtrArray) names = names_of_kind (store, kind);
+  g_autoptr (GPtrArray) names = names_of_kind (store, kind);
   g_autofree char *close = ws_suggest_names (name, (const char *const *) names->pdata, 3);
   if (close != NULL)
-    g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, "unknown %s '%s'; did you mean %s?",
-                 kind_title (kind), name, close);
+    g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, "unknown %s '%s'; did you mean %s?", kind_title (kind), name,
+                 close);
   else
     g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND,
-                 "unknown %s '%s'; 'hw list --kind %s' shows the %d in the catalogue",
-                 kind_title (kind), name, ws_hw_kind_name (kind), (int) names->len - 1);
+                 "unknown %s '%s'; 'hw list --kind %s' shows the %d in the catalogue", kind_title (kind), name,
+                 ws_hw_kind_name (kind), (int) names->len - 1);
 }
 
 static void *
@@ -811,7 +809,7 @@ get_kind (WsStore *store, WsHwKind kind, const char *name, GError **error)
 {
   g_return_val_if_fail (store != NULL, NULL);
   g_return_val_if_fail (name != NULL, NULL);
-  g_autoptr(WsStmt) stmt = prepare (store, "SELECT name, record FROM hw WHERE kind = ? AND name = ?", error);
+  g_autoptr (WsStmt) stmt = prepare (store, "SELECT name, record FROM hw WHERE kind = ? AND name = ?", error);
   if (stmt == NULL)
     return NULL;
   sqlite3_bind_text (stmt, 1, ws_hw_kind_name (kind), -1, SQLITE_STATIC);
@@ -853,14 +851,14 @@ put_kind_locked (WsStore *store, WsHwKind kind, const void *rec, gboolean replac
 {
   /* Validate through the import path so the store only ever holds records
    * that `hw import` would accept. */
-  g_autoptr(JsonNode) node = record_to_json (kind, rec);
+  g_autoptr (JsonNode) node = record_to_json (kind, rec);
   void *checked = record_from_json (kind, node, error);
   if (checked == NULL)
     return FALSE;
   record_free_func (kind) (checked);
 
   const char *name = record_name (rec);
-  g_autoptr(WsStmt) find = prepare (store, "SELECT id, kind, name FROM hw WHERE name = ?", error);
+  g_autoptr (WsStmt) find = prepare (store, "SELECT id, kind, name FROM hw WHERE name = ?", error);
   if (find == NULL)
     return FALSE;
   sqlite3_bind_text (find, 1, name, -1, SQLITE_TRANSIENT);
@@ -884,13 +882,15 @@ put_kind_locked (WsStore *store, WsHwKind kind, const void *rec, gboolean replac
         {
           g_set_error (error, WS_ERROR, WS_ERROR_DUPLICATE,
                        "%s '%s' already exists in the catalogue; import with --replace to overwrite it "
-                       "or choose another name", kind_title (kind), existing_name);
+                       "or choose another name",
+                       kind_title (kind), existing_name);
           return FALSE;
         }
       g_autofree char *text = node_to_string (node);
-      g_autoptr(WsStmt) upd = prepare (store,
-          "UPDATE hw SET name = ?, architecture = ?, record = ?, origin = 'user', "
-          "modified = strftime ('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?", error);
+      g_autoptr (WsStmt) upd = prepare (store,
+                                        "UPDATE hw SET name = ?, architecture = ?, record = ?, origin = 'user', "
+                                        "modified = strftime ('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?",
+                                        error);
       if (upd == NULL)
         return FALSE;
       sqlite3_bind_text (upd, 1, name, -1, SQLITE_TRANSIENT);
@@ -976,7 +976,7 @@ ws_store_delete_hw (WsStore *store, WsHwKind kind, const char *name, GError **er
 {
   g_return_val_if_fail (store != NULL, FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
-  g_autoptr(WsStmt) stmt = prepare (store, "DELETE FROM hw WHERE kind = ? AND name = ?", error);
+  g_autoptr (WsStmt) stmt = prepare (store, "DELETE FROM hw WHERE kind = ? AND name = ?", error);
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_text (stmt, 1, ws_hw_kind_name (kind), -1, SQLITE_STATIC);
@@ -996,7 +996,7 @@ ws_store_find_hw (WsStore *store, const char *name, WsHwKind *kind, GError **err
 {
   g_return_val_if_fail (store != NULL, FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
-  g_autoptr(WsStmt) stmt = prepare (store, "SELECT kind FROM hw WHERE name = ?", error);
+  g_autoptr (WsStmt) stmt = prepare (store, "SELECT kind FROM hw WHERE name = ?", error);
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_text (stmt, 1, name, -1, SQLITE_TRANSIENT);
@@ -1005,8 +1005,7 @@ ws_store_find_hw (WsStore *store, const char *name, WsHwKind *kind, GError **err
     {
       if (!ws_hw_kind_from_string ((const char *) sqlite3_column_text (stmt, 0), kind))
         {
-          g_set_error (error, WS_ERROR, WS_ERROR_CORRUPT, "%s: record '%s' has an unknown kind",
-                       store->path, name);
+          g_set_error (error, WS_ERROR, WS_ERROR_CORRUPT, "%s: record '%s' has an unknown kind", store->path, name);
           return FALSE;
         }
       return TRUE;
@@ -1015,8 +1014,8 @@ ws_store_find_hw (WsStore *store, const char *name, WsHwKind *kind, GError **err
     return sql_fail (store, "looking up the catalogue", error);
 
   /* Suggest across every kind: the user did not say which one they meant. */
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(WsStmt) all = prepare (store, "SELECT name FROM hw ORDER BY name COLLATE NOCASE", error);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (WsStmt) all = prepare (store, "SELECT name FROM hw ORDER BY name COLLATE NOCASE", error);
   if (all == NULL)
     return FALSE;
   while (sqlite3_step (all) == SQLITE_ROW)
@@ -1024,10 +1023,9 @@ ws_store_find_hw (WsStore *store, const char *name, WsHwKind *kind, GError **err
   g_ptr_array_add (names, NULL);
   g_autofree char *close = ws_suggest_names (name, (const char *const *) names->pdata, 3);
   if (close != NULL)
-    g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND,
-                 "unknown GPU, CPU or link '%s'; did you mean %s?", name, close);
+    g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, "unknown GPU, CPU or link '%s'; did you mean %s?", name, close);
   else
-    g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND,
-                 "unknown GPU, CPU or link '%s'; 'hw list' shows the catalogue", name);
+    g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, "unknown GPU, CPU or link '%s'; 'hw list' shows the catalogue",
+                 name);
   return FALSE;
 }

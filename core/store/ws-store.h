@@ -10,14 +10,14 @@ G_BEGIN_DECLS
 typedef struct _WsStore WsStore;
 
 /* Default path: $XDG_DATA_HOME/warpscope/warpscope.db (directory created). */
-WS_EXPORT char    *ws_store_default_path (void);
+WS_EXPORT char *ws_store_default_path (void);
 /* Opens (creating, migrating and seeding as needed).  @path NULL = default.
  * Without write permission on the file or its folder the database is
  * opened read-only: everything that only reads works, and a write fails
  * with an error that says the database is read-only. */
 WS_EXPORT WsStore *ws_store_open (const char *path, GError **error);
 WS_EXPORT gboolean ws_store_is_read_only (WsStore *store);
-WS_EXPORT void     ws_store_close (WsStore *store);
+WS_EXPORT void ws_store_close (WsStore *store);
 WS_EXPORT const char *ws_store_get_path (WsStore *store);
 /* The raw handle, for modules that keep their own tables (runs, models...). */
 WS_EXPORT struct sqlite3 *ws_store_get_db (WsStore *store);
@@ -29,13 +29,13 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsStore, ws_store_close)
  * @damaged (of char*: messages naming the database, the record and what to
  * do; may be NULL); the other lists log it with g_message. */
 WS_EXPORT GPtrArray *ws_store_list_hw (WsStore *store, WsHwKind kind, GPtrArray *damaged, GError **error);
-WS_EXPORT GPtrArray *ws_store_list_gpus (WsStore *store, GError **error);   /* of WsGpu* */
-WS_EXPORT GPtrArray *ws_store_list_cpus (WsStore *store, GError **error);   /* of WsCpu* */
-WS_EXPORT GPtrArray *ws_store_list_links (WsStore *store, GError **error);  /* of WsLink* */
+WS_EXPORT GPtrArray *ws_store_list_gpus (WsStore *store, GError **error);  /* of WsGpu* */
+WS_EXPORT GPtrArray *ws_store_list_cpus (WsStore *store, GError **error);  /* of WsCpu* */
+WS_EXPORT GPtrArray *ws_store_list_links (WsStore *store, GError **error); /* of WsLink* */
 /* Lookup by exact (case-insensitive) name.  Not found: WS_ERROR_NOT_FOUND with
  * a message that suggests close names. */
-WS_EXPORT WsGpu  *ws_store_get_gpu (WsStore *store, const char *name, GError **error);
-WS_EXPORT WsCpu  *ws_store_get_cpu (WsStore *store, const char *name, GError **error);
+WS_EXPORT WsGpu *ws_store_get_gpu (WsStore *store, const char *name, GError **error);
+WS_EXPORT WsCpu *ws_store_get_cpu (WsStore *store, const char *name, GError **error);
 WS_EXPORT WsLink *ws_store_get_link (WsStore *store, const char *name, GError **error);
 /* Insert or replace (replace only when @replace; else WS_ERROR_DUPLICATE). */
 WS_EXPORT gboolean ws_store_put_gpu (WsStore *store, const WsGpu *gpu, gboolean replace, GError **error);

@@ -137,8 +137,7 @@ ws_app_model_get_traces (const WsAppModel *app)
 
 /* An expression field: a JSON string (the expression) or a number. */
 static gboolean
-compile_field (JsonObject *o, const char *member, gboolean required, const char *where, WsExpr **out,
-               GError **error)
+compile_field (JsonObject *o, const char *member, gboolean required, const char *where, WsExpr **out, GError **error)
 {
   *out = NULL;
   JsonNode *n = json_object_get_member (o, member);
@@ -151,8 +150,8 @@ compile_field (JsonObject *o, const char *member, gboolean required, const char 
   g_autofree char *text = NULL;
   if (JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING)
     text = g_strdup (json_node_get_string (n));
-  else if (JSON_NODE_HOLDS_VALUE (n) && (json_node_get_value_type (n) == G_TYPE_INT64
-                                          || json_node_get_value_type (n) == G_TYPE_DOUBLE))
+  else if (JSON_NODE_HOLDS_VALUE (n)
+           && (json_node_get_value_type (n) == G_TYPE_INT64 || json_node_get_value_type (n) == G_TYPE_DOUBLE))
     {
       char buf[G_ASCII_DTOSTR_BUF_SIZE];
       text = g_strdup (g_ascii_dtostr (buf, sizeof buf, json_node_get_double (n)));
@@ -219,9 +218,9 @@ shift_error_column (GError *error, int column)
 static GPtrArray *
 compile_arg (JsonNode *n, const char *where, guint index, GError **error)
 {
-  g_autoptr(GPtrArray) pieces = g_ptr_array_new_with_free_func (arg_piece_free);
-  if (JSON_NODE_HOLDS_VALUE (n) && (json_node_get_value_type (n) == G_TYPE_INT64
-                                     || json_node_get_value_type (n) == G_TYPE_DOUBLE))
+  g_autoptr (GPtrArray) pieces = g_ptr_array_new_with_free_func (arg_piece_free);
+  if (JSON_NODE_HOLDS_VALUE (n)
+      && (json_node_get_value_type (n) == G_TYPE_INT64 || json_node_get_value_type (n) == G_TYPE_DOUBLE))
     {
       AppArgPiece *piece = g_new0 (AppArgPiece, 1);
       piece->literal = format_arg_value (json_node_get_double (n));
@@ -302,7 +301,7 @@ char **
 ws_app_op_eval_args (const AppOp *op, GHashTable *vars, GError **error)
 {
   guint n = op->args != NULL ? op->args->len : 0;
-  g_auto(GStrv) out = g_new0 (char *, n + 1);
+  g_auto (GStrv) out = g_new0 (char *, n + 1);
   for (guint i = 0; i < n; i++)
     {
       GPtrArray *pieces = op->args->pdata[i];
@@ -364,21 +363,17 @@ op_kind_of (const char *name)
 static gpointer
 field_slot (AppOp *op, const char *key)
 {
-  static const struct { const char *key; gsize offset; } slots[] = {
-    { "bytes", G_STRUCT_OFFSET (AppOp, bytes) },
-    { "device", G_STRUCT_OFFSET (AppOp, device) },
-    { "seconds", G_STRUCT_OFFSET (AppOp, seconds) },
-    { "operations", G_STRUCT_OFFSET (AppOp, operations) },
-    { "rank", G_STRUCT_OFFSET (AppOp, peer_rank) },
-    { "launch", G_STRUCT_OFFSET (AppOp, launch) },
-    { "count", G_STRUCT_OFFSET (AppOp, count) },
-    { "condition", G_STRUCT_OFFSET (AppOp, cond) },
-    { "name", G_STRUCT_OFFSET (AppOp, name) },
-    { "variable", G_STRUCT_OFFSET (AppOp, loop_var) },
-    { "to", G_STRUCT_OFFSET (AppOp, peer) },
-    { "from", G_STRUCT_OFFSET (AppOp, peer) },
-    { "trace", G_STRUCT_OFFSET (AppOp, trace) },
-    { "program", G_STRUCT_OFFSET (AppOp, program) },
+  static const struct {
+    const char *key;
+    gsize offset;
+  } slots[] = {
+    { "bytes", G_STRUCT_OFFSET (AppOp, bytes) },     { "device", G_STRUCT_OFFSET (AppOp, device) },
+    { "seconds", G_STRUCT_OFFSET (AppOp, seconds) }, { "operations", G_STRUCT_OFFSET (AppOp, operations) },
+    { "rank", G_STRUCT_OFFSET (AppOp, peer_rank) },  { "launch", G_STRUCT_OFFSET (AppOp, launch) },
+    { "count", G_STRUCT_OFFSET (AppOp, count) },     { "condition", G_STRUCT_OFFSET (AppOp, cond) },
+    { "name", G_STRUCT_OFFSET (AppOp, name) },       { "variable", G_STRUCT_OFFSET (AppOp, loop_var) },
+    { "to", G_STRUCT_OFFSET (AppOp, peer) },         { "from", G_STRUCT_OFFSET (AppOp, peer) },
+    { "trace", G_STRUCT_OFFSET (AppOp, trace) },     { "program", G_STRUCT_OFFSET (AppOp, program) },
   };
   for (guint i = 0; i < G_N_ELEMENTS (slots); i++)
     if (strcmp (slots[i].key, key) == 0)
@@ -527,7 +522,8 @@ kernel_kind_of (JsonObject *o, const char *w, WsAppKernelKind *out, GError **err
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                    "%s: a kernel has exactly one of 'analytic' (explicit parameters), 'trace' (a profiled "
-                   "kernel) or 'program' with 'args' (profiled on demand for each argument list)", w);
+                   "kernel) or 'program' with 'args' (profiled on demand for each argument list)",
+                   w);
       return FALSE;
     }
   if (*out != WS_APP_KERNEL_PROGRAM && json_object_has_member (o, "args"))
@@ -560,12 +556,12 @@ op_from_json (JsonNode *node, const char *app, const char *label, const char *nu
       const char *const *names = ws_app_schema_op_names ();
       g_autofree char *close = ws_suggest_names (kind, names, 2);
       g_autofree char *all = g_strjoinv (", ", (char **) names);
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: unknown operation '%s'%s%s%s (operations: %s)", where0,
-                   kind, close ? " (did you mean " : "", close ? close : "", close ? "?)" : "", all);
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: unknown operation '%s'%s%s%s (operations: %s)", where0, kind,
+                   close ? " (did you mean " : "", close ? close : "", close ? "?)" : "", all);
       return NULL;
     }
   const WsAppOpKind *info = ws_app_schema_op_kind_find (kind);
-  g_autoptr(GPtrArray) holder = g_ptr_array_new_with_free_func (op_free);
+  g_autoptr (GPtrArray) holder = g_ptr_array_new_with_free_func (op_free);
   AppOp *op = g_new0 (AppOp, 1);
   g_ptr_array_add (holder, op);
   op->kind = k;
@@ -615,8 +611,9 @@ ops_from_json (JsonNode *node, const char *app, const char *label, const char *p
 {
   if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "application '%s', label '%s'%s%s: '%s' must be an array of operations",
-                   app, label, prefix ? ", operation " : "", prefix ? prefix : "", field);
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   "application '%s', label '%s'%s%s: '%s' must be an array of operations", app, label,
+                   prefix ? ", operation " : "", prefix ? prefix : "", field);
       return NULL;
     }
   /* @prefix numbers the enclosing operations ("2.1.3"): one more level per
@@ -626,13 +623,15 @@ ops_from_json (JsonNode *node, const char *app, const char *label, const char *p
     level += *p == '.';
   if (prefix != NULL && level + 1 >= MAX_OP_NESTING)
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "application '%s', label '%s', operation %s: loops and "
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   "application '%s', label '%s', operation %s: loops and "
                    "conditionals nest more than %d levels deep here; flatten the model (a loop's count can "
-                   "multiply)", app, label, prefix, MAX_OP_NESTING);
+                   "multiply)",
+                   app, label, prefix, MAX_OP_NESTING);
       return NULL;
     }
   JsonArray *a = json_node_get_array (node);
-  g_autoptr(GPtrArray) ops = g_ptr_array_new_with_free_func (op_free);
+  g_autoptr (GPtrArray) ops = g_ptr_array_new_with_free_func (op_free);
   for (guint i = 0; i < json_array_get_length (a); i++)
     {
       g_autofree char *number = prefix ? g_strdup_printf ("%s.%u", prefix, i + 1) : g_strdup_printf ("%u", i + 1);
@@ -659,14 +658,14 @@ ws_app_model_from_json (JsonNode *node, GError **error)
   const char *kind = ws_json_get_string (o, "kind", FALSE, "application model", error);
   if (kind != NULL && strcmp (kind, "application") != 0)
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                   "application model: \"kind\" is '%s', expected \"application\"", kind);
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "application model: \"kind\" is '%s', expected \"application\"",
+                   kind);
       return NULL;
     }
   const char *name = ws_json_get_string (o, "name", TRUE, "application model", error);
   if (name == NULL)
     return NULL;
-  g_autoptr(WsAppModel) app = g_new0 (WsAppModel, 1);
+  g_autoptr (WsAppModel) app = g_new0 (WsAppModel, 1);
   app->name = g_strdup (name);
   app->json = json_node_copy (node);
   app->variables = g_ptr_array_new_with_free_func (variable_free);
@@ -798,9 +797,8 @@ ws_app_bind_variables (const WsAppModel *app, GHashTable *overrides, GHashTable 
           if (found == NULL)
             {
               g_autofree char *close = ws_suggest_names (key, ws_app_model_get_variables (app), 2);
-              g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "application '%s' has no variable '%s'%s%s%s",
-                           app->name, (const char *) key, close ? " (did you mean " : "", close ? close : "",
-                           close ? "?)" : "");
+              g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "application '%s' has no variable '%s'%s%s%s", app->name,
+                           (const char *) key, close ? " (did you mean " : "", close ? close : "", close ? "?)" : "");
               return FALSE;
             }
           if (found->derived != NULL)

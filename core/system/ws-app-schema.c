@@ -14,11 +14,14 @@
 /* One row per field.  EXPR ranges are what the evaluator accepts for a
  * point (a byte count or a time is never negative, a device, rank, launch
  * or loop count is a whole number from 0). */
+/* clang-format off */
 #define EXPR(key, req, lo, hi, unit, label, help) \
   { key, NULL, WS_APP_FIELD_EXPR, req, lo, hi, unit, CTX, label, help }
 #define OTHER(key, type, req, label, help) \
   { key, NULL, type, req, 0, 0, "", CTX, label, help }
+/* clang-format on */
 
+/* clang-format off */
 #define F_DEVICE \
   EXPR ("device", FALSE, 0, HUGE_VAL, "", NC_("application model", "Device"), \
         NC_("application model", "Which of the GPUs linked to the process’s CPU (0-based, in system order); " \
@@ -29,10 +32,11 @@
 #define F_LAUNCH \
   EXPR ("launch", FALSE, 0, HUGE_VAL, "", NC_("application model", "Launch"), \
         NC_("application model", "Which launch of the trace to predict (0-based; default 0)."))
+/* clang-format on */
 
 static const WsAppField f_copy[] = {
-  EXPR ("bytes", TRUE, 0, HUGE_VAL, NC_("application model", "bytes"), NC_("application model", "Bytes"),
-        NC_("application model", "Bytes copied between the process’s CPU and the GPU.")),
+  EXPR ("bytes", TRUE, 0, HUGE_VAL, NC_ ("application model", "bytes"), NC_ ("application model", "Bytes"),
+        NC_ ("application model", "Bytes copied between the process’s CPU and the GPU.")),
   F_DEVICE,
 };
 /* The analytic kernel's first rows; its parameters follow (see analytic_fields ()). */
@@ -43,92 +47,93 @@ static const WsAppField f_kernel_analytic_head[] = {
 static const WsAppField f_kernel_profiled[] = {
   F_KERNEL_NAME,
   F_DEVICE,
-  OTHER ("trace", WS_APP_FIELD_TRACE, TRUE, NC_("application model", "Trace"),
-         NC_("application model", "The trace file whose launch is predicted (warpscope-cli profile -o TRACE)." )),
+  OTHER ("trace", WS_APP_FIELD_TRACE, TRUE, NC_ ("application model", "Trace"),
+         NC_ ("application model", "The trace file whose launch is predicted (warpscope-cli profile -o TRACE).")),
   F_LAUNCH,
 };
 static const WsAppField f_kernel_program[] = {
   F_KERNEL_NAME,
   F_DEVICE,
-  OTHER ("program", WS_APP_FIELD_PROGRAM, TRUE, NC_("application model", "Program"),
-         NC_("application model", "A CUDA program profiled on the emulator for each point.")),
-  OTHER ("args", WS_APP_FIELD_ARGS, FALSE, NC_("application model", "Arguments"),
-         NC_("application model", "The program’s arguments; {EXPR} parts are replaced by their value at each "
-             "point.")),
+  OTHER ("program", WS_APP_FIELD_PROGRAM, TRUE, NC_ ("application model", "Program"),
+         NC_ ("application model", "A CUDA program profiled on the emulator for each point.")),
+  OTHER ("args", WS_APP_FIELD_ARGS, FALSE, NC_ ("application model", "Arguments"),
+         NC_ ("application model", "The program’s arguments; {EXPR} parts are replaced by their value at each "
+                                   "point.")),
   F_LAUNCH,
 };
 static const WsAppField f_host[] = {
-  EXPR ("seconds", FALSE, 0, HUGE_VAL, NC_("application model", "s"), NC_("application model", "Seconds"),
-        NC_("application model", "Time the host computes (give this or operations).")),
-  EXPR ("operations", FALSE, 0, HUGE_VAL, "", NC_("application model", "Operations"),
-        NC_("application model", "Floating-point operations, run at one core’s share of the CPU’s peak (give "
-            "this or seconds).")),
+  EXPR ("seconds", FALSE, 0, HUGE_VAL, NC_ ("application model", "s"), NC_ ("application model", "Seconds"),
+        NC_ ("application model", "Time the host computes (give this or operations).")),
+  EXPR ("operations", FALSE, 0, HUGE_VAL, "", NC_ ("application model", "Operations"),
+        NC_ ("application model", "Floating-point operations, run at one core’s share of the CPU’s peak (give "
+                                  "this or seconds).")),
 };
 static const WsAppField f_send[] = {
-  OTHER ("to", WS_APP_FIELD_LABEL, TRUE, NC_("application model", "To label"),
-         NC_("application model", "The label of the receiving processes.")),
-  EXPR ("rank", FALSE, 0, HUGE_VAL, "", NC_("application model", "Rank"),
-        NC_("application model", "Which process of that label (default: this rank modulo their number).")),
-  EXPR ("bytes", TRUE, 0, HUGE_VAL, NC_("application model", "bytes"), NC_("application model", "Bytes"),
-        NC_("application model", "Size of the message.")),
+  OTHER ("to", WS_APP_FIELD_LABEL, TRUE, NC_ ("application model", "To label"),
+         NC_ ("application model", "The label of the receiving processes.")),
+  EXPR ("rank", FALSE, 0, HUGE_VAL, "", NC_ ("application model", "Rank"),
+        NC_ ("application model", "Which process of that label (default: this rank modulo their number).")),
+  EXPR ("bytes", TRUE, 0, HUGE_VAL, NC_ ("application model", "bytes"), NC_ ("application model", "Bytes"),
+        NC_ ("application model", "Size of the message.")),
 };
 static const WsAppField f_recv[] = {
-  OTHER ("from", WS_APP_FIELD_LABEL, TRUE, NC_("application model", "From label"),
-         NC_("application model", "The label of the sending processes.")),
-  EXPR ("rank", FALSE, 0, HUGE_VAL, "", NC_("application model", "Rank"),
-        NC_("application model", "Which process of that label (default: this rank modulo their number).")),
+  OTHER ("from", WS_APP_FIELD_LABEL, TRUE, NC_ ("application model", "From label"),
+         NC_ ("application model", "The label of the sending processes.")),
+  EXPR ("rank", FALSE, 0, HUGE_VAL, "", NC_ ("application model", "Rank"),
+        NC_ ("application model", "Which process of that label (default: this rank modulo their number).")),
 };
 static const WsAppField f_barrier[] = {
-  OTHER ("labels", WS_APP_FIELD_LABELS, FALSE, NC_("application model", "Labels"),
-         NC_("application model", "The labels whose processes meet; every process when empty.")),
+  OTHER ("labels", WS_APP_FIELD_LABELS, FALSE, NC_ ("application model", "Labels"),
+         NC_ ("application model", "The labels whose processes meet; every process when empty.")),
 };
 static const WsAppField f_sync[] = {
   F_DEVICE,
 };
 static const WsAppField f_loop[] = {
-  EXPR ("count", TRUE, 0, HUGE_VAL, "", NC_("application model", "Count"),
-        NC_("application model", "How many times the body runs (a whole number).")),
-  OTHER ("variable", WS_APP_FIELD_IDENT, FALSE, NC_("application model", "Variable"),
-         NC_("application model", "A variable that runs 0 … count − 1 inside the body.")),
+  EXPR ("count", TRUE, 0, HUGE_VAL, "", NC_ ("application model", "Count"),
+        NC_ ("application model", "How many times the body runs (a whole number).")),
+  OTHER ("variable", WS_APP_FIELD_IDENT, FALSE, NC_ ("application model", "Variable"),
+         NC_ ("application model", "A variable that runs 0 … count − 1 inside the body.")),
 };
 static const WsAppField f_if[] = {
-  EXPR ("condition", TRUE, -HUGE_VAL, HUGE_VAL, "", NC_("application model", "Condition"),
-        NC_("application model", "The then branch runs when it is not zero, else the else branch.")),
+  EXPR ("condition", TRUE, -HUGE_VAL, HUGE_VAL, "", NC_ ("application model", "Condition"),
+        NC_ ("application model", "The then branch runs when it is not zero, else the else branch.")),
 };
 
 static const WsAppOpKind op_kinds[] = {
-  { "h2d", CTX, NC_("application model", "Copy to GPU"),
-    NC_("application model", "cudaMemcpy from the process’s CPU to a GPU linked to it."), NULL, FALSE, NULL },
-  { "d2h", CTX, NC_("application model", "Copy from GPU"),
-    NC_("application model", "cudaMemcpy from a GPU to the process’s CPU."), NULL, FALSE, NULL },
-  { "kernel", CTX, NC_("application model", "Kernel"),
-    NC_("application model", "A kernel launch: explicit parameters, a recorded trace, or a program profiled on "
-        "demand."), NULL, FALSE, NULL },
-  { "host", CTX, NC_("application model", "Host work"), NC_("application model", "Host computation."),
+  { "h2d", CTX, NC_ ("application model", "Copy to GPU"),
+    NC_ ("application model", "cudaMemcpy from the process’s CPU to a GPU linked to it."), NULL, FALSE, NULL },
+  { "d2h", CTX, NC_ ("application model", "Copy from GPU"),
+    NC_ ("application model", "cudaMemcpy from a GPU to the process’s CPU."), NULL, FALSE, NULL },
+  { "kernel", CTX, NC_ ("application model", "Kernel"),
+    NC_ ("application model", "A kernel launch: explicit parameters, a recorded trace, or a program profiled on "
+                              "demand."),
     NULL, FALSE, NULL },
-  { "send", CTX, NC_("application model", "Send"), NC_("application model", "A point-to-point message."),
-    NULL, FALSE, NULL },
-  { "recv", CTX, NC_("application model", "Receive"),
-    NC_("application model", "Waits for the next message from that process."), NULL, FALSE, NULL },
-  { "barrier", CTX, NC_("application model", "Barrier"),
-    NC_("application model", "All processes (of those labels) meet."), NULL, FALSE, NULL },
-  { "sync", CTX, NC_("application model", "Synchronise"), NC_("application model", "cudaDeviceSynchronize."),
-    NULL, FALSE, NULL },
-  { "loop", CTX, NC_("application model", "Loop"), NC_("application model", "Runs its body count times."),
-    "body", TRUE, NULL },
-  { "if", CTX, NC_("application model", "If"),
-    NC_("application model", "Runs the then branch when the condition is not zero, else the else branch."),
-    "then", TRUE, "else" },
+  { "host", CTX, NC_ ("application model", "Host work"), NC_ ("application model", "Host computation."), NULL, FALSE,
+    NULL },
+  { "send", CTX, NC_ ("application model", "Send"), NC_ ("application model", "A point-to-point message."), NULL, FALSE,
+    NULL },
+  { "recv", CTX, NC_ ("application model", "Receive"),
+    NC_ ("application model", "Waits for the next message from that process."), NULL, FALSE, NULL },
+  { "barrier", CTX, NC_ ("application model", "Barrier"),
+    NC_ ("application model", "All processes (of those labels) meet."), NULL, FALSE, NULL },
+  { "sync", CTX, NC_ ("application model", "Synchronise"), NC_ ("application model", "cudaDeviceSynchronize."), NULL,
+    FALSE, NULL },
+  { "loop", CTX, NC_ ("application model", "Loop"), NC_ ("application model", "Runs its body count times."), "body",
+    TRUE, NULL },
+  { "if", CTX, NC_ ("application model", "If"),
+    NC_ ("application model", "Runs the then branch when the condition is not zero, else the else branch."), "then",
+    TRUE, "else" },
 };
 
 static const WsAppKernelKindInfo kernel_kinds[] = {
-  { WS_APP_KERNEL_ANALYTIC, "analytic", "analytic", CTX, NC_("application model", "Analytic"),
-    NC_("application model", "The kernel’s parameters as expressions.") },
-  { WS_APP_KERNEL_PROFILED, "profiled", "trace", CTX, NC_("application model", "Profiled"),
-    NC_("application model", "A launch from a trace in the workspace.") },
-  { WS_APP_KERNEL_PROGRAM, "program", "program", CTX, NC_("application model", "Program"),
-    NC_("application model", "A CUDA program profiled on the emulator for each point, its arguments built from "
-        "the variables ({N}).") },
+  { WS_APP_KERNEL_ANALYTIC, "analytic", "analytic", CTX, NC_ ("application model", "Analytic"),
+    NC_ ("application model", "The kernel’s parameters as expressions.") },
+  { WS_APP_KERNEL_PROFILED, "profiled", "trace", CTX, NC_ ("application model", "Profiled"),
+    NC_ ("application model", "A launch from a trace in the workspace.") },
+  { WS_APP_KERNEL_PROGRAM, "program", "program", CTX, NC_ ("application model", "Program"),
+    NC_ ("application model", "A CUDA program profiled on the emulator for each point, its arguments built from "
+                              "the variables ({N}).") },
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (kernel_kinds) == WS_APP_KERNEL_N_KINDS);
 
@@ -149,9 +154,9 @@ analytic_fields (guint *n_fields)
 
       memcpy (rows, f_kernel_analytic_head, sizeof f_kernel_analytic_head);
       for (guint i = 0; i < n_params; i++)
-        rows[head + i] = (WsAppField) {
-          params[i].key, "analytic", WS_APP_FIELD_EXPR, params[i].required, params[i].min, params[i].max,
-          params[i].unit, params[i].context, params[i].label, params[i].help,
+        rows[head + i] = (WsAppField){
+          params[i].key, "analytic",     WS_APP_FIELD_EXPR, params[i].required, params[i].min,
+          params[i].max, params[i].unit, params[i].context, params[i].label,    params[i].help,
         };
       n = head + n_params;
       g_once_init_leave (&fields, rows);
@@ -205,25 +210,38 @@ ws_app_schema_kernel_kinds (guint *n_kinds)
 const WsAppField *
 ws_app_schema_fields (const char *op, WsAppKernelKind kernel, guint *n_fields)
 {
-#define RET(a) do { *n_fields = G_N_ELEMENTS (a); return a; } while (0)
+#define RET(a) \
+  do \
+    { \
+      *n_fields = G_N_ELEMENTS (a); \
+      return a; \
+    } \
+  while (0)
   g_return_val_if_fail (op != NULL && n_fields != NULL, NULL);
-  if (strcmp (op, "h2d") == 0 || strcmp (op, "d2h") == 0) RET (f_copy);
+  if (strcmp (op, "h2d") == 0 || strcmp (op, "d2h") == 0)
+    RET (f_copy);
   if (strcmp (op, "kernel") == 0)
     switch (kernel)
       {
       case WS_APP_KERNEL_PROFILED: RET (f_kernel_profiled);
       case WS_APP_KERNEL_PROGRAM: RET (f_kernel_program);
       case WS_APP_KERNEL_ANALYTIC:
-      default:
-        return analytic_fields (n_fields);
+      default: return analytic_fields (n_fields);
       }
-  if (strcmp (op, "host") == 0) RET (f_host);
-  if (strcmp (op, "send") == 0) RET (f_send);
-  if (strcmp (op, "recv") == 0) RET (f_recv);
-  if (strcmp (op, "barrier") == 0) RET (f_barrier);
-  if (strcmp (op, "sync") == 0) RET (f_sync);
-  if (strcmp (op, "loop") == 0) RET (f_loop);
-  if (strcmp (op, "if") == 0) RET (f_if);
+  if (strcmp (op, "host") == 0)
+    RET (f_host);
+  if (strcmp (op, "send") == 0)
+    RET (f_send);
+  if (strcmp (op, "recv") == 0)
+    RET (f_recv);
+  if (strcmp (op, "barrier") == 0)
+    RET (f_barrier);
+  if (strcmp (op, "sync") == 0)
+    RET (f_sync);
+  if (strcmp (op, "loop") == 0)
+    RET (f_loop);
+  if (strcmp (op, "if") == 0)
+    RET (f_if);
 #undef RET
   *n_fields = 0;
   return NULL;

@@ -16,54 +16,54 @@
 G_BEGIN_DECLS
 
 typedef enum {
-  WS_APP_FIELD_EXPR,     /* an expression (core/expr) or a JSON number */
-  WS_APP_FIELD_TEXT,     /* free text (kernel name) */
-  WS_APP_FIELD_IDENT,    /* a variable name (loop variable) */
-  WS_APP_FIELD_LABEL,    /* a process label */
-  WS_APP_FIELD_LABELS,   /* process labels: a JSON array of strings */
-  WS_APP_FIELD_TRACE,    /* a trace file */
-  WS_APP_FIELD_PROGRAM,  /* an executable profiled on demand */
-  WS_APP_FIELD_ARGS,     /* its arguments: a JSON array of strings with {EXPR} parts, or numbers */
+  WS_APP_FIELD_EXPR,    /* an expression (core/expr) or a JSON number */
+  WS_APP_FIELD_TEXT,    /* free text (kernel name) */
+  WS_APP_FIELD_IDENT,   /* a variable name (loop variable) */
+  WS_APP_FIELD_LABEL,   /* a process label */
+  WS_APP_FIELD_LABELS,  /* process labels: a JSON array of strings */
+  WS_APP_FIELD_TRACE,   /* a trace file */
+  WS_APP_FIELD_PROGRAM, /* an executable profiled on demand */
+  WS_APP_FIELD_ARGS,    /* its arguments: a JSON array of strings with {EXPR} parts, or numbers */
 } WsAppFieldType;
 
 typedef struct {
-  const char    *key;      /* JSON member */
-  const char    *object;   /* NULL: a member of the operation; else of its member object ("analytic") */
+  const char *key;    /* JSON member */
+  const char *object; /* NULL: a member of the operation; else of its member object ("analytic") */
   WsAppFieldType type;
-  gboolean       required;
-  double         min, max; /* EXPR: the range a point's value must lie in (checked when evaluated) */
-  const char    *unit;     /* "bytes", "s", ... or "" */
-  const char    *context;  /* gettext context of unit, label and help */
-  const char    *label;    /* e.g. "Bytes" */
-  const char    *help;
+  gboolean required;
+  double min, max;     /* EXPR: the range a point's value must lie in (checked when evaluated) */
+  const char *unit;    /* "bytes", "s", ... or "" */
+  const char *context; /* gettext context of unit, label and help */
+  const char *label;   /* e.g. "Bytes" */
+  const char *help;
 } WsAppField;
 
 typedef struct {
-  const char *name;        /* the "op" member: "h2d", "d2h", "kernel", ... */
+  const char *name; /* the "op" member: "h2d", "d2h", "kernel", ... */
   const char *context;
-  const char *label;       /* e.g. "Copy to GPU" */
+  const char *label; /* e.g. "Copy to GPU" */
   const char *help;
-  const char *body;        /* member holding the nested operations ("body", "then"), or NULL */
-  gboolean    body_required;
-  const char *else_body;   /* member holding the other branch ("else"), or NULL */
+  const char *body; /* member holding the nested operations ("body", "then"), or NULL */
+  gboolean body_required;
+  const char *else_body; /* member holding the other branch ("else"), or NULL */
 } WsAppOpKind;
 
 /* A kernel is one of three kinds, told apart by which marker member its
  * record has (exactly one). */
 typedef enum {
-  WS_APP_KERNEL_ANALYTIC,  /* "analytic": {parameters as expressions} */
-  WS_APP_KERNEL_PROFILED,  /* "trace" (+ "launch") */
-  WS_APP_KERNEL_PROGRAM,   /* "program" (+ "args", "launch"): profiled on demand per point */
+  WS_APP_KERNEL_ANALYTIC, /* "analytic": {parameters as expressions} */
+  WS_APP_KERNEL_PROFILED, /* "trace" (+ "launch") */
+  WS_APP_KERNEL_PROGRAM,  /* "program" (+ "args", "launch"): profiled on demand per point */
   WS_APP_KERNEL_N_KINDS
 } WsAppKernelKind;
 
 typedef struct {
   WsAppKernelKind kind;
-  const char     *name;    /* "analytic", "profiled", "program" */
-  const char     *marker;  /* the member whose presence makes a kernel this kind */
-  const char     *context;
-  const char     *label;   /* e.g. "Analytic" */
-  const char     *help;
+  const char *name;   /* "analytic", "profiled", "program" */
+  const char *marker; /* the member whose presence makes a kernel this kind */
+  const char *context;
+  const char *label; /* e.g. "Analytic" */
+  const char *help;
 } WsAppKernelKindInfo;
 
 /* The operation kinds in palette order. */

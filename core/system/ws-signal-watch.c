@@ -17,7 +17,7 @@ struct _WsSignalWatch {
   GMainLoop *loop;
   GThread *thread;
   GSource *sources[2];
-  int signal;                  /* the first signal received, 0: none (atomic) */
+  int signal; /* the first signal received, 0: none (atomic) */
 };
 
 typedef struct {

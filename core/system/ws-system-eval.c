@@ -34,34 +34,34 @@
 typedef struct {
   WsComponent *comp;
   char *name;
-  int parent;                    /* instance index of the enclosing machine, -1 at top level */
-  int local;                     /* 0 .. count-1 within the parent instance */
+  int parent; /* instance index of the enclosing machine, -1 at top level */
+  int local;  /* 0 .. count-1 within the parent instance */
   const WsCpu *cpu;
   const WsGpu *gpu;
   const WsLink *link;
 } Inst;
 
 typedef struct {
-  int to;                        /* instance */
-  int res;                       /* link resource (link instance * 2 + direction), -1 = free hop */
+  int to;  /* instance */
+  int res; /* link resource (link instance * 2 + direction), -1 = free hop */
 } Edge;
 
 struct _WsSystemEnv {
-  WsSystemModel *system;         /* a copy, via JSON */
+  WsSystemModel *system; /* a copy, via JSON */
   char *predictor_name;
-  gboolean tbpoint;              /* the simulator samples each launch with TBPoint */
+  gboolean tbpoint; /* the simulator samples each launch with TBPoint */
   GCancellable *cancellable;
   GPtrArray *plugins;
-  WsPredictorPlugin *plugin;     /* NULL when the detailed simulator predicts */
-  GArray *insts;                 /* of Inst */
-  GArray **adj;                  /* per instance, of Edge */
-  GPtrArray *hw;                 /* owned catalogue records, of HwRec* */
-  GMutex lock;                   /* guards the caches below */
-  GHashTable *traces;            /* path -> WsTrace* */
-  GHashTable *trace_times;       /* "gpu|path|launch" -> double* seconds */
-  AppOnDemand *ondemand;         /* traces of on-demand kernels (own lock) */
-  GHashTable *plugin_options;    /* the predictor's options (key -> value), or NULL */
-  GPtrArray *plugin_warnings;    /* distinct warnings of its predictions, first-seen order (under lock) */
+  WsPredictorPlugin *plugin;  /* NULL when the detailed simulator predicts */
+  GArray *insts;              /* of Inst */
+  GArray **adj;               /* per instance, of Edge */
+  GPtrArray *hw;              /* owned catalogue records, of HwRec* */
+  GMutex lock;                /* guards the caches below */
+  GHashTable *traces;         /* path -> WsTrace* */
+  GHashTable *trace_times;    /* "gpu|path|launch" -> double* seconds */
+  AppOnDemand *ondemand;      /* traces of on-demand kernels (own lock) */
+  GHashTable *plugin_options; /* the predictor's options (key -> value), or NULL */
+  GPtrArray *plugin_warnings; /* distinct warnings of its predictions, first-seen order (under lock) */
 };
 
 typedef struct {
@@ -149,8 +149,8 @@ ws_system_env_set_predictor_options (WsSystemEnv *env, GHashTable *options, GErr
   g_return_val_if_fail (env != NULL, FALSE);
   if (options != NULL && g_hash_table_size (options) > 0 && env->plugin == NULL)
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                   "predictor options need a predictor plugin; '%s' takes none", env->predictor_name);
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "predictor options need a predictor plugin; '%s' takes none",
+                   env->predictor_name);
       return FALSE;
     }
   if (options != NULL && !ws_predictor_check_options (env->plugin, options, error))
@@ -207,9 +207,9 @@ ws_system_env_new (WsStore *store, const WsSystemModel *system, const char *pred
   g_return_val_if_fail (store != NULL && system != NULL, NULL);
   if (!ws_system_model_validate (system, store, error))
     return NULL;
-  g_autoptr(WsSystemEnv) env = g_new0 (WsSystemEnv, 1);
+  g_autoptr (WsSystemEnv) env = g_new0 (WsSystemEnv, 1);
   g_mutex_init (&env->lock);
-  g_autoptr(JsonNode) copy = ws_system_model_to_json (system);
+  g_autoptr (JsonNode) copy = ws_system_model_to_json (system);
   env->system = ws_system_model_from_json (copy, error);
   if (env->system == NULL)
     return NULL;
@@ -302,7 +302,7 @@ ws_system_env_new (WsStore *store, const WsSystemModel *system, const char *pred
                 continue;
               int link_inst = (int) li + ib->local % l->comp->count;
               if (from == to && ia->local > ib->local)
-                continue;  /* a self-link (cluster network): one edge pair per node pair */
+                continue; /* a self-link (cluster network): one edge pair per node pair */
               add_edge (env, a, b, link_inst * 2 + 0);
               add_edge (env, b, a, link_inst * 2 + 1);
             }
@@ -318,30 +318,30 @@ static const char *const prim_names[] = { "h2d", "d2h", "kernel", "host", "send"
 
 typedef struct {
   PrimKind kind;
-  int gpu;                       /* instance */
-  int peer;                      /* process */
-  int group;                     /* barrier group */
+  int gpu;   /* instance */
+  int peer;  /* process */
+  int group; /* barrier group */
   double bytes;
-  double seconds;                /* host computation, kernel time */
-  const char *name;              /* kernel name (owned by the app model) */
+  double seconds;   /* host computation, kernel time */
+  const char *name; /* kernel name (owned by the app model) */
 } Prim;
 
 typedef struct {
-  int label;                     /* index into app->processes */
+  int label; /* index into app->processes */
   guint rank;
-  int inst;                      /* mapped instance */
-  int host;                      /* CPU instance acting as its host, -1 when none */
-  int slot;                      /* 0 .. multiplicity-1 on its instance */
-  GArray *prog;                  /* of Prim */
+  int inst;     /* mapped instance */
+  int host;     /* CPU instance acting as its host, -1 when none */
+  int slot;     /* 0 .. multiplicity-1 on its instance */
+  GArray *prog; /* of Prim */
   guint pc;
   double now;
-  int state;                     /* 0 ready, 1 blocked, 2 done */
-  double *stream_free;           /* per instance: when the work this process queued on that GPU ends */
-  int wait_msg;                  /* blocked in recv: message index; <= -2: in a copy on GPU -2-wait_msg */
-  int recv_rec;                  /* blocked in a recv not yet matched: its record, else -1 */
+  int state;           /* 0 ready, 1 blocked, 2 done */
+  double *stream_free; /* per instance: when the work this process queued on that GPU ends */
+  int wait_msg;        /* blocked in recv: message index; <= -2: in a copy on GPU -2-wait_msg */
+  int recv_rec;        /* blocked in a recv not yet matched: its record, else -1 */
   int recv_peer;
-  GArray *inbox;                 /* of int: messages sent to this process, in order */
-  guint inbox_head;              /* inbox entries before it are all taken */
+  GArray *inbox;    /* of int: messages sent to this process, in order */
+  guint inbox_head; /* inbox entries before it are all taken */
 } Proc;
 
 typedef struct {
@@ -349,20 +349,20 @@ typedef struct {
   double ts[MAX_HOPS];
   double full_rate[MAX_HOPS];
   int nhops, hop;
-  int phase;                     /* 0 waiting to start, 1 startup, 2 streaming, 3 done */
-  double t_phase;                /* end of waiting/startup */
-  double t_ref, rem_ref, rate;   /* streaming: bytes left at t_ref, current rate */
+  int phase;                   /* 0 waiting to start, 1 startup, 2 streaming, 3 done */
+  double t_phase;              /* end of waiting/startup */
+  double t_ref, rem_ref, rate; /* streaming: bytes left at t_ref, current rate */
   double bytes, start, end;
-  int waiter;                    /* process blocked on it, -1 */
-  int record;                    /* op record to complete */
-  int msg;                       /* message it carries, -1 */
+  int waiter; /* process blocked on it, -1 */
+  int record; /* op record to complete */
+  int msg;    /* message it carries, -1 */
   double hop_start;
 } Xfer;
 
 typedef struct {
   int src, dst;
   double bytes;
-  double arrival;                /* < 0 while in flight */
+  double arrival; /* < 0 while in flight */
   gboolean taken;
   double send_start;
 } Msg;
@@ -371,23 +371,23 @@ typedef struct {
   int n_members;
   int arrived;
   double latest;
-  GArray *waiting;               /* of int (process) */
-  GArray *records;               /* of int */
+  GArray *waiting; /* of int (process) */
+  GArray *records; /* of int */
 } Barrier;
 
 typedef struct {
   WsSystemEnv *env;
   const WsAppModel *app;
-  GArray *procs;                 /* of Proc */
-  GArray *xfers;                 /* of Xfer */
-  GArray *msgs;                  /* of Msg */
-  GPtrArray *barriers;           /* of Barrier* */
-  GPtrArray *barrier_keys;       /* of char* */
-  GPtrArray *records;            /* of WsSystemOpRecord* */
-  GArray **busy;                 /* per instance: of double pairs (start, end) */
-  GHashTable *kernel_cache;      /* key -> double* */
-  GHashTable *routes;            /* "a>b" -> GArray of Edge */
-  double *gpu_free;              /* per instance */
+  GArray *procs;            /* of Proc */
+  GArray *xfers;            /* of Xfer */
+  GArray *msgs;             /* of Msg */
+  GPtrArray *barriers;      /* of Barrier* */
+  GPtrArray *barrier_keys;  /* of char* */
+  GPtrArray *records;       /* of WsSystemOpRecord* */
+  GArray **busy;            /* per instance: of double pairs (start, end) */
+  GHashTable *kernel_cache; /* key -> double* */
+  GHashTable *routes;       /* "a>b" -> GArray of Edge */
+  double *gpu_free;         /* per instance */
   gsize n_prims;
 } Sim;
 
@@ -548,8 +548,8 @@ kernel_time (Sim *s, const AppOp *op, int gpu, GHashTable *vars, double *seconds
               g_mutex_unlock (&env->lock);
               g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND,
                            "%s: trace file '%s' does not exist; profile the program with `warpscope-cli profile "
-                           "-o TRACE -- ./PROGRAM` and import the application again with that trace", op->where,
-                           path);
+                           "-o TRACE -- ./PROGRAM` and import the application again with that trace",
+                           op->where, path);
               return FALSE;
             }
           trace = ws_trace_open (path, error);
@@ -583,7 +583,7 @@ kernel_time (Sim *s, const AppOp *op, int gpu, GHashTable *vars, double *seconds
           ws_tbpoint_options_init (&options);
           options.sampling = env->tbpoint ? WS_SAMPLING_TBPOINT : WS_SAMPLING_NONE;
           options.cancellable = env->cancellable;
-          g_autoptr(WsSim) sim = ws_sim_new (g, &options.sim, error);
+          g_autoptr (WsSim) sim = ws_sim_new (g, &options.sim, error);
           WsSimLaunchStats stats = { 0 };
           if (sim == NULL
               || !ws_tbpoint_simulate_launch (sim, trace, (guint) launch, &options, &stats, NULL, NULL, error))
@@ -596,8 +596,8 @@ kernel_time (Sim *s, const AppOp *op, int gpu, GHashTable *vars, double *seconds
         }
       else
         {
-          g_autoptr(WsPrediction) pred = ws_predict_trace (env->plugin, g, trace, (guint) launch, NULL,
-                                                           env->plugin_options, error);
+          g_autoptr (WsPrediction)
+            pred = ws_predict_trace (env->plugin, g, trace, (guint) launch, NULL, env->plugin_options, error);
           if (pred == NULL)
             {
               g_prefix_error (error, "%s: predictor '%s' on %s: ", op->where, env->predictor_name, g->name);
@@ -612,7 +612,7 @@ kernel_time (Sim *s, const AppOp *op, int gpu, GHashTable *vars, double *seconds
       return TRUE;
     }
 
-  g_autoptr(WsAnalyticKernel) k = ws_analytic_kernel_new (op->name ? op->name : "analytic");
+  g_autoptr (WsAnalyticKernel) k = ws_analytic_kernel_new (op->name ? op->name : "analytic");
   GString *key = g_string_new (g->name);
   guint n_params;
   const WsAnalyticParam *params = ws_analytic_params (&n_params);
@@ -642,7 +642,8 @@ kernel_time (Sim *s, const AppOp *op, int gpu, GHashTable *vars, double *seconds
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                    "%s: the detailed simulator needs a profiled kernel ('trace' or 'program'); use a predictor "
-                   "plugin (--predictor volkov) for analytic kernels", op->where);
+                   "plugin (--predictor volkov) for analytic kernels",
+                   op->where);
       g_string_free (key, TRUE);
       return FALSE;
     }
@@ -653,7 +654,7 @@ kernel_time (Sim *s, const AppOp *op, int gpu, GHashTable *vars, double *seconds
       g_string_free (key, TRUE);
       return TRUE;
     }
-  g_autoptr(WsPrediction) pred = ws_predict_analytic (s->env->plugin, g, k, s->env->plugin_options, error);
+  g_autoptr (WsPrediction) pred = ws_predict_analytic (s->env->plugin, g, k, s->env->plugin_options, error);
   if (pred == NULL)
     {
       g_prefix_error (error, "%s: predictor '%s' on %s: ", op->where, s->env->predictor_name, g->name);
@@ -690,7 +691,7 @@ pick_gpu (Sim *s, Proc *p, const AppOp *op, GHashTable *vars, int *gpu, GError *
                    op->where, inst_at (s, p->inst)->name);
       return FALSE;
     }
-  g_autoptr(GArray) gpus = linked_gpus (s, p->host);
+  g_autoptr (GArray) gpus = linked_gpus (s, p->host);
   if (gpus->len == 0)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: CPU '%s' has no GPU linked to it", op->where,
@@ -745,8 +746,9 @@ pick_peer (Sim *s, Proc *p, const AppOp *op, GHashTable *vars, int *peer, GError
         return FALSE;
       if (rank < 0 || rank != floor (rank) || rank >= n)
         {
-          g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s, field 'rank': %g is not a process of label '%s' (0 .. %u)",
-                       op->where, rank, op->peer, n - 1);
+          g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                       "%s, field 'rank': %g is not a process of label '%s' (0 .. %u)", op->where, rank, op->peer,
+                       n - 1);
           return FALSE;
         }
     }
@@ -794,8 +796,9 @@ unroll (Sim *s, int pi, GPtrArray *ops, GHashTable *vars, GError **error)
               return FALSE;
             if (count < 0 || count != floor (count))
               {
-                g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s, field 'count': '%s' = %g is not a whole number >= 0",
-                             op->where, ws_expr_get_text (op->count), count);
+                g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                             "%s, field 'count': '%s' = %g is not a whole number >= 0", op->where,
+                             ws_expr_get_text (op->count), count);
                 return FALSE;
               }
             double *slot = NULL, saved = 0;
@@ -846,7 +849,8 @@ unroll (Sim *s, int pi, GPtrArray *ops, GHashTable *vars, GError **error)
             return FALSE;
           if (p->host < 0)
             {
-              g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: the process has no host CPU to copy from", op->where);
+              g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: the process has no host CPU to copy from",
+                           op->where);
               return FALSE;
             }
           break;
@@ -903,7 +907,8 @@ unroll (Sim *s, int pi, GPtrArray *ops, GHashTable *vars, GError **error)
         }
       if ((pr.kind == P_H2D || pr.kind == P_D2H || pr.kind == P_SEND) && pr.bytes < 0)
         {
-          g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s, field 'bytes': %g bytes is negative", op->where, pr.bytes);
+          g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s, field 'bytes': %g bytes is negative", op->where,
+                       pr.bytes);
           return FALSE;
         }
       if (pr.seconds < 0)
@@ -948,9 +953,9 @@ map_processes (Sim *s, GHashTable *vars, GError **error)
           return FALSE;
         }
       /* Slots: every unit carrying the label, multiplicity times. */
-      g_autoptr(GArray) slot_inst = g_array_new (FALSE, FALSE, sizeof (int));
-      g_autoptr(GArray) slot_no = g_array_new (FALSE, FALSE, sizeof (int));
-      g_autoptr(GString) holders = g_string_new (NULL);
+      g_autoptr (GArray) slot_inst = g_array_new (FALSE, FALSE, sizeof (int));
+      g_autoptr (GArray) slot_no = g_array_new (FALSE, FALSE, sizeof (int));
+      g_autoptr (GString) holders = g_string_new (NULL);
       for (guint i = 0; i < insts->len; i++)
         {
           Inst *in = &g_array_index (insts, Inst, i);
@@ -972,7 +977,7 @@ map_processes (Sim *s, GHashTable *vars, GError **error)
         }
       if (slot_inst->len == 0)
         {
-          g_autoptr(GPtrArray) all = g_ptr_array_new ();
+          g_autoptr (GPtrArray) all = g_ptr_array_new ();
           for (guint i = 0; i < insts->len; i++)
             {
               WsComponent *c = g_array_index (insts, Inst, i).comp;
@@ -987,16 +992,16 @@ map_processes (Sim *s, GHashTable *vars, GError **error)
           g_autofree char *list = g_strjoinv (", ", (char **) all->pdata);
           g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                        "label '%s' of application '%s' is on no component of system '%s' (its labels: %s); add the "
-                       "label to a component", ap->label, app->name, s->env->system->name,
-                       list[0] ? list : "none");
+                       "label to a component",
+                       ap->label, app->name, s->env->system->name, list[0] ? list : "none");
           return FALSE;
         }
       if (count > slot_inst->len)
         {
           g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                        "application '%s' runs %g processes with label '%s', but system '%s' can run %u: %s; raise "
-                       "a count or multiplicity, or run fewer processes", app->name, count, ap->label,
-                       s->env->system->name, slot_inst->len, holders->str);
+                       "a count or multiplicity, or run fewer processes",
+                       app->name, count, ap->label, s->env->system->name, slot_inst->len, holders->str);
           return FALSE;
         }
       for (guint r = 0; r < (guint) count; r++)
@@ -1027,7 +1032,7 @@ map_processes (Sim *s, GHashTable *vars, GError **error)
                     p.host = (int) i;
                   if (in->comp->kind == WS_COMPONENT_GPU)
                     {
-                      g_autoptr(GArray) g = linked_gpus (s, (int) i);
+                      g_autoptr (GArray) g = linked_gpus (s, (int) i);
                       for (guint j = 0; j < g->len; j++)
                         if (g_array_index (g, int, j) == p.inst)
                           p.host = (int) i;
@@ -1048,12 +1053,9 @@ xfer_next (const Xfer *x)
   switch (x->phase)
     {
     case 0:
-    case 1:
-      return x->t_phase;
-    case 2:
-      return x->rate > 0 ? x->t_ref + x->rem_ref / x->rate : (x->rem_ref <= 0 ? x->t_ref : INFINITY);
-    default:
-      return INFINITY;
+    case 1: return x->t_phase;
+    case 2: return x->rate > 0 ? x->t_ref + x->rem_ref / x->rate : (x->rem_ref <= 0 ? x->t_ref : INFINITY);
+    default: return INFINITY;
     }
 }
 
@@ -1221,7 +1223,7 @@ recv_take (Sim *s, int pi, int mi, int rec)
     {
       p->state = 1;
       p->wait_msg = mi;
-      r->end = -2 - mi;   /* filled from the message's arrival at the end */
+      r->end = -2 - mi; /* filled from the message's arrival at the end */
     }
 }
 
@@ -1301,8 +1303,9 @@ proc_step (Sim *s, int pi, GError **error)
           {
             g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                          "label '%s' process %u sends to label '%s' process %u, but there is no route from '%s' to "
-                         "'%s' in system '%s'", proc_label (s, p), p->rank, proc_label (s, dst), dst->rank,
-                         inst_at (s, p->inst)->name, inst_at (s, dst->inst)->name, s->env->system->name);
+                         "'%s' in system '%s'",
+                         proc_label (s, p), p->rank, proc_label (s, dst), dst->rank, inst_at (s, p->inst)->name,
+                         inst_at (s, dst->inst)->name, s->env->system->name);
             return FALSE;
           }
         Msg m = { pi, pr->peer, pr->bytes, -1, FALSE, now };
@@ -1470,13 +1473,14 @@ simulate (Sim *s, GError **error)
           Proc *src = &g_array_index (s->procs, Proc, p->recv_peer);
           g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                        "deadlock in application '%s': label '%s' process %u waits in a recv (its operation %u) for "
-                       "a message from label '%s' process %u that is never sent", s->app->name, proc_label (s, p),
-                       p->rank, p->pc, proc_label (s, src), src->rank);
+                       "a message from label '%s' process %u that is never sent",
+                       s->app->name, proc_label (s, p), p->rank, p->pc, proc_label (s, src), src->rank);
         }
       else
         g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
                      "deadlock in application '%s': label '%s' process %u waits at a barrier (its operation %u) "
-                     "that other processes never reach", s->app->name, proc_label (s, p), p->rank, p->pc);
+                     "that other processes never reach",
+                     s->app->name, proc_label (s, p), p->rank, p->pc);
       return FALSE;
     }
   return TRUE;
@@ -1486,7 +1490,7 @@ WsSystemResult *
 ws_system_evaluate (WsSystemEnv *env, const WsAppModel *app, GHashTable *overrides, GError **error)
 {
   g_return_val_if_fail (env != NULL && app != NULL, NULL);
-  g_autoptr(GHashTable) vars = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (GHashTable) vars = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   if (!ws_app_bind_variables (app, overrides, vars, error))
     return NULL;
   guint n = env->insts->len;
@@ -1594,7 +1598,7 @@ ws_system_evaluate (WsSystemEnv *env, const WsAppModel *app, GHashTable *overrid
 JsonNode *
 ws_system_result_to_json (const WsSystemResult *r)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "variables");
   json_builder_begin_object (b);

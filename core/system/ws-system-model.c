@@ -54,8 +54,8 @@ ws_system_model_free (WsSystemModel *system)
 }
 
 WsComponent *
-ws_system_model_add (WsSystemModel *system, WsComponent *parent, WsComponentKind kind, const char *name,
-                     const char *hw, int count)
+ws_system_model_add (WsSystemModel *system, WsComponent *parent, WsComponentKind kind, const char *name, const char *hw,
+                     int count)
 {
   g_return_val_if_fail (system != NULL && name != NULL, NULL);
   WsComponent *c = g_new0 (WsComponent, 1);
@@ -125,7 +125,7 @@ ws_system_model_walk (GPtrArray *list, void (*fn) (WsComponent *c, gpointer data
 static JsonNode *
 component_to_json (const WsComponent *c)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "type");
   json_builder_add_string_value (b, ws_component_kind_name (c->kind));
@@ -176,7 +176,7 @@ component_to_json (const WsComponent *c)
 JsonNode *
 ws_system_model_to_json (const WsSystemModel *system)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "kind");
   json_builder_add_string_value (b, "system");
@@ -199,13 +199,13 @@ ws_system_model_to_json (const WsSystemModel *system)
 gboolean
 ws_json_check_members (JsonObject *o, const char *const *allowed, const char *where, GError **error)
 {
-  g_autoptr(GList) members = json_object_get_members (o);
+  g_autoptr (GList) members = json_object_get_members (o);
   for (GList *l = members; l != NULL; l = l->next)
     if (!g_strv_contains (allowed, l->data))
       {
         g_autofree char *close = ws_suggest_names (l->data, allowed, 2);
-        g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: unknown field '%s'%s%s%s", where,
-                     (const char *) l->data, close ? " (did you mean " : "", close ? close : "", close ? "?)" : "");
+        g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: unknown field '%s'%s%s%s", where, (const char *) l->data,
+                     close ? " (did you mean " : "", close ? close : "", close ? "?)" : "");
         return FALSE;
       }
   return TRUE;
@@ -248,8 +248,7 @@ ws_json_get_number (JsonObject *o, const char *member, double *value, const char
 #define MAX_MACHINE_NESTING 64
 
 static gboolean
-component_from_json (WsSystemModel *s, WsComponent *parent, JsonNode *node, guint index, guint level,
-                     GError **error)
+component_from_json (WsSystemModel *s, WsComponent *parent, JsonNode *node, guint index, guint level, GError **error)
 {
   g_autofree char *where = g_strdup_printf ("system '%s', component %u", s->name, index + 1);
   if (!JSON_NODE_HOLDS_OBJECT (node))
@@ -272,8 +271,8 @@ component_from_json (WsSystemModel *s, WsComponent *parent, JsonNode *node, guin
       kind = k;
   if (kind < 0)
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                   "%s: unknown type '%s' (use machine, cpu, gpu or link)", where, type);
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: unknown type '%s' (use machine, cpu, gpu or link)", where,
+                   type);
       return FALSE;
     }
   static const char *const allowed[] = { "type", "name", "hw", "count", "labels", "from", "to", "components", NULL };
@@ -343,8 +342,8 @@ component_from_json (WsSystemModel *s, WsComponent *parent, JsonNode *node, guin
           ws_component_add_label (c, lname, (int) mult);
           if (mult != (int) mult)
             {
-              g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: label '%s' has a fractional multiplicity %g",
-                           where, lname, mult);
+              g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: label '%s' has a fractional multiplicity %g", where,
+                           lname, mult);
               return FALSE;
             }
         }
@@ -359,9 +358,10 @@ component_from_json (WsSystemModel *s, WsComponent *parent, JsonNode *node, guin
         }
       if (level + 1 >= MAX_MACHINE_NESTING && json_array_get_length (json_node_get_array (children)) > 0)
         {
-          g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s: machines nest more than %d levels deep here; "
-                       "flatten the system (a machine's count stands for identical machines)", where,
-                       MAX_MACHINE_NESTING);
+          g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                       "%s: machines nest more than %d levels deep here; "
+                       "flatten the system (a machine's count stands for identical machines)",
+                       where, MAX_MACHINE_NESTING);
           return FALSE;
         }
       JsonArray *a = json_node_get_array (children);
@@ -393,7 +393,7 @@ ws_system_model_from_json (JsonNode *node, GError **error)
   const char *name = ws_json_get_string (o, "name", TRUE, "system model", error);
   if (name == NULL)
     return NULL;
-  g_autoptr(WsSystemModel) s = ws_system_model_new (name);
+  g_autoptr (WsSystemModel) s = ws_system_model_new (name);
   s->description = g_strdup (ws_json_get_string (o, "description", FALSE, "system model", NULL));
   JsonNode *comps = json_object_get_member (o, "components");
   if (comps == NULL || !JSON_NODE_HOLDS_ARRAY (comps))
@@ -438,8 +438,8 @@ validate_one (WsComponent *c, gpointer data)
     }
   if (c->count < 1)
     {
-      g_set_error (&v->error, WS_ERROR, WS_ERROR_INVALID, "system '%s', component '%s': count must be >= 1",
-                   sys, c->name);
+      g_set_error (&v->error, WS_ERROR, WS_ERROR_INVALID, "system '%s', component '%s': count must be >= 1", sys,
+                   c->name);
       return;
     }
   for (guint i = 0; i < c->labels->len; i++)
@@ -448,16 +448,16 @@ validate_one (WsComponent *c, gpointer data)
       if (l->multiplicity < 1 || l->name == NULL || l->name[0] == '\0')
         {
           g_set_error (&v->error, WS_ERROR, WS_ERROR_INVALID,
-                       "system '%s', component '%s': label '%s' needs a name and a multiplicity >= 1", sys,
-                       c->name, l->name ? l->name : "");
+                       "system '%s', component '%s': label '%s' needs a name and a multiplicity >= 1", sys, c->name,
+                       l->name ? l->name : "");
           return;
         }
     }
   if (c->kind == WS_COMPONENT_LINK && c->labels->len > 0)
     {
       g_set_error (&v->error, WS_ERROR, WS_ERROR_INVALID,
-                   "system '%s', link '%s': links carry no labels (processes run on machines, CPUs and GPUs)",
-                   sys, c->name);
+                   "system '%s', link '%s': links carry no labels (processes run on machines, CPUs and GPUs)", sys,
+                   c->name);
       return;
     }
   if (c->kind == WS_COMPONENT_LINK)
@@ -469,7 +469,7 @@ validate_one (WsComponent *c, gpointer data)
           e[i] = ws_system_model_find (v->system, ends[i]);
           if (e[i] == NULL)
             {
-              g_autoptr(GPtrArray) all = g_ptr_array_new ();
+              g_autoptr (GPtrArray) all = g_ptr_array_new ();
               GHashTableIter it;
               gpointer key;
               g_hash_table_iter_init (&it, v->names);
@@ -478,9 +478,9 @@ validate_one (WsComponent *c, gpointer data)
               g_ptr_array_add (all, NULL);
               g_autofree char *close = ws_suggest_names (ends[i], (const char *const *) all->pdata, 2);
               g_set_error (&v->error, WS_ERROR, WS_ERROR_INVALID,
-                           "system '%s': dangling link '%s': its '%s' end '%s' names no component%s%s%s", sys,
-                           c->name, i == 0 ? "from" : "to", ends[i], close ? " (did you mean " : "",
-                           close ? close : "", close ? "?)" : "");
+                           "system '%s': dangling link '%s': its '%s' end '%s' names no component%s%s%s", sys, c->name,
+                           i == 0 ? "from" : "to", ends[i], close ? " (did you mean " : "", close ? close : "",
+                           close ? "?)" : "");
               return;
             }
           if (e[i]->kind == WS_COMPONENT_LINK)
@@ -499,15 +499,16 @@ validate_one (WsComponent *c, gpointer data)
         {
           g_set_error (&v->error, WS_ERROR, WS_ERROR_INVALID,
                        "system '%s': link '%s' joins a %s and a %s; a link joins a CPU and a GPU (PCIe, NVLink), "
-                       "two GPUs (NVLink) or two machines (network)", sys, c->name,
-                       ws_component_kind_name (e[0]->kind), ws_component_kind_name (e[1]->kind));
+                       "two GPUs (NVLink) or two machines (network)",
+                       sys, c->name, ws_component_kind_name (e[0]->kind), ws_component_kind_name (e[1]->kind));
           return;
         }
       if (host_dev && e[0]->parent != e[1]->parent)
         {
           g_set_error (&v->error, WS_ERROR, WS_ERROR_INVALID,
                        "system '%s': link '%s' joins '%s' and '%s', which are in different machines; "
-                       "join machines with a network link instead", sys, c->name, c->from, c->to);
+                       "join machines with a network link instead",
+                       sys, c->name, c->from, c->to);
           return;
         }
       if (e[0] == e[1] && !network)
@@ -521,7 +522,7 @@ validate_one (WsComponent *c, gpointer data)
     {
       WsHwKind want = c->kind == WS_COMPONENT_CPU ? WS_HW_CPU : c->kind == WS_COMPONENT_GPU ? WS_HW_GPU : WS_HW_LINK;
       WsHwKind got;
-      g_autoptr(GError) e = NULL;
+      g_autoptr (GError) e = NULL;
       if (!ws_store_find_hw (v->store, c->hw, &got, &e))
         {
           g_set_error (&v->error, WS_ERROR, WS_ERROR_INVALID, "system '%s', %s '%s': %s", sys,
@@ -532,8 +533,7 @@ validate_one (WsComponent *c, gpointer data)
         {
           g_set_error (&v->error, WS_ERROR, WS_ERROR_INVALID,
                        "system '%s', %s '%s': catalogue entry '%s' is a %s, not a %s", sys,
-                       ws_component_kind_name (c->kind), c->name, c->hw, ws_hw_kind_name (got),
-                       ws_hw_kind_name (want));
+                       ws_component_kind_name (c->kind), c->name, c->hw, ws_hw_kind_name (got), ws_hw_kind_name (want));
           return;
         }
     }
@@ -572,7 +572,8 @@ check_gpu_host (WsComponent *c, gpointer data)
   if (!g.linked)
     g_set_error (&v->error, WS_ERROR, WS_ERROR_INVALID,
                  "system '%s': GPU '%s' has no link to a host CPU; add a link (PCIe or NVLink) from a CPU in "
-                 "the same machine to it", v->system->name, c->name);
+                 "the same machine to it",
+                 v->system->name, c->name);
 }
 
 /* The first machine whose children sit MAX_MACHINE_NESTING levels deep
@@ -611,7 +612,8 @@ ws_system_model_validate (const WsSystemModel *system, WsStore *store, GError **
   const WsComponent *deep = nested_too_deep (system->components, 0);
   if (deep != NULL)
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "system '%s', component '%s': machines nest more than %d "
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                   "system '%s', component '%s': machines nest more than %d "
                    "levels deep here; flatten the system (a machine's count stands for identical machines)",
                    system->name, deep->name, MAX_MACHINE_NESTING);
       return FALSE;

@@ -12,18 +12,18 @@
 #include "launch/ws-launch.h"
 
 typedef struct {
-  GMutex lock;                   /* held while the program is profiled */
-  gint done;                     /* atomic; once set, t and error are final */
+  GMutex lock; /* held while the program is profiled */
+  gint done;   /* atomic; once set, t and error are final */
   AppOnDemandTrace t;
-  GError *error;                 /* the program failed (a cancelled run is not kept) */
+  GError *error; /* the program failed (a cancelled run is not kept) */
 } Entry;
 
 struct _AppOnDemand {
-  char *dir;                     /* TRACE_DIR/on-demand */
-  char *db;                      /* the catalogue the runtime reads */
-  GMutex lock;                   /* guards entries and order, never held while a program runs */
-  GHashTable *entries;           /* key -> Entry* */
-  GPtrArray *order;              /* of Entry*, in first-use order */
+  char *dir;           /* TRACE_DIR/on-demand */
+  char *db;            /* the catalogue the runtime reads */
+  GMutex lock;         /* guards entries and order, never held while a program runs */
+  GHashTable *entries; /* key -> Entry* */
+  GPtrArray *order;    /* of Entry*, in first-use order */
 };
 
 static void
@@ -144,8 +144,7 @@ profile (AppOnDemand *od, Entry *e, const char *program, char **args, GCancellab
   options.trace = part;
   options.db = od->db;
   options.capture = TRUE;
-  g_autoptr(WsLaunchResult) run = ws_launch_run (program, (const char *const *) args, &options, cancellable,
-                                                 error);
+  g_autoptr (WsLaunchResult) run = ws_launch_run (program, (const char *const *) args, &options, cancellable, error);
   if (run == NULL)
     {
       g_unlink (part);
@@ -167,7 +166,9 @@ profile (AppOnDemand *od, Entry *e, const char *program, char **args, GCancellab
     {
       g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, "it wrote no trace%s%s",
                    run->summary == NULL ? ": it did not load the Warpscope CUDA runtime (build it with "
-                                          "`warpscope-cli build` or `nvcc -cudart shared`)" : "", tail);
+                                          "`warpscope-cli build` or `nvcc -cudart shared`)"
+                                        : "",
+                   tail);
       return FALSE;
     }
   if (g_rename (part, e->t.trace) != 0)
@@ -180,15 +181,15 @@ profile (AppOnDemand *od, Entry *e, const char *program, char **args, GCancellab
 }
 
 const AppOnDemandTrace *
-ws_app_ondemand_get (AppOnDemand *od, const AppOp *op, GHashTable *vars, GCancellable *cancellable,
-                     GError **error)
+ws_app_ondemand_get (AppOnDemand *od, const AppOp *op, GHashTable *vars, GCancellable *cancellable, GError **error)
 {
   g_autofree char *program = g_canonicalize_filename (op->program, NULL);
   if (!g_file_test (program, G_FILE_TEST_IS_REGULAR))
     {
       g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND,
                    "%s, field 'program': '%s' does not exist; build the program or correct the path (a relative "
-                   "path is relative to the imported file)", op->where, program);
+                   "path is relative to the imported file)",
+                   op->where, program);
       return NULL;
     }
   if (!g_file_test (program, G_FILE_TEST_IS_EXECUTABLE))
@@ -197,7 +198,7 @@ ws_app_ondemand_get (AppOnDemand *od, const AppOp *op, GHashTable *vars, GCancel
                    program);
       return NULL;
     }
-  g_auto(GStrv) args = ws_app_op_eval_args (op, vars, error);
+  g_auto (GStrv) args = ws_app_op_eval_args (op, vars, error);
   if (args == NULL)
     return NULL;
   g_autofree char *name = trace_name (program, args);

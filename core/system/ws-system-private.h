@@ -25,52 +25,52 @@ typedef enum {
 /* One piece of an on-demand kernel's argument: literal text, or an
  * expression (the text between '{' and '}') at @column of the argument. */
 typedef struct {
-  char *literal;                 /* NULL for an expression */
+  char *literal; /* NULL for an expression */
   WsExpr *expr;
-  int column;                    /* 1-based column of the expression's first character */
+  int column; /* 1-based column of the expression's first character */
 } AppArgPiece;
 
 typedef struct _AppOp AppOp;
 struct _AppOp {
   AppOpKind kind;
-  char *where;                   /* "application 'A', label 'L', operation 2.1 (kernel)" */
-  WsExpr *bytes;                 /* h2d, d2h, send */
-  WsExpr *device;                /* h2d, d2h, kernel, sync: which linked GPU (optional) */
-  WsExpr *seconds, *operations;  /* host */
-  char *peer;                    /* send/recv: the other label */
-  WsExpr *peer_rank;             /* optional */
-  char *name;                    /* kernel name */
-  WsExpr **analytic;             /* analytic kernel: per ws_analytic_params entry, NULL when absent */
-  char *trace;                   /* profiled kernel: trace file */
-  WsExpr *launch;                /* profiled or on-demand kernel: launch index (default 0) */
-  char *program;                 /* on-demand kernel: the program profiled for each distinct argument list */
-  GPtrArray *args;               /* on-demand kernel: per argument, a GPtrArray of AppArgPiece* */
-  char **barrier_labels;         /* NULL: every process */
-  WsExpr *count;                 /* loop */
+  char *where;                  /* "application 'A', label 'L', operation 2.1 (kernel)" */
+  WsExpr *bytes;                /* h2d, d2h, send */
+  WsExpr *device;               /* h2d, d2h, kernel, sync: which linked GPU (optional) */
+  WsExpr *seconds, *operations; /* host */
+  char *peer;                   /* send/recv: the other label */
+  WsExpr *peer_rank;            /* optional */
+  char *name;                   /* kernel name */
+  WsExpr **analytic;            /* analytic kernel: per ws_analytic_params entry, NULL when absent */
+  char *trace;                  /* profiled kernel: trace file */
+  WsExpr *launch;               /* profiled or on-demand kernel: launch index (default 0) */
+  char *program;                /* on-demand kernel: the program profiled for each distinct argument list */
+  GPtrArray *args;              /* on-demand kernel: per argument, a GPtrArray of AppArgPiece* */
+  char **barrier_labels;        /* NULL: every process */
+  WsExpr *count;                /* loop */
   char *loop_var;
-  GPtrArray *body;               /* loop body / then-branch, of AppOp* */
-  WsExpr *cond;                  /* if */
+  GPtrArray *body; /* loop body / then-branch, of AppOp* */
+  WsExpr *cond;    /* if */
   GPtrArray *else_body;
 };
 
 typedef struct {
   char *name;
   double def;
-  WsExpr *derived;               /* NULL for an input variable */
+  WsExpr *derived; /* NULL for an input variable */
 } AppVariable;
 
 typedef struct {
   char *label;
-  WsExpr *count;                 /* processes with this label (default 1) */
-  GPtrArray *ops;                /* of AppOp* */
+  WsExpr *count;  /* processes with this label (default 1) */
+  GPtrArray *ops; /* of AppOp* */
 } AppProcess;
 
 struct _WsAppModel {
   char *name;
-  JsonNode *json;                /* the record as imported (exported unchanged) */
-  GPtrArray *variables;          /* of AppVariable* */
-  GPtrArray *var_names;          /* of char*, NULL-terminated */
-  GPtrArray *processes;          /* of AppProcess* */
+  JsonNode *json;       /* the record as imported (exported unchanged) */
+  GPtrArray *variables; /* of AppVariable* */
+  GPtrArray *var_names; /* of char*, NULL-terminated */
+  GPtrArray *processes; /* of AppProcess* */
 };
 
 /* JSON helpers (ws-system-model.c). */
@@ -96,9 +96,9 @@ char **ws_app_op_eval_args (const AppOp *op, GHashTable *vars, GError **error);
  * TRACE_DIR/on-demand/ and reused while it is newer than the program. */
 typedef struct _AppOnDemand AppOnDemand;
 typedef struct {
-  char *trace;                   /* the trace file */
-  char *command;                 /* the command line, for messages */
-  char *stderr_tail;             /* of the run that made the trace; NULL when reused from an earlier run */
+  char *trace;       /* the trace file */
+  char *command;     /* the command line, for messages */
+  char *stderr_tail; /* of the run that made the trace; NULL when reused from an earlier run */
 } AppOnDemandTrace;
 AppOnDemand *ws_app_ondemand_new (const char *trace_dir, const char *db);
 void ws_app_ondemand_free (AppOnDemand *od);

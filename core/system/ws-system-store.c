@@ -127,7 +127,7 @@ get_record (WsStore *store, const char *table, const char *what, const char *nam
     node = text_to_node ((const char *) sqlite3_column_text (st, 0), error);
   else
     {
-      g_auto(GStrv) names = list_names (store, table, NULL);
+      g_auto (GStrv) names = list_names (store, table, NULL);
       g_autofree char *close = names ? ws_suggest_names (name, (const char *const *) names, 3) : NULL;
       g_autofree char *all = names ? g_strjoinv (", ", names) : g_strdup ("");
       g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, "no %s model named '%s'%s%s%s (stored: %s)", what, name,
@@ -140,27 +140,28 @@ get_record (WsStore *store, const char *table, const char *what, const char *nam
 WsSystemModel *
 ws_system_store_get_system (WsStore *store, const char *name, GError **error)
 {
-  g_autoptr(JsonNode) node = get_record (store, "system_model", "system", name, error);
+  g_autoptr (JsonNode) node = get_record (store, "system_model", "system", name, error);
   return node ? ws_system_model_from_json (node, error) : NULL;
 }
 
 WsAppModel *
 ws_system_store_get_app (WsStore *store, const char *name, GError **error)
 {
-  g_autoptr(JsonNode) node = get_record (store, "app_model", "application", name, error);
+  g_autoptr (JsonNode) node = get_record (store, "app_model", "application", name, error);
   return node ? ws_app_model_from_json (node, error) : NULL;
 }
 
 static gboolean
-put_record (WsStore *store, const char *table, const char *what, const char *name, JsonNode *record,
-            const char *origin, gboolean replace, GError **error)
+put_record (WsStore *store, const char *table, const char *what, const char *name, JsonNode *record, const char *origin,
+            gboolean replace, GError **error)
 {
   sqlite3 *db = ws_store_get_db (store);
   g_autofree char *text = node_to_text (record, FALSE);
   g_autofree char *sql = g_strdup_printf (
-      replace ? "INSERT INTO %s (name, record, origin) VALUES (?1, ?2, ?3) ON CONFLICT (name) DO UPDATE SET "
-                "record = excluded.record, modified = strftime ('%%Y-%%m-%%dT%%H:%%M:%%SZ', 'now')"
-              : "INSERT INTO %s (name, record, origin) VALUES (?1, ?2, ?3)", table);
+    replace ? "INSERT INTO %s (name, record, origin) VALUES (?1, ?2, ?3) ON CONFLICT (name) DO UPDATE SET "
+              "record = excluded.record, modified = strftime ('%%Y-%%m-%%dT%%H:%%M:%%SZ', 'now')"
+            : "INSERT INTO %s (name, record, origin) VALUES (?1, ?2, ?3)",
+    table);
   sqlite3_stmt *st = NULL;
   if (sqlite3_prepare_v2 (db, sql, -1, &st, NULL) != SQLITE_OK)
     return db_fail (db, "storing a model", error);
@@ -180,7 +181,8 @@ put_record (WsStore *store, const char *table, const char *what, const char *nam
     g_set_error (error, WS_ERROR, WS_ERROR_DUPLICATE, "a %s model named '%s' exists already (use --replace)", what,
                  name);
   else if (code == SQLITE_CONSTRAINT_CHECK)
-    g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "%s model '%s' cannot be stored: the database refuses its JSON "
+    g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                 "%s model '%s' cannot be stored: the database refuses its JSON "
                  "record (%s); a model nested hundreds of levels deep is the usual cause, so flatten it",
                  what, name, sqlite3_errmsg (db));
   else
@@ -194,7 +196,7 @@ put_system_origin (WsStore *store, const WsSystemModel *system, const char *orig
 {
   if (!ws_system_model_validate (system, store, error))
     return FALSE;
-  g_autoptr(JsonNode) node = ws_system_model_to_json (system);
+  g_autoptr (JsonNode) node = ws_system_model_to_json (system);
   return put_record (store, "system_model", "system", system->name, node, origin, replace, error);
 }
 
@@ -245,8 +247,7 @@ adopt_traces (WsStore *store, const char *app, JsonNode *ops_node, const char *b
       const char *trace = json_object_get_string_member_with_default (o, "trace", NULL);
       if (trace == NULL)
         continue;
-      g_autofree char *abs = g_path_is_absolute (trace) ? g_strdup (trace)
-                                                        : g_build_filename (base_dir, trace, NULL);
+      g_autofree char *abs = g_path_is_absolute (trace) ? g_strdup (trace) : g_build_filename (base_dir, trace, NULL);
       g_autofree char *dir = ws_system_store_trace_dir (store);
       if (g_str_has_prefix (abs, dir) || !g_file_test (abs, G_FILE_TEST_IS_REGULAR))
         {
@@ -261,8 +262,8 @@ adopt_traces (WsStore *store, const char *app, JsonNode *ops_node, const char *b
       g_autofree char *base = g_path_get_basename (abs);
       g_autofree char *dest_name = g_strdup_printf ("%s-%s", app, base);
       g_autofree char *dest = g_build_filename (dir, dest_name, NULL);
-      g_autoptr(GFile) src = g_file_new_for_path (abs);
-      g_autoptr(GFile) dst = g_file_new_for_path (dest);
+      g_autoptr (GFile) src = g_file_new_for_path (abs);
+      g_autoptr (GFile) dst = g_file_new_for_path (dest);
       if (!g_file_copy (src, dst, G_FILE_COPY_OVERWRITE, NULL, NULL, NULL, error))
         {
           g_prefix_error (error, "copying trace '%s' into the workspace: ", abs);
@@ -277,10 +278,10 @@ static gboolean
 put_app_origin (WsStore *store, JsonNode *app, const char *base_dir, const char *origin, gboolean replace,
                 GError **error)
 {
-  g_autoptr(WsAppModel) check = ws_app_model_from_json (app, error);
+  g_autoptr (WsAppModel) check = ws_app_model_from_json (app, error);
   if (check == NULL)
     return FALSE;
-  g_autoptr(JsonNode) copy = json_node_copy (app);
+  g_autoptr (JsonNode) copy = json_node_copy (app);
   JsonNode *procs = json_object_get_member (json_node_get_object (copy), "processes");
   JsonArray *pa = json_node_get_array (procs);
   g_autofree char *cwd = g_get_current_dir ();
@@ -328,10 +329,10 @@ static JsonNode *
 workspace_file (const char *name, GError **error)
 {
   g_autofree char *path = g_strconcat (WORKSPACE_RES, name, NULL);
-  g_autoptr(GBytes) bytes = g_resources_lookup_data (path, G_RESOURCE_LOOKUP_FLAGS_NONE, error);
+  g_autoptr (GBytes) bytes = g_resources_lookup_data (path, G_RESOURCE_LOOKUP_FLAGS_NONE, error);
   if (bytes == NULL)
     return NULL;
-  g_autoptr(JsonParser) p = json_parser_new ();
+  g_autoptr (JsonParser) p = json_parser_new ();
   if (!json_parser_load_from_data (p, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), error))
     {
       g_prefix_error (error, "db/workspace/%s: ", name);
@@ -364,11 +365,12 @@ ensure_demo_profiled (WsStore *store, GError **error)
   g_autofree char *program = g_canonicalize_filename (given, NULL);
   if (!g_file_test (program, G_FILE_TEST_IS_REGULAR) || !g_file_test (program, G_FILE_TEST_IS_EXECUTABLE))
     return TRUE;
-  g_autoptr(JsonNode) app = workspace_file ("saxpy2-profiled.json", error);
+  g_autoptr (JsonNode) app = workspace_file ("saxpy2-profiled.json", error);
   if (app == NULL)
     return FALSE;
-  JsonArray *ops = json_object_get_array_member (json_array_get_object_element (
-      json_object_get_array_member (json_node_get_object (app), "processes"), 0), "operations");
+  JsonArray *ops = json_object_get_array_member (
+    json_array_get_object_element (json_object_get_array_member (json_node_get_object (app), "processes"), 0),
+    "operations");
   for (guint i = 0; i < json_array_get_length (ops); i++)
     {
       JsonObject *op = json_array_get_object_element (ops, i);
@@ -385,7 +387,7 @@ ws_system_store_ensure_demo (WsStore *store, GError **error)
   g_return_val_if_fail (store != NULL, FALSE);
   sqlite3 *db = ws_store_get_db (store);
   if (ws_store_is_read_only (store))
-    return TRUE;   /* added when the database is next opened with write permission */
+    return TRUE; /* added when the database is next opened with write permission */
   if (!meta_get (db, "system_demo"))
     {
       static const char *const systems[] = { "testbed-gtx970.json", "testbed-titanx.json", "testbed-gtx1070.json" };
@@ -396,12 +398,12 @@ ws_system_store_ensure_demo (WsStore *store, GError **error)
         {
           for (guint i = 0; i < G_N_ELEMENTS (systems); i++)
             {
-              g_autoptr(JsonNode) node = workspace_file (systems[i], error);
-              g_autoptr(WsSystemModel) s = node ? ws_system_model_from_json (node, error) : NULL;
+              g_autoptr (JsonNode) node = workspace_file (systems[i], error);
+              g_autoptr (WsSystemModel) s = node ? ws_system_model_from_json (node, error) : NULL;
               if (s == NULL || !put_system_origin (store, s, "demo", TRUE, error))
                 goto fail;
             }
-          g_autoptr(JsonNode) app = workspace_file ("saxpy2-analytic.json", error);
+          g_autoptr (JsonNode) app = workspace_file ("saxpy2-analytic.json", error);
           if (app == NULL || !put_app_origin (store, app, NULL, "demo", TRUE, error)
               || !meta_set (db, "system_demo", "created by warpscope " WS_VERSION, error))
             goto fail;
@@ -418,16 +420,17 @@ ws_system_store_ensure_demo (WsStore *store, GError **error)
       g_autofree char *trace = g_canonicalize_filename (given, NULL);
       if (!g_file_test (trace, G_FILE_TEST_IS_REGULAR))
         return TRUE;
-      g_autoptr(JsonNode) app = workspace_file ("saxpy2.json", error);
+      g_autoptr (JsonNode) app = workspace_file ("saxpy2.json", error);
       if (app == NULL)
         return FALSE;
       g_autofree char *dir = g_path_get_dirname (trace);
       JsonObject *op = json_array_get_object_element (
-          json_object_get_array_member (json_array_get_object_element (
-              json_object_get_array_member (json_node_get_object (app), "processes"), 0), "operations"), 2);
+        json_object_get_array_member (
+          json_array_get_object_element (json_object_get_array_member (json_node_get_object (app), "processes"), 0),
+          "operations"),
+        2);
       json_object_set_string_member (op, "trace", trace);
-      if (!put_app_origin (store, app, dir, "demo", TRUE, error)
-          || !meta_set (db, "system_demo_saxpy2", trace, error))
+      if (!put_app_origin (store, app, dir, "demo", TRUE, error) || !meta_set (db, "system_demo_saxpy2", trace, error))
         return FALSE;
     }
   return TRUE;
@@ -443,7 +446,7 @@ fail:
 static char *
 variables_text (GHashTable *vars)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
   if (vars != NULL)
     {
@@ -456,7 +459,7 @@ variables_text (GHashTable *vars)
         }
     }
   json_builder_end_object (b);
-  g_autoptr(JsonNode) node = json_builder_get_root (b);
+  g_autoptr (JsonNode) node = json_builder_get_root (b);
   return node_to_text (node, FALSE);
 }
 
@@ -466,11 +469,11 @@ options_text (GHashTable *options)
 {
   if (options == NULL || g_hash_table_size (options) == 0)
     return NULL;
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
   ws_json_add_string_members (b, options);
   json_builder_end_object (b);
-  g_autoptr(JsonNode) node = json_builder_get_root (b);
+  g_autoptr (JsonNode) node = json_builder_get_root (b);
   return node_to_text (node, FALSE);
 }
 
@@ -480,8 +483,8 @@ ws_system_store_put_sweep (WsStore *store, const WsSystemModel *system, const Ws
 {
   g_return_val_if_fail (store != NULL && system != NULL && app != NULL && results != NULL && results->len > 0, 0);
   sqlite3 *db = ws_store_get_db (store);
-  g_autoptr(JsonNode) sys_node = ws_system_model_to_json (system);
-  g_autoptr(JsonNode) app_node = ws_app_model_to_json (app);
+  g_autoptr (JsonNode) sys_node = ws_system_model_to_json (system);
+  g_autoptr (JsonNode) app_node = ws_app_model_to_json (app);
   g_autofree char *sys_text = node_to_text (sys_node, FALSE);
   g_autofree char *app_text = node_to_text (app_node, FALSE);
   g_autofree char *opt_text = options_text (predictor_options);
@@ -498,18 +501,25 @@ ws_system_store_put_sweep (WsStore *store, const WsSystemModel *system, const Ws
   gint64 sweep_id = 0;
   if (!exec (db, "BEGIN IMMEDIATE", error))
     return 0;
-  if (sqlite3_prepare_v2 (db, "INSERT INTO model_sweep (system_name, app_name, system_record, app_record, predictor, "
-                              "n_points, n_failed, wall_seconds, status, predictor_options) "
-                              "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-                          -1, &sw,
-                          NULL) != SQLITE_OK
-      || sqlite3_prepare_v2 (db, "INSERT INTO model_run (sweep_id, point, variables, status, error, total_seconds) "
-                                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6)", -1, &run, NULL) != SQLITE_OK
-      || sqlite3_prepare_v2 (db, "INSERT INTO model_run_op (run_id, seq, label, rank, op, component, name, bytes, "
-                                 "start, \"end\") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)", -1, &op,
-                             NULL) != SQLITE_OK
-      || sqlite3_prepare_v2 (db, "INSERT INTO model_run_busy (run_id, component, busy_seconds) VALUES (?1, ?2, ?3)",
-                             -1, &busy, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2 (db,
+                          "INSERT INTO model_sweep (system_name, app_name, system_record, app_record, predictor, "
+                          "n_points, n_failed, wall_seconds, status, predictor_options) "
+                          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                          -1, &sw, NULL)
+        != SQLITE_OK
+      || sqlite3_prepare_v2 (db,
+                             "INSERT INTO model_run (sweep_id, point, variables, status, error, total_seconds) "
+                             "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                             -1, &run, NULL)
+           != SQLITE_OK
+      || sqlite3_prepare_v2 (db,
+                             "INSERT INTO model_run_op (run_id, seq, label, rank, op, component, name, bytes, "
+                             "start, \"end\") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                             -1, &op, NULL)
+           != SQLITE_OK
+      || sqlite3_prepare_v2 (db, "INSERT INTO model_run_busy (run_id, component, busy_seconds) VALUES (?1, ?2, ?3)", -1,
+                             &busy, NULL)
+           != SQLITE_OK)
     {
       db_fail (db, "storing a model run", error);
       goto fail;
@@ -537,7 +547,7 @@ ws_system_store_put_sweep (WsStore *store, const WsSystemModel *system, const Ws
     {
       WsSystemResult *r = results->pdata[i];
       if (r->cancelled)
-        continue;   /* only the points that finished are kept */
+        continue; /* only the points that finished are kept */
       g_autofree char *vars = variables_text (r->variables);
       sqlite3_reset (run);
       sqlite3_bind_int64 (run, 1, sweep_id);
@@ -640,16 +650,16 @@ GHashTable *
 ws_system_store_get_sweep_options (WsStore *store, gint64 sweep_id, GError **error)
 {
   sqlite3_stmt *st = sweep_row (ws_store_get_db (store), "SELECT predictor_options FROM model_sweep WHERE id = ?1",
-                                 sweep_id, "reading a sweep's options", error);
+                                sweep_id, "reading a sweep's options", error);
   if (st == NULL)
     return NULL;
   GHashTable *out = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   const char *text = (const char *) sqlite3_column_text (st, 0);
-  g_autoptr(JsonNode) node = text != NULL ? text_to_node (text, NULL) : NULL;
+  g_autoptr (JsonNode) node = text != NULL ? text_to_node (text, NULL) : NULL;
   if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
     {
       JsonObject *o = json_node_get_object (node);
-      g_autoptr(GList) members = json_object_get_members (o);
+      g_autoptr (GList) members = json_object_get_members (o);
       for (GList *m = members; m != NULL; m = m->next)
         {
           JsonNode *v = json_object_get_member (o, m->data);
@@ -677,12 +687,16 @@ ws_system_store_get_sweep (WsStore *store, gint64 sweep_id, char **system_name, 
 
   GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_system_result_free);
   sqlite3_stmt *runs = NULL, *ops = NULL, *busy = NULL;
-  sqlite3_prepare_v2 (db, "SELECT id, variables, status, error, total_seconds FROM model_run WHERE sweep_id = ?1 "
-                          "ORDER BY point", -1, &runs, NULL);
-  sqlite3_prepare_v2 (db, "SELECT label, rank, op, component, name, bytes, start, \"end\" FROM model_run_op "
-                          "WHERE run_id = ?1 ORDER BY seq", -1, &ops, NULL);
-  sqlite3_prepare_v2 (db, "SELECT component, busy_seconds FROM model_run_busy WHERE run_id = ?1 ORDER BY component",
-                      -1, &busy, NULL);
+  sqlite3_prepare_v2 (db,
+                      "SELECT id, variables, status, error, total_seconds FROM model_run WHERE sweep_id = ?1 "
+                      "ORDER BY point",
+                      -1, &runs, NULL);
+  sqlite3_prepare_v2 (db,
+                      "SELECT label, rank, op, component, name, bytes, start, \"end\" FROM model_run_op "
+                      "WHERE run_id = ?1 ORDER BY seq",
+                      -1, &ops, NULL);
+  sqlite3_prepare_v2 (db, "SELECT component, busy_seconds FROM model_run_busy WHERE run_id = ?1 ORDER BY component", -1,
+                      &busy, NULL);
   sqlite3_bind_int64 (runs, 1, sweep_id);
   while (sqlite3_step (runs) == SQLITE_ROW)
     {
@@ -690,11 +704,11 @@ ws_system_store_get_sweep (WsStore *store, gint64 sweep_id, char **system_name, 
       g_ptr_array_add (out, r);
       gint64 run_id = sqlite3_column_int64 (runs, 0);
       r->variables = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-      g_autoptr(JsonNode) vn = text_to_node ((const char *) sqlite3_column_text (runs, 1), NULL);
+      g_autoptr (JsonNode) vn = text_to_node ((const char *) sqlite3_column_text (runs, 1), NULL);
       if (vn != NULL && JSON_NODE_HOLDS_OBJECT (vn))
         {
           JsonObject *vo = json_node_get_object (vn);
-          g_autoptr(GList) members = json_object_get_members (vo);
+          g_autoptr (GList) members = json_object_get_members (vo);
           for (GList *l = members; l; l = l->next)
             {
               double v = json_object_get_double_member (vo, l->data);
@@ -744,8 +758,9 @@ ws_system_store_get_sweep_status (WsStore *store, gint64 sweep_id, guint *n_poin
 {
   g_return_val_if_fail (store != NULL, NULL);
   sqlite3_stmt *st = sweep_row (ws_store_get_db (store),
-                                 "SELECT status, n_points, (SELECT count(*) FROM model_run WHERE sweep_id = ?1) "
-                                 "FROM model_sweep WHERE id = ?1", sweep_id, "reading a sweep's status", error);
+                                "SELECT status, n_points, (SELECT count(*) FROM model_run WHERE sweep_id = ?1) "
+                                "FROM model_sweep WHERE id = ?1",
+                                sweep_id, "reading a sweep's status", error);
   if (st == NULL)
     return NULL;
   char *status = g_strdup ((const char *) sqlite3_column_text (st, 0));

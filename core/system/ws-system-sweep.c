@@ -31,17 +31,16 @@ ws_sweep_axis_parse (const char *text, GError **error)
   const char *eq = strchr (text, '=');
   if (eq == NULL || eq == text || eq[1] == '\0')
     {
-      g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                   "sweep '%s': expected VAR=V1,V2,... or VAR=A:B:STEP", text);
+      g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "sweep '%s': expected VAR=V1,V2,... or VAR=A:B:STEP", text);
       return NULL;
     }
-  g_autoptr(WsSweepAxis) axis = g_new0 (WsSweepAxis, 1);
+  g_autoptr (WsSweepAxis) axis = g_new0 (WsSweepAxis, 1);
   axis->variable = g_strndup (text, eq - text);
   axis->values = g_array_new (FALSE, FALSE, sizeof (double));
   const char *spec = eq + 1;
   if (strchr (spec, ':') != NULL)
     {
-      g_auto(GStrv) parts = g_strsplit (spec, ":", -1);
+      g_auto (GStrv) parts = g_strsplit (spec, ":", -1);
       double a, b, step;
       if (g_strv_length (parts) != 3 || !parse_number (parts[0], &a) || !parse_number (parts[1], &b)
           || !parse_number (parts[2], &step))
@@ -51,8 +50,8 @@ ws_sweep_axis_parse (const char *text, GError **error)
         }
       if (step == 0 || (b - a) / step < 0)
         {
-          g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
-                       "sweep '%s': STEP %g never goes from %g to %g", text, step, a, b);
+          g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "sweep '%s': STEP %g never goes from %g to %g", text, step, a,
+                       b);
           return NULL;
         }
       /* Inclusive of B up to rounding (0:1:0.1 has 11 values). */
@@ -71,7 +70,7 @@ ws_sweep_axis_parse (const char *text, GError **error)
     }
   else
     {
-      g_auto(GStrv) parts = g_strsplit (spec, ",", -1);
+      g_auto (GStrv) parts = g_strsplit (spec, ",", -1);
       for (guint i = 0; parts[i] != NULL; i++)
         {
           double v;
@@ -90,7 +89,7 @@ ws_sweep_axis_parse (const char *text, GError **error)
 typedef struct {
   WsSystemEnv *env;
   const WsAppModel *app;
-  GPtrArray *points;             /* of GHashTable* overrides */
+  GPtrArray *points; /* of GHashTable* overrides */
   WsSystemResult **results;
   GCancellable *cancellable;
 } SweepJob;
@@ -101,7 +100,7 @@ sweep_point (gpointer data, gpointer user_data)
   SweepJob *job = user_data;
   guint i = GPOINTER_TO_UINT (data) - 1;
   GHashTable *over = job->points->pdata[i];
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   WsSystemResult *r = NULL;
   if (g_cancellable_set_error_if_cancelled (job->cancellable, &error))
     r = NULL;
@@ -141,8 +140,8 @@ ws_system_sweep (WsSystemEnv *env, const WsAppModel *app, GHashTable *fixed, GPt
 }
 
 GPtrArray *
-ws_system_sweep_partial (WsSystemEnv *env, const WsAppModel *app, GHashTable *fixed, GPtrArray *axes,
-                         guint n_threads, GCancellable *cancellable, gboolean *was_cancelled, GError **error)
+ws_system_sweep_partial (WsSystemEnv *env, const WsAppModel *app, GHashTable *fixed, GPtrArray *axes, guint n_threads,
+                         GCancellable *cancellable, gboolean *was_cancelled, GError **error)
 {
   g_return_val_if_fail (env != NULL && app != NULL && was_cancelled != NULL, NULL);
   *was_cancelled = FALSE;
@@ -154,9 +153,11 @@ ws_system_sweep_partial (WsSystemEnv *env, const WsAppModel *app, GHashTable *fi
       if (!ws_app_model_get_default (app, ax->variable, &def))
         {
           g_autofree char *close = ws_suggest_names (ax->variable, ws_app_model_get_variables (app), 2);
-          g_set_error (error, WS_ERROR, WS_ERROR_INVALID, "sweep over '%s': application '%s' has no input variable "
-                       "of that name%s%s%s", ax->variable, ws_app_model_get_name (app), close ? " (did you mean " : "",
-                       close ? close : "", close ? "?)" : "");
+          g_set_error (error, WS_ERROR, WS_ERROR_INVALID,
+                       "sweep over '%s': application '%s' has no input variable "
+                       "of that name%s%s%s",
+                       ax->variable, ws_app_model_get_name (app), close ? " (did you mean " : "", close ? close : "",
+                       close ? "?)" : "");
           return NULL;
         }
       if (ax->values->len == 0 || (guint64) n_points * ax->values->len > MAX_SWEEP_VALUES)
@@ -166,7 +167,7 @@ ws_system_sweep_partial (WsSystemEnv *env, const WsAppModel *app, GHashTable *fi
         }
       n_points *= ax->values->len;
     }
-  g_autoptr(GPtrArray) points = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
+  g_autoptr (GPtrArray) points = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
   for (guint p = 0; p < n_points; p++)
     {
       GHashTable *over = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);

@@ -30,28 +30,28 @@ typedef enum {
 
 typedef struct {
   char *name;
-  int multiplicity;              /* processes of this label one unit can run */
+  int multiplicity; /* processes of this label one unit can run */
 } WsSystemLabel;
 
 typedef struct _WsComponent WsComponent;
 struct _WsComponent {
   WsComponentKind kind;
-  char *name;                    /* unique within the system */
-  char *hw;                      /* catalogue name (CPU, GPU, link); NULL for a machine */
-  int count;                     /* units of this component (>= 1) */
-  GPtrArray *labels;             /* of WsSystemLabel* */
-  char *from, *to;               /* link endpoints (component names) */
-  GPtrArray *children;           /* of WsComponent* (machines only, else empty) */
-  WsComponent *parent;           /* NULL at the top level */
+  char *name;          /* unique within the system */
+  char *hw;            /* catalogue name (CPU, GPU, link); NULL for a machine */
+  int count;           /* units of this component (>= 1) */
+  GPtrArray *labels;   /* of WsSystemLabel* */
+  char *from, *to;     /* link endpoints (component names) */
+  GPtrArray *children; /* of WsComponent* (machines only, else empty) */
+  WsComponent *parent; /* NULL at the top level */
 };
 
 typedef struct {
   char *name;
   char *description;
-  GPtrArray *components;         /* top level, of WsComponent* */
+  GPtrArray *components; /* top level, of WsComponent* */
 } WsSystemModel;
 
-WS_EXPORT const char *ws_component_kind_name (WsComponentKind kind);  /* "machine", "cpu", "gpu", "link" */
+WS_EXPORT const char *ws_component_kind_name (WsComponentKind kind); /* "machine", "cpu", "gpu", "link" */
 WS_EXPORT WsSystemModel *ws_system_model_new (const char *name);
 WS_EXPORT void ws_system_model_free (WsSystemModel *system);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsSystemModel, ws_system_model_free)
@@ -95,23 +95,23 @@ WS_EXPORT char **ws_app_model_get_traces (const WsAppModel *app);
 
 typedef struct {
   char *label;
-  guint rank;                    /* process number within its label */
-  char *op;                      /* "h2d", "d2h", "kernel", "host", "send", "recv", "barrier", "sync" */
-  char *component;               /* instance the operation occupied (GPU, CPU, link route) */
-  char *name;                    /* kernel name, or NULL */
-  double bytes;                  /* transfers, send/recv; 0 otherwise */
-  double start, end;             /* seconds from the start of the run */
+  guint rank;        /* process number within its label */
+  char *op;          /* "h2d", "d2h", "kernel", "host", "send", "recv", "barrier", "sync" */
+  char *component;   /* instance the operation occupied (GPU, CPU, link route) */
+  char *name;        /* kernel name, or NULL */
+  double bytes;      /* transfers, send/recv; 0 otherwise */
+  double start, end; /* seconds from the start of the run */
 } WsSystemOpRecord;
 
 typedef struct {
-  GHashTable *variables;         /* char* -> double* : every variable's value in this run */
+  GHashTable *variables; /* char* -> double* : every variable's value in this run */
   double total_seconds;
-  GPtrArray *operations;         /* of WsSystemOpRecord*, by start time */
-  GPtrArray *busy_components;    /* of char* (instance names), sorted */
-  GArray *busy_seconds;          /* of double, parallel to busy_components */
+  GPtrArray *operations;      /* of WsSystemOpRecord*, by start time */
+  GPtrArray *busy_components; /* of char* (instance names), sorted */
+  GArray *busy_seconds;       /* of double, parallel to busy_components */
   gboolean ok;
-  char *error;                   /* why the point failed (ok == FALSE) */
-  gboolean cancelled;            /* not run to its end: the sweep was cancelled (ok == FALSE) */
+  char *error;        /* why the point failed (ok == FALSE) */
+  gboolean cancelled; /* not run to its end: the sweep was cancelled (ok == FALSE) */
 } WsSystemResult;
 
 WS_EXPORT void ws_system_result_free (WsSystemResult *result);
@@ -170,7 +170,7 @@ WS_EXPORT WsSystemResult *ws_system_evaluate (WsSystemEnv *env, const WsAppModel
 /* "VAR=1,2,4" or "VAR=A:B:STEP" (inclusive of B up to rounding). */
 typedef struct {
   char *variable;
-  GArray *values;                /* of double */
+  GArray *values; /* of double */
 } WsSweepAxis;
 
 WS_EXPORT WsSweepAxis *ws_sweep_axis_parse (const char *text, GError **error);
@@ -181,9 +181,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsSweepAxis, ws_sweep_axis_free)
  * point) with @fixed overrides, in parallel on @n_threads threads (0: the
  * number of processors).  Returns the results in point order (the first axis
  * varies slowest); a point that fails has ok == FALSE and its error. */
-WS_EXPORT GPtrArray *ws_system_sweep (WsSystemEnv *env, const WsAppModel *app, GHashTable *fixed,
-                                      GPtrArray *axes, guint n_threads, GCancellable *cancellable,
-                                      GError **error);
+WS_EXPORT GPtrArray *ws_system_sweep (WsSystemEnv *env, const WsAppModel *app, GHashTable *fixed, GPtrArray *axes,
+                                      guint n_threads, GCancellable *cancellable, GError **error);
 /* As ws_system_sweep, but a cancelled sweep is not an error: the points
  * that finished keep their results, the others have `cancelled` set, and
  * *@was_cancelled tells (NULL only on an error in the inputs). */
@@ -243,19 +242,19 @@ WS_EXPORT char *ws_system_store_trace_dir (WsStore *store);
  * `cancelled`, only the finished points are stored and the sweep's status is
  * 'cancelled' (else 'complete'). */
 WS_EXPORT gint64 ws_system_store_put_sweep (WsStore *store, const WsSystemModel *system, const WsAppModel *app,
-                                            const char *predictor, GHashTable *predictor_options,
-                                            GPtrArray *results, double wall_seconds, GError **error);
+                                            const char *predictor, GHashTable *predictor_options, GPtrArray *results,
+                                            double wall_seconds, GError **error);
 /* The predictor options a stored sweep ran with (name -> text, newly
  * allocated; empty when it ran with the defaults); NULL with @error when
  * there is no such sweep. */
 WS_EXPORT GHashTable *ws_system_store_get_sweep_options (WsStore *store, gint64 sweep_id, GError **error);
 /* Reads a stored sweep's results back (of WsSystemResult*, in point order). */
-WS_EXPORT GPtrArray *ws_system_store_get_sweep (WsStore *store, gint64 sweep_id, char **system_name,
-                                                char **app_name, GError **error);
+WS_EXPORT GPtrArray *ws_system_store_get_sweep (WsStore *store, gint64 sweep_id, char **system_name, char **app_name,
+                                                GError **error);
 /* A stored sweep's status ("complete" or "cancelled", newly allocated), with
  * the number of points it has (@n_points) and had when complete
  * (@n_planned); NULL with @error when there is none. */
-WS_EXPORT char *ws_system_store_get_sweep_status (WsStore *store, gint64 sweep_id, guint *n_points,
-                                                  guint *n_planned, GError **error);
+WS_EXPORT char *ws_system_store_get_sweep_status (WsStore *store, gint64 sweep_id, guint *n_points, guint *n_planned,
+                                                  GError **error);
 
 G_END_DECLS

@@ -27,7 +27,7 @@ add_string (JsonBuilder *b, const char *name, const char *v)
 JsonNode *
 ws_tbpoint_result_to_json (const WsTbpointResult *r, gboolean timeline)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
   add_int (b, "cycles", (int64_t) r->cycles);
   add_double (b, "ipc", r->ipc);
@@ -112,7 +112,7 @@ ws_tbpoint_result_to_json (const WsTbpointResult *r, gboolean timeline)
 JsonNode *
 ws_tbpoint_options_to_json (const WsTbpointOptions *o)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
   add_string (b, "sampling", ws_sampling_name (o->sampling));
   add_string (b, "scheduler", ws_sim_scheduler_name (o->sim.scheduler));
@@ -136,22 +136,22 @@ ws_sim_run_store_put (WsStore *store, const char *trace_path, const WsGpu *gpu, 
                       const WsTbpointResult *result, GError **error)
 {
   sqlite3 *db = ws_store_get_db (store);
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "options");
   json_builder_add_value (b, ws_tbpoint_options_to_json (options));
   json_builder_set_member_name (b, "gpu");
   json_builder_add_value (b, ws_gpu_to_json (gpu));
   json_builder_end_object (b);
-  g_autoptr(JsonNode) cfg = json_builder_get_root (b);
+  g_autoptr (JsonNode) cfg = json_builder_get_root (b);
   g_autofree char *cfg_text = json_to_string (cfg, FALSE);
-  g_autoptr(JsonNode) res = ws_tbpoint_result_to_json (result, FALSE);
+  g_autoptr (JsonNode) res = ws_tbpoint_result_to_json (result, FALSE);
   g_autofree char *res_text = json_to_string (res, FALSE);
   g_autofree char *abs = g_canonicalize_filename (trace_path, NULL);
   sqlite3_stmt *st = NULL;
-  const char *sql =
-    "INSERT INTO sim_run (trace, gpu, sampling, scheduler, config, cycles, ipc, warp_instructions, "
-    "simulated_warp_instructions, sample_fraction, wall_seconds, result) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)";
+  const char
+    *sql = "INSERT INTO sim_run (trace, gpu, sampling, scheduler, config, cycles, ipc, warp_instructions, "
+           "simulated_warp_instructions, sample_fraction, wall_seconds, result) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)";
   if (sqlite3_prepare_v2 (db, sql, -1, &st, NULL) != SQLITE_OK)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_FAILED, "store %s: cannot record the simulation run: %s",

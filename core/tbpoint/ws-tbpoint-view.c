@@ -38,7 +38,7 @@ ws_tbpoint_view_compute (WsTrace *trace, guint launch, const WsGpu *gpu, const W
       return NULL;
     }
 
-  g_autoptr(WsTbpointView) view = g_new0 (WsTbpointView, 1);
+  g_autoptr (WsTbpointView) view = g_new0 (WsTbpointView, 1);
   const WsTraceLaunch *l = ws_trace_get_launch (trace, launch);
   view->launch = launch;
   view->kernel = g_strdup (ws_trace_get_kernel (trace, l->kernel)->name);
@@ -49,14 +49,14 @@ ws_tbpoint_view_compute (WsTrace *trace, guint launch, const WsGpu *gpu, const W
   WsSimLaunchStats full = { 0 }, sampled = { 0 };
   gint64 t0 = g_get_monotonic_time ();
   {
-    g_autoptr(WsSim) sim = ws_sim_new (gpu, &o.sim, error);
+    g_autoptr (WsSim) sim = ws_sim_new (gpu, &o.sim, error);
     o.sampling = WS_SAMPLING_NONE;
     if (sim == NULL || !ws_tbpoint_simulate_launch (sim, trace, launch, &o, &full, NULL, NULL, error))
       return NULL;
   }
   gint64 t1 = g_get_monotonic_time ();
   {
-    g_autoptr(WsSim) sim = ws_sim_new (gpu, &o.sim, error);
+    g_autoptr (WsSim) sim = ws_sim_new (gpu, &o.sim, error);
     o.sampling = WS_SAMPLING_TBPOINT;
     if (sim == NULL
         || !ws_tbpoint_simulate_launch (sim, trace, launch, &o, &sampled, &view->n_regions, &view->tb_region, error))
@@ -93,7 +93,7 @@ ws_tbpoint_view_compute (WsTrace *trace, guint launch, const WsGpu *gpu, const W
 JsonNode *
 ws_tbpoint_view_to_json (const WsTbpointView *view)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonBuilder) b = json_builder_new ();
 
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "launch");
@@ -142,14 +142,14 @@ ws_tbpoint_view_to_json (const WsTbpointView *view)
 static guint
 region_series (WsChart *chart, int32_t r)
 {
-  g_autofree char *name = r >= 0 ? g_strdup_printf (_("region %d"), r) : g_strdup (_("no region"));
+  g_autofree char *name = r >= 0 ? g_strdup_printf (_ ("region %d"), r) : g_strdup (_ ("no region"));
   int s = ws_chart_find_series (chart, name);
 
   if (s >= 0)
     return (guint) s;
   s = (int) ws_chart_add_series (chart, name, WS_CHART_SERIES_NO_LINE);
   if (r < 0)
-    ws_chart_series_set_color (chart, (guint) s, (WsChartColor) { 0.55, 0.55, 0.55 });
+    ws_chart_series_set_color (chart, (guint) s, (WsChartColor){ 0.55, 0.55, 0.55 });
   return (guint) s;
 }
 
@@ -157,16 +157,15 @@ WsChart *
 ws_tbpoint_view_to_chart (const WsTbpointView *view)
 {
   WsChart *chart = ws_chart_new (WS_CHART_TBPOINT);
-  g_autofree char *title = g_strdup_printf (_("TBPoint: %s (launch %u) on %s"), view->kernel, view->launch, view->gpu);
+  g_autofree char *title = g_strdup_printf (_ ("TBPoint: %s (launch %u) on %s"), view->kernel, view->launch, view->gpu);
   g_autofree char *subtitle = g_strdup_printf (
-    _("error %.2f %%, sample %.1f %% of warp instructions (%" PRIu64 " of %" PRIu64
-      " TBs), homogeneous regions: %u"),
+    _ ("error %.2f %%, sample %.1f %% of warp instructions (%" PRIu64 " of %" PRIu64 " TBs), homogeneous regions: %u"),
     fabs (view->error) * 100, view->sample_fraction * 100, view->simulated_tbs, view->n_tbs, view->n_regions);
 
   ws_chart_set_title (chart, title);
   ws_chart_set_subtitle (chart, subtitle);
-  ws_chart_set_axis_title (chart, WS_CHART_AXIS_X, _("TB id"));
-  ws_chart_set_axis_title (chart, WS_CHART_AXIS_Y, _("TB size (warp instructions)"));
+  ws_chart_set_axis_title (chart, WS_CHART_AXIS_X, _ ("TB id"));
+  ws_chart_set_axis_title (chart, WS_CHART_AXIS_Y, _ ("TB size (warp instructions)"));
   for (uint64_t t = 0; t < view->n_tbs; t++)
     {
       guint s = region_series (chart, view->tb_region ? view->tb_region[t] : -1);

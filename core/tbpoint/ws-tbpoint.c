@@ -19,7 +19,7 @@ ws_tbpoint_cluster (const double *points, guint n, guint dim, double threshold, 
   /* Complete linkage with the Lance-Williams update D(i+j, k) = max (D(i,k),
    * D(j,k)); each active cluster caches its nearest neighbour, which is
    * only recomputed when that neighbour was merged (distances only grow). */
-  double *d = g_new (double, (gsize) n * n);
+  double *d = g_new (double, (gsize) n *n);
   for (guint i = 0; i < n; i++)
     for (guint j = 0; j < n; j++)
       {
@@ -31,7 +31,7 @@ ws_tbpoint_cluster (const double *points, guint n, guint dim, double threshold, 
           }
         d[(gsize) i * n + j] = sqrt (s);
       }
-  guint *parent = g_new (guint, n);   /* member -> representative index */
+  guint *parent = g_new (guint, n); /* member -> representative index */
   gboolean *active = g_new (gboolean, n);
   guint *nn = g_new (guint, n);
   double *nnd = g_new (double, n);
@@ -40,12 +40,14 @@ ws_tbpoint_cluster (const double *points, guint n, guint dim, double threshold, 
       parent[i] = i;
       active[i] = TRUE;
     }
+/* clang-format off */
 #define NEAREST(i) do { \
     nn[i] = G_MAXUINT; nnd[i] = INFINITY; \
     for (guint k_ = 0; k_ < n; k_++) \
       if (k_ != (i) && active[k_] && d[(gsize) (i) * n + k_] < nnd[i]) \
         { nnd[i] = d[(gsize) (i) * n + k_]; nn[i] = k_; } \
   } while (0)
+  /* clang-format on */
   for (guint i = 0; i < n; i++)
     NEAREST (i);
   for (;;)
@@ -347,7 +349,7 @@ gboolean
 ws_tbpoint_simulate_launch (WsSim *sim, WsTrace *trace, guint launch, const WsTbpointOptions *options,
                             WsSimLaunchStats *stats, guint *n_regions, int32_t **tb_region, GError **error)
 {
-  g_autoptr(WsTbpointRegions) regions = NULL;
+  g_autoptr (WsTbpointRegions) regions = NULL;
   WsSimRegionSampling rs = { 0 };
 
   if (n_regions != NULL)
@@ -385,11 +387,11 @@ ws_tbpoint_simulate (WsTrace *trace, const WsGpu *gpu, const WsTbpointOptions *o
       options = &defaults;
     }
   gint64 t0 = g_get_monotonic_time ();
-  g_autoptr(WsSim) sim = ws_sim_new (gpu, &options->sim, error);
+  g_autoptr (WsSim) sim = ws_sim_new (gpu, &options->sim, error);
   if (sim == NULL)
     return NULL;
   guint n = ws_trace_get_n_launches (trace);
-  g_autoptr(WsTbpointResult) res = g_new0 (WsTbpointResult, 1);
+  g_autoptr (WsTbpointResult) res = g_new0 (WsTbpointResult, 1);
   res->sampling = options->sampling;
   res->gpu = g_strdup (gpu->name);
   res->scheduler = options->sim.scheduler;
@@ -405,7 +407,7 @@ ws_tbpoint_simulate (WsTrace *trace, const WsGpu *gpu, const WsTbpointOptions *o
       res->launches[i].cluster = -1;
     }
 
-  g_autoptr(GArray) unit_ends = g_array_new (FALSE, FALSE, sizeof (uint64_t));
+  g_autoptr (GArray) unit_ends = g_array_new (FALSE, FALSE, sizeof (uint64_t));
   if (options->sampling == WS_SAMPLING_RANDOM)
     {
       uint64_t unit = options->random_unit;
@@ -415,7 +417,7 @@ ws_tbpoint_simulate (WsTrace *trace, const WsGpu *gpu, const WsTbpointOptions *o
       ws_sim_set_unit_observer (sim, unit, unit_end, unit_ends);
     }
 
-  g_autoptr(WsTbpointInter) inter = NULL;
+  g_autoptr (WsTbpointInter) inter = NULL;
   if (options->sampling == WS_SAMPLING_TBPOINT)
     {
       inter = ws_tbpoint_inter_launch (trace, options->inter_threshold);
@@ -459,7 +461,8 @@ ws_tbpoint_simulate (WsTrace *trace, const WsGpu *gpu, const WsTbpointOptions *o
       res->simulated_warp_instructions += L->simulated_warp_instructions;
     }
   res->sample_fraction = res->warp_instructions > 0
-                           ? (double) res->simulated_warp_instructions / (double) res->warp_instructions : 0;
+                           ? (double) res->simulated_warp_instructions / (double) res->warp_instructions
+                           : 0;
   if (options->sampling == WS_SAMPLING_RANDOM && unit_ends->len > 0)
     {
       /* Seed 000 §V-A: the IPC of a random 10 % of the units stands for the
@@ -470,7 +473,7 @@ ws_tbpoint_simulate (WsTrace *trace, const WsGpu *gpu, const WsTbpointOptions *o
       g_autofree guint *idx = g_new (guint, nu);
       for (guint u = 0; u < nu; u++)
         idx[u] = u;
-      g_autoptr(GRand) rand = g_rand_new_with_seed (options->random_seed);
+      g_autoptr (GRand) rand = g_rand_new_with_seed (options->random_seed);
       for (guint u = 0; u < pick; u++)
         {
           guint j = u + (guint) g_rand_int_range (rand, 0, (gint32) (nu - u));
@@ -586,7 +589,7 @@ ws_tbpoint_markov_monte_carlo (double p, double mu, guint n_warps, guint samples
     return;
   gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
   gsl_rng_set (rng, seed);
-  double sigma = 0.1 * mu / 1.96;   /* 95 % of the M within +-10 % of mu */
+  double sigma = 0.1 * mu / 1.96; /* 95 % of the M within +-10 % of mu */
   double *ipc = g_new (double, samples);
   double *m = g_new (double, n_warps);
   double sum = 0;

@@ -35,9 +35,9 @@ WS_EXPORT guint ws_tbpoint_cluster (const double *points, guint n, guint dim, do
 typedef struct {
   guint n_launches;
   guint n_clusters;
-  int *cluster;              /* per launch */
-  guint *representative;     /* per cluster: the launch nearest the centre */
-  double *weight;            /* per cluster: Table IV cluster_weight (share of warp instructions) */
+  int *cluster;                   /* per launch */
+  guint *representative;          /* per cluster: the launch nearest the centre */
+  double *weight;                 /* per cluster: Table IV cluster_weight (share of warp instructions) */
   WsTraceInterFeatures *features; /* per launch, eq. 2 */
 } WsTbpointInter;
 
@@ -49,24 +49,24 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsTbpointInter, ws_tbpoint_inter_free)
 
 typedef struct {
   int32_t id;
-  int cluster;               /* epoch cluster the region's epochs belong to */
-  uint64_t first_tb, last_tb;/* inclusive */
-  double stall_probability;  /* mean over the region's epochs */
+  int cluster;                /* epoch cluster the region's epochs belong to */
+  uint64_t first_tb, last_tb; /* inclusive */
+  double stall_probability;   /* mean over the region's epochs */
 } WsTbpointRegion;
 
 typedef struct {
   uint64_t n_tbs;
-  guint epoch_size;          /* system occupancy: blocks per SM x SMs */
+  guint epoch_size; /* system occupancy: blocks per SM x SMs */
   guint n_epochs;
   WsTraceEpoch *epochs;
-  int *epoch_cluster;        /* per epoch; -1 = outlier (variation factor above the threshold) */
+  int *epoch_cluster; /* per epoch; -1 = outlier (variation factor above the threshold) */
   guint n_regions;
   WsTbpointRegion *regions;
-  int32_t *tb_region;        /* per TB: region id or -1 */
+  int32_t *tb_region; /* per TB: region id or -1 */
 } WsTbpointRegions;
 
-WS_EXPORT WsTbpointRegions *ws_tbpoint_regions (const WsTrace *trace, guint launch, const WsGpu *gpu,
-                                                double threshold, double vf_threshold, GError **error);
+WS_EXPORT WsTbpointRegions *ws_tbpoint_regions (const WsTrace *trace, guint launch, const WsGpu *gpu, double threshold,
+                                                double vf_threshold, GError **error);
 WS_EXPORT void ws_tbpoint_regions_free (WsTbpointRegions *r);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsTbpointRegions, ws_tbpoint_regions_free)
 
@@ -75,10 +75,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsTbpointRegions, ws_tbpoint_regions_free)
 typedef enum {
   WS_SAMPLING_NONE,
   WS_SAMPLING_TBPOINT,
-  WS_SAMPLING_RANDOM,        /* seed 000 §V-A: full simulation, 10 % of fixed-size units */
+  WS_SAMPLING_RANDOM, /* seed 000 §V-A: full simulation, 10 % of fixed-size units */
 } WsSampling;
 
-WS_EXPORT const char *ws_sampling_name (WsSampling s);           /* "none", "tbpoint", "random" */
+WS_EXPORT const char *ws_sampling_name (WsSampling s); /* "none", "tbpoint", "random" */
 WS_EXPORT gboolean ws_sampling_from_string (const char *s, WsSampling *out);
 
 typedef struct {
@@ -99,15 +99,15 @@ WS_EXPORT void ws_tbpoint_options_init (WsTbpointOptions *o);
 
 typedef struct {
   guint index;
-  const char *kernel;        /* owned by the trace */
-  uint64_t cycles;           /* simulated (with skipped TBs charged), or estimated from the cluster's representative */
+  const char *kernel; /* owned by the trace */
+  uint64_t cycles;    /* simulated (with skipped TBs charged), or estimated from the cluster's representative */
   double ipc;
   gboolean simulated;
-  int cluster;               /* inter-launch cluster (TBPoint), else -1 */
+  int cluster; /* inter-launch cluster (TBPoint), else -1 */
   uint64_t warp_instructions;
   uint64_t simulated_warp_instructions;
-  guint n_regions;           /* homogeneous regions found (TBPoint, simulated launches) */
-  WsSimLaunchStats stats;    /* zero unless simulated */
+  guint n_regions;        /* homogeneous regions found (TBPoint, simulated launches) */
+  WsSimLaunchStats stats; /* zero unless simulated */
 } WsTbpointLaunch;
 
 typedef struct {
@@ -118,7 +118,7 @@ typedef struct {
   double ipc;
   uint64_t warp_instructions;
   uint64_t simulated_warp_instructions;
-  double sample_fraction;    /* seed 000 Fig. 10 */
+  double sample_fraction; /* seed 000 Fig. 10 */
   double wall_seconds;
   guint n_clusters;
   guint n_launches;
@@ -155,15 +155,15 @@ typedef struct {
   char *kernel;
   char *gpu;
   uint64_t n_tbs;
-  uint64_t *tb_size;             /* warp instructions per TB */
-  int32_t *tb_region;            /* region id per TB, -1 = in no region */
-  uint8_t *tb_simulated;         /* 1 = simulated, 0 = skipped (fast-forwarded) */
+  uint64_t *tb_size;     /* warp instructions per TB */
+  int32_t *tb_region;    /* region id per TB, -1 = in no region */
+  uint8_t *tb_simulated; /* 1 = simulated, 0 = skipped (fast-forwarded) */
   guint n_regions;
-  uint64_t full_cycles;          /* every TB simulated */
-  uint64_t sampled_cycles;       /* TBPoint: simulated + charged for skipped TBs */
-  double error;                  /* (sampled - full) / full */
+  uint64_t full_cycles;    /* every TB simulated */
+  uint64_t sampled_cycles; /* TBPoint: simulated + charged for skipped TBs */
+  double error;            /* (sampled - full) / full */
   uint64_t warp_instructions, simulated_warp_instructions;
-  double sample_fraction;        /* simulated / all warp instructions */
+  double sample_fraction; /* simulated / all warp instructions */
   uint64_t simulated_tbs;
   double full_wall_seconds, sampled_wall_seconds;
 } WsTbpointView;
@@ -201,8 +201,7 @@ WS_EXPORT JsonNode *ws_tbpoint_options_to_json (const WsTbpointOptions *o);
  * its configuration (options and GPU record).  Returns the row id, or -1
  * with @error set. */
 WS_EXPORT gint64 ws_sim_run_store_put (WsStore *store, const char *trace_path, const WsGpu *gpu,
-                                       const WsTbpointOptions *options, const WsTbpointResult *result,
-                                       GError **error);
+                                       const WsTbpointOptions *options, const WsTbpointResult *result, GError **error);
 
 /* Geometric mean of @v[0 .. n) with every value floored at @floor (so an
  * exact 0 does not zero the mean); 0 for n = 0. */
@@ -221,9 +220,9 @@ WS_EXPORT double ws_tbpoint_markov_ipc (double p, const double *m, guint n);
 typedef struct {
   double mean_ipc;
   double min_ipc, max_ipc;
-  double within_10;          /* fraction of samples within 10 % of the mean IPC (Lemma 4.1: > 95 %) */
+  double within_10; /* fraction of samples within 10 % of the mean IPC (Lemma 4.1: > 95 %) */
   guint samples;
-  guint histogram[21];       /* relative deviation from the mean in 1 % bins, -10 % .. +10 %; ends hold the tails */
+  guint histogram[21]; /* relative deviation from the mean in 1 % bins, -10 % .. +10 %; ends hold the tails */
 } WsTbpointMarkovStats;
 
 /* Monte Carlo over M_x ~ N(mu, (0.1 mu / 1.96)^2) per warp (seed 000 §IV-A). */

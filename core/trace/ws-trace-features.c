@@ -15,20 +15,22 @@ ws_trace_get_inter_launch_features (const WsTrace *trace, WsTraceInterFeatures *
   if (n == 0)
     return;
   double sum_t = 0, sum_w = 0, sum_m = 0;
-  for (guint i = 0; i < n; i++) {
-    const WsTraceLaunch *l = ws_trace_get_launch (trace, i);
-    sum_t += (double) l->thread_instructions;
-    sum_w += (double) l->warp_instructions;
-    sum_m += (double) l->memory_requests;
-  }
+  for (guint i = 0; i < n; i++)
+    {
+      const WsTraceLaunch *l = ws_trace_get_launch (trace, i);
+      sum_t += (double) l->thread_instructions;
+      sum_w += (double) l->warp_instructions;
+      sum_m += (double) l->memory_requests;
+    }
   double avg_t = sum_t / n, avg_w = sum_w / n, avg_m = sum_m / n;
-  for (guint i = 0; i < n; i++) {
-    const WsTraceLaunch *l = ws_trace_get_launch (trace, i);
-    features[i].thread_instructions = avg_t > 0 ? (double) l->thread_instructions / avg_t : 0.0;
-    features[i].warp_instructions = avg_w > 0 ? (double) l->warp_instructions / avg_w : 0.0;
-    features[i].memory_requests = avg_m > 0 ? (double) l->memory_requests / avg_m : 0.0;
-    features[i].cov_tb_size = l->cov_tb_thread_instructions;
-  }
+  for (guint i = 0; i < n; i++)
+    {
+      const WsTraceLaunch *l = ws_trace_get_launch (trace, i);
+      features[i].thread_instructions = avg_t > 0 ? (double) l->thread_instructions / avg_t : 0.0;
+      features[i].warp_instructions = avg_w > 0 ? (double) l->warp_instructions / avg_w : 0.0;
+      features[i].memory_requests = avg_m > 0 ? (double) l->memory_requests / avg_m : 0.0;
+      features[i].cov_tb_size = l->cov_tb_thread_instructions;
+    }
 }
 
 /* Seed 000 eq. 5: x_TB / y_TB (memory requests over warp instructions). */
@@ -67,21 +69,23 @@ ws_trace_get_epochs (const WsTrace *trace, guint launch, guint occupancy, gboole
   WsTraceEpoch *e = g_new0 (WsTraceEpoch, MAX (n, 1));
   g_autofree double *x = g_new (double, occupancy);
   g_autofree double *y = g_new (double, occupancy);
-  for (guint i = 0; i < n; i++) {
-    uint64_t first = (uint64_t) occupancy * i;
-    uint64_t count = MIN ((uint64_t) occupancy, n_tbs - first);
-    double sum = 0;
-    for (uint64_t j = 0; j < count; j++) {
-      const WsTraceTbCounters *b = &tbs[first + j];
-      x[j] = (double) (b->global_requests + b->local_requests);
-      y[j] = (double) b->warp_instructions;
-      sum += use_memory_fraction ? ws_trace_tb_memory_fraction (b) : ws_trace_tb_stall_probability (b);
+  for (guint i = 0; i < n; i++)
+    {
+      uint64_t first = (uint64_t) occupancy * i;
+      uint64_t count = MIN ((uint64_t) occupancy, n_tbs - first);
+      double sum = 0;
+      for (uint64_t j = 0; j < count; j++)
+        {
+          const WsTraceTbCounters *b = &tbs[first + j];
+          x[j] = (double) (b->global_requests + b->local_requests);
+          y[j] = (double) b->warp_instructions;
+          sum += use_memory_fraction ? ws_trace_tb_memory_fraction (b) : ws_trace_tb_stall_probability (b);
+        }
+      e[i].first_tb = first;
+      e[i].n_tbs = count;
+      e[i].stall_probability = sum / (double) count;
+      e[i].variation_factor = MAX (ws_trace_cov (x, count), ws_trace_cov (y, count));
     }
-    e[i].first_tb = first;
-    e[i].n_tbs = count;
-    e[i].stall_probability = sum / (double) count;
-    e[i].variation_factor = MAX (ws_trace_cov (x, count), ws_trace_cov (y, count));
-  }
   *epochs = e;
   return n;
 }

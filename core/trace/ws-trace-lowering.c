@@ -77,10 +77,13 @@ ends_block (const WsPtxInst *in)
 {
   switch ((WsPtxOp) in->op)
     {
-    case WS_OP_BRA: case WS_OP_BRX: case WS_OP_CALL: case WS_OP_RET: case WS_OP_EXIT: case WS_OP_TRAP:
-      return TRUE;
-    default:
-      return FALSE;
+    case WS_OP_BRA:
+    case WS_OP_BRX:
+    case WS_OP_CALL:
+    case WS_OP_RET:
+    case WS_OP_EXIT:
+    case WS_OP_TRAP: return TRUE;
+    default: return FALSE;
     }
 }
 
@@ -122,8 +125,8 @@ basic_blocks (const WsPtxFunction *fn)
 static gboolean
 is_contractible (const WsPtxInst *in, WsPtxOp op)
 {
-  return in->op == op && (in->type == WS_T_F32 || in->type == WS_T_F64) && in->rnd == WS_RND_NONE &&
-         !(in->mods & WS_MOD_SAT) && in->ndst == 1 && in->dst[0].kind == WS_OPND_REG;
+  return in->op == op && (in->type == WS_T_F32 || in->type == WS_T_F64) && in->rnd == WS_RND_NONE
+         && !(in->mods & WS_MOD_SAT) && in->ndst == 1 && in->dst[0].kind == WS_OPND_REG;
 }
 
 static gboolean
@@ -168,7 +171,7 @@ contract_fmas (const WsPtxFunction *fn, uint32_t base, const WsTraceStaticInst *
         }
     }
   g_autofree uint32_t *block = basic_blocks (fn);
-  g_autofree uint8_t *fused = g_new0 (uint8_t, fn->n_insts);   /* the add already took a mul */
+  g_autofree uint8_t *fused = g_new0 (uint8_t, fn->n_insts); /* the add already took a mul */
   for (guint i = 0; i < fn->n_insts; i++)
     {
       const WsPtxInst *mul = &fn->insts[i];
@@ -181,8 +184,8 @@ contract_fmas (const WsPtxFunction *fn, uint32_t base, const WsTraceStaticInst *
       if (j <= i || block[j] != block[i] || fused[j])
         continue;
       const WsPtxInst *add = &fn->insts[j];
-      if ((!is_contractible (add, WS_OP_ADD) && !is_contractible (add, WS_OP_SUB)) || add->type != mul->type ||
-          (add->mods & WS_MOD_FTZ) != (mul->mods & WS_MOD_FTZ) || !same_guard (mul, add))
+      if ((!is_contractible (add, WS_OP_ADD) && !is_contractible (add, WS_OP_SUB)) || add->type != mul->type
+          || (add->mods & WS_MOD_FTZ) != (mul->mods & WS_MOD_FTZ) || !same_guard (mul, add))
         continue;
       /* Between the two: nothing writes the mul's result, its sources or
        * its guard, so the FMA at j reads what the mul would have read. */
@@ -289,13 +292,14 @@ sched_class (const WsPtxInst *in, uint8_t lowering)
     return SCHED_ORDERED;
   switch ((WsOpClass) in->opclass)
     {
-    case WS_OPCLASS_LD:
-      return in->op == WS_OP_LD || in->op == WS_OP_LDU ? SCHED_LOAD : SCHED_ORDERED;
-    case WS_OPCLASS_ALU: case WS_OPCLASS_FP32: case WS_OPCLASS_FP64: case WS_OPCLASS_SFU: case WS_OPCLASS_WARP:
-    case WS_OPCLASS_TENSOR:
-      return SCHED_DELAYABLE;
-    default:
-      return SCHED_ORDERED;
+    case WS_OPCLASS_LD: return in->op == WS_OP_LD || in->op == WS_OP_LDU ? SCHED_LOAD : SCHED_ORDERED;
+    case WS_OPCLASS_ALU:
+    case WS_OPCLASS_FP32:
+    case WS_OPCLASS_FP64:
+    case WS_OPCLASS_SFU:
+    case WS_OPCLASS_WARP:
+    case WS_OPCLASS_TENSOR: return SCHED_DELAYABLE;
+    default: return SCHED_ORDERED;
     }
 }
 
@@ -503,8 +507,8 @@ schedule_loads (const WsPtxFunction *fn, uint32_t base, const uint8_t *lowering,
              * before that ... */
             guint need = 0;
             for (guint q = 0; q < sc.nq; q++)
-              if (lists_meet (&rd, &sc.queue_wr[q]) || lists_meet (&wr, &sc.queue_rd[q]) ||
-                  lists_meet (&wr, &sc.queue_wr[q]))
+              if (lists_meet (&rd, &sc.queue_wr[q]) || lists_meet (&wr, &sc.queue_rd[q])
+                  || lists_meet (&wr, &sc.queue_wr[q]))
                 need = q + 1;
             guint done = sched_drain (&sc, need);
             /* ... then the oldest waiting arithmetic until the loaded
@@ -533,8 +537,8 @@ schedule_loads (const WsPtxFunction *fn, uint32_t base, const uint8_t *lowering,
           sched_emit (&sc, &rd);
           break;
         }
-      schedule[base + i] = (uint8_t) ((delay ? WS_TRACE_SCHEDULE_DELAY : 0) |
-                                      (MIN (drain, WS_TRACE_SCHEDULE_DRAIN_ALL) << WS_TRACE_SCHEDULE_DRAIN_SHIFT));
+      schedule[base + i] = (uint8_t) ((delay ? WS_TRACE_SCHEDULE_DELAY : 0)
+                                      | (MIN (drain, WS_TRACE_SCHEDULE_DRAIN_ALL) << WS_TRACE_SCHEDULE_DRAIN_SHIFT));
       if (delay)
         {
           sc.queue_rd[sc.nq] = rd;
@@ -549,8 +553,8 @@ schedule_loads (const WsPtxFunction *fn, uint32_t base, const uint8_t *lowering,
 static gboolean
 is_param_operand (const WsPtxInst *in)
 {
-  return (in->op == WS_OP_LD) && in->space == WS_SPACE_PARAM && in->nsrc >= 1 && in->src[0].kind == WS_OPND_ADDR &&
-         in->src[0].comp == WS_OPND_SYMBOL;
+  return (in->op == WS_OP_LD) && in->space == WS_SPACE_PARAM && in->nsrc >= 1 && in->src[0].kind == WS_OPND_ADDR
+         && in->src[0].comp == WS_OPND_SYMBOL;
 }
 
 /* Does function @fn's code match @n static instructions from @insts? */
@@ -647,7 +651,7 @@ ws_trace_lowering_compute (const WsPtxModule *module, const char *kernel_name, c
         }
     }
 
-  g_autofree uint32_t *partner = g_new (uint32_t, n_insts);   /* FMA: its absorbed mul */
+  g_autofree uint32_t *partner = g_new (uint32_t, n_insts); /* FMA: its absorbed mul */
   for (guint i = 0; i < n_insts; i++)
     partner[i] = G_MAXUINT32;
   for (guint f = 0; f < module->n_functions; f++)

@@ -131,8 +131,8 @@ WS_EXPORT const char *ws_trace_lowering_name (WsTraceLowering l);
  * loads that issue ahead of an earlier instruction.  Returns the number of
  * absorbed instructions. */
 WS_EXPORT guint ws_trace_lowering_compute (const WsPtxModule *module, const char *kernel_name,
-                                           const WsTraceStaticInst *insts, guint n_insts,
-                                           uint32_t regs_per_thread, uint8_t *lowering,
-                                           WsTraceStaticInst *machine, uint8_t *schedule, guint *n_hoisted);
+                                           const WsTraceStaticInst *insts, guint n_insts, uint32_t regs_per_thread,
+                                           uint8_t *lowering, WsTraceStaticInst *machine, uint8_t *schedule,
+                                           guint *n_hoisted);
 
 G_END_DECLS

@@ -19,23 +19,23 @@ typedef struct _WsTraceCta WsTraceCta;
 typedef struct {
   uint32_t ptx_line;
   uint32_t src_line;
-  uint8_t  op;          /* WsPtxOp */
-  uint8_t  opclass;     /* WsOpClass */
-  uint8_t  space;       /* WsPtxSpace of memory instructions (GENERIC resolved per access) */
-  uint8_t  access_size; /* bytes per lane of a memory access (vector included) */
-  uint8_t  n_dst, n_src;
-  uint16_t dst[2];      /* register slots written (0xffff = none) */
-  uint16_t src[4];      /* register slots read */
-  uint8_t  is_conditional_branch;
-  uint8_t  is_barrier;
+  uint8_t op;          /* WsPtxOp */
+  uint8_t opclass;     /* WsOpClass */
+  uint8_t space;       /* WsPtxSpace of memory instructions (GENERIC resolved per access) */
+  uint8_t access_size; /* bytes per lane of a memory access (vector included) */
+  uint8_t n_dst, n_src;
+  uint16_t dst[2]; /* register slots written (0xffff = none) */
+  uint16_t src[4]; /* register slots read */
+  uint8_t is_conditional_branch;
+  uint8_t is_barrier;
 } WsTraceStaticInst;
 
 typedef struct {
-  const char *name;           /* mangled kernel name */
-  const char *ptx;            /* PTX text of the module (may be shared by kernels) */
+  const char *name; /* mangled kernel name */
+  const char *ptx;  /* PTX text of the module (may be shared by kernels) */
   guint n_insts;
   const WsTraceStaticInst *insts;
-  uint32_t regs_per_thread;   /* ptxas -v, or estimated */
+  uint32_t regs_per_thread; /* ptxas -v, or estimated */
   uint32_t static_shared_bytes;
   uint32_t local_bytes;
   gboolean resources_from_ptxas;
@@ -48,9 +48,8 @@ WS_EXPORT gboolean ws_trace_writer_close (WsTraceWriter *writer, GError **error)
 /* Returns the kernel's index in the trace (same desc name -> same index). */
 WS_EXPORT uint32_t ws_trace_writer_add_kernel (WsTraceWriter *writer, const WsTraceKernelDesc *desc);
 
-WS_EXPORT void ws_trace_writer_begin_launch (WsTraceWriter *writer, uint32_t kernel,
-                                             const uint32_t grid[3], const uint32_t block[3],
-                                             uint32_t dynamic_shared_bytes);
+WS_EXPORT void ws_trace_writer_begin_launch (WsTraceWriter *writer, uint32_t kernel, const uint32_t grid[3],
+                                             const uint32_t block[3], uint32_t dynamic_shared_bytes);
 /* CTA buffers; thread-safe to call from worker threads. @cta_linear is the
  * linear block id (x fastest). */
 WS_EXPORT WsTraceCta *ws_trace_cta_begin (WsTraceWriter *writer, uint64_t cta_linear, uint32_t n_warps);
@@ -65,12 +64,12 @@ typedef struct {
   uint32_t last_popcount;
   uint64_t n_records;
   uint64_t thread_insts;
-  uint64_t base_valid;      /* bit i: base_table[i] written since the CTA began (else it reads 0) */
+  uint64_t base_valid; /* bit i: base_table[i] written since the CTA began (else it reads 0) */
   uint64_t base_table[64];
 } WsTraceWarpBuf;
 
 typedef struct {
-  WsTraceWarpBuf *warps;        /* first member of every WsTraceCta */
+  WsTraceWarpBuf *warps; /* first member of every WsTraceCta */
 } WsTraceCtaHead;
 
 /* Exactly one of ws_trace_cta_inst / _mem / _barrier(_mask) per executed
@@ -86,13 +85,14 @@ static inline void
 ws_trace_cta_inst_fast (WsTraceCta *cta, uint32_t warp, uint32_t static_id, uint32_t active_mask)
 {
   WsTraceWarpBuf *wb = &((WsTraceCtaHead *) cta)->warps[warp];
-  if (G_LIKELY (static_id == wb->last_id + 1u && active_mask == wb->last_mask && wb->len < wb->cap)) {
-    wb->data[wb->len++] = 0;    /* kind INST, mask unchanged, id code 0 */
-    wb->last_id = static_id;
-    wb->n_records++;
-    wb->thread_insts += wb->last_popcount;
-    return;
-  }
+  if (G_LIKELY (static_id == wb->last_id + 1u && active_mask == wb->last_mask && wb->len < wb->cap))
+    {
+      wb->data[wb->len++] = 0; /* kind INST, mask unchanged, id code 0 */
+      wb->last_id = static_id;
+      wb->n_records++;
+      wb->thread_insts += wb->last_popcount;
+      return;
+    }
   ws_trace_cta_inst (cta, warp, static_id, active_mask);
 }
 
@@ -106,8 +106,7 @@ WS_EXPORT void ws_trace_cta_mem (WsTraceCta *cta, uint32_t warp, uint32_t static
  * ws_trace_cta_barrier_mask, which takes the mask explicitly. */
 WS_EXPORT void ws_trace_cta_barrier (WsTraceCta *cta, uint32_t warp, uint32_t static_id);
 /* The same with the lanes that executed the barrier instruction. */
-WS_EXPORT void ws_trace_cta_barrier_mask (WsTraceCta *cta, uint32_t warp, uint32_t static_id,
-                                          uint32_t active_mask);
+WS_EXPORT void ws_trace_cta_barrier_mask (WsTraceCta *cta, uint32_t warp, uint32_t static_id, uint32_t active_mask);
 /* Hands the CTA to the writer (compresses its chunk; merges in order). */
 WS_EXPORT void ws_trace_cta_end (WsTraceCta *cta);
 /* Marks the launch being recorded incomplete (flag bit 0, read back as

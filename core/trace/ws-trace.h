@@ -23,7 +23,7 @@ typedef struct _WsTraceTb WsTraceTb;
 
 typedef struct {
   const char *name;
-  const char *ptx;               /* PTX text of the kernel's module, or NULL */
+  const char *ptx; /* PTX text of the kernel's module, or NULL */
   guint n_insts;
   const WsTraceStaticInst *insts;
   uint32_t regs_per_thread;
@@ -38,12 +38,12 @@ typedef struct {
    * dependences from @machine. */
   const uint8_t *lowering;
   const WsTraceStaticInst *machine;
-  guint n_absorbed;              /* static instructions that issue nothing */
+  guint n_absorbed; /* static instructions that issue nothing */
   /* Rule 3 (loads issued early): WS_TRACE_SCHEDULE_* flags per static
    * instruction, or NULL when no load moves.  The warp iterator applies
    * them: records come in the order the machine code issues them. */
   const uint8_t *schedule;
-  guint n_hoisted;               /* static loads that issue ahead of an earlier instruction */
+  guint n_hoisted; /* static loads that issue ahead of an earlier instruction */
 } WsTraceKernel;
 
 /* TRUE when static instruction @id of @k issues a machine instruction. */
@@ -54,37 +54,37 @@ ws_trace_kernel_issues (const WsTraceKernel *k, uint32_t id)
 }
 
 typedef struct {
-  uint32_t kernel;               /* index for ws_trace_get_kernel */
+  uint32_t kernel; /* index for ws_trace_get_kernel */
   uint32_t grid[3];
   uint32_t block[3];
   uint32_t dynamic_shared_bytes;
   uint32_t warps_per_tb;
-  gboolean complete;             /* FALSE: the launch faulted or was stopped (watchdog, instruction
+  gboolean complete; /* FALSE: the launch faulted or was stopped (watchdog, instruction
                                   * budget) under the emulator, or some TBs were never recorded */
   uint64_t n_tbs;
   uint64_t thread_instructions;
   uint64_t warp_instructions;
-  uint64_t memory_requests;      /* 32-byte sectors of global + local accesses, coalesced per warp instruction */
+  uint64_t memory_requests; /* 32-byte sectors of global + local accesses, coalesced per warp instruction */
   uint64_t global_requests;
   uint64_t local_requests;
-  uint64_t shared_accesses;      /* shared-memory warp instructions */
-  uint64_t barriers;             /* barrier warp instructions */
-  uint64_t memory_instructions;  /* global + local memory warp instructions */
+  uint64_t shared_accesses;          /* shared-memory warp instructions */
+  uint64_t barriers;                 /* barrier warp instructions */
+  uint64_t memory_instructions;      /* global + local memory warp instructions */
   double cov_tb_thread_instructions; /* population CoV of TB sizes in thread instructions (seed 000 eq. 2) */
   double cov_tb_warp_instructions;   /* the same in warp instructions */
-  uint64_t stream_bytes;         /* compressed bytes of the launch's TB chunks */
+  uint64_t stream_bytes;             /* compressed bytes of the launch's TB chunks */
 } WsTraceLaunch;
 
 typedef struct {
   uint64_t thread_instructions;
   uint64_t warp_instructions;
-  uint64_t global_requests;      /* 32-byte sectors */
-  uint64_t local_requests;       /* 32-byte sectors */
+  uint64_t global_requests; /* 32-byte sectors */
+  uint64_t local_requests;  /* 32-byte sectors */
   uint64_t shared_accesses;
   uint64_t barriers;
-  uint64_t memory_instructions;  /* global + local memory warp instructions */
+  uint64_t memory_instructions; /* global + local memory warp instructions */
   uint32_t n_warps;
-  gboolean recorded;             /* FALSE for a TB that never finished */
+  gboolean recorded; /* FALSE for a TB that never finished */
 } WsTraceTbCounters;
 
 WS_EXPORT WsTrace *ws_trace_open (const char *path, GError **error);
@@ -121,9 +121,9 @@ WS_EXPORT guint ws_trace_tb_get_n_warps (const WsTraceTb *tb);
 WS_EXPORT uint64_t ws_trace_tb_get_n_records (const WsTraceTb *tb, guint warp);
 
 typedef enum {
-  WS_TRACE_RECORD_INST = 0,      /* any non-memory, non-barrier instruction */
-  WS_TRACE_RECORD_MEM = 1,       /* memory instruction, with lane addresses */
-  WS_TRACE_RECORD_BARRIER = 2,   /* bar.sync / barrier */
+  WS_TRACE_RECORD_INST = 0,    /* any non-memory, non-barrier instruction */
+  WS_TRACE_RECORD_MEM = 1,     /* memory instruction, with lane addresses */
+  WS_TRACE_RECORD_BARRIER = 2, /* bar.sync / barrier */
 } WsTraceRecordKind;
 
 typedef enum {
@@ -135,11 +135,11 @@ typedef enum {
 typedef struct {
   uint32_t static_id;
   uint32_t active_mask;
-  uint8_t kind;                  /* WsTraceRecordKind */
-  uint8_t space;                 /* MEM: resolved WsPtxSpace */
-  uint8_t addr_mode;             /* MEM: WsTraceAddrMode */
-  int64_t stride;                /* MEM in stride mode: bytes between neighbouring lanes */
-  uint64_t addrs[32];            /* MEM: addrs[lane] for every lane in active_mask */
+  uint8_t kind;       /* WsTraceRecordKind */
+  uint8_t space;      /* MEM: resolved WsPtxSpace */
+  uint8_t addr_mode;  /* MEM: WsTraceAddrMode */
+  int64_t stride;     /* MEM in stride mode: bytes between neighbouring lanes */
+  uint64_t addrs[32]; /* MEM: addrs[lane] for every lane in active_mask */
 } WsTraceRecord;
 
 /* Walks one warp's stream in the order the machine code issues it (the
@@ -162,7 +162,7 @@ typedef struct {
    * waits for them to drain */
   const uint8_t *schedule;
   uint32_t n_delayed, delayed_head;
-  uint32_t draining;             /* queued records still to come out before the held one */
+  uint32_t draining; /* queued records still to come out before the held one */
   gboolean has_held;
   uint32_t delayed_id[WS_TRACE_SCHEDULE_QUEUE];
   uint32_t delayed_mask[WS_TRACE_SCHEDULE_QUEUE];
@@ -181,9 +181,9 @@ typedef struct {
   uint64_t n_records;
   uint32_t *static_ids;
   uint32_t *active_masks;
-  uint8_t *kinds;                /* WsTraceRecordKind */
+  uint8_t *kinds; /* WsTraceRecordKind */
   uint8_t *spaces;
-  uint64_t *addr_start;          /* n_records + 1 entries */
+  uint64_t *addr_start; /* n_records + 1 entries */
   uint64_t n_addrs;
   uint64_t *addrs;
 } WsTraceWarpStream;
@@ -217,8 +217,8 @@ WS_EXPORT double ws_trace_tb_memory_fraction (const WsTraceTbCounters *tb);
 typedef struct {
   uint64_t first_tb;
   uint64_t n_tbs;
-  double stall_probability;      /* eq. 5: mean over the epoch's TBs */
-  double variation_factor;       /* eq. 5: max (CoV (X), CoV (Y)) */
+  double stall_probability; /* eq. 5: mean over the epoch's TBs */
+  double variation_factor;  /* eq. 5: max (CoV (X), CoV (Y)) */
 } WsTraceEpoch;
 
 /* Seed 000 eq. 4 and 5: the launch's TBs grouped in epochs of @occupancy
@@ -226,7 +226,7 @@ typedef struct {
  * variation factor.  @use_memory_fraction: use ws_trace_tb_memory_fraction
  * instead of the request ratio as the per-TB stall probability.  Returns the
  * number of epochs; *epochs is newly allocated (g_free). */
-WS_EXPORT guint ws_trace_get_epochs (const WsTrace *trace, guint launch, guint occupancy,
-                                     gboolean use_memory_fraction, WsTraceEpoch **epochs);
+WS_EXPORT guint ws_trace_get_epochs (const WsTrace *trace, guint launch, guint occupancy, gboolean use_memory_fraction,
+                                     WsTraceEpoch **epochs);
 
 G_END_DECLS

@@ -29,20 +29,20 @@
 /* Families and GPUs */
 
 static const WsValidateFamily families[] = {
-  { "gpu-stream", "Streaming bandwidth against occupancy (2 blocks per SM)", "block size (threads)", "GB/s",
-    FALSE, FALSE, WS_CHART_UNIT_NONE },
-  { "gpu-latency", "Pointer-chase latency against footprint", "footprint", "cycles per load",
-    TRUE, TRUE, WS_CHART_UNIT_BYTES },
-  { "gpu-cache", "L1/L2 bandwidth against per-block volume (one block per SM)", "volume per block", "GB/s",
-    TRUE, FALSE, WS_CHART_UNIT_BYTES },
-  { "gpu-l2-cache", "L2/DRAM bandwidth against total footprint", "total footprint", "GB/s",
-    TRUE, FALSE, WS_CHART_UNIT_BYTES },
-  { "gpu-roofline", "FP32 FMA loop: performance against inner iterations", "FMAs per element (N)", "GFlop/s",
-    TRUE, TRUE, WS_CHART_UNIT_NONE },
-  { "gpu-small-kernels", "Back-to-back small kernels: bandwidth against size", "elements", "GB/s",
-    TRUE, TRUE, WS_CHART_UNIT_NONE },
-  { "gpu-strides", "Strided L1 loads of one 1024-thread block", "stride / block width", "cycles per warp load",
-    FALSE, TRUE, WS_CHART_UNIT_NONE },
+  { "gpu-stream", "Streaming bandwidth against occupancy (2 blocks per SM)", "block size (threads)", "GB/s", FALSE,
+    FALSE, WS_CHART_UNIT_NONE },
+  { "gpu-latency", "Pointer-chase latency against footprint", "footprint", "cycles per load", TRUE, TRUE,
+    WS_CHART_UNIT_BYTES },
+  { "gpu-cache", "L1/L2 bandwidth against per-block volume (one block per SM)", "volume per block", "GB/s", TRUE, FALSE,
+    WS_CHART_UNIT_BYTES },
+  { "gpu-l2-cache", "L2/DRAM bandwidth against total footprint", "total footprint", "GB/s", TRUE, FALSE,
+    WS_CHART_UNIT_BYTES },
+  { "gpu-roofline", "FP32 FMA loop: performance against inner iterations", "FMAs per element (N)", "GFlop/s", TRUE,
+    TRUE, WS_CHART_UNIT_NONE },
+  { "gpu-small-kernels", "Back-to-back small kernels: bandwidth against size", "elements", "GB/s", TRUE, TRUE,
+    WS_CHART_UNIT_NONE },
+  { "gpu-strides", "Strided L1 loads of one 1024-thread block", "stride / block width", "cycles per warp load", FALSE,
+    TRUE, WS_CHART_UNIT_NONE },
   { NULL }
 };
 
@@ -68,12 +68,9 @@ static const struct {
   const char *dataset;
   const char *catalogue;
 } gpu_map[] = {
-  { "v100", "Tesla V100 PCIe" },
-  { "a100_40", "A100" },
-  { "a100_80", "A100 80GB" },
-  { "a100", "A100" },          /* gpu-strides: 40 or 80 GB unstated; SM and L1 are the same */
-  { "h100_pcie", "H100 PCIe" },
-  { "h200", "H200" },
+  { "v100", "Tesla V100 PCIe" }, { "a100_40", "A100" },
+  { "a100_80", "A100 80GB" },    { "a100", "A100" }, /* gpu-strides: 40 or 80 GB unstated; SM and L1 are the same */
+  { "h100_pcie", "H100 PCIe" },  { "h200", "H200" },
 };
 
 const char *
@@ -159,17 +156,16 @@ typedef struct {
   const WsValidateOptions *o;
   WsValidateReport *report;
   char *programs_dir;
-  char *cache_dir;               /* NULL: no cache */
-  GPtrArray *plugins;            /* scan result */
-  GPtrArray *plugin_sources;     /* of WsPredictorPlugin* (borrowed), in report source order */
+  char *cache_dir;           /* NULL: no cache */
+  GPtrArray *plugins;        /* scan result */
+  GPtrArray *plugin_sources; /* of WsPredictorPlugin* (borrowed), in report source order */
   gboolean run_sim, run_tbpoint;
   guint sim_source, tbpoint_source;
-  GHashTable *gpus;              /* catalogue name -> WsGpu* */
-  GMutex lock;                   /* the report, while points are predicted in parallel */
+  GHashTable *gpus; /* catalogue name -> WsGpu* */
+  GMutex lock;      /* the report, while points are predicted in parallel */
 } Ctx;
 
-static void
-progress (Ctx *c, const char *fmt, ...) G_GNUC_PRINTF (2, 3);
+static void progress (Ctx *c, const char *fmt, ...) G_GNUC_PRINTF (2, 3);
 
 static void
 progress (Ctx *c, const char *fmt, ...)
@@ -183,8 +179,7 @@ progress (Ctx *c, const char *fmt, ...)
   c->o->progress (msg, c->o->progress_data);
 }
 
-static void
-note (Ctx *c, const char *fmt, ...) G_GNUC_PRINTF (2, 3);
+static void note (Ctx *c, const char *fmt, ...) G_GNUC_PRINTF (2, 3);
 
 static void
 note (Ctx *c, const char *fmt, ...)
@@ -227,7 +222,7 @@ ctx_gpu (Ctx *c, const char *name)
   WsGpu *g = g_hash_table_lookup (c->gpus, name);
   if (g == NULL)
     {
-      g_autoptr(GError) error = NULL;
+      g_autoptr (GError) error = NULL;
       g = ws_store_get_gpu (c->store, name, &error);
       if (g == NULL)
         return NULL;
@@ -278,7 +273,8 @@ profile (Ctx *c, const char *program, const char *const *args, const char *devic
     {
       g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND,
                    "benchmark program %s is missing (built from examples/validation when nvcc is found; "
-                   "or give --programs DIR)", path);
+                   "or give --programs DIR)",
+                   path);
       return NULL;
     }
   g_autofree char *runtime = ws_launch_find_runtime (error);
@@ -287,7 +283,7 @@ profile (Ctx *c, const char *program, const char *const *args, const char *devic
   g_autofree char *lib = g_build_filename (runtime, "libcudart.so.13", NULL);
   GStatBuf rst = { 0 };
   g_stat (lib, &rst);
-  g_autoptr(GString) key = g_string_new (NULL);
+  g_autoptr (GString) key = g_string_new (NULL);
   g_string_append_printf (key, "%s|%" G_GINT64_FORMAT "|%" G_GINT64_FORMAT "|%" G_GINT64_FORMAT "|%s", path,
                           (gint64) st.st_size, (gint64) st.st_mtime, (gint64) rst.st_mtime, device ? device : "*");
   for (guint i = 0; args[i]; i++)
@@ -319,13 +315,13 @@ profile (Ctx *c, const char *program, const char *const *args, const char *devic
   lo.trace = tmp;
   lo.capture = TRUE;
   gint64 t0 = g_get_monotonic_time ();
-  g_autoptr(WsLaunchResult) res = ws_launch_run (path, args, &lo, c->o->cancellable, error);
+  g_autoptr (WsLaunchResult) res = ws_launch_run (path, args, &lo, c->o->cancellable, error);
   c->report->emulation_seconds += (g_get_monotonic_time () - t0) / 1e6;
   if (res == NULL || res->exit_code != 0)
     {
       if (res != NULL)
-        g_set_error (error, WS_ERROR, WS_ERROR_FAILED, "%s failed on the emulator (exit %d): %s", cmd,
-                     res->exit_code, res->stderr_tail ? res->stderr_tail : "");
+        g_set_error (error, WS_ERROR, WS_ERROR_FAILED, "%s failed on the emulator (exit %d): %s", cmd, res->exit_code,
+                     res->stderr_tail ? res->stderr_tail : "");
       g_unlink (tmp);
       g_free (trace);
       return NULL;
@@ -381,11 +377,11 @@ predict_launch (Ctx *c, WsTrace *t, guint l, const guint *warm, guint n_warm, co
   const WsTraceLaunch *L = ws_trace_get_launch (t, l);
   const char *kname = ws_trace_get_kernel (t, L->kernel)->name;
   double hz = gpu->core_clock_mhz * 1e6;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   if (part == PART_PLUGINS && c->plugin_sources->len > 0)
     {
       gint64 ta = g_get_monotonic_time ();
-      g_autoptr(WsLaunchAnalysis) analysis = ws_launch_analysis_new (t, l, gpu, &error);
+      g_autoptr (WsLaunchAnalysis) analysis = ws_launch_analysis_new (t, l, gpu, &error);
       /* The shared analysis is charged to the plugins in equal parts. */
       for (guint s = 0; s < c->plugin_sources->len; s++)
         add_seconds (c, s, (g_get_monotonic_time () - ta) / 1e6 / c->plugin_sources->len);
@@ -398,7 +394,7 @@ predict_launch (Ctx *c, WsTrace *t, guint l, const guint *warm, guint n_warm, co
         {
           const WsPredictorPlugin *p = c->plugin_sources->pdata[s];
           gint64 tp = g_get_monotonic_time ();
-          g_autoptr(WsPrediction) pred = ws_predict_trace (p, gpu, t, l, analysis, NULL, &error);
+          g_autoptr (WsPrediction) pred = ws_predict_trace (p, gpu, t, l, analysis, NULL, &error);
           add_seconds (c, s, (g_get_monotonic_time () - tp) / 1e6);
           if (pred == NULL)
             {
@@ -419,7 +415,7 @@ predict_launch (Ctx *c, WsTrace *t, guint l, const guint *warm, guint n_warm, co
       ws_tbpoint_options_init (&to);
       to.sampling = tbpoint ? WS_SAMPLING_TBPOINT : WS_SAMPLING_NONE;
       to.cancellable = c->o->cancellable;
-      g_autoptr(WsSim) sim = ws_sim_new (gpu, &to.sim, &error);
+      g_autoptr (WsSim) sim = ws_sim_new (gpu, &to.sim, &error);
       if (sim == NULL)
         {
           note (c, "simulator on %s: %s", gpu->name, error->message);
@@ -451,7 +447,7 @@ predict_launch (Ctx *c, WsTrace *t, guint l, const guint *warm, guint n_warm, co
 static void
 check_bound (Ctx *c, WsTrace *t, guint l, const WsGpu *gpu, const double *seconds, gboolean count)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   WsLaunchCounts counts;
   WsLaunchBound b;
   if (!ws_launch_counts_cached (t, l, &counts, &error) || !ws_launch_bound_from_counts (&counts, gpu, &b, &error))
@@ -479,8 +475,8 @@ check_bound (Ctx *c, WsTrace *t, guint l, const WsGpu *gpu, const double *second
 
 /* How a predicted time becomes the published quantity. */
 typedef enum {
-  METRIC_RATE,   /* value = scale / seconds (GB/s: bytes / 1e9; GFlop/s: flops / 1e9) */
-  METRIC_TIME,   /* value = seconds * scale (cycles per load: clock / loads) */
+  METRIC_RATE, /* value = scale / seconds (GB/s: bytes / 1e9; GFlop/s: flops / 1e9) */
+  METRIC_TIME, /* value = seconds * scale (cycles per load: clock / loads) */
 } MetricKind;
 
 typedef struct {
@@ -488,14 +484,14 @@ typedef struct {
   double x;
   double measured;
   guint launch;
-  gboolean has_base;             /* predict launch minus base_launch (both after the same warm launches) */
+  gboolean has_base; /* predict launch minus base_launch (both after the same warm launches) */
   guint base_launch;
-  GArray *warm;                  /* of guint (may be NULL) */
+  GArray *warm; /* of guint (may be NULL) */
   MetricKind kind;
   double scale;
-  double extra_seconds;          /* added to every prediction (a per-launch cost the model does not see) */
-  gboolean back_to_back;         /* one of many launches in a row: time per launch by core/launchcost */
-  WsLaunchMode launch_mode;      /* with back_to_back */
+  double extra_seconds;     /* added to every prediction (a per-launch cost the model does not see) */
+  gboolean back_to_back;    /* one of many launches in a row: time per launch by core/launchcost */
+  WsLaunchMode launch_mode; /* with back_to_back */
 } Pending;
 
 static void
@@ -513,7 +509,7 @@ tbpoint_samples (WsTrace *t, guint l, const WsGpu *gpu)
 {
   WsTbpointOptions o;
   ws_tbpoint_options_init (&o);
-  g_autoptr(WsTbpointRegions) r = ws_tbpoint_regions (t, l, gpu, o.intra_threshold, o.vf_threshold, NULL);
+  g_autoptr (WsTbpointRegions) r = ws_tbpoint_regions (t, l, gpu, o.intra_threshold, o.vf_threshold, NULL);
   return r == NULL || r->n_regions > 0;
 }
 
@@ -523,8 +519,8 @@ typedef struct {
   const WsGpu *gpu;
   const Pending *q;
   Part part;
-  gboolean counts;               /* this task counts the launch in bound_checks (one per point) */
-  double *seconds;               /* out: one per source (this part's sources only), NaN where it failed */
+  gboolean counts; /* this task counts the launch in bound_checks (one per point) */
+  double *seconds; /* out: one per source (this part's sources only), NaN where it failed */
 } Task;
 
 static void
@@ -574,8 +570,8 @@ static void
 evaluate (Ctx *c, const WsValidateFamily *fam, const char *dataset_gpu, const WsGpu *gpu, const char *trace_path,
           const char *program_cmd, GArray *pending)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) t = ws_trace_open (trace_path, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsTrace) t = ws_trace_open (trace_path, &error);
   if (t == NULL)
     {
       note (c, "%s on %s: %s", fam->name, gpu->name, error->message);
@@ -585,7 +581,7 @@ evaluate (Ctx *c, const WsValidateFamily *fam, const char *dataset_gpu, const Ws
   /* One task per point and part, each writing its own sources' slots of
    * the point's row: a single long simulation runs beside the others. */
   g_autofree Task *tasks = g_new0 (Task, (gsize) pending->len * N_PARTS);
-  g_autofree double *seconds = g_new (double, (gsize) n * MAX (pending->len, 1));
+  g_autofree double *seconds = g_new (double, (gsize) n *MAX (pending->len, 1));
   g_autofree gboolean *valid = g_new0 (gboolean, MAX (pending->len, 1));
   g_autofree gboolean *tbpoint_is_sim = g_new0 (gboolean, MAX (pending->len, 1));
   guint workers = MIN (g_get_num_processors (), 8);
@@ -619,8 +615,8 @@ evaluate (Ctx *c, const WsValidateFamily *fam, const char *dataset_gpu, const Ws
           continue;
         }
       valid[i] = TRUE;
-      tbpoint_is_sim[i] = c->run_sim && c->run_tbpoint && !tbpoint_samples (t, q->launch, gpu) &&
-                          !(q->has_base && tbpoint_samples (t, q->base_launch, gpu));
+      tbpoint_is_sim[i] = c->run_sim && c->run_tbpoint && !tbpoint_samples (t, q->launch, gpu)
+                          && !(q->has_base && tbpoint_samples (t, q->base_launch, gpu));
       /* The longest part first: the full simulation. */
       static const Part order[N_PARTS] = { PART_SIM, PART_TBPOINT, PART_PLUGINS };
       for (guint p = 0; p < N_PARTS; p++)
@@ -628,8 +624,9 @@ evaluate (Ctx *c, const WsValidateFamily *fam, const char *dataset_gpu, const Ws
           if (order[p] == PART_TBPOINT && tbpoint_is_sim[i])
             continue;
           Task *k = &tasks[(gsize) i * N_PARTS + p];
-          *k = (Task) { .c = c, .t = t, .gpu = gpu, .q = q, .part = order[p], .counts = p == 0,
-                        .seconds = seconds + (gsize) i * n };
+          *k = (Task){
+            .c = c, .t = t, .gpu = gpu, .q = q, .part = order[p], .counts = p == 0, .seconds = seconds + (gsize) i * n
+          };
           g_thread_pool_push (pool, k, NULL);
         }
     }
@@ -676,7 +673,7 @@ load_dataset (Ctx *c, const WsValidateFamily *fam, const char *dataset_gpu)
 {
   g_autofree char *file = g_strconcat (dataset_gpu, ".csv", NULL);
   g_autofree char *path = g_build_filename (c->report->dataset_dir, fam->name, file, NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   WsCsvTable *t = ws_csv_table_load (path, &error);
   if (t == NULL)
     note (c, "%s: %s", fam->name, error->message);
@@ -702,7 +699,7 @@ dataset_gpus (Ctx *c, const WsValidateFamily *fam)
 {
   GPtrArray *a = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *dir = g_build_filename (c->report->dataset_dir, fam->name, NULL);
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
   const char *name;
   while (d && (name = g_dir_read_name (d)) != NULL)
     if (g_str_has_suffix (name, ".csv"))
@@ -757,7 +754,7 @@ select_rows (Ctx *c, const WsCsvTable *t, const char *key_column, const char *si
 static char *
 join_doubles (GArray *v, const char *fmt)
 {
-  g_autoptr(GString) s = g_string_new (NULL);
+  g_autoptr (GString) s = g_string_new (NULL);
   for (guint i = 0; i < v->len; i++)
     {
       if (i)
@@ -774,7 +771,7 @@ run_program (Ctx *c, const WsValidateFamily *fam, const char *gpu_name, const ch
              const char *device, char **cmd_out)
 {
   g_ptr_array_add (args, NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   char *trace = profile (c, program, (const char *const *) args->pdata, device, &error);
   *cmd_out = g_strjoinv (" ", (char **) args->pdata);
   char *full = g_strconcat (program, " ", *cmd_out, NULL);
@@ -794,8 +791,12 @@ static const struct {
   const char *column;
   int streams;
 } stream_kernels[] = {
-  { "init", "init_GBps", 1 }, { "read", "read_GBps", 1 }, { "scale", "scale_GBps", 2 },
-  { "triad", "triad_GBps", 3 }, { "stencil1d3pt", "stencil1d3pt_GBps", 2 }, { "stencil1d5pt", "stencil1d5pt_GBps", 2 },
+  { "init", "init_GBps", 1 },
+  { "read", "read_GBps", 1 },
+  { "scale", "scale_GBps", 2 },
+  { "triad", "triad_GBps", 3 },
+  { "stencil1d3pt", "stencil1d3pt_GBps", 2 },
+  { "stencil1d5pt", "stencil1d5pt_GBps", 2 },
 };
 
 /* Elements per array when emulated (published 2^27 + 2): a rate over many
@@ -818,12 +819,12 @@ static const struct {
 static void
 family_stream (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGpu *gpu)
 {
-  g_autoptr(WsCsvTable) t = load_dataset (c, fam, dgpu);
+  g_autoptr (WsCsvTable) t = load_dataset (c, fam, dgpu);
   if (t == NULL)
     return;
   guint rows = ws_csv_table_get_n_rows (t);
-  g_autoptr(GArray) bs = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr(GArray) row_of = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GArray) bs = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) row_of = g_array_new (FALSE, FALSE, sizeof (guint));
   for (guint r = 0; r < rows; r++)
     {
       double b = cell (t, r, "block_size_threads");
@@ -835,7 +836,7 @@ family_stream (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGp
       g_array_append_val (row_of, r);
     }
   g_autofree char *bs_list = join_doubles (bs, "%.0f");
-  g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (args, g_strdup_printf ("n=%d", STREAM_N));
   g_ptr_array_add (args, g_strdup_printf ("block_sizes=%s", bs_list));
   if (!c->o->all_points)
@@ -845,14 +846,14 @@ family_stream (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGp
   g_autofree char *trace = run_program (c, fam, gpu->name, "vstream", args, gpu->name, &cmd);
   if (trace == NULL)
     return;
-  g_autoptr(WsTrace) tr = ws_trace_open (trace, NULL);
-  g_autoptr(GArray) pending = g_array_new (FALSE, TRUE, sizeof (Pending));
+  g_autoptr (WsTrace) tr = ws_trace_open (trace, NULL);
+  g_autoptr (GArray) pending = g_array_new (FALSE, TRUE, sizeof (Pending));
   g_array_set_clear_func (pending, pending_clear);
   for (guint k = 0; tr && k < G_N_ELEMENTS (stream_kernels); k++)
     {
       if (!c->o->all_points && k >= 4)
-        break;  /* the stencils stream like scale: kept for --all-points */
-      g_autoptr(GArray) ls = launches_of (tr, stream_kernels[k].kernel);
+        break; /* the stencils stream like scale: kept for --all-points */
+      g_autoptr (GArray) ls = launches_of (tr, stream_kernels[k].kernel);
       /* "read" is a substring of no other kernel name; "scale" neither. */
       if (ls->len != bs->len)
         {
@@ -866,11 +867,15 @@ family_stream (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGp
           if (!isfinite (m))
             continue;
           guint l = g_array_index (ls, guint, i);
-          Pending q = { .series = stream_kernels[k].kernel, .x = g_array_index (bs, double, i), .measured = m,
-                        .launch = l, .warm = g_array_new (FALSE, FALSE, sizeof (guint)), .kind = METRIC_RATE,
+          Pending q = { .series = stream_kernels[k].kernel,
+                        .x = g_array_index (bs, double, i),
+                        .measured = m,
+                        .launch = l,
+                        .warm = g_array_new (FALSE, FALSE, sizeof (guint)),
+                        .kind = METRIC_RATE,
                         .scale = stream_kernels[k].streams * (double) STREAM_N * 8 / 1e9 };
           if (l > 0)
-            g_array_append_val (q.warm, (guint) { l - 1 });   /* the l2_pollute launch */
+            g_array_append_val (q.warm, (guint){ l - 1 }); /* the l2_pollute launch */
           g_array_append_val (pending, q);
         }
     }
@@ -896,14 +901,14 @@ family_stream (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGp
 static void
 family_latency (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGpu *gpu)
 {
-  g_autoptr(WsCsvTable) t = load_dataset (c, fam, dgpu);
+  g_autoptr (WsCsvTable) t = load_dataset (c, fam, dgpu);
   if (t == NULL)
     return;
-  g_autoptr(GArray) lens = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr(GArray) row_of = select_rows (c, t, "chain_elements_derived", "footprint_bytes_derived", 1,
-                                          LATENCY_MAX_FOOTPRINT, 6, lens);
+  g_autoptr (GArray) lens = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray)
+    row_of = select_rows (c, t, "chain_elements_derived", "footprint_bytes_derived", 1, LATENCY_MAX_FOOTPRINT, 6, lens);
   g_autofree char *list = join_doubles (lens, "%.0f");
-  g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (args, g_strdup_printf ("lens=%s", list));
   g_ptr_array_add (args, g_strdup_printf ("min_iters=%d", LATENCY_MIN_ITERS));
   g_ptr_array_add (args, g_strdup_printf ("extra_iters=%d", LATENCY_EXTRA_ITERS));
@@ -912,24 +917,28 @@ family_latency (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsG
   g_autofree char *trace = run_program (c, fam, gpu->name, "vlatency", args, NULL, &cmd);
   if (trace == NULL)
     return;
-  g_autoptr(WsTrace) tr = ws_trace_open (trace, NULL);
-  g_autoptr(GArray) ls = tr ? launches_of (tr, "pchase") : g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (WsTrace) tr = ws_trace_open (trace, NULL);
+  g_autoptr (GArray) ls = tr ? launches_of (tr, "pchase") : g_array_new (FALSE, FALSE, sizeof (guint));
   if (ls->len != 3 * lens->len)
     {
-      note (c, "gpu-latency on %s: %u pchase launches in %s, expected %u (warm-up + two timed per length)",
-            gpu->name, ls->len, trace, 3 * lens->len);
+      note (c, "gpu-latency on %s: %u pchase launches in %s, expected %u (warm-up + two timed per length)", gpu->name,
+            ls->len, trace, 3 * lens->len);
       return;
     }
-  g_autoptr(GArray) pending = g_array_new (FALSE, TRUE, sizeof (Pending));
+  g_autoptr (GArray) pending = g_array_new (FALSE, TRUE, sizeof (Pending));
   g_array_set_clear_func (pending, pending_clear);
   for (guint i = 0; i < lens->len; i++)
     {
       guint r = g_array_index (row_of, guint, i);
       double clock = cell (t, r, "clock_MHz");
-      Pending q = { .series = "latency", .x = cell (t, r, "footprint_bytes_derived"),
-                    .measured = cell (t, r, "latency_cycles_per_load"), .launch = g_array_index (ls, guint, 3 * i + 2),
-                    .has_base = TRUE, .base_launch = g_array_index (ls, guint, 3 * i + 1),
-                    .warm = g_array_new (FALSE, FALSE, sizeof (guint)), .kind = METRIC_TIME,
+      Pending q = { .series = "latency",
+                    .x = cell (t, r, "footprint_bytes_derived"),
+                    .measured = cell (t, r, "latency_cycles_per_load"),
+                    .launch = g_array_index (ls, guint, 3 * i + 2),
+                    .has_base = TRUE,
+                    .base_launch = g_array_index (ls, guint, 3 * i + 1),
+                    .warm = g_array_new (FALSE, FALSE, sizeof (guint)),
+                    .kind = METRIC_TIME,
                     .scale = (isfinite (clock) ? clock : gpu->core_clock_mhz) * 1e6 / LATENCY_EXTRA_ITERS };
       g_array_append_val (q.warm, g_array_index (ls, guint, 3 * i));
       g_array_append_val (pending, q);
@@ -958,31 +967,30 @@ cache_sweeps (double n)
 static void
 family_cache (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGpu *gpu)
 {
-  g_autoptr(WsCsvTable) t = load_dataset (c, fam, dgpu);
+  g_autoptr (WsCsvTable) t = load_dataset (c, fam, dgpu);
   if (t == NULL)
     return;
-  g_autoptr(GArray) sizes = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr(GArray) row_of = select_rows (c, t, "elements_per_block", "bytes_per_block", 1, CACHE_MAX_BYTES, 6,
-                                          sizes);
+  g_autoptr (GArray) sizes = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) row_of = select_rows (c, t, "elements_per_block", "bytes_per_block", 1, CACHE_MAX_BYTES, 6, sizes);
   /* One launch per size with its own sweep count: a program run per sweep
    * count would multiply the runs, so the program takes the count per size
    * from `sweeps=0` (published rule) or one count for all; give it per
    * size by running sizes in groups of equal sweeps. */
-  g_autoptr(GArray) pending = g_array_new (FALSE, TRUE, sizeof (Pending));
+  g_autoptr (GArray) pending = g_array_new (FALSE, TRUE, sizeof (Pending));
   g_array_set_clear_func (pending, pending_clear);
   guint i = 0;
   while (i < sizes->len)
     {
       double sweeps = cache_sweeps (g_array_index (sizes, double, i));
       guint j = i;
-      g_autoptr(GArray) group = g_array_new (FALSE, FALSE, sizeof (double));
+      g_autoptr (GArray) group = g_array_new (FALSE, FALSE, sizeof (double));
       while (j < sizes->len && cache_sweeps (g_array_index (sizes, double, j)) == sweeps)
         {
           g_array_append_val (group, g_array_index (sizes, double, j));
           j++;
         }
       g_autofree char *list = join_doubles (group, "%.0f");
-      g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
       g_ptr_array_add (args, g_strdup_printf ("sizes=%s", list));
       g_ptr_array_add (args, g_strdup_printf ("sweeps=%.0f", sweeps));
       g_ptr_array_add (args, g_strdup_printf ("sweeps2=%.0f", 2 * sweeps));
@@ -990,8 +998,8 @@ family_cache (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGpu
       g_autofree char *trace = run_program (c, fam, gpu->name, "vl1cache", args, gpu->name, &cmd);
       if (trace != NULL)
         {
-          g_autoptr(WsTrace) tr = ws_trace_open (trace, NULL);
-          g_autoptr(GArray) ls = tr ? launches_of (tr, "l1_sweep") : g_array_new (FALSE, FALSE, sizeof (guint));
+          g_autoptr (WsTrace) tr = ws_trace_open (trace, NULL);
+          g_autoptr (GArray) ls = tr ? launches_of (tr, "l1_sweep") : g_array_new (FALSE, FALSE, sizeof (guint));
           g_array_set_size (pending, 0);
           if (ls->len != 2 * group->len)
             note (c, "gpu-cache on %s: %u l1_sweep launches in %s, expected %u", gpu->name, ls->len, trace,
@@ -1002,12 +1010,17 @@ family_cache (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGpu
                 guint r = g_array_index (row_of, guint, i + k);
                 double n = g_array_index (group, double, k);
                 guint l1 = g_array_index (ls, guint, 2 * k), l2 = g_array_index (ls, guint, 2 * k + 1);
-                Pending q = { .series = "bandwidth", .x = cell (t, r, "bytes_per_block"),
-                              .measured = cell (t, r, "bandwidth_GBps"), .launch = l2, .has_base = TRUE,
-                              .base_launch = l1, .warm = g_array_new (FALSE, FALSE, sizeof (guint)),
-                              .kind = METRIC_RATE, .scale = n * 8 * gpu->sms * sweeps / 1e9 };
+                Pending q = { .series = "bandwidth",
+                              .x = cell (t, r, "bytes_per_block"),
+                              .measured = cell (t, r, "bandwidth_GBps"),
+                              .launch = l2,
+                              .has_base = TRUE,
+                              .base_launch = l1,
+                              .warm = g_array_new (FALSE, FALSE, sizeof (guint)),
+                              .kind = METRIC_RATE,
+                              .scale = n * 8 * gpu->sms * sweeps / 1e9 };
                 if (l1 > 0)
-                  g_array_append_val (q.warm, (guint) { l1 - 1 });   /* the l1_init that wrote the buffer */
+                  g_array_append_val (q.warm, (guint){ l1 - 1 }); /* the l1_init that wrote the buffer */
                 g_array_append_val (pending, q);
               }
           evaluate (c, fam, dgpu, gpu, trace, cmd, pending);
@@ -1037,13 +1050,13 @@ l2_blocks (double slots, const WsGpu *gpu)
 static void
 family_l2 (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGpu *gpu)
 {
-  g_autoptr(WsCsvTable) t = load_dataset (c, fam, dgpu);
+  g_autoptr (WsCsvTable) t = load_dataset (c, fam, dgpu);
   if (t == NULL)
     return;
-  g_autoptr(GArray) slot_counts = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr(GArray) row_of = select_rows (c, t, "distinct_block_slots", "total_footprint_kB", 1024, L2_MAX_FOOTPRINT,
-                                          12, slot_counts);
-  g_autoptr(GArray) pending = g_array_new (FALSE, TRUE, sizeof (Pending));
+  g_autoptr (GArray) slot_counts = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray)
+    row_of = select_rows (c, t, "distinct_block_slots", "total_footprint_kB", 1024, L2_MAX_FOOTPRINT, 12, slot_counts);
+  g_autoptr (GArray) pending = g_array_new (FALSE, TRUE, sizeof (Pending));
   g_array_set_clear_func (pending, pending_clear);
   for (guint i = 0; i < row_of->len; i++)
     {
@@ -1052,15 +1065,15 @@ family_l2 (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGpu *g
       double fp = cell (t, r, "total_footprint_kB") * 1024;
       /* One run per point: the block count depends on R. */
       double blocks = l2_blocks (slots, gpu);
-      g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
       g_ptr_array_add (args, g_strdup_printf ("slots=%.0f", slots));
       g_ptr_array_add (args, g_strdup_printf ("blocks=%.0f", blocks));
       g_autofree char *cmd = NULL;
       g_autofree char *trace = run_program (c, fam, gpu->name, "vl2cache", args, NULL, &cmd);
       if (trace == NULL)
         continue;
-      g_autoptr(WsTrace) tr = ws_trace_open (trace, NULL);
-      g_autoptr(GArray) ls = tr ? launches_of (tr, "l2_stream") : g_array_new (FALSE, FALSE, sizeof (guint));
+      g_autoptr (WsTrace) tr = ws_trace_open (trace, NULL);
+      g_autoptr (GArray) ls = tr ? launches_of (tr, "l2_stream") : g_array_new (FALSE, FALSE, sizeof (guint));
       if (ls->len < 1)
         {
           note (c, "gpu-l2-cache on %s: no l2_stream launch in %s", gpu->name, trace);
@@ -1068,11 +1081,15 @@ family_l2 (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGpu *g
         }
       guint l = g_array_index (ls, guint, ls->len - 1);
       double per_block = cell (t, r, "data_volume_per_block_kB") * 1024;
-      Pending q = { .series = "bandwidth", .x = fp, .measured = cell (t, r, "bandwidth_GBps"), .launch = l,
-                    .warm = g_array_new (FALSE, FALSE, sizeof (guint)), .kind = METRIC_RATE,
+      Pending q = { .series = "bandwidth",
+                    .x = fp,
+                    .measured = cell (t, r, "bandwidth_GBps"),
+                    .launch = l,
+                    .warm = g_array_new (FALSE, FALSE, sizeof (guint)),
+                    .kind = METRIC_RATE,
                     .scale = (isfinite (per_block) ? per_block : 512 * 1024.0) * blocks / 1e9 };
       for (guint w = 0; w < l; w++)
-        g_array_append_val (q.warm, w);   /* l2_init (and earlier repetitions) wrote the buffer */
+        g_array_append_val (q.warm, w); /* l2_init (and earlier repetitions) wrote the buffer */
       g_array_set_size (pending, 0);
       g_array_append_val (pending, q);
       evaluate (c, fam, dgpu, gpu, trace, cmd, pending);
@@ -1098,13 +1115,13 @@ roofline_m (double n)
 static void
 family_roofline (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGpu *gpu)
 {
-  g_autoptr(WsCsvTable) t = load_dataset (c, fam, dgpu);
+  g_autoptr (WsCsvTable) t = load_dataset (c, fam, dgpu);
   if (t == NULL)
     return;
   guint rows = ws_csv_table_get_n_rows (t);
   /* Per N, the median over the file's devices (8 of one node on a100_40). */
-  g_autoptr(GHashTable) by_n = g_hash_table_new_full (g_double_hash, g_double_equal, g_free,
-                                                      (GDestroyNotify) g_array_unref);
+  g_autoptr (GHashTable)
+    by_n = g_hash_table_new_full (g_double_hash, g_double_equal, g_free, (GDestroyNotify) g_array_unref);
   for (guint r = 0; r < rows; r++)
     {
       double n = cell (t, r, "inner_iterations_N"), v = cell (t, r, "performance_GFlops");
@@ -1122,7 +1139,7 @@ family_roofline (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const Ws
   static const double ns_all[] = { 0, 1, 2, 4, 8, 16, 24, 32, 64, 128, 256, 512 };
   const double *ns = c->o->all_points ? ns_all : ns_default;
   guint n_ns = c->o->all_points ? G_N_ELEMENTS (ns_all) : G_N_ELEMENTS (ns_default);
-  g_autoptr(GArray) pending = g_array_new (FALSE, TRUE, sizeof (Pending));
+  g_autoptr (GArray) pending = g_array_new (FALSE, TRUE, sizeof (Pending));
   g_array_set_clear_func (pending, pending_clear);
   for (guint i = 0; i < n_ns; i++)
     {
@@ -1134,15 +1151,15 @@ family_roofline (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const Ws
       double med = a->len % 2 ? g_array_index (a, double, a->len / 2)
                               : (g_array_index (a, double, a->len / 2 - 1) + g_array_index (a, double, a->len / 2)) / 2;
       double m = roofline_m (n);
-      g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
       g_ptr_array_add (args, g_strdup_printf ("ns=%.0f", n));
       g_ptr_array_add (args, g_strdup_printf ("m=%.0f", m));
       g_autofree char *cmd = NULL;
       g_autofree char *trace = run_program (c, fam, gpu->name, "vroofline", args, gpu->name, &cmd);
       if (trace == NULL)
         continue;
-      g_autoptr(WsTrace) tr = ws_trace_open (trace, NULL);
-      g_autoptr(GArray) ls = tr ? launches_of (tr, "roofline") : g_array_new (FALSE, FALSE, sizeof (guint));
+      g_autoptr (WsTrace) tr = ws_trace_open (trace, NULL);
+      g_autoptr (GArray) ls = tr ? launches_of (tr, "roofline") : g_array_new (FALSE, FALSE, sizeof (guint));
       if (ls->len < 1)
         {
           note (c, "gpu-roofline on %s: no roofline launch in %s", gpu->name, trace);
@@ -1151,7 +1168,11 @@ family_roofline (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const Ws
       guint l = g_array_index (ls, guint, ls->len - 1);
       const WsTraceLaunch *L = ws_trace_get_launch (tr, l);
       double threads = (double) L->n_tbs * L->block[0] * L->block[1] * L->block[2];
-      Pending q = { .series = "fp32", .x = n, .measured = med, .launch = l, .kind = METRIC_RATE,
+      Pending q = { .series = "fp32",
+                    .x = n,
+                    .measured = med,
+                    .launch = l,
+                    .kind = METRIC_RATE,
                     .scale = (2 + 2 * n) * threads * m / 1e9 };
       g_array_set_size (pending, 0);
       g_array_append_val (pending, q);
@@ -1171,16 +1192,19 @@ static const int small_block_sizes[] = { 32, 128, 256, 1024 };
 #define SMALL_MAX_ELEMENTS 4.2e6
 
 static const struct {
-  const char *dataset_mode;      /* launch_mode in the dataset */
-  const char *program_mode;      /* vsmallkernels mode= */
+  const char *dataset_mode; /* launch_mode in the dataset */
+  const char *program_mode; /* vsmallkernels mode= */
   WsLaunchMode launch_mode;
-  guint stride;                  /* default selection: every stride-th size */
+  guint stride; /* default selection: every stride-th size */
   const char *series[G_N_ELEMENTS (small_block_sizes)];
 } small_modes[] = {
   /* The graph mode runs the same kernels: half as many of its sizes keep
    * the default suite within its time budget (--all-points has all). */
   { "stream_launches", "stream", WS_LAUNCH_MODE_STREAM, 8, { "block 32", "block 128", "block 256", "block 1024" } },
-  { "cuda_graph", "graph", WS_LAUNCH_MODE_GRAPH, 16,
+  { "cuda_graph",
+    "graph",
+    WS_LAUNCH_MODE_GRAPH,
+    16,
     { "graph block 32", "graph block 128", "graph block 256", "graph block 1024" } },
 };
 
@@ -1191,8 +1215,8 @@ family_small_mode (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const 
   const char *mode = small_modes[m].dataset_mode;
   guint rows = ws_csv_table_get_n_rows (t);
   int mode_col = ws_csv_table_find_column (t, "launch_mode");
-  g_autoptr(GArray) ds = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr(GArray) row_of = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GArray) ds = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) row_of = g_array_new (FALSE, FALSE, sizeof (guint));
   guint n_mode = 0;
   for (guint r = 0; r < rows; r++)
     if (strcmp (ws_csv_table_get (t, r, mode_col), mode) == 0 && cell (t, r, "elements") <= SMALL_MAX_ELEMENTS)
@@ -1204,7 +1228,8 @@ family_small_mode (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const 
         continue;
       double d = cell (t, r, "elements");
       guint idx = k++;
-      if (!isfinite (d) || (!c->o->all_points && (d > SMALL_MAX_ELEMENTS || !keep_index (idx, n_mode, small_modes[m].stride))))
+      if (!isfinite (d)
+          || (!c->o->all_points && (d > SMALL_MAX_ELEMENTS || !keep_index (idx, n_mode, small_modes[m].stride))))
         continue;
       g_array_append_val (ds, d);
       g_array_append_val (row_of, r);
@@ -1213,14 +1238,16 @@ family_small_mode (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const 
     return;
   WsLaunchCost cost;
   if (!ws_launch_cost (gpu, small_modes[m].launch_mode, 0, &cost))
-    note (c, "gpu-small-kernels on %s: the catalogue record has no %s launch interval or gap; the %s points are "
-             "predicted without a launch cost", gpu->name, small_modes[m].program_mode, mode);
-  g_autoptr(GArray) bsl = g_array_new (FALSE, FALSE, sizeof (double));
+    note (c,
+          "gpu-small-kernels on %s: the catalogue record has no %s launch interval or gap; the %s points are "
+          "predicted without a launch cost",
+          gpu->name, small_modes[m].program_mode, mode);
+  g_autoptr (GArray) bsl = g_array_new (FALSE, FALSE, sizeof (double));
   for (guint i = 0; i < G_N_ELEMENTS (small_block_sizes); i++)
-    g_array_append_val (bsl, (double) { small_block_sizes[i] });
+    g_array_append_val (bsl, (double){ small_block_sizes[i] });
   g_autofree char *dl = join_doubles (ds, "%.0f");
   g_autofree char *bl = join_doubles (bsl, "%.0f");
-  g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (args, g_strdup_printf ("sizes=%s", dl));
   g_ptr_array_add (args, g_strdup_printf ("block_sizes=%s", bl));
   g_ptr_array_add (args, g_strdup ("iters=2"));
@@ -1231,15 +1258,15 @@ family_small_mode (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const 
   g_autofree char *trace = run_program (c, fam, gpu->name, "vsmallkernels", args, NULL, &cmd);
   if (trace == NULL)
     return;
-  g_autoptr(WsTrace) tr = ws_trace_open (trace, NULL);
-  g_autoptr(GArray) ls = tr ? launches_of (tr, "scale") : g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (WsTrace) tr = ws_trace_open (trace, NULL);
+  g_autoptr (GArray) ls = tr ? launches_of (tr, "scale") : g_array_new (FALSE, FALSE, sizeof (guint));
   if (ls->len != 2 * ds->len * bsl->len)
     {
       note (c, "gpu-small-kernels on %s: %u scale launches in %s, expected %u", gpu->name, ls->len, trace,
             2 * ds->len * bsl->len);
       return;
     }
-  g_autoptr(GArray) pending = g_array_new (FALSE, TRUE, sizeof (Pending));
+  g_autoptr (GArray) pending = g_array_new (FALSE, TRUE, sizeof (Pending));
   g_array_set_clear_func (pending, pending_clear);
   for (guint i = 0; i < ds->len; i++)
     for (guint b = 0; b < bsl->len; b++)
@@ -1252,10 +1279,15 @@ family_small_mode (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const 
         /* Each point's second launch, after the first warmed the caches
          * (the published samples follow a warm-up launch). */
         guint base = 2 * (i * bsl->len + b);
-        Pending q = { .series = small_modes[m].series[b], .x = g_array_index (ds, double, i), .measured = meas,
-                      .launch = g_array_index (ls, guint, base + 1), .warm = g_array_new (FALSE, FALSE, sizeof (guint)),
-                      .kind = METRIC_RATE, .scale = 16 * g_array_index (ds, double, i) / 1e9,
-                      .back_to_back = TRUE, .launch_mode = small_modes[m].launch_mode };
+        Pending q = { .series = small_modes[m].series[b],
+                      .x = g_array_index (ds, double, i),
+                      .measured = meas,
+                      .launch = g_array_index (ls, guint, base + 1),
+                      .warm = g_array_new (FALSE, FALSE, sizeof (guint)),
+                      .kind = METRIC_RATE,
+                      .scale = 16 * g_array_index (ds, double, i) / 1e9,
+                      .back_to_back = TRUE,
+                      .launch_mode = small_modes[m].launch_mode };
         g_array_append_val (q.warm, g_array_index (ls, guint, base));
         g_array_append_val (pending, q);
       }
@@ -1265,11 +1297,13 @@ family_small_mode (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const 
 static void
 family_small (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGpu *gpu)
 {
-  g_autoptr(WsCsvTable) t = load_dataset (c, fam, dgpu);
+  g_autoptr (WsCsvTable) t = load_dataset (c, fam, dgpu);
   if (t == NULL)
     return;
-  note (c, "gpu-small-kernels on %s: the persistent-thread modes (grid.sync and atomic barrier) are not validated: "
-           "they need a grid-barrier model", gpu->name);
+  note (c,
+        "gpu-small-kernels on %s: the persistent-thread modes (grid.sync and atomic barrier) are not validated: "
+        "they need a grid-barrier model",
+        gpu->name);
   for (guint m = 0; m < G_N_ELEMENTS (small_modes); m++)
     family_small_mode (c, fam, dgpu, gpu, t, m);
 }
@@ -1287,7 +1321,7 @@ family_small (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGpu
 static void
 family_strides (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsGpu *gpu)
 {
-  g_autoptr(WsCsvTable) t = load_dataset (c, fam, dgpu);
+  g_autoptr (WsCsvTable) t = load_dataset (c, fam, dgpu);
   if (t == NULL)
     return;
   guint rows = ws_csv_table_get_n_rows (t);
@@ -1297,11 +1331,11 @@ family_strides (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsG
   for (guint ty = 0; ty < 2; ty++)
     for (guint pa = 0; pa < 2; pa++)
       {
-        g_autoptr(GArray) argv_ = g_array_new (FALSE, FALSE, sizeof (double));
-        g_autoptr(GArray) row_of = g_array_new (FALSE, FALSE, sizeof (guint));
+        g_autoptr (GArray) argv_ = g_array_new (FALSE, FALSE, sizeof (double));
+        g_autoptr (GArray) row_of = g_array_new (FALSE, FALSE, sizeof (guint));
         for (guint r = 0; r < rows; r++)
-          if (strcmp (ws_csv_table_get (t, r, type_col), types[ty]) == 0 &&
-              strcmp (ws_csv_table_get (t, r, pat_col), patterns[pa]) == 0)
+          if (strcmp (ws_csv_table_get (t, r, type_col), types[ty]) == 0
+              && strcmp (ws_csv_table_get (t, r, pat_col), patterns[pa]) == 0)
             {
               double a = cell (t, r, "arg");
               /* Default: strides 0-8, then every other one; block widths all. */
@@ -1313,7 +1347,7 @@ family_strides (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsG
         if (argv_->len == 0)
           continue;
         g_autofree char *list = join_doubles (argv_, "%.0f");
-        g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+        g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
         g_ptr_array_add (args, g_strdup_printf ("pattern=%s", patterns[pa]));
         g_ptr_array_add (args, g_strdup_printf ("type=%s", types[ty]));
         g_ptr_array_add (args, g_strdup_printf ("args=%s", list));
@@ -1322,25 +1356,28 @@ family_strides (Ctx *c, const WsValidateFamily *fam, const char *dgpu, const WsG
         g_autofree char *trace = run_program (c, fam, gpu->name, "vstrides", args, NULL, &cmd);
         if (trace == NULL)
           continue;
-        g_autoptr(WsTrace) tr = ws_trace_open (trace, NULL);
-        g_autoptr(GArray) ls = tr ? launches_of (tr, "strides") : g_array_new (FALSE, FALSE, sizeof (guint));
+        g_autoptr (WsTrace) tr = ws_trace_open (trace, NULL);
+        g_autoptr (GArray) ls = tr ? launches_of (tr, "strides") : g_array_new (FALSE, FALSE, sizeof (guint));
         if (ls->len != argv_->len)
           {
             note (c, "gpu-strides on %s: %u strides launches in %s, expected %u", gpu->name, ls->len, trace,
                   argv_->len);
             continue;
           }
-        g_autoptr(GArray) pending = g_array_new (FALSE, TRUE, sizeof (Pending));
+        g_autoptr (GArray) pending = g_array_new (FALSE, TRUE, sizeof (Pending));
         g_array_set_clear_func (pending, pending_clear);
         g_autofree char *series = g_strdup_printf ("%s %s", types[ty], patterns[pa]);
         for (guint i = 0; i < argv_->len; i++)
           {
             guint r = g_array_index (row_of, guint, i);
             double clock = cell (t, r, "reported_clock_MHz");
-            Pending q = { .series = series, .x = g_array_index (argv_, double, i),
-                          .measured = cell (t, r, "cycles_per_warp_load"), .launch = g_array_index (ls, guint, i),
+            Pending q = { .series = series,
+                          .x = g_array_index (argv_, double, i),
+                          .measured = cell (t, r, "cycles_per_warp_load"),
+                          .launch = g_array_index (ls, guint, i),
                           .kind = METRIC_TIME,
-                          .scale = (isfinite (clock) ? clock : gpu->core_clock_mhz) * 1e6 / (1024.0 * STRIDES_LOADS / 32) };
+                          .scale = (isfinite (clock) ? clock : gpu->core_clock_mhz) * 1e6
+                                   / (1024.0 * STRIDES_LOADS / 32) };
             g_array_append_val (pending, q);
           }
         evaluate (c, fam, dgpu, gpu, trace, cmd, pending);
@@ -1356,8 +1393,8 @@ family_func (const WsValidateFamily *f)
     const char *name;
     FamilyFunc func;
   } table[] = {
-    { "gpu-stream", family_stream }, { "gpu-latency", family_latency }, { "gpu-cache", family_cache },
-    { "gpu-l2-cache", family_l2 }, { "gpu-roofline", family_roofline }, { "gpu-small-kernels", family_small },
+    { "gpu-stream", family_stream },   { "gpu-latency", family_latency },   { "gpu-cache", family_cache },
+    { "gpu-l2-cache", family_l2 },     { "gpu-roofline", family_roofline }, { "gpu-small-kernels", family_small },
     { "gpu-strides", family_strides },
   };
   for (guint i = 0; i < G_N_ELEMENTS (table); i++)
@@ -1374,7 +1411,7 @@ ws_validate_run (WsStore *store, const WsValidateOptions *o, GError **error)
 {
   g_return_val_if_fail (store != NULL && o != NULL, NULL);
   gint64 t0 = g_get_monotonic_time ();
-  g_autoptr(WsValidateReport) r = g_new0 (WsValidateReport, 1);
+  g_autoptr (WsValidateReport) r = g_new0 (WsValidateReport, 1);
   r->sources = g_ptr_array_new_with_free_func (g_free);
   r->points = g_ptr_array_new_with_free_func (point_free);
   r->notes = g_ptr_array_new_with_free_func (g_free);
@@ -1389,7 +1426,7 @@ ws_validate_run (WsStore *store, const WsValidateOptions *o, GError **error)
   for (guint i = 0; o->benchmarks && o->benchmarks[i]; i++)
     if (ws_validate_family_find (o->benchmarks[i]) == NULL)
       {
-        g_autoptr(GString) known = g_string_new (NULL);
+        g_autoptr (GString) known = g_string_new (NULL);
         for (const WsValidateFamily *f = families; f->name; f++)
           g_string_append_printf (known, "%s%s", f == families ? "" : ", ", f->name);
         g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, "unknown benchmark '%s' (known: %s)", o->benchmarks[i],
@@ -1403,7 +1440,8 @@ ws_validate_run (WsStore *store, const WsValidateOptions *o, GError **error)
     {
       g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND,
                    "the validation programs folder %s is missing (they are built from examples/validation when "
-                   "nvcc is found; or give --programs DIR)", c.programs_dir);
+                   "nvcc is found; or give --programs DIR)",
+                   c.programs_dir);
       g_free (c.programs_dir);
       return NULL;
     }
@@ -1446,7 +1484,7 @@ ws_validate_run (WsStore *store, const WsValidateOptions *o, GError **error)
         wanted |= ws_validate_family_find (o->benchmarks[i]) == f;
       if (!wanted)
         continue;
-      g_autoptr(GPtrArray) dgpus = dataset_gpus (&c, f);
+      g_autoptr (GPtrArray) dgpus = dataset_gpus (&c, f);
       if (dgpus->len == 0)
         note (&c, "%s: no dataset files in %s/%s", f->name, r->dataset_dir, f->name);
       for (guint i = 0; i < dgpus->len && !cancelled; i++)
@@ -1532,7 +1570,7 @@ mape_per_source (const WsValidateReport *r, const char *family, const char *gpu,
 JsonNode *
 ws_validate_report_to_json (const WsValidateReport *r)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "dataset");
   json_builder_add_string_value (b, r->dataset_dir);
@@ -1594,8 +1632,8 @@ ws_validate_report_to_json (const WsValidateReport *r)
   json_builder_begin_object (b);
   mape_per_source (r, NULL, NULL, row);
   add_per_source (b, r, "by_source", row);
-  g_autoptr(GPtrArray) fams = NULL;
-  g_autoptr(GPtrArray) gpus = NULL;
+  g_autoptr (GPtrArray) fams = NULL;
+  g_autoptr (GPtrArray) gpus = NULL;
   ws_validate_report_keys (r, &fams, &gpus);
   for (int pass = 0; pass < 2; pass++)
     {
@@ -1680,19 +1718,21 @@ ws_validate_report_to_markdown (const WsValidateReport *r, const char *plot_dir)
 {
   GString *s = g_string_new (NULL);
   guint nsrc = r->sources->len;
-  g_autoptr(GPtrArray) fams = NULL;
-  g_autoptr(GPtrArray) gpus = NULL;
+  g_autoptr (GPtrArray) fams = NULL;
+  g_autoptr (GPtrArray) gpus = NULL;
   ws_validate_report_keys (r, &fams, &gpus);
-  g_string_append_printf (s, "Dataset: `%s`; %u points; %.0f s (emulation %.0f s", r->dataset_dir,
-                          r->points->len, r->wall_seconds, r->emulation_seconds);
+  g_string_append_printf (s, "Dataset: `%s`; %u points; %.0f s (emulation %.0f s", r->dataset_dir, r->points->len,
+                          r->wall_seconds, r->emulation_seconds);
   for (guint k = 0; k < nsrc; k++)
     g_string_append_printf (s, ", %s %.0f s", (const char *) r->sources->pdata[k], r->source_seconds[k]);
   g_string_append (s, ").\n\n");
   guint violations = 0;
   for (guint k = 0; k < nsrc; k++)
     violations += r->bound_violations[k];
-  g_string_append_printf (s, "Physical bounds (docs/bounds.md): %u launches checked against every source, "
-                             "%u predictions below the bound.\n\n", r->bound_checks, violations);
+  g_string_append_printf (s,
+                          "Physical bounds (docs/bounds.md): %u launches checked against every source, "
+                          "%u predictions below the bound.\n\n",
+                          r->bound_checks, violations);
   g_string_append (s, "### MAPE (%) per source\n\n");
   md_sources_header (s, r, "all benchmarks");
   g_string_append (s, "| all GPUs |");
@@ -1780,7 +1820,7 @@ ws_validate_report_to_markdown (const WsValidateReport *r, const char *plot_dir)
   if (plot_dir != NULL)
     {
       g_string_append (s, "\n### Plots\n\n");
-      g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
       for (guint i = 0; i < r->points->len; i++)
         {
           char *name = plot_name (r->points->pdata[i]);
@@ -1804,7 +1844,7 @@ ws_validate_report_charts (const WsValidateReport *r, GPtrArray **names_out)
 {
   GPtrArray *charts = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_chart_free);
   GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GHashTable) index = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) index = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint i = 0; i < r->points->len; i++)
     {
       const WsValidatePoint *p = r->points->pdata[i];
@@ -1860,7 +1900,7 @@ ws_validate_report_write_plots (const WsValidateReport *r, const char *dir, GErr
       return -1;
     }
   GPtrArray *names = NULL;
-  g_autoptr(GPtrArray) charts = ws_validate_report_charts (r, &names);
+  g_autoptr (GPtrArray) charts = ws_validate_report_charts (r, &names);
   for (guint i = 0; i < charts->len; i++)
     {
       g_autofree char *path = g_build_filename (dir, names->pdata[i], NULL);

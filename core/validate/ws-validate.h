@@ -24,10 +24,10 @@ G_BEGIN_DECLS
 
 /* One benchmark family: the dataset folder and how its curves are drawn. */
 typedef struct {
-  const char *name;          /* dataset folder: "gpu-stream", ... */
-  const char *title;         /* "Streaming bandwidth against occupancy" */
+  const char *name;  /* dataset folder: "gpu-stream", ... */
+  const char *title; /* "Streaming bandwidth against occupancy" */
   const char *x_title;
-  const char *y_title;       /* with the unit: "GB/s" */
+  const char *y_title; /* with the unit: "GB/s" */
   gboolean x_log;
   gboolean y_log;
   WsChartUnit x_unit;
@@ -42,27 +42,27 @@ WS_EXPORT const WsValidateFamily *ws_validate_family_find (const char *name);
 WS_EXPORT const char *ws_validate_catalogue_gpu (const char *dataset_gpu);
 
 typedef struct {
-  char *family;              /* WsValidateFamily.name */
-  char *dataset_gpu;         /* "v100" */
-  char *gpu;                 /* catalogue name: "Tesla V100 PCIe" */
-  char *series;              /* a curve of the family: "triad", "float stride", "stream_launches 256" */
-  double x;                  /* block size, footprint (bytes), inner iterations, ... */
-  double measured;           /* the dataset's value */
-  double *predicted;         /* one per report source; NaN where that source failed */
-  char *program;             /* the command line that produced the trace (emulated size) */
-  guint launch;              /* the trace launch predicted */
+  char *family;      /* WsValidateFamily.name */
+  char *dataset_gpu; /* "v100" */
+  char *gpu;         /* catalogue name: "Tesla V100 PCIe" */
+  char *series;      /* a curve of the family: "triad", "float stride", "stream_launches 256" */
+  double x;          /* block size, footprint (bytes), inner iterations, ... */
+  double measured;   /* the dataset's value */
+  double *predicted; /* one per report source; NaN where that source failed */
+  char *program;     /* the command line that produced the trace (emulated size) */
+  guint launch;      /* the trace launch predicted */
 } WsValidatePoint;
 
 typedef struct {
-  GPtrArray *sources;        /* of char*: plugin names, then "simulator", "simulator-tbpoint" */
-  GPtrArray *points;         /* of WsValidatePoint* */
-  GPtrArray *notes;          /* of char*: skipped GPUs, benchmarks and failures, with the reason */
+  GPtrArray *sources; /* of char*: plugin names, then "simulator", "simulator-tbpoint" */
+  GPtrArray *points;  /* of WsValidatePoint* */
+  GPtrArray *notes;   /* of char*: skipped GPUs, benchmarks and failures, with the reason */
   char *dataset_dir;
   double wall_seconds;
-  double emulation_seconds;  /* of which profiling programs (0 when every trace came from the cache) */
-  double *source_seconds;    /* per source: time spent predicting (the trace analysis counts for the plugins) */
-  guint *bound_violations;   /* per source: predictions of a launch below its physical lower bound (core/bounds) */
-  guint bound_checks;        /* launches checked (each against every source) */
+  double emulation_seconds; /* of which profiling programs (0 when every trace came from the cache) */
+  double *source_seconds;   /* per source: time spent predicting (the trace analysis counts for the plugins) */
+  guint *bound_violations;  /* per source: predictions of a launch below its physical lower bound (core/bounds) */
+  guint bound_checks;       /* launches checked (each against every source) */
 } WsValidateReport;
 
 WS_EXPORT void ws_validate_report_free (WsValidateReport *report);
@@ -95,8 +95,8 @@ WS_EXPORT double ws_validate_point_error (const WsValidatePoint *p, guint source
 
 /* Mean absolute percentage error of @source over the points whose family,
  * dataset GPU and series match (NULL: any); *n_out gets the count. */
-WS_EXPORT double ws_validate_mape (const WsValidateReport *report, guint source, const char *family,
-                                   const char *gpu, guint *n_out);
+WS_EXPORT double ws_validate_mape (const WsValidateReport *report, guint source, const char *family, const char *gpu,
+                                   guint *n_out);
 
 /* The benchmark families and dataset GPUs of a report's points, in order of
  * appearance (new arrays of borrowed strings). */

@@ -34,13 +34,13 @@ typedef struct {
   /* the running launch: opcode of each static instruction */
   const char **op_of_id;
   uint32_t n_insts;
-  Count *counts;                /* per distinct opcode, whole program */
+  Count *counts; /* per distinct opcode, whole program */
   size_t n_counts;
 } Histogram;
 
 typedef struct {
   uint32_t n;
-  unsigned long long *warp, *thread;   /* per static instruction id */
+  unsigned long long *warp, *thread; /* per static instruction id */
 } BlockCounts;
 
 static Count *
@@ -50,7 +50,7 @@ count_for (Histogram *h, const char *opcode)
     if (strcmp (h->counts[i].opcode, opcode) == 0)
       return &h->counts[i];
   h->counts = realloc (h->counts, (h->n_counts + 1) * sizeof *h->counts);
-  h->counts[h->n_counts] = (Count) { strdup (opcode), 0, 0 };
+  h->counts[h->n_counts] = (Count){ strdup (opcode), 0, 0 };
   return &h->counts[h->n_counts++];
 }
 
@@ -66,7 +66,7 @@ hist_init (const WsInstrHost *host, WsInstrHostContext *ctx, const char *args)
       if (host->filter_opcodes (ctx, args + 4) != 0)
         {
           free (h);
-          return NULL;   /* the host has the message */
+          return NULL; /* the host has the message */
         }
     }
   else if (*args != '\0')

@@ -24,8 +24,7 @@
 
 /* ---- key=value arguments ------------------------------------------------ */
 
-struct VuArgs
-{
+struct VuArgs {
   const char *usage;
   std::vector<std::string> keys, values;
 };
@@ -43,21 +42,22 @@ vu_args_parse (int argc, char **argv, const char *const *known, const char *usag
 {
   VuArgs a;
   a.usage = usage;
-  for (int i = 1; i < argc; i++) {
-    const char *eq = strchr (argv[i], '=');
-    if (!eq || eq == argv[i])
-      vu_usage_error (a, "argument is not key=value:", argv[i]);
-    std::string key (argv[i], (size_t) (eq - argv[i]));
-    bool ok = false;
-    for (const char *const *k = known; *k; k++)
-      ok = ok || key == *k;
-    if (!ok)
-      vu_usage_error (a, "unknown key:", key.c_str ());
-    if (std::find (a.keys.begin (), a.keys.end (), key) != a.keys.end ())
-      vu_usage_error (a, "key given twice:", key.c_str ());
-    a.keys.push_back (key);
-    a.values.push_back (std::string (eq + 1));
-  }
+  for (int i = 1; i < argc; i++)
+    {
+      const char *eq = strchr (argv[i], '=');
+      if (!eq || eq == argv[i])
+        vu_usage_error (a, "argument is not key=value:", argv[i]);
+      std::string key (argv[i], (size_t) (eq - argv[i]));
+      bool ok = false;
+      for (const char *const *k = known; *k; k++)
+        ok = ok || key == *k;
+      if (!ok)
+        vu_usage_error (a, "unknown key:", key.c_str ());
+      if (std::find (a.keys.begin (), a.keys.end (), key) != a.keys.end ())
+        vu_usage_error (a, "key given twice:", key.c_str ());
+      a.keys.push_back (key);
+      a.values.push_back (std::string (eq + 1));
+    }
   return a;
 }
 
@@ -76,11 +76,12 @@ vu_parse_int (const VuArgs &a, const char *key, const char *text, long long min,
   char *end = NULL;
   errno = 0;
   long long v = strtoll (text, &end, 0);
-  if (errno != 0 || end == text || *end != '\0' || v < min || v > max) {
-    char msg[256];
-    snprintf (msg, sizeof msg, "%s: '%s' must be an integer in [%lld, %lld]", key, text, min, max);
-    vu_usage_error (a, msg, NULL);
-  }
+  if (errno != 0 || end == text || *end != '\0' || v < min || v > max)
+    {
+      char msg[256];
+      snprintf (msg, sizeof msg, "%s: '%s' must be an integer in [%lld, %lld]", key, text, min, max);
+      vu_usage_error (a, msg, NULL);
+    }
   return v;
 }
 
@@ -101,14 +102,15 @@ vu_ints (const VuArgs &a, const char *key, const std::vector<long long> &def, lo
   std::vector<long long> out;
   std::string s (v), item;
   size_t start = 0;
-  for (;;) {
-    size_t comma = s.find (',', start);
-    item = s.substr (start, comma == std::string::npos ? std::string::npos : comma - start);
-    out.push_back (vu_parse_int (a, key, item.c_str (), min, max));
-    if (comma == std::string::npos)
-      break;
-    start = comma + 1;
-  }
+  for (;;)
+    {
+      size_t comma = s.find (',', start);
+      item = s.substr (start, comma == std::string::npos ? std::string::npos : comma - start);
+      out.push_back (vu_parse_int (a, key, item.c_str (), min, max));
+      if (comma == std::string::npos)
+        break;
+      start = comma + 1;
+    }
   return out;
 }
 
@@ -118,29 +120,32 @@ vu_words (const VuArgs &a, const char *key, const char *const *allowed)
 {
   const char *v = vu_get (a, key);
   std::vector<std::string> out;
-  if (!v) {
-    for (const char *const *w = allowed; *w; w++)
-      out.push_back (*w);
-    return out;
-  }
+  if (!v)
+    {
+      for (const char *const *w = allowed; *w; w++)
+        out.push_back (*w);
+      return out;
+    }
   std::string s (v);
   size_t start = 0;
-  for (;;) {
-    size_t comma = s.find (',', start);
-    std::string item = s.substr (start, comma == std::string::npos ? std::string::npos : comma - start);
-    bool ok = false;
-    for (const char *const *w = allowed; *w; w++)
-      ok = ok || item == *w;
-    if (!ok) {
-      char msg[256];
-      snprintf (msg, sizeof msg, "%s: unknown value '%s'", key, item.c_str ());
-      vu_usage_error (a, msg, NULL);
+  for (;;)
+    {
+      size_t comma = s.find (',', start);
+      std::string item = s.substr (start, comma == std::string::npos ? std::string::npos : comma - start);
+      bool ok = false;
+      for (const char *const *w = allowed; *w; w++)
+        ok = ok || item == *w;
+      if (!ok)
+        {
+          char msg[256];
+          snprintf (msg, sizeof msg, "%s: unknown value '%s'", key, item.c_str ());
+          vu_usage_error (a, msg, NULL);
+        }
+      out.push_back (item);
+      if (comma == std::string::npos)
+        break;
+      start = comma + 1;
     }
-    out.push_back (item);
-    if (comma == std::string::npos)
-      break;
-    start = comma + 1;
-  }
   return out;
 }
 
@@ -169,8 +174,7 @@ vu_attr (cudaDeviceAttr attr)
 
 /* Times work issued between start() and stop() on @stream with CUDA events
  * (device time natively; emulation wall time under Warpscope). */
-struct VuTimer
-{
+struct VuTimer {
   cudaEvent_t a, b;
   cudaStream_t stream;
   explicit VuTimer (cudaStream_t s = 0) : stream (s)
@@ -183,7 +187,10 @@ struct VuTimer
     cudaEventDestroy (a);
     cudaEventDestroy (b);
   }
-  void start () { CHECK (cudaEventRecord (a, stream)); }
+  void start ()
+  {
+    CHECK (cudaEventRecord (a, stream));
+  }
   double stop ()
   {
     CHECK (cudaEventRecord (b, stream));

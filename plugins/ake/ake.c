@@ -42,34 +42,34 @@ enum { KIND_UNIT, KIND_GLOBAL, KIND_SHARED, KIND_BARRIER };
 static const WsPredictorOption ake_options[] = {
   { "scheduler", WS_PREDICTOR_OPTION_CHOICE, "gto", "gto|rr",
     "Warp selection: greedy-then-oldest (seed 002 §2) or loose round-robin" },
-  { "max_tbs", WS_PREDICTOR_OPTION_INT, "0",
-    NULL, "Thread blocks emulated per SM: 0 = as many as fit (occupancy); a smaller number caps the "
-          "resident blocks (faster emulation; the grid then needs more waves)" },
-  { "caches", WS_PREDICTOR_OPTION_BOOL, "true",
-    NULL, "Global accesses use the cache simulation's AMAT and hit rates (true) or all go to DRAM "
-          "(false): seed 002 Fig. 2's runs with and without cache modelling" },
-  { "bank_conflicts", WS_PREDICTOR_OPTION_BOOL, "true",
-    NULL, "Shared accesses take their bank-conflict degree in wavefronts (true; one per distinct 128-byte "
-          "row touched on hosts older than API 2) or the fewest wavefronts their sectors need (false)" },
+  { "max_tbs", WS_PREDICTOR_OPTION_INT, "0", NULL,
+    "Thread blocks emulated per SM: 0 = as many as fit (occupancy); a smaller number caps the "
+    "resident blocks (faster emulation; the grid then needs more waves)" },
+  { "caches", WS_PREDICTOR_OPTION_BOOL, "true", NULL,
+    "Global accesses use the cache simulation's AMAT and hit rates (true) or all go to DRAM "
+    "(false): seed 002 Fig. 2's runs with and without cache modelling" },
+  { "bank_conflicts", WS_PREDICTOR_OPTION_BOOL, "true", NULL,
+    "Shared accesses take their bank-conflict degree in wavefronts (true; one per distinct 128-byte "
+    "row touched on hosts older than API 2) or the fewest wavefronts their sectors need (false)" },
 };
 
 typedef struct {
   uint8_t kind, unit, cat, control;
   uint8_t n_src, n_dst;
   uint32_t src[4], dst[2];
-  double latency;            /* cycles from start to completion of (the last request of) one execution */
-  double dram_per_sector;    /* expected bytes that reach DRAM per 32-byte sector (global kind) */
-  double l2_per_sector;      /* expected bytes the L2 serves per 32-byte sector (global kind) */
-  double wavefronts;         /* the host's L1 / shared data-stage wavefronts per execution (NAN: none) */
+  double latency;         /* cycles from start to completion of (the last request of) one execution */
+  double dram_per_sector; /* expected bytes that reach DRAM per 32-byte sector (global kind) */
+  double l2_per_sector;   /* expected bytes the L2 serves per 32-byte sector (global kind) */
+  double wavefronts;      /* the host's L1 / shared data-stage wavefronts per execution (NAN: none) */
 } Inst;
 
 typedef struct {
-  double latency[N_UNITS], gap[N_UNITS];  /* per sub-partition; the LSU has only a gap */
-  double shared_latency, shared_gap;      /* per SM, the gap per wavefront */
+  double latency[N_UNITS], gap[N_UNITS]; /* per sub-partition; the LSU has only a gap */
+  double shared_latency, shared_gap;     /* per SM, the gap per wavefront */
   double barrier_latency;
-  double dram_bytes_per_cycle;            /* per SM; 0 = unlimited */
-  double l2_bytes_per_cycle;              /* per SM; 0 = unlimited (no published L2 bandwidth) */
-  double writeback_per_sector;            /* DRAM bytes a stored (dirtied) sector costs when written back */
+  double dram_bytes_per_cycle; /* per SM; 0 = unlimited */
+  double l2_bytes_per_cycle;   /* per SM; 0 = unlimited (no published L2 bandwidth) */
+  double writeback_per_sector; /* DRAM bytes a stored (dirtied) sector costs when written back */
   int schedulers, issue_width;
   int gto, bank_conflicts;
 } Machine;
@@ -77,13 +77,13 @@ typedef struct {
 typedef struct {
   WsPredictorWarpCursor *cur;
   WsPredictorWarpRecord next;
-  int live;                 /* has a next record */
+  int live; /* has a next record */
   int at_barrier;
   uint32_t block, sched;
-  double ready;             /* earliest issue of the next record */
-  int reason;               /* the category of the constraint that sets `ready` */
-  double control_ready;     /* completion of the last branch */
-  double *reg;              /* completion of the last writer of each register slot */
+  double ready;         /* earliest issue of the next record */
+  int reason;           /* the category of the constraint that sets `ready` */
+  double control_ready; /* completion of the last branch */
+  double *reg;          /* completion of the last writer of each register slot */
   uint8_t *reg_cat;
 } Warp;
 
@@ -109,9 +109,9 @@ typedef struct {
   Warp *warps;
   uint32_t n_warps;
   Block *blocks;
-  double *admit;            /* [sched][unit] */
-  double lsu_admit, gmem_admit, shared_admit;   /* the SM's load/store pipeline, DRAM, banks */
-  double end;               /* latest completion so far */
+  double *admit;                              /* [sched][unit] */
+  double lsu_admit, gmem_admit, shared_admit; /* the SM's load/store pipeline, DRAM, banks */
+  double end;                                 /* latest completion so far */
   int end_cat;
   EmuResult *r;
 } Emu;
@@ -272,14 +272,9 @@ warp_issue (Emu *e, Warp *w, double t)
     case KIND_UNIT:
       done = resource_request (t, &e->admit[w->sched * N_UNITS + in->unit], e->m->gap[in->unit], in->latency, 1);
       break;
-    case KIND_GLOBAL:
-      done = global_request (e, w, in, t);
-      break;
-    case KIND_SHARED:
-      done = shared_request (e, w, in, t);
-      break;
-    default:
-      break;
+    case KIND_GLOBAL: done = global_request (e, w, in, t); break;
+    case KIND_SHARED: done = shared_request (e, w, in, t); break;
+    default: break;
     }
   for (uint32_t k = 0; k < in->n_dst; k++)
     {
@@ -384,7 +379,7 @@ emulate (const WsPredictorHost *h, WsPredictorContext *ctx, const Machine *m, co
           uint32_t wi = b * warps_per_tb + i;
           Warp *w = &e.warps[wi];
           w->block = b;
-          w->sched = wi % (uint32_t) m->schedulers;   /* warp slots dealt to the sub-partitions */
+          w->sched = wi % (uint32_t) m->schedulers; /* warp slots dealt to the sub-partitions */
           w->reg = regs + (size_t) wi * n_slots;
           w->reg_cat = reg_cats + (size_t) wi * n_slots;
           w->cur = h->warp_open (ctx, tbs[b], i);
@@ -505,8 +500,8 @@ dram_bytes_per_cycle (const WsPredictorHost *h, WsPredictorContext *ctx, double 
 {
   double gbs = h->gpu_param (ctx, "dram_bandwidth_gbs", 0);
   if (gbs <= 0)
-    gbs = h->gpu_param (ctx, "dram_clock_mhz", 0) * 1e6 * h->gpu_param (ctx, "dram_bus_width_bits", 0) / 8 *
-          h->gpu_param (ctx, "dram_data_rate", 0) / 1e9;
+    gbs = h->gpu_param (ctx, "dram_clock_mhz", 0) * 1e6 * h->gpu_param (ctx, "dram_bus_width_bits", 0) / 8
+          * h->gpu_param (ctx, "dram_data_rate", 0) / 1e9;
   if (gbs <= 0 || active <= 0)
     return 0;
   return gbs * 1e9 / (active * clock_mhz * 1e6);
@@ -573,9 +568,19 @@ build_insts (const WsPredictorHost *h, WsPredictorContext *ctx, const Machine *m
       switch (cls)
         {
         case WS_PRED_CLASS_FP32: in->unit = UNIT_FP32; break;
-        case WS_PRED_CLASS_FP64: in->unit = UNIT_FP64; in->cat = CAT_FP64; break;
-        case WS_PRED_CLASS_SFU: in->unit = UNIT_SFU; in->cat = CAT_SFU; break;
-        case WS_PRED_CLASS_BRANCH: in->unit = UNIT_BRANCH; in->cat = CAT_CONTROL; in->control = 1; break;
+        case WS_PRED_CLASS_FP64:
+          in->unit = UNIT_FP64;
+          in->cat = CAT_FP64;
+          break;
+        case WS_PRED_CLASS_SFU:
+          in->unit = UNIT_SFU;
+          in->cat = CAT_SFU;
+          break;
+        case WS_PRED_CLASS_BRANCH:
+          in->unit = UNIT_BRANCH;
+          in->cat = CAT_CONTROL;
+          in->control = 1;
+          break;
         case WS_PRED_CLASS_BARRIER:
           if (op != NULL && (strcmp (op, "bar") == 0 || strcmp (op, "barrier") == 0))
             {
@@ -584,7 +589,7 @@ build_insts (const WsPredictorHost *h, WsPredictorContext *ctx, const Machine *m
             }
           else
             {
-              in->unit = UNIT_BRANCH;   /* membar / fence */
+              in->unit = UNIT_BRANCH; /* membar / fence */
               in->cat = CAT_CONTROL;
             }
           break;
@@ -593,28 +598,29 @@ build_insts (const WsPredictorHost *h, WsPredictorContext *ctx, const Machine *m
           in->kind = KIND_SHARED;
           in->cat = CAT_SHARED;
           break;
-        case WS_PRED_CLASS_LD: case WS_PRED_CLASS_ST: case WS_PRED_CLASS_ATOM:
+        case WS_PRED_CLASS_LD:
+        case WS_PRED_CLASS_ST:
+        case WS_PRED_CLASS_ATOM:
           if (space == WS_PRED_SPACE_SHARED)
             {
               in->kind = KIND_SHARED;
               in->cat = CAT_SHARED;
             }
           else if (space == WS_PRED_SPACE_PARAM)
-            ;   /* kernel parameters are constant-bank operands in SASS: an ALU move */
+            ; /* kernel parameters are constant-bank operands in SASS: an ALU move */
           else
             {
               in->kind = KIND_GLOBAL;
               in->cat = CAT_MEM;
             }
           break;
-        default:
-          break;
+        default: break;
         }
       /* The host's data-stage wavefronts (API 2) of memory instructions;
        * NAN (lines / rows, see global_request and shared_request) without. */
       in->wavefronts = NAN;
-      if ((cls == WS_PRED_CLASS_LD || cls == WS_PRED_CLASS_ST || cls == WS_PRED_CLASS_ATOM) &&
-          in->kind != KIND_UNIT && WS_PREDICTOR_HOST_HAS (h, inst_wavefronts))
+      if ((cls == WS_PRED_CLASS_LD || cls == WS_PRED_CLASS_ST || cls == WS_PRED_CLASS_ATOM) && in->kind != KIND_UNIT
+          && WS_PREDICTOR_HOST_HAS (h, inst_wavefronts))
         in->wavefronts = h->inst_wavefronts (ctx, i);
       if (in->kind == KIND_UNIT)
         in->latency = m->latency[in->unit];
@@ -705,8 +711,8 @@ pick_blocks (const WsPredictorHost *h, WsPredictorContext *ctx, uint64_t n_tbs, 
 static double
 writeback_per_sector (const WsPredictorHost *h, WsPredictorContext *ctx, const uint64_t *tbs, uint32_t n)
 {
-  double writeback = (double) h->launch_counter (ctx, "dram_bytes") / 32.0 -
-                     (double) h->launch_counter (ctx, "dram_sectors");
+  double writeback = (double) h->launch_counter (ctx, "dram_bytes") / 32.0
+                     - (double) h->launch_counter (ctx, "dram_sectors");
   if (writeback <= 0)
     return 0;
   uint32_t n_insts = h->n_insts (ctx), warps = h->warps_per_tb (ctx);
@@ -724,8 +730,8 @@ writeback_per_sector (const WsPredictorHost *h, WsPredictorContext *ctx, const u
             if (r.static_id >= n_insts)
               continue;
             int cls = h->inst_class (ctx, r.static_id), space = h->inst_space (ctx, r.static_id);
-            if ((cls == WS_PRED_CLASS_ST || cls == WS_PRED_CLASS_ATOM) &&
-                (space == WS_PRED_SPACE_GLOBAL || space == WS_PRED_SPACE_LOCAL))
+            if ((cls == WS_PRED_CLASS_ST || cls == WS_PRED_CLASS_ATOM)
+                && (space == WS_PRED_SPACE_GLOBAL || space == WS_PRED_SPACE_LOCAL))
               dirtied += r.sectors;
           }
         h->warp_close (c);
@@ -837,8 +843,10 @@ ake_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
   uint32_t warps_per_tb = h->warps_per_tb (ctx);
   if (blocks_per_sm < 1 || warps_per_tb < 1 || n_tbs < 1)
     {
-      fail_fmt (h, ctx, "kernel '%s' cannot run on this GPU: no thread block fits on an SM "
-                        "(check its block size, registers and shared memory)", h->kernel_name (ctx));
+      fail_fmt (h, ctx,
+                "kernel '%s' cannot run on this GPU: no thread block fits on an SM "
+                "(check its block size, registers and shared memory)",
+                h->kernel_name (ctx));
       return -1;
     }
   uint32_t per_sm = (uint32_t) blocks_per_sm;
@@ -920,8 +928,7 @@ ake_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
   h->set_metric (ctx, "dram_bytes_per_cycle_per_sm", dram_bytes_per_cycle (h, ctx, clock_mhz, sms));
   h->set_metric (ctx, "gmem_utilization", main_r->cycles > 0 ? main_r->gmem_busy / main_r->cycles : 0);
   h->set_metric (ctx, "shared_utilization", main_r->cycles > 0 ? main_r->shared_busy / main_r->cycles : 0);
-  h->set_metric (ctx, "lsu_utilization",
-                 main_r->cycles > 0 ? main_r->lsu_busy / main_r->cycles : 0);
+  h->set_metric (ctx, "lsu_utilization", main_r->cycles > 0 ? main_r->lsu_busy / main_r->cycles : 0);
   h->set_metric (ctx, "global_requests_per_inst",
                  main_r->global_insts > 0 ? main_r->global_requests / main_r->global_insts : 0);
   h->set_metric (ctx, "shared_wavefronts_per_inst",

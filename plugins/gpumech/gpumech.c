@@ -41,8 +41,10 @@ static const char *const variant_names[N_VARIANTS] = { "naive", "markov", "mt", 
  * catalogue's initiation interval, warp_size / lanes per scheduler. */
 enum { PIPE_FP32, PIPE_INT, PIPE_FP64, PIPE_SFU, N_PIPES };
 static const char *const pipe_params[N_PIPES] = {
-  "pipes.fp32.initiation_interval", "pipes.int.initiation_interval",
-  "pipes.fp64.initiation_interval", "pipes.sfu.initiation_interval",
+  "pipes.fp32.initiation_interval",
+  "pipes.int.initiation_interval",
+  "pipes.fp64.initiation_interval",
+  "pipes.sfu.initiation_interval",
 };
 
 /* Table 9 */
@@ -60,47 +62,47 @@ static const WsPredictorOption gpumech_options[] = {
 /* One interval of the representative warp (eq. 11) with what the
  * contention models need. */
 typedef struct {
-  double insts;           /* #interval_insts_i */
-  double stall;           /* stall_cycles_i */
-  double mem_insts;       /* #warp_mem_insts_i (eq. 29): expected instructions that miss the L1 */
-  double mem_waits;       /* probability that at least one of them misses: the interval's MSHR waits (eq. 29) */
-  double mem_reqs;        /* #warp_mem_reqs_i (eq. 27): expected L1-missing requests (MSHR entries) */
-  double dram_reqs;       /* the warp's requests that reach DRAM (eqs. 30-32), loads and stores */
+  double insts;     /* #interval_insts_i */
+  double stall;     /* stall_cycles_i */
+  double mem_insts; /* #warp_mem_insts_i (eq. 29): expected instructions that miss the L1 */
+  double mem_waits; /* probability that at least one of them misses: the interval's MSHR waits (eq. 29) */
+  double mem_reqs;  /* #warp_mem_reqs_i (eq. 27): expected L1-missing requests (MSHR entries) */
+  double dram_reqs; /* the warp's requests that reach DRAM (eqs. 30-32), loads and stores */
 } Interval;
 
 typedef struct {
   Interval *iv;
   uint32_t n;
-  double insts;                /* sum of #interval_insts_i */
-  double cycles;               /* sum of (#interval_insts_i / 1.0 + stall_cycles_i) */
-  double n_stalls;             /* intervals with stall cycles (Markov chain's stall events) */
-  double stall_cat[N_CATS];    /* the representative warp's stall cycles by Table 9 category */
+  double insts;             /* sum of #interval_insts_i */
+  double cycles;            /* sum of (#interval_insts_i / 1.0 + stall_cycles_i) */
+  double n_stalls;          /* intervals with stall cycles (Markov chain's stall events) */
+  double stall_cat[N_CATS]; /* the representative warp's stall cycles by Table 9 category */
   /* the machine */
-  double schedulers;           /* warp schedulers per SM, each a seed "core" issuing 1 instruction/cycle */
-  double mshrs;                /* #MSHR per SM */
-  double avg_miss_latency;     /* eq. 28 */
-  double miss_l2, miss_dram;   /* the representative warp's L1-miss sectors served by L2 / DRAM */
-  double dram_service;         /* s of eq. 31, cycles per 32-byte DRAM request */
-  double pipe_insts[N_PIPES];  /* the representative warp's instructions per compute pipe */
-  double l1_wavefronts;        /* the representative warp's L1 data-stage wavefronts (global loads, shared) */
-  double pipe_ii[N_PIPES];     /* the pipe's initiation interval per scheduler (catalogue pipes.*) */
+  double schedulers;          /* warp schedulers per SM, each a seed "core" issuing 1 instruction/cycle */
+  double mshrs;               /* #MSHR per SM */
+  double avg_miss_latency;    /* eq. 28 */
+  double miss_l2, miss_dram;  /* the representative warp's L1-miss sectors served by L2 / DRAM */
+  double dram_service;        /* s of eq. 31, cycles per 32-byte DRAM request */
+  double pipe_insts[N_PIPES]; /* the representative warp's instructions per compute pipe */
+  double l1_wavefronts;       /* the representative warp's L1 data-stage wavefronts (global loads, shared) */
+  double pipe_ii[N_PIPES];    /* the pipe's initiation interval per scheduler (catalogue pipes.*) */
 } Profile;
 
 /* What one evaluation of the multi-warp model gives, for reporting. */
 typedef struct {
-  double warps;                /* #warps of the SM */
+  double warps; /* #warps of the SM */
   double active_schedulers;
-  double warps_per_scheduler;  /* #warps of eqs. 16-25 */
-  double issue_prob;           /* eq. 18 */
-  double nonoverlapped;        /* eq. 17, per scheduler */
-  double cpi_eq16;             /* eq. 16 per scheduler, before the issue-rate bound */
-  double cpi_pipe;             /* per scheduler: the busiest compute pipe's cycles per instruction */
-  double cpi_l1;               /* per SM: the L1 data stage's cycles per instruction */
+  double warps_per_scheduler; /* #warps of eqs. 16-25 */
+  double issue_prob;          /* eq. 18 */
+  double nonoverlapped;       /* eq. 17, per scheduler */
+  double cpi_eq16;            /* eq. 16 per scheduler, before the issue-rate bound */
+  double cpi_pipe;            /* per scheduler: the busiest compute pipe's cycles per instruction */
+  double cpi_l1;              /* per SM: the L1 data stage's cycles per instruction */
   double markov_p, markov_m, markov_ipc;
-  double cpi_multithreading;   /* per SM */
-  double cpi_mshr_warp, cpi_queue_warp;  /* eq. 26, split: per instruction of the representative warp */
-  double cpi_mshr, cpi_queue;  /* the same per instruction of the SM */
-  double cpi;                  /* eq. 12 per SM */
+  double cpi_multithreading;            /* per SM */
+  double cpi_mshr_warp, cpi_queue_warp; /* eq. 26, split: per instruction of the representative warp */
+  double cpi_mshr, cpi_queue;           /* the same per instruction of the SM */
+  double cpi;                           /* eq. 12 per SM */
 } Eval;
 
 /* ---- multithreading (§4.4.1) ---------------------------------------------- */
@@ -176,8 +178,7 @@ total_nonoverlapped (const Profile *p, Scheduler sched, double warps)
 {
   double ip = issue_probability (p), avg = avg_interval_insts (p), sum = 0;
   for (uint32_t i = 0; i < p->n; i++)
-    sum += sched == SCHED_RR ? rr_nonoverlapped (&p->iv[i], ip, warps)
-                             : gto_nonoverlapped (&p->iv[i], avg, ip, warps);
+    sum += sched == SCHED_RR ? rr_nonoverlapped (&p->iv[i], ip, warps) : gto_nonoverlapped (&p->iv[i], avg, ip, warps);
   return sum;
 }
 
@@ -341,8 +342,8 @@ bandwidth_delay (const Interval *iv, const Profile *p, double warps, double core
 /* Eq. 26: CPI_rc_contention = sum of (MSHR_delay_i + Bandwidth_delay_i) / sum of #interval_insts_i,
  * returned as its two parts. */
 static void
-cpi_rc_contention (const Profile *p, double warps, double cores, int with_mshr, int with_band,
-                   double *cpi_mshr, double *cpi_queue)
+cpi_rc_contention (const Profile *p, double warps, double cores, int with_mshr, int with_band, double *cpi_mshr,
+                   double *cpi_queue)
 {
   double m = 0, b = 0;
   for (uint32_t i = 0; i < p->n; i++)
@@ -373,9 +374,7 @@ evaluate (const Profile *p, Variant v, Scheduler sched, double warps, double cor
   double cpi_sched;
   switch (v)
     {
-    case VARIANT_NAIVE:
-      cpi_sched = naive_cpi (p, e->warps_per_scheduler);
-      break;
+    case VARIANT_NAIVE: cpi_sched = naive_cpi (p, e->warps_per_scheduler); break;
     case VARIANT_MARKOV:
       {
         int n = (int) lround (e->warps_per_scheduler);
@@ -405,15 +404,15 @@ evaluate (const Profile *p, Variant v, Scheduler sched, double warps, double cor
    * hardware needs 1.0 (docs/bounds.md). */
   e->cpi_l1 = p->insts > 0 ? p->l1_wavefronts / p->insts : 0;
   e->cpi_multithreading = fmax (cpi_sched / e->active_schedulers, e->cpi_l1);
-  cpi_rc_contention (p, warps, cores, v == VARIANT_MT_MSHR || v == VARIANT_FULL, v == VARIANT_FULL,
-                     &e->cpi_mshr_warp, &e->cpi_queue_warp);
+  cpi_rc_contention (p, warps, cores, v == VARIANT_MT_MSHR || v == VARIANT_FULL, v == VARIANT_FULL, &e->cpi_mshr_warp,
+                     &e->cpi_queue_warp);
   /* Eq. 26 counts the representative warp's extra cycles per instruction of
    * that warp; eq. 16 turns the warp's time into the SM's CPI by dividing by
    * #warps x its instructions, and the queueing delays lengthen that same
    * time, so they are brought to the SM's CPI the same way. */
   e->cpi_mshr = e->cpi_mshr_warp / warps;
   e->cpi_queue = e->cpi_queue_warp / warps;
-  e->cpi = e->cpi_multithreading + e->cpi_mshr + e->cpi_queue;   /* eq. 12 */
+  e->cpi = e->cpi_multithreading + e->cpi_mshr + e->cpi_queue; /* eq. 12 */
   return 0;
 }
 
@@ -436,27 +435,27 @@ cpi_stack (const Profile *p, const Eval *e, double stack[N_CATS])
 /* The multi-warp model at one residency: an SM holding k blocks. */
 typedef struct {
   Eval e;
-  double stack[N_CATS];   /* cpi_stack of e: adds up to e.cpi */
+  double stack[N_CATS]; /* cpi_stack of e: adds up to e.cpi */
 } Residency;
 
 typedef struct {
-  double makespan;        /* cycles until the last SM has finished its last block */
-  double throughput;      /* the same without the blocks' critical warps (work alone) */
-  double critical;        /* the longest critical_warp_cycles of a block */
+  double makespan;   /* cycles until the last SM has finished its last block */
+  double throughput; /* the same without the blocks' critical warps (work alone) */
+  double critical;   /* the longest critical_warp_cycles of a block */
 } Dispatch;
 
 typedef struct {
   uint64_t tb;
-  double work;            /* warp instructions not yet issued */
-  double done_at;         /* dispatch + the block's critical_warp_cycles */
+  double work;    /* warp instructions not yet issued */
+  double done_at; /* dispatch + the block's critical_warp_cycles */
   int busy, working;
 } Slot;
 
 typedef struct {
-  double now;             /* time up to which the SM's slots are advanced */
-  double next;            /* its next event: a block's work or critical warp done */
-  double stack[N_CATS];   /* [0, now] by Table 9 category */
-  double work_time;       /* time with blocks working, summed (throughput) */
+  double now;           /* time up to which the SM's slots are advanced */
+  double next;          /* its next event: a block's work or critical warp done */
+  double stack[N_CATS]; /* [0, now] by Table 9 category */
+  double work_time;     /* time with blocks working, summed (throughput) */
 } SmState;
 
 static int
@@ -515,8 +514,7 @@ sm_advance (SmState *sm, Slot *slots, int per_sm, const Residency *res, const do
 /* Fills @slot at time @t with the next block (from *@next_tb on) that has
  * any work; leaves it empty when none is left. */
 static void
-dispatch_next (const WsPredictorHost *h, WsPredictorContext *ctx, uint64_t *next_tb, Slot *slot, double t,
-               Dispatch *d)
+dispatch_next (const WsPredictorHost *h, WsPredictorContext *ctx, uint64_t *next_tb, Slot *slot, double t, Dispatch *d)
 {
   uint64_t n_tbs = h->n_tbs (ctx);
   while (*next_tb < n_tbs)
@@ -527,7 +525,7 @@ dispatch_next (const WsPredictorHost *h, WsPredictorContext *ctx, uint64_t *next
       if (work <= 0 && crit <= 0)
         continue;
       d->critical = fmax (d->critical, crit);
-      *slot = (Slot) { tb, work, t + crit, 1, work > 0 };
+      *slot = (Slot){ tb, work, t + crit, 1, work > 0 };
       return;
     }
 }
@@ -621,9 +619,9 @@ dispatch_blocks (const WsPredictorHost *h, WsPredictorContext *ctx, uint32_t sms
 typedef struct {
   int cls, space;
   int has_cache;
-  double l1, l2;           /* sector hit rates at L1 and (of L1 misses) at L2 */
-  double ev[3];            /* distribution of miss events (L1 hit, L2 hit, DRAM), §4.5.2 */
-  double wavefronts;       /* the host's data-stage wavefronts per execution (NAN: none) */
+  double l1, l2;     /* sector hit rates at L1 and (of L1 misses) at L2 */
+  double ev[3];      /* distribution of miss events (L1 hit, L2 hit, DRAM), §4.5.2 */
+  double wavefronts; /* the host's data-stage wavefronts per execution (NAN: none) */
 } PcInfo;
 
 /* §4.5.2's distribution of miss events of a memory instruction (slowest
@@ -655,8 +653,8 @@ miss_event_distribution (double l1, double l2, double amat, const double lat[3],
 static int
 is_global_mem (const PcInfo *pc)
 {
-  return (pc->cls == WS_PRED_CLASS_LD || pc->cls == WS_PRED_CLASS_ST || pc->cls == WS_PRED_CLASS_ATOM) &&
-         (pc->space == WS_PRED_SPACE_GLOBAL || pc->space == WS_PRED_SPACE_LOCAL) && pc->has_cache;
+  return (pc->cls == WS_PRED_CLASS_LD || pc->cls == WS_PRED_CLASS_ST || pc->cls == WS_PRED_CLASS_ATOM)
+         && (pc->space == WS_PRED_SPACE_GLOBAL || pc->space == WS_PRED_SPACE_LOCAL) && pc->has_cache;
 }
 
 static void
@@ -729,7 +727,8 @@ build_profile (const WsPredictorHost *h, WsPredictorContext *ctx, Profile *p, ui
       if (stall_inst < n_pcs && is_global_mem (&pcs[stall_inst]))
         for (int c = 0; c < 3; c++)
           p->stall_cat[CAT_L1 + c] += stall * pcs[stall_inst].ev[c];
-      else if (stall_inst < n_pcs && (pcs[stall_inst].cls == WS_PRED_CLASS_LD || pcs[stall_inst].cls == WS_PRED_CLASS_ATOM))
+      else if (stall_inst < n_pcs
+               && (pcs[stall_inst].cls == WS_PRED_CLASS_LD || pcs[stall_inst].cls == WS_PRED_CLASS_ATOM))
         p->stall_cat[CAT_L1] += stall;
       else
         p->stall_cat[CAT_DEP] += stall;
@@ -752,7 +751,7 @@ build_profile (const WsPredictorHost *h, WsPredictorContext *ctx, Profile *p, ui
   while (h->warp_next (cur, &r))
     {
       if (r.static_id >= n_pcs)
-        continue;   /* the interval algorithm skips them too */
+        continue; /* the interval algorithm skips them too */
       while (iv < n && in_iv >= p->iv[iv].insts)
         {
           iv++;
@@ -775,9 +774,9 @@ build_profile (const WsPredictorHost *h, WsPredictorContext *ctx, Profile *p, ui
        * accesses: the host's figure (the bound's bank-conflict rule), else
        * one per distinct 128-byte line (shared row), which overcharges
        * strided loads (H200 float stride 15: 15 lines, 4.6 cycles). */
-      if ((pc->cls == WS_PRED_CLASS_LD && (pc->space == WS_PRED_SPACE_GLOBAL || pc->space == WS_PRED_SPACE_LOCAL)) ||
-          (pc->space == WS_PRED_SPACE_SHARED &&
-           (pc->cls == WS_PRED_CLASS_LD || pc->cls == WS_PRED_CLASS_ST || pc->cls == WS_PRED_CLASS_ATOM)))
+      if ((pc->cls == WS_PRED_CLASS_LD && (pc->space == WS_PRED_SPACE_GLOBAL || pc->space == WS_PRED_SPACE_LOCAL))
+          || (pc->space == WS_PRED_SPACE_SHARED
+              && (pc->cls == WS_PRED_CLASS_LD || pc->cls == WS_PRED_CLASS_ST || pc->cls == WS_PRED_CLASS_ATOM)))
         p->l1_wavefronts += isfinite (pc->wavefronts) ? pc->wavefronts : r.lines > 1 ? r.lines : 1;
       if (!is_global_mem (pc))
         continue;
@@ -868,8 +867,10 @@ gpumech_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
   uint64_t n_tbs = h->n_tbs (ctx);
   if (blocks_per_sm < 1 || warps_per_tb < 1 || n_tbs < 1)
     {
-      fail_fmt (h, ctx, "kernel '%s' cannot run on this GPU: no thread block fits on an SM "
-                        "(check its block size, registers and shared memory)", h->kernel_name (ctx));
+      fail_fmt (h, ctx,
+                "kernel '%s' cannot run on this GPU: no thread block fits on an SM "
+                "(check its block size, registers and shared memory)",
+                h->kernel_name (ctx));
       return -1;
     }
 
@@ -903,13 +904,14 @@ gpumech_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
       dram_sectors = (double) h->launch_counter (ctx, "dram_sectors");
     }
   p.avg_miss_latency = l2_hits + dram_sectors > 0
-                         ? (l2_hits * l2_lat + dram_sectors * dram_lat) / (l2_hits + dram_sectors) : dram_lat;
+                         ? (l2_hits * l2_lat + dram_sectors * dram_lat) / (l2_hits + dram_sectors)
+                         : dram_lat;
   double gbs = h->gpu_param (ctx, "dram_bandwidth_gbs", 0);
   if (gbs <= 0)
-    gbs = h->gpu_param (ctx, "dram_clock_mhz", 0) * 1e6 * h->gpu_param (ctx, "dram_bus_width_bits", 0) / 8 *
-          h->gpu_param (ctx, "dram_data_rate", 0) / 1e9;
+    gbs = h->gpu_param (ctx, "dram_clock_mhz", 0) * 1e6 * h->gpu_param (ctx, "dram_bus_width_bits", 0) / 8
+          * h->gpu_param (ctx, "dram_data_rate", 0) / 1e9;
   if (gbs > 0)
-    p.dram_service = clock_mhz * 1e6 * 32.0 / (gbs * 1e9);   /* eq. 31: freq_core x L / B, L = 32-byte request */
+    p.dram_service = clock_mhz * 1e6 * 32.0 / (gbs * 1e9); /* eq. 31: freq_core x L / B, L = 32-byte request */
   else if (variant == VARIANT_FULL)
     h->warn (ctx, "the GPU gives no DRAM bandwidth; the DRAM queue (eqs. 30-32) is left out");
 
@@ -1030,7 +1032,8 @@ static const WsPredictorDescriptor gpumech_descriptor = {
   .api_version = WS_PREDICTOR_API_VERSION,
   .name = "gpumech",
   .version = "1.0",
-  .description = "GPUMech interval analysis (seed 001 ch. 4): multithreading (RR/GTO), MSHR and DRAM contention, CPI stack",
+  .description =
+    "GPUMech interval analysis (seed 001 ch. 4): multithreading (RR/GTO), MSHR and DRAM contention, CPI stack",
   .n_options = sizeof gpumech_options / sizeof gpumech_options[0],
   .options = gpumech_options,
   .supports_trace = 1,

@@ -66,23 +66,23 @@
 #include "ws-predictor.h"
 
 static const WsPredictorOption volkov_options[] = {
-  { "lambda", WS_PREDICTOR_OPTION_DOUBLE, "1",
-    NULL, "Kernel scaling parameter lambda_k of eq. 4.1 (used when the kernel does not give one)" },
-  { "block_replacement", WS_PREDICTOR_OPTION_DOUBLE, "150",
-    NULL, "Terminated block replacement latency in cycles, added to a traced warp's latency bound "
-          "(seed 004 Table 4.1, Maxwell; no figure for later GPUs was found)" },
+  { "lambda", WS_PREDICTOR_OPTION_DOUBLE, "1", NULL,
+    "Kernel scaling parameter lambda_k of eq. 4.1 (used when the kernel does not give one)" },
+  { "block_replacement", WS_PREDICTOR_OPTION_DOUBLE, "150", NULL,
+    "Terminated block replacement latency in cycles, added to a traced warp's latency bound "
+    "(seed 004 Table 4.1, Maxwell; no figure for later GPUs was found)" },
 };
 
 typedef struct {
-  double warps_launched;  /* W_L */
-  double sms_busy;        /* SMs of eq. 4.1 that do work: min(SMs, blocks) */
-  double occupancy;       /* warps per SM */
-  double latency_bound;   /* cycles per warp */
-  double ins_cuda;        /* per warp */
-  double ins_issued;      /* per warp */
-  double gmem_bytes;      /* per warp */
-  double l2_bytes;        /* per warp: what the L2 serves (every sector the L1 does not) */
-  double l1_wavefronts;   /* per warp: L1 data-stage wavefronts */
+  double warps_launched; /* W_L */
+  double sms_busy;       /* SMs of eq. 4.1 that do work: min(SMs, blocks) */
+  double occupancy;      /* warps per SM */
+  double latency_bound;  /* cycles per warp */
+  double ins_cuda;       /* per warp */
+  double ins_issued;     /* per warp */
+  double gmem_bytes;     /* per warp */
+  double l2_bytes;       /* per warp: what the L2 serves (every sector the L1 does not) */
+  double l1_wavefronts;  /* per warp: L1 data-stage wavefronts */
   double lambda;
 } VolkovInputs;
 
@@ -114,8 +114,8 @@ analytic_inputs (const WsPredictorHost *h, WsPredictorContext *ctx, VolkovInputs
       }
   double grid = h->analytic_param (ctx, "grid_size", 1);
   double block = h->analytic_param (ctx, "block_size", 1);
-  in->warps_launched = grid * ceil (block / warp_size);                 /* eq. 4.2 */
-  in->sms_busy = fmin (h->gpu_param (ctx, "sms", 1), fmax (1, grid));  /* eq. 4.1: SMs with a block */
+  in->warps_launched = grid * ceil (block / warp_size);               /* eq. 4.2 */
+  in->sms_busy = fmin (h->gpu_param (ctx, "sms", 1), fmax (1, grid)); /* eq. 4.1: SMs with a block */
   in->ins_cuda = h->analytic_param (ctx, "cuda_core_instructions", 0);
   in->ins_issued = h->analytic_param (ctx, "issued_instructions", 0);
   in->gmem_bytes = h->analytic_param (ctx, "gmem_bytes", 0);
@@ -144,7 +144,7 @@ trace_inputs (const WsPredictorHost *h, WsPredictorContext *ctx, VolkovInputs *i
 {
   uint32_t grid[3], block[3], dyn;
   h->launch_dims (ctx, grid, block, &dyn);
-  in->warps_launched = (double) h->n_tbs (ctx) * h->warps_per_tb (ctx);          /* eq. 4.2 */
+  in->warps_launched = (double) h->n_tbs (ctx) * h->warps_per_tb (ctx); /* eq. 4.2 */
   if (in->warps_launched <= 0)
     {
       h->fail (ctx, "the launch recorded no warps");
@@ -187,7 +187,7 @@ trace_inputs (const WsPredictorHost *h, WsPredictorContext *ctx, VolkovInputs *i
         {
           uint32_t reg = h->inst_src (ctx, r.static_id, k);
           if (reg < n_ready && ready[reg] + 1 > start)
-            start = ready[reg] + 1;   /* the host's schedule: issue the cycle after the result */
+            start = ready[reg] + 1; /* the host's schedule: issue the cycle after the result */
         }
       double lat = h->inst_latency (ctx, r.static_id);
       if (!isfinite (lat) || lat < 1)
@@ -215,24 +215,26 @@ trace_inputs (const WsPredictorHost *h, WsPredictorContext *ctx, VolkovInputs *i
       issued += 1;
       switch (cls)
         {
-        case WS_PRED_CLASS_ALU: case WS_PRED_CLASS_FP32: case WS_PRED_CLASS_BRANCH: case WS_PRED_CLASS_WARP:
-          cuda += 1;
-          break;
-        case WS_PRED_CLASS_LD: case WS_PRED_CLASS_ST: case WS_PRED_CLASS_ATOM:
+        case WS_PRED_CLASS_ALU:
+        case WS_PRED_CLASS_FP32:
+        case WS_PRED_CLASS_BRANCH:
+        case WS_PRED_CLASS_WARP: cuda += 1; break;
+        case WS_PRED_CLASS_LD:
+        case WS_PRED_CLASS_ST:
+        case WS_PRED_CLASS_ATOM:
           {
             if (r.lines > 1)
-              issued += r.lines - 1;   /* re-issues of an uncoalesced access */
+              issued += r.lines - 1; /* re-issues of an uncoalesced access */
             int space = h->inst_space (ctx, r.static_id);
-            if ((cls == WS_PRED_CLASS_LD && (space == WS_PRED_SPACE_GLOBAL || space == WS_PRED_SPACE_LOCAL)) ||
-                space == WS_PRED_SPACE_SHARED)
+            if ((cls == WS_PRED_CLASS_LD && (space == WS_PRED_SPACE_GLOBAL || space == WS_PRED_SPACE_LOCAL))
+                || space == WS_PRED_SPACE_SHARED)
               {
                 double wf = host_wavefronts ? h->inst_wavefronts (ctx, r.static_id) : NAN;
                 wavefronts += isfinite (wf) ? wf : r.lines > 1 ? r.lines : 1;
               }
             break;
           }
-        default:
-          break;
+        default: break;
         }
     }
   h->warp_close (c);
@@ -246,8 +248,8 @@ trace_inputs (const WsPredictorHost *h, WsPredictorContext *ctx, VolkovInputs *i
   h->set_metric (ctx, "critical_path", path_end);
   h->set_metric (ctx, "profile_cycles", cycles);
   in->gmem_bytes = (double) h->launch_counter (ctx, "dram_bytes") / in->warps_launched;
-  in->l2_bytes = 32.0 * (double) (h->launch_counter (ctx, "l2_hits") + h->launch_counter (ctx, "dram_sectors")) /
-                 in->warps_launched;
+  in->l2_bytes = 32.0 * (double) (h->launch_counter (ctx, "l2_hits") + h->launch_counter (ctx, "dram_sectors"))
+                 / in->warps_launched;
   int warps = 0, blocks_per_sm = 0;
   h->occupancy (ctx, &blocks_per_sm, &warps, NULL);
   if (warps <= 0)
@@ -269,7 +271,8 @@ trace_inputs (const WsPredictorHost *h, WsPredictorContext *ctx, VolkovInputs *i
   /* The end node's replacement edge (seed 004 Table 4.1) costs only where
    * a terminated block is replaced: when the grid has more blocks than the
    * busy SMs hold at once.  A single wave ends with its blocks. */
-  double replacement = blocks > in->sms_busy * fmax (1, blocks_per_sm) ? h->option_double (ctx, "block_replacement") : 0;
+  double replacement = blocks > in->sms_busy * fmax (1, blocks_per_sm) ? h->option_double (ctx, "block_replacement")
+                                                                       : 0;
   in->latency_bound += replacement;
   h->set_metric (ctx, "block_replacement", replacement);
   in->lambda = h->option_double (ctx, "lambda");
@@ -301,7 +304,7 @@ volkov_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
       return -1;
     }
 
-  double gmem_bw = gmem_bandwidth_per_sm_cycle (h, ctx, sms, clock_mhz);           /* eq. 4.5 */
+  double gmem_bw = gmem_bandwidth_per_sm_cycle (h, ctx, sms, clock_mhz); /* eq. 4.5 */
   if (gmem_bw <= 0)
     {
       h->fail (ctx, "the GPU has no DRAM clock, bus width and data rate (or bandwidth)");
@@ -310,15 +313,15 @@ volkov_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
   double t_cores = warp_size * in.ins_cuda / cores;
   double t_issue = in.ins_issued / schedulers;
   double t_mem = in.gmem_bytes / gmem_bw;
-  double t_l1 = in.l1_wavefronts;   /* one wavefront per SM cycle */
+  double t_l1 = in.l1_wavefronts; /* one wavefront per SM cycle */
   /* The L2's share of the chip's bandwidth per busy SM (catalogue
    * l2_bandwidth_bytes_per_clk; none where no figure is published). */
   double l2_per_clk = h->gpu_param (ctx, "l2_bandwidth_bytes_per_clk", 0);
   double t_l2 = l2_per_clk > 0 ? in.l2_bytes / (l2_per_clk / in.sms_busy) : 0;
   double t_throughput = fmax (fmax (fmax (t_cores, t_l1), fmax (t_issue, t_mem)), t_l2);
-  double th_bound = 1.0 / t_throughput;                                             /* eq. 4.4 */
+  double th_bound = 1.0 / t_throughput; /* eq. 4.4 */
   double lat_rate = in.occupancy / in.latency_bound;
-  double w_th = fmin (lat_rate, th_bound);                                          /* eq. 4.3 */
+  double w_th = fmin (lat_rate, th_bound); /* eq. 4.3 */
   double clock_hz = clock_mhz * 1e6;
   double seconds = in.warps_launched / (w_th * in.sms_busy * clock_hz * in.lambda); /* eq. 4.1 */
   double cycles = seconds * clock_hz;

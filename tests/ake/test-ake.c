@@ -33,16 +33,35 @@ test_gpu (void)
 {
   WsGpu *g = g_new0 (WsGpu, 1);
   g->name = g_strdup ("ake test GPU");
-  g->cc_major = 8; g->cc_minor = 0;
-  g->sms = 1; g->core_clock_mhz = 1000; g->warp_schedulers_per_sm = 1; g->issue_width = 1;
-  g->warp_size = 32; g->max_warps_per_sm = 64; g->max_blocks_per_sm = 32;
-  g->max_threads_per_block = 1024; g->registers_per_sm = 65536; g->max_registers_per_block = 65536;
-  g->max_registers_per_thread = 255; g->register_alloc_unit = 256;
-  g->shared_per_sm = 167936; g->shared_per_block = 49152; g->shared_per_block_optin = 166912;
-  g->shared_alloc_unit = 128; g->shared_reserved_per_block = 1024;
-  g->l1_size = 32768; g->l1_line = 128; g->l1_sector = 32; g->l1_assoc = 4; g->l1_latency = L1_LAT;
+  g->cc_major = 8;
+  g->cc_minor = 0;
+  g->sms = 1;
+  g->core_clock_mhz = 1000;
+  g->warp_schedulers_per_sm = 1;
+  g->issue_width = 1;
+  g->warp_size = 32;
+  g->max_warps_per_sm = 64;
+  g->max_blocks_per_sm = 32;
+  g->max_threads_per_block = 1024;
+  g->registers_per_sm = 65536;
+  g->max_registers_per_block = 65536;
+  g->max_registers_per_thread = 255;
+  g->register_alloc_unit = 256;
+  g->shared_per_sm = 167936;
+  g->shared_per_block = 49152;
+  g->shared_per_block_optin = 166912;
+  g->shared_alloc_unit = 128;
+  g->shared_reserved_per_block = 1024;
+  g->l1_size = 32768;
+  g->l1_line = 128;
+  g->l1_sector = 32;
+  g->l1_assoc = 4;
+  g->l1_latency = L1_LAT;
   g->l1_mshrs = 32;
-  g->l2_size = 1 << 20; g->l2_line = 128; g->l2_assoc = 16; g->l2_latency = 200;
+  g->l2_size = 1 << 20;
+  g->l2_line = 128;
+  g->l2_assoc = 16;
+  g->l2_latency = 200;
   g->dram_latency = GLOBAL_LAT;
   g->dram_bandwidth_gbs = 16;
   for (int c = 0; c < WS_ICLASS_COUNT; c++)
@@ -50,13 +69,13 @@ test_gpu (void)
       g->pipes[c].latency = 1;
       g->pipes[c].initiation_interval = 1;
     }
-  g->pipes[WS_ICLASS_INT] = (WsPipe) { INT_LAT, 1 };
-  g->pipes[WS_ICLASS_FP32] = (WsPipe) { FP32_LAT, FP32_II };
-  g->pipes[WS_ICLASS_SFU] = (WsPipe) { SFU_LAT, SFU_II };
-  g->pipes[WS_ICLASS_FP64] = (WsPipe) { FP64_LAT, FP64_II };
-  g->pipes[WS_ICLASS_SHARED] = (WsPipe) { SHARED_LAT, SHARED_II };
-  g->pipes[WS_ICLASS_GLOBAL] = (WsPipe) { GLOBAL_LAT, 1 };
-  g->pipes[WS_ICLASS_BRANCH] = (WsPipe) { BRANCH_LAT, 1 };
+  g->pipes[WS_ICLASS_INT] = (WsPipe){ INT_LAT, 1 };
+  g->pipes[WS_ICLASS_FP32] = (WsPipe){ FP32_LAT, FP32_II };
+  g->pipes[WS_ICLASS_SFU] = (WsPipe){ SFU_LAT, SFU_II };
+  g->pipes[WS_ICLASS_FP64] = (WsPipe){ FP64_LAT, FP64_II };
+  g->pipes[WS_ICLASS_SHARED] = (WsPipe){ SHARED_LAT, SHARED_II };
+  g->pipes[WS_ICLASS_GLOBAL] = (WsPipe){ GLOBAL_LAT, 1 };
+  g->pipes[WS_ICLASS_BRANCH] = (WsPipe){ BRANCH_LAT, 1 };
   return g;
 }
 
@@ -67,8 +86,17 @@ test_gpu (void)
  * with a stride of one word (conflict-free), of 32 words (32-way) or of 33
  * words (32 rows, conflict-free); global memory at a stride of 15 words
  * (15 lines, 32 sectors, conflict-free) or one address for every lane. */
-enum { ADDR_NONE, ADDR_COALESCED, ADDR_SCATTER, ADDR_REPEAT, ADDR_SH_STRIDE1, ADDR_SH_STRIDE32, ADDR_SH_STRIDE33,
-       ADDR_STRIDE15, ADDR_BROADCAST };
+enum {
+  ADDR_NONE,
+  ADDR_COALESCED,
+  ADDR_SCATTER,
+  ADDR_REPEAT,
+  ADDR_SH_STRIDE1,
+  ADDR_SH_STRIDE32,
+  ADDR_SH_STRIDE33,
+  ADDR_STRIDE15,
+  ADDR_BROADCAST
+};
 
 typedef struct {
   uint32_t id;
@@ -102,8 +130,16 @@ inst_op (int opclass, int op, int dst, int src)
   return i;
 }
 
-static WsTraceStaticInst inst_alu (int dst, int src) { return inst_op (WS_OPCLASS_ALU, WS_OP_ADD, dst, src); }
-static WsTraceStaticInst inst_fp32 (int dst, int src) { return inst_op (WS_OPCLASS_FP32, WS_OP_ADD, dst, src); }
+static WsTraceStaticInst
+inst_alu (int dst, int src)
+{
+  return inst_op (WS_OPCLASS_ALU, WS_OP_ADD, dst, src);
+}
+static WsTraceStaticInst
+inst_fp32 (int dst, int src)
+{
+  return inst_op (WS_OPCLASS_FP32, WS_OP_ADD, dst, src);
+}
 
 static WsTraceStaticInst
 inst_mem (int opclass, int space, int dst, int src)
@@ -116,12 +152,12 @@ inst_mem (int opclass, int space, int dst, int src)
 
 /* Warp w of every block runs programs[w % n_programs]. */
 static char *
-write_trace (const char *dir, const char *name, const WsTraceStaticInst *insts, guint n_insts,
-             uint32_t blocks, uint32_t warps_per_block, const Program *programs, guint n_programs)
+write_trace (const char *dir, const char *name, const WsTraceStaticInst *insts, guint n_insts, uint32_t blocks,
+             uint32_t warps_per_block, const Program *programs, guint n_programs)
 {
   g_autofree char *file = g_strconcat (name, ".wstrace", NULL);
   g_autofree char *path = g_build_filename (dir, file, NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   WsTraceWriter *w = ws_trace_writer_new (path, &error);
   g_assert_no_error (error);
   WsTraceKernelDesc kd = { .name = name, .n_insts = n_insts, .insts = insts, .regs_per_thread = 16 };
@@ -144,9 +180,18 @@ write_trace (const char *dir, const char *name, const WsTraceStaticInst *insts, 
                 switch (st->addr)
                   {
                   case ADDR_SCATTER: a[l] = 0x7e0000000000ull + (slot * 32 + l) * 128; break;
-                  case ADDR_SH_STRIDE1: a[l] = 4 * l; space = WS_SPACE_SHARED; break;
-                  case ADDR_SH_STRIDE32: a[l] = 128 * l; space = WS_SPACE_SHARED; break;
-                  case ADDR_SH_STRIDE33: a[l] = 132 * l; space = WS_SPACE_SHARED; break;
+                  case ADDR_SH_STRIDE1:
+                    a[l] = 4 * l;
+                    space = WS_SPACE_SHARED;
+                    break;
+                  case ADDR_SH_STRIDE32:
+                    a[l] = 128 * l;
+                    space = WS_SPACE_SHARED;
+                    break;
+                  case ADDR_SH_STRIDE33:
+                    a[l] = 132 * l;
+                    space = WS_SPACE_SHARED;
+                    break;
                   case ADDR_STRIDE15: a[l] = 0x7d0000000000ull + slot * 4096 + 60 * l; break;
                   case ADDR_BROADCAST: a[l] = 0x7d0000000000ull + slot * 4096; break;
                   default: a[l] = 0x7f0000000000ull + slot * 128 + 4 * l; break;
@@ -178,7 +223,7 @@ write_chain_trace (const char *dir, guint n, uint32_t blocks, uint32_t warps_per
   Step steps[64];
   g_assert_cmpuint (n, <=, 64);
   for (guint i = 0; i < n; i++)
-    steps[i] = (Step) { i == 0 ? 0 : 1, ADDR_NONE };
+    steps[i] = (Step){ i == 0 ? 0 : 1, ADDR_NONE };
   Program p = { steps, n };
   g_autofree char *name = g_strdup_printf ("chain_%u_%u_%u", n, blocks, warps_per_block);
   return write_trace (dir, name, insts, 2, blocks, warps_per_block, &p, 1);
@@ -193,7 +238,7 @@ write_independent_trace (const char *dir, guint n, uint32_t warps_per_block)
   for (guint i = 0; i < n; i++)
     {
       insts[i] = inst_fp32 ((int) i + 1, -1);
-      steps[i] = (Step) { i, ADDR_NONE };
+      steps[i] = (Step){ i, ADDR_NONE };
     }
   Program p = { steps, n };
   return write_trace (dir, "independent", insts, n, 1, warps_per_block, &p, 1);
@@ -208,7 +253,7 @@ write_stream_trace (const char *dir, guint n, int addr, uint32_t blocks)
   for (guint i = 0; i < n; i++)
     {
       insts[i] = inst_mem (WS_OPCLASS_LD, WS_SPACE_GLOBAL, (int) i + 1, -1);
-      steps[i] = (Step) { i, addr };
+      steps[i] = (Step){ i, addr };
     }
   Program p = { steps, n };
   g_autofree char *name = g_strdup_printf ("stream_%u_%d_%u", n, addr, blocks);
@@ -235,14 +280,14 @@ load_ake (void)
 static WsPrediction *
 predict_opts (const char *trace_path, const WsGpu *gpu, const char *const *opts)
 {
-  g_autoptr(WsPredictorPlugin) plugin = load_ake ();
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) trace = ws_trace_open (trace_path, &error);
+  g_autoptr (WsPredictorPlugin) plugin = load_ake ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsTrace) trace = ws_trace_open (trace_path, &error);
   g_assert_no_error (error);
-  g_autoptr(GHashTable) options = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (GHashTable) options = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   for (guint i = 0; opts && opts[i]; i++)
     {
-      g_auto(GStrv) kv = g_strsplit (opts[i], "=", 2);
+      g_auto (GStrv) kv = g_strsplit (opts[i], "=", 2);
       g_hash_table_insert (options, g_strdup (kv[0]), g_strdup (kv[1]));
     }
   WsPrediction *p = ws_predict_trace (plugin, gpu, trace, 0, NULL, options, &error);
@@ -317,7 +362,7 @@ static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
   (void) data;
-  g_autoptr(GDir) d = g_dir_open (f->dir, 0, NULL);
+  g_autoptr (GDir) d = g_dir_open (f->dir, 0, NULL);
   const char *n;
   while (d && (n = g_dir_read_name (d)) != NULL)
     {
@@ -339,7 +384,7 @@ test_dependent_chain (Fixture *f, gconstpointer data)
 {
   (void) data;
   g_autofree char *path = write_chain_trace (f->dir, 10, 1, 1);
-  g_autoptr(WsPrediction) p = predict (path, f->gpu);
+  g_autoptr (WsPrediction) p = predict (path, f->gpu);
   assert_close (p->cycles, 10 * INT_LAT);
   assert_close (p->seconds, 60e-9);
   assert_close (cpi (p, "BASE"), 1);
@@ -360,17 +405,17 @@ test_gap_limited (Fixture *f, gconstpointer data)
 {
   (void) data;
   g_autofree char *one = write_independent_trace (f->dir, 8, 1);
-  g_autoptr(WsPrediction) p = predict (one, f->gpu);
+  g_autoptr (WsPrediction) p = predict (one, f->gpu);
   assert_close (p->cycles, 7 * FP32_II + FP32_LAT);
   assert_close (cpi (p, "BASE"), 1);
   assert_stack_sums (p, 8);
 
   g_autofree char *two = write_independent_trace (f->dir, 8, 2);
-  g_autoptr(WsPrediction) shared_pipe = predict (two, f->gpu);
+  g_autoptr (WsPrediction) shared_pipe = predict (two, f->gpu);
   assert_close (shared_pipe->cycles, 15 * FP32_II + FP32_LAT);
   assert_stack_sums (shared_pipe, 16);
   f->gpu->warp_schedulers_per_sm = 2;
-  g_autoptr(WsPrediction) split = predict (two, f->gpu);
+  g_autoptr (WsPrediction) split = predict (two, f->gpu);
   assert_close (split->cycles, 7 * FP32_II + FP32_LAT);
   assert_stack_sums (split, 16);
 }
@@ -385,7 +430,7 @@ test_bandwidth_limited (Fixture *f, gconstpointer data)
   (void) data;
   g_autofree char *path = write_stream_trace (f->dir, 10, ADDR_COALESCED, 1);
   const char *const no_caches[] = { "caches=false", NULL };
-  g_autoptr(WsPrediction) p = predict_opts (path, f->gpu, no_caches);
+  g_autoptr (WsPrediction) p = predict_opts (path, f->gpu, no_caches);
   assert_close (p->cycles, 9 * 8 + GLOBAL_LAT);
   assert_close (metric (p, "dram_bytes_per_cycle_per_sm"), 16);
   assert_close (metric (p, "gmem_utilization"), 80 / p->cycles);
@@ -396,12 +441,12 @@ test_bandwidth_limited (Fixture *f, gconstpointer data)
   assert_stack_sums (p, 10);
 
   f->gpu->dram_bandwidth_gbs = 32;
-  g_autoptr(WsPrediction) fast = predict_opts (path, f->gpu, no_caches);
+  g_autoptr (WsPrediction) fast = predict_opts (path, f->gpu, no_caches);
   assert_close (fast->cycles, 9 * 4 + GLOBAL_LAT);
 
   /* With the cache simulation every line is a first touch: DRAM, AMAT 400. */
   f->gpu->dram_bandwidth_gbs = 16;
-  g_autoptr(WsPrediction) cached = predict (path, f->gpu);
+  g_autoptr (WsPrediction) cached = predict (path, f->gpu);
   assert_close (cached->cycles, 9 * 8 + GLOBAL_LAT);
 }
 
@@ -420,10 +465,10 @@ test_store_bandwidth (Fixture *f, gconstpointer data)
   WsTraceStaticInst insts[1] = { inst_mem (WS_OPCLASS_ST, WS_SPACE_GLOBAL, -1, -1) };
   Step steps[16];
   for (guint i = 0; i < 16; i++)
-    steps[i] = (Step) { 0, ADDR_COALESCED };
+    steps[i] = (Step){ 0, ADDR_COALESCED };
   Program prog = { steps, 16 };
   g_autofree char *path = write_trace (f->dir, "stores", insts, 1, 8, 1, &prog, 1);
-  g_autoptr(WsPrediction) p = predict (path, f->gpu);
+  g_autoptr (WsPrediction) p = predict (path, f->gpu);
   assert_close (metric (p, "writeback_bytes_per_stored_sector"), 32);
   assert_close (metric (p, "gmem_utilization"), 1024 / p->cycles);
   g_assert_cmpfloat (p->cycles, >=, 16384.0 / 16);
@@ -440,12 +485,12 @@ test_uncoalesced_requests (Fixture *f, gconstpointer data)
   (void) data;
   g_autofree char *path = write_stream_trace (f->dir, 1, ADDR_SCATTER, 1);
   const char *const no_caches[] = { "caches=false", NULL };
-  g_autoptr(WsPrediction) p = predict_opts (path, f->gpu, no_caches);
+  g_autoptr (WsPrediction) p = predict_opts (path, f->gpu, no_caches);
   assert_close (metric (p, "global_requests_per_inst"), 32);
   assert_close (p->cycles, 31 * 2 + GLOBAL_LAT);
   /* With a slow load/store pipeline (gap 3) the L1 side sets the pace: 93 + 400. */
   f->gpu->pipes[WS_ICLASS_GLOBAL].initiation_interval = 3;
-  g_autoptr(WsPrediction) slow = predict_opts (path, f->gpu, no_caches);
+  g_autoptr (WsPrediction) slow = predict_opts (path, f->gpu, no_caches);
   assert_close (slow->cycles, 31 * 3 + GLOBAL_LAT);
   assert_close (metric (slow, "lsu_utilization"), 96 / slow->cycles);
   assert_stack_sums (slow, 1);
@@ -454,10 +499,10 @@ test_uncoalesced_requests (Fixture *f, gconstpointer data)
    * longer limits): 31 x 2 + 400 against 31 x 4 + 400 with one scheduler. */
   f->gpu->pipes[WS_ICLASS_GLOBAL].initiation_interval = 4;
   f->gpu->dram_bandwidth_gbs = 160;
-  g_autoptr(WsPrediction) one = predict_opts (path, f->gpu, no_caches);
+  g_autoptr (WsPrediction) one = predict_opts (path, f->gpu, no_caches);
   assert_close (one->cycles, 31 * 4 + GLOBAL_LAT);
   f->gpu->warp_schedulers_per_sm = 2;
-  g_autoptr(WsPrediction) two = predict_opts (path, f->gpu, no_caches);
+  g_autoptr (WsPrediction) two = predict_opts (path, f->gpu, no_caches);
   assert_close (two->cycles, 31 * 2 + GLOBAL_LAT);
 }
 
@@ -474,10 +519,10 @@ test_cache_hits (Fixture *f, gconstpointer data)
   Step steps[4] = { { 0, ADDR_COALESCED }, { 1, ADDR_NONE }, { 2, ADDR_REPEAT }, { 3, ADDR_NONE } };
   Program prog = { steps, 4 };
   g_autofree char *path = write_trace (f->dir, "reuse", insts, 4, 1, 1, &prog, 1);
-  g_autoptr(WsPrediction) p = predict (path, f->gpu);
+  g_autoptr (WsPrediction) p = predict (path, f->gpu);
   assert_close (p->cycles, 435);
   const char *const no_caches[] = { "caches=false", NULL };
-  g_autoptr(WsPrediction) q = predict_opts (path, f->gpu, no_caches);
+  g_autoptr (WsPrediction) q = predict_opts (path, f->gpu, no_caches);
   assert_close (q->cycles, 805);
   assert_stack_sums (p, 4);
   assert_stack_sums (q, 4);
@@ -496,14 +541,14 @@ test_bank_conflicts (Fixture *f, gconstpointer data)
   Program p1 = { s1, 1 }, p32 = { s32, 1 };
   g_autofree char *a = write_trace (f->dir, "sh1", insts, 1, 1, 1, &p1, 1);
   g_autofree char *b = write_trace (f->dir, "sh32", insts, 1, 1, 1, &p32, 1);
-  g_autoptr(WsPrediction) free_p = predict (a, f->gpu);
-  g_autoptr(WsPrediction) conflict = predict (b, f->gpu);
+  g_autoptr (WsPrediction) free_p = predict (a, f->gpu);
+  g_autoptr (WsPrediction) conflict = predict (b, f->gpu);
   assert_close (free_p->cycles, SHARED_LAT);
   assert_close (conflict->cycles, 31 * SHARED_II + SHARED_LAT);
   assert_close (metric (conflict, "shared_wavefronts_per_inst"), 32);
   assert_close (cpi (conflict, "SHARED"), conflict->cycles - 1);
   const char *const off[] = { "bank_conflicts=false", NULL };
-  g_autoptr(WsPrediction) ignored = predict_opts (b, f->gpu, off);
+  g_autoptr (WsPrediction) ignored = predict_opts (b, f->gpu, off);
   assert_close (ignored->cycles, 7 * SHARED_II + SHARED_LAT);
   assert_stack_sums (conflict, 1);
 }
@@ -520,7 +565,7 @@ test_padded_stride_no_conflict (Fixture *f, gconstpointer data)
   Step s33[1] = { { 0, ADDR_SH_STRIDE33 } };
   Program p33 = { s33, 1 };
   g_autofree char *path = write_trace (f->dir, "sh33", insts, 1, 1, 1, &p33, 1);
-  g_autoptr(WsPrediction) p = predict (path, f->gpu);
+  g_autoptr (WsPrediction) p = predict (path, f->gpu);
   assert_close (metric (p, "shared_wavefronts_per_inst"), 1);
   assert_close (p->cycles, SHARED_LAT);
 }
@@ -547,7 +592,7 @@ test_lsu_data_stage_wavefronts (Fixture *f, gconstpointer data)
   Step s15[1] = { { 0, ADDR_STRIDE15 } };
   Program p15 = { s15, 1 };
   g_autofree char *strided = write_trace (f->dir, "stride15", insts, 1, 1, 1, &p15, 1);
-  g_autoptr(WsPrediction) p = predict_opts (strided, f->gpu, no_caches);
+  g_autoptr (WsPrediction) p = predict_opts (strided, f->gpu, no_caches);
   assert_close (metric (p, "global_requests_per_inst"), 15);
   assert_close (p->cycles, 14 * 1024.0 / 15 / 1600 + GLOBAL_LAT);
   assert_close (metric (p, "lsu_utilization"), 4 / p->cycles);
@@ -556,7 +601,7 @@ test_lsu_data_stage_wavefronts (Fixture *f, gconstpointer data)
   Step sb[1] = { { 0, ADDR_BROADCAST } };
   Program pb = { sb, 1 };
   g_autofree char *broadcast = write_trace (f->dir, "broadcast64", insts, 1, 1, 1, &pb, 1);
-  g_autoptr(WsPrediction) b = predict_opts (broadcast, f->gpu, no_caches);
+  g_autoptr (WsPrediction) b = predict_opts (broadcast, f->gpu, no_caches);
   assert_close (metric (b, "global_requests_per_inst"), 1);
   assert_close (b->cycles, 4 + GLOBAL_LAT);
   assert_close (metric (b, "lsu_utilization"), 8 / b->cycles);
@@ -571,13 +616,13 @@ static void
 test_barrier (Fixture *f, gconstpointer data)
 {
   (void) data;
-  WsTraceStaticInst insts[4] = { inst_alu (1, -1), inst_alu (1, 1),
-                                 inst_op (WS_OPCLASS_BARRIER, WS_OP_BAR, -1, -1), inst_alu (2, -1) };
+  WsTraceStaticInst insts[4] = { inst_alu (1, -1), inst_alu (1, 1), inst_op (WS_OPCLASS_BARRIER, WS_OP_BAR, -1, -1),
+                                 inst_alu (2, -1) };
   Step w0[3] = { { 0, ADDR_NONE }, { 2, ADDR_NONE }, { 3, ADDR_NONE } };
   Step w1[5] = { { 0, ADDR_NONE }, { 1, ADDR_NONE }, { 1, ADDR_NONE }, { 2, ADDR_NONE }, { 3, ADDR_NONE } };
   Program progs[2] = { { w0, 3 }, { w1, 5 } };
   g_autofree char *path = write_trace (f->dir, "barrier", insts, 4, 1, 2, progs, 2);
-  g_autoptr(WsPrediction) p = predict (path, f->gpu);
+  g_autoptr (WsPrediction) p = predict (path, f->gpu);
   assert_close (p->cycles, 30);
   assert_close (cpi (p, "BASE"), 8.0 / 8);
   assert_close (cpi (p, "DEP"), 15.0 / 8);
@@ -591,7 +636,7 @@ test_barrier (Fixture *f, gconstpointer data)
   Step w1_free[4] = { { 0, ADDR_NONE }, { 1, ADDR_NONE }, { 1, ADDR_NONE }, { 3, ADDR_NONE } };
   Program free_progs[2] = { { w0_free, 2 }, { w1_free, 4 } };
   g_autofree char *path2 = write_trace (f->dir, "nobarrier", insts, 4, 1, 2, free_progs, 2);
-  g_autoptr(WsPrediction) q = predict (path2, f->gpu);
+  g_autoptr (WsPrediction) q = predict (path2, f->gpu);
   /* w0 i0 0, w0 i3 1, w1 i0 2 (8), i1 8 (14), i1 14 (20), i3 15 (21) */
   assert_close (q->cycles, 21);
   assert_close (cpi (q, "BARRIER"), 0);
@@ -608,7 +653,7 @@ test_waves_and_tail (Fixture *f, gconstpointer data)
   f->gpu->sms = 2;
   f->gpu->max_blocks_per_sm = 2;
   g_autofree char *path = write_chain_trace (f->dir, 10, 5, 1);
-  g_autoptr(WsPrediction) p = predict (path, f->gpu);
+  g_autoptr (WsPrediction) p = predict (path, f->gpu);
   g_assert_cmpfloat (metric (p, "waves"), ==, 2);
   g_assert_cmpfloat (metric (p, "full_waves"), ==, 1);
   g_assert_cmpfloat (metric (p, "tbs_per_sm"), ==, 2);
@@ -622,17 +667,17 @@ test_waves_and_tail (Fixture *f, gconstpointer data)
 
   /* 9 blocks: two full waves and a tail of one: 2 x 61 + 60. */
   g_autofree char *path9 = write_chain_trace (f->dir, 10, 9, 1);
-  g_autoptr(WsPrediction) p9 = predict (path9, f->gpu);
+  g_autoptr (WsPrediction) p9 = predict (path9, f->gpu);
   g_assert_cmpfloat (metric (p9, "waves"), ==, 3);
   assert_close (p9->cycles, 2 * 61 + 60);
   /* 4 blocks: one full wave, no tail. */
   g_autofree char *path4 = write_chain_trace (f->dir, 10, 4, 1);
-  g_autoptr(WsPrediction) p4 = predict (path4, f->gpu);
+  g_autoptr (WsPrediction) p4 = predict (path4, f->gpu);
   g_assert_cmpfloat (metric (p4, "waves"), ==, 1);
   assert_close (p4->cycles, 61);
   /* max_tbs=1 caps the resident blocks: 5 blocks on 2 SMs take 3 waves of 60. */
   const char *const cap[] = { "max_tbs=1", NULL };
-  g_autoptr(WsPrediction) capped = predict_opts (path, f->gpu, cap);
+  g_autoptr (WsPrediction) capped = predict_opts (path, f->gpu, cap);
   g_assert_cmpfloat (metric (capped, "waves"), ==, 3);
   assert_close (capped->cycles, 3 * 60);
   assert_stack_sums (capped, 50);
@@ -650,7 +695,7 @@ test_tail_bandwidth (Fixture *f, gconstpointer data)
   f->gpu->max_blocks_per_sm = 1;
   g_autofree char *path = write_stream_trace (f->dir, 10, ADDR_COALESCED, 3);
   const char *const no_caches[] = { "caches=false", NULL };
-  g_autoptr(WsPrediction) p = predict_opts (path, f->gpu, no_caches);
+  g_autoptr (WsPrediction) p = predict_opts (path, f->gpu, no_caches);
   assert_close (metric (p, "dram_bytes_per_cycle_per_sm"), 8);
   assert_close (metric (p, "wave_cycles"), 9 * 16 + GLOBAL_LAT);
   assert_close (metric (p, "tail_cycles"), 9 * 8 + GLOBAL_LAT);
@@ -670,10 +715,10 @@ test_wave_scaling (Fixture *f, gconstpointer data)
   WsTraceStaticInst insts[2] = { inst_alu (1, -1), inst_alu (1, 1) };
   Step steps[20];
   for (guint i = 0; i < 20; i++)
-    steps[i] = (Step) { i == 0 ? 0 : 1, ADDR_NONE };
+    steps[i] = (Step){ i == 0 ? 0 : 1, ADDR_NONE };
   /* block b's single warp: 10, 10, 20 instructions; written block by block */
   g_autofree char *path = g_build_filename (f->dir, "uneven.wstrace", NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   WsTraceWriter *w = ws_trace_writer_new (path, &error);
   g_assert_no_error (error);
   WsTraceKernelDesc kd = { .name = "uneven", .n_insts = 2, .insts = insts, .regs_per_thread = 16 };
@@ -690,7 +735,7 @@ test_wave_scaling (Fixture *f, gconstpointer data)
     }
   g_assert_true (ws_trace_writer_end_launch (w, &error));
   g_assert_true (ws_trace_writer_close (w, &error));
-  g_autoptr(WsPrediction) p = predict (path, f->gpu);
+  g_autoptr (WsPrediction) p = predict (path, f->gpu);
   g_assert_cmpfloat (metric (p, "full_waves"), ==, 3);
   assert_close (metric (p, "wave_scale"), (40.0 / 3) / 10);
   assert_close (p->cycles, 3 * 60 * (40.0 / 3) / 10);
@@ -709,9 +754,9 @@ test_gto_vs_rr (Fixture *f, gconstpointer data)
   Step steps[4] = { { 0, ADDR_NONE }, { 1, ADDR_NONE }, { 2, ADDR_NONE }, { 3, ADDR_NONE } };
   Program prog = { steps, 4 };
   g_autofree char *path = write_trace (f->dir, "sched", insts, 4, 1, 2, &prog, 1);
-  g_autoptr(WsPrediction) gto = predict (path, f->gpu);
+  g_autoptr (WsPrediction) gto = predict (path, f->gpu);
   const char *const rr_opt[] = { "scheduler=rr", NULL };
-  g_autoptr(WsPrediction) rr = predict_opts (path, f->gpu, rr_opt);
+  g_autoptr (WsPrediction) rr = predict_opts (path, f->gpu, rr_opt);
   assert_close (gto->cycles, 17);
   assert_close (rr->cycles, 17);
   /* GTO: stall 6..8 (DEP), issue 8, stall 9..11, issue 11, drain 12..17: BASE 8, DEP 9 */
@@ -730,25 +775,25 @@ test_stack_sums_mixed (Fixture *f, gconstpointer data)
 {
   (void) data;
   WsTraceStaticInst insts[8] = {
-    inst_mem (WS_OPCLASS_LD, WS_SPACE_GLOBAL, 1, -1),          /* 0 */
-    inst_op (WS_OPCLASS_SFU, WS_OP_SIN, 2, 1),                 /* 1 */
-    inst_op (WS_OPCLASS_FP64, WS_OP_ADD, 3, 2),                /* 2 */
-    inst_mem (WS_OPCLASS_ST, WS_SPACE_SHARED, -1, 3),          /* 3 */
-    inst_op (WS_OPCLASS_BARRIER, WS_OP_BAR, -1, -1),           /* 4 */
-    inst_mem (WS_OPCLASS_LD, WS_SPACE_SHARED, 4, -1),          /* 5 */
-    inst_fp32 (5, 4),                                          /* 6 */
-    inst_op (WS_OPCLASS_BRANCH, WS_OP_BRA, -1, 5),             /* 7 */
+    inst_mem (WS_OPCLASS_LD, WS_SPACE_GLOBAL, 1, -1), /* 0 */
+    inst_op (WS_OPCLASS_SFU, WS_OP_SIN, 2, 1),        /* 1 */
+    inst_op (WS_OPCLASS_FP64, WS_OP_ADD, 3, 2),       /* 2 */
+    inst_mem (WS_OPCLASS_ST, WS_SPACE_SHARED, -1, 3), /* 3 */
+    inst_op (WS_OPCLASS_BARRIER, WS_OP_BAR, -1, -1),  /* 4 */
+    inst_mem (WS_OPCLASS_LD, WS_SPACE_SHARED, 4, -1), /* 5 */
+    inst_fp32 (5, 4),                                 /* 6 */
+    inst_op (WS_OPCLASS_BRANCH, WS_OP_BRA, -1, 5),    /* 7 */
   };
-  Step steps[9] = { { 0, ADDR_SCATTER }, { 1, ADDR_NONE }, { 2, ADDR_NONE }, { 3, ADDR_SH_STRIDE32 },
-                    { 4, ADDR_NONE }, { 5, ADDR_SH_STRIDE1 }, { 6, ADDR_NONE }, { 7, ADDR_NONE },
-                    { 6, ADDR_NONE } };
+  Step steps[9] = { { 0, ADDR_SCATTER },     { 1, ADDR_NONE }, { 2, ADDR_NONE },
+                    { 3, ADDR_SH_STRIDE32 }, { 4, ADDR_NONE }, { 5, ADDR_SH_STRIDE1 },
+                    { 6, ADDR_NONE },        { 7, ADDR_NONE }, { 6, ADDR_NONE } };
   Program prog = { steps, 9 };
   g_autofree char *path = write_trace (f->dir, "mixed", insts, 8, 3, 4, &prog, 1);
   const char *scheds[] = { "scheduler=gto", "scheduler=rr" };
   for (guint s = 0; s < 2; s++)
     {
       const char *const opts[] = { scheds[s], NULL };
-      g_autoptr(WsPrediction) p = predict_opts (path, f->gpu, opts);
+      g_autoptr (WsPrediction) p = predict_opts (path, f->gpu, opts);
       assert_stack_sums (p, 3 * 4 * 9);
       g_assert_cmpfloat (cpi (p, "MEM"), >, 0);
       g_assert_cmpfloat (cpi (p, "SFU"), >, 0);
@@ -766,16 +811,19 @@ test_options (Fixture *f, gconstpointer data)
 {
   (void) data;
   g_autofree char *path = write_chain_trace (f->dir, 4, 1, 1);
-  g_autoptr(WsPredictorPlugin) plugin = load_ake ();
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_autoptr (WsPredictorPlugin) plugin = load_ake ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
   g_assert_no_error (error);
   /* Refused by the host against the descriptor. */
-  const char *bad[][2] = { { "scheduler", "lrr" }, { "max_tbs", "two" }, { "caches", "maybe" },
-                           { "bank_conflicts", "2" }, { "variant", "full" } };
+  const char *bad[][2] = { { "scheduler", "lrr" },
+                           { "max_tbs", "two" },
+                           { "caches", "maybe" },
+                           { "bank_conflicts", "2" },
+                           { "variant", "full" } };
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
-      g_autoptr(GHashTable) options = g_hash_table_new (g_str_hash, g_str_equal);
+      g_autoptr (GHashTable) options = g_hash_table_new (g_str_hash, g_str_equal);
       g_hash_table_insert (options, (gpointer) bad[i][0], (gpointer) bad[i][1]);
       WsPrediction *p = ws_predict_trace (plugin, f->gpu, trace, 0, NULL, options, &error);
       g_assert_null (p);
@@ -784,7 +832,7 @@ test_options (Fixture *f, gconstpointer data)
       g_clear_error (&error);
     }
   /* A negative cap passes the integer check and is refused by the plugin. */
-  g_autoptr(GHashTable) neg = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) neg = g_hash_table_new (g_str_hash, g_str_equal);
   g_hash_table_insert (neg, "max_tbs", "-1");
   g_assert_null (ws_predict_trace (plugin, f->gpu, trace, 0, NULL, neg, &error));
   g_assert_error (error, WS_ERROR, WS_ERROR_FAILED);
@@ -806,7 +854,7 @@ test_options (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (error->message, "chain"));
   g_clear_error (&error);
   /* An analytic kernel is refused. */
-  g_autoptr(WsAnalyticKernel) k = ws_analytic_kernel_new ("k");
+  g_autoptr (WsAnalyticKernel) k = ws_analytic_kernel_new ("k");
   ws_analytic_kernel_set (k, "grid_size", 1);
   ws_analytic_kernel_set (k, "block_size", 32);
   g_assert_null (ws_predict_analytic (plugin, f->gpu, k, NULL, &error));
@@ -822,16 +870,16 @@ test_cli (Fixture *f, gconstpointer data)
   g_assert_nonnull (cli);
   g_autofree char *path = write_chain_trace (f->dir, 10, 4, 2);
   g_autofree char *db = g_build_filename (f->dir, "ws.db", NULL);
-  const char *argv[] = { cli, "--db", db, "--json", "predict", "--trace", path, "--gpu", "A100",
-                         "--model", "ake", "--option", "scheduler=rr", NULL };
+  const char *argv[] = { cli,     "--db", db,        "--json", "predict",  "--trace",      path,
+                         "--gpu", "A100", "--model", "ake",    "--option", "scheduler=rr", NULL };
   g_autofree char *out = NULL, *err = NULL;
   int status = 0;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, 0, NULL, NULL, &out, &err, &status, &error));
   g_assert_no_error (error);
   if (!g_spawn_check_wait_status (status, NULL))
     g_error ("warpscope-cli failed: %s", err);
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonParser) parser = json_parser_new ();
   g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
   JsonObject *o = json_node_get_object (json_parser_get_root (parser));
   g_assert_cmpstr (json_object_get_string_member (o, "model"), ==, "ake");
@@ -848,7 +896,7 @@ test_cli (Fixture *f, gconstpointer data)
   JsonObject *stack = json_object_get_object_member (l, "cpi_stack");
   g_assert_cmpuint (json_object_get_size (stack), ==, G_N_ELEMENTS (all_cats));
   double sum = 0;
-  g_autoptr(GList) members = json_object_get_members (stack);
+  g_autoptr (GList) members = json_object_get_members (stack);
   for (GList *m = members; m; m = m->next)
     sum += json_object_get_double_member (stack, m->data);
   assert_close (sum, 1 / ipc);

@@ -27,7 +27,7 @@ test_suggest (void)
 static void
 test_sorted_keys (void)
 {
-  g_autoptr(GHashTable) t = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) t = g_hash_table_new (g_str_hash, g_str_equal);
   const char *words[] = { "zeta", "alpha", "mu", "beta", "omega", "gamma", "N", "blockSize" };
   for (guint i = 0; i < G_N_ELEMENTS (words); i++)
     g_hash_table_add (t, (gpointer) words[i]);
@@ -39,7 +39,7 @@ test_sorted_keys (void)
     g_assert_cmpint (strcmp (keys[i - 1], keys[i]), <, 0);
   g_assert_cmpstr (keys[0], ==, "N");
   g_assert_cmpstr (keys[n - 1], ==, "zeta");
-  g_autoptr(GPtrArray) a = g_ptr_array_new ();
+  g_autoptr (GPtrArray) a = g_ptr_array_new ();
   g_ptr_array_add (a, "b");
   g_ptr_array_add (a, "c");
   g_ptr_array_add (a, "a");

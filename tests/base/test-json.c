@@ -20,8 +20,8 @@ test_depth (void)
   /* 100 000 levels crashed json-glib (stack overflow). */
   g_autofree char *open = repeat ("[", 100000), *close = repeat ("]", 100000);
   g_autofree char *deep = g_strconcat (open, close, NULL);
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
   g_assert_false (ws_json_parser_load_data (parser, deep, -1, &error));
   g_assert_error (error, WS_ERROR, WS_ERROR_PARSE);
   g_assert_true (g_str_has_prefix (error->message, "line 1, column 201: arrays and objects nest deeper than 200"));
@@ -51,9 +51,9 @@ test_depth (void)
 static void
 test_numbers (void)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   /* 10^30 written out read back as -1. */
-  g_autoptr(JsonNode) big = ws_json_from_text ("{\"sms\": 1000000000000000000000000000000}", &error);
+  g_autoptr (JsonNode) big = ws_json_from_text ("{\"sms\": 1000000000000000000000000000000}", &error);
   g_assert_null (big);
   g_assert_error (error, WS_ERROR, WS_ERROR_PARSE);
   g_assert_nonnull (strstr (error->message, "line 1, column 9: the whole number 1000000000000000000000000000000 "
@@ -73,8 +73,9 @@ test_numbers (void)
   g_clear_error (&error);
 
   /* The extremes that fit are read exactly; exponents are fine. */
-  g_autoptr(JsonNode) fits = ws_json_from_text ("[9223372036854775807, -9223372036854775808, 1e30, 42, "
-                                                "-0.5e-300, 0]", &error);
+  g_autoptr (JsonNode) fits = ws_json_from_text ("[9223372036854775807, -9223372036854775808, 1e30, 42, "
+                                                 "-0.5e-300, 0]",
+                                                 &error);
   g_assert_no_error (error);
   JsonArray *a = json_node_get_array (fits);
   g_assert_cmpint (json_array_get_int_element (a, 0), ==, G_MAXINT64);
@@ -90,7 +91,7 @@ test_numbers (void)
 static void
 test_files_named (void)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("ws-json-XXXXXX", &error);
   g_assert_no_error (error);
   g_autofree char *bad = g_build_filename (dir, "bad.json", NULL);
@@ -101,7 +102,7 @@ test_files_named (void)
   g_assert_true (g_file_set_contents (deep, open, -1, NULL));
   g_assert_true (g_file_set_contents (empty, "", 0, NULL));
 
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonParser) parser = json_parser_new ();
   g_assert_false (ws_json_parser_load_file (parser, bad, &error));
   g_assert_true (error->domain == JSON_PARSER_ERROR);
   g_autofree char *want_bad = g_strconcat (bad, ":2:3: Parse error", NULL);

@@ -108,7 +108,7 @@ test_env_override_per_file (void)
   g_setenv ("WARPSCOPE_CUDART_DIR", "/opt/elsewhere/cudart", TRUE);
   g_autofree char *dir = ws_paths_get (WS_PATH_CUDART_DIR);
   g_assert_cmpstr (dir, ==, "/opt/elsewhere/cudart");
-  g_setenv ("WARPSCOPE_CUDART_DIR", "", TRUE);   /* empty: not set */
+  g_setenv ("WARPSCOPE_CUDART_DIR", "", TRUE); /* empty: not set */
   g_autofree char *dir2 = ws_paths_get (WS_PATH_CUDART_DIR);
   g_assert_cmpstr (dir2, !=, "");
   g_unsetenv ("WARPSCOPE_CUDART_DIR");

@@ -33,16 +33,16 @@
 
 static const char *cli_path;
 static char *tmp_dir;
-static GPtrArray *gpus;      /* of WsGpu* */
-static GPtrArray *plugins;   /* of WsPredictorPlugin* */
+static GPtrArray *gpus;    /* of WsGpu* */
+static GPtrArray *plugins; /* of WsPredictorPlugin* */
 static guint launches_per_kernel = 2;
 static guint total_checks, total_violations;
 
 typedef struct {
   char *name;
-  char *program;   /* NULL: a trace shipped in the repository */
-  char *trace;     /* for shipped traces */
-  int synthetic;   /* neither: write_synthetic (synthetic) */
+  char *program; /* NULL: a trace shipped in the repository */
+  char *trace;   /* for shipped traces */
+  int synthetic; /* neither: write_synthetic (synthetic) */
 } Example;
 
 static void
@@ -67,8 +67,8 @@ profile_example (const Example *e)
   g_autofree char *out = NULL, *err = NULL;
   int status = 0;
   GError *error = NULL;
-  gboolean spawned = g_spawn_sync (tmp_dir, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err,
-                                   &status, &error);
+  gboolean spawned = g_spawn_sync (tmp_dir, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status,
+                                   &error);
   g_assert_no_error (error);
   g_assert_true (spawned);
   if (!g_spawn_check_wait_status (status, NULL))
@@ -81,8 +81,8 @@ profile_example (const Example *e)
 
 /* Records one comparison; returns FALSE (and describes it) on a violation. */
 static void
-check (GString *violations, const char *example, guint launch, const char *kernel, const WsGpu *gpu,
-       const char *source, double cycles, double ipc, const WsLaunchBound *b)
+check (GString *violations, const char *example, guint launch, const char *kernel, const WsGpu *gpu, const char *source,
+       double cycles, double ipc, const WsLaunchBound *b)
 {
   total_checks++;
   gboolean slow_ok = cycles >= b->cycles * (1 - 1e-9);
@@ -94,8 +94,8 @@ check (GString *violations, const char *example, guint launch, const char *kerne
                           "  %s launch %u (%s) on %s: %s predicts %.6g cycles, IPC %.4g; bound %.6g cycles "
                           "(limiter %s, %.3gx), max IPC %.4g%s%s\n",
                           example, launch, kernel, gpu->name, source, cycles, ipc, b->cycles, b->limiter,
-                          cycles > 0 ? b->cycles / cycles : INFINITY, b->max_ipc,
-                          slow_ok ? "" : " [below bound]", ipc_ok ? "" : " [IPC above max]");
+                          cycles > 0 ? b->cycles / cycles : INFINITY, b->max_ipc, slow_ok ? "" : " [below bound]",
+                          ipc_ok ? "" : " [IPC above max]");
 }
 
 /* The launches checked: the first launches_per_kernel of each kernel. */
@@ -120,17 +120,18 @@ test_example (gconstpointer data)
 {
   const Example *e = data;
   g_autofree char *path = e->program ? profile_example (e)
-                         : e->trace ? g_strdup (e->trace) : write_synthetic (e->synthetic);
+                          : e->trace ? g_strdup (e->trace)
+                                     : write_synthetic (e->synthetic);
   if (path == NULL)
     {
       g_test_fail ();
       return;
     }
   GError *error = NULL;
-  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
   g_assert_no_error (error);
-  g_autoptr(GArray) launches = chosen_launches (trace);
-  g_autoptr(GString) violations = g_string_new (NULL);
+  g_autoptr (GArray) launches = chosen_launches (trace);
+  g_autoptr (GString) violations = g_string_new (NULL);
   guint checks_before = total_checks;
 
   /* The counts: one walk per launch, for every GPU. */
@@ -147,9 +148,9 @@ test_example (gconstpointer data)
   for (guint g = 0; g < gpus->len; g++)
     {
       const WsGpu *gpu = gpus->pdata[g];
-      g_autoptr(WsSim) sim = ws_sim_new (gpu, NULL, &error);
+      g_autoptr (WsSim) sim = ws_sim_new (gpu, NULL, &error);
       g_assert_no_error (error);
-      g_autoptr(WsSim) sampled = ws_sim_new (gpu, &tbpoint.sim, &error);
+      g_autoptr (WsSim) sampled = ws_sim_new (gpu, &tbpoint.sim, &error);
       g_assert_no_error (error);
       for (guint i = 0; i < launches->len; i++)
         {
@@ -160,17 +161,17 @@ test_example (gconstpointer data)
           g_assert_no_error (error);
           g_assert_true (b.cycles > 0);
 
-          g_autoptr(WsLaunchAnalysis) analysis = ws_launch_analysis_new (trace, l, gpu, &error);
+          g_autoptr (WsLaunchAnalysis) analysis = ws_launch_analysis_new (trace, l, gpu, &error);
           g_assert_no_error (error);
           for (guint p = 0; p < plugins->len; p++)
             {
               const WsPredictorPlugin *plugin = plugins->pdata[p];
-              g_autoptr(GHashTable) options = g_hash_table_new (g_str_hash, g_str_equal);
-              g_autoptr(WsPrediction) pred = ws_predict_trace (plugin, gpu, trace, l, analysis, options, &error);
+              g_autoptr (GHashTable) options = g_hash_table_new (g_str_hash, g_str_equal);
+              g_autoptr (WsPrediction) pred = ws_predict_trace (plugin, gpu, trace, l, analysis, options, &error);
               if (pred == NULL)
                 {
-                  g_string_append_printf (violations, "  %s launch %u on %s: %s failed: %s\n", e->name, l,
-                                          gpu->name, plugin->name, error->message);
+                  g_string_append_printf (violations, "  %s launch %u on %s: %s failed: %s\n", e->name, l, gpu->name,
+                                          plugin->name, error->message);
                   g_clear_error (&error);
                   total_violations++;
                   continue;
@@ -220,12 +221,11 @@ test_example (gconstpointer data)
 static char *
 write_synthetic (int kind)
 {
-  static const char ptx[] =
-    ".visible .entry synth()\n{\n"
-    "\tst.global.v4.f32 [%rd1], {%f1, %f2, %f3, %f4};\n"
-    "\tfma.rn.f32 %f1, %f2, %f3, %f4;\n"
-    "\tld.global.u64 %rd1, [%rd1];\n"
-    "\tret;\n}\n";
+  static const char ptx[] = ".visible .entry synth()\n{\n"
+                            "\tst.global.v4.f32 [%rd1], {%f1, %f2, %f3, %f4};\n"
+                            "\tfma.rn.f32 %f1, %f2, %f3, %f4;\n"
+                            "\tld.global.u64 %rd1, [%rd1];\n"
+                            "\tret;\n}\n";
   WsTraceStaticInst insts[] = {
     bounds_test_inst (WS_OP_ST, WS_OPCLASS_ST, 3, WS_SPACE_GLOBAL, 16, -1, 2),
     bounds_test_inst (WS_OP_FMA, WS_OPCLASS_FP32, 4, 0, 0, 3, 4),
@@ -237,8 +237,9 @@ write_synthetic (int kind)
   char *path = g_strdup_printf ("%s/%s.wstrace", tmp_dir, names[kind]);
   WsTraceWriter *w = ws_trace_writer_new (path, &error);
   g_assert_no_error (error);
-  WsTraceKernelDesc kd = { .name = names[kind], .ptx = ptx, .n_insts = G_N_ELEMENTS (insts), .insts = insts,
-                           .regs_per_thread = 16 };
+  WsTraceKernelDesc kd = {
+    .name = names[kind], .ptx = ptx, .n_insts = G_N_ELEMENTS (insts), .insts = insts, .regs_per_thread = 16
+  };
   uint32_t k = ws_trace_writer_add_kernel (w, &kd);
   uint32_t n_tbs = kind == 0 ? 64 : 1, warps = kind == 0 ? 8 : kind == 1 ? 8 : 1;
   const uint32_t grid[3] = { n_tbs, 1, 1 }, block[3] = { kind == 2 ? 1 : warps * 32, 1, 1 };
@@ -249,7 +250,7 @@ write_synthetic (int kind)
       for (uint32_t wp = 0; wp < warps; wp++)
         {
           uint64_t a[32];
-          if (kind == 0)   /* 64 stores of 512 bytes per warp: 64 x 8 x 64 x 512 B = 16 MiB */
+          if (kind == 0) /* 64 stores of 512 bytes per warp: 64 x 8 x 64 x 512 B = 16 MiB */
             for (uint32_t i = 0; i < 64; i++)
               {
                 uint64_t base = 0x40000000ull + (((uint64_t) i * n_tbs + t) * warps + wp) * 512;
@@ -292,7 +293,7 @@ load_plugin (const char *env)
 static void
 remove_tree (const char *dir)
 {
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
   for (const char *n; d != NULL && (n = g_dir_read_name (d)) != NULL;)
     {
       g_autofree char *p = g_build_filename (dir, n, NULL);
@@ -334,7 +335,7 @@ main (int argc, char **argv)
   load_plugin ("WS_GPUMECH_PLUGIN");
   load_plugin ("WS_AKE_PLUGIN");
 
-  g_autoptr(GPtrArray) examples = g_ptr_array_new_with_free_func (example_free);
+  g_autoptr (GPtrArray) examples = g_ptr_array_new_with_free_func (example_free);
   Example *ws = g_new0 (Example, 1);
   ws->name = g_strdup ("workspace-saxpy2");
   ws->trace = g_build_filename (g_getenv ("WS_SOURCE_DIR"), "db", "workspace", "saxpy2.wstrace", NULL);
@@ -358,7 +359,7 @@ main (int argc, char **argv)
         g_error ("argument '%s' has no program", argv[i]);
       const char *name = argv[i], *program = argv[++i];
       if (strcmp (program, "-") == 0)
-        continue;   /* not built (no nvcc) */
+        continue; /* not built (no nvcc) */
       Example *e = g_new0 (Example, 1);
       e->name = g_strdup (name);
       e->program = g_strdup (program);

@@ -60,24 +60,23 @@ open_trace (const char *path)
 /* ---- arithmetic, issue and shared-memory terms -------------------------------- */
 
 /* Line i + 3 holds static instruction i. */
-static const char arith_ptx[] =
-  ".visible .entry arith()\n"
-  "{\n"
-  "\tmul.f32 %f1, %f2, %f3;\n"          /* 0: may fuse */
-  "\tadd.f32 %f4, %f1, %f5;\n"          /* 1: may fuse */
-  "\tfma.rn.f32 %f6, %f4, %f4, %f4;\n"  /* 2: one op */
-  "\tmul.rn.f32 %f7, %f6, %f6;\n"       /* 3: rounded: never fused */
-  "\tadd.f64 %fd1, %fd2, %fd3;\n"       /* 4: f64, may fuse (no f64 mul here) */
-  "\t@%p2 sin.approx.f32 %f8, %f7;\n"   /* 5: SFU (guarded) */
-  "\tsetp.lt.f32 %p1, %f8, %f7;\n"      /* 6: issue only */
-  "\tmov.f32 %f9, %f8;\n"               /* 7: may vanish */
-  "\tneg.f32 %f10, %f9;\n"              /* 8: operand modifier */
-  "\tadd.f16 %h1, %h2, %h3;\n"          /* 9: f16: not counted */
-  "\tld.shared.f32 %f11, [%r1];\n"      /* 10 */
-  "\tst.global.f32 [%rd1], %f11;\n"     /* 11 */
-  "\tbar.sync 0;\n"                     /* 12 */
-  "\tret;\n"                            /* 13 */
-  "}\n";
+static const char arith_ptx[] = ".visible .entry arith()\n"
+                                "{\n"
+                                "\tmul.f32 %f1, %f2, %f3;\n"         /* 0: may fuse */
+                                "\tadd.f32 %f4, %f1, %f5;\n"         /* 1: may fuse */
+                                "\tfma.rn.f32 %f6, %f4, %f4, %f4;\n" /* 2: one op */
+                                "\tmul.rn.f32 %f7, %f6, %f6;\n"      /* 3: rounded: never fused */
+                                "\tadd.f64 %fd1, %fd2, %fd3;\n"      /* 4: f64, may fuse (no f64 mul here) */
+                                "\t@%p2 sin.approx.f32 %f8, %f7;\n"  /* 5: SFU (guarded) */
+                                "\tsetp.lt.f32 %p1, %f8, %f7;\n"     /* 6: issue only */
+                                "\tmov.f32 %f9, %f8;\n"              /* 7: may vanish */
+                                "\tneg.f32 %f10, %f9;\n"             /* 8: operand modifier */
+                                "\tadd.f16 %h1, %h2, %h3;\n"         /* 9: f16: not counted */
+                                "\tld.shared.f32 %f11, [%r1];\n"     /* 10 */
+                                "\tst.global.f32 [%rd1], %f11;\n"    /* 11 */
+                                "\tbar.sync 0;\n"                    /* 12 */
+                                "\tret;\n"                           /* 13 */
+                                "}\n";
 
 static char *
 write_arith_trace (gboolean with_ptx)
@@ -102,8 +101,11 @@ write_arith_trace (gboolean with_ptx)
   char *path = g_build_filename (tmp_dir, with_ptx ? "arith.wstrace" : "arith-noptx.wstrace", NULL);
   WsTraceWriter *w = ws_trace_writer_new (path, &error);
   g_assert_no_error (error);
-  WsTraceKernelDesc kd = { .name = "arith", .ptx = with_ptx ? arith_ptx : NULL, .n_insts = G_N_ELEMENTS (insts),
-                           .insts = insts, .regs_per_thread = 16 };
+  WsTraceKernelDesc kd = { .name = "arith",
+                           .ptx = with_ptx ? arith_ptx : NULL,
+                           .n_insts = G_N_ELEMENTS (insts),
+                           .insts = insts,
+                           .regs_per_thread = 16 };
   uint32_t k = ws_trace_writer_add_kernel (w, &kd);
   const uint32_t grid[3] = { 2, 1, 1 }, block[3] = { 64, 1, 1 };
   ws_trace_writer_begin_launch (w, k, grid, block, 0);
@@ -118,7 +120,7 @@ write_arith_trace (gboolean with_ptx)
           for (int i = 0; i < 2; i++)
             ws_trace_cta_inst (cta, wp, 1, all);
           ws_trace_cta_inst (cta, wp, 2, all);
-          if (t == 1 && wp == 1)  /* the longest warp: 10 more FMAs */
+          if (t == 1 && wp == 1) /* the longest warp: 10 more FMAs */
             for (int i = 0; i < 10; i++)
               ws_trace_cta_inst (cta, wp, 2, all);
           ws_trace_cta_inst (cta, wp, 3, all);
@@ -129,8 +131,8 @@ write_arith_trace (gboolean with_ptx)
           ws_trace_cta_inst (cta, wp, 7, all);
           ws_trace_cta_inst (cta, wp, 8, all);
           ws_trace_cta_inst (cta, wp, 9, all);
-          mem (cta, wp, 10, WS_SPACE_SHARED, 0, 8);                       /* 2-way conflict */
-          mem (cta, wp, 11, WS_SPACE_GLOBAL, 0x100000 + (t * 2 + wp) * 128, 4);  /* 4 sectors */
+          mem (cta, wp, 10, WS_SPACE_SHARED, 0, 8);                             /* 2-way conflict */
+          mem (cta, wp, 11, WS_SPACE_GLOBAL, 0x100000 + (t * 2 + wp) * 128, 4); /* 4 sectors */
           ws_trace_cta_barrier_mask (cta, wp, 12, all);
           ws_trace_cta_inst (cta, wp, 13, all);
         }
@@ -146,8 +148,8 @@ static void
 test_arith_terms (void)
 {
   g_autofree char *path = write_arith_trace (TRUE);
-  g_autoptr(WsTrace) trace = open_trace (path);
-  g_autoptr(WsGpu) gpu = test_gpu (4, 1 << 20, 4, 100);
+  g_autoptr (WsTrace) trace = open_trace (path);
+  g_autoptr (WsGpu) gpu = test_gpu (4, 1 << 20, 4, 100);
   GError *error = NULL;
   WsLaunchCounts c;
   g_assert_true (ws_launch_counts_compute (trace, 0, &c, &error));
@@ -218,7 +220,7 @@ static void
 test_no_ptx_text (void)
 {
   g_autofree char *path = write_arith_trace (FALSE);
-  g_autoptr(WsTrace) trace = open_trace (path);
+  g_autoptr (WsTrace) trace = open_trace (path);
   GError *error = NULL;
   WsLaunchCounts c;
   g_assert_true (ws_launch_counts_compute (trace, 0, &c, &error));
@@ -240,11 +242,10 @@ test_no_ptx_text (void)
 static char *
 write_stream_trace (void)
 {
-  static const char ptx[] =
-    ".visible .entry stream()\n{\n"
-    "\tld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1];\n"
-    "\tst.global.v4.f32 [%rd2], {%f1, %f2, %f3, %f4};\n"
-    "\tret;\n}\n";
+  static const char ptx[] = ".visible .entry stream()\n{\n"
+                            "\tld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1];\n"
+                            "\tst.global.v4.f32 [%rd2], {%f1, %f2, %f3, %f4};\n"
+                            "\tret;\n}\n";
   WsTraceStaticInst insts[] = {
     inst (WS_OP_LD, WS_OPCLASS_LD, 3, WS_SPACE_GLOBAL, 16),
     inst (WS_OP_ST, WS_OPCLASS_ST, 4, WS_SPACE_GLOBAL, 16),
@@ -256,7 +257,7 @@ write_stream_trace (void)
   g_assert_no_error (error);
   WsTraceKernelDesc kd = { .name = "stream", .ptx = ptx, .n_insts = 3, .insts = insts, .regs_per_thread = 16 };
   uint32_t k = ws_trace_writer_add_kernel (w, &kd);
-  const uint32_t n_tbs = 256, warps = 4, per_warp = 128;  /* 256 x 4 x 128 x 512 B = 64 MiB */
+  const uint32_t n_tbs = 256, warps = 4, per_warp = 128; /* 256 x 4 x 128 x 512 B = 64 MiB */
   const uint32_t grid[3] = { n_tbs, 1, 1 }, block[3] = { warps * 32, 1, 1 };
   for (int mode = 0; mode < 3; mode++)
     {
@@ -289,11 +290,11 @@ static void
 test_memory_terms (void)
 {
   g_autofree char *path = write_stream_trace ();
-  g_autoptr(WsTrace) trace = open_trace (path);
+  g_autoptr (WsTrace) trace = open_trace (path);
   /* A100-like: 108 SMs, 40 MiB of L2 in 80 slices (no L2 bandwidth in the
    * record: 128 B/clk per slice), 1000 GB/s = 1000 bytes per cycle at
    * 1000 MHz. */
-  g_autoptr(WsGpu) gpu = test_gpu (108, 40 * MIB, 80, 1000);
+  g_autoptr (WsGpu) gpu = test_gpu (108, 40 * MIB, 80, 1000);
   GError *error = NULL;
   const double sectors = 64.0 * MIB / 32, warps = 256 * 4;
 
@@ -366,8 +367,9 @@ test_memory_terms (void)
 static void
 test_shared_ways (void)
 {
-  static const char ptx[] = ".visible .entry sh()\n{\n\tld.shared.f32 %f1, [%r1];\n"
-                            "\tld.shared.v2.f32 {%f1, %f2}, [%r1];\n\tld.shared.v4.f32 {%f1, %f2, %f3, %f4}, [%r1];\n}\n";
+  static const char ptx[] =
+    ".visible .entry sh()\n{\n\tld.shared.f32 %f1, [%r1];\n"
+    "\tld.shared.v2.f32 {%f1, %f2}, [%r1];\n\tld.shared.v4.f32 {%f1, %f2, %f3, %f4}, [%r1];\n}\n";
   WsTraceStaticInst insts[] = {
     inst (WS_OP_LD, WS_OPCLASS_LD, 3, WS_SPACE_SHARED, 4),
     inst (WS_OP_LD, WS_OPCLASS_LD, 4, WS_SPACE_SHARED, 8),
@@ -376,10 +378,16 @@ test_shared_ways (void)
   /* (instruction, stride, bank-conflict ways with 4-byte banks, data-stage
    * wavefronts: at least lanes x size / 128); one access alone is never
    * merged (weight 1). */
-  const struct { uint32_t id; int64_t stride; double ways, data; } cases[] = {
-    { 0, 4, 1, 1 }, { 0, 0, 1, 1 } /* broadcast */, { 0, 8, 2, 2 }, { 0, 128, 32, 32 },
-    { 0, 132, 1, 1 }, { 1, 8, 2, 2 } /* 256 bytes need two wavefronts */, { 2, 16, 4, 4 },
-    { 1, 0, 1, 2 } /* a 64-bit broadcast still returns 256 bytes */, { 2, 0, 1, 4 },
+  const struct {
+    uint32_t id;
+    int64_t stride;
+    double ways, data;
+  } cases[] = {
+    { 0, 4, 1, 1 },   { 0, 0, 1, 1 } /* broadcast */,
+    { 0, 8, 2, 2 },   { 0, 128, 32, 32 },
+    { 0, 132, 1, 1 }, { 1, 8, 2, 2 } /* 256 bytes need two wavefronts */,
+    { 2, 16, 4, 4 },  { 1, 0, 1, 2 } /* a 64-bit broadcast still returns 256 bytes */,
+    { 2, 0, 1, 4 },
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -397,7 +405,7 @@ test_shared_ways (void)
       ws_trace_cta_end (cta);
       g_assert_true (ws_trace_writer_end_launch (w, &error));
       g_assert_true (ws_trace_writer_close (w, &error));
-      g_autoptr(WsTrace) trace = open_trace (path);
+      g_autoptr (WsTrace) trace = open_trace (path);
       WsLaunchCounts c;
       g_assert_true (ws_launch_counts_compute (trace, 0, &c, &error));
       g_assert_no_error (error);
@@ -409,24 +417,23 @@ test_shared_ways (void)
 /* ---- access merging and L1 wavefronts ------------------------------------------ */
 
 /* Line i + 3 holds static instruction i. */
-static const char merge_ptx[] =
-  ".visible .entry mg()\n{\n"
-  "\tld.global.f32 %f1, [%rd1];\n"                       /* 0 */
-  "\tld.global.f32 %f2, [%rd1+4];\n"                     /* 1 */
-  "\tld.global.f32 %f3, [%rd1+8];\n"                     /* 2 */
-  "\tld.global.f32 %f4, [%rd1+12];\n"                    /* 3 */
-  "\tst.global.f32 [%rd2], %f1;\n"                       /* 4 */
-  "\tld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1];\n"   /* 5 */
-  "\tld.global.f64 %fd1, [%rd1];\n"                      /* 6 */
-  "\tbar.sync 0;\n"                                      /* 7 */
-  "\tld.shared.f32 %f5, [%r1];\n"                        /* 8 */
-  "\tld.shared.f32 %f6, [%r1+4];\n"                      /* 9 */
-  "}\n";
+static const char merge_ptx[] = ".visible .entry mg()\n{\n"
+                                "\tld.global.f32 %f1, [%rd1];\n"                     /* 0 */
+                                "\tld.global.f32 %f2, [%rd1+4];\n"                   /* 1 */
+                                "\tld.global.f32 %f3, [%rd1+8];\n"                   /* 2 */
+                                "\tld.global.f32 %f4, [%rd1+12];\n"                  /* 3 */
+                                "\tst.global.f32 [%rd2], %f1;\n"                     /* 4 */
+                                "\tld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1];\n" /* 5 */
+                                "\tld.global.f64 %fd1, [%rd1];\n"                    /* 6 */
+                                "\tbar.sync 0;\n"                                    /* 7 */
+                                "\tld.shared.f32 %f5, [%r1];\n"                      /* 8 */
+                                "\tld.shared.f32 %f6, [%r1+4];\n"                    /* 9 */
+                                "}\n";
 
 typedef struct {
   uint32_t id;
-  uint64_t base;      /* lane 0's address */
-  int64_t stride;     /* bytes between neighbouring lanes */
+  uint64_t base;  /* lane 0's address */
+  int64_t stride; /* bytes between neighbouring lanes */
 } MergeRec;
 
 /* One block of one warp making @n accesses; returns its counts. */
@@ -434,24 +441,20 @@ static void
 merge_counts (const char *name, const MergeRec *recs, guint n, WsLaunchCounts *c)
 {
   WsTraceStaticInst insts[] = {
-    inst (WS_OP_LD, WS_OPCLASS_LD, 3, WS_SPACE_GLOBAL, 4),
-    inst (WS_OP_LD, WS_OPCLASS_LD, 4, WS_SPACE_GLOBAL, 4),
-    inst (WS_OP_LD, WS_OPCLASS_LD, 5, WS_SPACE_GLOBAL, 4),
-    inst (WS_OP_LD, WS_OPCLASS_LD, 6, WS_SPACE_GLOBAL, 4),
-    inst (WS_OP_ST, WS_OPCLASS_ST, 7, WS_SPACE_GLOBAL, 4),
-    inst (WS_OP_LD, WS_OPCLASS_LD, 8, WS_SPACE_GLOBAL, 16),
-    inst (WS_OP_LD, WS_OPCLASS_LD, 9, WS_SPACE_GLOBAL, 8),
-    inst (WS_OP_BAR, WS_OPCLASS_BARRIER, 10, 0, 0),
-    inst (WS_OP_LD, WS_OPCLASS_LD, 11, WS_SPACE_SHARED, 4),
-    inst (WS_OP_LD, WS_OPCLASS_LD, 12, WS_SPACE_SHARED, 4),
+    inst (WS_OP_LD, WS_OPCLASS_LD, 3, WS_SPACE_GLOBAL, 4),  inst (WS_OP_LD, WS_OPCLASS_LD, 4, WS_SPACE_GLOBAL, 4),
+    inst (WS_OP_LD, WS_OPCLASS_LD, 5, WS_SPACE_GLOBAL, 4),  inst (WS_OP_LD, WS_OPCLASS_LD, 6, WS_SPACE_GLOBAL, 4),
+    inst (WS_OP_ST, WS_OPCLASS_ST, 7, WS_SPACE_GLOBAL, 4),  inst (WS_OP_LD, WS_OPCLASS_LD, 8, WS_SPACE_GLOBAL, 16),
+    inst (WS_OP_LD, WS_OPCLASS_LD, 9, WS_SPACE_GLOBAL, 8),  inst (WS_OP_BAR, WS_OPCLASS_BARRIER, 10, 0, 0),
+    inst (WS_OP_LD, WS_OPCLASS_LD, 11, WS_SPACE_SHARED, 4), inst (WS_OP_LD, WS_OPCLASS_LD, 12, WS_SPACE_SHARED, 4),
   };
   GError *error = NULL;
   g_autofree char *file = g_strdup_printf ("merge-%s.wstrace", name);
   g_autofree char *path = g_build_filename (tmp_dir, file, NULL);
   WsTraceWriter *w = ws_trace_writer_new (path, &error);
   g_assert_no_error (error);
-  WsTraceKernelDesc kd = { .name = "mg", .ptx = merge_ptx, .n_insts = G_N_ELEMENTS (insts), .insts = insts,
-                           .regs_per_thread = 16 };
+  WsTraceKernelDesc kd = {
+    .name = "mg", .ptx = merge_ptx, .n_insts = G_N_ELEMENTS (insts), .insts = insts, .regs_per_thread = 16
+  };
   uint32_t k = ws_trace_writer_add_kernel (w, &kd);
   const uint32_t grid[3] = { 1, 1, 1 }, block[3] = { 32, 1, 1 };
   ws_trace_writer_begin_launch (w, k, grid, block, 0);
@@ -465,7 +468,7 @@ merge_counts (const char *name, const MergeRec *recs, guint n, WsLaunchCounts *c
   g_assert_true (ws_trace_writer_end_launch (w, &error));
   g_assert_true (ws_trace_writer_close (w, &error));
   g_assert_no_error (error);
-  g_autoptr(WsTrace) trace = open_trace (path);
+  g_autoptr (WsTrace) trace = open_trace (path);
   g_assert_true (ws_launch_counts_compute (trace, 0, c, &error));
   g_assert_no_error (error);
 }
@@ -476,14 +479,14 @@ merge_counts (const char *name, const MergeRec *recs, guint n, WsLaunchCounts *c
 static void
 test_merge_rule (void)
 {
-  const uint64_t A = 0x100000;  /* 128-byte aligned */
+  const uint64_t A = 0x100000; /* 128-byte aligned */
   const struct {
     const char *name;
     MergeRec recs[8];
     guint n;
-    double mem;          /* memory warp instructions (weighted) */
-    double wavefronts;   /* L1 data-stage wavefronts */
-    double sectors;      /* L1 load sectors */
+    double mem;        /* memory warp instructions (weighted) */
+    double wavefronts; /* L1 data-stage wavefronts */
+    double sectors;    /* L1 load sectors */
   } cases[] = {
     /* p[2l], p[2l + 1]: may be one LDG.64 per lane: 1/2 each.  Each 4-byte
      * access alone has a 2-way bank conflict (lanes 8 bytes apart). */
@@ -558,11 +561,11 @@ test_l1_wavefront_term (void)
    * address for the whole warp. */
   MergeRec recs[8];
   for (guint i = 0; i < 8; i++)
-    recs[i] = (MergeRec) { i % 4, 0x100000 + 16 * i, 0 };
+    recs[i] = (MergeRec){ i % 4, 0x100000 + 16 * i, 0 };
   WsLaunchCounts c;
   merge_counts ("strides-0", recs, 8, &c);
   g_assert_cmpfloat (c.l1_wavefronts_min, ==, 8);
-  g_autoptr(WsGpu) gpu = test_gpu (4, 1 << 20, 4, 100);
+  g_autoptr (WsGpu) gpu = test_gpu (4, 1 << 20, 4, 100);
   GError *error = NULL;
   WsLaunchBound b;
   g_assert_true (ws_launch_bound_from_counts (&c, gpu, &b, &error));
@@ -590,13 +593,13 @@ static void
 test_json (void)
 {
   g_autofree char *path = write_arith_trace (TRUE);
-  g_autoptr(WsTrace) trace = open_trace (path);
-  g_autoptr(WsGpu) gpu = test_gpu (4, 1 << 20, 4, 100);
+  g_autoptr (WsTrace) trace = open_trace (path);
+  g_autoptr (WsGpu) gpu = test_gpu (4, 1 << 20, 4, 100);
   GError *error = NULL;
   WsLaunchBound b;
   g_assert_true (ws_launch_bound_compute (trace, 0, gpu, &b, &error));
   g_assert_no_error (error);
-  g_autoptr(JsonNode) node = ws_launch_bound_to_json (&b);
+  g_autoptr (JsonNode) node = ws_launch_bound_to_json (&b);
   JsonObject *o = json_node_get_object (node);
   g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "cycles"), 23, 1e-12);
   g_assert_cmpstr (json_object_get_string_member (o, "limiter"), ==, "warp-issue");
@@ -625,7 +628,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bounds/terms/l1-wavefronts", test_l1_wavefront_term);
   g_test_add_func ("/bounds/json", test_json);
   int rc = g_test_run ();
-  g_autoptr(GDir) dir = g_dir_open (tmp_dir, 0, NULL);
+  g_autoptr (GDir) dir = g_dir_open (tmp_dir, 0, NULL);
   for (const char *n; dir != NULL && (n = g_dir_read_name (dir)) != NULL;)
     {
       g_autofree char *p = g_build_filename (tmp_dir, n, NULL);

@@ -9,24 +9,24 @@ static void
 test_cache_lru_and_sectors (void)
 {
   /* 2 sets x 2 ways of 128-byte lines with 32-byte sectors = 512 bytes. */
-  g_autoptr(WsCache) c = ws_cache_new (512, 128, 32, 2);
-  g_assert_false (ws_cache_access (c, 0x0000, TRUE));   /* set 0, line 0 */
+  g_autoptr (WsCache) c = ws_cache_new (512, 128, 32, 2);
+  g_assert_false (ws_cache_access (c, 0x0000, TRUE)); /* set 0, line 0 */
   g_assert_true (ws_cache_access (c, 0x0000, TRUE));
-  g_assert_true (ws_cache_access (c, 0x001c, TRUE));    /* same sector */
-  g_assert_false (ws_cache_access (c, 0x0020, TRUE));   /* same line, next sector: sector miss */
+  g_assert_true (ws_cache_access (c, 0x001c, TRUE));  /* same sector */
+  g_assert_false (ws_cache_access (c, 0x0020, TRUE)); /* same line, next sector: sector miss */
   g_assert_true (ws_cache_access (c, 0x0020, TRUE));
-  g_assert_false (ws_cache_access (c, 0x0100, TRUE));   /* set 0, line 2 */
-  g_assert_true (ws_cache_access (c, 0x0000, TRUE));    /* line 0 now most recent */
-  g_assert_false (ws_cache_access (c, 0x0200, TRUE));   /* set 0, line 4: evicts line 2 (LRU) */
+  g_assert_false (ws_cache_access (c, 0x0100, TRUE)); /* set 0, line 2 */
+  g_assert_true (ws_cache_access (c, 0x0000, TRUE));  /* line 0 now most recent */
+  g_assert_false (ws_cache_access (c, 0x0200, TRUE)); /* set 0, line 4: evicts line 2 (LRU) */
   g_assert_true (ws_cache_access (c, 0x0000, TRUE));
-  g_assert_false (ws_cache_access (c, 0x0100, TRUE));   /* line 2 was evicted */
-  g_assert_false (ws_cache_access (c, 0x0080, FALSE));  /* set 1: miss without allocation */
+  g_assert_false (ws_cache_access (c, 0x0100, TRUE));  /* line 2 was evicted */
+  g_assert_false (ws_cache_access (c, 0x0080, FALSE)); /* set 1: miss without allocation */
   g_assert_false (ws_cache_access (c, 0x0080, FALSE));
   ws_cache_invalidate (c, 0x0100);
   g_assert_false (ws_cache_access (c, 0x0100, FALSE));
 
   /* Write-back: dirty sectors are counted when their line is evicted. */
-  g_autoptr(WsCache) wb = ws_cache_new (256, 128, 32, 1);    /* 2 sets, direct mapped */
+  g_autoptr (WsCache) wb = ws_cache_new (256, 128, 32, 1); /* 2 sets, direct mapped */
   guint out = 99;
   g_assert_false (ws_cache_access_wb (wb, 0x000, TRUE, &out));
   g_assert_cmpuint (out, ==, 0);
@@ -37,7 +37,7 @@ test_cache_lru_and_sectors (void)
   g_assert_cmpuint (out, ==, 2);
   g_assert_cmpuint (ws_cache_count_dirty (wb), ==, 0);
   /* No cache at all: everything misses. */
-  g_autoptr(WsCache) none = ws_cache_new (0, 128, 32, 4);
+  g_autoptr (WsCache) none = ws_cache_new (0, 128, 32, 4);
   g_assert_false (ws_cache_access (none, 0, TRUE));
   g_assert_false (ws_cache_access (none, 0, TRUE));
 }
@@ -47,14 +47,31 @@ small_gpu (void)
 {
   WsGpu *g = g_new0 (WsGpu, 1);
   g->name = g_strdup ("test GPU");
-  g->cc_major = 8; g->cc_minor = 0;
-  g->sms = 2; g->warp_size = 32; g->max_warps_per_sm = 64; g->max_blocks_per_sm = 32;
-  g->max_threads_per_block = 1024; g->registers_per_sm = 65536; g->max_registers_per_block = 65536;
-  g->max_registers_per_thread = 255; g->register_alloc_unit = 256;
-  g->shared_per_sm = 167936; g->shared_per_block = 49152; g->shared_per_block_optin = 166912;
-  g->shared_alloc_unit = 128; g->shared_reserved_per_block = 1024;
-  g->l1_size = 32768; g->l1_line = 128; g->l1_sector = 32; g->l1_assoc = 4; g->l1_latency = 30;
-  g->l2_size = 1 << 20; g->l2_line = 128; g->l2_assoc = 16; g->l2_latency = 200;
+  g->cc_major = 8;
+  g->cc_minor = 0;
+  g->sms = 2;
+  g->warp_size = 32;
+  g->max_warps_per_sm = 64;
+  g->max_blocks_per_sm = 32;
+  g->max_threads_per_block = 1024;
+  g->registers_per_sm = 65536;
+  g->max_registers_per_block = 65536;
+  g->max_registers_per_thread = 255;
+  g->register_alloc_unit = 256;
+  g->shared_per_sm = 167936;
+  g->shared_per_block = 49152;
+  g->shared_per_block_optin = 166912;
+  g->shared_alloc_unit = 128;
+  g->shared_reserved_per_block = 1024;
+  g->l1_size = 32768;
+  g->l1_line = 128;
+  g->l1_sector = 32;
+  g->l1_assoc = 4;
+  g->l1_latency = 30;
+  g->l2_size = 1 << 20;
+  g->l2_line = 128;
+  g->l2_assoc = 16;
+  g->l2_latency = 200;
   g->dram_latency = 500;
   g->pipes[WS_ICLASS_SHARED].latency = 25;
   return g;
@@ -69,7 +86,7 @@ static char *
 write_trace (const char *dir)
 {
   g_autofree char *path = g_build_filename (dir, "cache.wstrace", NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   WsTraceWriter *w = ws_trace_writer_new (path, &error);
   g_assert_no_error (error);
   WsTraceStaticInst insts[N_PCS] = { 0 };
@@ -150,20 +167,20 @@ test_launch_inflight_merge (void)
   for (int l = 0; l < 32; l++)
     a[l] = 0x7e0000001000ull + 4 * l;
   for (uint32_t warp = 0; warp < 2; warp++)
-    ws_trace_cta_mem (cta, warp, 0, 0xffffffffu, WS_SPACE_GLOBAL, a);    /* round 1, both warps */
-  ws_trace_cta_mem (cta, 0, 1, 0xffffffffu, WS_SPACE_GLOBAL, a);         /* round 2, warp 0 */
+    ws_trace_cta_mem (cta, warp, 0, 0xffffffffu, WS_SPACE_GLOBAL, a); /* round 1, both warps */
+  ws_trace_cta_mem (cta, 0, 1, 0xffffffffu, WS_SPACE_GLOBAL, a);      /* round 2, warp 0 */
   for (int k = 0; k < 3; k++)
-    ws_trace_cta_inst (cta, 0, 3, 0xffffffffu);                           /* rounds 3-5 */
-  ws_trace_cta_mem (cta, 0, 2, 0xffffffffu, WS_SPACE_GLOBAL, a);         /* round 6 */
+    ws_trace_cta_inst (cta, 0, 3, 0xffffffffu);                  /* rounds 3-5 */
+  ws_trace_cta_mem (cta, 0, 2, 0xffffffffu, WS_SPACE_GLOBAL, a); /* round 6 */
   ws_trace_cta_end (cta);
   g_assert_true (ws_trace_writer_end_launch (w, &error));
   g_assert_true (ws_trace_writer_close (w, &error));
   g_assert_no_error (error);
 
-  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
   g_assert_no_error (error);
-  g_autoptr(WsGpu) gpu = small_gpu ();
-  g_autoptr(WsCacheStats) st = ws_cachesim_run_launch (trace, 0, gpu, &error);
+  g_autoptr (WsGpu) gpu = small_gpu ();
+  g_autoptr (WsCacheStats) st = ws_cachesim_run_launch (trace, 0, gpu, &error);
   g_assert_no_error (error);
   /* pc 0: warp 0 misses to DRAM, warp 1 merges: both wait 500 cycles; 4
    * sectors of traffic, not 8 */
@@ -192,11 +209,11 @@ test_launch_events (void)
 {
   g_autofree char *dir = make_tmp_dir ("ws-cachesim-XXXXXX");
   g_autofree char *path = write_trace (dir);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
   g_assert_no_error (error);
-  g_autoptr(WsGpu) gpu = small_gpu ();
-  g_autoptr(WsCacheStats) st = ws_cachesim_run_launch (trace, 0, gpu, &error);
+  g_autoptr (WsGpu) gpu = small_gpu ();
+  g_autoptr (WsCacheStats) st = ws_cachesim_run_launch (trace, 0, gpu, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (st->n_insts, ==, N_PCS);
 
@@ -247,12 +264,12 @@ test_launch_fill_unit (void)
 {
   g_autofree char *dir = make_tmp_dir ("ws-cachesim-XXXXXX");
   g_autofree char *path = write_trace (dir);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
   g_assert_no_error (error);
-  g_autoptr(WsGpu) gpu = small_gpu ();
+  g_autoptr (WsGpu) gpu = small_gpu ();
   gpu->l1_sector = 128;
-  g_autoptr(WsCacheStats) st = ws_cachesim_run_launch (trace, 0, gpu, &error);
+  g_autoptr (WsCacheStats) st = ws_cachesim_run_launch (trace, 0, gpu, &error);
   g_assert_no_error (error);
 
   /* Coalesced load: one line, missing; its 4 sectors come from DRAM. */

@@ -14,7 +14,7 @@ typedef struct {
 static void
 fixture_set_up (Fixture *f, gconstpointer data)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   f->dir = g_dir_make_tmp ("ws-chart-cli-XXXXXX", &error);
   g_assert_no_error (error);
 }
@@ -22,7 +22,7 @@ fixture_set_up (Fixture *f, gconstpointer data)
 static void
 fixture_tear_down (Fixture *f, gconstpointer data)
 {
-  g_autoptr(GDir) d = g_dir_open (f->dir, 0, NULL);
+  g_autoptr (GDir) d = g_dir_open (f->dir, 0, NULL);
   const char *name;
   while (d && (name = g_dir_read_name (d)))
     {
@@ -51,7 +51,7 @@ out_path (Fixture *f, const char *name)
 static int
 run_cli (Fixture *f, ...)
 {
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_ptr_array_add (argv, (char *) g_getenv ("WS_CLI"));
   va_list ap;
   va_start (ap, f);
@@ -62,7 +62,7 @@ run_cli (Fixture *f, ...)
   g_ptr_array_add (argv, NULL);
   g_clear_pointer (&f->out, g_free);
   g_clear_pointer (&f->err, g_free);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_assert_true (g_spawn_sync (f->dir, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &f->out, &f->err,
                                &f->status, &error));
   g_assert_no_error (error);
@@ -95,11 +95,13 @@ test_line_model_runs_measured (Fixture *f, gconstpointer data)
   g_autofree char *v = data_path ("sweep-volkov.json"), *g = data_path ("sweep-gpumech.json");
   g_autofree char *m = data_path ("measured.csv");
   g_autofree char *png = out_path (f, "line.png"), *csv = out_path (f, "line.csv"), *svg = out_path (f, "line.svg");
-  g_assert_cmpint (run_cli (f, "plot", "line", "--input", v, "--input", g, "--measured", m, "--log-x", "--log-y",
-                            "--x", "N", "-o", png, "--width", "800", "--height", "500", NULL), ==, 0);
+  g_assert_cmpint (run_cli (f, "plot", "line", "--input", v, "--input", g, "--measured", m, "--log-x", "--log-y", "--x",
+                            "N", "-o", png, "--width", "800", "--height", "500", NULL),
+                   ==, 0);
   assert_png (png, 800, 500);
-  g_assert_cmpint (run_cli (f, "plot", "line", "--input", v, "--input", g, "--measured", m, "--title", "Sweep of N",
-                            "-o", svg, NULL), ==, 0);
+  g_assert_cmpint (
+    run_cli (f, "plot", "line", "--input", v, "--input", g, "--measured", m, "--title", "Sweep of N", "-o", svg, NULL),
+    ==, 0);
   g_autofree char *s = read_text (svg);
   g_assert_nonnull (strstr (s, "<title>Sweep of N</title>"));
   g_assert_nonnull (strstr (s, "volkov"));
@@ -108,13 +110,13 @@ test_line_model_runs_measured (Fixture *f, gconstpointer data)
   /* the CSV carries the relative errors against the measured series */
   g_assert_cmpint (run_cli (f, "plot", "line", "--input", v, "--measured", m, "-o", csv, NULL), ==, 0);
   g_autofree char *c = read_text (csv);
-  g_auto(GStrv) lines = g_strsplit (c, "\n", -1);
+  g_auto (GStrv) lines = g_strsplit (c, "\n", -1);
   g_assert_cmpstr (lines[0], ==, "series,x,y,rel_error");
   /* 9 predicted points (the x variable is found without --x) and 5 measured */
   g_assert_cmpuint (g_strv_length (lines), ==, 1 + 9 + 5 + 1);
   g_assert_true (g_str_has_prefix (lines[1], "volkov,65536,"));
   g_assert_false (g_str_has_suffix (lines[1], ",")); /* N=65536 was measured: it has an error */
-  g_assert_true (g_str_has_suffix (lines[2], ","));   /* N=131072 was not */
+  g_assert_true (g_str_has_suffix (lines[2], ","));  /* N=131072 was not */
   g_assert_true (g_str_has_prefix (lines[10], "measured,65536,"));
 }
 
@@ -130,11 +132,11 @@ test_measured_columns_by_name (Fixture *f, gconstpointer data)
   g_assert_true (g_file_set_contents (swapped, "seconds,x\n1.38175e-05,65536\n0.000813076,16777216\n", -1, NULL));
   g_assert_cmpint (run_cli (f, "plot", "line", "--input", v, "--measured", swapped, "-o", csv, NULL), ==, 0);
   g_autofree char *c = read_text (csv);
-  g_auto(GStrv) lines = g_strsplit (c, "\n", -1);
+  g_auto (GStrv) lines = g_strsplit (c, "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), ==, 1 + 9 + 2 + 1);
   g_assert_true (g_str_has_prefix (lines[10], "measured,65536,1.38175e-05"));
   g_assert_true (g_str_has_prefix (lines[11], "measured,16777216,0.000813076"));
-  g_assert_false (g_str_has_suffix (lines[1], ","));   /* volkov at N=65536 has its error against it */
+  g_assert_false (g_str_has_suffix (lines[1], ",")); /* volkov at N=65536 has its error against it */
 
   g_assert_true (g_file_set_contents (bad, "x,seconds\n65536,slow\n", -1, NULL));
   g_assert_cmpint (run_cli (f, "plot", "line", "--input", v, "--measured", bad, "-o", csv, NULL), !=, 0);
@@ -164,7 +166,7 @@ test_stacked_predict (Fixture *f, gconstpointer data)
   g_autofree char *csv = out_path (f, "cpi.csv"), *png = out_path (f, "cpi.png");
   g_assert_cmpint (run_cli (f, "plot", "stacked", "--input", all, "-o", csv, NULL), ==, 0);
   g_autofree char *c = read_text (csv);
-  g_auto(GStrv) lines = g_strsplit (c, "\n", -1);
+  g_auto (GStrv) lines = g_strsplit (c, "\n", -1);
   g_assert_cmpstr (lines[0], ==, "bar,BASE,DEP,L1,L2,DRAM,MSHR,QUEUE,total");
   g_assert_cmpuint (g_strv_length (lines), ==, 1 + 6 + 1);
   g_assert_cmpstr (lines[1], ==, "gpumech #0,1,0.4,0.3,0,1.5,0,0.15,3.35");
@@ -183,7 +185,7 @@ test_heatmap_and_tbpoint (Fixture *f, gconstpointer data)
   g_autofree char *csv = out_path (f, "heat.csv"), *svg = out_path (f, "tb.svg"), *tcsv = out_path (f, "tb.csv");
   g_assert_cmpint (run_cli (f, "plot", "heatmap", "--input", h, "-o", csv, NULL), ==, 0);
   g_autofree char *c = read_text (csv);
-  g_auto(GStrv) lines = g_strsplit (c, "\n", -1);
+  g_auto (GStrv) lines = g_strsplit (c, "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), ==, 1 + 32 * 32 + 1);
   g_assert_cmpint (run_cli (f, "plot", "tbpoint", "--input", t, "-o", svg, NULL), ==, 0);
   g_autofree char *s = read_text (svg);
@@ -201,8 +203,8 @@ test_csv_input_and_json_summary (Fixture *f, gconstpointer data)
 {
   g_autofree char *in = out_path (f, "in.csv"), *png = out_path (f, "s.png");
   g_assert_true (g_file_set_contents (in, "N,volkov,\"gpu mech\"\n1024,1e-5,1.2e-5\n2048,2e-5,\n", -1, NULL));
-  g_assert_cmpint (run_cli (f, "--json", "plot", "scatter", "--input", in, "-o", png, "--hide", "gpu mech", NULL),
-                   ==, 0);
+  g_assert_cmpint (run_cli (f, "--json", "plot", "scatter", "--input", in, "-o", png, "--hide", "gpu mech", NULL), ==,
+                   0);
   g_assert_nonnull (strstr (f->out, "\"kind\" : \"scatter\""));
   g_assert_nonnull (strstr (f->out, "\"gpu mech\""));
   assert_png (png, 900, 560);

@@ -88,7 +88,7 @@ test_palette (void)
   g_assert_cmpfloat_with_epsilon (c.r, 0xD5 / 255.0, 1e-9);
   g_assert_false (ws_chart_cpi_color ("FOO", &c));
   /* known categories get their fixed colour whatever their order */
-  g_autoptr(WsChart) chart = ws_chart_new (WS_CHART_STACKED);
+  g_autoptr (WsChart) chart = ws_chart_new (WS_CHART_STACKED);
   ws_chart_add_series (chart, "QUEUE", 0);
   guint dram = ws_chart_add_series (chart, "DRAM", 0);
   WsChartColor got = ws_chart_series_get_color (chart, dram);
@@ -114,7 +114,7 @@ simple_line (void)
 static void
 test_hit_test_nearest (void)
 {
-  g_autoptr(WsChart) chart = simple_line ();
+  g_autoptr (WsChart) chart = simple_line ();
   double px, py;
   g_assert_true (ws_chart_data_to_pixel (chart, W, H, 5, 3, &px, &py));
   WsChartHit hit;
@@ -142,7 +142,7 @@ test_hit_test_nearest (void)
 static void
 test_hit_test_log_axes (void)
 {
-  g_autoptr(WsChart) chart = ws_chart_new (WS_CHART_SCATTER);
+  g_autoptr (WsChart) chart = ws_chart_new (WS_CHART_SCATTER);
   guint s = ws_chart_add_series (chart, "p", 0);
   for (int k = 3; k <= 8; k++)
     ws_chart_series_add_point (chart, s, pow (10, k), pow (10, k - 6));
@@ -191,7 +191,7 @@ close_to (guint32 px, WsChartColor c)
 static void
 test_hidden_series_not_drawn (void)
 {
-  g_autoptr(WsChart) chart = ws_chart_new (WS_CHART_LINE);
+  g_autoptr (WsChart) chart = ws_chart_new (WS_CHART_LINE);
   guint s = ws_chart_add_series (chart, "only", 0);
   ws_chart_series_add_point (chart, s, 0, 0);
   ws_chart_series_add_point (chart, s, 10, 10);
@@ -214,7 +214,7 @@ test_hidden_series_not_drawn (void)
 static void
 test_legend_hit_test (void)
 {
-  g_autoptr(WsChart) chart = simple_line ();
+  g_autoptr (WsChart) chart = simple_line ();
   double px, py, pw, ph;
   ws_chart_get_plot_area (chart, W, H, &px, &py, &pw, &ph);
   /* the legend sits right of the plot, one 18-pixel row per series */
@@ -223,7 +223,7 @@ test_legend_hit_test (void)
   g_assert_cmpint (ws_chart_legend_hit_test (chart, W, H, px + pw + 30, py + 3 * 18 + 9), ==, -1);
   g_assert_cmpint (ws_chart_legend_hit_test (chart, W, H, px + pw / 2, py + 9), ==, -1);
   /* stacked bars list categories top-down */
-  g_autoptr(WsChart) bars = ws_chart_new (WS_CHART_STACKED);
+  g_autoptr (WsChart) bars = ws_chart_new (WS_CHART_STACKED);
   ws_chart_add_series (bars, "BASE", 0);
   ws_chart_add_series (bars, "DRAM", 0);
   guint b = ws_chart_add_bar (bars, "cfg");
@@ -235,7 +235,7 @@ test_legend_hit_test (void)
 static void
 test_zoom_pan (void)
 {
-  g_autoptr(WsChart) chart = simple_line ();
+  g_autoptr (WsChart) chart = simple_line ();
   double x0, x1, y0, y1;
   ws_chart_get_view (chart, &x0, &x1, &y0, &y1);
   g_assert_cmpfloat (x0, <=, 0);
@@ -268,7 +268,7 @@ static void
 test_view_size_independent (void)
 {
   /* the fitted data window is the same at any size, so zoom levels carry over */
-  g_autoptr(WsChart) chart = simple_line ();
+  g_autoptr (WsChart) chart = simple_line ();
   const double sizes[][2] = { { 400, 300 }, { 1200, 800 } };
   double win[2][4];
   for (guint i = 0; i < 2; i++)
@@ -289,7 +289,7 @@ test_view_size_independent (void)
 static void
 test_rel_errors (void)
 {
-  g_autoptr(WsChart) chart = ws_chart_new (WS_CHART_LINE);
+  g_autoptr (WsChart) chart = ws_chart_new (WS_CHART_LINE);
   guint p = ws_chart_add_series (chart, "volkov", 0);
   ws_chart_series_add_point (chart, p, 1024, 1.1e-5);
   ws_chart_series_add_point (chart, p, 2048, 2e-5);
@@ -382,12 +382,12 @@ make_chart (WsChartKind kind)
 static void
 test_export_all_kinds (void)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("ws-chart-XXXXXX", &error);
   g_assert_no_error (error);
   for (WsChartKind k = WS_CHART_LINE; k <= WS_CHART_TBPOINT; k++)
     {
-      g_autoptr(WsChart) chart = make_chart (k);
+      g_autoptr (WsChart) chart = make_chart (k);
       g_autofree char *png = g_strdup_printf ("%s/%s.png", dir, ws_chart_kind_name (k));
       g_autofree char *svg = g_strdup_printf ("%s/%s.svg", dir, ws_chart_kind_name (k));
       g_autofree char *pdf = g_strdup_printf ("%s/%s.pdf", dir, ws_chart_kind_name (k));
@@ -435,8 +435,8 @@ test_export_all_kinds (void)
 static void
 test_export_errors (void)
 {
-  g_autoptr(WsChart) chart = simple_line ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr (WsChart) chart = simple_line ();
+  g_autoptr (GError) error = NULL;
   g_assert_false (ws_chart_export (chart, "/nonexistent-dir/x.png", WS_CHART_FORMAT_PNG, 400, 300, &error));
   g_assert_error (error, WS_ERROR, WS_ERROR_IO);
   g_assert_nonnull (strstr (error->message, "/nonexistent-dir/x.png"));
@@ -451,7 +451,7 @@ test_export_errors (void)
 static void
 test_csv_content (void)
 {
-  g_autoptr(WsChart) line = ws_chart_new (WS_CHART_LINE);
+  g_autoptr (WsChart) line = ws_chart_new (WS_CHART_LINE);
   guint p = ws_chart_add_series (line, "a,b", 0);
   ws_chart_series_add_point (line, p, 1, 2.5);
   ws_chart_series_add_point (line, p, 2, 4);
@@ -461,7 +461,7 @@ test_csv_content (void)
   g_autofree char *csv = ws_chart_to_csv (line);
   g_assert_cmpstr (csv, ==, "series,x,y,rel_error\n\"a,b\",1,2.5,\n\"a,b\",2,4,-0.2\nmeasured,2,5,\n");
 
-  g_autoptr(WsChart) bars = ws_chart_new (WS_CHART_STACKED);
+  g_autoptr (WsChart) bars = ws_chart_new (WS_CHART_STACKED);
   ws_chart_add_series (bars, "BASE", 0);
   ws_chart_add_series (bars, "DRAM", 0);
   guint b0 = ws_chart_add_bar (bars, "gpumech #0"), b1 = ws_chart_add_bar (bars, "ake #0");
@@ -471,19 +471,19 @@ test_csv_content (void)
   g_autofree char *bcsv = ws_chart_to_csv (bars);
   g_assert_cmpstr (bcsv, ==, "bar,BASE,DRAM,total\ngpumech #0,1,2.5,3.5\nake #0,1.5,0,1.5\n");
 
-  g_autoptr(WsChart) heat = ws_chart_new (WS_CHART_HEATMAP);
+  g_autoptr (WsChart) heat = ws_chart_new (WS_CHART_HEATMAP);
   const double mat[] = { 1, 2, 3, 4, 5, 6 };
   ws_chart_set_matrix (heat, 2, 3, mat);
   g_autofree char *hcsv = ws_chart_to_csv (heat);
   g_assert_cmpstr (hcsv, ==, "row,column,value\n0,0,1\n0,1,2\n0,2,3\n1,0,4\n1,1,5\n1,2,6\n");
 
-  g_autoptr(WsChart) gantt = ws_chart_new (WS_CHART_GANTT);
+  g_autoptr (WsChart) gantt = ws_chart_new (WS_CHART_GANTT);
   guint k = ws_chart_add_series (gantt, "kernel", 0);
   ws_chart_add_span (gantt, "gpu0", k, 0.001, 0.0025, "saxpy");
   g_autofree char *gcsv = ws_chart_to_csv (gantt);
   g_assert_cmpstr (gcsv, ==, "row,series,label,start,end\ngpu0,kernel,saxpy,0.001,0.0025\n");
 
-  g_autoptr(WsChart) tb = ws_chart_new (WS_CHART_TBPOINT);
+  g_autoptr (WsChart) tb = ws_chart_new (WS_CHART_TBPOINT);
   guint r = ws_chart_add_series (tb, "region 0", 0);
   ws_chart_series_add_point_full (tb, r, 0, 3000, 0);
   ws_chart_series_add_point_full (tb, r, 1, 3100, WS_CHART_POINT_SKIPPED);
@@ -494,7 +494,7 @@ test_csv_content (void)
 static void
 test_stacked_hit_test (void)
 {
-  g_autoptr(WsChart) chart = make_chart (WS_CHART_STACKED);
+  g_autoptr (WsChart) chart = make_chart (WS_CHART_STACKED);
   /* bar 1: BASE 1.5, DEP 1.6, ...: a pixel at y = 2.0 is inside DEP */
   double px, py;
   ws_chart_data_to_pixel (chart, W, H, 1, 2.0, &px, &py);
@@ -511,7 +511,7 @@ test_stacked_hit_test (void)
 static void
 test_heatmap_hit_test (void)
 {
-  g_autoptr(WsChart) chart = make_chart (WS_CHART_HEATMAP);
+  g_autoptr (WsChart) chart = make_chart (WS_CHART_HEATMAP);
   double px, py;
   ws_chart_data_to_pixel (chart, W, H, 7, 3, &px, &py);
   WsChartHit hit;
@@ -528,7 +528,7 @@ test_heatmap_hit_test (void)
 static void
 test_gantt_hit_test (void)
 {
-  g_autoptr(WsChart) chart = make_chart (WS_CHART_GANTT);
+  g_autoptr (WsChart) chart = make_chart (WS_CHART_GANTT);
   g_assert_cmpuint (ws_chart_get_n_rows (chart), ==, 2);
   g_assert_cmpuint (ws_chart_get_n_spans (chart), ==, 3);
   double px, py;
@@ -547,7 +547,7 @@ test_gantt_hit_test (void)
 static void
 test_tbpoint_hit_test (void)
 {
-  g_autoptr(WsChart) chart = make_chart (WS_CHART_TBPOINT);
+  g_autoptr (WsChart) chart = make_chart (WS_CHART_TBPOINT);
   double px, py;
   ws_chart_data_to_pixel (chart, W, H, 52, 1000, &px, &py);
   WsChartHit hit;

@@ -21,7 +21,7 @@ typedef struct {
 typedef struct {
   char *out;
   char *err;
-  int status;      /* exit code, or -1 when killed */
+  int status; /* exit code, or -1 when killed */
 } Run;
 
 static void
@@ -76,7 +76,7 @@ need_program (const char *name)
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   f->tmp = g_dir_make_tmp ("ws-cudart-XXXXXX", &error);
   g_assert_no_error (error);
   f->db = g_build_filename (f->tmp, "test.db", NULL);
@@ -114,8 +114,8 @@ fixture_teardown (Fixture *f, gconstpointer data)
 static Run
 run_env (Fixture *f, const char *gpu, gboolean preload_runtime, const char *const *argv)
 {
-  g_autoptr(GSubprocessLauncher) l = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                                                                 G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr (GSubprocessLauncher)
+    l = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
   g_autofree char *dir = cudart_dir ();
   g_autofree char *cache = g_build_filename (f->tmp, "cache", NULL);
   if (preload_runtime)
@@ -128,11 +128,11 @@ run_env (Fixture *f, const char *gpu, gboolean preload_runtime, const char *cons
     g_subprocess_launcher_setenv (l, "WS_GPU", gpu, TRUE);
   else
     g_subprocess_launcher_unsetenv (l, "WS_GPU");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GSubprocess) p = g_subprocess_launcher_spawnv (l, argv, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSubprocess) p = g_subprocess_launcher_spawnv (l, argv, &error);
   g_assert_no_error (error);
   Run r = { 0 };
-  g_autoptr(GBytes) out = NULL, err = NULL;
+  g_autoptr (GBytes) out = NULL, err = NULL;
   g_subprocess_communicate (p, NULL, NULL, &out, &err, &error);
   g_assert_no_error (error);
   /* (empty output gives NULL data) */
@@ -161,7 +161,7 @@ assert_line (const Run *r, const char *line)
 static char *
 value_of (const Run *r, const char *key)
 {
-  g_auto(GStrv) lines = g_strsplit (r->out, "\n", -1);
+  g_auto (GStrv) lines = g_strsplit (r->out, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     if (g_str_has_prefix (lines[i], key) && lines[i][strlen (key)] == '=')
       return g_strdup (lines[i] + strlen (key) + 1);
@@ -189,7 +189,7 @@ test_exports (void)
   g_assert_true (g_file_get_contents (list, &text, NULL, NULL));
   void *h = dlopen (lib, RTLD_NOW | RTLD_LOCAL);
   g_assert_nonnull (h);
-  g_auto(GStrv) names = g_strsplit (text, "\n", -1);
+  g_auto (GStrv) names = g_strsplit (text, "\n", -1);
   guint n = 0;
   for (guint i = 0; names[i] != NULL; i++)
     {
@@ -221,10 +221,10 @@ test_properties (Fixture *f, gconstpointer data)
     return;
   Run r = run_program (f, "RTX 3090", probe, "props");
   g_assert_cmpint (r.status, ==, 0);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsStore) store = ws_store_open (f->db, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsStore) store = ws_store_open (f->db, &error);
   g_assert_no_error (error);
-  g_autoptr(WsGpu) g = ws_store_get_gpu (store, "RTX 3090", &error);
+  g_autoptr (WsGpu) g = ws_store_get_gpu (store, "RTX 3090", &error);
   g_assert_no_error (error);
   assert_line (&r, "count=1");
   g_autofree char *name = value_of (&r, "name");
@@ -438,9 +438,9 @@ test_launch (Fixture *f, gconstpointer data)
   g_assert_cmpint (regs, >, 0);
   g_assert_cmpint (regs, <, 64);
   g_assert_nonnull (strstr (fa, "max_threads=1024 ptx=80"));
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsStore) store = ws_store_open (f->db, &error);
-  g_autoptr(WsGpu) gpu = ws_store_get_gpu (store, "A100", &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsStore) store = ws_store_open (f->db, &error);
+  g_autoptr (WsGpu) gpu = ws_store_get_gpu (store, "A100", &error);
   g_assert_no_error (error);
   WsOccupancy occ = { 0 };
   g_assert_true (ws_occupancy_compute (gpu, 256, regs, 0, &occ, &error));
@@ -451,7 +451,7 @@ test_launch (Fixture *f, gconstpointer data)
   if (*WS_PTXAS)
     {
       g_autofree char *dir = g_build_filename (f->tmp, "cache", "warpscope", "ptxas", NULL);
-      g_autoptr(GDir) d = g_dir_open (dir, 0, &error);
+      g_autoptr (GDir) d = g_dir_open (dir, 0, &error);
       g_assert_no_error (error);
       const char *name = g_dir_read_name (d);
       g_assert_nonnull (name);
@@ -534,7 +534,8 @@ test_dynamic_shared (Fixture *f, gconstpointer data)
   /* 64 KiB of dynamic shared memory needs the opt-in on an A100. */
   assert_line (&r, "cudaGetLastError()=1");
   g_assert_nonnull (strstr (r.err, "cudaFuncAttributeMaxDynamicSharedMemorySize"));
-  assert_line (&r, "cudaFuncSetAttribute(reverse_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, n * sizeof(int))=0");
+  assert_line (&r,
+               "cudaFuncSetAttribute(reverse_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, n * sizeof(int))=0");
   assert_line (&r, "cudaGetLastError()=0");
   assert_line (&r, "cudaDeviceSynchronize()=0");
   assert_line (&r, "reversed=16383,0");
@@ -635,13 +636,13 @@ run_cli (Fixture *f, const char *const *args)
 static JsonObject *
 last_json_line (const char *text, JsonParser *parser)
 {
-  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
   const char *last = NULL;
   for (guint i = 0; lines[i] != NULL; i++)
     if (lines[i][0] == '{')
       last = lines[i];
   g_assert_nonnull (last);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_assert_true (json_parser_load_from_data (parser, last, -1, &error));
   return json_node_get_object (json_parser_get_root (parser));
 }
@@ -658,7 +659,7 @@ test_profile_vectoradd (Fixture *f, gconstpointer data)
   g_assert_cmpint (r.status, ==, 0);
   /* The program's own output passes through. */
   g_assert_nonnull (strstr (r.out, "PASSED"));
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonParser) parser = json_parser_new ();
   JsonObject *o = last_json_line (r.err, parser);
   g_assert_cmpint (json_object_get_int_member (o, "exit_code"), ==, 0);
   g_assert_cmpint (json_object_get_int_member (o, "launches"), ==, 1);
@@ -682,8 +683,8 @@ test_profile_vectoradd (Fixture *f, gconstpointer data)
   const char *info_args[] = { "--json", "trace", "info", trace, NULL };
   Run t = run_cli (f, info_args);
   g_assert_cmpint (t.status, ==, 0);
-  g_autoptr(JsonParser) tp = json_parser_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr (JsonParser) tp = json_parser_new ();
+  g_autoptr (GError) error = NULL;
   g_assert_true (json_parser_load_from_data (tp, t.out, -1, &error));
   JsonObject *root = json_node_get_object (json_parser_get_root (tp));
   JsonArray *launches = json_object_get_array_member (root, "launches");
@@ -704,15 +705,15 @@ test_profile_summary_file (Fixture *f, gconstpointer data)
   if (probe == NULL)
     return;
   g_autofree char *summary = g_build_filename (f->tmp, "summary.json", NULL);
-  const char *args[] = { "profile", "--gpu", "rtx 3090", "--threads", "1", "--deterministic",
-                         "--summary", summary, "--", probe, "fault", NULL };
+  const char *args[] = { "profile",   "--gpu", "rtx 3090", "--threads", "1",     "--deterministic",
+                         "--summary", summary, "--",       probe,       "fault", NULL };
   Run r = run_cli (f, args);
   /* The program's exit code is kept. */
   g_assert_cmpint (r.status, ==, 1);
   assert_line (&r, "cudaDeviceSynchronize()=700");
   g_autofree char *text = NULL;
   g_assert_true (g_file_get_contents (summary, &text, NULL, NULL));
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonParser) parser = json_parser_new ();
   JsonObject *o = last_json_line (text, parser);
   g_assert_cmpint (json_object_get_int_member (o, "exit_code"), ==, 1);
   g_assert_cmpint (json_object_get_int_member (o, "launches"), ==, 1);
@@ -762,8 +763,8 @@ test_build (Fixture *f, gconstpointer data)
   Run r = run_cli (f, args);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.err, "-cudart shared"));
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsElfCuda) info = ws_elf_cuda_inspect (out, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsElfCuda) info = ws_elf_cuda_inspect (out, &error);
   g_assert_no_error (error);
   g_assert_true (ws_elf_cuda_needs (info, "libcudart.so.13"));
   g_assert_nonnull (info->fatbin);

@@ -24,7 +24,7 @@ typedef struct {
 typedef struct {
   char *out;
   char *err;
-  int status;     /* exit code, or 128 + signal */
+  int status; /* exit code, or 128 + signal */
 } Run;
 
 static void
@@ -332,7 +332,7 @@ test_signal (Fixture *f, gconstpointer data)
   g_autofree char *bytes = good_trace (f, &len);
   g_autofree char *trace = g_build_filename (f->tmp, "good.trace", NULL);
   g_autofree char *pidfile = g_build_filename (f->tmp, "pid", NULL);
-  const char *argv[] = { cli_path, "--db", f->db, "profile", "--launch-timeout", "0", "-o", trace, "--",
+  const char *argv[] = { cli_path,    "--db",  f->db,   "profile", "--launch-timeout", "0", "-o", trace, "--",
                          robust_path, "sleep", pidfile, NULL };
   g_autoptr (GSubprocessLauncher) l = launcher (f, NULL, NULL);
   g_autoptr (GError) error = NULL;

@@ -23,8 +23,7 @@ typedef struct {
 
 static void
 discard (const char *text, gsize len, gpointer data)
-{
-}
+{}
 
 static int
 run_case (const char *ptx, gsize len, const char *which, int n, guint threads, gboolean trace)
@@ -117,7 +116,8 @@ run_case (const char *ptx, gsize len, const char *which, int n, guint threads, g
         bytes = (double) sb.st_size;
       g_unlink (path);
     }
-  printf ("%-8s %-7s threads=%u  %" G_GUINT64_FORMAT " thread-inst  %8.3f s  %9.1f M thread-inst/s  %7.2f M warp-inst/s  %s%.2f\n",
+  printf ("%-8s %-7s threads=%u  %" G_GUINT64_FORMAT
+          " thread-inst  %8.3f s  %9.1f M thread-inst/s  %7.2f M warp-inst/s  %s%.2f\n",
           which, trace ? "trace" : "notrace", threads, st.thread_instructions, st.seconds,
           st.thread_instructions / st.seconds / 1e6, st.warp_instructions / st.seconds / 1e6,
           trace ? "bytes/warp-inst " : "", trace ? bytes / (double) st.warp_instructions : 0.0);

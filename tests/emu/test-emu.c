@@ -114,8 +114,8 @@ dalloc (Fx *fx, gsize size)
 #define HOST(a) ((void *) (uintptr_t) (a))
 
 static gboolean
-launch (Fx *fx, const char *kernel, uint32_t grid, uint32_t block, uint32_t dyn, void **args,
-        WsLaunchStats *stats, int *cuda_error, GError **error)
+launch (Fx *fx, const char *kernel, uint32_t grid, uint32_t block, uint32_t dyn, void **args, WsLaunchStats *stats,
+        int *cuda_error, GError **error)
 {
   WsEmuFunction *fn = ws_emu_module_get_function (fx->mod, kernel);
   WsLaunchConfig cfg = { { grid, 1, 1 }, { block, 1, 1 }, dyn };
@@ -223,7 +223,9 @@ test_vecadd (void)
   a = dalloc (&fx, n * 4);
   b = dalloc (&fx, n * 4);
   c = dalloc (&fx, n * 4);
-  ha = HOST (a); hb = HOST (b); hc = HOST (c);
+  ha = HOST (a);
+  hb = HOST (b);
+  hc = HOST (c);
   for (int i = 0; i < n; i++)
     {
       ha[i] = (float) i * 0.5f;
@@ -250,7 +252,8 @@ test_reduce (void)
   fx_init (&fx, "kernels.ptx", 2, FALSE);
   in = dalloc (&fx, n * 4);
   out = dalloc (&fx, blocks * 4);
-  hin = HOST (in); hout = HOST (out);
+  hin = HOST (in);
+  hout = HOST (out);
   for (int i = 0; i < n; i++)
     hin[i] = i % 7 - 2;
   {
@@ -277,7 +280,8 @@ test_divergence (void)
   fx_init (&fx, "kernels.ptx", 2, FALSE);
   in = dalloc (&fx, n * 4);
   out = dalloc (&fx, 2 * n * 4);
-  hin = HOST (in); hout = HOST (out);
+  hin = HOST (in);
+  hout = HOST (out);
   for (int i = 0; i < n; i++)
     hin[i] = (i * 37) % 101 + 1;
   {
@@ -337,7 +341,7 @@ test_atomics (void)
   g_assert_cmpfloat (*(float *) HOST (fs), ==, (float) n);
   g_assert_cmpfloat (*(double *) HOST (ds), ==, 0.5 * n);
   /* shared-memory atomics: each block adds 2 per thread */
-  g_assert_cmpuint (h[8], ==, 2u * (unsigned) n);   /* threads past n returned before the barrier */
+  g_assert_cmpuint (h[8], ==, 2u * (unsigned) n); /* threads past n returned before the barrier */
   fx_clear (&fx);
 }
 
@@ -352,7 +356,9 @@ test_carry_chain (void)
   a = dalloc (&fx, 2 * n * 8);
   b = dalloc (&fx, 2 * n * 8);
   out = dalloc (&fx, 3 * n * 8);
-  ha = HOST (a); hb = HOST (b); ho = HOST (out);
+  ha = HOST (a);
+  hb = HOST (b);
+  ho = HOST (out);
   for (int i = 0; i < n; i++)
     {
       ha[2 * i] = 0xffffffffffffffffull - (uint64_t) i;
@@ -447,7 +453,7 @@ test_fault_oob (void)
   g_autoptr (GError) error = NULL;
   uint64_t p;
   int n = 1000, cerr = 0;
-  fx_memcheck = TRUE;   /* the hardware would not notice these (test_invalid_unnoticed) */
+  fx_memcheck = TRUE; /* the hardware would not notice these (test_invalid_unnoticed) */
   fx_init (&fx, "kernels.ptx", 2, FALSE);
   p = ws_devmem_alloc (fx.mem, n * 4, WS_ALLOC_DEVICE, "cudaMalloc #7", &error);
   g_assert_no_error (error);
@@ -620,7 +626,7 @@ test_invalid_far_faults (void)
 {
   Fx fx;
   g_autoptr (GError) error = NULL;
-  int n = 1 << 28, cerr = 0;   /* 1 GiB past the buffer */
+  int n = 1 << 28, cerr = 0; /* 1 GiB past the buffer */
   fx_init (&fx, "kernels.ptx", 1, TRUE);
   uint64_t p = dalloc (&fx, 4096);
   void *args[] = { &p, &n };
@@ -731,7 +737,8 @@ test_dynamic_shared (void)
   fx_init (&fx, "kernels.ptx", 2, FALSE);
   in = dalloc (&fx, bs * blocks * 4);
   out = dalloc (&fx, bs * blocks * 4);
-  hin = HOST (in); hout = HOST (out);
+  hin = HOST (in);
+  hout = HOST (out);
   for (int i = 0; i < bs * blocks; i++)
     hin[i] = i * 11;
   {
@@ -762,7 +769,8 @@ test_local_array (void)
   fx_init (&fx, "kernels.ptx", 2, FALSE);
   in = dalloc (&fx, 32 * 4);
   out = dalloc (&fx, 64 * 4);
-  hin = HOST (in); hout = HOST (out);
+  hin = HOST (in);
+  hout = HOST (out);
   for (int j = 0; j < 32; j++)
     hin[j] = j + 1;
   {
@@ -823,7 +831,8 @@ test_warp_ops (void)
       int clz = t == 0 ? 32 : __builtin_clz ((unsigned) t);
       int ffs = t == 0 ? 0 : __builtin_ctz ((unsigned) t) + 1;
       uint32_t misc = host_brev ((uint32_t) t) ^ (uint32_t) clz ^ (uint32_t) ffs
-                      ^ host_prmt ((uint32_t) t, 0x12345678u, (uint32_t) (0x3210 + t) & 0x7777u); /* __byte_perm uses 3 selector bits */
+                      ^ host_prmt ((uint32_t) t, 0x12345678u,
+                                   (uint32_t) (0x3210 + t) & 0x7777u); /* __byte_perm uses 3 selector bits */
       g_assert_cmpuint ((uint32_t) h[t * 8 + 0], ==, 0xaaaaaaaau);
       g_assert_cmpint (h[t * 8 + 1], ==, 1);
       g_assert_cmpint (h[t * 8 + 2], ==, 1);
@@ -847,7 +856,9 @@ test_math (void)
   in = dalloc (&fx, 32 * 4);
   out = dalloc (&fx, 32 * 6 * 4);
   dout = dalloc (&fx, 32 * 2 * 8);
-  hin = HOST (in); h = HOST (out); hd = HOST (dout);
+  hin = HOST (in);
+  h = HOST (out);
+  hd = HOST (dout);
   for (int t = 0; t < 32; t++)
     hin[t] = 0.25f + (float) t * 0.37f;
   {
@@ -915,9 +926,10 @@ test_half (void)
   fx_init (&fx, "kernels.ptx", 1, TRUE);
   in = dalloc (&fx, 32 * 4);
   out = dalloc (&fx, 32 * 3 * 4);
-  hin = HOST (in); h = HOST (out);
+  hin = HOST (in);
+  h = HOST (out);
   for (int t = 0; t < 32; t++)
-    hin[t] = (float) t * 0.5f - 4.0f;   /* exact in half precision */
+    hin[t] = (float) t * 0.5f - 4.0f; /* exact in half precision */
   {
     void *args[] = { &in, &out };
     launch_ok (&fx, "halfops", 1, 32, 0, args, NULL);
@@ -1004,7 +1016,10 @@ test_printf_formats (void)
   Fx fx;
   g_autofree char *exp_path = NULL, *expected = NULL;
   const char *src = g_getenv ("WS_SOURCE_DIR");
-  struct { int a; float b; } pair = { 7, 0.125f };
+  struct {
+    int a;
+    float b;
+  } pair = { 7, 0.125f };
   int i = 42;
   unsigned u = 0xdeadbeefu;
   long long ll = 1234567890123LL;
@@ -1105,18 +1120,18 @@ test_hand_intops (void)
   }
   /* bar.red.popc over the block: threads with tid%3==0 in 64 threads */
   g_assert_cmpuint (h[0], ==, 22);
-  g_assert_cmpuint (h[1], ==, 0xabu);                            /* bfe.u32 */
-  g_assert_cmpuint (h[2], ==, 0xffffffabu);                      /* bfe.s32 sign-extends the field */
-  g_assert_cmpuint (h[3], ==, 0x12345f78u);                      /* bfi.b32 */
-  g_assert_cmpuint (h[4], ==, 0xf0000000u);                      /* bmsk.clamp: bits 28..35 cut at 31 */
-  g_assert_cmpuint (h[5], ==, 7);                                /* popc */
+  g_assert_cmpuint (h[1], ==, 0xabu);                                     /* bfe.u32 */
+  g_assert_cmpuint (h[2], ==, 0xffffffabu);                               /* bfe.s32 sign-extends the field */
+  g_assert_cmpuint (h[3], ==, 0x12345f78u);                               /* bfi.b32 */
+  g_assert_cmpuint (h[4], ==, 0xf0000000u);                               /* bmsk.clamp: bits 28..35 cut at 31 */
+  g_assert_cmpuint (h[5], ==, 7);                                         /* popc */
   g_assert_cmpuint (h[6], ==, (0xf0f0f0f0u & 0xff00ff00u) | 0x0f0f0f0fu); /* lop3 (a&b)|c */
-  g_assert_cmpuint (h[7], ==, 1 * 5 + 2 * 6 + 3 * 7 + 4 * 8 + 10); /* dp4a */
-  g_assert_cmpuint (h[8], ==, 0x34567812u);                      /* shf.l */
+  g_assert_cmpuint (h[7], ==, 1 * 5 + 2 * 6 + 3 * 7 + 4 * 8 + 10);        /* dp4a */
+  g_assert_cmpuint (h[8], ==, 0x34567812u);                               /* shf.l */
   g_assert_cmpuint (h[9], ==, (uint32_t) ((uint64_t) 0x87654321u * 0x12345678u >> 32)); /* mul.hi.u32 */
-  g_assert_cmpuint (h[10], ==, (uint32_t) G_MAXINT32);           /* add.sat.s32 */
-  g_assert_cmpuint (h[11], ==, 3);                               /* bfind.u32 */
-  g_assert_cmpuint (h[12], ==, 0xff0u);                          /* bmsk.wrap: position 36 wraps to 4 */
+  g_assert_cmpuint (h[10], ==, (uint32_t) G_MAXINT32);                                  /* add.sat.s32 */
+  g_assert_cmpuint (h[11], ==, 3);                                                      /* bfind.u32 */
+  g_assert_cmpuint (h[12], ==, 0xff0u); /* bmsk.wrap: position 36 wraps to 4 */
   fx_clear (&fx);
 }
 
@@ -1277,7 +1292,7 @@ test_trace_parallel_identical (void)
   g_assert_true (l0->complete);
   g_assert_cmpuint (l0->warp_instructions + l1->warp_instructions, ==, s1.warp_instructions);
   g_assert_cmpuint (l0->thread_instructions + l1->thread_instructions, ==, s1.thread_instructions);
-  g_assert_cmpuint (l1->barriers, ==, 12 * 8);   /* one bar.sync per warp of each of 12 blocks */
+  g_assert_cmpuint (l1->barriers, ==, 12 * 8); /* one bar.sync per warp of each of 12 blocks */
   g_assert_cmpuint (l0->memory_instructions, >, 0);
   g_assert_cmpstr (ws_trace_get_kernel (t, l0->kernel)->name, ==, "diverge");
   tb = ws_trace_read_tb (t, 0, 1, &error);
@@ -1357,7 +1372,10 @@ main (int argc, char **argv)
   g_test_add_func ("/emu/launch/parallel-equals-deterministic", test_parallel_equals_serial);
   g_test_add_func ("/emu/trace/parallel-trace-identical", test_trace_parallel_identical);
   {
-    static const struct { const char *name; void (*fn) (void); } debug_tests[] = {
+    static const struct {
+      const char *name;
+      void (*fn) (void);
+    } debug_tests[] = {
       { "/emu/debug-build/vector-add", test_vecadd },
       { "/emu/debug-build/reduction-shared-barrier-shfl", test_reduce },
       { "/emu/debug-build/divergence-reconvergence", test_divergence },

@@ -41,8 +41,7 @@
  * and a few hanging programs must not exceed the meson timeout (900 s). */
 #define PROGRAM_TIMEOUT_S "120"
 
-typedef struct
-{
+typedef struct {
   char *suite;
   char *name;
   char *program; /* NULL when not built */
@@ -119,22 +118,20 @@ first_difference (const char *got, const char *want)
   guint i = 0;
   while (g[i] && w[i] && g_strcmp0 (g[i], w[i]) == 0)
     i++;
-  return g_strdup_printf ("line %u: got '%s', expected '%s'", i + 1, g[i] ? g[i] : "(end)",
-                          w[i] ? w[i] : "(end)");
+  return g_strdup_printf ("line %u: got '%s', expected '%s'", i + 1, g[i] ? g[i] : "(end)", w[i] ? w[i] : "(end)");
 }
 
 /* `warpscope-cli trace info TRACE --json` must list the launches the
  * summary counted, with the same instruction totals. */
 static void
-check_trace (const Program *p, const char *trace_path, const char *db_path, gint64 launches,
-             gint64 warp_insts, gint64 thread_insts)
+check_trace (const Program *p, const char *trace_path, const char *db_path, gint64 launches, gint64 warp_insts,
+             gint64 thread_insts)
 {
   const char *argv[] = { cli_path, "--db", db_path, "trace", "info", trace_path, "--json", NULL };
   g_autofree char *out = NULL, *err = NULL;
   g_autoptr (GError) error = NULL;
   int status = 0;
-  if (!g_spawn_sync (NULL, (char **)argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status,
-                     &error))
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error))
     {
       g_test_fail_printf ("%s: cannot run trace info: %s", p->name, error->message);
       return;
@@ -152,9 +149,7 @@ check_trace (const Program *p, const char *trace_path, const char *db_path, gint
     }
   JsonNode *root = json_parser_get_root (parser);
   JsonObject *o = root && JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
-  JsonArray *list = o && json_object_has_member (o, "launches")
-                        ? json_object_get_array_member (o, "launches")
-                        : NULL;
+  JsonArray *list = o && json_object_has_member (o, "launches") ? json_object_get_array_member (o, "launches") : NULL;
   if (!list)
     {
       g_test_fail_printf ("%s: trace info has no \"launches\" array", p->name);
@@ -164,10 +159,9 @@ check_trace (const Program *p, const char *trace_path, const char *db_path, gint
   for (guint i = 0; i < json_array_get_length (list); i++)
     {
       JsonObject *l = json_array_get_object_element (list, i);
-      if (!l || !json_object_has_member (l, "index")
-          || !json_object_has_member (l, "warp_instructions")
+      if (!l || !json_object_has_member (l, "index") || !json_object_has_member (l, "warp_instructions")
           || !json_object_has_member (l, "thread_instructions")
-          || json_object_get_int_member (l, "index") != (gint64)i)
+          || json_object_get_int_member (l, "index") != (gint64) i)
         {
           g_test_fail_printf ("%s: trace launch %u lacks index/instruction counts", p->name, i);
           return;
@@ -175,13 +169,11 @@ check_trace (const Program *p, const char *trace_path, const char *db_path, gint
       warps += json_object_get_int_member (l, "warp_instructions");
       threads += json_object_get_int_member (l, "thread_instructions");
     }
-  if ((gint64)json_array_get_length (list) != launches || warps != warp_insts
-      || threads != thread_insts)
-    g_test_fail_printf ("%s: the trace has %u launches, %" G_GINT64_FORMAT
-                        " warp and %" G_GINT64_FORMAT " thread instructions; the summary %"
-                        G_GINT64_FORMAT ", %" G_GINT64_FORMAT " and %" G_GINT64_FORMAT,
-                        p->name, json_array_get_length (list), warps, threads, launches,
-                        warp_insts, thread_insts);
+  if ((gint64) json_array_get_length (list) != launches || warps != warp_insts || threads != thread_insts)
+    g_test_fail_printf ("%s: the trace has %u launches, %" G_GINT64_FORMAT " warp and %" G_GINT64_FORMAT
+                        " thread instructions; the summary %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT
+                        " and %" G_GINT64_FORMAT,
+                        p->name, json_array_get_length (list), warps, threads, launches, warp_insts, thread_insts);
 }
 
 /* Runs the program under the profiler and checks its output and summary.
@@ -213,36 +205,36 @@ test_program (gconstpointer data)
   g_autofree char *db_path = g_build_filename (tmp, "warpscope.db", NULL);
 
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_ptr_array_add (argv, (char *)"timeout");
-  g_ptr_array_add (argv, (char *)PROGRAM_TIMEOUT_S);
-  g_ptr_array_add (argv, (char *)cli_path);
-  g_ptr_array_add (argv, (char *)"--db");
+  g_ptr_array_add (argv, (char *) "timeout");
+  g_ptr_array_add (argv, (char *) PROGRAM_TIMEOUT_S);
+  g_ptr_array_add (argv, (char *) cli_path);
+  g_ptr_array_add (argv, (char *) "--db");
   g_ptr_array_add (argv, db_path);
-  g_ptr_array_add (argv, (char *)"profile");
+  g_ptr_array_add (argv, (char *) "profile");
   /* The examples also write a trace, cross-checked with `trace info`. */
   gboolean with_trace = g_strcmp0 (p->suite, "examples") == 0;
   if (with_trace)
     {
-      g_ptr_array_add (argv, (char *)"-o");
+      g_ptr_array_add (argv, (char *) "-o");
       g_ptr_array_add (argv, trace_path);
     }
-  g_ptr_array_add (argv, (char *)"--json");
-  g_ptr_array_add (argv, (char *)"--summary");
+  g_ptr_array_add (argv, (char *) "--json");
+  g_ptr_array_add (argv, (char *) "--summary");
   g_ptr_array_add (argv, summary_path);
-  g_ptr_array_add (argv, (char *)"--");
+  g_ptr_array_add (argv, (char *) "--");
   g_ptr_array_add (argv, p->program);
   for (char **a = p->args; a && *a; a++)
     if (**a)
       g_ptr_array_add (argv, *a);
   g_ptr_array_add (argv, NULL);
 
-  g_autofree char *cmdline = g_strjoinv (" ", (char **)argv->pdata);
+  g_autofree char *cmdline = g_strjoinv (" ", (char **) argv->pdata);
   g_test_message ("running: %s (in %s)", cmdline, tmp);
 
   g_autofree char *out = NULL, *err = NULL;
   int status = 0;
-  gboolean spawned = g_spawn_sync (tmp, (char **)argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
-                                   &out, &err, &status, &error);
+  gboolean spawned = g_spawn_sync (tmp, (char **) argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err,
+                                   &status, &error);
   g_assert_no_error (error);
   g_assert_true (spawned);
 
@@ -262,14 +254,11 @@ test_program (gconstpointer data)
   else if (p->unsupported)
     {
       if (failed_line)
-        problem = g_strdup_printf ("the program reports a failure (did %s succeed silently?)",
-                                   p->unsupported);
+        problem = g_strdup_printf ("the program reports a failure (did %s succeed silently?)", p->unsupported);
       else if (!strstr (both, p->unsupported))
-        problem
-            = g_strdup_printf ("the output does not name the unsupported call %s", p->unsupported);
+        problem = g_strdup_printf ("the output does not name the unsupported call %s", p->unsupported);
       else if (exit_code == 0 && !passed_line)
-        problem = g_strdup_printf ("exit 0 without PASSED: %s may have succeeded silently",
-                                   p->unsupported);
+        problem = g_strdup_printf ("exit 0 without PASSED: %s may have succeeded silently", p->unsupported);
     }
   else if (p->fault && exit_code != 4)
     {
@@ -301,8 +290,8 @@ test_program (gconstpointer data)
     {
       g_autofree char *out_tail = tail (out, 3000);
       g_autofree char *err_tail = tail (err, 3000);
-      g_test_message ("%s: exit %d\n--- stdout (tail) ---\n%s\n--- stderr (tail) ---\n%s", p->name,
-                      exit_code, out_tail, err_tail);
+      g_test_message ("%s: exit %d\n--- stdout (tail) ---\n%s\n--- stderr (tail) ---\n%s", p->name, exit_code, out_tail,
+                      err_tail);
     }
   if (problem)
     {
@@ -315,8 +304,7 @@ test_program (gconstpointer data)
     g_autoptr (JsonParser) parser = json_parser_new ();
     if (!json_parser_load_from_file (parser, summary_path, &error))
       {
-        g_test_fail_printf ("%s: no readable summary %s: %s", p->name, summary_path,
-                            error->message);
+        g_test_fail_printf ("%s: no readable summary %s: %s", p->name, summary_path, error->message);
         goto cleanup;
       }
     JsonNode *root = json_parser_get_root (parser);
@@ -327,26 +315,23 @@ test_program (gconstpointer data)
       }
     JsonObject *o = json_node_get_object (root);
     gint64 launches, warp_insts, thread_insts, summary_exit;
-    if (!summary_int (p, o, "exit_code", &summary_exit)
-        || !summary_int (p, o, "launches", &launches)
+    if (!summary_int (p, o, "exit_code", &summary_exit) || !summary_int (p, o, "launches", &launches)
         || !summary_int (p, o, "warp_instructions", &warp_insts)
         || !summary_int (p, o, "thread_instructions", &thread_insts))
       goto cleanup;
     JsonNode *seconds = json_object_get_member (o, "seconds");
-    g_test_message ("%s: %" G_GINT64_FORMAT " launches, %" G_GINT64_FORMAT
-                    " warp instructions, %" G_GINT64_FORMAT " thread instructions, %.3f s",
-                    p->name, launches, warp_insts, thread_insts,
-                    seconds ? json_node_get_double (seconds) : -1.0);
+    g_test_message ("%s: %" G_GINT64_FORMAT " launches, %" G_GINT64_FORMAT " warp instructions, %" G_GINT64_FORMAT
+                    " thread instructions, %.3f s",
+                    p->name, launches, warp_insts, thread_insts, seconds ? json_node_get_double (seconds) : -1.0);
     /* exit_code is the program's: 0 for a fault program, which profile turns into 4 */
     if (summary_exit != (p->fault ? 0 : exit_code))
-      g_test_fail_printf ("%s: summary exit_code %" G_GINT64_FORMAT ", the program exited %d",
-                          p->name, summary_exit, p->fault ? 0 : exit_code);
-    else if (!seconds || !JSON_NODE_HOLDS_VALUE (seconds)
-             || !(json_node_get_double (seconds) >= 0.0))
+      g_test_fail_printf ("%s: summary exit_code %" G_GINT64_FORMAT ", the program exited %d", p->name, summary_exit,
+                          p->fault ? 0 : exit_code);
+    else if (!seconds || !JSON_NODE_HOLDS_VALUE (seconds) || !(json_node_get_double (seconds) >= 0.0))
       g_test_fail_printf ("%s: summary has no non-negative \"seconds\"", p->name);
     else if (launches <= 0 || warp_insts <= 0)
-      g_test_fail_printf ("%s: summary counts no work (%" G_GINT64_FORMAT
-                          " launches, %" G_GINT64_FORMAT " warp instructions)",
+      g_test_fail_printf ("%s: summary counts no work (%" G_GINT64_FORMAT " launches, %" G_GINT64_FORMAT
+                          " warp instructions)",
                           p->name, launches, warp_insts);
     /* A warp instruction executes for 0 to 32 threads: 0 when its guard
      * predicate is false in every active lane (those count as warp but not
@@ -378,8 +363,7 @@ tree_difference (const char *a, const char *b)
       if (!g_file_get_contents (a, &ca, &la, NULL) || !g_file_get_contents (b, &cb, &lb, NULL))
         return g_strdup_printf ("cannot read %s or %s", a, b);
       if (la != lb)
-        return g_strdup_printf ("%s has %" G_GSIZE_FORMAT " bytes, %s %" G_GSIZE_FORMAT, a, la, b,
-                                lb);
+        return g_strdup_printf ("%s has %" G_GSIZE_FORMAT " bytes, %s %" G_GSIZE_FORMAT, a, la, b, lb);
       for (gsize i = 0; i < la; i++)
         if (ca[i] != cb[i])
           return g_strdup_printf ("%s and %s differ at byte %" G_GSIZE_FORMAT, a, b, i);
@@ -399,8 +383,8 @@ tree_difference (const char *a, const char *b)
   guint half = names->len / 2;
   for (guint i = 0; i < half; i++)
     {
-      g_autofree char *pa = g_build_filename (a, (char *)names->pdata[i], NULL);
-      g_autofree char *pb = g_build_filename (b, (char *)names->pdata[i], NULL);
+      g_autofree char *pa = g_build_filename (a, (char *) names->pdata[i], NULL);
+      g_autofree char *pb = g_build_filename (b, (char *) names->pdata[i], NULL);
       char *d = tree_difference (pa, pb);
       if (d)
         return d;
@@ -414,17 +398,17 @@ static gboolean
 profile_to_trace (const Program *p, const char *trace, const char *db, gboolean deterministic)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_ptr_array_add (argv, (char *)"timeout");
-  g_ptr_array_add (argv, (char *)PROGRAM_TIMEOUT_S);
+  g_ptr_array_add (argv, (char *) "timeout");
+  g_ptr_array_add (argv, (char *) PROGRAM_TIMEOUT_S);
   g_ptr_array_add (argv, cli_path);
-  g_ptr_array_add (argv, (char *)"--db");
-  g_ptr_array_add (argv, (char *)db);
-  g_ptr_array_add (argv, (char *)"profile");
+  g_ptr_array_add (argv, (char *) "--db");
+  g_ptr_array_add (argv, (char *) db);
+  g_ptr_array_add (argv, (char *) "profile");
   if (deterministic)
-    g_ptr_array_add (argv, (char *)"--deterministic");
-  g_ptr_array_add (argv, (char *)"-o");
-  g_ptr_array_add (argv, (char *)trace);
-  g_ptr_array_add (argv, (char *)"--");
+    g_ptr_array_add (argv, (char *) "--deterministic");
+  g_ptr_array_add (argv, (char *) "-o");
+  g_ptr_array_add (argv, (char *) trace);
+  g_ptr_array_add (argv, (char *) "--");
   g_ptr_array_add (argv, p->program);
   for (char **a = p->args; a && *a; a++)
     if (**a)
@@ -433,8 +417,7 @@ profile_to_trace (const Program *p, const char *trace, const char *db, gboolean 
   g_autofree char *out = NULL, *err = NULL;
   g_autoptr (GError) error = NULL;
   int status = 0;
-  if (!g_spawn_sync (NULL, (char **)argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out,
-                     &err, &status, &error))
+  if (!g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, &error))
     {
       g_test_fail_printf ("%s: cannot run the profiler: %s", p->name, error->message);
       return FALSE;
@@ -442,8 +425,8 @@ profile_to_trace (const Program *p, const char *trace, const char *db, gboolean 
   if (!WIFEXITED (status) || WEXITSTATUS (status) != 0 || !out || !strstr (out, "PASSED\n"))
     {
       g_autofree char *err_tail = tail (err, 2000);
-      g_test_fail_printf ("%s: the %s run failed: %s", p->name,
-                          deterministic ? "--deterministic" : "parallel", err_tail);
+      g_test_fail_printf ("%s: the %s run failed: %s", p->name, deterministic ? "--deterministic" : "parallel",
+                          err_tail);
       return FALSE;
     }
   return TRUE;
@@ -491,8 +474,7 @@ main (int argc, char **argv)
         }
       else if (i + 3 < argc)
         {
-          g_ptr_array_add (programs,
-                           program_parse (argv[i], argv[i + 1], argv[i + 2], argv[i + 3]));
+          g_ptr_array_add (programs, program_parse (argv[i], argv[i + 1], argv[i + 2], argv[i + 3]));
           i += 4;
         }
       else

@@ -8,8 +8,10 @@ static GHashTable *
 vars (void)
 {
   GHashTable *t = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  const struct { const char *n; double v; } v[] = { { "N", 1048576 }, { "blockSize", 256 },
-                                                    { "computeIntensity", 4 }, { "zero", 0 } };
+  const struct {
+    const char *n;
+    double v;
+  } v[] = { { "N", 1048576 }, { "blockSize", 256 }, { "computeIntensity", 4 }, { "zero", 0 } };
   for (guint i = 0; i < G_N_ELEMENTS (v); i++)
     {
       double *d = g_new (double, 1);
@@ -22,8 +24,8 @@ vars (void)
 static double
 eval (const char *text)
 {
-  g_autoptr(GHashTable) t = vars ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GHashTable) t = vars ();
+  g_autoptr (GError) error = NULL;
   double v = NAN;
   if (!ws_expr_evaluate_text (text, t, NULL, &v, &error))
     g_error ("%s: %s", text, error->message);
@@ -33,7 +35,7 @@ eval (const char *text)
 static char *
 error_of (const char *text)
 {
-  g_autoptr(GHashTable) t = vars ();
+  g_autoptr (GHashTable) t = vars ();
   GError *error = NULL;
   double v;
   g_assert_false (ws_expr_evaluate_text (text, t, "bytes", &v, &error));
@@ -62,14 +64,14 @@ test_values (void)
   g_assert_cmpfloat (eval ("N > 1000 && blockSize <= 256"), ==, 1);
   g_assert_cmpfloat (eval ("N == 5 || !(zero != 0)"), ==, 1);
   g_assert_cmpfloat (eval ("blockSize >= 512 ? 2 : 3"), ==, 3);
-  g_assert_cmpfloat (eval ("zero != 0 && 1 / zero"), ==, 0);  /* short-circuit */
+  g_assert_cmpfloat (eval ("zero != 0 && 1 / zero"), ==, 0); /* short-circuit */
 }
 
 static void
 test_variables_listed (void)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsExpr) e = ws_expr_parse ("N * blockSize + N / x", &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsExpr) e = ws_expr_parse ("N * blockSize + N / x", &error);
   g_assert_no_error (error);
   const char *const *v = ws_expr_get_variables (e);
   g_assert_cmpstr (v[0], ==, "N");
@@ -81,7 +83,10 @@ test_variables_listed (void)
 static void
 test_errors (void)
 {
-  const struct { const char *text; const char *expect; } cases[] = {
+  const struct {
+    const char *text;
+    const char *expect;
+  } cases[] = {
     { "4 * (N + 1", "bytes: column 11: expected ')' to close the '(' at column 5" },
     { "4 * ", "bytes: column 5: expected a number" },
     { "", "column 1: the expression is empty" },
@@ -114,12 +119,12 @@ test_identifiers (void)
 
   for (guint i = 0; good[i] != NULL; i++)
     {
-      g_autoptr(GError) error = NULL;
-      g_autoptr(WsExpr) e = ws_expr_parse (good[i], &error);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WsExpr) e = ws_expr_parse (good[i], &error);
 
       g_assert_true (ws_expr_is_identifier (good[i]));
       g_assert_no_error (error);
-      g_assert_cmpstr (ws_expr_get_variables (e)[0], ==, good[i]);   /* the parser reads it as one variable */
+      g_assert_cmpstr (ws_expr_get_variables (e)[0], ==, good[i]); /* the parser reads it as one variable */
     }
   for (guint i = 0; bad[i] != NULL; i++)
     g_assert_false (ws_expr_is_identifier (bad[i]));
@@ -145,18 +150,19 @@ nested (guint n, const char *open, const char *middle, const char *close)
 static void
 test_depth_refused (void)
 {
-  const struct { const char *open, *middle, *close; guint per_level; } kinds[] = {
-    { "(", "1", ")", 1 },
-    { "-", "1", "", 1 },
-    { "1^", "1", "", 2 },          /* the exponent, and its operand */
-    { "1?", "1", ":1", 2 },        /* the branch, and its operand */
+  const struct {
+    const char *open, *middle, *close;
+    guint per_level;
+  } kinds[] = {
+    { "(", "1", ")", 1 },    { "-", "1", "", 1 }, { "1^", "1", "", 2 }, /* the exponent, and its operand */
+    { "1?", "1", ":1", 2 },                                             /* the branch, and its operand */
     { "min(", "1", ")", 1 },
   };
   for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
     {
       g_autofree char *deep = nested (10000, kinds[k].open, kinds[k].middle, kinds[k].close);
-      g_autoptr(GError) error = NULL;
-      g_autoptr(WsExpr) e = ws_expr_parse (deep, &error);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WsExpr) e = ws_expr_parse (deep, &error);
       g_assert_null (e);
       g_assert_error (error, WS_ERROR, WS_ERROR_PARSE);
       g_assert_nonnull (strstr (error->message, "nests deeper than 256 levels"));
@@ -165,11 +171,11 @@ test_depth_refused (void)
       /* Well inside the limit it still parses and evaluates. */
       guint ok_levels = WS_EXPR_MAX_DEPTH / kinds[k].per_level - 2;
       g_autofree char *fine = nested (ok_levels, kinds[k].open, kinds[k].middle, kinds[k].close);
-      g_autoptr(GError) e2 = NULL;
-      g_autoptr(WsExpr) f = ws_expr_parse (fine, &e2);
+      g_autoptr (GError) e2 = NULL;
+      g_autoptr (WsExpr) f = ws_expr_parse (fine, &e2);
       g_assert_no_error (e2);
       double v = NAN;
-      g_autoptr(GHashTable) t = vars ();
+      g_autoptr (GHashTable) t = vars ();
       g_assert_true (ws_expr_eval_with_table (f, t, &v, &e2));
       g_assert_no_error (e2);
       g_assert_true (isfinite (v));
@@ -194,16 +200,16 @@ test_long_runs (void)
 
   GString *mixed = g_string_new ("N");
   for (guint i = 0; i < 5000; i++)
-    g_string_append (mixed, " - 2 + 1");   /* left to right: N - 5000 */
+    g_string_append (mixed, " - 2 + 1"); /* left to right: N - 5000 */
   g_assert_cmpfloat (eval (mixed->str), ==, 1048576 - 5000);
   g_string_free (mixed, TRUE);
 
   g_assert_cmpfloat (eval ("100 / 10 / 5"), ==, 2);
   g_assert_cmpfloat (eval ("2 * 3 % 4 * 5"), ==, 10);
   g_assert_cmpfloat (eval ("1 < 2 < 3"), ==, 1);
-  g_assert_cmpfloat (eval ("3 > 2 > 1"), ==, 0);              /* (3 > 2) > 1 */
+  g_assert_cmpfloat (eval ("3 > 2 > 1"), ==, 0); /* (3 > 2) > 1 */
   g_assert_cmpfloat (eval ("1 && 2 && 3"), ==, 1);
-  g_assert_cmpfloat (eval ("1 && zero && 1 / zero"), ==, 0);  /* short-circuit inside a run */
+  g_assert_cmpfloat (eval ("1 && zero && 1 / zero"), ==, 0); /* short-circuit inside a run */
   g_assert_cmpfloat (eval ("zero || zero || 5 || 1 / zero"), ==, 1);
   g_assert_cmpfloat (eval ("zero || zero || zero"), ==, 0);
 

@@ -15,7 +15,7 @@ load (const char *name)
   g_assert_nonnull (src);
   g_autofree char *path = g_build_filename (src, "tests", "data", "fatbin", name, NULL);
   Blob b = { 0 };
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_assert_true (g_file_get_contents (path, &b.data, &b.len, &error));
   g_assert_no_error (error);
   return b;
@@ -25,8 +25,8 @@ static char *
 decode_only_ptx (const char *file, gsize *len, WsFatbinCompression *compression)
 {
   Blob b = load (file);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsFatbin) fb = ws_fatbin_new_from_data (b.data, b.len, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsFatbin) fb = ws_fatbin_new_from_data (b.data, b.len, &error);
   g_assert_no_error (error);
   const WsFatbinEntry *ptx = NULL;
   for (guint i = 0; i < ws_fatbin_get_n_entries (fb); i++)
@@ -47,8 +47,8 @@ static void
 test_plain_entries (void)
 {
   Blob b = load ("plain.fatbin");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsFatbin) fb = ws_fatbin_new_from_data (b.data, b.len, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsFatbin) fb = ws_fatbin_new_from_data (b.data, b.len, &error);
   g_assert_no_error (error);
   /* The device-link container (SASS only), then the unit's own. */
   g_assert_cmpuint (ws_fatbin_get_n_containers (fb), ==, 2);
@@ -83,13 +83,13 @@ static char *
 ptx_tokens (const char *ptx)
 {
   GString *out = g_string_new (NULL);
-  g_auto(GStrv) lines = g_strsplit (ptx, "\n", -1);
+  g_auto (GStrv) lines = g_strsplit (ptx, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     {
       char *comment = strstr (lines[i], "//");
       if (comment != NULL)
         *comment = 0;
-      g_auto(GStrv) words = g_strsplit_set (lines[i], " \t", -1);
+      g_auto (GStrv) words = g_strsplit_set (lines[i], " \t", -1);
       for (guint j = 0; words[j] != NULL; j++)
         if (*words[j])
           g_string_append_printf (out, "%s ", words[j]);
@@ -128,15 +128,18 @@ static void
 test_select_highest (void)
 {
   Blob b = load ("multi-arch.fatbin");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsFatbin) fb = ws_fatbin_new_from_data (b.data, b.len, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsFatbin) fb = ws_fatbin_new_from_data (b.data, b.len, &error);
   g_assert_no_error (error);
-  const struct { int target; uint32_t want; } cases[] = {
+  const struct {
+    int target;
+    uint32_t want;
+  } cases[] = {
     { 75, 75 }, { 80, 80 }, { 86, 80 }, { 89, 80 }, { 90, 90 }, { 120, 90 },
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(GPtrArray) ptx = ws_fatbin_select_ptx (fb, cases[i].target, WS_FATBIN_SELECT_STRICT, "multi", &error);
+      g_autoptr (GPtrArray) ptx = ws_fatbin_select_ptx (fb, cases[i].target, WS_FATBIN_SELECT_STRICT, "multi", &error);
       g_assert_no_error (error);
       g_assert_cmpuint (ptx->len, ==, 1);
       WsFatbinPtx *p = g_ptr_array_index (ptx, 0);
@@ -146,14 +149,14 @@ test_select_highest (void)
       g_assert_nonnull (strstr (p->ptx, target));
     }
   /* All PTX newer than the target. */
-  g_autoptr(GPtrArray) none = ws_fatbin_select_ptx (fb, 70, WS_FATBIN_SELECT_STRICT, "multi", &error);
+  g_autoptr (GPtrArray) none = ws_fatbin_select_ptx (fb, 70, WS_FATBIN_SELECT_STRICT, "multi", &error);
   g_assert_null (none);
   g_assert_error (error, WS_ERROR, WS_ERROR_UNSUPPORTED);
   g_assert_nonnull (strstr (error->message, "compute_75"));
   g_assert_nonnull (strstr (error->message, "sm_70"));
   g_clear_error (&error);
   /* Allowed: the lowest PTX, marked as newer than the target. */
-  g_autoptr(GPtrArray) low = ws_fatbin_select_ptx (fb, 52, WS_FATBIN_SELECT_ALLOW_NEWER, "multi", &error);
+  g_autoptr (GPtrArray) low = ws_fatbin_select_ptx (fb, 52, WS_FATBIN_SELECT_ALLOW_NEWER, "multi", &error);
   g_assert_no_error (error);
   g_assert_cmpuint (low->len, ==, 1);
   g_assert_cmpuint (((WsFatbinPtx *) low->pdata[0])->arch, ==, 75);
@@ -165,11 +168,11 @@ static void
 test_sass_only (void)
 {
   Blob b = load ("sass-only.fatbin");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsFatbin) fb = ws_fatbin_new_from_data (b.data, b.len, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsFatbin) fb = ws_fatbin_new_from_data (b.data, b.len, &error);
   g_assert_no_error (error);
   g_assert_false (ws_fatbin_has_ptx (fb));
-  g_autoptr(GPtrArray) ptx = ws_fatbin_select_ptx (fb, 80, WS_FATBIN_SELECT_ALLOW_NEWER, "./prog", &error);
+  g_autoptr (GPtrArray) ptx = ws_fatbin_select_ptx (fb, 80, WS_FATBIN_SELECT_ALLOW_NEWER, "./prog", &error);
   g_assert_null (ptx);
   g_assert_error (error, WS_ERROR, WS_ERROR_UNSUPPORTED);
   g_assert_nonnull (strstr (error->message, "./prog"));
@@ -212,23 +215,23 @@ static void
 test_wrapper_v1 (void)
 {
   Blob b = load ("zstd.fatbin");
-  g_autoptr(GArray) offs = container_offsets (&b);
+  g_autoptr (GArray) offs = container_offsets (&b);
   g_assert_cmpuint (offs->len, ==, 2);
   Wrapper w = { (int) WS_FATBIN_WRAPPER_MAGIC, 1, b.data + g_array_index (offs, gsize, 1), NULL };
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsFatbin) fb = ws_fatbin_new_from_wrapper (&w, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsFatbin) fb = ws_fatbin_new_from_wrapper (&w, &error);
   g_assert_no_error (error);
   g_assert_cmpint (ws_fatbin_get_wrapper_version (fb), ==, 1);
   g_assert_cmpuint (ws_fatbin_get_n_containers (fb), ==, 1);
   g_assert_cmpuint (ws_fatbin_get_n_entries (fb), ==, 2);
-  g_autoptr(GPtrArray) ptx = ws_fatbin_select_ptx (fb, 80, WS_FATBIN_SELECT_STRICT, NULL, &error);
+  g_autoptr (GPtrArray) ptx = ws_fatbin_select_ptx (fb, 80, WS_FATBIN_SELECT_STRICT, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (ptx->len, ==, 1);
   g_assert_nonnull (strstr (((WsFatbinPtx *) ptx->pdata[0])->ptx, "scale_add"));
 
   /* The dlink container alone is SASS only. */
   Wrapper w0 = { (int) WS_FATBIN_WRAPPER_MAGIC, 1, b.data, NULL };
-  g_autoptr(WsFatbin) fb0 = ws_fatbin_new_from_wrapper (&w0, &error);
+  g_autoptr (WsFatbin) fb0 = ws_fatbin_new_from_wrapper (&w0, &error);
   g_assert_no_error (error);
   g_assert_false (ws_fatbin_has_ptx (fb0));
   g_free (b.data);
@@ -239,16 +242,16 @@ test_rdc_wrapper_v2 (void)
 {
   Blob linked = load ("rdc-linked.fatbin");
   Blob pre = load ("rdc-prelinked.fatbin");
-  g_autoptr(GArray) offs = container_offsets (&pre);
+  g_autoptr (GArray) offs = container_offsets (&pre);
   g_assert_cmpuint (offs->len, ==, 2);
   void *prelinked[3] = { pre.data + g_array_index (offs, gsize, 0), pre.data + g_array_index (offs, gsize, 1), NULL };
   Wrapper w = { (int) WS_FATBIN_WRAPPER_MAGIC, 2, linked.data, prelinked };
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsFatbin) fb = ws_fatbin_new_from_wrapper (&w, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsFatbin) fb = ws_fatbin_new_from_wrapper (&w, &error);
   g_assert_no_error (error);
   g_assert_cmpint (ws_fatbin_get_wrapper_version (fb), ==, 2);
   g_assert_cmpuint (ws_fatbin_get_n_containers (fb), ==, 3);
-  g_autoptr(GPtrArray) ptx = ws_fatbin_select_ptx (fb, 80, WS_FATBIN_SELECT_STRICT, "rdc", &error);
+  g_autoptr (GPtrArray) ptx = ws_fatbin_select_ptx (fb, 80, WS_FATBIN_SELECT_STRICT, "rdc", &error);
   g_assert_no_error (error);
   g_assert_cmpuint (ptx->len, ==, 2);
   WsFatbinPtx *a = ptx->pdata[0], *bb = ptx->pdata[1];
@@ -268,7 +271,7 @@ static void
 test_corrupt (void)
 {
   Blob b = load ("plain.fatbin");
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   /* Bad wrapper magic. */
   Wrapper w = { 0x12345678, 1, b.data, NULL };
   g_assert_null (ws_fatbin_new_from_wrapper (&w, &error));
@@ -293,7 +296,7 @@ test_corrupt (void)
   b.data[1528] ^= 0xff;
   /* Damaged zstd stream: decoding fails instead of returning garbage. */
   Blob z = load ("zstd.fatbin");
-  g_autoptr(WsFatbin) fb = ws_fatbin_new_from_data (z.data, z.len, &error);
+  g_autoptr (WsFatbin) fb = ws_fatbin_new_from_data (z.data, z.len, &error);
   g_assert_no_error (error);
   const WsFatbinEntry *e = ws_fatbin_get_entry (fb, 1);
   g_assert_cmpint (e->compression, ==, WS_FATBIN_COMPRESSION_ZSTD);

@@ -6,7 +6,7 @@
 static gboolean
 lookup_any (const char *name, double *value, gpointer data)
 {
-  *value = (double) strlen (name);   /* every variable is known */
+  *value = (double) strlen (name); /* every variable is known */
   return TRUE;
 }
 

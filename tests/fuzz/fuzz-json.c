@@ -9,8 +9,8 @@ int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
   if (!ws_json_parser_load_data (parser, (const char *) data, (gssize) size, &error))
     return 0;
   JsonNode *root = json_parser_get_root (parser);

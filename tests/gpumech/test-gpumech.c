@@ -20,16 +20,35 @@ test_gpu (void)
 {
   WsGpu *g = g_new0 (WsGpu, 1);
   g->name = g_strdup ("gpumech test GPU");
-  g->cc_major = 8; g->cc_minor = 0;
-  g->sms = 1; g->core_clock_mhz = 1000; g->warp_schedulers_per_sm = 1; g->issue_width = 1;
-  g->warp_size = 32; g->max_warps_per_sm = 64; g->max_blocks_per_sm = 32;
-  g->max_threads_per_block = 1024; g->registers_per_sm = 65536; g->max_registers_per_block = 65536;
-  g->max_registers_per_thread = 255; g->register_alloc_unit = 256;
-  g->shared_per_sm = 167936; g->shared_per_block = 49152; g->shared_per_block_optin = 166912;
-  g->shared_alloc_unit = 128; g->shared_reserved_per_block = 1024;
-  g->l1_size = 32768; g->l1_line = 128; g->l1_sector = 32; g->l1_assoc = 4; g->l1_latency = 30;
+  g->cc_major = 8;
+  g->cc_minor = 0;
+  g->sms = 1;
+  g->core_clock_mhz = 1000;
+  g->warp_schedulers_per_sm = 1;
+  g->issue_width = 1;
+  g->warp_size = 32;
+  g->max_warps_per_sm = 64;
+  g->max_blocks_per_sm = 32;
+  g->max_threads_per_block = 1024;
+  g->registers_per_sm = 65536;
+  g->max_registers_per_block = 65536;
+  g->max_registers_per_thread = 255;
+  g->register_alloc_unit = 256;
+  g->shared_per_sm = 167936;
+  g->shared_per_block = 49152;
+  g->shared_per_block_optin = 166912;
+  g->shared_alloc_unit = 128;
+  g->shared_reserved_per_block = 1024;
+  g->l1_size = 32768;
+  g->l1_line = 128;
+  g->l1_sector = 32;
+  g->l1_assoc = 4;
+  g->l1_latency = 30;
   g->l1_mshrs = 32;
-  g->l2_size = 1 << 20; g->l2_line = 128; g->l2_assoc = 16; g->l2_latency = 200;
+  g->l2_size = 1 << 20;
+  g->l2_line = 128;
+  g->l2_assoc = 16;
+  g->l2_latency = 200;
   g->dram_latency = DRAM_LAT;
   g->dram_bandwidth_gbs = 1000;
   for (int c = 0; c < WS_ICLASS_COUNT; c++)
@@ -52,10 +71,10 @@ enum { ADDR_NONE, ADDR_COALESCED, ADDR_SCATTER, ADDR_REPEAT, ADDR_STRIDE15, ADDR
 typedef struct {
   const WsTraceStaticInst *insts;
   guint n_insts;
-  const uint32_t *program;   /* static ids every warp executes, in order */
+  const uint32_t *program; /* static ids every warp executes, in order */
   guint n_steps;
-  const int *addr;           /* per step: ADDR_* */
-  const uint32_t *block0_program;  /* when set: what block 0's warps execute instead (no memory) */
+  const int *addr;                /* per step: ADDR_* */
+  const uint32_t *block0_program; /* when set: what block 0's warps execute instead (no memory) */
   guint block0_steps;
 } Kernel;
 
@@ -100,7 +119,7 @@ write_trace (const char *dir, const char *name, const Kernel *kern, uint32_t blo
 {
   g_autofree char *file = g_strconcat (name, ".wstrace", NULL);
   g_autofree char *path = g_build_filename (dir, file, NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   WsTraceWriter *w = ws_trace_writer_new (path, &error);
   g_assert_no_error (error);
   WsTraceKernelDesc kd = { .name = name, .n_insts = kern->n_insts, .insts = kern->insts, .regs_per_thread = 16 };
@@ -193,8 +212,8 @@ write_scatter_store_trace (const char *dir, uint32_t blocks, uint32_t warps_per_
 static char *
 write_reuse_trace (const char *dir, uint32_t blocks, uint32_t warps_per_block)
 {
-  WsTraceStaticInst insts[4] = { inst_mem (WS_OPCLASS_LD, 1, -1), inst_fp32 (2, 1),
-                                 inst_mem (WS_OPCLASS_LD, 3, -1), inst_fp32 (4, 3) };
+  WsTraceStaticInst insts[4] = { inst_mem (WS_OPCLASS_LD, 1, -1), inst_fp32 (2, 1), inst_mem (WS_OPCLASS_LD, 3, -1),
+                                 inst_fp32 (4, 3) };
   uint32_t program[4] = { 0, 1, 2, 3 };
   int addr[4] = { ADDR_COALESCED, ADDR_NONE, ADDR_REPEAT, ADDR_NONE };
   Kernel k = { insts, 4, program, 4, addr };
@@ -219,11 +238,11 @@ load_gpumech (void)
 static WsPrediction *
 predict (const char *trace_path, const WsGpu *gpu, const char *variant, const char *scheduler)
 {
-  g_autoptr(WsPredictorPlugin) plugin = load_gpumech ();
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) trace = ws_trace_open (trace_path, &error);
+  g_autoptr (WsPredictorPlugin) plugin = load_gpumech ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsTrace) trace = ws_trace_open (trace_path, &error);
   g_assert_no_error (error);
-  g_autoptr(GHashTable) options = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) options = g_hash_table_new (g_str_hash, g_str_equal);
   if (variant)
     g_hash_table_insert (options, "variant", (gpointer) variant);
   if (scheduler)
@@ -292,7 +311,7 @@ static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
   (void) data;
-  g_autoptr(GDir) d = g_dir_open (f->dir, 0, NULL);
+  g_autoptr (GDir) d = g_dir_open (f->dir, 0, NULL);
   const char *n;
   while (d && (n = g_dir_read_name (d)) != NULL)
     {
@@ -313,11 +332,11 @@ test_interval_profile (Fixture *f, gconstpointer data)
 {
   (void) data;
   g_autofree char *path = write_compute_trace (f->dir, 1, 2);
-  g_autoptr(WsPrediction) p = predict (path, f->gpu, "mt", "rr");
+  g_autoptr (WsPrediction) p = predict (path, f->gpu, "mt", "rr");
   g_assert_cmpfloat (metric (p, "intervals"), ==, 2);
   g_assert_cmpfloat (metric (p, "representative_insts"), ==, 9);
   g_assert_cmpfloat (metric (p, "representative_cycles"), ==, 29);
-  assert_close (metric (p, "issue_prob"), 9.0 / 29);            /* eq. 18 */
+  assert_close (metric (p, "issue_prob"), 9.0 / 29); /* eq. 18 */
   g_assert_cmpfloat (metric (p, "warps_per_sm"), ==, 2);
 }
 
@@ -338,10 +357,10 @@ test_store_at_end (Fixture *f, gconstpointer data)
   const Kernel kern = { insts, 2, program, 2, addr };
   g_autofree char *path = write_trace (f->dir, "store_end", &kern, 1, 1);
 
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
   g_assert_no_error (error);
-  g_autoptr(WsLaunchAnalysis) a = ws_launch_analysis_new (trace, 0, f->gpu, &error);
+  g_autoptr (WsLaunchAnalysis) a = ws_launch_analysis_new (trace, 0, f->gpu, &error);
   g_assert_no_error (error);
   assert_close (ws_launch_analysis_get_latencies (a)[1], 200);
   const WsIntervalProfile *rep = ws_launch_analysis_get_representative (a, NULL, NULL);
@@ -353,7 +372,7 @@ test_store_at_end (Fixture *f, gconstpointer data)
   assert_close (rep->cycles, 221);
   assert_close (rep->perf, 2.0 / 221);
 
-  g_autoptr(WsPrediction) p = predict (path, f->gpu, "mt", "rr");
+  g_autoptr (WsPrediction) p = predict (path, f->gpu, "mt", "rr");
   g_assert_cmpfloat (metric (p, "representative_cycles"), ==, 221);
   g_assert_cmpfloat (metric (p, "intervals"), ==, 2);
   /* One warp alone: its 221 cycles for 2 instructions, 199 of them L2. */
@@ -377,7 +396,7 @@ test_param_load_latency (Fixture *f, gconstpointer data)
   const int addr[2] = { ADDR_NONE, ADDR_NONE };
   const Kernel kern = { insts, 2, program, 2, addr };
   g_autofree char *path = write_trace (f->dir, "param", &kern, 1, 1);
-  g_autoptr(WsPrediction) p = predict (path, f->gpu, "mt", "rr");
+  g_autoptr (WsPrediction) p = predict (path, f->gpu, "mt", "rr");
   g_assert_cmpfloat (metric (p, "representative_insts"), ==, 2);
   g_assert_cmpfloat (metric (p, "representative_cycles"), ==, 2 + FP32_LAT);
 }
@@ -390,8 +409,8 @@ test_rr_vs_gto (Fixture *f, gconstpointer data)
 {
   (void) data;
   g_autofree char *path = write_compute_trace (f->dir, 1, 2);
-  g_autoptr(WsPrediction) rr = predict (path, f->gpu, "mt", "rr");
-  g_autoptr(WsPrediction) gto = predict (path, f->gpu, "mt", "gto");
+  g_autoptr (WsPrediction) rr = predict (path, f->gpu, "mt", "rr");
+  g_autoptr (WsPrediction) gto = predict (path, f->gpu, "mt", "gto");
   double rr_non = 9.0 / 29 * 1 * 7;
   assert_close (metric (rr, "nonoverlapped_insts"), rr_non);
   assert_close (metric (gto, "nonoverlapped_insts"), 0);
@@ -418,7 +437,7 @@ test_stack_levels (Fixture *f, gconstpointer data)
 {
   (void) data;
   g_autofree char *path = write_reuse_trace (f->dir, 1, 2);
-  g_autoptr(WsPrediction) p = predict (path, f->gpu, "full", "rr");
+  g_autoptr (WsPrediction) p = predict (path, f->gpu, "full", "rr");
   g_assert_cmpfloat (metric (p, "intervals"), ==, 3);
   g_assert_cmpfloat (metric (p, "representative_cycles"), ==, 534);
   double c = metric (p, "cpi_multithreading");
@@ -439,8 +458,8 @@ test_gto_nonoverlapped_and_issue_bound (Fixture *f, gconstpointer data)
 {
   (void) data;
   g_autofree char *path = write_compute_trace (f->dir, 1, 8);
-  g_autoptr(WsPrediction) rr = predict (path, f->gpu, "mt", "rr");
-  g_autoptr(WsPrediction) gto = predict (path, f->gpu, "mt", "gto");
+  g_autoptr (WsPrediction) rr = predict (path, f->gpu, "mt", "rr");
+  g_autoptr (WsPrediction) gto = predict (path, f->gpu, "mt", "gto");
   assert_close (metric (gto, "nonoverlapped_insts"), 11.5);
   assert_close (metric (gto, "cpi_eq16"), (29 + 11.5) / 72);
   assert_close (metric (rr, "nonoverlapped_insts"), 9.0 / 29 * 7 * 7);
@@ -448,7 +467,7 @@ test_gto_nonoverlapped_and_issue_bound (Fixture *f, gconstpointer data)
   assert_close (metric (rr, "cpi_sm"), 1);
   assert_close (gto->cycles, 72);
   /* naive (eq. 10): 9/29 x 8 > 1 instruction per cycle, bounded too */
-  g_autoptr(WsPrediction) naive = predict (path, f->gpu, "naive", "rr");
+  g_autoptr (WsPrediction) naive = predict (path, f->gpu, "naive", "rr");
   assert_close (naive->cycles, 72);
   assert_stack_sums (naive, 72);
 }
@@ -490,7 +509,7 @@ test_markov (Fixture *f, gconstpointer data)
 {
   (void) data;
   g_autofree char *path = write_compute_trace (f->dir, 1, 3);
-  g_autoptr(WsPrediction) m = predict (path, f->gpu, "markov", "rr");
+  g_autoptr (WsPrediction) m = predict (path, f->gpu, "markov", "rr");
   assert_close (metric (m, "markov_p"), 1.0 / 9);
   assert_close (metric (m, "markov_m"), 20);
   double ipc = markov_power_ipc (1.0 / 9, 20, 3);
@@ -513,12 +532,12 @@ test_mshr_limited (Fixture *f, gconstpointer data)
   (void) data;
   f->gpu->l1_mshrs = 4;
   g_autofree char *path = write_gather_trace (f->dir, 1, 8);
-  g_autoptr(WsPrediction) mt = predict (path, f->gpu, "mt", "rr");
-  g_autoptr(WsPrediction) mshr = predict (path, f->gpu, "mt_mshr", "rr");
-  g_autoptr(WsPrediction) full = predict (path, f->gpu, "full", "rr");
+  g_autoptr (WsPrediction) mt = predict (path, f->gpu, "mt", "rr");
+  g_autoptr (WsPrediction) mshr = predict (path, f->gpu, "mt_mshr", "rr");
+  g_autoptr (WsPrediction) full = predict (path, f->gpu, "full", "rr");
   g_assert_cmpfloat (metric (mt, "representative_cycles"), ==, 502);
   assert_close (metric (mt, "avg_miss_latency"), DRAM_LAT);
-  double cpi_mt = 502.0 / (8 * 2);                 /* eq. 16: no waiting slots, no non-overlap */
+  double cpi_mt = 502.0 / (8 * 2); /* eq. 16: no waiting slots, no non-overlap */
   assert_close (metric (mt, "cpi_sm"), cpi_mt);
   assert_close (metric (mt, "cpi_mshr"), 0);
   double eq26 = 500.0 * (8320.0 / 256 - 1) / 2, cpi_mshr = eq26 / 8;
@@ -541,7 +560,7 @@ test_mshr_limited (Fixture *f, gconstpointer data)
 
   /* With 256 MSHRs the requests all fit: no MSHR delay (eq. 29). */
   f->gpu->l1_mshrs = 256;
-  g_autoptr(WsPrediction) roomy = predict (path, f->gpu, "mt_mshr", "rr");
+  g_autoptr (WsPrediction) roomy = predict (path, f->gpu, "mt_mshr", "rr");
   assert_close (metric (roomy, "cpi_mshr"), 0);
 }
 
@@ -559,8 +578,8 @@ test_dram_queue_dominates (Fixture *f, gconstpointer data)
   (void) data;
   f->gpu->dram_bandwidth_gbs = 1;
   g_autofree char *path = write_scatter_store_trace (f->dir, 1, 8);
-  g_autoptr(WsPrediction) mshr = predict (path, f->gpu, "mt_mshr", "gto");
-  g_autoptr(WsPrediction) full = predict (path, f->gpu, "full", "gto");
+  g_autoptr (WsPrediction) mshr = predict (path, f->gpu, "mt_mshr", "gto");
+  g_autoptr (WsPrediction) full = predict (path, f->gpu, "full", "gto");
   /* [2, 20] and [1, 177]: the warp ends when the L2 has taken its store
    * (issued at 0, done at the L2 latency, 200), not after its last issue
    * (at 22, 23 cycles). */
@@ -599,13 +618,13 @@ test_dram_bandwidth_floor (Fixture *f, gconstpointer data)
   (void) data;
   f->gpu->sms = 16;
   f->gpu->dram_bandwidth_gbs = 1;
-  f->gpu->l2_size = 0;   /* every sector from DRAM */
+  f->gpu->l2_size = 0; /* every sector from DRAM */
   WsTraceStaticInst insts[2] = { inst_mem (WS_OPCLASS_LD, 1, -1), inst_fp32 (2, 1) };
   uint32_t program[2] = { 0, 1 };
   int addr[2] = { ADDR_COALESCED, ADDR_NONE };
   Kernel k = { insts, 2, program, 2, addr };
   g_autofree char *path = write_trace (f->dir, "stream", &k, 16, 4);
-  g_autoptr(WsPrediction) full = predict (path, f->gpu, "full", "rr");
+  g_autoptr (WsPrediction) full = predict (path, f->gpu, "full", "rr");
   assert_close (metric (full, "dram_service_cycles"), 32);
   assert_close (metric (full, "dram_bus_cycles"), 64 * 4 * 32);
   g_assert_cmpfloat (full->cycles, >=, 64 * 4 * 32);
@@ -628,14 +647,14 @@ test_fp32_initiation_interval (Fixture *f, gconstpointer data)
   const char *variants[] = { "naive", "mt", "full" };
   for (guint v = 0; v < G_N_ELEMENTS (variants); v++)
     {
-      g_autoptr(WsPrediction) p = predict (path, f->gpu, variants[v], "gto");
+      g_autoptr (WsPrediction) p = predict (path, f->gpu, variants[v], "gto");
       assert_close (metric (p, "cpi_pipe"), 2);
       assert_close (p->cycles, 144);
       assert_stack_sums (p, 72);
     }
   /* One warp alone is latency bound (29 cycles for 9 instructions > 18). */
   g_autofree char *one = write_compute_trace (f->dir, 1, 1);
-  g_autoptr(WsPrediction) p1 = predict (one, f->gpu, "mt", "gto");
+  g_autoptr (WsPrediction) p1 = predict (one, f->gpu, "mt", "gto");
   assert_close (p1->cycles, 29);
 }
 
@@ -655,7 +674,12 @@ test_l1_wavefront_floor (Fixture *f, gconstpointer data)
 {
   (void) data;
   f->gpu->warp_schedulers_per_sm = 4;
-  const struct { const char *name; int first, rest; uint8_t size; double wavefronts; } cases[] = {
+  const struct {
+    const char *name;
+    int first, rest;
+    uint8_t size;
+    double wavefronts;
+  } cases[] = {
     { "l1_resident", ADDR_COALESCED, ADDR_REPEAT, 4, 32 },
     { "stride15", ADDR_STRIDE15, ADDR_STRIDE15, 4, 32 },
     { "broadcast64", ADDR_BROADCAST, ADDR_BROADCAST, 8, 64 },
@@ -674,7 +698,7 @@ test_l1_wavefront_floor (Fixture *f, gconstpointer data)
         }
       Kernel k = { insts, 32, program, 32, addr };
       g_autofree char *path = write_trace (f->dir, cases[c].name, &k, 1, 32);
-      g_autoptr(WsPrediction) p = predict (path, f->gpu, "full", "gto");
+      g_autoptr (WsPrediction) p = predict (path, f->gpu, "full", "gto");
       double cpi_l1 = cases[c].wavefronts / 32;
       assert_close (metric (p, "l1_wavefronts"), cases[c].wavefronts);
       assert_close (metric (p, "cpi_l1"), cpi_l1);
@@ -702,7 +726,7 @@ test_variants_order (Fixture *f, gconstpointer data)
       const char *variants[] = { "naive", "markov", "mt", "mt_mshr", "full" };
       for (guint v = 0; v < 5; v++)
         {
-          g_autoptr(WsPrediction) p = predict (path, f->gpu, variants[v], scheds[s]);
+          g_autoptr (WsPrediction) p = predict (path, f->gpu, variants[v], scheds[s]);
           assert_stack_sums (p, 16);
           c[v] = p->cycles;
           g_autofree char *name = g_strconcat ("cpi_sm_", variants[v], NULL);
@@ -726,7 +750,7 @@ test_waves (Fixture *f, gconstpointer data)
   f->gpu->sms = 2;
   f->gpu->max_blocks_per_sm = 2;
   g_autofree char *path = write_compute_trace (f->dir, 5, 1);
-  g_autoptr(WsPrediction) p = predict (path, f->gpu, "full", "rr");
+  g_autoptr (WsPrediction) p = predict (path, f->gpu, "full", "rr");
   g_assert_cmpfloat (metric (p, "waves"), ==, 2);
   g_assert_cmpfloat (metric (p, "warps_per_sm"), ==, 2);
   g_assert_cmpfloat (metric (p, "tail_warps_per_sm"), ==, 1);
@@ -766,12 +790,12 @@ test_long_block_ends_last (Fixture *f, gconstpointer data)
     chain[k] = 9;
   Kernel kern = { insts, 10, program, 9, addr, chain, 50 };
   g_autofree char *path = write_trace (f->dir, "imbalanced", &kern, 4, 1);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   /* The host's per-block critical warp (eq. 13 of each block's longest warp). */
-  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
   g_assert_no_error (error);
-  g_autoptr(WsLaunchAnalysis) a = ws_launch_analysis_new (trace, 0, f->gpu, &error);
+  g_autoptr (WsLaunchAnalysis) a = ws_launch_analysis_new (trace, 0, f->gpu, &error);
   g_assert_no_error (error);
   const double *crit = ws_launch_analysis_get_tb_critical_cycles (a);
   g_assert_cmpfloat (crit[0], ==, 1030);
@@ -780,7 +804,7 @@ test_long_block_ends_last (Fixture *f, gconstpointer data)
 
   for (int s = 0; s < 2; s++)
     {
-      g_autoptr(WsPrediction) p = predict (path, f->gpu, "full", s == 0 ? "rr" : "gto");
+      g_autoptr (WsPrediction) p = predict (path, f->gpu, "full", s == 0 ? "rr" : "gto");
       g_assert_cmpfloat (metric (p, "representative_insts"), ==, 9);
       g_assert_cmpfloat (metric (p, "critical_warp_cycles"), ==, 1030);
       assert_close (p->cycles, 1030);
@@ -799,7 +823,7 @@ test_schedulers (Fixture *f, gconstpointer data)
   (void) data;
   f->gpu->warp_schedulers_per_sm = 4;
   g_autofree char *path = write_compute_trace (f->dir, 1, 8);
-  g_autoptr(WsPrediction) p = predict (path, f->gpu, "mt", "rr");
+  g_autoptr (WsPrediction) p = predict (path, f->gpu, "mt", "rr");
   g_assert_cmpfloat (metric (p, "warps_per_scheduler"), ==, 2);
   double per_sched = (29 + 9.0 / 29 * 7) / 18;
   assert_close (metric (p, "cpi_sm"), per_sched / 4);
@@ -811,14 +835,14 @@ test_bad_options (Fixture *f, gconstpointer data)
 {
   (void) data;
   g_autofree char *path = write_compute_trace (f->dir, 1, 1);
-  g_autoptr(WsPredictorPlugin) plugin = load_gpumech ();
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_autoptr (WsPredictorPlugin) plugin = load_gpumech ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
   g_assert_no_error (error);
   const char *bad[][2] = { { "variant", "mt_band" }, { "scheduler", "lrr" }, { "warps", "4" } };
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
-      g_autoptr(GHashTable) options = g_hash_table_new (g_str_hash, g_str_equal);
+      g_autoptr (GHashTable) options = g_hash_table_new (g_str_hash, g_str_equal);
       g_hash_table_insert (options, (gpointer) bad[i][0], (gpointer) bad[i][1]);
       WsPrediction *p = ws_predict_trace (plugin, f->gpu, trace, 0, NULL, options, &error);
       g_assert_null (p);
@@ -832,7 +856,7 @@ test_bad_options (Fixture *f, gconstpointer data)
   g_assert_cmpstr (d->options[0].default_value, ==, "full");
   g_assert_cmpstr (d->options[1].default_value, ==, "rr");
   /* An analytic kernel is refused. */
-  g_autoptr(WsAnalyticKernel) k = ws_analytic_kernel_new ("k");
+  g_autoptr (WsAnalyticKernel) k = ws_analytic_kernel_new ("k");
   ws_analytic_kernel_set (k, "grid_size", 1);
   ws_analytic_kernel_set (k, "block_size", 32);
   g_assert_null (ws_predict_analytic (plugin, f->gpu, k, NULL, &error));
@@ -848,16 +872,18 @@ test_cli (Fixture *f, gconstpointer data)
   g_assert_nonnull (cli);
   g_autofree char *path = write_gather_trace (f->dir, 4, 4);
   g_autofree char *db = g_build_filename (f->dir, "ws.db", NULL);
-  const char *argv[] = { cli, "--db", db, "--json", "predict", "--trace", path, "--gpu", "GPUMech baseline",
-                         "--model", "gpumech", "--option", "scheduler=gto", NULL };
+  const char *argv[] = {
+    cli,       "--db",    db,         "--json",        "predict", "--trace", path, "--gpu", "GPUMech baseline",
+    "--model", "gpumech", "--option", "scheduler=gto", NULL
+  };
   g_autofree char *out = NULL, *err = NULL;
   int status = 0;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, 0, NULL, NULL, &out, &err, &status, &error));
   g_assert_no_error (error);
   if (!g_spawn_check_wait_status (status, NULL))
     g_error ("warpscope-cli failed: %s", err);
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonParser) parser = json_parser_new ();
   g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
   JsonObject *o = json_node_get_object (json_parser_get_root (parser));
   g_assert_cmpstr (json_object_get_string_member (o, "model"), ==, "gpumech");
@@ -868,15 +894,15 @@ test_cli (Fixture *f, gconstpointer data)
   double cycles = json_object_get_double_member (l, "cycles");
   double ipc = json_object_get_double_member (l, "ipc");
   g_assert_cmpfloat (cycles, >, 500);
-  assert_close (ipc, 32 / cycles);   /* 16 warps x 2 instructions */
+  assert_close (ipc, 32 / cycles); /* 16 warps x 2 instructions */
   JsonObject *stack = json_object_get_object_member (l, "cpi_stack");
   g_assert_cmpuint (json_object_get_size (stack), ==, 7);
   double sum = 0;
-  g_autoptr(GList) members = json_object_get_members (stack);
+  g_autoptr (GList) members = json_object_get_members (stack);
   for (GList *m = members; m; m = m->next)
     sum += json_object_get_double_member (stack, m->data);
   assert_close (sum, 1 / ipc);
-  assert_close (json_object_get_double_member (o, "total_seconds"), cycles / 1e9);   /* 1 GHz */
+  assert_close (json_object_get_double_member (o, "total_seconds"), cycles / 1e9); /* 1 GHz */
 }
 
 int

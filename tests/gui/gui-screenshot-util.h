@@ -18,7 +18,7 @@ screenshot_quit_loop (gpointer loop)
 static G_GNUC_UNUSED void
 settle (guint ms)
 {
-  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  g_autoptr (GMainLoop) loop = g_main_loop_new (NULL, FALSE);
 
   g_timeout_add (ms, screenshot_quit_loop, loop);
   g_main_loop_run (loop);
@@ -29,8 +29,8 @@ static G_GNUC_UNUSED gboolean
 save_window_png (GtkWidget *window, const char *path)
 {
   int w = gtk_widget_get_width (window), h = gtk_widget_get_height (window);
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (window);
-  g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (window);
+  g_autoptr (GdkTexture) texture = NULL;
   GtkSnapshot *snapshot = gtk_snapshot_new ();
   GskRenderNode *node;
 
@@ -51,7 +51,7 @@ save_window_png (GtkWidget *window, const char *path)
 static G_GNUC_UNUSED WsWindow *
 open_demo_window (const char *program, const char *db, int width, int height)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   WsStore *store = ws_store_open (db, &error);
   WsWindow *window;
 

@@ -10,6 +10,7 @@
 /* Set by each test's main(): whether a display could be opened. */
 static gboolean have_display;
 
+/* clang-format off */
 #define SKIP_WITHOUT_DISPLAY()                                   \
   G_STMT_START {                                                 \
     if (!have_display)                                           \
@@ -18,6 +19,7 @@ static gboolean have_display;
         return;                                                  \
       }                                                          \
   } G_STMT_END
+/* clang-format on */
 
 
 static gboolean
@@ -59,7 +61,7 @@ is_mapped (gpointer widget)
 static G_GNUC_UNUSED void
 remove_tree (const char *path)
 {
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
   const char *name;
 
   while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)

@@ -20,14 +20,14 @@ typedef struct {
   char *db_path;
   WsWindow *window;
   WsAppEditorPage *page;
-  WsStore *store;                  /* the window's */
+  WsStore *store; /* the window's */
 } Fixture;
 
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsStore) store = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsStore) store = NULL;
 
   if (!have_display)
     return;
@@ -122,8 +122,8 @@ json_text (JsonObject *o, const char *key)
 static JsonNode *
 stored_json (Fixture *f, const char *name)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsAppModel) app = ws_system_store_get_app (f->store, name, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsAppModel) app = ws_system_store_get_app (f->store, name, &error);
 
   g_assert_no_error (error);
   return ws_app_model_to_json (app);
@@ -132,11 +132,11 @@ stored_json (Fixture *f, const char *name)
 static double
 evaluate_total (Fixture *f, JsonNode *record)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsSystemModel) system = ws_system_store_get_system (f->store, "testbed-gtx970", &error);
-  g_autoptr(WsSystemEnv) env = NULL;
-  g_autoptr(WsAppModel) app = NULL;
-  g_autoptr(WsSystemResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsSystemModel) system = ws_system_store_get_system (f->store, "testbed-gtx970", &error);
+  g_autoptr (WsSystemEnv) env = NULL;
+  g_autoptr (WsAppModel) app = NULL;
+  g_autoptr (WsSystemResult) result = NULL;
 
   g_assert_no_error (error);
   env = ws_system_env_new (f->store, system, NULL, &error);
@@ -156,8 +156,8 @@ evaluate_total (Fixture *f, JsonNode *record)
 static void
 test_opens_demo (Fixture *f, gconstpointer data)
 {
-  g_autoptr(JsonNode) stored = NULL;
-  g_autoptr(JsonNode) shown = NULL;
+  g_autoptr (JsonNode) stored = NULL;
+  g_autoptr (JsonNode) shown = NULL;
   JsonObject *o;
   JsonArray *vars, *procs;
 
@@ -175,8 +175,8 @@ test_opens_demo (Fixture *f, gconstpointer data)
 
   g_assert_cmpstr (text_of (f, "name"), ==, "saxpy2-analytic");
   g_assert_cmpuint (json_array_get_length (vars), ==, 10);
-  g_assert_cmpuint (count_children_with_class (ws_app_editor_page_get_variables_box (f->page), "ws-app-variable"),
-                    ==, json_array_get_length (vars));
+  g_assert_cmpuint (count_children_with_class (ws_app_editor_page_get_variables_box (f->page), "ws-app-variable"), ==,
+                    json_array_get_length (vars));
   for (guint i = 0; i < json_array_get_length (vars); i++)
     {
       JsonObject *v = json_array_get_object_element (vars, i);
@@ -211,13 +211,13 @@ test_opens_demo (Fixture *f, gconstpointer data)
       for (guint i = 0; i < json_array_get_length (ops); i++)
         {
           JsonObject *op = json_array_get_object_element (ops, i);
-          g_autoptr(GList) members = json_object_get_members (op);
+          g_autoptr (GList) members = json_object_get_members (op);
 
           for (GList *m = members; m != NULL; m = m->next)
             {
               const char *key = m->data;
               JsonObject *holder = op;
-              g_autoptr(GList) inner = NULL;
+              g_autoptr (GList) inner = NULL;
 
               if (g_str_equal (key, "op"))
                 continue;
@@ -259,9 +259,9 @@ test_build_new (Fixture *f, gconstpointer data)
   const WsAppDoc *doc;
   g_autofree char *name = NULL;
   GtkWidget *entry;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) stored = NULL;
-  g_autoptr(JsonNode) shown = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonNode) stored = NULL;
+  g_autoptr (JsonNode) shown = NULL;
   WsUndoStack *undo;
   double total;
 
@@ -284,8 +284,8 @@ test_build_new (Fixture *f, gconstpointer data)
   /* Variables: two inputs and a derived one. */
   for (guint i = 0; i < 3; i++)
     g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->page), "appeditor.add-variable", NULL));
-  g_assert_cmpuint (count_children_with_class (ws_app_editor_page_get_variables_box (f->page), "ws-app-variable"),
-                    ==, 3);
+  g_assert_cmpuint (count_children_with_class (ws_app_editor_page_get_variables_box (f->page), "ws-app-variable"), ==,
+                    3);
   type_into (f, "var/0/name", "N");
   type_into (f, "var/0/value", "1048576");
   type_into (f, "var/1/name", "blockSize");
@@ -296,7 +296,7 @@ test_build_new (Fixture *f, gconstpointer data)
   g_assert_null (ws_app_editor_page_get_problem (f->page, "var/1/value"));
   g_assert_false (gtk_widget_has_css_class (ws_app_editor_page_get_widget (f->page, "var/1/value"), "error"));
   type_into (f, "var/2/name", "blockSize");
-  g_assert_nonnull (ws_app_editor_page_get_problem (f->page, "var/2/name"));     /* defined twice */
+  g_assert_nonnull (ws_app_editor_page_get_problem (f->page, "var/2/name")); /* defined twice */
   type_into (f, "var/2/name", "gridSize");
   gtk_drop_down_set_selected (GTK_DROP_DOWN (ws_app_editor_page_get_widget (f->page, "var/2/kind")), 1);
   drain ();
@@ -311,8 +311,7 @@ test_build_new (Fixture *f, gconstpointer data)
   type_into (f, "p0/1:variable", "i");
   g_assert_true (ws_app_editor_page_drop_operation (f->page, "p0/1b", 0, "kernel"));
   g_assert_cmpuint (rows_in_list (f, "p0/1b"), ==, 1);
-  g_assert_cmpstr (ws_app_editor_page_get_problem (f->page, "p0/1b/0:grid_size"), ==,
-                   "Required: enter an expression");
+  g_assert_cmpstr (ws_app_editor_page_get_problem (f->page, "p0/1b/0:grid_size"), ==, "Required: enter an expression");
   type_into (f, "p0/1b/0:name", "saxpy2");
   type_into (f, "p0/1b/0:grid_size", "gridSize");
   type_into (f, "p0/1b/0:block_size", "blockSize");
@@ -339,8 +338,8 @@ test_build_new (Fixture *f, gconstpointer data)
   /* Reorder by drag: a sync dropped first, then dragged to the end; the
    * host step dragged out of the inner loop and back. */
   g_assert_true (ws_app_editor_page_drop_operation (f->page, "p0", 0, "sync"));
-  g_assert_cmpstr (((WsAppOp *) ws_app_doc_get_list (ws_app_editor_page_get_doc (f->page), "p0")->pdata[0])->kind,
-                   ==, "sync");
+  g_assert_cmpstr (((WsAppOp *) ws_app_doc_get_list (ws_app_editor_page_get_doc (f->page), "p0")->pdata[0])->kind, ==,
+                   "sync");
   g_assert_true (ws_app_editor_page_move_operation (f->page, "p0", 0, "p0", 4));
   g_assert_true (ws_app_editor_page_move_operation (f->page, "p0/1b/1b", 0, "p0", 1));
   g_assert_cmpuint (rows_in_list (f, "p0"), ==, 5);
@@ -377,8 +376,8 @@ test_build_new (Fixture *f, gconstpointer data)
   g_assert_nonnull (ws_app_editor_page_get_banner (f->page));
   g_assert_true (ws_app_doc_has_draft (f->store, name));
   {
-    g_autoptr(JsonNode) still = stored_json (f, name);
-    g_autoptr(WsAppDoc) draft = ws_app_doc_load (f->store, name, &error);
+    g_autoptr (JsonNode) still = stored_json (f, name);
+    g_autoptr (WsAppDoc) draft = ws_app_doc_load (f->store, name, &error);
 
     g_assert_true (json_node_equal (still, stored));
     g_assert_no_error (error);
@@ -415,7 +414,7 @@ test_build_new (Fixture *f, gconstpointer data)
   /* The core runs what the page stored exactly as the record imported directly. */
   {
     g_autofree char *text = json_to_string (shown, FALSE);
-    g_autoptr(JsonNode) imported = json_from_string (text, &error);
+    g_autoptr (JsonNode) imported = json_from_string (text, &error);
 
     g_assert_no_error (error);
     total = evaluate_total (f, stored);
@@ -432,7 +431,7 @@ test_build_new (Fixture *f, gconstpointer data)
   drain ();
   g_assert_cmpstr (text_of (f, "p0/0:bytes"), ==, "4*N");
   {
-    g_autoptr(JsonNode) back = stored_json (f, name);
+    g_autoptr (JsonNode) back = stored_json (f, name);
     g_assert_true (json_node_equal (back, stored));
   }
   g_assert_true (ws_undo_stack_redo (undo, &error));
@@ -478,10 +477,12 @@ test_draft_reopened (Fixture *f, gconstpointer data)
   g_assert_nonnull (ws_app_editor_page_get_banner (page));
   /* The stored model is the last valid one. */
   {
-    g_autoptr(JsonNode) stored = stored_json (f, "saxpy2-analytic");
-    g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (
-                       json_object_get_array_member (json_node_get_object (stored), "variables"), 0), "default"),
-                     ==, 1048576);
+    g_autoptr (JsonNode) stored = stored_json (f, "saxpy2-analytic");
+    g_assert_cmpint (
+      json_object_get_int_member (
+        json_array_get_object_element (json_object_get_array_member (json_node_get_object (stored), "variables"), 0),
+        "default"),
+      ==, 1048576);
   }
 }
 
@@ -490,9 +491,9 @@ test_draft_reopened (Fixture *f, gconstpointer data)
 static void
 test_profiled_kernel (Fixture *f, gconstpointer data)
 {
-  g_autoptr(JsonNode) stored = NULL;
-  g_autoptr(GError) error = NULL;
-  g_auto(GStrv) apps = NULL;
+  g_autoptr (JsonNode) stored = NULL;
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) apps = NULL;
   JsonObject *kernel;
   GtkWidget *trace, *launch;
   GListModel *items;
@@ -512,21 +513,25 @@ test_profiled_kernel (Fixture *f, gconstpointer data)
     }
   g_assert_true (ws_app_editor_page_open (f->page, "saxpy2"));
   stored = stored_json (f, "saxpy2");
-  kernel = json_array_get_object_element (json_object_get_array_member (json_array_get_object_element (
-             json_object_get_array_member (json_node_get_object (stored), "processes"), 0), "operations"), 2);
+  kernel = json_array_get_object_element (
+    json_object_get_array_member (
+      json_array_get_object_element (json_object_get_array_member (json_node_get_object (stored), "processes"), 0),
+      "operations"),
+    2);
   g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (ws_app_editor_page_get_widget (f->page, "p0/2:mode"))),
                     ==, 1);
   trace = ws_app_editor_page_get_widget (f->page, "p0/2:trace");
   g_assert_true (GTK_IS_DROP_DOWN (trace));
   items = gtk_drop_down_get_model (GTK_DROP_DOWN (trace));
   base = g_path_get_basename (json_object_get_string_member (kernel, "trace"));
-  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (items), gtk_drop_down_get_selected (GTK_DROP_DOWN (trace))),
-                   ==, base);
+  g_assert_cmpstr (
+    gtk_string_list_get_string (GTK_STRING_LIST (items), gtk_drop_down_get_selected (GTK_DROP_DOWN (trace))), ==, base);
   launch = ws_app_editor_page_get_widget (f->page, "p0/2:launch");
   g_assert_true (GTK_IS_DROP_DOWN (launch));
   g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (launch)), ==, 0);
   {
-    const char *item = gtk_string_list_get_string (GTK_STRING_LIST (gtk_drop_down_get_model (GTK_DROP_DOWN (launch))), 0);
+    const char *item = gtk_string_list_get_string (GTK_STRING_LIST (gtk_drop_down_get_model (GTK_DROP_DOWN (launch))),
+                                                   0);
     g_test_message ("launch 0: %s", item);
     g_assert_true (g_str_has_prefix (item, "0: "));
     g_assert_nonnull (strstr (item, "saxpy2"));
@@ -550,9 +555,12 @@ test_profiled_kernel (Fixture *f, gconstpointer data)
   g_assert_true (GTK_IS_DROP_DOWN (ws_app_editor_page_get_widget (f->page, "p0/0:launch")));
   g_assert_true (ws_app_editor_page_save (f->page));
   {
-    g_autoptr(JsonNode) mine = stored_json (f, ws_app_editor_page_get_doc (f->page)->name);
-    JsonObject *op = json_array_get_object_element (json_object_get_array_member (json_array_get_object_element (
-                       json_object_get_array_member (json_node_get_object (mine), "processes"), 0), "operations"), 0);
+    g_autoptr (JsonNode) mine = stored_json (f, ws_app_editor_page_get_doc (f->page)->name);
+    JsonObject *op = json_array_get_object_element (
+      json_object_get_array_member (
+        json_array_get_object_element (json_object_get_array_member (json_node_get_object (mine), "processes"), 0),
+        "operations"),
+      0);
     g_assert_cmpstr (json_object_get_string_member (op, "trace"), ==, json_object_get_string_member (kernel, "trace"));
     g_assert_cmpstr (json_object_get_string_member (op, "launch"), ==, "0");
     g_assert_false (json_object_has_member (op, "analytic"));
@@ -575,9 +583,9 @@ kernel_of (JsonNode *record)
 static void
 test_program_kernel (Fixture *f, gconstpointer data)
 {
-  g_autoptr(JsonNode) stored = NULL, shown = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsAppModel) app = NULL;
+  g_autoptr (JsonNode) stored = NULL, shown = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsAppModel) app = NULL;
   const char *problem;
   JsonObject *kernel;
 
@@ -617,11 +625,11 @@ test_program_kernel (Fixture *f, gconstpointer data)
   problem = ws_app_editor_page_get_problem (f->page, "p0/2:args");
   g_assert_nonnull (problem);
   g_assert_nonnull (strstr (problem, "Argument 3"));
-  g_assert_nonnull (strstr (problem, "blockSize"));          /* the suggestion */
+  g_assert_nonnull (strstr (problem, "blockSize")); /* the suggestion */
   g_assert_false (ws_app_editor_page_save (f->page));
   g_clear_pointer (&stored, json_node_unref);
   stored = stored_json (f, "saxpy2-profiled");
-  g_assert_true (json_node_equal (kernel_of (shown), kernel_of (stored)));   /* the store kept the valid model */
+  g_assert_true (json_node_equal (kernel_of (shown), kernel_of (stored))); /* the store kept the valid model */
   /* Quoting survives the round trip: one argument with a space. */
   type_into (f, "p0/2:args", "{N} '16 x' {blockSize}");
   drain ();
@@ -647,9 +655,9 @@ static void
 test_delete (Fixture *f, gconstpointer data)
 {
   WsSimulationsPage *sims;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *name = NULL, *draft_name = NULL;
-  g_autoptr(WsAppModel) gone = NULL;
+  g_autoptr (WsAppModel) gone = NULL;
 
   if (!have_display)
     {
@@ -689,7 +697,7 @@ test_delete (Fixture *f, gconstpointer data)
   g_assert_no_error (error);
   g_assert_false (ws_app_doc_has_draft (f->store, draft_name));
   {
-    g_auto(GStrv) names = ws_app_doc_list (f->store, &error);
+    g_auto (GStrv) names = ws_app_doc_list (f->store, &error);
     g_assert_false (g_strv_contains ((const char *const *) names, draft_name));
   }
 }
@@ -699,11 +707,11 @@ test_delete (Fixture *f, gconstpointer data)
 static void
 test_rename (Fixture *f, gconstpointer data)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *old_name = NULL;
   GtkWidget *row;
   WsUndoStack *undo;
-  g_auto(GStrv) after = NULL, undone = NULL;
+  g_auto (GStrv) after = NULL, undone = NULL;
 
   if (!have_display)
     {
@@ -755,10 +763,10 @@ test_rename (Fixture *f, gconstpointer data)
 static void
 test_fields_are_core_schema (Fixture *f, gconstpointer data)
 {
-  g_autoptr(WsAppDoc) doc = ws_app_doc_new ("schema-fields");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GArray) kernels = g_array_new (FALSE, FALSE, sizeof (WsAppKernelKind));
-  g_autoptr(JsonNode) shown = NULL;
+  g_autoptr (WsAppDoc) doc = ws_app_doc_new ("schema-fields");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) kernels = g_array_new (FALSE, FALSE, sizeof (WsAppKernelKind));
+  g_autoptr (JsonNode) shown = NULL;
   guint n_ops, n_kernels, analytic_index = G_MAXUINT;
   const WsAppOpKind *ops = ws_app_schema_op_kinds (&n_ops);
   const WsAppKernelKindInfo *kinds = ws_app_schema_kernel_kinds (&n_kernels);
@@ -787,7 +795,7 @@ test_fields_are_core_schema (Fixture *f, gconstpointer data)
         g_array_append_val (kernels, kernel);
       }
   g_assert_cmpuint (proc->ops->len, ==, n_ops + n_kernels - 1);
-  g_assert_true (ws_app_doc_save (f->store, doc, NULL, NULL, &error));   /* a draft: fields are empty */
+  g_assert_true (ws_app_doc_save (f->store, doc, NULL, NULL, &error)); /* a draft: fields are empty */
   g_assert_no_error (error);
   g_assert_true (ws_app_editor_page_open (f->page, "schema-fields"));
   drain ();
@@ -893,8 +901,7 @@ main (int argc, char **argv)
   if (have_display)
     adw_init ();
 
-  g_test_add ("/gui/app-editor/opens-demo-analytic", Fixture, NULL, fixture_setup, test_opens_demo,
-              fixture_teardown);
+  g_test_add ("/gui/app-editor/opens-demo-analytic", Fixture, NULL, fixture_setup, test_opens_demo, fixture_teardown);
   g_test_add ("/gui/app-editor/build-drop-nest-validate-save-undo", Fixture, NULL, fixture_setup, test_build_new,
               fixture_teardown);
   g_test_add ("/gui/app-editor/profiled-kernel-trace-and-launch", Fixture, NULL, fixture_setup, test_profiled_kernel,

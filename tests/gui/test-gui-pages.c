@@ -39,7 +39,7 @@ test_chart_view_interactions (void)
   int legend_series = -1;
   double legend_x = 0, legend_y = 0;
   g_autofree char *png = NULL, *csv = NULL, *contents = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   gsize length;
   guint toggled = 0;
 
@@ -150,7 +150,7 @@ static void
 profiles_setup (ProfilesFixture *f, gconstpointer data)
 {
   g_autofree char *demo = g_build_filename (g_getenv ("WS_SOURCE_DIR") != NULL ? g_getenv ("WS_SOURCE_DIR")
-                                                                                 : WS_SOURCE_DIR,
+                                                                               : WS_SOURCE_DIR,
                                             "db", "workspace", "saxpy2.wstrace", NULL);
   g_autofree char *contents = NULL;
   gsize length;
@@ -182,7 +182,7 @@ profiles_teardown (ProfilesFixture *f, gconstpointer data)
 static void
 test_profiles_lists_trace (ProfilesFixture *f, gconstpointer data)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *branch_path = NULL, *value_path = NULL;
   WsTrace *trace;
   WsChart *chart;
@@ -222,8 +222,8 @@ test_profiles_lists_trace (ProfilesFixture *f, gconstpointer data)
   chart = ws_chart_view_get_chart (ws_profiles_page_get_branch_chart (f->page));
   g_assert_cmpint (ws_chart_get_kind (chart), ==, WS_CHART_STACKED);
   g_assert_cmpuint (ws_chart_get_n_bars (chart), ==, 2);
-  g_assert_cmpfloat (ws_chart_get_bar_value (chart, 0, 0), ==, 25);   /* divergent */
-  g_assert_cmpfloat (ws_chart_get_bar_value (chart, 0, 1), ==, 75);   /* uniform */
+  g_assert_cmpfloat (ws_chart_get_bar_value (chart, 0, 0), ==, 25); /* divergent */
+  g_assert_cmpfloat (ws_chart_get_bar_value (chart, 0, 1), ==, 75); /* uniform */
   g_assert_cmpfloat (ws_chart_get_bar_value (chart, 1, 0), ==, 0);
   g_assert_cmpfloat (ws_chart_get_bar_value (chart, 1, 1), ==, 40);
   g_assert_null (ws_profiles_page_get_memdiv_chart (f->page));
@@ -236,7 +236,7 @@ static void
 test_profiles_memdiv (ProfilesFixture *f, gconstpointer data)
 {
   g_autofree char *path = g_strdup_printf ("%s.memdiv.json", f->trace);
-  g_autoptr(GString) json = NULL;
+  g_autoptr (GString) json = NULL;
   WsChart *pmf;
   guint n;
   double x, y;
@@ -334,7 +334,7 @@ test_profiles_cancel (ProfilesFixture *f, gconstpointer data)
   started = g_get_monotonic_time ();
   g_assert_true (ws_profiles_page_profile (f->page, fake, NULL));
   g_assert_true (ws_profiles_page_is_running (f->page));
-  g_usleep (200000);   /* let the worker thread start the program */
+  g_usleep (200000); /* let the worker thread start the program */
   gtk_widget_activate_action (GTK_WIDGET (f->page), "profiles.cancel", NULL);
   g_assert_true (iterate_until (is_true, done, 10000));
   g_assert_cmpint (g_get_monotonic_time () - started, <, 10 * G_USEC_PER_SEC);
@@ -391,9 +391,9 @@ typedef struct {
 static void
 sim_setup (SimFixture *f, gconstpointer data)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *db = NULL;
-  g_auto(GStrv) systems = NULL;
+  g_auto (GStrv) systems = NULL;
   GtkWidget *paned;
 
   if (!have_display)
@@ -444,7 +444,7 @@ sim_teardown (SimFixture *f, gconstpointer data)
 static const char *
 first_plugin (WsSimulationsPage *page)
 {
-  const char * const *names = ws_simulations_page_get_predictors (page);
+  const char *const *names = ws_simulations_page_get_predictors (page);
 
   /* Volkov predicts analytic kernels too (saxpy2-analytic has no trace). */
   return g_strv_contains (names, "volkov") ? "volkov" : NULL;
@@ -458,13 +458,13 @@ test_sim_sweep_results (SimFixture *f, gconstpointer data)
   const WsRun *run;
   const char *predictor;
   WsChart *chart, *timeline;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsSystemModel) system = NULL;
-  g_autoptr(WsAppModel) app = NULL;
-  g_autoptr(WsSystemEnv) env = NULL;
-  g_autoptr(WsSystemResult) reference = NULL;
-  g_autoptr(GHashTable) overrides = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
-  g_autoptr(GString) csv = g_string_new ("N,seconds\n");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsSystemModel) system = NULL;
+  g_autoptr (WsAppModel) app = NULL;
+  g_autoptr (WsSystemEnv) env = NULL;
+  g_autoptr (WsSystemResult) reference = NULL;
+  g_autoptr (GHashTable) overrides = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  g_autoptr (GString) csv = g_string_new ("N,seconds\n");
   g_autofree char *csv_path = NULL;
   double x, y, measured[3];
   int m;
@@ -534,23 +534,24 @@ test_sim_sweep_results (SimFixture *f, gconstpointer data)
   g_assert_true (ws_results_page_import_measured (f->results, csv_path, &error));
   g_assert_no_error (error);
   chart = ws_chart_view_get_chart (ws_results_page_get_sweep_view (f->results));
-  m = ws_chart_find_series (chart, "measured: measured");   /* named after the file */
+  m = ws_chart_find_series (chart, "measured: measured"); /* named after the file */
   g_assert_cmpint (m, ==, 1);
   g_assert_cmpuint (ws_chart_series_get_flags (chart, m) & WS_CHART_SERIES_MEASURED, !=, 0);
   g_assert_cmpfloat_with_epsilon (ws_chart_series_get_rel_error (chart, 0, 2), 1 / 1.25 - 1, 1e-9);
   g_assert_true (g_file_set_contents (csv_path, "N,seconds\n1048576,fast\n", -1, NULL));
   g_assert_false (ws_results_page_import_measured (f->results, csv_path, &error));
   g_assert_error (error, WS_ERROR, WS_ERROR_PARSE);
-  g_assert_nonnull (strstr (error->message, "measured.csv:2:9:"));   /* file:line:column of "fast" */
+  g_assert_nonnull (strstr (error->message, "measured.csv:2:9:")); /* file:line:column of "fast" */
   g_clear_error (&error);
   /* A bad file keeps the earlier overlay. */
-  g_assert_cmpint (ws_chart_find_series (ws_chart_view_get_chart (ws_results_page_get_sweep_view (f->results)),
-                                         "measured: measured"), ==, 1);
+  g_assert_cmpint (
+    ws_chart_find_series (ws_chart_view_get_chart (ws_results_page_get_sweep_view (f->results)), "measured: measured"),
+    ==, 1);
 
   /* Columns are read by name (issue 16): seconds first, then x, is still
    * plotted with x on the x axis. */
   {
-    g_autoptr(GString) swapped = g_string_new ("seconds,x\n");
+    g_autoptr (GString) swapped = g_string_new ("seconds,x\n");
     g_autofree char *swapped_path = g_build_filename (f->tmpdir, "swapped.csv", NULL);
 
     for (guint i = 0; i < 3; i++)
@@ -635,10 +636,10 @@ test_sim_cpi_stacks (SimFixture *f, gconstpointer data)
   RunWait wait;
   const WsRun *run;
   WsChart *chart, *sweep;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsAppModel) app = NULL;
-  g_auto(GStrv) traces = NULL;
-  g_autoptr(WsTrace) trace = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsAppModel) app = NULL;
+  g_auto (GStrv) traces = NULL;
+  g_autoptr (WsTrace) trace = NULL;
   double total = 0;
 
   SKIP_WITHOUT_DISPLAY ();
@@ -693,10 +694,10 @@ test_sim_tbpoint_view (SimFixture *f, gconstpointer data)
   RunWait wait;
   const WsRun *run;
   WsChart *chart;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsAppModel) app = NULL;
-  g_auto(GStrv) traces = NULL;
-  g_autoptr(WsTrace) trace = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsAppModel) app = NULL;
+  g_auto (GStrv) traces = NULL;
+  g_autoptr (WsTrace) trace = NULL;
   g_autofree char *png = NULL;
   uint64_t n_tbs = 0;
   guint points = 0;
@@ -759,8 +760,8 @@ test_sim_cancel_inside_point (SimFixture *f, gconstpointer data)
   WsTraceStaticInst insts[9];
   uint64_t addr = 0x1000000;
   g_autofree char *path = NULL, *json = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
   RunWait wait;
   const WsRun *run;
   gint64 cancelled_at, t0, full_us, stopped_us;
@@ -789,7 +790,8 @@ test_sim_cancel_inside_point (SimFixture *f, gconstpointer data)
   sim_trace_end_launch (&b);
   path = sim_trace_close (&b);
   json = g_strdup_printf ("{\"kind\":\"application\",\"name\":\"long-sim\",\"processes\":[{\"label\":\"CPU\","
-                          "\"operations\":[{\"op\":\"kernel\",\"name\":\"long\",\"trace\":\"%s\"}]}]}", path);
+                          "\"operations\":[{\"op\":\"kernel\",\"name\":\"long\",\"trace\":\"%s\"}]}]}",
+                          path);
   g_assert_true (json_parser_load_from_data (parser, json, -1, &error));
   g_assert_true (ws_system_store_put_app (f->store, json_parser_get_root (parser), TRUE, &error));
   g_assert_no_error (error);
@@ -798,10 +800,10 @@ test_sim_cancel_inside_point (SimFixture *f, gconstpointer data)
   /* How long the point takes when nobody cancels it (the same evaluation
    * the queue runs), so the check below scales with the machine. */
   {
-    g_autoptr(WsSystemModel) system = ws_system_store_get_system (f->store, f->system, &error);
-    g_autoptr(WsAppModel) app = ws_system_store_get_app (f->store, "long-sim", &error);
-    g_autoptr(WsSystemEnv) env = ws_system_env_new (f->store, system, WS_SYSTEM_PREDICTOR_SIMULATOR, &error);
-    g_autoptr(WsSystemResult) full = NULL;
+    g_autoptr (WsSystemModel) system = ws_system_store_get_system (f->store, f->system, &error);
+    g_autoptr (WsAppModel) app = ws_system_store_get_app (f->store, "long-sim", &error);
+    g_autoptr (WsSystemEnv) env = ws_system_env_new (f->store, system, WS_SYSTEM_PREDICTOR_SIMULATOR, &error);
+    g_autoptr (WsSystemResult) full = NULL;
 
     g_assert_no_error (error);
     t0 = g_get_monotonic_time ();
@@ -829,8 +831,7 @@ test_sim_cancel_inside_point (SimFixture *f, gconstpointer data)
   g_assert_true (iterate_until (run_finished, &wait, 60000));
   run = ws_run_queue_get_run (wait.queue, 0);
   stopped_us = g_get_monotonic_time () - cancelled_at;
-  g_test_message ("the point takes %.3f s; the run stopped %.3f s after cancelling", full_us / 1e6,
-                  stopped_us / 1e6);
+  g_test_message ("the point takes %.3f s; the run stopped %.3f s after cancelling", full_us / 1e6, stopped_us / 1e6);
   g_assert_cmpint (run->state, ==, WS_RUN_CANCELLED);
   g_assert_cmpuint (run->n_done, ==, 0);
   /* Stopped inside the point: well before the 90 % of it that was left. */
@@ -847,7 +848,7 @@ test_results_measurement_sets (SimFixture *f, gconstpointer data)
   WsChart *chart;
   int m;
   double x, y;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   const char *names[] = { "saxpy2 N=1048576", "saxpy2 N=2097152", "saxpy2-N4194304", NULL };
   const char *bad[] = { "no number here", NULL };
 
@@ -864,11 +865,19 @@ test_results_measurement_sets (SimFixture *f, gconstpointer data)
 
   for (guint i = 0; i < 3; i++)
     {
-      g_autoptr(WsMeasurementSet) set = ws_measurement_set_new (i < 3 ? names[i] : bad[0], "GTX 970");
-      WsMeasurement k = { .kind = WS_MEASURE_KERNEL, .name = g_strdup ("_Z6saxpy2iiPfS_"), .grid = { 4096, 1, 1 },
-                          .block = { 256, 1, 1 }, .runs = 1, .duration_ns = 100000.0 * (i + 1) };
-      WsMeasurement c = { .kind = WS_MEASURE_MEMCPY, .name = g_strdup ("memcpy"), .direction = WS_MEMCPY_HTOD,
-                          .bytes = (guint64) ns[i] * 4, .runs = 1, .duration_ns = 50000.0 * (i + 1) };
+      g_autoptr (WsMeasurementSet) set = ws_measurement_set_new (i < 3 ? names[i] : bad[0], "GTX 970");
+      WsMeasurement k = { .kind = WS_MEASURE_KERNEL,
+                          .name = g_strdup ("_Z6saxpy2iiPfS_"),
+                          .grid = { 4096, 1, 1 },
+                          .block = { 256, 1, 1 },
+                          .runs = 1,
+                          .duration_ns = 100000.0 * (i + 1) };
+      WsMeasurement c = { .kind = WS_MEASURE_MEMCPY,
+                          .name = g_strdup ("memcpy"),
+                          .direction = WS_MEMCPY_HTOD,
+                          .bytes = (guint64) ns[i] * 4,
+                          .runs = 1,
+                          .duration_ns = 50000.0 * (i + 1) };
 
       set->rows = ws_measurements_new ();
       g_array_append_val (set->rows, k);
@@ -878,9 +887,13 @@ test_results_measurement_sets (SimFixture *f, gconstpointer data)
       g_assert_no_error (error);
     }
   {
-    g_autoptr(WsMeasurementSet) set = ws_measurement_set_new (bad[0], "GTX 970");
-    WsMeasurement k = { .kind = WS_MEASURE_KERNEL, .name = g_strdup ("k"), .grid = { 1, 1, 1 }, .block = { 32, 1, 1 },
-                        .runs = 1, .duration_ns = 1000 };
+    g_autoptr (WsMeasurementSet) set = ws_measurement_set_new (bad[0], "GTX 970");
+    WsMeasurement k = { .kind = WS_MEASURE_KERNEL,
+                        .name = g_strdup ("k"),
+                        .grid = { 1, 1, 1 },
+                        .block = { 32, 1, 1 },
+                        .runs = 1,
+                        .duration_ns = 1000 };
     set->rows = ws_measurements_new ();
     g_array_append_val (set->rows, k);
     g_assert_true (ws_measure_store_put (f->store, set, TRUE, &error));
@@ -919,8 +932,9 @@ test_results_measurement_sets (SimFixture *f, gconstpointer data)
   /* A set whose name gives no N is refused by name; the overlay stays. */
   g_assert_false (ws_results_page_use_measurement_sets (f->results, bad, FALSE, &error));
   g_assert_nonnull (strstr (error->message, "no number here"));
-  g_assert_cmpint (ws_chart_find_series (ws_chart_view_get_chart (ws_results_page_get_sweep_view (f->results)),
-                                         "measured (kernels)"), >=, 0);
+  g_assert_cmpint (
+    ws_chart_find_series (ws_chart_view_get_chart (ws_results_page_get_sweep_view (f->results)), "measured (kernels)"),
+    >=, 0);
 }
 
 /* The issue's walk-through on the demo workspace: sweep N for saxpy2 (its
@@ -931,11 +945,11 @@ static void
 test_demo_walkthrough (SimFixture *f, gconstpointer data)
 {
   const double ns[] = { 16384, 65536, 262144 };
-  const char * const *names;
-  g_autoptr(GPtrArray) chosen = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsAppModel) app = NULL;
-  g_autoptr(GString) csv = g_string_new ("N,seconds\n");
+  const char *const *names;
+  g_autoptr (GPtrArray) chosen = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsAppModel) app = NULL;
+  g_autoptr (GString) csv = g_string_new ("N,seconds\n");
   g_autofree char *csv_path = NULL;
   WsRunQueue *queue;
   WsChart *chart;
@@ -1056,7 +1070,7 @@ test_demo_walkthrough (SimFixture *f, gconstpointer data)
       {
         g_autofree char *path = g_build_filename (f->tmpdir, files[i], NULL);
         g_autofree char *contents = NULL;
-        WsChartView *view = i < 4 ? ws_results_page_get_sweep_view (f->results)
+        WsChartView *view = i < 4    ? ws_results_page_get_sweep_view (f->results)
                             : i == 4 ? ws_results_page_get_cpi_view (f->results)
                                      : ws_results_page_get_tbpoint_view (f->results);
         gsize len = 0;
@@ -1084,22 +1098,21 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/chart-view/tooltip-legend-zoom-pan-export", test_chart_view_interactions);
   g_test_add ("/gui/profiles/lists-trace-kernels-launches-tools", ProfilesFixture, NULL, profiles_setup,
               test_profiles_lists_trace, profiles_teardown);
-  g_test_add ("/gui/profiles/memdiv-heatmap-and-pmf", ProfilesFixture, NULL, profiles_setup,
-              test_profiles_memdiv, profiles_teardown);
-  g_test_add ("/gui/profiles/failed-run-shows-message", ProfilesFixture, NULL, profiles_setup,
-              test_profiles_failed_run, profiles_teardown);
-  g_test_add ("/gui/profiles/cancel-ends-run", ProfilesFixture, NULL, profiles_setup,
-              test_profiles_cancel, profiles_teardown);
+  g_test_add ("/gui/profiles/memdiv-heatmap-and-pmf", ProfilesFixture, NULL, profiles_setup, test_profiles_memdiv,
+              profiles_teardown);
+  g_test_add ("/gui/profiles/failed-run-shows-message", ProfilesFixture, NULL, profiles_setup, test_profiles_failed_run,
+              profiles_teardown);
+  g_test_add ("/gui/profiles/cancel-ends-run", ProfilesFixture, NULL, profiles_setup, test_profiles_cancel,
+              profiles_teardown);
   g_test_add ("/gui/profiles/profiles-through-core-launch", ProfilesFixture, NULL, profiles_setup,
               test_profiles_runs_program, profiles_teardown);
 
-  g_test_add ("/gui/simulations/sweep-plots-with-measured-overlay", SimFixture, NULL, sim_setup,
-              test_sim_sweep_results, sim_teardown);
-  g_test_add ("/gui/simulations/failure-kept-and-cancel", SimFixture, NULL, sim_setup,
-              test_sim_failure_and_cancel, sim_teardown);
+  g_test_add ("/gui/simulations/sweep-plots-with-measured-overlay", SimFixture, NULL, sim_setup, test_sim_sweep_results,
+              sim_teardown);
+  g_test_add ("/gui/simulations/failure-kept-and-cancel", SimFixture, NULL, sim_setup, test_sim_failure_and_cancel,
+              sim_teardown);
 
-  g_test_add ("/gui/simulations/cpi-stacks-per-launch", SimFixture, NULL, sim_setup,
-              test_sim_cpi_stacks, sim_teardown);
+  g_test_add ("/gui/simulations/cpi-stacks-per-launch", SimFixture, NULL, sim_setup, test_sim_cpi_stacks, sim_teardown);
   g_test_add ("/gui/simulations/tbpoint-view", SimFixture, NULL, sim_setup, test_sim_tbpoint_view, sim_teardown);
   g_test_add ("/gui/simulations/cancel-inside-a-point", SimFixture, NULL, sim_setup, test_sim_cancel_inside_point,
               sim_teardown);

@@ -35,9 +35,9 @@ typedef struct {
 static void
 setup (Fixture *f, gconstpointer data)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *db = NULL;
-  g_auto(GStrv) systems = NULL;
+  g_auto (GStrv) systems = NULL;
   GtkWidget *paned;
 
   if (!have_display)
@@ -170,8 +170,8 @@ test_options_reach_the_plugin (Fixture *f, gconstpointer data)
   scaled_seconds = kernel_seconds (run);
   {
     /* ...and the stored sweep keeps them */
-    g_autoptr(GError) error = NULL;
-    g_autoptr(GHashTable) stored = NULL;
+    g_autoptr (GError) error = NULL;
+    g_autoptr (GHashTable) stored = NULL;
 
     g_assert_cmpint (run->sweep_id, >, 0);
     stored = ws_system_store_get_sweep_options (f->store, run->sweep_id, &error);
@@ -182,7 +182,7 @@ test_options_reach_the_plugin (Fixture *f, gconstpointer data)
   /* The queue row says which options differ from the defaults. */
   {
     const WsPredictorPlugin *plugin = NULL;
-    g_autoptr(GPtrArray) scan = ws_predictor_scan ();
+    g_autoptr (GPtrArray) scan = ws_predictor_scan ();
 
     for (guint i = 0; i < scan->len; i++)
       if (g_str_equal (((WsPredictorPlugin *) scan->pdata[i])->name, "probe_crash"))

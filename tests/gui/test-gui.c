@@ -23,7 +23,7 @@
 typedef struct {
   char *tmpdir;
   char *db_path;
-  GPtrArray *gpus;    /* expected catalogue, read through the store API */
+  GPtrArray *gpus; /* expected catalogue, read through the store API */
   GPtrArray *cpus;
   GPtrArray *links;
   WsWindow *window;
@@ -44,8 +44,8 @@ open_window (Fixture *f, const char *db_path)
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsStore) store = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsStore) store = NULL;
 
   if (!have_display)
     return;
@@ -183,7 +183,7 @@ shown_value (Fixture *f, const char *id)
 static void
 test_lists_catalogue (Fixture *f, gconstpointer data)
 {
-  g_autoptr(GPtrArray) names = NULL;
+  g_autoptr (GPtrArray) names = NULL;
   GtkListBoxRow *row;
   GtkWidget *header;
   guint gpu_rows = 0;
@@ -218,7 +218,8 @@ test_lists_catalogue (Fixture *f, gconstpointer data)
   g_assert_nonnull (row);
   for (int i = gtk_list_box_row_get_index (row); i >= 0; i--)
     {
-      GtkListBoxRow *r = gtk_list_box_get_row_at_index (ws_hardware_page_get_list_box (ws_window_get_hardware_page (f->window)), i);
+      GtkListBoxRow *r = gtk_list_box_get_row_at_index (
+        ws_hardware_page_get_list_box (ws_window_get_hardware_page (f->window)), i);
       if ((header = gtk_list_box_row_get_header (r)) != NULL)
         break;
     }
@@ -261,8 +262,8 @@ test_shows_gpu_parameters (Fixture *f, gconstpointer data)
   gpu = expected_gpu (f, "GTX 970");
   l2 = ws_hw_format_bytes (gpu->l2_size);
   g_assert_cmpstr (shown_value (f, "l2_size"), ==, l2);
-  g_assert_true (g_str_has_suffix (shown_value (f, "l2_size"), " KiB") ||
-                 g_str_has_suffix (shown_value (f, "l2_size"), " MiB"));
+  g_assert_true (g_str_has_suffix (shown_value (f, "l2_size"), " KiB")
+                 || g_str_has_suffix (shown_value (f, "l2_size"), " MiB"));
   smem = ws_hw_format_bytes (gpu->shared_per_sm);
   g_assert_cmpstr (shown_value (f, "shared_per_sm"), ==, smem);
   g_assert_true (g_str_has_suffix (shown_value (f, "l1_latency"), " cycles"));
@@ -294,8 +295,8 @@ static WsHwItem *
 item_from_catalogue (const char *rel)
 {
   g_autofree char *path = g_build_filename (g_getenv ("WS_SOURCE_DIR"), rel, NULL);
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
   WsHwKind kind;
   JsonNode *root;
 
@@ -345,15 +346,16 @@ static void
 test_params_from_core_table (void)
 {
   static const char *const records[] = {
-    "db/catalogue/gpu/gtx-970.json", "db/catalogue/cpu/epyc-9654.json",
+    "db/catalogue/gpu/gtx-970.json",
+    "db/catalogue/cpu/epyc-9654.json",
     "db/catalogue/link/pcie2-x4-gtx-titan-x.json",
   };
 
   for (guint r = 0; r < G_N_ELEMENTS (records); r++)
     {
-      g_autoptr(WsHwItem) item = item_from_catalogue (records[r]);
+      g_autoptr (WsHwItem) item = item_from_catalogue (records[r]);
       WsHwKind kind = ws_hw_item_get_kind (item);
-      g_autoptr(GPtrArray) groups = ws_hw_params_for_item (item);
+      g_autoptr (GPtrArray) groups = ws_hw_params_for_item (item);
       guint n_fields, n_derived, listed = 0, expected = 0;
       const WsHwField *fields = ws_hw_fields (kind, &n_fields);
       const WsHwDerived *derived = ws_hw_derived (kind, &n_derived);
@@ -394,10 +396,10 @@ test_params_from_core_table (void)
   /* The catalogue's newest field reaches the page with no code of its own:
    * GM204's die per the GTX 980 whitepaper; unknown where no figure exists. */
   {
-    g_autoptr(WsHwItem) gm204 = item_from_catalogue ("db/catalogue/gpu/gtx-970.json");
-    g_autoptr(WsHwItem) gm200 = item_from_catalogue ("db/catalogue/gpu/gtx-titan-x.json");
-    g_autoptr(GPtrArray) a = ws_hw_params_for_item (gm204);
-    g_autoptr(GPtrArray) b = ws_hw_params_for_item (gm200);
+    g_autoptr (WsHwItem) gm204 = item_from_catalogue ("db/catalogue/gpu/gtx-970.json");
+    g_autoptr (WsHwItem) gm200 = item_from_catalogue ("db/catalogue/gpu/gtx-titan-x.json");
+    g_autoptr (GPtrArray) a = ws_hw_params_for_item (gm204);
+    g_autoptr (GPtrArray) b = ws_hw_params_for_item (gm200);
 
     g_assert_cmpstr (ws_hw_params_lookup (a, "die_area_mm2"), ==, "398 mm²");
     g_assert_cmpstr (ws_hw_params_lookup (b, "die_area_mm2"), ==, "unknown");
@@ -466,7 +468,7 @@ static gboolean
 row_count_is (gpointer data)
 {
   CountWait *w = data;
-  g_autoptr(GPtrArray) names = listed_names (w->f);
+  g_autoptr (GPtrArray) names = listed_names (w->f);
   return names->len == w->expected;
 }
 
@@ -480,7 +482,7 @@ search_for (Fixture *f, const char *text, guint expected)
   /* GtkSearchEntry reports changes after a short delay; wait for the list. */
   if (!iterate_until (row_count_is, &w, 5000))
     {
-      g_autoptr(GPtrArray) names = listed_names (f);
+      g_autoptr (GPtrArray) names = listed_names (f);
       g_test_message ("searching for '%s' listed %u rows, expected %u", text, names->len, expected);
       g_test_fail ();
     }
@@ -507,14 +509,14 @@ count_named (Fixture *f, const char *a, const char *b)
 static void
 test_search_filters (Fixture *f, gconstpointer data)
 {
-  g_autoptr(GPtrArray) names = NULL;
+  g_autoptr (GPtrArray) names = NULL;
   guint maxwell = 0;
 
   SKIP_WITHOUT_DISPLAY ();
 
   for (guint i = 0; i < f->gpus->len; i++)
     maxwell += g_strcmp0 (((WsGpu *) g_ptr_array_index (f->gpus, i))->architecture, "Maxwell") == 0;
-  g_assert_cmpuint (maxwell, >=, 2);   /* GTX 970 and GTX TITAN X of seed 004 */
+  g_assert_cmpuint (maxwell, >=, 2); /* GTX 970 and GTX TITAN X of seed 004 */
 
   /* By architecture, case-insensitively. */
   search_for (f, "maxWELL", maxwell);
@@ -556,7 +558,8 @@ test_switches_pages (Fixture *f, gconstpointer data)
     {
       GtkWidget *child;
 
-      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "s", ws_window_page_names[i]));
+      g_assert_true (
+        gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "s", ws_window_page_names[i]));
       drain ();
       g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, ws_window_page_names[i]);
       g_assert_cmpint (gtk_list_box_row_get_index (gtk_list_box_get_selected_row (sidebar)), ==, i);
@@ -590,29 +593,30 @@ test_switches_pages (Fixture *f, gconstpointer data)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.search", NULL));
   drain ();
   g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "hardware");
-  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (f->window)),
-                                         GTK_WIDGET (ws_hardware_page_get_search_entry (ws_window_get_hardware_page (f->window)))));
+  g_assert_true (
+    gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (f->window)),
+                            GTK_WIDGET (ws_hardware_page_get_search_entry (ws_window_get_hardware_page (f->window)))));
 }
 
 /* The template binds Alt+1..7, Ctrl+F and Ctrl+Q. */
 static void
 test_shortcuts_in_template (Fixture *f, gconstpointer data)
 {
-  g_autoptr(GListModel) controllers = NULL;
-  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (GListModel) controllers = NULL;
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 
   SKIP_WITHOUT_DISPLAY ();
 
   controllers = gtk_widget_observe_controllers (GTK_WIDGET (f->window));
   for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
     {
-      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+      g_autoptr (GObject) controller = g_list_model_get_item (controllers, i);
 
       if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
         continue;
       for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
         {
-          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+          g_autoptr (GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
           GtkShortcutAction *action = gtk_shortcut_get_action (shortcut);
           GVariant *args = gtk_shortcut_get_arguments (shortcut);
           g_autofree char *action_text = gtk_shortcut_action_to_string (action);
@@ -669,11 +673,11 @@ test_store_error_shown (Fixture *f, gconstpointer data)
 }
 
 typedef struct {
-  char *db_path;          /* what the window was opened on */
+  char *db_path; /* what the window was opened on */
   gboolean store_opened;
   gboolean help_overlay;
-  char *page_after_action;   /* window actions still reach the window inside the app */
-  char *about_version;    /* from the About window the menu item opens */
+  char *page_after_action; /* window actions still reach the window inside the app */
+  char *about_version;     /* from the About window the menu item opens */
 } AppRun;
 
 static void
@@ -685,8 +689,8 @@ inspect_and_quit (GtkApplication *app, AppRun *run)
   run->db_path = g_strdup (ws_window_get_db_path (WS_WINDOW (window)));
   run->store_opened = ws_window_get_store (WS_WINDOW (window)) != NULL;
   /* GtkApplication loads gtk/help-overlay.ui from the resources. */
-  run->help_overlay = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)) != NULL &&
-                      g_action_group_has_action (G_ACTION_GROUP (window), "show-help-overlay");
+  run->help_overlay = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)) != NULL
+                      && g_action_group_has_action (G_ACTION_GROUP (window), "show-help-overlay");
   gtk_widget_activate_action (GTK_WIDGET (window), "win.show-page", "s", "results");
   run->page_after_action = g_strdup (gtk_stack_get_visible_child_name (ws_window_get_stack (WS_WINDOW (window))));
 
@@ -694,7 +698,7 @@ inspect_and_quit (GtkApplication *app, AppRun *run)
   toplevels = gtk_window_get_toplevels ();
   for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
     {
-      g_autoptr(GObject) toplevel = g_list_model_get_item (toplevels, i);
+      g_autoptr (GObject) toplevel = g_list_model_get_item (toplevels, i);
       if (ADW_IS_ABOUT_WINDOW (toplevel))
         {
           run->about_version = g_strdup (adw_about_window_get_version (ADW_ABOUT_WINDOW (toplevel)));
@@ -728,7 +732,7 @@ on_window_added (GtkApplication *app, GtkWindow *window, gpointer args)
 static void
 test_command_line_db (Fixture *f, gconstpointer data)
 {
-  g_autoptr(WsApplication) app = NULL;
+  g_autoptr (WsApplication) app = NULL;
   g_autofree char *cwd = g_get_current_dir ();
   g_autofree char *expected = NULL;
   char *argv[] = { "warpscope", "--db", "nested/opened.db", NULL };
@@ -765,9 +769,17 @@ test_command_line_db (Fixture *f, gconstpointer data)
 static void
 test_format_units (void)
 {
-  struct { gint64 bytes; const char *text; } sizes[] = {
-    { 1835008, "1.75 MiB" }, { 6 * 1024 * 1024, "6 MiB" }, { 49152, "48 KiB" },
-    { 1024, "1 KiB" }, { 128, "128 bytes" }, { 1, "1 byte" }, { 40 * 1024 * 1024 + 512 * 1024, "40.5 MiB" },
+  struct {
+    gint64 bytes;
+    const char *text;
+  } sizes[] = {
+    { 1835008, "1.75 MiB" },
+    { 6 * 1024 * 1024, "6 MiB" },
+    { 49152, "48 KiB" },
+    { 1024, "1 KiB" },
+    { 128, "128 bytes" },
+    { 1, "1 byte" },
+    { 40 * 1024 * 1024 + 512 * 1024, "40.5 MiB" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
@@ -795,8 +807,8 @@ test_format_units (void)
 static WsGpu *
 stored_gpu (Fixture *f, const char *name)
 {
-  g_autoptr(WsStore) store = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (WsStore) store = NULL;
+  g_autoptr (GError) error = NULL;
   WsGpu *gpu;
 
   store = ws_store_open (f->db_path, &error);
@@ -809,7 +821,7 @@ stored_gpu (Fixture *f, const char *name)
 static gboolean
 store_has (Fixture *f, const char *name)
 {
-  g_autoptr(WsStore) store = ws_store_open (f->db_path, NULL);
+  g_autoptr (WsStore) store = ws_store_open (f->db_path, NULL);
   WsHwKind kind;
   gboolean found;
 
@@ -831,8 +843,8 @@ select_only (Fixture *f, const char *name)
 static gboolean
 is_field_row (GtkWidget *widget, gconstpointer name)
 {
-  return ADW_IS_ACTION_ROW (widget) && gtk_widget_has_css_class (widget, "ws-field-row") &&
-         g_str_equal (gtk_widget_get_name (widget), name);
+  return ADW_IS_ACTION_ROW (widget) && gtk_widget_has_css_class (widget, "ws-field-row")
+         && g_str_equal (gtk_widget_get_name (widget), name);
 }
 
 static gboolean
@@ -869,14 +881,14 @@ static void
 test_edit_field (Fixture *f, gconstpointer data)
 {
   WsHardwarePage *page;
-  g_autoptr(WsGpu) before = NULL;
-  g_autoptr(WsGpu) after = NULL;
-  g_autoptr(WsGpu) undone = NULL;
-  g_autoptr(WsGpu) redone = NULL;
-  g_autoptr(WsGpu) unchanged = NULL;
-  g_autoptr(JsonNode) json = NULL;
-  g_autoptr(GError) import_error = NULL;
-  g_autoptr(WsGpu) rejected = NULL;
+  g_autoptr (WsGpu) before = NULL;
+  g_autoptr (WsGpu) after = NULL;
+  g_autoptr (WsGpu) undone = NULL;
+  g_autoptr (WsGpu) redone = NULL;
+  g_autoptr (WsGpu) unchanged = NULL;
+  g_autoptr (JsonNode) json = NULL;
+  g_autoptr (GError) import_error = NULL;
+  g_autoptr (WsGpu) rejected = NULL;
   GtkWidget *row;
 
   SKIP_WITHOUT_DISPLAY ();
@@ -916,8 +928,8 @@ test_edit_field (Fixture *f, gconstpointer data)
   undo (f, FALSE);
   undone = stored_gpu (f, "GTX 970");
   g_assert_cmpfloat (undone->core_clock_mhz, ==, 1253);
-  g_assert_false (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.undo", NULL) &&
-                  ws_undo_stack_can_undo (ws_window_get_undo_stack (f->window)));
+  g_assert_false (gtk_widget_activate_action (GTK_WIDGET (f->window), "win.undo", NULL)
+                  && ws_undo_stack_can_undo (ws_window_get_undo_stack (f->window)));
   undo (f, TRUE);
   redone = stored_gpu (f, "GTX 970");
   g_assert_cmpfloat (redone->core_clock_mhz, ==, 1300);
@@ -932,7 +944,7 @@ test_edit_field (Fixture *f, gconstpointer data)
   row = type_field (f, "die_area_mm2", "398,5");
   g_assert_false (gtk_widget_has_css_class (row, "error"));
   {
-    g_autoptr(WsGpu) die = stored_gpu (f, "GTX 970");
+    g_autoptr (WsGpu) die = stored_gpu (f, "GTX 970");
     g_assert_cmpfloat (die->die_area_mm2, ==, 398.5);
   }
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "hardware.view", NULL));
@@ -944,7 +956,7 @@ static void
 test_create_duplicate_delete (Fixture *f, gconstpointer data)
 {
   WsHardwarePage *page;
-  g_autoptr(WsGpu) copy = NULL;
+  g_autoptr (WsGpu) copy = NULL;
 
   SKIP_WITHOUT_DISPLAY ();
 
@@ -972,13 +984,13 @@ test_create_duplicate_delete (Fixture *f, gconstpointer data)
   g_assert_false (store_has (f, "GTX 970 overclocked"));
   g_assert_null (find_row (f, "GTX 970 overclocked"));
 
-  undo (f, FALSE);   /* the delete */
+  undo (f, FALSE); /* the delete */
   g_assert_true (store_has (f, "GTX 970 overclocked"));
-  undo (f, FALSE);   /* the new CPU */
+  undo (f, FALSE); /* the new CPU */
   g_assert_false (store_has (f, "New CPU"));
-  undo (f, FALSE);   /* the rename */
+  undo (f, FALSE); /* the rename */
   g_assert_true (store_has (f, "GTX 970 (2)"));
-  undo (f, FALSE);   /* the duplicate */
+  undo (f, FALSE); /* the duplicate */
   g_assert_false (store_has (f, "GTX 970 (2)"));
   g_assert_true (store_has (f, "GTX 970"));
 }
@@ -987,10 +999,10 @@ static void
 test_import_export (Fixture *f, gconstpointer data)
 {
   WsHardwarePage *page;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *path = g_build_filename (f->tmpdir, "gtx970.json", NULL);
   g_autofree char *text = NULL;
-  g_autoptr(JsonNode) node = NULL;
+  g_autoptr (JsonNode) node = NULL;
   g_autofree char *renamed = NULL;
 
   SKIP_WITHOUT_DISPLAY ();
@@ -1042,8 +1054,8 @@ test_compare_gpus (Fixture *f, gconstpointer data)
 {
   WsHardwarePage *page;
   GtkListBox *list;
-  g_autoptr(WsGpu) a = NULL;
-  g_autoptr(WsGpu) b = NULL;
+  g_autoptr (WsGpu) a = NULL;
+  g_autoptr (WsGpu) b = NULL;
   g_autofree char *fp32 = NULL;
   g_autofree char *fp32_text = NULL;
   g_autofree char *bpf = NULL;
@@ -1068,7 +1080,10 @@ test_compare_gpus (Fixture *f, gconstpointer data)
   a = stored_gpu (f, "GTX 970");
   b = stored_gpu (f, other);
   {
-    int col = g_str_equal (compare_cell (f, "sms:0"), "13") && g_str_equal (compare_cell (f, "architecture:0"), "Maxwell") ? 0 : 1;
+    int col = g_str_equal (compare_cell (f, "sms:0"), "13")
+                  && g_str_equal (compare_cell (f, "architecture:0"), "Maxwell")
+                ? 0
+                : 1;
     g_autofree char *fp32_name = g_strdup_printf ("peak_fp32_gflops:%d", col);
     g_autofree char *bpf_name = g_strdup_printf ("bytes_per_flop:%d", col);
     g_autofree char *bw_name = g_strdup_printf ("dram_bandwidth_gbs:%d", 1 - col);
@@ -1119,13 +1134,13 @@ test_compare_gpus (Fixture *f, gconstpointer data)
 static gpointer
 find_controller (GtkWidget *widget, GType type)
 {
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (widget);
 
   for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
     {
-      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+      g_autoptr (GObject) controller = g_list_model_get_item (controllers, i);
       if (G_TYPE_CHECK_INSTANCE_TYPE (controller, type))
-        return controller;   /* the widget keeps it alive */
+        return controller; /* the widget keeps it alive */
     }
   g_assert_not_reached ();
 }
@@ -1149,11 +1164,11 @@ page_palette_button (WsSystemsPage *page, const char *id)
 static GtkEventControllerKey *
 canvas_keys (WsSystemCanvas *canvas)
 {
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (canvas));
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (canvas));
 
   for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
     {
-      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+      g_autoptr (GObject) controller = g_list_model_get_item (controllers, i);
       if (GTK_IS_EVENT_CONTROLLER_KEY (controller))
         return GTK_EVENT_CONTROLLER_KEY (controller);
     }
@@ -1196,7 +1211,7 @@ problem_count (WsSystemsPage *page)
 static WsSystemModel *
 stored_system (Fixture *f, const char *name)
 {
-  g_autoptr(WsStore) store = ws_store_open (f->db_path, NULL);
+  g_autoptr (WsStore) store = ws_store_open (f->db_path, NULL);
   WsSystemModel *model;
 
   g_assert_nonnull (store);
@@ -1212,7 +1227,7 @@ pick (AdwComboRow *row, const char *text)
 
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
     {
-      g_autoptr(GtkStringObject) item = g_list_model_get_item (model, i);
+      g_autoptr (GtkStringObject) item = g_list_model_get_item (model, i);
       if (g_str_equal (gtk_string_object_get_string (item), text))
         {
           adw_combo_row_set_selected (row, i);
@@ -1233,8 +1248,8 @@ test_build_testbed (Fixture *f, gconstpointer data)
   const WsSystemDoc *doc;
   const WsDesignNode *machine, *cpu, *gpu, *link;
   double wx, wy, gx_before;
-  g_autoptr(WsSystemModel) model = NULL;
-  g_autoptr(WsSystemModel) after_undo = NULL;
+  g_autoptr (WsSystemModel) model = NULL;
+  g_autoptr (WsSystemModel) after_undo = NULL;
   WsComponent *c;
   WsWindow *second;
   gint64 start = g_get_monotonic_time ();
@@ -1262,8 +1277,8 @@ test_build_testbed (Fixture *f, gconstpointer data)
      * GTK does during a drag). */
     GtkDragSource *source = find_controller (page_palette_button (page, "palette_machine"), GTK_TYPE_DRAG_SOURCE);
     GtkDropTarget *target = find_controller (GTK_WIDGET (canvas), GTK_TYPE_DROP_TARGET);
-    g_autoptr(GdkContentProvider) content = NULL;
-    g_auto(GValue) value = G_VALUE_INIT;
+    g_autoptr (GdkContentProvider) content = NULL;
+    g_auto (GValue) value = G_VALUE_INIT;
     gboolean accepted = FALSE;
 
     g_signal_emit_by_name (source, "prepare", 10.0, 10.0, &content);
@@ -1281,7 +1296,8 @@ test_build_testbed (Fixture *f, gconstpointer data)
   g_assert_nonnull (machine);
   g_assert_nonnull (catalogue_row (page, "cpu:Core i7-4790K"));
   ws_system_canvas_to_widget (canvas, machine->x + 80, machine->y + 70, &wx, &wy);
-  g_assert_true (ws_system_canvas_drop (canvas, g_object_get_data (G_OBJECT (catalogue_row (page, "cpu:Core i7-4790K")), "ws-payload"), wx, wy));
+  g_assert_true (ws_system_canvas_drop (
+    canvas, g_object_get_data (G_OBJECT (catalogue_row (page, "cpu:Core i7-4790K")), "ws-payload"), wx, wy));
   doc = ws_systems_page_get_doc (page);
   cpu = ws_system_doc_find (doc, "cpu");
   g_assert_nonnull (cpu);
@@ -1290,7 +1306,8 @@ test_build_testbed (Fixture *f, gconstpointer data)
 
   /* ...and the GPU the keyboard way: select the machine, Enter on the catalogue row. */
   ws_system_canvas_select (canvas, "machine");
-  g_signal_emit_by_name (ws_systems_page_get_catalogue_list (page), "row-activated", catalogue_row (page, "gpu:GTX 970"));
+  g_signal_emit_by_name (ws_systems_page_get_catalogue_list (page), "row-activated",
+                         catalogue_row (page, "gpu:GTX 970"));
   drain ();
   doc = ws_systems_page_get_doc (page);
   gpu = ws_system_doc_find (doc, "gpu");
@@ -1301,7 +1318,7 @@ test_build_testbed (Fixture *f, gconstpointer data)
   g_assert_cmpuint (problem_count (page), ==, 1);
   /* The draft is saved; the system model keeps the last valid state (machine + CPU). */
   {
-    g_autoptr(WsSystemModel) last_valid = stored_system (f, "system-1");
+    g_autoptr (WsSystemModel) last_valid = stored_system (f, "system-1");
     g_assert_nonnull (last_valid);
     g_assert_nonnull (ws_system_model_find (last_valid, "cpu"));
     g_assert_null (ws_system_model_find (last_valid, "gpu"));
@@ -1389,11 +1406,11 @@ test_build_testbed (Fixture *f, gconstpointer data)
 
   /* Undo in the first window back past the connection: the stored design
    * loses the link, the stored model keeps the last valid state. */
-  undo (f, FALSE);   /* labels */
-  undo (f, FALSE);   /* count */
-  undo (f, FALSE);   /* link catalogue entry */
-  undo (f, FALSE);   /* link catalogue entry */
-  undo (f, FALSE);   /* connect */
+  undo (f, FALSE); /* labels */
+  undo (f, FALSE); /* count */
+  undo (f, FALSE); /* link catalogue entry */
+  undo (f, FALSE); /* link catalogue entry */
+  undo (f, FALSE); /* connect */
   g_assert_null (ws_system_doc_find (ws_systems_page_get_doc (page), "link"));
   g_assert_cmpuint (problem_count (page), ==, 1);
   after_undo = stored_system (f, "system-1");
@@ -1444,7 +1461,7 @@ test_designer_duplicate_and_dangling (Fixture *f, gconstpointer data)
     const WsDesignNode *c = ws_system_doc_find (ws_systems_page_get_doc (page), "cpu");
     const WsDesignNode *g = ws_system_doc_find (ws_systems_page_get_doc (page), "gpu");
     double cx, cy, cw, ch, gx, gy, gw, gh, hx, hy, tx, ty;
-    double gpu_x = g->x;   /* the document is replaced by every edit */
+    double gpu_x = g->x; /* the document is replaced by every edit */
 
     ws_system_doc_node_bounds (ws_systems_page_get_doc (page), c, &cx, &cy, &cw, &ch);
     ws_system_doc_node_bounds (ws_systems_page_get_doc (page), g, &gx, &gy, &gw, &gh);
@@ -1507,8 +1524,8 @@ test_designer_delete_system (Fixture *f, gconstpointer data)
   WsSystemsPage *page;
   WsSimulationsPage *sims;
   WsStore *store;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsSystemModel) gone = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsSystemModel) gone = NULL;
   g_autofree char *draft = NULL;
 
   SKIP_WITHOUT_DISPLAY ();
@@ -1565,21 +1582,29 @@ main (int argc, char **argv)
 
   g_test_add_func ("/gui/params/format-units", test_format_units);
   g_test_add_func ("/gui/params/rows-from-core-table", test_params_from_core_table);
-  g_test_add ("/gui/hardware/page-rows-from-core-table", Fixture, NULL, fixture_setup, test_page_rows_from_core_table, fixture_teardown);
+  g_test_add ("/gui/hardware/page-rows-from-core-table", Fixture, NULL, fixture_setup, test_page_rows_from_core_table,
+              fixture_teardown);
   g_test_add ("/gui/hardware/lists-catalogue", Fixture, NULL, fixture_setup, test_lists_catalogue, fixture_teardown);
-  g_test_add ("/gui/hardware/shows-gpu-parameters", Fixture, NULL, fixture_setup, test_shows_gpu_parameters, fixture_teardown);
+  g_test_add ("/gui/hardware/shows-gpu-parameters", Fixture, NULL, fixture_setup, test_shows_gpu_parameters,
+              fixture_teardown);
   g_test_add ("/gui/hardware/search-filters", Fixture, NULL, fixture_setup, test_search_filters, fixture_teardown);
-  g_test_add ("/gui/hardware/store-error-shown", Fixture, "no-window", fixture_setup, test_store_error_shown, fixture_teardown);
+  g_test_add ("/gui/hardware/store-error-shown", Fixture, "no-window", fixture_setup, test_store_error_shown,
+              fixture_teardown);
   g_test_add ("/gui/app/command-line-db", Fixture, "no-window", fixture_setup, test_command_line_db, fixture_teardown);
   g_test_add ("/gui/window/switches-pages", Fixture, NULL, fixture_setup, test_switches_pages, fixture_teardown);
-  g_test_add ("/gui/window/shortcuts-in-template", Fixture, NULL, fixture_setup, test_shortcuts_in_template, fixture_teardown);
+  g_test_add ("/gui/window/shortcuts-in-template", Fixture, NULL, fixture_setup, test_shortcuts_in_template,
+              fixture_teardown);
 
-  g_test_add ("/gui/hardware/edit-field-valid-invalid-undo", Fixture, NULL, fixture_setup, test_edit_field, fixture_teardown);
-  g_test_add ("/gui/hardware/create-duplicate-delete", Fixture, NULL, fixture_setup, test_create_duplicate_delete, fixture_teardown);
+  g_test_add ("/gui/hardware/edit-field-valid-invalid-undo", Fixture, NULL, fixture_setup, test_edit_field,
+              fixture_teardown);
+  g_test_add ("/gui/hardware/create-duplicate-delete", Fixture, NULL, fixture_setup, test_create_duplicate_delete,
+              fixture_teardown);
   g_test_add ("/gui/hardware/import-export", Fixture, NULL, fixture_setup, test_import_export, fixture_teardown);
   g_test_add ("/gui/hardware/compare-gpus", Fixture, NULL, fixture_setup, test_compare_gpus, fixture_teardown);
-  g_test_add ("/gui/systems/build-testbed-save-reopen-undo", Fixture, NULL, fixture_setup, test_build_testbed, fixture_teardown);
-  g_test_add ("/gui/systems/add-connect-duplicate-rename", Fixture, NULL, fixture_setup, test_designer_duplicate_and_dangling, fixture_teardown);
+  g_test_add ("/gui/systems/build-testbed-save-reopen-undo", Fixture, NULL, fixture_setup, test_build_testbed,
+              fixture_teardown);
+  g_test_add ("/gui/systems/add-connect-duplicate-rename", Fixture, NULL, fixture_setup,
+              test_designer_duplicate_and_dangling, fixture_teardown);
   g_test_add ("/gui/systems/delete-draft-and-stored-system", Fixture, NULL, fixture_setup, test_designer_delete_system,
               fixture_teardown);
 

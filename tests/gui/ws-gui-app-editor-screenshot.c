@@ -17,16 +17,15 @@ main (int argc, char **argv)
 {
   g_autofree char *db = NULL, *app = NULL;
   int width = 1280, height = 800, scroll = 0;
-  GOptionEntry entries[] = {
-    { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "Workspace database", "PATH" },
-    { "app", 0, 0, G_OPTION_ARG_STRING, &app, "Application model (default saxpy2-analytic)", "NAME" },
-    { "scroll", 0, 0, G_OPTION_ARG_INT, &scroll, "Scroll the editor down by PX", "PX" },
-    { "width", 0, 0, G_OPTION_ARG_INT, &width, "Window width", "PX" },
-    { "height", 0, 0, G_OPTION_ARG_INT, &height, "Window height", "PX" },
-    { NULL }
-  };
-  g_autoptr(GOptionContext) context = g_option_context_new ("OUTPUT.png");
-  g_autoptr(GError) error = NULL;
+  GOptionEntry entries[] = { { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "Workspace database", "PATH" },
+                             { "app", 0, 0, G_OPTION_ARG_STRING, &app, "Application model (default saxpy2-analytic)",
+                               "NAME" },
+                             { "scroll", 0, 0, G_OPTION_ARG_INT, &scroll, "Scroll the editor down by PX", "PX" },
+                             { "width", 0, 0, G_OPTION_ARG_INT, &width, "Window width", "PX" },
+                             { "height", 0, 0, G_OPTION_ARG_INT, &height, "Window height", "PX" },
+                             { NULL } };
+  g_autoptr (GOptionContext) context = g_option_context_new ("OUTPUT.png");
+  g_autoptr (GError) error = NULL;
   WsAppEditorPage *page;
   WsWindow *window;
 

@@ -25,19 +25,21 @@ main (int argc, char **argv)
   GOptionEntry entries[] = {
     { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "Workspace database", "PATH" },
     { "page", 0, 0, G_OPTION_ARG_STRING, &page, "profiles, simulations, results, cpi, timeline or tbpoint", "NAME" },
-    { "measured", 0, 0, G_OPTION_ARG_FILENAME, &measured, "Measured CSV (columns x or the swept variable, and seconds) to overlay on the sweep", "CSV" },
+    { "measured", 0, 0, G_OPTION_ARG_FILENAME, &measured,
+      "Measured CSV (columns x or the swept variable, and seconds) to overlay on the sweep", "CSV" },
     { "app", 0, 0, G_OPTION_ARG_STRING, &app, "Application model (default saxpy2-analytic)", "NAME" },
     { "system", 0, 0, G_OPTION_ARG_STRING, &system, "System (default testbed-gtx970)", "NAME" },
     { "sweep", 0, 0, G_OPTION_ARG_STRING, &sweep, "Sweep (default N=1048576:16777216:1048576)", "VAR=…" },
     { "predictors", 0, 0, G_OPTION_ARG_STRING, &predictors, "Comma-separated (default volkov)", "LIST" },
-    { "profile", 0, 0, G_OPTION_ARG_FILENAME, &profile, "Profile PROGRAM (all tools) on the Profiles page first", "PROGRAM" },
+    { "profile", 0, 0, G_OPTION_ARG_FILENAME, &profile, "Profile PROGRAM (all tools) on the Profiles page first",
+      "PROGRAM" },
     { "args", 0, 0, G_OPTION_ARG_STRING, &profile_args, "Arguments for --profile", "TEXT" },
     { "width", 0, 0, G_OPTION_ARG_INT, &width, "Window width", "PX" },
     { "height", 0, 0, G_OPTION_ARG_INT, &height, "Window height", "PX" },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("OUTPUT.png");
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GOptionContext) context = g_option_context_new ("OUTPUT.png");
+  g_autoptr (GError) error = NULL;
   GtkStack *stack;
   WsWindow *window;
 
@@ -64,7 +66,7 @@ main (int argc, char **argv)
       if (profile != NULL)
         {
           static const char *const tools[] = { "branch", "memdiv", "value", NULL };
-          g_auto(GStrv) args = NULL;
+          g_auto (GStrv) args = NULL;
 
           if (profile_args != NULL && !g_shell_parse_argv (profile_args, NULL, &args, &error))
             {
@@ -72,7 +74,7 @@ main (int argc, char **argv)
               return 1;
             }
           ws_profiles_page_set_tools (profiles, tools);
-          ws_profiles_page_profile (profiles, profile, (const char * const *) args);
+          ws_profiles_page_profile (profiles, profile, (const char *const *) args);
           while (ws_profiles_page_is_running (profiles))
             g_main_context_iteration (NULL, TRUE);
           g_print ("%s\n", ws_profiles_page_get_status (profiles));
@@ -85,7 +87,7 @@ main (int argc, char **argv)
       WsSimulationsPage *sims = WS_SIMULATIONS_PAGE (gtk_stack_get_child_by_name (stack, "simulations"));
       WsResultsPage *results = WS_RESULTS_PAGE (gtk_stack_get_child_by_name (stack, "results"));
       WsRunQueue *queue = ws_simulations_page_get_queue (sims);
-      g_auto(GStrv) names = g_strsplit (predictors != NULL ? predictors : "volkov", ",", -1);
+      g_auto (GStrv) names = g_strsplit (predictors != NULL ? predictors : "volkov", ",", -1);
 
       ws_window_show_page (window, "simulations");
       if (!ws_simulations_page_select_system (sims, system != NULL ? system : "testbed-gtx970")

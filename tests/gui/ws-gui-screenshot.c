@@ -24,7 +24,7 @@ main (int argc, char **argv)
   g_autofree char *system = NULL;
   g_autofree char *component = NULL;
   gboolean edit = FALSE;
-  g_auto(GStrv) drops = NULL;
+  g_auto (GStrv) drops = NULL;
   int width = 1100, height = 720;
   GOptionEntry entries[] = {
     { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "Store to open", "PATH" },
@@ -32,15 +32,17 @@ main (int argc, char **argv)
     { "page", 0, 0, G_OPTION_ARG_STRING, &page, "Page to show (default hardware)", "NAME" },
     { "compare", 0, 0, G_OPTION_ARG_STRING, &compare, "Second GPU to compare with the selected one", "NAME" },
     { "edit", 0, 0, G_OPTION_ARG_NONE, &edit, "Show the parameter editor", NULL },
-    { "system", 0, 0, G_OPTION_ARG_STRING, &system, "System to open on the Systems page (the demo test beds are created)", "NAME" },
-    { "drop", 0, 0, G_OPTION_ARG_STRING_ARRAY, &drops, "Drop a palette or catalogue payload on the canvas (\"X,Y,gpu:GTX 1070\"); repeatable", "X,Y,PAYLOAD" },
+    { "system", 0, 0, G_OPTION_ARG_STRING, &system,
+      "System to open on the Systems page (the demo test beds are created)", "NAME" },
+    { "drop", 0, 0, G_OPTION_ARG_STRING_ARRAY, &drops,
+      "Drop a palette or catalogue payload on the canvas (\"X,Y,gpu:GTX 1070\"); repeatable", "X,Y,PAYLOAD" },
     { "component", 0, 0, G_OPTION_ARG_STRING, &component, "Component to select on the canvas", "NAME" },
     { "width", 0, 0, G_OPTION_ARG_INT, &width, "Window width", "PX" },
     { "height", 0, 0, G_OPTION_ARG_INT, &height, "Window height", "PX" },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("OUTPUT.png");
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GOptionContext) context = g_option_context_new ("OUTPUT.png");
+  g_autoptr (GError) error = NULL;
   WsWindow *window;
 
   setlocale (LC_ALL, "");
@@ -64,7 +66,7 @@ main (int argc, char **argv)
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
   {
     /* AdwApplication loads the style sheet for the real app; do it here. */
-    g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
+    g_autoptr (GtkCssProvider) css = gtk_css_provider_new ();
     gtk_css_provider_load_from_resource (css, "/io/github/warpscope/Warpscope/style.css");
     gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
                                                 GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
@@ -73,7 +75,7 @@ main (int argc, char **argv)
   if (system != NULL && db != NULL)
     {
       /* The seed's test beds as the CLI's demo workspace stores them. */
-      g_autoptr(GError) demo_error = NULL;
+      g_autoptr (GError) demo_error = NULL;
       WsStore *store = ws_store_open (db, &demo_error);
 
       if (store == NULL || !ws_system_store_ensure_demo (store, &demo_error))
@@ -109,10 +111,10 @@ main (int argc, char **argv)
       settle (300);
       for (guint i = 0; drops != NULL && drops[i] != NULL; i++)
         {
-          g_auto(GStrv) parts = g_strsplit (drops[i], ",", 3);
+          g_auto (GStrv) parts = g_strsplit (drops[i], ",", 3);
           if (g_strv_length (parts) == 3)
-            ws_system_canvas_drop (ws_systems_page_get_canvas (systems), parts[2],
-                                   g_ascii_strtod (parts[0], NULL), g_ascii_strtod (parts[1], NULL));
+            ws_system_canvas_drop (ws_systems_page_get_canvas (systems), parts[2], g_ascii_strtod (parts[0], NULL),
+                                   g_ascii_strtod (parts[1], NULL));
         }
       if (component != NULL)
         ws_system_canvas_select (ws_systems_page_get_canvas (systems), component);

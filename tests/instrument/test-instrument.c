@@ -44,8 +44,8 @@ run_cli_json (const char *const *args)
   g_autofree char *out = NULL, *err = NULL;
   int status = 0;
   g_autoptr (GError) error = NULL;
-  g_assert_true (g_spawn_sync (tmp_dir, (char **) av->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err,
-                               &status, &error));
+  g_assert_true (
+    g_spawn_sync (tmp_dir, (char **) av->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error));
   g_assert_no_error (error);
   if (!g_spawn_check_wait_status (status, NULL))
     g_printerr ("%s", err);
@@ -109,7 +109,7 @@ test_pick_sites (void)
     {
       if (a[i].launch == 0)
         {
-          g_assert_cmpuint (a[i].cta, !=, 1);   /* no events there */
+          g_assert_cmpuint (a[i].cta, !=, 1); /* no events there */
           g_assert_cmpuint (a[i].index, <, a[i].cta == 0 ? 3 : 5);
           hits[a[i].cta == 0 ? a[i].index : 3 + a[i].index]++;
         }
@@ -144,33 +144,32 @@ test_unknown_tool (void)
 
 /* ---- the C API on the emulator (no nvcc needed) ----------------------------------------- */
 
-static const char api_ptx[] =
-  ".version 7.0\n"
-  ".target sm_80\n"
-  ".address_size 64\n"
-  ".visible .entry k(.param .u64 out)\n"
-  "{\n"
-  "  .reg .pred %p<2>;\n"
-  "  .reg .b32 %r<6>;\n"
-  "  .reg .b64 %rd<4>;\n"
-  "  ld.param.u64 %rd1, [out];\n"
-  "  cvta.to.global.u64 %rd2, %rd1;\n"
-  "  mov.u32 %r1, %tid.x;\n"
-  "  mov.u32 %r5, %ctaid.x;\n"
-  "  shl.b32 %r5, %r5, 6;\n"
-  "  add.u32 %r1, %r1, %r5;\n"
-  "  and.b32 %r2, %r1, 3;\n"
-  "  setp.eq.u32 %p1, %r2, 0;\n"
-  "  mov.u32 %r3, 10;\n"
-  "  @%p1 bra DONE;\n"
-  "  mov.u32 %r3, 20;\n"
-  "DONE:\n"
-  "  add.u32 %r4, %r3, 1;\n"
-  "  mul.wide.u32 %rd3, %r1, 4;\n"
-  "  add.u64 %rd3, %rd2, %rd3;\n"
-  "  st.global.u32 [%rd3], %r4;\n"
-  "  ret;\n"
-  "}\n";
+static const char api_ptx[] = ".version 7.0\n"
+                              ".target sm_80\n"
+                              ".address_size 64\n"
+                              ".visible .entry k(.param .u64 out)\n"
+                              "{\n"
+                              "  .reg .pred %p<2>;\n"
+                              "  .reg .b32 %r<6>;\n"
+                              "  .reg .b64 %rd<4>;\n"
+                              "  ld.param.u64 %rd1, [out];\n"
+                              "  cvta.to.global.u64 %rd2, %rd1;\n"
+                              "  mov.u32 %r1, %tid.x;\n"
+                              "  mov.u32 %r5, %ctaid.x;\n"
+                              "  shl.b32 %r5, %r5, 6;\n"
+                              "  add.u32 %r1, %r1, %r5;\n"
+                              "  and.b32 %r2, %r1, 3;\n"
+                              "  setp.eq.u32 %p1, %r2, 0;\n"
+                              "  mov.u32 %r3, 10;\n"
+                              "  @%p1 bra DONE;\n"
+                              "  mov.u32 %r3, 20;\n"
+                              "DONE:\n"
+                              "  add.u32 %r4, %r3, 1;\n"
+                              "  mul.wide.u32 %rd3, %r1, 4;\n"
+                              "  add.u64 %rd3, %rd2, %rd3;\n"
+                              "  st.global.u32 [%rd3], %r4;\n"
+                              "  ret;\n"
+                              "}\n";
 
 typedef struct {
   GMutex lock;
@@ -260,8 +259,7 @@ api_before (void *tool, void *data, const WsInstrSite *x)
             g_assert_cmpuint ((uint32_t) x->src[1][l], ==, (tid % 4 == 0 ? 11u : 21u) + 100u);
           }
       for (int l = 0; l < 32; l++)
-        if ((x->will_execute >> l & 1)
-            && x->addr[l] != t->out + 4 * (x->cta * 64 + x->warp * 32 + (uint64_t) l))
+        if ((x->will_execute >> l & 1) && x->addr[l] != t->out + 4 * (x->cta * 64 + x->warp * 32 + (uint64_t) l))
           c->bad_addr++;
     }
 }
@@ -301,11 +299,19 @@ run_api (gboolean deterministic, guint n_threads)
   WsInstrument *ins = ws_instrument_new ();
   ApiTool *t = g_new0 (ApiTool, 1);
   static const WsInstrHandler vt = {
-    .abi_version = WS_INSTR_SDK_ABI_VERSION, .size = sizeof (WsInstrHandler),
-    .api_version = WS_INSTR_SDK_API_VERSION, .name = "api",
-    .before_where = WS_INSTR_SDK_AT_ALL, .after_where = WS_INSTR_SDK_AT_REG_WRITE,
-    .init = api_init, .launch_begin = api_launch_begin, .cta_begin = api_cta_begin, .cta_end = api_cta_end,
-    .before = api_before, .after = api_after, .teardown = g_free,
+    .abi_version = WS_INSTR_SDK_ABI_VERSION,
+    .size = sizeof (WsInstrHandler),
+    .api_version = WS_INSTR_SDK_API_VERSION,
+    .name = "api",
+    .before_where = WS_INSTR_SDK_AT_ALL,
+    .after_where = WS_INSTR_SDK_AT_REG_WRITE,
+    .init = api_init,
+    .launch_begin = api_launch_begin,
+    .cta_begin = api_cta_begin,
+    .cta_end = api_cta_end,
+    .before = api_before,
+    .after = api_after,
+    .teardown = g_free,
   };
   g_mutex_init (&t->lock);
   t->add_line = line_of (api_ptx, "add.u32 %r4");
@@ -370,12 +376,12 @@ test_store_handler_result (void)
   g_autoptr (WsStore) store = ws_store_open (path, &error);
   g_assert_no_error (error);
   g_autoptr (JsonParser) p = json_parser_new ();
-  g_assert_true (json_parser_load_from_data (p, "{\"opcodes\":[{\"opcode\":\"st\",\"warp_instructions\":32}]}", -1,
-                                             NULL));
+  g_assert_true (
+    json_parser_load_from_data (p, "{\"opcodes\":[{\"opcode\":\"st\",\"warp_instructions\":32}]}", -1, NULL));
   const char *args[] = { "1024", "16", NULL };
   g_assert_true (ws_instrument_store_result (ws_store_get_db (store), "opcode-histogram",
-                                             "/opt/h/opcode-histogram.so:ops=st", "/bin/saxpy2", args,
-                                             "/tmp/run.trace", json_parser_get_root (p), &error));
+                                             "/opt/h/opcode-histogram.so:ops=st", "/bin/saxpy2", args, "/tmp/run.trace",
+                                             json_parser_get_root (p), &error));
   g_assert_no_error (error);
   g_assert_true (ws_instrument_store_result (ws_store_get_db (store), "branch", NULL, "/bin/saxpy2", NULL, NULL,
                                              json_parser_get_root (p), &error));
@@ -384,7 +390,9 @@ test_store_handler_result (void)
   g_assert_cmpint (sqlite3_prepare_v2 (ws_store_get_db (store),
                                        "SELECT tool, handler, program, args, trace, "
                                        "json_extract (result, '$.opcodes[0].warp_instructions') "
-                                       "FROM tool_result ORDER BY id", -1, &st, NULL), ==, SQLITE_OK);
+                                       "FROM tool_result ORDER BY id",
+                                       -1, &st, NULL),
+                   ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_step (st), ==, SQLITE_ROW);
   g_assert_cmpstr ((const char *) sqlite3_column_text (st, 0), ==, "opcode-histogram");
   g_assert_cmpstr ((const char *) sqlite3_column_text (st, 1), ==, "/opt/h/opcode-histogram.so:ops=st");
@@ -428,7 +436,8 @@ build_handler (const char *src_rel, const char *extra_cflags, const char *so)
   int status = 0;
   g_autofree char *err = NULL;
   g_autoptr (GError) error = NULL;
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, &err, &status, &error));
+  g_assert_true (
+    g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, &err, &status, &error));
   if (!g_spawn_check_wait_status (status, NULL))
     g_error ("building %s failed: %s", src_rel, err);
   return out;
@@ -466,8 +475,8 @@ test_sdk_opcode_histogram (void)
   g_autofree char *trace = g_build_filename (tmp_dir, "hist.trace", NULL);
   g_autofree char *filtered = g_strdup_printf ("%s:ops=st,ld", so);
   g_autofree char *sum_path = g_build_filename (tmp_dir, "hist-summary.json", NULL);
-  const char *pargs[] = { cli_path, "--db", db_path, "profile", "-o", trace, "--summary", sum_path, "--tool", filtered,
-                          "--", saxpy2_path, "1024", "16", "256", NULL };
+  const char *pargs[] = { cli_path, "--db",   db_path, "profile",   "-o",   trace, "--summary", sum_path,
+                          "--tool", filtered, "--",    saxpy2_path, "1024", "16",  "256",       NULL };
   int status = 0;
   g_assert_true (g_spawn_sync (tmp_dir, (char **) pargs, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
                                NULL, NULL, NULL, NULL, &status, NULL));
@@ -505,9 +514,11 @@ test_sdk_opcode_histogram (void)
   sqlite3 *db = NULL;
   sqlite3_stmt *st = NULL;
   g_assert_cmpint (sqlite3_open (db_path, &db), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT handler, program, args, trace, result FROM tool_result "
-                                           "WHERE tool = 'opcode-histogram' AND handler IN (?1, ?2) ORDER BY id",
-                                       -1, &st, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db,
+                                       "SELECT handler, program, args, trace, result FROM tool_result "
+                                       "WHERE tool = 'opcode-histogram' AND handler IN (?1, ?2) ORDER BY id",
+                                       -1, &st, NULL),
+                   ==, SQLITE_OK);
   sqlite3_bind_text (st, 1, so, -1, SQLITE_STATIC);
   sqlite3_bind_text (st, 2, filtered, -1, SQLITE_STATIC);
   /* tool run: no trace, the whole histogram */
@@ -602,7 +613,7 @@ test_branch_mod4 (void)
   g_assert_cmpint (json_object_get_int_member (b, "taken_threads"), ==, 64);
   g_assert_cmpint (json_object_get_int_member (b, "not_taken_threads"), ==, 192);
   g_assert_cmpint (json_object_get_int_member (b, "ptx_line"), >, 0);
-  g_assert_cmpint (json_object_get_int_member (b, "source_line"), >, 0);   /* built with -lineinfo */
+  g_assert_cmpint (json_object_get_int_member (b, "source_line"), >, 0); /* built with -lineinfo */
   JsonArray *ks = json_object_get_array_member (o, "kernels");
   g_assert_cmpuint (json_array_get_length (ks), ==, 6);
   JsonObject *k = find_by_kernel (ks, "branch_mod4");
@@ -645,7 +656,7 @@ test_memdiv_strided (void)
   static const int s1[][3] = { { 32, 4, 16 } };
   static const int s2[][3] = { { 32, 8, 8 }, { 32, 4, 8 } };
   static const int s8[][3] = { { 32, 32, 8 }, { 32, 4, 8 } };
-  static const int uni[][3] = { { 32, 1, 8 } };   /* every lane stores to out[0] */
+  static const int uni[][3] = { { 32, 1, 8 } }; /* every lane stores to out[0] */
   check_matrix (find_by_kernel (ks, "stridedILi1E"), s1, 1);
   check_matrix (find_by_kernel (ks, "stridedILi2E"), s2, 2);
   check_matrix (find_by_kernel (ks, "stridedILi8E"), s8, 2);
@@ -707,10 +718,10 @@ test_parallel_equals_deterministic (void)
     return;
   g_autofree char *p1 = g_build_filename (tmp_dir, "par", NULL);
   g_autofree char *p2 = g_build_filename (tmp_dir, "det", NULL);
-  const char *a1[] = { "profile", "--threads", "4", "--tool", "branch", "--tool", "memdiv", "--tool", "value",
-                       "--tool-output", p1, "--", kernels_path, NULL };
-  const char *a2[] = { "profile", "--deterministic", "--tool", "branch", "--tool", "memdiv", "--tool", "value",
-                       "--tool-output", p2, "--", kernels_path, NULL };
+  const char *a1[] = { "profile", "--threads",     "4", "--tool", "branch",     "--tool", "memdiv", "--tool",
+                       "value",   "--tool-output", p1,  "--",     kernels_path, NULL };
+  const char *a2[] = { "profile", "--deterministic", "--tool", "branch", "--tool",     "memdiv", "--tool",
+                       "value",   "--tool-output",   p2,       "--",     kernels_path, NULL };
   /* profile prints the program's output on stdout: run and ignore it */
   for (int r = 0; r < 2; r++)
     {
@@ -747,7 +758,9 @@ test_results_with_trace_and_store (void)
   if (!have (kernels_path))
     return;
   g_autofree char *trace = g_build_filename (tmp_dir, "kept.trace", NULL);
-  const char *av[] = { cli_path, "--db", db_path, "profile", "-o", trace, "--tool", "branch", "--", kernels_path, NULL };
+  const char *av[] = {
+    cli_path, "--db", db_path, "profile", "-o", trace, "--tool", "branch", "--", kernels_path, NULL
+  };
   int status = 0;
   g_assert_true (g_spawn_sync (tmp_dir, (char **) av, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
                                NULL, NULL, NULL, NULL, &status, NULL));
@@ -759,8 +772,10 @@ test_results_with_trace_and_store (void)
   sqlite3 *db = NULL;
   sqlite3_stmt *st = NULL;
   g_assert_cmpint (sqlite3_open (db_path, &db), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT result, trace FROM tool_result WHERE tool = 'branch' AND trace IS NOT NULL",
-                                       -1, &st, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (
+    sqlite3_prepare_v2 (db, "SELECT result, trace FROM tool_result WHERE tool = 'branch' AND trace IS NOT NULL", -1,
+                        &st, NULL),
+    ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_step (st), ==, SQLITE_ROW);
   g_assert_nonnull (strstr ((const char *) sqlite3_column_text (st, 0), "\"taken_threads\":64"));
   g_assert_true (g_str_has_suffix ((const char *) sqlite3_column_text (st, 1), "kept.trace"));
@@ -779,8 +794,8 @@ test_campaign_faultprog (void)
 {
   if (!have (faultprog_path))
     return;
-  const char *args[] = { "tool", "faults", "--injections", "200", "--seed", "1", "--jobs", "4", "--",
-                         faultprog_path, NULL };
+  const char *args[] = { "tool",   "faults", "--injections", "200",          "--seed", "1",
+                         "--jobs", "4",      "--",           faultprog_path, NULL };
   g_autoptr (JsonNode) root = run_cli_json (args);
   JsonObject *o = json_node_get_object (root);
   JsonObject *s = json_object_get_object_member (o, "summary");
@@ -790,7 +805,7 @@ test_campaign_faultprog (void)
       gint64 n = json_object_get_int_member (s, outcome_names[i]);
       if (g_test_verbose ())
         g_printerr ("%s %" G_GINT64_FORMAT "\n", outcome_names[i], n);
-      g_assert_cmpint (n, >, 0);   /* the program is built so that every class is reachable */
+      g_assert_cmpint (n, >, 0); /* the program is built so that every class is reachable */
       sum += n;
     }
   g_assert_cmpint (sum, ==, 200);
@@ -811,10 +826,10 @@ test_campaign_reproducible (void)
 {
   if (!have (faultprog_path))
     return;
-  const char *a1[] = { "tool", "faults", "--injections", "30", "--seed", "5", "--jobs", "4", "--threads", "2", "--",
-                       faultprog_path, NULL };
-  const char *a2[] = { "tool", "faults", "--injections", "30", "--seed", "5", "--jobs", "1", "--deterministic", "--",
-                       faultprog_path, NULL };
+  const char *a1[] = { "tool",      "faults", "--injections", "30",           "--seed", "5", "--jobs", "4",
+                       "--threads", "2",      "--",           faultprog_path, NULL };
+  const char *a2[] = { "tool",   "faults", "--injections",    "30", "--seed",       "5",
+                       "--jobs", "1",      "--deterministic", "--", faultprog_path, NULL };
   g_autoptr (JsonNode) r1 = run_cli_json (a1);
   g_autoptr (JsonNode) r2 = run_cli_json (a2);
   JsonArray *s1 = json_object_get_array_member (json_node_get_object (r1), "sites");
@@ -836,8 +851,8 @@ test_campaign_saxpy2 (void)
 {
   if (!have (saxpy2_path))
     return;
-  const char *args[] = { "tool", "faults", "--injections", "40", "--seed", "3", "--jobs", "4", "--",
-                         saxpy2_path, "512", "2", NULL };
+  const char *args[] = { "tool", "faults", "--injections", "40",  "--seed", "3", "--jobs",
+                         "4",    "--",     saxpy2_path,    "512", "2",      NULL };
   g_autoptr (JsonNode) root = run_cli_json (args);
   JsonObject *s = json_object_get_object_member (json_node_get_object (root), "summary");
   gint64 sum = 0;
@@ -846,7 +861,8 @@ test_campaign_saxpy2 (void)
   g_assert_cmpint (sum, ==, 40);
   /* saxpy2 checks its result: corrupted data is caught by the program */
   g_assert_cmpint (json_object_get_int_member (s, "masked") + json_object_get_int_member (s, "crash")
-                   + json_object_get_int_member (s, "sdc"), >, 0);
+                     + json_object_get_int_member (s, "sdc"),
+                   >, 0);
 }
 
 int

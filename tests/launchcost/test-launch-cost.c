@@ -27,11 +27,11 @@ assert_cost (const WsGpu *gpu, WsLaunchMode mode, double exec, double wall, cons
 static void
 test_catalogue_values (void)
 {
-  static const char *const files[] = { "h200.json", "h100-pcie.json", "h100-sxm.json", "a100.json",
+  static const char *const files[] = { "h200.json",      "h100-pcie.json",  "h100-sxm.json",       "a100.json",
                                        "a100-80gb.json", "tesla-v100.json", "tesla-v100-pcie.json" };
   for (guint i = 0; i < G_N_ELEMENTS (files); i++)
     {
-      g_autoptr(WsGpu) g = catalogue_gpu (files[i]);
+      g_autoptr (WsGpu) g = catalogue_gpu (files[i]);
       g_assert_cmpfloat (g->launch_interval_us, ==, 2.1);
       g_assert_cmpfloat (g->launch_gap_us, ==, 0.9);
       g_assert_cmpfloat (g->graph_launch_interval_us, ==, 1.3);
@@ -45,7 +45,7 @@ test_catalogue_sources (void)
 {
   const char *src = g_getenv ("WS_SOURCE_DIR");
   g_autofree char *dirpath = g_build_filename (src, "db", "catalogue", "gpu", NULL);
-  g_autoptr(GDir) dir = g_dir_open (dirpath, 0, NULL);
+  g_autoptr (GDir) dir = g_dir_open (dirpath, 0, NULL);
   g_assert_nonnull (dir);
   const char *entry;
   guint with = 0;
@@ -53,11 +53,12 @@ test_catalogue_sources (void)
     {
       if (!g_str_has_suffix (entry, ".json"))
         continue;
-      g_autoptr(WsGpu) g = catalogue_gpu (entry);
+      g_autoptr (WsGpu) g = catalogue_gpu (entry);
       const struct {
         const char *name;
         double v;
-      } f[] = { { "launch_interval_us", g->launch_interval_us }, { "launch_gap_us", g->launch_gap_us },
+      } f[] = { { "launch_interval_us", g->launch_interval_us },
+                { "launch_gap_us", g->launch_gap_us },
                 { "graph_launch_interval_us", g->graph_launch_interval_us },
                 { "graph_launch_gap_us", g->graph_launch_gap_us } };
       gboolean any = FALSE;
@@ -81,7 +82,7 @@ test_catalogue_sources (void)
 static void
 test_stream (void)
 {
-  g_autoptr(WsGpu) g = catalogue_gpu ("h200.json");
+  g_autoptr (WsGpu) g = catalogue_gpu ("h200.json");
   assert_cost (g, WS_LAUNCH_MODE_STREAM, 0, 2.1 * US, "interval");
   assert_cost (g, WS_LAUNCH_MODE_STREAM, 0.5 * US, 2.1 * US, "interval");
   assert_cost (g, WS_LAUNCH_MODE_STREAM, 1.3 * US, 2.2 * US, "gap");
@@ -102,7 +103,7 @@ test_stream (void)
 static void
 test_graph (void)
 {
-  g_autoptr(WsGpu) g = catalogue_gpu ("a100-80gb.json");
+  g_autoptr (WsGpu) g = catalogue_gpu ("a100-80gb.json");
   assert_cost (g, WS_LAUNCH_MODE_GRAPH, 0.2 * US, 1.3 * US, "interval");
   assert_cost (g, WS_LAUNCH_MODE_GRAPH, 2 * US, 2.5 * US, "gap");
   for (double e = 0; e < 5 * US; e += 0.1 * US)
@@ -114,7 +115,7 @@ test_graph (void)
 static void
 test_from_record (void)
 {
-  g_autoptr(WsGpu) g = catalogue_gpu ("h200.json");
+  g_autoptr (WsGpu) g = catalogue_gpu ("h200.json");
   g->launch_interval_us = 7;
   g->launch_gap_us = 3;
   g->graph_launch_interval_us = 4;
@@ -129,7 +130,7 @@ test_from_record (void)
 static void
 test_unknown (void)
 {
-  g_autoptr(WsGpu) g = catalogue_gpu ("gtx-970.json");
+  g_autoptr (WsGpu) g = catalogue_gpu ("gtx-970.json");
   g_assert_cmpfloat (g->launch_interval_us, ==, 0);
   WsLaunchCost c;
   g_assert_false (ws_launch_cost (g, WS_LAUNCH_MODE_STREAM, 3 * US, &c));

@@ -46,7 +46,7 @@ tmp_store_init (TmpStore *t)
 static void
 rm_rf (const char *dir)
 {
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
   const char *n;
   while (d && (n = g_dir_read_name (d)) != NULL)
     {
@@ -74,8 +74,8 @@ static void
 test_csv_parse_sample (void)
 {
   g_autofree char *path = data_path ("synthetic-saxpy2.csv");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GArray) rows = ws_measure_csv_load (path, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) rows = ws_measure_csv_load (path, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (rows->len, ==, 13);
   const WsMeasurement *m = &g_array_index (rows, WsMeasurement, 0);
@@ -100,8 +100,8 @@ test_csv_parse_sample (void)
 static void
 assert_parse_error (const char *text, const char *expect)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GArray) rows = ws_measure_csv_parse (text, strlen (text), "t.csv", &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) rows = ws_measure_csv_parse (text, strlen (text), "t.csv", &error);
   g_assert_null (rows);
   g_assert_error (error, WS_ERROR, WS_ERROR_PARSE);
   if (strstr (error->message, expect) == NULL)
@@ -112,14 +112,17 @@ static void
 test_csv_errors (void)
 {
   assert_parse_error ("kind,name,duration_ns,colour\nkernel,k,1,red\n", "t.csv:1:23: unknown column \"colour\"");
-  assert_parse_error ("kind,name,grid_x,duration_ns\nkernel,k,12x,100\n", "t.csv:2:10: grid_x \"12x\" is not a positive integer");
+  assert_parse_error ("kind,name,grid_x,duration_ns\nkernel,k,12x,100\n",
+                      "t.csv:2:10: grid_x \"12x\" is not a positive integer");
   assert_parse_error ("kind,name,grid_x,duration_ns\nkernel,k,0,100\n", "t.csv:2:10: grid_x \"0\"");
   assert_parse_error ("kind,name,duration_ns\nkernel,k,-5\n", "t.csv:2:10: duration_ns \"-5\"");
   assert_parse_error ("kind,name,duration_ns\nkernel,k,1e\n", "t.csv:2:10: duration_ns \"1e\"");
   assert_parse_error ("kind,name,direction,bytes,duration_ns\n# a comment\nmemcpy,memcpy,HostToDevice,4096,3000\n",
                       "t.csv:3:15: direction \"HostToDevice\" is not one of HtoD, DtoH");
-  assert_parse_error ("kind,name,direction,bytes,duration_ns\nkernel,k,DtoH,,3\n", "t.csv:2:10: a kernel row has no direction");
-  assert_parse_error ("kind,name,direction,bytes,duration_ns\nmemcpy,memcpy,DtoH,,3\n", "t.csv:2: a memcpy row needs bytes");
+  assert_parse_error ("kind,name,direction,bytes,duration_ns\nkernel,k,DtoH,,3\n",
+                      "t.csv:2:10: a kernel row has no direction");
+  assert_parse_error ("kind,name,direction,bytes,duration_ns\nmemcpy,memcpy,DtoH,,3\n",
+                      "t.csv:2: a memcpy row needs bytes");
   assert_parse_error ("kind,name,duration_ns\nlaunch,k,3\n", "t.csv:2:1: kind \"launch\"");
   assert_parse_error ("kind,name,bytes,duration_ns\nkernel,k,64,3\n", "t.csv:2:10: a kernel row has no bytes");
   assert_parse_error ("kind,name,direction,bytes,block_x,duration_ns\nmemcpy,memcpy,HtoD,64,32,3\n",
@@ -139,8 +142,8 @@ test_csv_errors (void)
   for (guint i = 0; i < G_N_ELEMENTS (files); i++)
     {
       g_autofree char *path = data_path (files[i][0]);
-      g_autoptr(GError) error = NULL;
-      g_autoptr(GArray) rows = ws_measure_csv_load (path, &error);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GArray) rows = ws_measure_csv_load (path, &error);
       g_assert_null (rows);
       g_assert_error (error, WS_ERROR, WS_ERROR_PARSE);
       g_assert_nonnull (strstr (error->message, files[i][1]));
@@ -154,8 +157,8 @@ static void
 test_csv_byte_order_mark (void)
 {
   const char *text = "\xEF\xBB\xBFkind,name,duration_ns\nkernel,k,250\nkernel,k,350\n";
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GArray) rows = ws_measure_csv_parse (text, strlen (text), "bom.csv", &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) rows = ws_measure_csv_parse (text, strlen (text), "bom.csv", &error);
   g_assert_no_error (error);
   g_assert_cmpuint (rows->len, ==, 2);
   g_assert_cmpstr (g_array_index (rows, WsMeasurement, 0).name, ==, "k");
@@ -172,15 +175,15 @@ test_csv_round_trip (void)
     "memcpy,memcpy,,,,,,,,,HtoD,1024,1,1234.5\n"
     "kernel,\"void k<int, 2>(int*)\",2,3,1,128,1,1,4096,32,,,1,0.125\n"
     "kernel,\"void k<int, 2>(int*)\",2,3,1,128,1,1,4096,32,,,1,1e9\n";
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GArray) rows = ws_measure_csv_parse (text, strlen (text), "raw.csv", &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) rows = ws_measure_csv_parse (text, strlen (text), "raw.csv", &error);
   g_assert_no_error (error);
   g_assert_cmpuint (rows->len, ==, 3);
   /* No occurrence column: computed from the order. */
   g_assert_cmpuint (g_array_index (rows, WsMeasurement, 2).occurrence, ==, 1);
   g_assert_cmpstr (g_array_index (rows, WsMeasurement, 1).name, ==, "void k<int, 2>(int*)");
   g_autofree char *out = ws_measure_csv_format (rows);
-  g_autoptr(GArray) again = ws_measure_csv_parse (out, strlen (out), "out.csv", &error);
+  g_autoptr (GArray) again = ws_measure_csv_parse (out, strlen (out), "out.csv", &error);
   g_assert_no_error (error);
   g_assert_cmpuint (again->len, ==, rows->len);
   for (guint i = 0; i < rows->len; i++)
@@ -214,16 +217,20 @@ static void
 test_median_over_runs (void)
 {
   const char *head = "kind,name,grid_x,block_x,direction,bytes,duration_ns\n";
-  g_autoptr(GPtrArray) runs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-  g_autofree char *r1 = g_strconcat (head, "kernel,a,4,64,,,100\nkernel,a,4,64,,,900\nkernel,a,8,64,,,50\n"
-                                     "memcpy,memcpy,,,HtoD,16,7\n", NULL);
-  g_autofree char *r2 = g_strconcat (head, "kernel,a,4,64,,,300\nkernel,a,4,64,,,700\nkernel,a,8,64,,,70\n"
-                                     "memcpy,memcpy,,,HtoD,16,9\n", NULL);
+  g_autoptr (GPtrArray) runs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  g_autofree char *r1 = g_strconcat (head,
+                                     "kernel,a,4,64,,,100\nkernel,a,4,64,,,900\nkernel,a,8,64,,,50\n"
+                                     "memcpy,memcpy,,,HtoD,16,7\n",
+                                     NULL);
+  g_autofree char *r2 = g_strconcat (head,
+                                     "kernel,a,4,64,,,300\nkernel,a,4,64,,,700\nkernel,a,8,64,,,70\n"
+                                     "memcpy,memcpy,,,HtoD,16,9\n",
+                                     NULL);
   g_autofree char *r3 = g_strconcat (head, "kernel,a,4,64,,,200\nkernel,a,4,64,,,800\nkernel,a,8,64,,,60\n", NULL);
   g_ptr_array_add (runs, run_of (r1));
   g_ptr_array_add (runs, run_of (r2));
   g_ptr_array_add (runs, run_of (r3));
-  g_autoptr(GArray) med = ws_measure_median (runs);
+  g_autoptr (GArray) med = ws_measure_median (runs);
   g_assert_cmpuint (med->len, ==, 4);
   const WsMeasurement *m = &g_array_index (med, WsMeasurement, 0);
   /* Occurrence 0 and 1 of the same launch configuration stay apart. */
@@ -247,9 +254,9 @@ test_store_round_trip (void)
 {
   TmpStore t;
   tmp_store_init (&t);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *path = data_path ("synthetic-saxpy2.csv");
-  g_autoptr(WsMeasurementSet) set = ws_measurement_set_new ("saxpy2", "GTX 970");
+  g_autoptr (WsMeasurementSet) set = ws_measurement_set_new ("saxpy2", "GTX 970");
   set->rows = ws_measure_csv_load (path, &error);
   g_assert_no_error (error);
   set->source = g_strdup (path);
@@ -262,7 +269,7 @@ test_store_round_trip (void)
   g_clear_error (&error);
   g_assert_true (ws_measure_store_put (t.store, set, TRUE, &error));
 
-  g_autoptr(WsMeasurementSet) got = ws_measure_store_get (t.store, "SAXPY2", &error);
+  g_autoptr (WsMeasurementSet) got = ws_measure_store_get (t.store, "SAXPY2", &error);
   g_assert_no_error (error);
   g_assert_cmpstr (got->gpu, ==, "GTX 970");
   g_assert_cmpstr (got->source, ==, path);
@@ -272,17 +279,19 @@ test_store_round_trip (void)
   g_autofree char *b = ws_measure_csv_format (got->rows);
   g_assert_cmpstr (a, ==, b);
 
-  g_autoptr(GPtrArray) list = ws_measure_store_list (t.store, &error);
+  g_autoptr (GPtrArray) list = ws_measure_store_list (t.store, &error);
   g_assert_cmpuint (list->len, ==, 1);
   g_assert_true (ws_measure_store_delete (t.store, "saxpy2", &error));
-  g_autoptr(WsMeasurementSet) gone = ws_measure_store_get (t.store, "saxpy2", &error);
+  g_autoptr (WsMeasurementSet) gone = ws_measure_store_get (t.store, "saxpy2", &error);
   g_assert_null (gone);
   g_assert_error (error, WS_ERROR, WS_ERROR_NOT_FOUND);
   tmp_store_clear (&t);
 }
 
 /* Table 6.2, GTX 970 test bed. */
-static const struct { double ts, lambda; } table62[2] = { { 0.00397e-3, 0.689 }, { 0.00516e-3, 0.653 } };
+static const struct {
+  double ts, lambda;
+} table62[2] = { { 0.00397e-3, 0.689 }, { 0.00516e-3, 0.653 } };
 static const double table62_bw = 15.8;
 
 static guint
@@ -309,7 +318,7 @@ test_fit_link_noiseless (void)
       double bytes[64], secs[64];
       guint n = synth_link (dir, 0, NULL, bytes, secs);
       WsLinkFit fit;
-      g_autoptr(GError) error = NULL;
+      g_autoptr (GError) error = NULL;
       g_assert_true (ws_measure_fit_link (bytes, secs, n, table62_bw, &fit, &error));
       g_assert_no_error (error);
       assert_rel (fit.startup_s, table62[dir].ts, 1e-9);
@@ -333,7 +342,7 @@ test_fit_link_noisy (void)
       for (int r = 0; r < 10; r++)
         n += synth_link (dir, 0.02, rng, bytes + n, secs + n);
       WsLinkFit fit;
-      g_autoptr(GError) error = NULL;
+      g_autoptr (GError) error = NULL;
       g_assert_true (ws_measure_fit_link (bytes, secs, n, table62_bw, &fit, &error));
       assert_rel (fit.startup_s, table62[dir].ts, 0.02);
       assert_rel (fit.lambda, table62[dir].lambda, 0.01);
@@ -348,7 +357,7 @@ test_fit_link_rejects (void)
 {
   double bytes[2] = { 4096, 4096 }, secs[2] = { 1e-5, 1.1e-5 };
   WsLinkFit fit;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_assert_false (ws_measure_fit_link (bytes, secs, 2, 15.8, &fit, &error));
   g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
   g_assert_nonnull (strstr (error->message, "two different sizes"));
@@ -382,7 +391,7 @@ test_fit_kernel_synthetic (void)
       meas[i] = model[i] / lambda;
     }
   WsKernelFit fit;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_assert_true (ws_measure_fit_kernel (model, meas, 12, &fit, &error));
   assert_rel (fit.lambda, lambda, 1e-12);
   g_assert_cmpuint (fit.n_points, ==, 12);
@@ -412,38 +421,47 @@ test_calibrate_set_analytic (void)
 {
   TmpStore t;
   tmp_store_init (&t);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsGpu) gpu = ws_store_get_gpu (t.store, "GTX 970", &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsGpu) gpu = ws_store_get_gpu (t.store, "GTX 970", &error);
   g_assert_no_error (error);
-  g_autoptr(GPtrArray) plugins = ws_predictor_scan ();
+  g_autoptr (GPtrArray) plugins = ws_predictor_scan ();
   WsPredictorPlugin *volkov = ws_predictor_find (plugins, "volkov", &error);
   g_assert_no_error (error);
   g_autofree char *analytic = data_path ("saxpy2-analytic.json");
-  g_autoptr(WsAnalyticKernel) base = ws_analytic_kernel_load (analytic, &error);
+  g_autoptr (WsAnalyticKernel) base = ws_analytic_kernel_load (analytic, &error);
   g_assert_no_error (error);
-  g_autoptr(GHashTable) options = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) options = g_hash_table_new (g_str_hash, g_str_equal);
   g_hash_table_insert (options, "lambda", "1");
 
   const double lambda_true = 0.703787;
-  g_autoptr(WsMeasurementSet) set = ws_measurement_set_new ("synthetic", "GTX 970");
+  g_autoptr (WsMeasurementSet) set = ws_measurement_set_new ("synthetic", "GTX 970");
   g_ptr_array_add (set->analytic, g_strdup (analytic));
   set->rows = ws_measurements_new ();
   for (guint grid = 64; grid <= 65536; grid *= 4)
     {
       ws_analytic_kernel_set (base, "grid_size", grid);
-      g_autoptr(WsPrediction) p = ws_predict_analytic (volkov, gpu, base, options, &error);
+      g_autoptr (WsPrediction) p = ws_predict_analytic (volkov, gpu, base, options, &error);
       g_assert_no_error (error);
       g_assert_cmpfloat (p->seconds, >, 0);
-      WsMeasurement m = { .kind = WS_MEASURE_KERNEL, .name = g_strdup (base->name), .grid = { grid, 1, 1 },
-                          .block = { 256, 1, 1 }, .registers = 8, .direction = WS_MEMCPY_NONE, .runs = 10,
+      WsMeasurement m = { .kind = WS_MEASURE_KERNEL,
+                          .name = g_strdup (base->name),
+                          .grid = { grid, 1, 1 },
+                          .block = { 256, 1, 1 },
+                          .registers = 8,
+                          .direction = WS_MEMCPY_NONE,
+                          .runs = 10,
                           .duration_ns = p->seconds / lambda_true * 1e9 };
       g_array_append_val (set->rows, m);
       for (int dir = 0; dir < 2; dir++)
         {
           double bytes = grid * 256.0 * 4;
-          WsMeasurement c = { .kind = WS_MEASURE_MEMCPY, .name = g_strdup ("memcpy"), .direction = dir,
-                              .bytes = (guint64) bytes, .runs = 10,
-                              .duration_ns = (table62[dir].ts + bytes / (table62_bw * 1e9 * table62[dir].lambda)) * 1e9 };
+          WsMeasurement c = { .kind = WS_MEASURE_MEMCPY,
+                              .name = g_strdup ("memcpy"),
+                              .direction = dir,
+                              .bytes = (guint64) bytes,
+                              .runs = 10,
+                              .duration_ns = (table62[dir].ts + bytes / (table62_bw * 1e9 * table62[dir].lambda))
+                                             * 1e9 };
           g_array_append_val (set->rows, c);
         }
     }
@@ -454,8 +472,10 @@ test_calibrate_set_analytic (void)
   g_assert_false (ws_measure_lookup_lambda (t.store, base->name, "Maxwell", &lambda, &error));
   g_assert_no_error (error);
 
-  WsCalibrateOptions o = { .link = "PCIe 3.1 x16 (GTX 970 test bed)", .bandwidth_gbs = table62_bw, .update_link = TRUE };
-  g_autoptr(JsonNode) result = ws_measure_calibrate_lambda (t.store, "synthetic", &o, &error);
+  WsCalibrateOptions o = { .link = "PCIe 3.1 x16 (GTX 970 test bed)",
+                           .bandwidth_gbs = table62_bw,
+                           .update_link = TRUE };
+  g_autoptr (JsonNode) result = ws_measure_calibrate_lambda (t.store, "synthetic", &o, &error);
   g_assert_no_error (error);
   JsonArray *a = json_node_get_array (result);
   g_assert_cmpuint (json_array_get_length (a), ==, 3);
@@ -474,7 +494,7 @@ test_calibrate_set_analytic (void)
   assert_rel (lambda, lambda_true, 1e-9);
   g_assert_false (ws_measure_lookup_lambda (t.store, base->name, "Pascal", &lambda, &error));
   /* What `predict --model volkov` does when the user gives no lambda. */
-  g_autoptr(GHashTable) user = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (GHashTable) user = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_assert_true (ws_measure_apply_lambda (t.store, base->name, "Maxwell", user, &error));
   assert_rel (g_ascii_strtod (g_hash_table_lookup (user, "lambda"), NULL), lambda_true, 1e-9);
   g_hash_table_replace (user, g_strdup ("lambda"), g_strdup ("0.5"));
@@ -486,18 +506,18 @@ test_calibrate_set_analytic (void)
   g_assert_false (g_hash_table_contains (user, "lambda"));
 
   /* --update-link wrote the fit into the catalogue's link record. */
-  g_autoptr(WsLink) link = ws_store_get_link (t.store, o.link, &error);
+  g_autoptr (WsLink) link = ws_store_get_link (t.store, o.link, &error);
   g_assert_no_error (error);
   assert_rel (link->h2d_startup_us, 3.97, 1e-9);
   assert_rel (link->d2h_lambda, 0.653, 1e-9);
   g_assert_nonnull (strstr (link->sources, "calibrated by warpscope-cli calibrate lambda"));
 
-  g_autoptr(JsonNode) all = ws_measure_list_lambdas (t.store, &error);
+  g_autoptr (JsonNode) all = ws_measure_list_lambdas (t.store, &error);
   g_assert_cmpuint (json_array_get_length (json_node_get_array (all)), ==, 3);
 
   /* A kernel the set does not have, and a set without a model source. */
   WsCalibrateOptions only = { .kernel = "nope" };
-  g_autoptr(JsonNode) none = ws_measure_calibrate_lambda (t.store, "synthetic", &only, &error);
+  g_autoptr (JsonNode) none = ws_measure_calibrate_lambda (t.store, "synthetic", &only, &error);
   g_assert_null (none);
   g_assert_error (error, WS_ERROR, WS_ERROR_NOT_FOUND);
   g_clear_error (&error);
@@ -505,7 +525,7 @@ test_calibrate_set_analytic (void)
   g_free (set->name);
   set->name = g_strdup ("no-model");
   g_assert_true (ws_measure_store_put (t.store, set, FALSE, &error));
-  g_autoptr(JsonNode) nomodel = ws_measure_calibrate_lambda (t.store, "no-model", NULL, &error);
+  g_autoptr (JsonNode) nomodel = ws_measure_calibrate_lambda (t.store, "no-model", NULL, &error);
   g_assert_null (nomodel);
   g_assert_error (error, WS_ERROR, WS_ERROR_NOT_FOUND);
   g_assert_nonnull (strstr (error->message, "--analytic"));
@@ -518,7 +538,7 @@ test_calibrate_set_analytic (void)
 static int
 run_cli (const char *db, char **out, char **err, ...)
 {
-  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
   g_ptr_array_add (args, (char *) g_getenv ("WS_CLI"));
   g_ptr_array_add (args, "--db");
   g_ptr_array_add (args, (char *) db);
@@ -531,8 +551,8 @@ run_cli (const char *db, char **out, char **err, ...)
   g_ptr_array_add (args, NULL);
   int status = 0;
   GError *error = NULL;
-  g_assert_true (g_spawn_sync (NULL, (char **) args->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, err, &status,
-                               &error));
+  g_assert_true (
+    g_spawn_sync (NULL, (char **) args->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, err, &status, &error));
   g_assert_no_error (error);
   g_assert_true (WIFEXITED (status));
   return WEXITSTATUS (status);
@@ -583,8 +603,8 @@ test_cli_calibrate_no_gpu (void)
   g_assert_cmpint (rc, ==, 3);
   g_assert_nonnull (strstr (err, "no NVIDIA GPU is present: calibrate needs one ("));
   /* The catalogue entry is untouched. */
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsGpu) gpu = ws_store_get_gpu (t.store, "H100 SXM", &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsGpu) gpu = ws_store_get_gpu (t.store, "H100 SXM", &error);
   g_assert_no_error (error);
   g_assert_null (strstr (gpu->sources, "warpscope-cli calibrate"));
   tmp_store_clear (&t);
@@ -612,9 +632,9 @@ test_cli_measurements (void)
   g_clear_pointer (&err, g_free);
   rc = run_cli (t.db, &out, &err, "measurements", "export", "synthetic-saxpy2", "-o", exported, NULL);
   g_assert_cmpint (rc, ==, 0);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GArray) a = ws_measure_csv_load (csv, &error);
-  g_autoptr(GArray) b = ws_measure_csv_load (exported, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) a = ws_measure_csv_load (csv, &error);
+  g_autoptr (GArray) b = ws_measure_csv_load (exported, &error);
   g_assert_no_error (error);
   g_autofree char *fa = ws_measure_csv_format (a);
   g_autofree char *fb = ws_measure_csv_format (b);
@@ -641,7 +661,7 @@ test_cli_measurements (void)
   rc = run_cli (t.db, &out, &err, "--json", "calibrate", "lambda", "--gpu", "GTX 970", "--set", "synthetic-saxpy2",
                 "--bandwidth", "15.8", NULL);
   g_assert_cmpint (rc, ==, 0);
-  g_autoptr(JsonNode) res = json_from_string (out, &error);
+  g_autoptr (JsonNode) res = json_from_string (out, &error);
   g_assert_no_error (error);
   JsonArray *arr = json_node_get_array (res);
   g_assert_cmpuint (json_array_get_length (arr), ==, 3);
@@ -695,7 +715,7 @@ test_injection_library_built (void)
     }
   g_assert_nonnull (strstr (out, " T InitializeInjection"));
   /* Nothing else leaks into the measured program's symbol space. */
-  g_auto(GStrv) lines = g_strsplit (out, "\n", -1);
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
   guint text = 0;
   for (guint i = 0; lines[i]; i++)
     text += strstr (lines[i], " T ") != NULL;
@@ -718,17 +738,17 @@ test_apply_benchmark_output (void)
 {
   TmpStore t;
   tmp_store_init (&t);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsGpu) gpu = ws_store_get_gpu (t.store, "H100 SXM", &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsGpu) gpu = ws_store_get_gpu (t.store, "H100 SXM", &error);
   g_assert_no_error (error);
-  g_autoptr(GString) out = g_string_new ("device NVIDIA H100 80GB HBM3\ncc 9.0\nsms 132\ncore_clock_mhz 1980.0\n"
-                                         "l1_latency 33.5\nl2_latency 261.25\ndram_latency 640\n"
-                                         "shared_latency 29.5\nshared_stride_1_cycles 30.0\n"
-                                         "shared_bank_conflict_cycles_per_way 2.125\n"
-                                         "fp32_latency 4.0\nfp32_warp_insts_per_cycle_per_sm 4.0\n"
-                                         "int_latency 4.5\nint_warp_insts_per_cycle_per_sm 2.0\n"
-                                         "sfu_latency 18\nsfu_warp_insts_per_cycle_per_sm 0.5\n"
-                                         "fp64_latency 8\nfp64_warp_insts_per_cycle_per_sm 2.0\n");
+  g_autoptr (GString) out = g_string_new ("device NVIDIA H100 80GB HBM3\ncc 9.0\nsms 132\ncore_clock_mhz 1980.0\n"
+                                          "l1_latency 33.5\nl2_latency 261.25\ndram_latency 640\n"
+                                          "shared_latency 29.5\nshared_stride_1_cycles 30.0\n"
+                                          "shared_bank_conflict_cycles_per_way 2.125\n"
+                                          "fp32_latency 4.0\nfp32_warp_insts_per_cycle_per_sm 4.0\n"
+                                          "int_latency 4.5\nint_warp_insts_per_cycle_per_sm 2.0\n"
+                                          "sfu_latency 18\nsfu_warp_insts_per_cycle_per_sm 0.5\n"
+                                          "fp64_latency 8\nfp64_warp_insts_per_cycle_per_sm 2.0\n");
   /* Eq. 4.6 with t_s 10 µs / 12 µs and λc 0.8 / 0.75 on PCIe 5 x16. */
   double nominal = ws_measure_pcie_bandwidth_gbs (5, 16);
   for (double n = 4; n <= 256.0 * 1024 * 1024; n *= 4)
@@ -740,7 +760,7 @@ test_apply_benchmark_output (void)
                               g_ascii_dtostr (b, sizeof b, 12e-6 + n / (nominal * 1e9 * 0.75)));
     }
   double bank = 0;
-  g_autoptr(WsLink) link = ws_measure_apply_benchmark (gpu, out->str, "2026-11-22", &bank, &error);
+  g_autoptr (WsLink) link = ws_measure_apply_benchmark (gpu, out->str, "2026-11-22", &bank, &error);
   g_assert_no_error (error);
   g_assert_cmpfloat (gpu->l1_latency, ==, 33.5);
   g_assert_cmpfloat (gpu->l2_latency, ==, 261.25);
@@ -770,7 +790,7 @@ test_apply_benchmark_output (void)
   g_assert_true (ws_store_put_link (t.store, link, TRUE, &error));
   g_assert_no_error (error);
 
-  g_autoptr(WsLink) none = ws_measure_apply_benchmark (gpu, "l1_latency 3\nl2_latency oops\n", "x", NULL, &error);
+  g_autoptr (WsLink) none = ws_measure_apply_benchmark (gpu, "l1_latency 3\nl2_latency oops\n", "x", NULL, &error);
   g_assert_null (none);
   g_assert_error (error, WS_ERROR, WS_ERROR_PARSE);
   g_assert_nonnull (strstr (error->message, "line 2"));
@@ -800,8 +820,8 @@ test_calibration_benchmarks_compile (void)
   const char *argv[] = { nvcc, "-O2", "-arch=sm_90", "-c", "-o", obj, src, NULL };
   g_autofree char *err = NULL;
   int status = 0;
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err,
-                               &status, &error));
+  g_assert_true (
+    g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err, &status, &error));
   g_assert_no_error (error);
   if (!g_spawn_check_wait_status (status, NULL))
     g_error ("nvcc failed on %s:\n%s", src, err);
@@ -830,15 +850,15 @@ test_times_columns_by_name (void)
   static const double xs[] = { 1024, 2048 }, secs[] = { 0.5, 1.25 };
   static const char *const texts[] = {
     "x,seconds\n1024,0.5\n2048,1.25\n",
-    "seconds,x\n0.5,1024\n1.25,2048\n",                 /* swapped: still by name */
+    "seconds,x\n0.5,1024\n1.25,2048\n", /* swapped: still by name */
     "# measured on a GTX 970\nN,seconds\n1024,0.5\n\n2048,1.25\n",
-    "seconds,N\n0.5,1024\n1.25,2048\n",                 /* two columns: the other one is x */
-    "run,seconds,N,note\n1,0.5,1024,a\n2,1.25,2048,\"b, c\"\n",  /* named after the swept variable */
+    "seconds,N\n0.5,1024\n1.25,2048\n",                         /* two columns: the other one is x */
+    "run,seconds,N,note\n1,0.5,1024,a\n2,1.25,2048,\"b, c\"\n", /* named after the swept variable */
   };
   for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
     {
-      g_autoptr(GError) error = NULL;
-      g_autoptr(GArray) times = ws_measure_times_parse (texts[i], strlen (texts[i]), "m.csv", "N", &error);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GArray) times = ws_measure_times_parse (texts[i], strlen (texts[i]), "m.csv", "N", &error);
       g_assert_no_error (error);
       assert_times (times, xs, secs, 2);
     }
@@ -847,7 +867,12 @@ test_times_columns_by_name (void)
 static void
 test_times_errors (void)
 {
-  static const struct { const char *text; const char *x_name; int code; const char *message; } cases[] = {
+  static const struct {
+    const char *text;
+    const char *x_name;
+    int code;
+    const char *message;
+  } cases[] = {
     { "x,seconds\n1024,fast\n", NULL, WS_ERROR_PARSE, "m.csv:2:6: 'fast' in column seconds is not a number" },
     { "x,time\n1024,0.5\n", NULL, WS_ERROR_INVALID, "m.csv:1:1: no column 'seconds' (it has: x, time)" },
     { "run,seconds,N\n1,0.5,1024\n", "M", WS_ERROR_INVALID, "m.csv:1:1: no x column: name it x or M" },
@@ -857,9 +882,9 @@ test_times_errors (void)
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(GError) error = NULL;
-      g_autoptr(GArray) times = ws_measure_times_parse (cases[i].text, strlen (cases[i].text), "m.csv",
-                                                        cases[i].x_name, &error);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GArray)
+        times = ws_measure_times_parse (cases[i].text, strlen (cases[i].text), "m.csv", cases[i].x_name, &error);
       g_assert_null (times);
       g_assert_error (error, WS_ERROR, cases[i].code);
       if (strstr (error->message, cases[i].message) == NULL)
@@ -873,10 +898,10 @@ static void
 test_times_chart_overlay (void)
 {
   static const char text[] = "seconds,x\n2,10\n";
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GArray) times = ws_measure_times_parse (text, strlen (text), "m.csv", NULL, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) times = ws_measure_times_parse (text, strlen (text), "m.csv", NULL, &error);
   g_assert_no_error (error);
-  g_autoptr(WsChart) chart = ws_chart_new (WS_CHART_LINE);
+  g_autoptr (WsChart) chart = ws_chart_new (WS_CHART_LINE);
   guint predicted = ws_chart_add_series (chart, "model", 0);
   ws_chart_series_add_point (chart, predicted, 10, 3);
   guint m = ws_measure_times_add_series (chart, NULL, times);

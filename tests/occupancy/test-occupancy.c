@@ -30,20 +30,20 @@ test_against_nvidia (void)
   g_autofree char *path = g_build_filename (g_getenv ("WS_SOURCE_DIR"), "tests", "data", "occupancy",
                                             "nvidia-occupancy.csv", NULL);
   g_autofree char *text = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_assert_true (g_file_get_contents (path, &text, NULL, &error));
   g_assert_no_error (error);
 
   WsGpu gpus[16];
   char ccs[16][8];
   guint n_gpus = 0, checked = 0, mismatches = 0;
-  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     {
       const char *l = lines[i];
       if (g_str_has_prefix (l, "#device,"))
         {
-          g_auto(GStrv) f = g_strsplit (l + 8, ",", -1);
+          g_auto (GStrv) f = g_strsplit (l + 8, ",", -1);
           g_assert_cmpuint (g_strv_length (f), ==, 8);
           WsGpu *g = &gpus[n_gpus];
           memset (g, 0, sizeof *g);
@@ -64,7 +64,7 @@ test_against_nvidia (void)
         }
       if (l[0] == '#' || l[0] == '\0' || g_str_has_prefix (l, "cc,"))
         continue;
-      g_auto(GStrv) f = g_strsplit (l, ",", -1);
+      g_auto (GStrv) f = g_strsplit (l, ",", -1);
       g_assert_cmpuint (g_strv_length (f), ==, 6);
       WsGpu *g = NULL;
       for (guint k = 0; k < n_gpus; k++)
@@ -79,15 +79,19 @@ test_against_nvidia (void)
       g_assert_no_error (error);
       /* NVIDIA's bits: 1 warps, 2 registers, 4 shared memory, 8 blocks. */
       unsigned ours = 0;
-      if (occ.limiters & (1u << WS_LIMIT_WARPS)) ours |= 1;
-      if (occ.limiters & (1u << WS_LIMIT_REGISTERS)) ours |= 2;
-      if (occ.limiters & (1u << WS_LIMIT_SHARED_MEMORY)) ours |= 4;
-      if (occ.limiters & (1u << WS_LIMIT_BLOCKS)) ours |= 8;
+      if (occ.limiters & (1u << WS_LIMIT_WARPS))
+        ours |= 1;
+      if (occ.limiters & (1u << WS_LIMIT_REGISTERS))
+        ours |= 2;
+      if (occ.limiters & (1u << WS_LIMIT_SHARED_MEMORY))
+        ours |= 4;
+      if (occ.limiters & (1u << WS_LIMIT_BLOCKS))
+        ours |= 8;
       if (occ.blocks_per_sm != expected_blocks || ours != (nvidia_mask & 0xf))
         {
           if (mismatches < 10)
-            g_test_message ("cc %s block %d regs %d smem %d: ours %d blocks (limiters %x), NVIDIA %d (%x)",
-                            f[0], bs, regs, smem, occ.blocks_per_sm, ours, expected_blocks, nvidia_mask);
+            g_test_message ("cc %s block %d regs %d smem %d: ours %d blocks (limiters %x), NVIDIA %d (%x)", f[0], bs,
+                            regs, smem, occ.blocks_per_sm, ours, expected_blocks, nvidia_mask);
           mismatches++;
         }
       g_assert_cmpint (occ.warps_per_sm, ==, occ.blocks_per_sm * ((bs + 31) / 32));
@@ -104,11 +108,19 @@ pascal_p100 (void)
 {
   WsGpu g = { 0 };
   g.name = (char *) "P100";
-  g.cc_major = 6; g.cc_minor = 0;
-  g.warp_size = 32; g.max_warps_per_sm = 64; g.max_blocks_per_sm = 32;
-  g.max_threads_per_block = 1024; g.registers_per_sm = 65536; g.max_registers_per_block = 65536;
-  g.max_registers_per_thread = 255; g.register_alloc_unit = 256;
-  g.shared_per_sm = 65536; g.shared_per_block = 49152; g.shared_alloc_unit = 256;
+  g.cc_major = 6;
+  g.cc_minor = 0;
+  g.warp_size = 32;
+  g.max_warps_per_sm = 64;
+  g.max_blocks_per_sm = 32;
+  g.max_threads_per_block = 1024;
+  g.registers_per_sm = 65536;
+  g.max_registers_per_block = 65536;
+  g.max_registers_per_thread = 255;
+  g.register_alloc_unit = 256;
+  g.shared_per_sm = 65536;
+  g.shared_per_block = 49152;
+  g.shared_alloc_unit = 256;
   return g;
 }
 
@@ -136,11 +148,19 @@ test_fermi (void)
 {
   WsGpu g = { 0 };
   g.name = (char *) "Fermi";
-  g.cc_major = 2; g.cc_minor = 0;
-  g.warp_size = 32; g.max_warps_per_sm = 48; g.max_blocks_per_sm = 8;
-  g.max_threads_per_block = 1024; g.registers_per_sm = 32768; g.max_registers_per_block = 32768;
-  g.max_registers_per_thread = 63; g.register_alloc_unit = 64;
-  g.shared_per_sm = 49152; g.shared_per_block = 49152; g.shared_alloc_unit = 128;
+  g.cc_major = 2;
+  g.cc_minor = 0;
+  g.warp_size = 32;
+  g.max_warps_per_sm = 48;
+  g.max_blocks_per_sm = 8;
+  g.max_threads_per_block = 1024;
+  g.registers_per_sm = 32768;
+  g.max_registers_per_block = 32768;
+  g.max_registers_per_thread = 63;
+  g.register_alloc_unit = 64;
+  g.shared_per_sm = 49152;
+  g.shared_per_block = 49152;
+  g.shared_alloc_unit = 128;
   WsOccupancy occ;
   /* 20 regs: 640 per warp -> 51 warps -> 6 blocks of 8 warps; warps allow 6 too. */
   g_assert_true (ws_occupancy_compute (&g, 256, 20, 0, &occ, NULL));
@@ -165,7 +185,7 @@ test_invalid (void)
 {
   WsGpu g = pascal_p100 ();
   WsOccupancy occ;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_assert_false (ws_occupancy_compute (&g, 0, 32, 0, &occ, &error));
   g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
   g_clear_error (&error);
@@ -188,10 +208,11 @@ test_extreme_inputs (void)
 {
   WsGpu g = pascal_p100 ();
   WsOccupancy occ;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_assert_false (ws_occupancy_compute (&g, 256, G_MAXINT, 0, &occ, &error));
   g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
-  g_assert_cmpstr (error->message, ==, "2147483647 registers per thread is out of range: GPU 'P100' has 65536 "
+  g_assert_cmpstr (error->message, ==,
+                   "2147483647 registers per thread is out of range: GPU 'P100' has 65536 "
                    "registers per SM and allows at most 255 per thread; give a count between 0 and 255");
   g_clear_error (&error);
   g_assert_false (ws_occupancy_compute (&g, G_MAXINT, 32, 0, &occ, &error));

@@ -31,8 +31,11 @@ predict_wavefronts (const WsPredictorHost *h, WsPredictorContext *ctx)
 }
 
 static const WsPredictorDescriptor d = { .abi_version = WS_PREDICTOR_ABI_VERSION,
-                                         .api_version = WS_PREDICTOR_API_VERSION, .name = "probe_wavefronts",
-                                         .version = "1", .supports_trace = 1, .predict = predict_wavefronts };
+                                         .api_version = WS_PREDICTOR_API_VERSION,
+                                         .name = "probe_wavefronts",
+                                         .version = "1",
+                                         .supports_trace = 1,
+                                         .predict = predict_wavefronts };
 #elif PROBE_KIND == 2
 /* A plugin built for API 1 (before inst_wavefronts): it must keep loading
  * and predicting on a newer host. */
@@ -44,9 +47,13 @@ predict_constant (const WsPredictorHost *h, WsPredictorContext *ctx)
   return 0;
 }
 
-static const WsPredictorDescriptor d = { .abi_version = WS_PREDICTOR_ABI_VERSION, .api_version = 1,
-                                         .name = "probe_api1", .version = "1", .supports_trace = 1,
-                                         .supports_analytic = 1, .predict = predict_constant };
+static const WsPredictorDescriptor d = { .abi_version = WS_PREDICTOR_ABI_VERSION,
+                                         .api_version = 1,
+                                         .name = "probe_api1",
+                                         .version = "1",
+                                         .supports_trace = 1,
+                                         .supports_analytic = 1,
+                                         .predict = predict_constant };
 #elif PROBE_KIND == 3
 /* Misbehaves on request, for the isolation tests: option "mode" (or, for
  * analytic kernels in mode "auto", grid_size 13/14/15/16) makes it segfault,
@@ -129,11 +136,18 @@ static const WsPredictorOption crash_options[] = {
 };
 
 static const WsPredictorDescriptor d = { .abi_version = WS_PREDICTOR_ABI_VERSION,
-                                         .api_version = WS_PREDICTOR_API_VERSION, .name = "probe_crash",
-                                         .version = "1", .n_options = 2, .options = crash_options,
-                                         .supports_trace = 1, .supports_analytic = 1, .predict = predict_crash,
-                                         .init = probe_init, .teardown = probe_teardown,
-                                         .n_cpi_categories = 2, .cpi_categories = crash_cpi };
+                                         .api_version = WS_PREDICTOR_API_VERSION,
+                                         .name = "probe_crash",
+                                         .version = "1",
+                                         .n_options = 2,
+                                         .options = crash_options,
+                                         .supports_trace = 1,
+                                         .supports_analytic = 1,
+                                         .predict = predict_crash,
+                                         .init = probe_init,
+                                         .teardown = probe_teardown,
+                                         .n_cpi_categories = 2,
+                                         .cpi_categories = crash_cpi };
 #elif PROBE_KIND == 4 || PROBE_KIND == 5
 /* Counts calls that overlap another call of the same instance.  The
  * thread-safe variant (5) waits up to 2 s inside predict() for a second
@@ -164,12 +178,19 @@ predict_overlap (const WsPredictorHost *h, WsPredictorContext *ctx)
 static const WsPredictorDescriptor d = { .abi_version = WS_PREDICTOR_ABI_VERSION,
                                          .api_version = WS_PREDICTOR_API_VERSION,
 #if PROBE_KIND == 5
-                                         .name = "probe_parallel", .flags = WS_PREDICTOR_FLAG_THREAD_SAFE,
+                                         .name = "probe_parallel",
+                                         .flags = WS_PREDICTOR_FLAG_THREAD_SAFE,
 #else
                                          .name = "probe_serial",
 #endif
-                                         .version = "1", .supports_analytic = 1, .predict = predict_overlap };
+                                         .version = "1",
+                                         .supports_analytic = 1,
+                                         .predict = predict_overlap };
 #endif
 
 WS_PREDICTOR_EXPORT const WsPredictorDescriptor *ws_predictor_query (void);
-const WsPredictorDescriptor *ws_predictor_query (void) { return &d; }
+const WsPredictorDescriptor *
+ws_predictor_query (void)
+{
+  return &d;
+}

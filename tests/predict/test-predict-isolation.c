@@ -19,18 +19,35 @@ test_gpu (void)
   WsGpu *g = g_new0 (WsGpu, 1);
   g->name = g_strdup ("GTX 970 (test)");
   g->architecture = g_strdup ("Maxwell");
-  g->cc_major = 5; g->cc_minor = 2;
+  g->cc_major = 5;
+  g->cc_minor = 2;
   g->sms = 13;
   g->core_clock_mhz = 1000;
   g->cuda_cores_per_sm = 128;
   g->warp_schedulers_per_sm = 4;
   g->warp_size = 32;
-  g->dram_clock_mhz = 1753; g->dram_bus_width_bits = 256; g->dram_data_rate = 4;
-  g->max_warps_per_sm = 64; g->max_blocks_per_sm = 32; g->max_threads_per_block = 1024;
-  g->registers_per_sm = 65536; g->max_registers_per_block = 65536; g->max_registers_per_thread = 255;
-  g->register_alloc_unit = 256; g->shared_per_sm = 98304; g->shared_per_block = 49152; g->shared_alloc_unit = 256;
-  g->l1_size = 24576; g->l1_line = 128; g->l1_sector = 32; g->l1_assoc = 4; g->l1_latency = 28;
-  g->l2_size = 1835008; g->l2_line = 128; g->l2_assoc = 16; g->l2_latency = 194;
+  g->dram_clock_mhz = 1753;
+  g->dram_bus_width_bits = 256;
+  g->dram_data_rate = 4;
+  g->max_warps_per_sm = 64;
+  g->max_blocks_per_sm = 32;
+  g->max_threads_per_block = 1024;
+  g->registers_per_sm = 65536;
+  g->max_registers_per_block = 65536;
+  g->max_registers_per_thread = 255;
+  g->register_alloc_unit = 256;
+  g->shared_per_sm = 98304;
+  g->shared_per_block = 49152;
+  g->shared_alloc_unit = 256;
+  g->l1_size = 24576;
+  g->l1_line = 128;
+  g->l1_sector = 32;
+  g->l1_assoc = 4;
+  g->l1_latency = 28;
+  g->l2_size = 1835008;
+  g->l2_line = 128;
+  g->l2_assoc = 16;
+  g->l2_latency = 194;
   g->dram_latency = 350;
   return g;
 }
@@ -42,7 +59,7 @@ load_probe (const char *name)
   g_autofree char *path = g_build_filename (g_getenv ("WS_PROBE_PLUGIN_DIR"), file, NULL);
   WsPredictorPlugin *p = ws_predictor_plugin_load (path);
   g_assert_true (p->ok);
-  g_assert_false (p->in_process);           /* isolation is the default */
+  g_assert_false (p->in_process); /* isolation is the default */
   g_assert_cmpfloat (p->timeout_seconds, ==, 600);
   return p;
 }
@@ -60,7 +77,7 @@ kernel_of_grid (double grid)
 static WsPrediction *
 predict_grid (WsPredictorPlugin *p, const WsGpu *gpu, double grid, GHashTable *options, GError **error)
 {
-  g_autoptr(WsAnalyticKernel) k = kernel_of_grid (grid);
+  g_autoptr (WsAnalyticKernel) k = kernel_of_grid (grid);
   return ws_predict_analytic (p, gpu, k, options, error);
 }
 
@@ -85,15 +102,15 @@ assert_has (const char *text, const char *part)
 static void
 test_worker_kept_and_restarted (void)
 {
-  g_autoptr(WsGpu) gpu = test_gpu ();
-  g_autoptr(WsPredictorPlugin) p = load_probe ("probe_crash");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsPrediction) a = predict_grid (p, gpu, 4, NULL, &error);
+  g_autoptr (WsGpu) gpu = test_gpu ();
+  g_autoptr (WsPredictorPlugin) p = load_probe ("probe_crash");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsPrediction) a = predict_grid (p, gpu, 4, NULL, &error);
   g_assert_no_error (error);
-  g_assert_cmpfloat (a->cycles, ==, 4000);              /* scale 1000 (its default) x grid 4 */
-  g_assert_cmpfloat (a->seconds, ==, 4000 / 1e9);       /* 1000 MHz */
+  g_assert_cmpfloat (a->cycles, ==, 4000);        /* scale 1000 (its default) x grid 4 */
+  g_assert_cmpfloat (a->seconds, ==, 4000 / 1e9); /* 1000 MHz */
   g_assert_cmpfloat (metric (a, "calls"), ==, 1);
-  g_assert_cmpfloat (metric (a, "inited"), ==, 1);      /* init ran before the first predict */
+  g_assert_cmpfloat (metric (a, "inited"), ==, 1); /* init ran before the first predict */
   g_assert_cmpuint (a->warnings->len, ==, 1);
   g_assert_cmpstr (a->warnings->pdata[0], ==, "probe saw size 4");
   int pid = (int) metric (a, "pid");
@@ -101,7 +118,7 @@ test_worker_kept_and_restarted (void)
   g_assert_cmpint (pid, ==, ws_predictor_plugin_worker_pid (p));
 
   /* kept alive: the same process counts on */
-  g_autoptr(WsPrediction) b = predict_grid (p, gpu, 5, NULL, &error);
+  g_autoptr (WsPrediction) b = predict_grid (p, gpu, 5, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpfloat (b->cycles, ==, 5000);
   g_assert_cmpfloat (metric (b, "calls"), ==, 2);
@@ -117,7 +134,7 @@ test_worker_kept_and_restarted (void)
   g_assert_cmpint (ws_predictor_plugin_worker_pid (p), ==, 0);
 
   /* ... and the next one runs in a new worker */
-  g_autoptr(WsPrediction) c = predict_grid (p, gpu, 6, NULL, &error);
+  g_autoptr (WsPrediction) c = predict_grid (p, gpu, 6, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpfloat (c->cycles, ==, 6000);
   g_assert_cmpfloat (metric (c, "calls"), ==, 1);
@@ -130,9 +147,9 @@ test_worker_kept_and_restarted (void)
   g_clear_error (&error);
 
   /* options reach the worker: option_int */
-  g_autoptr(GHashTable) opts = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) opts = g_hash_table_new (g_str_hash, g_str_equal);
   g_hash_table_insert (opts, "scale", "7");
-  g_autoptr(WsPrediction) d = predict_grid (p, gpu, 4, opts, &error);
+  g_autoptr (WsPrediction) d = predict_grid (p, gpu, 4, opts, &error);
   g_assert_no_error (error);
   g_assert_cmpfloat (d->cycles, ==, 28);
 
@@ -141,7 +158,7 @@ test_worker_kept_and_restarted (void)
   g_assert_cmpint (old, >, 0);
   kill (old, SIGKILL);
   g_usleep (100000);
-  g_autoptr(WsPrediction) e = predict_grid (p, gpu, 9, NULL, &error);
+  g_autoptr (WsPrediction) e = predict_grid (p, gpu, 9, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpfloat (e->cycles, ==, 9000);
   g_assert_cmpint ((int) metric (e, "pid"), !=, old);
@@ -150,10 +167,10 @@ test_worker_kept_and_restarted (void)
 static void
 test_hang_times_out (void)
 {
-  g_autoptr(WsGpu) gpu = test_gpu ();
-  g_autoptr(WsPredictorPlugin) p = load_probe ("probe_crash");
+  g_autoptr (WsGpu) gpu = test_gpu ();
+  g_autoptr (WsPredictorPlugin) p = load_probe ("probe_crash");
   p->timeout_seconds = 1;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   gint64 t0 = g_get_monotonic_time ();
   g_assert_null (predict_grid (p, gpu, 15, NULL, &error));
   double took = (g_get_monotonic_time () - t0) / 1e6;
@@ -162,7 +179,7 @@ test_hang_times_out (void)
   assert_has (error->message, "predictor 'probe_crash' on kernel 'k15' for GTX 970 (test): no answer within 1 s");
   assert_has (error->message, "--plugin-timeout");
   g_clear_error (&error);
-  g_autoptr(WsPrediction) ok = predict_grid (p, gpu, 3, NULL, &error);
+  g_autoptr (WsPrediction) ok = predict_grid (p, gpu, 3, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpfloat (ok->cycles, ==, 3000);
 }
@@ -170,17 +187,17 @@ test_hang_times_out (void)
 static void
 test_memory_limit (void)
 {
-  g_autoptr(WsGpu) gpu = test_gpu ();
-  g_autoptr(WsPredictorPlugin) p = load_probe ("probe_crash");
+  g_autoptr (WsGpu) gpu = test_gpu ();
+  g_autoptr (WsPredictorPlugin) p = load_probe ("probe_crash");
   p->memory_limit_mb = 256;
   p->timeout_seconds = 60;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_assert_null (predict_grid (p, gpu, 16, NULL, &error));
   assert_has (error->message, "crashed on kernel 'k16'");
-  assert_has (error->message, "signal 6");             /* malloc failed at the limit: the plugin aborts */
+  assert_has (error->message, "signal 6"); /* malloc failed at the limit: the plugin aborts */
   assert_has (error->message, "256 MiB");
   g_clear_error (&error);
-  g_autoptr(WsPrediction) ok = predict_grid (p, gpu, 2, NULL, &error);
+  g_autoptr (WsPrediction) ok = predict_grid (p, gpu, 2, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpfloat (ok->cycles, ==, 2000);
 }
@@ -190,24 +207,24 @@ test_memory_limit (void)
 static void
 test_trace_launch (void)
 {
-  g_autoptr(WsGpu) gpu = test_gpu ();
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) trace = ws_trace_open (g_getenv ("WS_TRACE_SAXPY2"), &error);
+  g_autoptr (WsGpu) gpu = test_gpu ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsTrace) trace = ws_trace_open (g_getenv ("WS_TRACE_SAXPY2"), &error);
   g_assert_no_error (error);
-  g_autoptr(WsPredictorPlugin) p = load_probe ("probe_crash");
-  g_autoptr(GHashTable) opts = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (WsPredictorPlugin) p = load_probe ("probe_crash");
+  g_autoptr (GHashTable) opts = g_hash_table_new (g_str_hash, g_str_equal);
   g_hash_table_insert (opts, "mode", "ok");
-  g_autoptr(WsPrediction) iso = ws_predict_trace (p, gpu, trace, 0, NULL, opts, &error);
+  g_autoptr (WsPrediction) iso = ws_predict_trace (p, gpu, trace, 0, NULL, opts, &error);
   g_assert_no_error (error);
   p->in_process = TRUE;
-  g_autoptr(WsPrediction) inproc = ws_predict_trace (p, gpu, trace, 0, NULL, opts, &error);
+  g_autoptr (WsPrediction) inproc = ws_predict_trace (p, gpu, trace, 0, NULL, opts, &error);
   g_assert_no_error (error);
   p->in_process = FALSE;
   g_assert_cmpfloat (iso->cycles, >, 0);
-  g_assert_cmpfloat (iso->cycles, ==, inproc->cycles);          /* 1000 x the kernel's instructions */
+  g_assert_cmpfloat (iso->cycles, ==, inproc->cycles); /* 1000 x the kernel's instructions */
   g_assert_cmpfloat (fmod (iso->cycles, 1000), ==, 0);
-  g_assert_true (iso->bound_cycles == inproc->bound_cycles ||
-                 (isnan (iso->bound_cycles) && isnan (inproc->bound_cycles)));
+  g_assert_true (iso->bound_cycles == inproc->bound_cycles
+                 || (isnan (iso->bound_cycles) && isnan (inproc->bound_cycles)));
   g_assert_cmpuint (iso->warnings->len, ==, inproc->warnings->len);
   g_assert_cmpint ((int) metric (iso, "pid"), !=, getpid ());
   g_assert_cmpint ((int) metric (inproc, "pid"), ==, getpid ());
@@ -238,8 +255,8 @@ call_plugin (gpointer data)
   Caller *c = data;
   for (guint i = 0; i < c->n; i++)
     {
-      g_autoptr(GError) error = NULL;
-      g_autoptr(WsPrediction) p = predict_grid (c->plugin, c->gpu, 1, NULL, &error);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WsPrediction) p = predict_grid (c->plugin, c->gpu, 1, NULL, &error);
       g_assert_no_error (error);
       c->max_overlaps = MAX (c->max_overlaps, metric (p, "overlaps"));
       c->pids[i] = (int) metric (p, "pid");
@@ -252,12 +269,12 @@ call_plugin (gpointer data)
 static double
 hammer (WsPredictorPlugin *plugin, guint n_threads, guint n, GHashTable *pids)
 {
-  g_autoptr(WsGpu) gpu = test_gpu ();
+  g_autoptr (WsGpu) gpu = test_gpu ();
   Caller callers[4] = { 0 };
   GThread *threads[4];
   for (guint t = 0; t < n_threads; t++)
     {
-      callers[t] = (Caller) { plugin, gpu, n, 0, { 0 } };
+      callers[t] = (Caller){ plugin, gpu, n, 0, { 0 } };
       threads[t] = g_thread_new ("caller", call_plugin, &callers[t]);
     }
   double most = 0;
@@ -275,20 +292,20 @@ static void
 test_thread_contract (void)
 {
   /* in process: one predict() at a time unless the plugin says otherwise */
-  g_autoptr(WsPredictorPlugin) serial = load_probe ("probe_serial");
+  g_autoptr (WsPredictorPlugin) serial = load_probe ("probe_serial");
   serial->in_process = TRUE;
-  g_autoptr(GHashTable) pids = g_hash_table_new (NULL, NULL);
+  g_autoptr (GHashTable) pids = g_hash_table_new (NULL, NULL);
   g_assert_cmpfloat (hammer (serial, 4, 3, pids), ==, 0);
   g_assert_cmpuint (g_hash_table_size (pids), ==, 1);
   g_assert_true (g_hash_table_contains (pids, GINT_TO_POINTER (getpid ())));
-  g_autoptr(WsPredictorPlugin) parallel = load_probe ("probe_parallel");
+  g_autoptr (WsPredictorPlugin) parallel = load_probe ("probe_parallel");
   parallel->in_process = TRUE;
   g_hash_table_remove_all (pids);
-  g_assert_cmpfloat (hammer (parallel, 2, 1, pids), >=, 1);   /* the probe does see overlapping calls */
+  g_assert_cmpfloat (hammer (parallel, 2, 1, pids), >=, 1); /* the probe does see overlapping calls */
 
   /* in workers: never two calls at once in one process; the callers share
    * the plugin's pool of kept-alive workers (at most one per CPU) */
-  g_autoptr(WsPredictorPlugin) isolated = load_probe ("probe_serial");
+  g_autoptr (WsPredictorPlugin) isolated = load_probe ("probe_serial");
   g_hash_table_remove_all (pids);
   g_assert_cmpfloat (hammer (isolated, 4, 2, pids), ==, 0);
   g_assert_false (g_hash_table_contains (pids, GINT_TO_POINTER (getpid ())));
@@ -302,14 +319,14 @@ test_teardown (void)
   g_autofree char *dir = make_tmp_dir ("ws-isolation-XXXXXX");
   g_autofree char *file = g_build_filename (dir, "teardown.txt", NULL);
   g_setenv ("WS_PROBE_TEARDOWN_FILE", file, TRUE);
-  g_autoptr(WsGpu) gpu = test_gpu ();
+  g_autoptr (WsGpu) gpu = test_gpu ();
   WsPredictorPlugin *p = load_probe ("probe_crash");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsPrediction) a = predict_grid (p, gpu, 1, NULL, &error);
-  g_autoptr(WsPrediction) b = predict_grid (p, gpu, 2, NULL, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsPrediction) a = predict_grid (p, gpu, 1, NULL, &error);
+  g_autoptr (WsPrediction) b = predict_grid (p, gpu, 2, NULL, &error);
   g_assert_no_error (error);
   int pid = (int) metric (b, "pid");
-  ws_predictor_plugin_free (p);                 /* closes the worker: teardown, exit */
+  ws_predictor_plugin_free (p); /* closes the worker: teardown, exit */
   g_autofree char *text = NULL;
   g_assert_true (g_file_get_contents (file, &text, NULL, NULL));
   /* (one worker served both) */
@@ -324,9 +341,9 @@ test_teardown (void)
 static void
 test_option_spelling (void)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   const char *list[] = { "volkov.lambda=0.5", "gpumech.variant=full", "volkov.block_replacement=true", NULL };
-  g_autoptr(GHashTable) t = ws_predictor_options_parse (list, NULL, &error);
+  g_autoptr (GHashTable) t = ws_predictor_options_parse (list, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (g_hash_table_size (t), ==, 2);
   GHashTable *v = g_hash_table_lookup (t, "volkov");
@@ -338,7 +355,7 @@ test_option_spelling (void)
   g_assert_null (ws_predictor_options_parse (bare, NULL, &error));
   assert_has (error->message, "--option takes PLUGIN.KEY=VALUE");
   g_clear_error (&error);
-  g_autoptr(GHashTable) one = ws_predictor_options_parse (bare, "volkov", &error);
+  g_autoptr (GHashTable) one = ws_predictor_options_parse (bare, "volkov", &error);
   g_assert_no_error (error);
   g_assert_cmpstr (g_hash_table_lookup (g_hash_table_lookup (one, "volkov"), "lambda"), ==, "0.5");
   const char *no_value[] = { "volkov.lambda", NULL };
@@ -362,7 +379,7 @@ run_clear (Run *r)
 static Run
 cli (const char *db, const char *first, ...)
 {
-  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
   g_ptr_array_add (args, (gpointer) g_getenv ("WS_CLI"));
   g_ptr_array_add (args, (gpointer) "--db");
   g_ptr_array_add (args, (gpointer) db);
@@ -373,7 +390,7 @@ cli (const char *db, const char *first, ...)
   va_end (ap);
   g_ptr_array_add (args, NULL);
   Run r = { 0 };
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_spawn_sync (NULL, (char **) args->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &r.out, &r.err, &r.status, &error);
   g_assert_no_error (error);
   return r;
@@ -388,7 +405,7 @@ exit_code (const Run *r)
 static JsonObject *
 parse_object (const char *text, JsonParser *parser)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
   return json_node_get_object (json_parser_get_root (parser));
 }
@@ -410,30 +427,30 @@ test_cli_predict (void)
   assert_has (r.err, "signal 11 (Segmentation fault)");
   run_clear (&r);
 
-  r = cli (db, "--json", "predict", "--analytic", k4, "--gpu", "GTX 970", "--model", "probe_crash",
-           "--option", "probe_crash.scale=7", NULL);
+  r = cli (db, "--json", "predict", "--analytic", k4, "--gpu", "GTX 970", "--model", "probe_crash", "--option",
+           "probe_crash.scale=7", NULL);
   g_assert_cmpint (exit_code (&r), ==, 0);
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonParser) parser = json_parser_new ();
   JsonObject *o = parse_object (r.out, parser);
   JsonObject *l0 = json_array_get_object_element (json_object_get_array_member (o, "launches"), 0);
   g_assert_cmpfloat (json_object_get_double_member (l0, "cycles"), ==, 28);
   run_clear (&r);
 
   /* the old spelling with a single model, and mistakes */
-  r = cli (db, "--json", "predict", "--analytic", k4, "--gpu", "GTX 970", "--model", "probe_crash",
-           "--option", "scale=3", NULL);
+  r = cli (db, "--json", "predict", "--analytic", k4, "--gpu", "GTX 970", "--model", "probe_crash", "--option",
+           "scale=3", NULL);
   g_assert_cmpint (exit_code (&r), ==, 0);
   o = parse_object (r.out, parser);
   l0 = json_array_get_object_element (json_object_get_array_member (o, "launches"), 0);
   g_assert_cmpfloat (json_object_get_double_member (l0, "cycles"), ==, 12);
   run_clear (&r);
-  r = cli (db, "predict", "--analytic", k4, "--gpu", "GTX 970", "--model", "probe_crash",
-           "--option", "probe_crash.nope=1", NULL);
+  r = cli (db, "predict", "--analytic", k4, "--gpu", "GTX 970", "--model", "probe_crash", "--option",
+           "probe_crash.nope=1", NULL);
   g_assert_cmpint (exit_code (&r), ==, 2);
   assert_has (r.err, "predictor 'probe_crash' has no option 'nope' (its options: mode, scale)");
   run_clear (&r);
-  r = cli (db, "predict", "--analytic", k4, "--gpu", "GTX 970", "--model", "probe_crash",
-           "--option", "volkov.lambda=1", NULL);
+  r = cli (db, "predict", "--analytic", k4, "--gpu", "GTX 970", "--model", "probe_crash", "--option", "volkov.lambda=1",
+           NULL);
   g_assert_cmpint (exit_code (&r), ==, 2);
   assert_has (r.err, "this command does not run predictor 'volkov'");
   run_clear (&r);
@@ -457,7 +474,7 @@ test_cli_predict (void)
            "--option", "probe_crash.mode=segv", NULL);
   g_assert_cmpint (exit_code (&r), ==, 1);
   assert_has (r.err, "predictor 'probe_crash' crashed on kernel '_Z6saxpy2iiPfS_' for GTX 970");
-  g_autoptr(JsonParser) all_parser = json_parser_new ();
+  g_autoptr (JsonParser) all_parser = json_parser_new ();
   g_assert_true (json_parser_load_from_data (all_parser, r.out, -1, NULL));
   JsonArray *models = json_node_get_array (json_parser_get_root (all_parser));
   gboolean crash_seen = FALSE, volkov_seen = FALSE;
@@ -478,8 +495,8 @@ test_cli_predict (void)
         {
           volkov_seen = TRUE;
           g_assert_cmpuint (json_array_get_length (launches), ==, 1);
-          g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (launches, 0), "cycles"),
-                             >, 0);
+          g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (launches, 0), "cycles"), >,
+                             0);
           g_assert_false (json_object_has_member (m, "errors"));
         }
     }
@@ -503,11 +520,13 @@ test_cli_sweep (void)
   g_setenv ("WARPSCOPE_PLUGIN_PATH", g_getenv ("WS_PROBE_PLUGIN_DIR"), TRUE);
   g_autofree char *db = g_build_filename (dir, "ws.db", NULL);
   g_autofree char *app = g_build_filename (dir, "app.json", NULL);
-  g_assert_true (g_file_set_contents (app,
-      "{\"kind\":\"application\",\"name\":\"gridsweep\",\"variables\":[{\"name\":\"g\",\"default\":4}],"
-      "\"processes\":[{\"label\":\"CPU\",\"operations\":[{\"op\":\"kernel\",\"name\":\"k\",\"analytic\":{"
-      "\"grid_size\":\"g\",\"block_size\":\"256\",\"cuda_core_instructions\":\"1\",\"issued_instructions\":\"1\","
-      "\"gmem_bytes\":\"0\",\"latency_bound\":\"1\",\"occupancy_warps\":\"64\",\"lambda\":\"1\"}}]}]}", -1, NULL));
+  g_assert_true (g_file_set_contents (
+    app,
+    "{\"kind\":\"application\",\"name\":\"gridsweep\",\"variables\":[{\"name\":\"g\",\"default\":4}],"
+    "\"processes\":[{\"label\":\"CPU\",\"operations\":[{\"op\":\"kernel\",\"name\":\"k\",\"analytic\":{"
+    "\"grid_size\":\"g\",\"block_size\":\"256\",\"cuda_core_instructions\":\"1\",\"issued_instructions\":\"1\","
+    "\"gmem_bytes\":\"0\",\"latency_bound\":\"1\",\"occupancy_warps\":\"64\",\"lambda\":\"1\"}}]}]}",
+    -1, NULL));
   Run r = cli (db, "model", "list", NULL);
   g_assert_cmpint (exit_code (&r), ==, 0);
   run_clear (&r);
@@ -516,10 +535,10 @@ test_cli_sweep (void)
   run_clear (&r);
 
   r = cli (db, "--json", "model", "run", "--system", "testbed-gtx970", "--app", "gridsweep", "--predictor",
-           "probe_crash", "--sweep", "g=4,13,14,15,20", "--threads", "2", "--plugin-timeout", "2",
-           "--option", "probe_crash.scale=7", "--no-store", NULL);
-  g_assert_cmpint (exit_code (&r), ==, 1);       /* some points failed */
-  g_autoptr(JsonParser) parser = json_parser_new ();
+           "probe_crash", "--sweep", "g=4,13,14,15,20", "--threads", "2", "--plugin-timeout", "2", "--option",
+           "probe_crash.scale=7", "--no-store", NULL);
+  g_assert_cmpint (exit_code (&r), ==, 1); /* some points failed */
+  g_autoptr (JsonParser) parser = json_parser_new ();
   JsonObject *o = parse_object (r.out, parser);
   JsonArray *runs = json_object_get_array_member (o, "runs");
   g_assert_cmpuint (json_array_get_length (runs), ==, 5);
@@ -552,7 +571,7 @@ test_cli_sweep (void)
   g_assert_cmpfloat_with_epsilon (kernel_seconds[4] / kernel_seconds[0], 5, 1e-9);
   /* the plugin's warnings, once each */
   JsonArray *warnings = json_object_get_array_member (o, "warnings");
-  g_autoptr(GString) all = g_string_new (NULL);
+  g_autoptr (GString) all = g_string_new (NULL);
   for (guint i = 0; i < json_array_get_length (warnings); i++)
     g_string_append_printf (all, "%s\n", json_array_get_string_element (warnings, i));
   assert_has (all->str, "predictor 'probe_crash': probe saw size 4");
@@ -591,7 +610,7 @@ test_cli_shadowing (void)
   g_autofree char *db = g_build_filename (dir, "ws.db", NULL);
   Run r = cli (db, "--json", "plugins", "list", NULL);
   g_assert_cmpint (exit_code (&r), ==, 0);
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonParser) parser = json_parser_new ();
   g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
   JsonArray *list = json_node_get_array (json_parser_get_root (parser));
   gboolean seen_mine = FALSE, seen_builtin = FALSE;

@@ -15,7 +15,8 @@ gtx970_table_6_1 (void)
   WsGpu *g = g_new0 (WsGpu, 1);
   g->name = g_strdup ("GTX 970 (Table 6.1)");
   g->architecture = g_strdup ("Maxwell");
-  g->cc_major = 5; g->cc_minor = 2;
+  g->cc_major = 5;
+  g->cc_minor = 2;
   g->sms = 13;
   g->core_clock_mhz = 1253;
   g->cuda_cores_per_sm = 128;
@@ -24,9 +25,16 @@ gtx970_table_6_1 (void)
   g->dram_clock_mhz = 1753;
   g->dram_bus_width_bits = 256;
   g->dram_data_rate = 4;
-  g->max_warps_per_sm = 64; g->max_blocks_per_sm = 32; g->max_threads_per_block = 1024;
-  g->registers_per_sm = 65536; g->max_registers_per_block = 65536; g->max_registers_per_thread = 255;
-  g->register_alloc_unit = 256; g->shared_per_sm = 98304; g->shared_per_block = 49152; g->shared_alloc_unit = 256;
+  g->max_warps_per_sm = 64;
+  g->max_blocks_per_sm = 32;
+  g->max_threads_per_block = 1024;
+  g->registers_per_sm = 65536;
+  g->max_registers_per_block = 65536;
+  g->max_registers_per_thread = 255;
+  g->register_alloc_unit = 256;
+  g->shared_per_sm = 98304;
+  g->shared_per_block = 49152;
+  g->shared_alloc_unit = 256;
   return g;
 }
 
@@ -38,8 +46,15 @@ gpu_with_caches (int cc_major)
 {
   WsGpu *gpu = gtx970_table_6_1 ();
   gpu->cc_major = cc_major;
-  gpu->l1_size = 24576; gpu->l1_line = 128; gpu->l1_sector = 32; gpu->l1_assoc = 4; gpu->l1_latency = 28;
-  gpu->l2_size = 1835008; gpu->l2_line = 128; gpu->l2_assoc = 16; gpu->l2_latency = 194;
+  gpu->l1_size = 24576;
+  gpu->l1_line = 128;
+  gpu->l1_sector = 32;
+  gpu->l1_assoc = 4;
+  gpu->l1_latency = 28;
+  gpu->l2_size = 1835008;
+  gpu->l2_line = 128;
+  gpu->l2_assoc = 16;
+  gpu->l2_latency = 194;
   gpu->dram_latency = 350;
   gpu->pipes[WS_ICLASS_GLOBAL].latency = 350;
   return gpu;
@@ -78,25 +93,30 @@ load_volkov (void)
 static void
 test_volkov_saxpy2 (void)
 {
-  g_autoptr(WsPredictorPlugin) volkov = load_volkov ();
-  g_autoptr(WsGpu) gpu = gtx970_table_6_1 ();
-  const struct { double a, n, bs, occ, seconds; const char *limiter; } cases[] = {
+  g_autoptr (WsPredictorPlugin) volkov = load_volkov ();
+  g_autoptr (WsGpu) gpu = gtx970_table_6_1 ();
+  const struct {
+    double a, n, bs, occ, seconds;
+    const char *limiter;
+  } cases[] = {
     { 1, 1048576, 256, 64, 7.967976289590244e-05, "DRAM" },
-    { 256, 1048576, 256, 64, 0.000750314913818849, "BASE" },  /* issue-bound: 262.5 > 261.75 cycles */
+    { 256, 1048576, 256, 64, 0.000750314913818849, "BASE" }, /* issue-bound: 262.5 > 261.75 cycles */
     { 64, 1e7, 128, 16, 0.004221780768901072, "LATENCY" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(WsAnalyticKernel) k = saxpy2_listing5 (cases[i].a, cases[i].n, cases[i].bs, cases[i].occ);
-      g_autoptr(GError) error = NULL;
-      g_autoptr(WsPrediction) p = ws_predict_analytic (volkov, gpu, k, NULL, &error);
+      g_autoptr (WsAnalyticKernel) k = saxpy2_listing5 (cases[i].a, cases[i].n, cases[i].bs, cases[i].occ);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WsPrediction) p = ws_predict_analytic (volkov, gpu, k, NULL, &error);
       g_assert_no_error (error);
       g_assert_nonnull (p);
       g_assert_cmpfloat_with_epsilon (p->seconds / cases[i].seconds, 1.0, 1e-12);
       g_assert_cmpfloat_with_epsilon (p->cycles, p->seconds * 1253e6, p->cycles * 1e-12);
       /* The CPI stack sums to cycles per warp instruction. */
-      double warp_insts = floor ((cases[i].n + cases[i].bs - 1) / cases[i].bs) * ceil (cases[i].bs / 32) * (26 + 4 * cases[i].a);
-      g_assert_cmpfloat_with_epsilon (ws_prediction_cpi_total (p), p->cycles / warp_insts, 1e-9 * p->cycles / warp_insts);
+      double warp_insts = floor ((cases[i].n + cases[i].bs - 1) / cases[i].bs) * ceil (cases[i].bs / 32)
+                          * (26 + 4 * cases[i].a);
+      g_assert_cmpfloat_with_epsilon (ws_prediction_cpi_total (p), p->cycles / warp_insts,
+                                      1e-9 * p->cycles / warp_insts);
       g_assert_cmpfloat_with_epsilon (p->ipc, warp_insts / p->cycles, 1e-12);
       gboolean has_limiter = FALSE;
       for (guint c = 0; c < p->cpi_names->len; c++)
@@ -112,13 +132,13 @@ test_volkov_saxpy2 (void)
 static void
 test_volkov_missing_input (void)
 {
-  g_autoptr(WsPredictorPlugin) volkov = load_volkov ();
-  g_autoptr(WsGpu) gpu = gtx970_table_6_1 ();
-  g_autoptr(WsAnalyticKernel) k = ws_analytic_kernel_new ("incomplete");
+  g_autoptr (WsPredictorPlugin) volkov = load_volkov ();
+  g_autoptr (WsGpu) gpu = gtx970_table_6_1 ();
+  g_autoptr (WsAnalyticKernel) k = ws_analytic_kernel_new ("incomplete");
   ws_analytic_kernel_set (k, "grid_size", 10);
   ws_analytic_kernel_set (k, "block_size", 128);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsPrediction) p = ws_predict_analytic (volkov, gpu, k, NULL, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsPrediction) p = ws_predict_analytic (volkov, gpu, k, NULL, &error);
   g_assert_null (p);
   g_assert_error (error, WS_ERROR, WS_ERROR_FAILED);
   g_assert_nonnull (strstr (error->message, "cuda_core_instructions"));
@@ -128,14 +148,14 @@ test_volkov_missing_input (void)
 static void
 test_options (void)
 {
-  g_autoptr(WsPredictorPlugin) volkov = load_volkov ();
-  g_autoptr(WsGpu) gpu = gtx970_table_6_1 ();
-  g_autoptr(WsAnalyticKernel) k = saxpy2_listing5 (1, 1048576, 256, 64);
+  g_autoptr (WsPredictorPlugin) volkov = load_volkov ();
+  g_autoptr (WsGpu) gpu = gtx970_table_6_1 ();
+  g_autoptr (WsAnalyticKernel) k = saxpy2_listing5 (1, 1048576, 256, 64);
   g_hash_table_remove (k->params, "lambda");
-  g_autoptr(GHashTable) opts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (GHashTable) opts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_hash_table_insert (opts, g_strdup ("lambda"), g_strdup ("0.703787"));
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsPrediction) p = ws_predict_analytic (volkov, gpu, k, opts, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsPrediction) p = ws_predict_analytic (volkov, gpu, k, opts, &error);
   g_assert_no_error (error);
   g_assert_cmpfloat_with_epsilon (p->seconds / 7.967976289590244e-05, 1.0, 1e-12);
 
@@ -160,7 +180,10 @@ broken_path (const char *name)
 static void
 test_broken_plugins (void)
 {
-  const struct { const char *file; const char *message; } cases[] = {
+  const struct {
+    const char *file;
+    const char *message;
+  } cases[] = {
     { "broken_no_symbol.so", "does not export ws_predictor_query" },
     { "broken_future_abi.so", "please rebuild the plugin" },
     { "broken_query_fails.so", "returned no descriptor" },
@@ -171,7 +194,7 @@ test_broken_plugins (void)
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autofree char *path = broken_path (cases[i].file);
-      g_autoptr(WsPredictorPlugin) p = ws_predictor_plugin_load (path);
+      g_autoptr (WsPredictorPlugin) p = ws_predictor_plugin_load (path);
       g_assert_false (p->ok);
       g_assert_null (p->descriptor);
       g_assert_nonnull (p->error);
@@ -182,11 +205,11 @@ test_broken_plugins (void)
 
   /* A plugin whose predictions fail reports the failure and the kernel. */
   g_autofree char *path = broken_path ("broken_always_fails.so");
-  g_autoptr(WsPredictorPlugin) p = ws_predictor_plugin_load (path);
+  g_autoptr (WsPredictorPlugin) p = ws_predictor_plugin_load (path);
   g_assert_true (p->ok);
-  g_autoptr(WsGpu) gpu = gtx970_table_6_1 ();
-  g_autoptr(WsAnalyticKernel) k = saxpy2_listing5 (1, 1024, 256, 64);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (WsGpu) gpu = gtx970_table_6_1 ();
+  g_autoptr (WsAnalyticKernel) k = saxpy2_listing5 (1, 1024, 256, 64);
+  g_autoptr (GError) error = NULL;
   g_assert_null (ws_predict_analytic (p, gpu, k, NULL, &error));
   g_assert_error (error, WS_ERROR, WS_ERROR_FAILED);
   g_assert_nonnull (strstr (error->message, "this plugin always fails"));
@@ -203,22 +226,22 @@ static void
 test_cpi_categories (void)
 {
   g_autofree char *path = broken_path ("probe_crash.so");
-  g_autoptr(WsPredictorPlugin) p = ws_predictor_plugin_load (path);
+  g_autoptr (WsPredictorPlugin) p = ws_predictor_plugin_load (path);
   g_assert_true (p->ok);
   guint n = 0;
   const WsPredictorCpiCategory *cats = ws_predictor_plugin_cpi_categories (p, &n);
   g_assert_cmpuint (n, ==, 2);
   g_assert_cmpstr (cats[0].name, ==, "BASE");
   g_assert_cmpstr (cats[0].colour, ==, "#112233");
-  g_autoptr(WsGpu) gpu = gtx970_table_6_1 ();
-  g_autoptr(WsAnalyticKernel) k = saxpy2_listing5 (1, 1024, 256, 64);
+  g_autoptr (WsGpu) gpu = gtx970_table_6_1 ();
+  g_autoptr (WsAnalyticKernel) k = saxpy2_listing5 (1, 1024, 256, 64);
   for (int in_process = 0; in_process < 2; in_process++)
     {
       p->in_process = in_process;
-      g_autoptr(GHashTable) opts = g_hash_table_new (g_str_hash, g_str_equal);
+      g_autoptr (GHashTable) opts = g_hash_table_new (g_str_hash, g_str_equal);
       g_hash_table_insert (opts, "mode", "ok");
-      g_autoptr(GError) error = NULL;
-      g_autoptr(WsPrediction) a = ws_predict_analytic (p, gpu, k, opts, &error);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (WsPrediction) a = ws_predict_analytic (p, gpu, k, opts, &error);
       g_assert_no_error (error);
       g_assert_cmpuint (a->cpi_names->len, ==, 2);
       g_assert_cmpstr (g_array_index (a->cpi_names, char *, 0), ==, "BASE");
@@ -226,7 +249,7 @@ test_cpi_categories (void)
       g_assert_cmpstr (g_array_index (a->cpi_names, char *, 1), ==, "MEM");
       g_assert_cmpfloat (g_array_index (a->cpi_values, double, 1), ==, 2);
       g_hash_table_insert (opts, "mode", "undeclared");
-      g_autoptr(WsPrediction) b = ws_predict_analytic (p, gpu, k, opts, &error);
+      g_autoptr (WsPrediction) b = ws_predict_analytic (p, gpu, k, opts, &error);
       g_assert_no_error (error);
       g_assert_cmpuint (b->cpi_names->len, ==, 3);
       g_assert_cmpstr (g_array_index (b->cpi_names, char *, 2), ==, "EXTRA");
@@ -238,12 +261,12 @@ test_cpi_categories (void)
     }
   /* a plugin built for API 1 declares none */
   g_autofree char *old = broken_path ("probe_api1.so");
-  g_autoptr(WsPredictorPlugin) q = ws_predictor_plugin_load (old);
+  g_autoptr (WsPredictorPlugin) q = ws_predictor_plugin_load (old);
   g_assert_true (q->ok);
   g_assert_null (ws_predictor_plugin_cpi_categories (q, &n));
   g_assert_cmpuint (n, ==, 0);
   /* the shipped models declare theirs */
-  g_autoptr(WsPredictorPlugin) v = ws_predictor_plugin_load (g_getenv ("WS_VOLKOV_PLUGIN"));
+  g_autoptr (WsPredictorPlugin) v = ws_predictor_plugin_load (g_getenv ("WS_VOLKOV_PLUGIN"));
   g_assert_nonnull (ws_predictor_plugin_cpi_categories (v, &n));
   g_assert_cmpuint (n, ==, 6);
 }
@@ -256,20 +279,23 @@ test_scan_not_fatal (void)
   g_autofree char *volkov_dir = g_path_get_dirname (g_getenv ("WS_VOLKOV_PLUGIN"));
   g_autofree char *search = g_strjoin (":", g_getenv ("WS_BROKEN_PLUGIN_DIR"), volkov_dir, NULL);
   g_setenv ("WARPSCOPE_PLUGIN_PATH", search, TRUE);
-  g_autoptr(GPtrArray) plugins = ws_predictor_scan ();
+  g_autoptr (GPtrArray) plugins = ws_predictor_scan ();
   guint ok = 0, bad = 0;
   gboolean volkov_ok = FALSE;
   for (guint i = 0; i < plugins->len; i++)
     {
       WsPredictorPlugin *p = plugins->pdata[i];
-      if (p->ok) ok++; else bad++;
+      if (p->ok)
+        ok++;
+      else
+        bad++;
       if (p->ok && strcmp (p->name, "volkov") == 0)
         volkov_ok = TRUE;
     }
   g_assert_true (volkov_ok);
   g_assert_cmpuint (bad, >=, 4);
   g_assert_cmpuint (ok, >=, 2); /* volkov, always_fails */
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_assert_null (ws_predictor_find (plugins, "volkv", &error));
   g_assert_error (error, WS_ERROR, WS_ERROR_NOT_FOUND);
   g_assert_nonnull (strstr (error->message, "did you mean volkov"));
@@ -292,14 +318,16 @@ test_analytic_file (void)
 {
   g_autofree char *tmp = make_tmp_dir ("ws-analytic-XXXXXX");
   g_autofree char *good = NULL, *unknown = NULL, *missing = NULL, *negative = NULL;
-  write_file (tmp, "good.json", "{\"name\":\"saxpy2\",\"grid_size\":4096,\"block_size\":256,"
+  write_file (tmp, "good.json",
+              "{\"name\":\"saxpy2\",\"grid_size\":4096,\"block_size\":256,"
               "\"cuda_core_instructions\":27,\"issued_instructions\":30,\"gmem_bytes\":384,"
-              "\"latency_bound\":966,\"occupancy_warps\":64,\"lambda\":0.703787}", &good);
+              "\"latency_bound\":966,\"occupancy_warps\":64,\"lambda\":0.703787}",
+              &good);
   write_file (tmp, "unknown.json", "{\"grid_size\":1,\"block_size\":32,\"latency_bond\":5}", &unknown);
   write_file (tmp, "missing.json", "{\"name\":\"x\",\"block_size\":32}", &missing);
   write_file (tmp, "negative.json", "{\"grid_size\":1,\"block_size\":32,\"gmem_bytes\":-4}", &negative);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsAnalyticKernel) k = ws_analytic_kernel_load (good, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsAnalyticKernel) k = ws_analytic_kernel_load (good, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (k->name, ==, "saxpy2");
   double v;
@@ -330,25 +358,27 @@ test_out_of_tree_sdk (void)
     }
   g_autofree char *tmp = make_tmp_dir ("ws-sdk-XXXXXX");
   g_autofree char *out = g_build_filename (tmp, "roofline.so", NULL);
-  g_autofree char *src = g_build_filename (g_getenv ("WS_SOURCE_DIR"), "examples", "predictor-plugin", "roofline.c", NULL);
-  g_autofree char *cmd = g_strdup_printf ("cc -shared -fPIC -Wall -Werror -o '%s' '%s' $(pkg-config --cflags --libs warpscope-predictor)",
-                                          out, src);
+  g_autofree char *src = g_build_filename (g_getenv ("WS_SOURCE_DIR"), "examples", "predictor-plugin", "roofline.c",
+                                           NULL);
+  g_autofree char *cmd = g_strdup_printf (
+    "cc -shared -fPIC -Wall -Werror -o '%s' '%s' $(pkg-config --cflags --libs warpscope-predictor)", out, src);
   const char *argv[] = { "sh", "-c", cmd, NULL };
-  g_auto(GStrv) env = g_get_environ ();
+  g_auto (GStrv) env = g_get_environ ();
   env = g_environ_setenv (env, "PKG_CONFIG_PATH", g_getenv ("WS_PKG_CONFIG_PATH"), TRUE);
   int status = 0;
   g_autofree char *err = NULL;
-  g_autoptr(GError) error = NULL;
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, &err, &status, &error));
+  g_autoptr (GError) error = NULL;
+  g_assert_true (
+    g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, &err, &status, &error));
   if (!g_spawn_check_wait_status (status, NULL))
     g_error ("building the example plugin failed: %s", err);
-  g_autoptr(WsPredictorPlugin) p = ws_predictor_plugin_load (out);
+  g_autoptr (WsPredictorPlugin) p = ws_predictor_plugin_load (out);
   g_assert_true (p->ok);
   g_assert_cmpstr (p->name, ==, "roofline");
-  g_autoptr(WsGpu) gpu = gtx970_table_6_1 ();
+  g_autoptr (WsGpu) gpu = gtx970_table_6_1 ();
   gpu->dram_bandwidth_gbs = 224.4;
-  g_autoptr(WsAnalyticKernel) k = saxpy2_listing5 (1, 1048576, 256, 64);
-  g_autoptr(WsPrediction) pred = ws_predict_analytic (p, gpu, k, NULL, &error);
+  g_autoptr (WsAnalyticKernel) k = saxpy2_listing5 (1, 1048576, 256, 64);
+  g_autoptr (WsPrediction) pred = ws_predict_analytic (p, gpu, k, NULL, &error);
   g_assert_no_error (error);
   /* memory bound: 32768 warps * 384 bytes at 224.4 GB/s */
   g_assert_cmpfloat_with_epsilon (pred->seconds, 32768.0 * 384 / 224.4e9, 1e-15);
@@ -365,7 +395,7 @@ static char *
 write_stream_trace (const char *dir)
 {
   g_autofree char *path = g_build_filename (dir, "volkov.wstrace", NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   WsTraceWriter *w = ws_trace_writer_new (path, &error);
   g_assert_no_error (error);
   WsTraceStaticInst insts[4] = { 0 };
@@ -376,14 +406,30 @@ write_stream_trace (const char *dir)
       for (int k = 0; k < 4; k++)
         insts[i].src[k] = 0xffff;
     }
-  insts[0].op = WS_OP_LD; insts[0].opclass = WS_OPCLASS_LD; insts[0].space = WS_SPACE_GLOBAL;
-  insts[0].access_size = 4; insts[0].n_dst = 1; insts[0].dst[0] = 1;
-  insts[1].op = WS_OP_FMA; insts[1].opclass = WS_OPCLASS_FP32; insts[1].n_dst = 1; insts[1].dst[0] = 2;
-  insts[1].n_src = 3; insts[1].src[0] = insts[1].src[1] = insts[1].src[2] = 1;
-  insts[2].op = WS_OP_ADD; insts[2].opclass = WS_OPCLASS_FP32; insts[2].n_dst = 1; insts[2].dst[0] = 3;
-  insts[2].n_src = 2; insts[2].src[0] = insts[2].src[1] = 2;
-  insts[3].op = WS_OP_ST; insts[3].opclass = WS_OPCLASS_ST; insts[3].space = WS_SPACE_GLOBAL;
-  insts[3].access_size = 4; insts[3].n_src = 1; insts[3].src[0] = 3;
+  insts[0].op = WS_OP_LD;
+  insts[0].opclass = WS_OPCLASS_LD;
+  insts[0].space = WS_SPACE_GLOBAL;
+  insts[0].access_size = 4;
+  insts[0].n_dst = 1;
+  insts[0].dst[0] = 1;
+  insts[1].op = WS_OP_FMA;
+  insts[1].opclass = WS_OPCLASS_FP32;
+  insts[1].n_dst = 1;
+  insts[1].dst[0] = 2;
+  insts[1].n_src = 3;
+  insts[1].src[0] = insts[1].src[1] = insts[1].src[2] = 1;
+  insts[2].op = WS_OP_ADD;
+  insts[2].opclass = WS_OPCLASS_FP32;
+  insts[2].n_dst = 1;
+  insts[2].dst[0] = 3;
+  insts[2].n_src = 2;
+  insts[2].src[0] = insts[2].src[1] = 2;
+  insts[3].op = WS_OP_ST;
+  insts[3].opclass = WS_OPCLASS_ST;
+  insts[3].space = WS_SPACE_GLOBAL;
+  insts[3].access_size = 4;
+  insts[3].n_src = 1;
+  insts[3].src[0] = 3;
   WsTraceKernelDesc kd = { .name = "stream", .n_insts = 4, .insts = insts, .regs_per_thread = 16 };
   uint32_t kernel = ws_trace_writer_add_kernel (w, &kd);
   const uint32_t grid[3] = { 8, 1, 1 }, block[3] = { 64, 1, 1 };
@@ -424,13 +470,13 @@ test_volkov_trace (void)
 {
   g_autofree char *dir = make_tmp_dir ("ws-volkov-trace-XXXXXX");
   g_autofree char *path = write_stream_trace (dir);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
   g_assert_no_error (error);
-  g_autoptr(WsPredictorPlugin) volkov = load_volkov ();
-  g_autoptr(WsGpu) gpu = gpu_with_caches (5);
+  g_autoptr (WsPredictorPlugin) volkov = load_volkov ();
+  g_autoptr (WsGpu) gpu = gpu_with_caches (5);
   gpu->pipes[WS_ICLASS_FP32].latency = 6;
-  g_autoptr(WsPrediction) p = ws_predict_trace (volkov, gpu, trace, 0, NULL, NULL, &error);
+  g_autoptr (WsPrediction) p = ws_predict_trace (volkov, gpu, trace, 0, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpfloat (metric (p, "warps_launched"), ==, 16);
   g_assert_cmpfloat (metric (p, "cuda_core_instructions"), ==, 2);
@@ -472,7 +518,7 @@ write_one_block_trace (const char *dir, const char *name, const WsTraceStaticIns
 {
   g_autofree char *file = g_strconcat (name, ".wstrace", NULL);
   g_autofree char *path = g_build_filename (dir, file, NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   WsTraceWriter *w = ws_trace_writer_new (path, &error);
   g_assert_no_error (error);
   WsTraceKernelDesc kd = { .name = name, .n_insts = n_insts, .insts = insts, .regs_per_thread = 16 };
@@ -545,10 +591,10 @@ static void
 test_volkov_one_block (void)
 {
   g_autofree char *dir = make_tmp_dir ("ws-volkov-one-XXXXXX");
-  g_autoptr(WsPredictorPlugin) volkov = load_volkov ();
-  g_autoptr(WsGpu) gpu = gpu_with_caches (5);
+  g_autoptr (WsPredictorPlugin) volkov = load_volkov ();
+  g_autoptr (WsGpu) gpu = gpu_with_caches (5);
   gpu->pipes[WS_ICLASS_FP32].latency = 6;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   WsTraceStaticInst fp[100];
   uint32_t steps[100];
@@ -558,9 +604,9 @@ test_volkov_one_block (void)
       steps[i] = (uint32_t) i;
     }
   g_autofree char *compute = write_one_block_trace (dir, "oneblock", fp, 100, steps, 100, 32, -1);
-  g_autoptr(WsTrace) ct = ws_trace_open (compute, &error);
+  g_autoptr (WsTrace) ct = ws_trace_open (compute, &error);
   g_assert_no_error (error);
-  g_autoptr(WsPrediction) c = ws_predict_trace (volkov, gpu, ct, 0, NULL, NULL, &error);
+  g_autoptr (WsPrediction) c = ws_predict_trace (volkov, gpu, ct, 0, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpfloat (metric (c, "sms_busy"), ==, 1);
   g_assert_cmpfloat (metric (c, "occupancy_warps"), ==, 32);
@@ -572,9 +618,9 @@ test_volkov_one_block (void)
   chase[0].access_size = 4;
   uint32_t zero[10] = { 0 };
   g_autofree char *chain = write_one_block_trace (dir, "chase", chase, 1, zero, 10, 1, -1);
-  g_autoptr(WsTrace) lt = ws_trace_open (chain, &error);
+  g_autoptr (WsTrace) lt = ws_trace_open (chain, &error);
   g_assert_no_error (error);
-  g_autoptr(WsPrediction) l = ws_predict_trace (volkov, gpu, lt, 0, NULL, NULL, &error);
+  g_autoptr (WsPrediction) l = ws_predict_trace (volkov, gpu, lt, 0, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpfloat (metric (l, "sms_busy"), ==, 1);
   g_assert_cmpfloat (metric (l, "profile_cycles"), ==, 9 * 351 + 350);
@@ -602,7 +648,7 @@ test_volkov_store_blocks (void)
 {
   g_autofree char *dir = make_tmp_dir ("ws-volkov-stores-XXXXXX");
   g_autofree char *path = g_build_filename (dir, "init.wstrace", NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   WsTraceWriter *w = ws_trace_writer_new (path, &error);
   g_assert_no_error (error);
   WsTraceStaticInst st = plain_inst (WS_OP_ST, WS_OPCLASS_ST, -1, 1);
@@ -625,15 +671,15 @@ test_volkov_store_blocks (void)
   g_assert_true (ws_trace_writer_end_launch (w, &error));
   g_assert_true (ws_trace_writer_close (w, &error));
   g_assert_no_error (error);
-  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
   g_assert_no_error (error);
-  g_autoptr(WsPredictorPlugin) volkov = load_volkov ();
-  g_autoptr(WsGpu) gpu = gpu_with_caches (5);
-  g_autoptr(WsPrediction) p = ws_predict_trace (volkov, gpu, trace, 0, NULL, NULL, &error);
+  g_autoptr (WsPredictorPlugin) volkov = load_volkov ();
+  g_autoptr (WsGpu) gpu = gpu_with_caches (5);
+  g_autoptr (WsPrediction) p = ws_predict_trace (volkov, gpu, trace, 0, NULL, NULL, &error);
   g_assert_no_error (error);
   double path_end = metric (p, "critical_path");
-  g_test_message ("store blocks: critical path %.1f, latency bound %.1f, occupancy %.0f warps",
-                  path_end, metric (p, "latency_bound"), metric (p, "occupancy_warps"));
+  g_test_message ("store blocks: critical path %.1f, latency bound %.1f, occupancy %.0f warps", path_end,
+                  metric (p, "latency_bound"), metric (p, "occupancy_warps"));
   /* The store reaches at least the L2 (write-back, write-allocate); the
    * interval profile waits for it too (it ended after the issue, 1 cycle). */
   g_assert_cmpfloat (path_end, >=, 194);
@@ -666,12 +712,17 @@ static void
 test_volkov_l1_wavefronts (void)
 {
   g_autofree char *dir = make_tmp_dir ("ws-volkov-l1-XXXXXX");
-  g_autoptr(WsPredictorPlugin) volkov = load_volkov ();
-  g_autoptr(WsGpu) gpu = gpu_with_caches (5);
+  g_autoptr (WsPredictorPlugin) volkov = load_volkov ();
+  g_autoptr (WsGpu) gpu = gpu_with_caches (5);
   gpu->pipes[WS_ICLASS_GLOBAL].latency = 28;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   const double warp_loads = 32 * 64;
-  const struct { int cc; uint64_t stride; uint8_t size; double wavefronts, cycles_per_load; } cases[] = {
+  const struct {
+    int cc;
+    uint64_t stride;
+    uint8_t size;
+    double wavefronts, cycles_per_load;
+  } cases[] = {
     { 5, 0, 4, 64, 1.0 },
     { 9, 0, 4, 64, 1.0 },
     { 9, 60, 4, 64, 3.875 },
@@ -685,10 +736,10 @@ test_volkov_l1_wavefronts (void)
       uint32_t steps[64] = { 0 };
       g_autofree char *name = g_strdup_printf ("strides-%u", c);
       g_autofree char *path = write_one_block_trace (dir, name, &ld, 1, steps, 64, 32, (int64_t) cases[c].stride);
-      g_autoptr(WsTrace) t = ws_trace_open (path, &error);
+      g_autoptr (WsTrace) t = ws_trace_open (path, &error);
       g_assert_no_error (error);
       gpu->cc_major = cases[c].cc;
-      g_autoptr(WsPrediction) p = ws_predict_trace (volkov, gpu, t, 0, NULL, NULL, &error);
+      g_autoptr (WsPrediction) p = ws_predict_trace (volkov, gpu, t, 0, NULL, NULL, &error);
       g_assert_no_error (error);
       g_assert_cmpfloat (metric (p, "l1_wavefronts"), ==, cases[c].wavefronts);
       g_assert_cmpfloat_with_epsilon (p->cycles / warp_loads, cases[c].cycles_per_load, 1e-9);
@@ -741,27 +792,28 @@ test_inst_wavefronts (void)
   const uint64_t g = 0x7e0000000000ull;
   const uint32_t all = 0xffffffffu;
   WsTraceStaticInst insts[] = {
-    mem_inst (WS_OP_LD, WS_OPCLASS_LD, WS_SPACE_GLOBAL, 4),    /* 0: float broadcast */
-    mem_inst (WS_OP_LD, WS_OPCLASS_LD, WS_SPACE_GLOBAL, 8),    /* 1: double broadcast */
-    mem_inst (WS_OP_LD, WS_OPCLASS_LD, WS_SPACE_GLOBAL, 4),    /* 2: float stride 3 (3 lines) */
-    mem_inst (WS_OP_LD, WS_OPCLASS_LD, WS_SPACE_GLOBAL, 4),    /* 3: float stride 2 */
-    mem_inst (WS_OP_LD, WS_OPCLASS_LD, WS_SPACE_GLOBAL, 4),    /* 4: float stride 15 (15 lines) */
-    mem_inst (WS_OP_LD, WS_OPCLASS_LD, WS_SPACE_SHARED, 4),    /* 5: shared float stride 32 */
-    mem_inst (WS_OP_ST, WS_OPCLASS_ST, WS_SPACE_GLOBAL, 4),    /* 6: global store: no figure */
-    plain_inst (WS_OP_ADD, WS_OPCLASS_FP32, 2, 1),             /* 7: no memory access */
-    mem_inst (WS_OP_LD, WS_OPCLASS_LD, WS_SPACE_LOCAL, 8),     /* 8: local double, same offset */
-    mem_inst (WS_OP_LD, WS_OPCLASS_LD, WS_SPACE_GLOBAL, 4),    /* 9: stride 1, then stride 4 */
-    mem_inst (WS_OP_LD, WS_OPCLASS_LD, WS_SPACE_GLOBAL, 8),    /* 10: 16 lanes, double broadcast */
-    mem_inst (WS_OP_ST, WS_OPCLASS_ST, WS_SPACE_SHARED, 8),    /* 11: shared double stride 1 */
-    mem_inst (WS_OP_LD, WS_OPCLASS_LD, WS_SPACE_GLOBAL, 4),    /* 12: never executed */
-    mem_inst (WS_OP_LD, WS_OPCLASS_LD, WS_SPACE_SHARED, 8),    /* 13: shared double broadcast */
-    mem_inst (WS_OP_LD, WS_OPCLASS_LD, WS_SPACE_GLOBAL, 16),   /* 14: v4.f32, contiguous */
+    mem_inst (WS_OP_LD, WS_OPCLASS_LD, WS_SPACE_GLOBAL, 4),  /* 0: float broadcast */
+    mem_inst (WS_OP_LD, WS_OPCLASS_LD, WS_SPACE_GLOBAL, 8),  /* 1: double broadcast */
+    mem_inst (WS_OP_LD, WS_OPCLASS_LD, WS_SPACE_GLOBAL, 4),  /* 2: float stride 3 (3 lines) */
+    mem_inst (WS_OP_LD, WS_OPCLASS_LD, WS_SPACE_GLOBAL, 4),  /* 3: float stride 2 */
+    mem_inst (WS_OP_LD, WS_OPCLASS_LD, WS_SPACE_GLOBAL, 4),  /* 4: float stride 15 (15 lines) */
+    mem_inst (WS_OP_LD, WS_OPCLASS_LD, WS_SPACE_SHARED, 4),  /* 5: shared float stride 32 */
+    mem_inst (WS_OP_ST, WS_OPCLASS_ST, WS_SPACE_GLOBAL, 4),  /* 6: global store: no figure */
+    plain_inst (WS_OP_ADD, WS_OPCLASS_FP32, 2, 1),           /* 7: no memory access */
+    mem_inst (WS_OP_LD, WS_OPCLASS_LD, WS_SPACE_LOCAL, 8),   /* 8: local double, same offset */
+    mem_inst (WS_OP_LD, WS_OPCLASS_LD, WS_SPACE_GLOBAL, 4),  /* 9: stride 1, then stride 4 */
+    mem_inst (WS_OP_LD, WS_OPCLASS_LD, WS_SPACE_GLOBAL, 8),  /* 10: 16 lanes, double broadcast */
+    mem_inst (WS_OP_ST, WS_OPCLASS_ST, WS_SPACE_SHARED, 8),  /* 11: shared double stride 1 */
+    mem_inst (WS_OP_LD, WS_OPCLASS_LD, WS_SPACE_GLOBAL, 4),  /* 12: never executed */
+    mem_inst (WS_OP_LD, WS_OPCLASS_LD, WS_SPACE_SHARED, 8),  /* 13: shared double broadcast */
+    mem_inst (WS_OP_LD, WS_OPCLASS_LD, WS_SPACE_GLOBAL, 16), /* 14: v4.f32, contiguous */
   };
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   WsTraceWriter *w = ws_trace_writer_new (path, &error);
   g_assert_no_error (error);
-  WsTraceKernelDesc kd = { .name = "wavefronts", .n_insts = G_N_ELEMENTS (insts), .insts = insts,
-                           .regs_per_thread = 16 };
+  WsTraceKernelDesc kd = {
+    .name = "wavefronts", .n_insts = G_N_ELEMENTS (insts), .insts = insts, .regs_per_thread = 16
+  };
   uint32_t kernel = ws_trace_writer_add_kernel (w, &kd);
   const uint32_t grid[3] = { 1, 1, 1 }, block[3] = { 32, 1, 1 };
   ws_trace_writer_begin_launch (w, kernel, grid, block, 0);
@@ -785,9 +837,9 @@ test_inst_wavefronts (void)
   g_assert_true (ws_trace_writer_end_launch (w, &error));
   g_assert_true (ws_trace_writer_close (w, &error));
   g_assert_no_error (error);
-  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
   g_assert_no_error (error);
-  g_autoptr(WsPredictorPlugin) probe = load_probe ("probe_wavefronts");
+  g_autoptr (WsPredictorPlugin) probe = load_probe ("probe_wavefronts");
 
   /* Per instruction: Hopper (cc 9), Maxwell (cc 5: shared only, 4-byte
    * banks), Kepler (cc 3: the fewer of 4- and 8-byte banks).
@@ -802,15 +854,18 @@ test_inst_wavefronts (void)
    * 13: Volta on 32 x 8 / 128 = 2, before one pass over two banks: 1
    * 14: words 4l..4l + 3: 4 a bank, 32 x 16 / 128 = 4 */
   const double N = NAN;
-  const struct { int cc; double wf[G_N_ELEMENTS (insts)]; } cases[] = {
+  const struct {
+    int cc;
+    double wf[G_N_ELEMENTS (insts)];
+  } cases[] = {
     { 9, { 1, 2, 1, 2, 1, 32, N, 0, 2, 2.5, 1, 2, 0, 2, 4 } },
     { 5, { N, N, N, N, N, 32, N, 0, N, N, N, 2, 0, 1, N } },
     { 3, { N, N, N, N, N, 16, N, 0, N, N, N, 1, 0, 1, N } },
   };
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
     {
-      g_autoptr(WsGpu) gpu = gpu_with_caches (cases[c].cc);
-      g_autoptr(WsPrediction) p = ws_predict_trace (probe, gpu, trace, 0, NULL, NULL, &error);
+      g_autoptr (WsGpu) gpu = gpu_with_caches (cases[c].cc);
+      g_autoptr (WsPrediction) p = ws_predict_trace (probe, gpu, trace, 0, NULL, NULL, &error);
       g_assert_no_error (error);
       g_assert_cmpfloat (metric (p, "host_api"), ==, WS_PREDICTOR_API_VERSION);
       for (guint i = 0; i < G_N_ELEMENTS (insts); i++)
@@ -832,12 +887,12 @@ test_inst_wavefronts (void)
 static void
 test_older_api_plugin (void)
 {
-  g_autoptr(WsPredictorPlugin) old = load_probe ("probe_api1");
+  g_autoptr (WsPredictorPlugin) old = load_probe ("probe_api1");
   g_assert_cmpint (old->api, ==, 1);
-  g_autoptr(WsGpu) gpu = gtx970_table_6_1 ();
-  g_autoptr(WsAnalyticKernel) k = saxpy2_listing5 (1, 1024, 256, 64);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsPrediction) p = ws_predict_analytic (old, gpu, k, NULL, &error);
+  g_autoptr (WsGpu) gpu = gtx970_table_6_1 ();
+  g_autoptr (WsAnalyticKernel) k = saxpy2_listing5 (1, 1024, 256, 64);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsPrediction) p = ws_predict_analytic (old, gpu, k, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpfloat (p->cycles, ==, 42);
   g_assert_cmpfloat (metric (p, "host_api"), ==, WS_PREDICTOR_API_VERSION);

@@ -115,21 +115,11 @@ check_module_consistent (const WsPtxModule *m)
               const WsPtxOperand *o = k < in->ndst ? &in->dst[k] : &in->src[k - in->ndst];
               switch (o->kind)
                 {
-                case WS_OPND_REG:
-                  g_assert_cmpuint (o->reg, <, fn->n_regs);
-                  break;
-                case WS_OPND_PRED:
-                  g_assert_cmpuint (o->reg, <, fn->n_preds);
-                  break;
-                case WS_OPND_SYMBOL:
-                  g_assert_cmpuint (o->symbol, <, m->n_symbols);
-                  break;
-                case WS_OPND_FUNC:
-                  g_assert_cmpuint (o->symbol, <, m->n_functions);
-                  break;
-                case WS_OPND_LABEL:
-                  g_assert_cmpuint (o->target, <=, fn->n_insts);
-                  break;
+                case WS_OPND_REG: g_assert_cmpuint (o->reg, <, fn->n_regs); break;
+                case WS_OPND_PRED: g_assert_cmpuint (o->reg, <, fn->n_preds); break;
+                case WS_OPND_SYMBOL: g_assert_cmpuint (o->symbol, <, m->n_symbols); break;
+                case WS_OPND_FUNC: g_assert_cmpuint (o->symbol, <, m->n_functions); break;
+                case WS_OPND_LABEL: g_assert_cmpuint (o->target, <=, fn->n_insts); break;
                 case WS_OPND_ADDR:
                   if (o->comp == WS_OPND_REG)
                     g_assert_cmpuint (o->reg, <, fn->n_regs);
@@ -142,8 +132,7 @@ check_module_consistent (const WsPtxModule *m)
                   for (guint e = 0; e < o->count; e++)
                     g_assert_true (o->vec_regs[e] == WS_REG_SINK || o->vec_regs[e] < fn->n_regs);
                   break;
-                default:
-                  break;
+                default: break;
                 }
             }
           if (in->op == WS_OP_CALL)
@@ -167,9 +156,10 @@ check_module_consistent (const WsPtxModule *m)
 }
 
 static const char *const fixtures[] = {
-  "vecadd.ptx", "vecadd-lineinfo.ptx", "vecadd-debug.ptx", "control.ptx", "control-lineinfo.ptx",
-  "arith.ptx", "mathfn.ptx", "atomics.ptx", "warp.ptx", "printf_malloc.ptx", "calls.ptx",
-  "calls-debug.ptx", "globals.ptx", "halfprec.ptx", "misc.ptx", "features.ptx",
+  "vecadd.ptx",   "vecadd-lineinfo.ptx", "vecadd-debug.ptx", "control.ptx",  "control-lineinfo.ptx",
+  "arith.ptx",    "mathfn.ptx",          "atomics.ptx",      "warp.ptx",     "printf_malloc.ptx",
+  "calls.ptx",    "calls-debug.ptx",     "globals.ptx",      "halfprec.ptx", "misc.ptx",
+  "features.ptx",
 };
 
 static void
@@ -208,7 +198,7 @@ test_vecadd (void)
     }
   g_assert_cmpuint (fn->param_bytes, ==, 28);
   g_assert_cmpuint (fn->n_insts, ==, 22);
-  g_assert_cmpuint (fn->n_preds, ==, 2);   /* %p<2> */
+  g_assert_cmpuint (fn->n_preds, ==, 2); /* %p<2> */
   g_assert_cmpuint (fn->n_regs, ==, 4 + 6 + 11);
 
   /* ld.param.u64 %rd1, [_Z6vecAddPKfS0_Pfi_param_0] */
@@ -319,7 +309,7 @@ test_ipdom_if_else (void)
   guint to_join = find_op (fn, WS_OP_BRA, 2);
   guint join = fn->insts[to_join].src[0].target;
   g_assert_cmpuint (join, <, fn->n_insts);
-  g_assert_cmpint (fn->insts[join].op, ==, WS_OP_MOV);   /* out[t + 2] = 5 */
+  g_assert_cmpint (fn->insts[join].op, ==, WS_OP_MOV); /* out[t + 2] = 5 */
   g_assert_cmpuint (ipdom[cond], ==, join);
   g_assert_cmpuint (ipdom[to_join], ==, join);
   g_assert_cmpuint (ipdom[to_else], ==, fn->insts[to_else].src[0].target);
@@ -603,18 +593,23 @@ test_atomics (void)
 {
   g_autoptr (WsPtxModule) m = load ("atomics.ptx");
   const WsPtxFunction *fn = &m->functions[0];
-  struct { WsPtxSub sub; WsPtxType type; WsPtxSpace space; guint nsrc; } want[] = {
-    { WS_SUB_ADD, WS_T_U32, WS_SPACE_GLOBAL, 2 }, { WS_SUB_ADD, WS_T_U32, WS_SPACE_GLOBAL, 2 },
-    { WS_SUB_ADD, WS_T_U32, WS_SPACE_GLOBAL, 2 }, { WS_SUB_MIN, WS_T_S32, WS_SPACE_GLOBAL, 2 },
-    { WS_SUB_MAX, WS_T_S32, WS_SPACE_GLOBAL, 2 }, { WS_SUB_INC, WS_T_U32, WS_SPACE_GLOBAL, 2 },
-    { WS_SUB_DEC, WS_T_U32, WS_SPACE_GLOBAL, 2 }, { WS_SUB_AND, WS_T_B32, WS_SPACE_GLOBAL, 2 },
-    { WS_SUB_OR, WS_T_B32, WS_SPACE_GLOBAL, 2 }, { WS_SUB_XOR, WS_T_B32, WS_SPACE_GLOBAL, 2 },
+  struct {
+    WsPtxSub sub;
+    WsPtxType type;
+    WsPtxSpace space;
+    guint nsrc;
+  } want[] = {
+    { WS_SUB_ADD, WS_T_U32, WS_SPACE_GLOBAL, 2 },  { WS_SUB_ADD, WS_T_U32, WS_SPACE_GLOBAL, 2 },
+    { WS_SUB_ADD, WS_T_U32, WS_SPACE_GLOBAL, 2 },  { WS_SUB_MIN, WS_T_S32, WS_SPACE_GLOBAL, 2 },
+    { WS_SUB_MAX, WS_T_S32, WS_SPACE_GLOBAL, 2 },  { WS_SUB_INC, WS_T_U32, WS_SPACE_GLOBAL, 2 },
+    { WS_SUB_DEC, WS_T_U32, WS_SPACE_GLOBAL, 2 },  { WS_SUB_AND, WS_T_B32, WS_SPACE_GLOBAL, 2 },
+    { WS_SUB_OR, WS_T_B32, WS_SPACE_GLOBAL, 2 },   { WS_SUB_XOR, WS_T_B32, WS_SPACE_GLOBAL, 2 },
     { WS_SUB_EXCH, WS_T_B32, WS_SPACE_GLOBAL, 2 }, { WS_SUB_CAS, WS_T_B32, WS_SPACE_GLOBAL, 3 },
-    { WS_SUB_ADD, WS_T_U64, WS_SPACE_GLOBAL, 2 }, { WS_SUB_CAS, WS_T_B64, WS_SPACE_GLOBAL, 3 },
-    { WS_SUB_MAX, WS_T_U64, WS_SPACE_GLOBAL, 2 }, { WS_SUB_ADD, WS_T_F32, WS_SPACE_GLOBAL, 2 },
-    { WS_SUB_ADD, WS_T_F32, WS_SPACE_GLOBAL, 2 }, { WS_SUB_ADD, WS_T_F64, WS_SPACE_GLOBAL, 2 },
+    { WS_SUB_ADD, WS_T_U64, WS_SPACE_GLOBAL, 2 },  { WS_SUB_CAS, WS_T_B64, WS_SPACE_GLOBAL, 3 },
+    { WS_SUB_MAX, WS_T_U64, WS_SPACE_GLOBAL, 2 },  { WS_SUB_ADD, WS_T_F32, WS_SPACE_GLOBAL, 2 },
+    { WS_SUB_ADD, WS_T_F32, WS_SPACE_GLOBAL, 2 },  { WS_SUB_ADD, WS_T_F64, WS_SPACE_GLOBAL, 2 },
     { WS_SUB_EXCH, WS_T_B32, WS_SPACE_GLOBAL, 2 }, { WS_SUB_ADD, WS_T_U32, WS_SPACE_SHARED, 2 },
-    { WS_SUB_ADD, WS_T_F32, WS_SPACE_SHARED, 2 }, { WS_SUB_MAX, WS_T_S32, WS_SPACE_SHARED, 2 },
+    { WS_SUB_ADD, WS_T_F32, WS_SPACE_SHARED, 2 },  { WS_SUB_MAX, WS_T_S32, WS_SPACE_SHARED, 2 },
     { WS_SUB_CAS, WS_T_B32, WS_SPACE_SHARED, 3 },
   };
   for (guint i = 0; i < G_N_ELEMENTS (want); i++)
@@ -798,8 +793,9 @@ test_arith_types (void)
   for (guint i = 0; i < ff->n_insts; i++)
     if (ff->insts[i].op == WS_OP_ADD)
       g_assert_cmpint (ff->insts[i].opclass, ==,
-                       ff->insts[i].type == WS_T_F32 ? WS_OPCLASS_FP32
-                       : ff->insts[i].type == WS_T_F64 ? WS_OPCLASS_FP64 : WS_OPCLASS_ALU);
+                       ff->insts[i].type == WS_T_F32   ? WS_OPCLASS_FP32
+                       : ff->insts[i].type == WS_T_F64 ? WS_OPCLASS_FP64
+                                                       : WS_OPCLASS_ALU);
   g_assert_cmpint (ff->insts[find_op (ff, WS_OP_FMA, 1)].rnd, ==, WS_RND_RP);
   gboolean f64 = FALSE;
   for (guint i = 0; i < ff->n_insts; i++)
@@ -919,33 +915,33 @@ test_lineinfo_and_debug (void)
 static void
 test_immediates_snippet (void)
 {
-  const char *text =
-    ".version 9.0\n.target sm_80\n.address_size 64\n"
-    ".visible .entry k(.param .u64 p)\n{\n"
-    "  .reg .b32 %r<6>;\n  .reg .f32 %f<4>;\n  .reg .f64 %fd<3>;\n  .reg .b64 %rd<4>;\n  .reg .pred %p<3>;\n"
-    "  mov.f32 %f1, 1.5;\n"                 /* 0 decimal float */
-    "  mov.f32 %f2, 0fBF800000;\n"          /* 1 hex single */
-    "  mov.f64 %fd1, 0.1;\n"                /* 2 decimal double */
-    "  mov.f64 %fd2, 0d3FF0000000000000;\n" /* 3 */
-    "  add.s32 %r1, %r2, -1;\n"             /* 4 */
-    "  shl.b64 %rd1, %rd2, 3;\n"            /* 5 u32 shift amount */
-    "  mad.wide.s32 %rd3, %r1, 4, -8;\n"    /* 6 64-bit addend */
-    "  mov.b32 %r3, 0x80000000;\n"          /* 7 */
-    "  mov.u32 %r4, 017;\n"                 /* 8 octal */
-    "  mov.b64 %rd1, {%r1, %r2};\n"         /* 9 */
-    "  setp.lt.and.f32 %p1|%p2, %f1, %f2, !%p0;\n" /* 10 */
-    "  @!%p1 bra END;\n"                    /* 11 */
-    "  st.global.v2.u32 [%rd1+-8], {%r1, 7};\n" /* 12 mov + 13 st */
-    "  ld.global.v4.u32 {%r1, _, %r3, _}, [%rd2];\n" /* 14 */
-    "  cvt.rn.f32.s32 %f3, 100;\n"          /* 15 type2 source */
-    "  selp.f32 %f1, 2.0, %f2, %p1;\n"      /* 16 */
-    "  mul.f32 %f1, %f1, 3;\n"              /* 17 integer literal for f32 */
-    "END:\n  ret;\n"                        /* 18 */
-    "  { .reg .b32 t; mov.b32 t, 1; }\n"     /* 19 */
-    "  { .reg .b32 t; .reg .b32 u; mov.b32 t, 2; mov.b32 u, t; }\n" /* 20 21 */
-    "  mov.b64 %rd1, {%r1, 5};\n"           /* 22 mov.b32 + 23 */
-    "  mov.b32 %r1, {-1, %r2};\n"           /* 24 mov.b16 + 25 */
-    "  ret;\n}\n";
+  const char
+    *text = ".version 9.0\n.target sm_80\n.address_size 64\n"
+            ".visible .entry k(.param .u64 p)\n{\n"
+            "  .reg .b32 %r<6>;\n  .reg .f32 %f<4>;\n  .reg .f64 %fd<3>;\n  .reg .b64 %rd<4>;\n  .reg .pred %p<3>;\n"
+            "  mov.f32 %f1, 1.5;\n"                                         /* 0 decimal float */
+            "  mov.f32 %f2, 0fBF800000;\n"                                  /* 1 hex single */
+            "  mov.f64 %fd1, 0.1;\n"                                        /* 2 decimal double */
+            "  mov.f64 %fd2, 0d3FF0000000000000;\n"                         /* 3 */
+            "  add.s32 %r1, %r2, -1;\n"                                     /* 4 */
+            "  shl.b64 %rd1, %rd2, 3;\n"                                    /* 5 u32 shift amount */
+            "  mad.wide.s32 %rd3, %r1, 4, -8;\n"                            /* 6 64-bit addend */
+            "  mov.b32 %r3, 0x80000000;\n"                                  /* 7 */
+            "  mov.u32 %r4, 017;\n"                                         /* 8 octal */
+            "  mov.b64 %rd1, {%r1, %r2};\n"                                 /* 9 */
+            "  setp.lt.and.f32 %p1|%p2, %f1, %f2, !%p0;\n"                  /* 10 */
+            "  @!%p1 bra END;\n"                                            /* 11 */
+            "  st.global.v2.u32 [%rd1+-8], {%r1, 7};\n"                     /* 12 mov + 13 st */
+            "  ld.global.v4.u32 {%r1, _, %r3, _}, [%rd2];\n"                /* 14 */
+            "  cvt.rn.f32.s32 %f3, 100;\n"                                  /* 15 type2 source */
+            "  selp.f32 %f1, 2.0, %f2, %p1;\n"                              /* 16 */
+            "  mul.f32 %f1, %f1, 3;\n"                                      /* 17 integer literal for f32 */
+            "END:\n  ret;\n"                                                /* 18 */
+            "  { .reg .b32 t; mov.b32 t, 1; }\n"                            /* 19 */
+            "  { .reg .b32 t; .reg .b32 u; mov.b32 t, 2; mov.b32 u, t; }\n" /* 20 21 */
+            "  mov.b64 %rd1, {%r1, 5};\n"                                   /* 22 mov.b32 + 23 */
+            "  mov.b32 %r1, {-1, %r2};\n"                                   /* 24 mov.b16 + 25 */
+            "  ret;\n}\n";
   g_autoptr (WsPtxModule) m = parse_ok (text);
   const WsPtxFunction *fn = &m->functions[0];
   g_assert_cmpuint (fn->n_insts, ==, 27);
@@ -1083,31 +1079,30 @@ test_directives_snippet (void)
 static void
 test_brx_cp_async_snippet (void)
 {
-  const char *text =
-    ".version 9.0\n.target sm_80\n.address_size 64\n"
-    ".shared .align 16 .b8 buf[256];\n"
-    ".visible .entry k(.param .u64 p)\n{\n"
-    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n  .reg .pred %p<2>;\n"
-    "  ld.param.u64 %rd1, [p];\n"                                   /* 0 */
-    "  mov.u32 %r1, buf;\n"                                         /* 1 */
-    "  cp.async.ca.shared.global [%r1], [%rd1], 16;\n"              /* 2 */
-    "  cp.async.cg.shared.global.L2::128B [%r1+16], [%rd1+16], 16, %r2;\n" /* 3 */
-    "  cp.async.commit_group;\n"                                    /* 4 */
-    "  cp.async.wait_group 0;\n"                                    /* 5 */
-    "  cp.async.wait_all;\n"                                        /* 6 */
-    "  ld.global.L2::cache_hint.u32 %r2, [%rd1], %rd2;\n"           /* 7 */
-    "  st.global.L1::no_allocate.u32 [%rd1], %r2;\n"                /* 8 */
-    "  fence.acq_rel.gpu;\n"                                        /* 9 */
-    "  fence.proxy.async.shared::cta;\n"                            /* 10 */
-    "$L_brx_0: .branchtargets A, B, C;\n"
-    "  brx.idx %r2, $L_brx_0;\n"                                    /* 11 */
-    "A: add.u32 %r3, %r3, 1;\n  bra.uni D;\n"                      /* 12 13 */
-    "B: add.u32 %r3, %r3, 2;\n  bra.uni D;\n"                      /* 14 15 */
-    "C: add.u32 %r3, %r3, 3;\n"                                     /* 16 */
-    "D: cvt.rn.f16x2.f32 %r1, %r2, %r3;\n"                          /* 17 */
-    "  bmsk.clamp.b32 %r1, %r2, 3;\n"                               /* 18 */
-    "  @%p1 exit;\n"                                                /* 19 */
-    "  ret;\n}\n";
+  const char *text = ".version 9.0\n.target sm_80\n.address_size 64\n"
+                     ".shared .align 16 .b8 buf[256];\n"
+                     ".visible .entry k(.param .u64 p)\n{\n"
+                     "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n  .reg .pred %p<2>;\n"
+                     "  ld.param.u64 %rd1, [p];\n"                                          /* 0 */
+                     "  mov.u32 %r1, buf;\n"                                                /* 1 */
+                     "  cp.async.ca.shared.global [%r1], [%rd1], 16;\n"                     /* 2 */
+                     "  cp.async.cg.shared.global.L2::128B [%r1+16], [%rd1+16], 16, %r2;\n" /* 3 */
+                     "  cp.async.commit_group;\n"                                           /* 4 */
+                     "  cp.async.wait_group 0;\n"                                           /* 5 */
+                     "  cp.async.wait_all;\n"                                               /* 6 */
+                     "  ld.global.L2::cache_hint.u32 %r2, [%rd1], %rd2;\n"                  /* 7 */
+                     "  st.global.L1::no_allocate.u32 [%rd1], %r2;\n"                       /* 8 */
+                     "  fence.acq_rel.gpu;\n"                                               /* 9 */
+                     "  fence.proxy.async.shared::cta;\n"                                   /* 10 */
+                     "$L_brx_0: .branchtargets A, B, C;\n"
+                     "  brx.idx %r2, $L_brx_0;\n"              /* 11 */
+                     "A: add.u32 %r3, %r3, 1;\n  bra.uni D;\n" /* 12 13 */
+                     "B: add.u32 %r3, %r3, 2;\n  bra.uni D;\n" /* 14 15 */
+                     "C: add.u32 %r3, %r3, 3;\n"               /* 16 */
+                     "D: cvt.rn.f16x2.f32 %r1, %r2, %r3;\n"    /* 17 */
+                     "  bmsk.clamp.b32 %r1, %r2, 3;\n"         /* 18 */
+                     "  @%p1 exit;\n"                          /* 19 */
+                     "  ret;\n}\n";
   g_autoptr (WsPtxModule) m = parse_ok (text);
   const WsPtxFunction *fn = &m->functions[0];
   g_assert_cmpuint (fn->n_insts, ==, 21);
@@ -1126,7 +1121,7 @@ test_brx_cp_async_snippet (void)
   g_assert_cmpint (fn->insts[5].sub, ==, WS_SUB_WAIT_GROUP);
   g_assert_cmpuint (fn->insts[5].imm2, ==, 0);
   g_assert_cmpint (fn->insts[6].sub, ==, WS_SUB_WAIT_ALL);
-  g_assert_cmpuint (fn->insts[7].nsrc, ==, 2);  /* cache policy operand kept, no semantics */
+  g_assert_cmpuint (fn->insts[7].nsrc, ==, 2); /* cache policy operand kept, no semantics */
   g_assert_cmpint (fn->insts[8].space, ==, WS_SPACE_GLOBAL);
   g_assert_true ((fn->insts[9].mods & (WS_MOD_ACQUIRE | WS_MOD_RELEASE)) == (WS_MOD_ACQUIRE | WS_MOD_RELEASE));
   g_assert_cmpint (fn->insts[9].scope, ==, WS_SCOPE_GPU);
@@ -1145,9 +1140,9 @@ test_brx_cp_async_snippet (void)
   g_assert_cmpuint (fn->insts[17].nsrc, ==, 2);
   g_assert_true (fn->insts[18].mods & WS_MOD_CLAMP);
   g_autofree uint32_t *ip = ws_ptx_function_ipdom (fn);
-  g_assert_cmpuint (ip[11], ==, 17);   /* all cases meet at D */
+  g_assert_cmpuint (ip[11], ==, 17); /* all cases meet at D */
   g_assert_cmpuint (ip[13], ==, 17);
-  g_assert_cmpuint (ip[19], ==, 21);   /* guarded exit: both paths end the thread */
+  g_assert_cmpuint (ip[19], ==, 21); /* guarded exit: both paths end the thread */
   g_assert_cmpuint (ip[20], ==, 21);
   g_assert_cmpuint (m->shared_bytes, ==, 256);
 }
@@ -1159,33 +1154,32 @@ test_brx_cp_async_snippet (void)
 static void
 test_modifier_rules (void)
 {
-  const char *text =
-    ".version 9.0\n.target sm_80\n.address_size 64\n"
-    ".shared .align 8 .b64 bar0;\n"
-    ".visible .entry k(.param .u64 p)\n{\n"
-    "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n  .reg .pred %p<2>;\n"
-    "  bar.warp.sync -1;\n"                                        /* 0 */
-    "  barrier.cta.sync.aligned 0;\n"                              /* 1 */
-    "  bar.red.and.pred %p1, 0, %p0;\n"                            /* 2 */
-    "  setp.ltu.and.ftz.f32 %p1, %r1, %r2, %p0;\n"                 /* 3 */
-    "  atom.global.gpu.relaxed.cas.b32 %r1, [%rd1], %r2, %r3;\n"   /* 4 */
-    "  red.global.add.noftz.f16 [%rd1], %r1;\n"                    /* 5 */
-    "  mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p1, [bar0], %r1;\n" /* 6 */
-    "  membar.gl;\n"                                               /* 7 */
-    "  shf.r.wrap.b32 %r1, %r2, %r3, 5;\n"                         /* 8 */
-    "  ld.global.nc.L1::evict_last.cs.v2.u32 {%r1, %r2}, [%rd1];\n" /* 9 */
-    "  vadd4.u32.u32.s32.sat %r1, %r2, %r3, %r0;\n"                /* 10 */
-    "  ret;\n}\n";
+  const char *text = ".version 9.0\n.target sm_80\n.address_size 64\n"
+                     ".shared .align 8 .b64 bar0;\n"
+                     ".visible .entry k(.param .u64 p)\n{\n"
+                     "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n  .reg .pred %p<2>;\n"
+                     "  bar.warp.sync -1;\n"                                                      /* 0 */
+                     "  barrier.cta.sync.aligned 0;\n"                                            /* 1 */
+                     "  bar.red.and.pred %p1, 0, %p0;\n"                                          /* 2 */
+                     "  setp.ltu.and.ftz.f32 %p1, %r1, %r2, %p0;\n"                               /* 3 */
+                     "  atom.global.gpu.relaxed.cas.b32 %r1, [%rd1], %r2, %r3;\n"                 /* 4 */
+                     "  red.global.add.noftz.f16 [%rd1], %r1;\n"                                  /* 5 */
+                     "  mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p1, [bar0], %r1;\n" /* 6 */
+                     "  membar.gl;\n"                                                             /* 7 */
+                     "  shf.r.wrap.b32 %r1, %r2, %r3, 5;\n"                                       /* 8 */
+                     "  ld.global.nc.L1::evict_last.cs.v2.u32 {%r1, %r2}, [%rd1];\n"              /* 9 */
+                     "  vadd4.u32.u32.s32.sat %r1, %r2, %r3, %r0;\n"                              /* 10 */
+                     "  ret;\n}\n";
   g_autoptr (WsPtxModule) m = parse_ok (text);
   const WsPtxFunction *fn = &m->functions[0];
   g_assert_null (fn->unsupported);
   g_assert_cmpuint (fn->n_insts, ==, 12);
   const WsPtxInst *in = fn->insts;
-  g_assert_cmpint (in[0].sub, ==, WS_SUB_WARP_SYNC);     /* .sync keeps the kind .warp gave */
+  g_assert_cmpint (in[0].sub, ==, WS_SUB_WARP_SYNC); /* .sync keeps the kind .warp gave */
   g_assert_true (in[0].mods & WS_MOD_SYNC);
-  g_assert_cmpint (in[1].sub, ==, WS_SUB_SYNC);          /* .sync: both a flag and the kind */
+  g_assert_cmpint (in[1].sub, ==, WS_SUB_SYNC); /* .sync: both a flag and the kind */
   g_assert_true ((in[1].mods & (WS_MOD_SYNC | WS_MOD_ALIGNED)) == (WS_MOD_SYNC | WS_MOD_ALIGNED));
-  g_assert_cmpint (in[1].scope, ==, WS_SCOPE_NONE);      /* barrier.cta is barrier */
+  g_assert_cmpint (in[1].scope, ==, WS_SCOPE_NONE); /* barrier.cta is barrier */
   g_assert_cmpint (in[2].sub, ==, WS_SUB_RED_AND);
   g_assert_cmpint (in[3].cmp, ==, WS_CMP_LTU);
   g_assert_cmpint (in[3].boolop, ==, WS_BOOL_AND);
@@ -1200,13 +1194,13 @@ test_modifier_rules (void)
   g_assert_cmpint (in[6].scope, ==, WS_SCOPE_CTA);
   g_assert_cmpint (in[6].space, ==, WS_SPACE_SHARED);
   g_assert_true (in[6].mods & WS_MOD_ACQUIRE);
-  g_assert_cmpint (in[7].scope, ==, WS_SCOPE_GPU);       /* membar.gl */
+  g_assert_cmpint (in[7].scope, ==, WS_SCOPE_GPU); /* membar.gl */
   g_assert_cmpint (in[8].sub, ==, WS_SUB_R);
   g_assert_true (in[8].mods & WS_MOD_WRAP);
   g_assert_cmpint (in[9].cache_op, ==, WS_CACHE_CS);
   g_assert_true (in[9].mods & WS_MOD_NC);
   g_assert_cmpuint (in[9].vec, ==, 2);
-  g_assert_cmpint (in[10].type, ==, WS_T_U32);           /* vop4.dtype.atype.btype: btype in imm2 */
+  g_assert_cmpint (in[10].type, ==, WS_T_U32); /* vop4.dtype.atype.btype: btype in imm2 */
   g_assert_cmpint (in[10].type2, ==, WS_T_U32);
   g_assert_cmpuint (in[10].imm2, ==, WS_T_S32);
   g_assert_true (in[10].mods & WS_MOD_SAT);
@@ -1214,13 +1208,14 @@ test_modifier_rules (void)
   /* Not valid where they appear: a refinement without what it refines, a
    * word of every opcode on an opcode that takes only its own, a word of
    * another opcode. */
-  const char *bad[] = { "bar.and.pred %p1, 0, %p0;", "vote.rn.all.pred %p1, %p0;", "shfl.sync.ftz.bfly.b32 %r1, %r2, 1, 31, -1;",
-                        "mov.ltu.u32 %r1, %r2;" };
+  const char *bad[] = { "bar.and.pred %p1, 0, %p0;", "vote.rn.all.pred %p1, %p0;",
+                        "shfl.sync.ftz.bfly.b32 %r1, %r2, 1, 31, -1;", "mov.ltu.u32 %r1, %r2;" };
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
       g_autofree char *t = g_strdup_printf (".version 9.0\n.target sm_80\n.address_size 64\n"
                                             ".visible .entry k()\n{\n  .reg .b32 %%r<4>;\n  .reg .pred %%p<2>;\n"
-                                            "  %s\n  ret;\n}\n", bad[i]);
+                                            "  %s\n  ret;\n}\n",
+                                            bad[i]);
       g_autoptr (GError) error = NULL;
       g_autoptr (WsPtxModule) bm = ws_ptx_parse (t, strlen (t), "bad.ptx", &error);
       g_assert_no_error (error);
@@ -1298,44 +1293,103 @@ static void
 test_every_opcode_snippet (void)
 {
   const char *lines[] = {
-    "abs.s32 %r1, %r2;", "activemask.b32 %r1;", "add.sat.s32 %r1, %r2, 1;", "addc.cc.u32 %r1, %r2, %r3;",
-    "and.b32 %r1, %r2, 0xff;", "atom.global.acquire.gpu.inc.u32 %r1, [%rd1], 9;", "bar.arrive 1, 64;",
-    "barrier.sync.aligned 0;", "bfe.u32 %r1, %r2, 8, 4;", "bfi.b32 %r1, %r2, %r3, 4, 8;",
-    "bfind.u32 %r1, %r2;", "bmsk.wrap.b32 %r1, %r2, %r3;", "bra.uni L1;", "brev.b32 %r1, %r2;",
-    "brkpt;", "call.uni f, (pa);", "clz.b32 %r1, %r2;", "cnot.b32 %r1, %r2;",
-    "copysign.f32 %f1, %f2, %f3;", "cos.approx.ftz.f32 %f1, %f2;", "cvt.rzi.ftz.sat.s32.f32 %r1, %f1;",
-    "cvta.shared.u64 %rd1, %rd2;", "div.full.f32 %f1, %f2, %f3;", "dp2a.hi.u32.u32 %r1, %r2, %r3, %r4;",
-    "dp4a.u32.s32 %r1, %r2, %r3, 7;", "ex2.approx.f32 %f1, %f2;", "@%p1 exit;",
-    "fence.sc.cta;", "fma.rn.sat.f32 %f1, %f2, %f3, 0f3F800000;", "fns.b32 %r1, %r2, %r3, 1;",
-    "isspacep.shared %p1, %rd1;", "ld.relaxed.sys.global.u32 %r1, [%rd1];", "ldu.global.f32 %f1, [%rd1+8];",
-    "lg2.approx.ftz.f32 %f1, %f2;", "lop3.b32 %r1, %r2, %r3, %r4, 0x96;", "mad.hi.cc.u32 %r1, %r2, %r3, %r4;",
-    "madc.lo.u32 %r1, %r2, %r3, %r4;", "mad24.lo.s32 %r1, %r2, %r3, %r4;", "match.any.sync.b64 %rd1, %rd2, 0xffffffff;",
-    "max.NaN.f32 %f1, %f2, %f3;", "membar.cta;", "min.xorsign.abs.f32 %f1, %f2, %f3;", "mov.u32 %r1, %nctaid.z;",
-    "mul.lo.u16 %rs1, %rs2, 3;", "mul24.hi.u32 %r1, %r2, %r3;", "nanosleep.u32 5;", "neg.f64 %fd1, %fd2;",
-    "not.pred %p2, %p1;", "or.b64 %rd1, %rd2, 1;", "popc.b32 %r1, %r2;", "prefetch.global.L2 [%rd1];",
-    "prmt.b32.ecl %r1, %r2, %r3, %r4;", "rcp.approx.ftz.f64 %fd1, %fd2;", "red.release.gpu.global.add.f32 [%rd1], %f1;",
-    "redux.sync.or.b32 %r1, %r2, %r3;", "rem.u64 %rd1, %rd2, 7;", "rsqrt.approx.f32 %f1, %f2;",
-    "sad.u32 %r1, %r2, %r3, %r4;", "selp.b32 %r1, %r2, -1, %p1;", "set.gtu.u32.f32 %r1, %f1, %f2;",
-    "setp.num.and.f32 %p1, %f1, %f2, %p2;", "shf.r.clamp.b32 %r1, %r2, %r3, 33;", "shfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;",
-    "shl.b64 %rd1, %rd2, 62;", "shr.s32 %r1, %r2, %r3;", "sin.approx.f32 %f1, %f2;",
-    "slct.f32.s32 %f1, %f2, %f3, %r1;", "sqrt.approx.ftz.f32 %f1, %f2;", "st.release.cta.shared.v2.u32 [%rd1], {%r1, %r2};",
-    "sub.f64 %fd1, %fd2, 0d3FF0000000000000;", "subc.cc.u32 %r1, %r2, %r3;", "tanh.approx.f32 %f1, %f2;",
-    "testp.notanumber.f64 %p1, %fd1;", "trap;", "vote.sync.uni.pred %p1, !%p2, 0xffffffff;", "xor.b32 %r1, %r2, %r3;",
-    "pmevent 3;", "mapa.shared::cluster.u32 %r1, %r2, %r3;", "cp.async.ca.shared.global [%rd1], [%rd2], 8;",
-    "elect.sync %r1|%p1, 0xffffffff;", "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%f2, %f3}];",
-    "suld.b.2d.b32.trap {%r1}, [%rd1, {%r2, %r3}];", "sust.b.a1d.v2.b32.zero [%rd1, {%r2, %r3}], {%r4, %r1};",
-    "vabsdiff4.u32.u32.u32.add %r1, %r2, %r3, %r4;", "vadd4.s32.s32.s32.sat %r1, %r2, %r3, %r4;",
-    "vsub4.u32.u32.u32 %r1, %r2, %r3, %r4;", "vavrg4.u32.u32.u32 %r1, %r2, %r3, %r4;",
-    "vmin4.s32.s32.s32 %r1, %r2, %r3, %r4;", "vmax4.u32.s32.u32.add %r1, %r2, %r3, %r4;",
+    "abs.s32 %r1, %r2;",
+    "activemask.b32 %r1;",
+    "add.sat.s32 %r1, %r2, 1;",
+    "addc.cc.u32 %r1, %r2, %r3;",
+    "and.b32 %r1, %r2, 0xff;",
+    "atom.global.acquire.gpu.inc.u32 %r1, [%rd1], 9;",
+    "bar.arrive 1, 64;",
+    "barrier.sync.aligned 0;",
+    "bfe.u32 %r1, %r2, 8, 4;",
+    "bfi.b32 %r1, %r2, %r3, 4, 8;",
+    "bfind.u32 %r1, %r2;",
+    "bmsk.wrap.b32 %r1, %r2, %r3;",
+    "bra.uni L1;",
+    "brev.b32 %r1, %r2;",
+    "brkpt;",
+    "call.uni f, (pa);",
+    "clz.b32 %r1, %r2;",
+    "cnot.b32 %r1, %r2;",
+    "copysign.f32 %f1, %f2, %f3;",
+    "cos.approx.ftz.f32 %f1, %f2;",
+    "cvt.rzi.ftz.sat.s32.f32 %r1, %f1;",
+    "cvta.shared.u64 %rd1, %rd2;",
+    "div.full.f32 %f1, %f2, %f3;",
+    "dp2a.hi.u32.u32 %r1, %r2, %r3, %r4;",
+    "dp4a.u32.s32 %r1, %r2, %r3, 7;",
+    "ex2.approx.f32 %f1, %f2;",
+    "@%p1 exit;",
+    "fence.sc.cta;",
+    "fma.rn.sat.f32 %f1, %f2, %f3, 0f3F800000;",
+    "fns.b32 %r1, %r2, %r3, 1;",
+    "isspacep.shared %p1, %rd1;",
+    "ld.relaxed.sys.global.u32 %r1, [%rd1];",
+    "ldu.global.f32 %f1, [%rd1+8];",
+    "lg2.approx.ftz.f32 %f1, %f2;",
+    "lop3.b32 %r1, %r2, %r3, %r4, 0x96;",
+    "mad.hi.cc.u32 %r1, %r2, %r3, %r4;",
+    "madc.lo.u32 %r1, %r2, %r3, %r4;",
+    "mad24.lo.s32 %r1, %r2, %r3, %r4;",
+    "match.any.sync.b64 %rd1, %rd2, 0xffffffff;",
+    "max.NaN.f32 %f1, %f2, %f3;",
+    "membar.cta;",
+    "min.xorsign.abs.f32 %f1, %f2, %f3;",
+    "mov.u32 %r1, %nctaid.z;",
+    "mul.lo.u16 %rs1, %rs2, 3;",
+    "mul24.hi.u32 %r1, %r2, %r3;",
+    "nanosleep.u32 5;",
+    "neg.f64 %fd1, %fd2;",
+    "not.pred %p2, %p1;",
+    "or.b64 %rd1, %rd2, 1;",
+    "popc.b32 %r1, %r2;",
+    "prefetch.global.L2 [%rd1];",
+    "prmt.b32.ecl %r1, %r2, %r3, %r4;",
+    "rcp.approx.ftz.f64 %fd1, %fd2;",
+    "red.release.gpu.global.add.f32 [%rd1], %f1;",
+    "redux.sync.or.b32 %r1, %r2, %r3;",
+    "rem.u64 %rd1, %rd2, 7;",
+    "rsqrt.approx.f32 %f1, %f2;",
+    "sad.u32 %r1, %r2, %r3, %r4;",
+    "selp.b32 %r1, %r2, -1, %p1;",
+    "set.gtu.u32.f32 %r1, %f1, %f2;",
+    "setp.num.and.f32 %p1, %f1, %f2, %p2;",
+    "shf.r.clamp.b32 %r1, %r2, %r3, 33;",
+    "shfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;",
+    "shl.b64 %rd1, %rd2, 62;",
+    "shr.s32 %r1, %r2, %r3;",
+    "sin.approx.f32 %f1, %f2;",
+    "slct.f32.s32 %f1, %f2, %f3, %r1;",
+    "sqrt.approx.ftz.f32 %f1, %f2;",
+    "st.release.cta.shared.v2.u32 [%rd1], {%r1, %r2};",
+    "sub.f64 %fd1, %fd2, 0d3FF0000000000000;",
+    "subc.cc.u32 %r1, %r2, %r3;",
+    "tanh.approx.f32 %f1, %f2;",
+    "testp.notanumber.f64 %p1, %fd1;",
+    "trap;",
+    "vote.sync.uni.pred %p1, !%p2, 0xffffffff;",
+    "xor.b32 %r1, %r2, %r3;",
+    "pmevent 3;",
+    "mapa.shared::cluster.u32 %r1, %r2, %r3;",
+    "cp.async.ca.shared.global [%rd1], [%rd2], 8;",
+    "elect.sync %r1|%p1, 0xffffffff;",
+    "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f1}, [%rd1, {%f2, %f3}];",
+    "suld.b.2d.b32.trap {%r1}, [%rd1, {%r2, %r3}];",
+    "sust.b.a1d.v2.b32.zero [%rd1, {%r2, %r3}], {%r4, %r1};",
+    "vabsdiff4.u32.u32.u32.add %r1, %r2, %r3, %r4;",
+    "vadd4.s32.s32.s32.sat %r1, %r2, %r3, %r4;",
+    "vsub4.u32.u32.u32 %r1, %r2, %r3, %r4;",
+    "vavrg4.u32.u32.u32 %r1, %r2, %r3, %r4;",
+    "vmin4.s32.s32.s32 %r1, %r2, %r3, %r4;",
+    "vmax4.u32.s32.u32.add %r1, %r2, %r3, %r4;",
     "griddepcontrol.wait;",
     "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rn {%fd1, %fd2}, {%fd1}, {%fd2}, {%fd1, %fd2};",
     "mbarrier.test_wait.parity.shared::cta.b64 %p1, [%r1], %r2;",
     "L1: ret;",
   };
-  GString *t = g_string_new (
-    ".version 9.0\n.target sm_90\n.address_size 64\n.func f (.param .b32 a)\n{\n  ret;\n}\n"
-    ".visible .entry k ()\n{\n  .reg .b16 %rs<4>;\n  .reg .b32 %r<5>;\n  .reg .f32 %f<4>;\n"
-    "  .reg .b64 %rd<3>;\n  .reg .f64 %fd<3>;\n  .reg .pred %p<3>;\n  .param .b32 pa;\n");
+  GString *t = g_string_new (".version 9.0\n.target sm_90\n.address_size 64\n.func f (.param .b32 a)\n{\n  ret;\n}\n"
+                             ".visible .entry k ()\n{\n  .reg .b16 %rs<4>;\n  .reg .b32 %r<5>;\n  .reg .f32 %f<4>;\n"
+                             "  .reg .b64 %rd<3>;\n  .reg .f64 %fd<3>;\n  .reg .pred %p<3>;\n  .param .b32 pa;\n");
   for (guint i = 0; i < G_N_ELEMENTS (lines); i++)
     g_string_append_printf (t, "  %s\n", lines[i]);
   g_string_append (t, "}\n");
@@ -1416,12 +1470,14 @@ test_every_opcode_snippet (void)
 }
 
 typedef struct {
-  const char *body;     /* instruction lines placed inside a kernel */
-  guint line, col;      /* expected position, line counted in the whole text */
-  const char *what;     /* expected fragment of the message */
+  const char *body; /* instruction lines placed inside a kernel */
+  guint line, col;  /* expected position, line counted in the whole text */
+  const char *what; /* expected fragment of the message */
 } BadCase;
 
-#define PRE ".version 9.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n  .reg .b32 %r<4>;\n  .reg .pred %p<2>;\n"
+#define PRE \
+  ".version 9.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n  .reg .b32 %r<4>;\n  .reg " \
+  ".pred %p<2>;\n"
 /* PRE has 7 lines; the first body line is line 8 */
 
 static void
@@ -1454,7 +1510,10 @@ test_errors_syntax (void)
         g_error ("case %u: got \"%s\", want prefix \"%s\" and \"%s\"", i, error->message, pos, cases[i].what);
     }
   /* module-level problems */
-  const struct { const char *text; const char *msg; } mod[] = {
+  const struct {
+    const char *text;
+    const char *msg;
+  } mod[] = {
     { ".target sm_80\n", "bad.ptx:1:1: missing .version" },
     { ".version 9.0\n.target sm_80\n.global .u32 x = {1, 2};\n", "bad.ptx:3:22: too many initialisers" },
     { ".version 9.0\n.target sm_80\n.global .u8 x[2] = {1, 2, 3};\n", "bad.ptx:3:27: too many initialisers" },
@@ -1478,9 +1537,14 @@ test_errors_unsupported (void)
 {
   /* Instructions: the module parses; the function records the first one
    * (message with line and column) and leaves it out. */
-  const struct { const char *body; const char *msg; } insts[] = {
-    { "  tld4.r.2d.v4.f32.f32 {%r0, %r1, %r2, %r3}, [t, {%r0, %r1}];\n  ret;\n}\n", "bad.ptx:8:3: instruction 'tld4.r.2d.v4.f32.f32'" },
-    { "  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%r0}, {%r1}, {%r2}, {%r3};\n  ret;\n}\n", "bad.ptx:8:3: instruction 'mma.sync" },
+  const struct {
+    const char *body;
+    const char *msg;
+  } insts[] = {
+    { "  tld4.r.2d.v4.f32.f32 {%r0, %r1, %r2, %r3}, [t, {%r0, %r1}];\n  ret;\n}\n",
+      "bad.ptx:8:3: instruction 'tld4.r.2d.v4.f32.f32'" },
+    { "  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%r0}, {%r1}, {%r2}, {%r3};\n  ret;\n}\n",
+      "bad.ptx:8:3: instruction 'mma.sync" },
     { "  ld.global.foo.u32 %r1, [%r2];\n  ret;\n}\n", "bad.ptx:8:3: modifier '.foo'" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (insts); i++)
@@ -1500,7 +1564,10 @@ test_errors_unsupported (void)
       g_assert_cmpint (k->insts[0].op, ==, WS_OP_RET);
       g_assert_cmpuint (k->insts[0].line, ==, 9);
     }
-  const struct { const char *body; const char *msg; } cases[] = {
+  const struct {
+    const char *body;
+    const char *msg;
+  } cases[] = {
     { "  mov.u32 %r1, %globaltimer_lo;\n}\n", "bad.ptx:8:16: special register" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -1616,7 +1683,8 @@ test_names (void)
 static void
 test_wmma (void)
 {
-  const char *text = ".version 9.0\n.target sm_80\n.address_size 64\n"
+  const char *text =
+    ".version 9.0\n.target sm_80\n.address_size 64\n"
     ".visible .entry k(.param .u64 p)\n{\n  .reg .b32 %r<40>;\n  .reg .f32 %f<20>;\n  .reg .b64 %rd<4>;\n"
     "  .reg .f64 %fd<4>;\n"
     "  wmma.load.a.sync.aligned.row.m16n16k16.shared.f16 {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [%rd1], %r30;\n"
@@ -1625,8 +1693,10 @@ test_wmma (void)
     "  wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f8, %f9, %f10, %f11, %f12, %f13, %f14, %f15}, "
     "{%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, {%r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15}, "
     "{%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7};\n"
-    "  wmma.store.d.sync.aligned.col.m16n16k16.global.f32 [%rd3], {%f8, %f9, %f10, %f11, %f12, %f13, %f14, %f15}, %r30;\n"
-    "  wmma.mma.sync.aligned.row.col.m16n16k16.s32.u8.s8.s32.satfinite {%r16, %r17, %r18, %r19, %r20, %r21, %r22, %r23}, "
+    "  wmma.store.d.sync.aligned.col.m16n16k16.global.f32 [%rd3], {%f8, %f9, %f10, %f11, %f12, %f13, %f14, %f15}, "
+    "%r30;\n"
+    "  wmma.mma.sync.aligned.row.col.m16n16k16.s32.u8.s8.s32.satfinite {%r16, %r17, %r18, %r19, %r20, %r21, %r22, "
+    "%r23}, "
     "{%r0, %r1}, {%r2, %r3}, {%r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15};\n"
     "  wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rn {%fd0, %fd1}, {%fd2}, {%fd3}, {%fd0, %fd1};\n"
     "  wmma.load.a.sync.aligned.row.m16n16k8.tf32 {%r0, %r1, %r2, %r3}, [%rd1], %r30;\n"
@@ -1658,7 +1728,7 @@ test_wmma (void)
   g_assert_cmpint (lb->space, ==, WS_SPACE_GENERIC);
   g_assert_cmpint (WS_PTX_WMMA_MATRIX (lb->imm2), ==, WS_WMMA_B);
   g_assert_cmpuint (WS_PTX_WMMA_COL_MAJOR (lb->imm2, WS_WMMA_B), ==, 1);
-  g_assert_cmpuint (lb->nsrc, ==, 1);   /* default stride */
+  g_assert_cmpuint (lb->nsrc, ==, 1); /* default stride */
 
   g_assert_cmpint (WS_PTX_WMMA_ELEM (lc->imm2, WS_WMMA_C), ==, WS_WMMA_ELEM_F32);
   g_assert_cmpint (lc->src[1].kind, ==, WS_OPND_IMM);
@@ -1707,8 +1777,9 @@ test_wmma (void)
   g_assert_cmpuint (f.regs, ==, 1);
 
   g_autofree char *s0 = ws_ptx_inst_to_string (m, fn, la);
-  g_assert_cmpstr (s0, ==, "wmma.load.a.sync.aligned.row.m16n16k16.shared.f16 "
-                           "{%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [%rd1], %r30;");
+  g_assert_cmpstr (s0, ==,
+                   "wmma.load.a.sync.aligned.row.m16n16k16.shared.f16 "
+                   "{%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [%rd1], %r30;");
   g_autofree char *s3 = ws_ptx_inst_to_string (m, fn, dmma);
   g_assert_true (g_str_has_prefix (s3, "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rn {%fd0, %fd1}"));
   g_autofree char *s8 = ws_ptx_inst_to_string (m, fn, &fn->insts[8]);
@@ -1736,8 +1807,8 @@ test_wmma (void)
     }
   /* a fragment of the wrong size is an error */
   const char *bad = ".version 9.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n"
-    "  .reg .b32 %r<8>;\n  .reg .b64 %rd<2>;\n"
-    "  wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r0, %r1, %r2, %r3}, [%rd1], %r4;\n  ret;\n}\n";
+                    "  .reg .b32 %r<8>;\n  .reg .b64 %rd<2>;\n"
+                    "  wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r0, %r1, %r2, %r3}, [%rd1], %r4;\n  ret;\n}\n";
   g_autoptr (GError) e3 = NULL;
   g_autoptr (WsPtxModule) m3 = ws_ptx_parse (bad, strlen (bad), "wmma.ptx", &e3);
   g_assert_null (m3);
@@ -1749,11 +1820,10 @@ test_wmma (void)
 static void
 test_reserved_smem_registers (void)
 {
-  const char *text = PRE
-    "  mov.u32 %r0, %reserved_smem_offset_begin;\n"
-    "  mov.u32 %r1, %reserved_smem_offset_1;\n"
-    "  mov.u32 %r2, %reserved_smem_offset_cap;\n"
-    "  ret;\n}\n";
+  const char *text = PRE "  mov.u32 %r0, %reserved_smem_offset_begin;\n"
+                         "  mov.u32 %r1, %reserved_smem_offset_1;\n"
+                         "  mov.u32 %r2, %reserved_smem_offset_cap;\n"
+                         "  ret;\n}\n";
   g_autoptr (GError) error = NULL;
   g_autoptr (WsPtxModule) m = ws_ptx_parse (text, strlen (text), "rsmem.ptx", &error);
   g_assert_no_error (error);

@@ -9,10 +9,34 @@
 #include <stdio.h>
 #include <string.h>
 
-static uint32_t f2u (float f) { uint32_t u; memcpy (&u, &f, 4); return u; }
-static float u2f (uint32_t u) { float f; memcpy (&f, &u, 4); return f; }
-static uint64_t d2u (double d) { uint64_t u; memcpy (&u, &d, 8); return u; }
-static double u2d (uint64_t u) { double d; memcpy (&d, &u, 8); return d; }
+static uint32_t
+f2u (float f)
+{
+  uint32_t u;
+  memcpy (&u, &f, 4);
+  return u;
+}
+static float
+u2f (uint32_t u)
+{
+  float f;
+  memcpy (&f, &u, 4);
+  return f;
+}
+static uint64_t
+d2u (double d)
+{
+  uint64_t u;
+  memcpy (&u, &d, 8);
+  return u;
+}
+static double
+u2d (uint64_t u)
+{
+  double d;
+  memcpy (&d, &u, 8);
+  return d;
+}
 
 #define F32_NAN 0x7fffffffu
 
@@ -45,15 +69,12 @@ cvt_f32_s32 (float x, int rnd, gboolean ftz)
 static void
 test_cvt_float_to_int_rounding (void)
 {
-  static const struct { float x; int32_t rni, rzi, rmi, rpi; } cases[] = {
-    { 0.5f, 0, 0, 0, 1 },
-    { 1.5f, 2, 1, 1, 2 },
-    { 2.5f, 2, 2, 2, 3 },
-    { -0.5f, 0, 0, -1, 0 },
-    { -1.5f, -2, -1, -2, -1 },
-    { -2.5f, -2, -2, -3, -2 },
-    { 3.49999976f, 3, 3, 3, 4 },
-    { -7.0f, -7, -7, -7, -7 },
+  static const struct {
+    float x;
+    int32_t rni, rzi, rmi, rpi;
+  } cases[] = {
+    { 0.5f, 0, 0, 0, 1 },      { 1.5f, 2, 1, 1, 2 },      { 2.5f, 2, 2, 2, 3 },        { -0.5f, 0, 0, -1, 0 },
+    { -1.5f, -2, -1, -2, -1 }, { -2.5f, -2, -2, -3, -2 }, { 3.49999976f, 3, 3, 3, 4 }, { -7.0f, -7, -7, -7, -7 },
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -64,8 +85,8 @@ test_cvt_float_to_int_rounding (void)
     }
   /* f64 and f16 sources */
   g_assert_cmpint ((int64_t) ws_ptx_cvt (d2u (-2.5), WS_T_F64, WS_T_S64, WS_RND_RNI, FALSE, FALSE), ==, -2);
-  g_assert_cmpint ((int64_t) ws_ptx_cvt (d2u (4503599627370497.0), WS_T_F64, WS_T_S64, WS_RND_RZI, FALSE, FALSE),
-                   ==, G_GINT64_CONSTANT (4503599627370497));
+  g_assert_cmpint ((int64_t) ws_ptx_cvt (d2u (4503599627370497.0), WS_T_F64, WS_T_S64, WS_RND_RZI, FALSE, FALSE), ==,
+                   G_GINT64_CONSTANT (4503599627370497));
   g_assert_cmpint ((int32_t) ws_ptx_cvt (0x3e00 /* 1.5 */, WS_T_F16, WS_T_S32, WS_RND_RNI, FALSE, FALSE), ==, 2);
   g_assert_cmpint ((int32_t) ws_ptx_cvt (0xbe00 /* -1.5 */, WS_T_F16, WS_T_S32, WS_RND_RZI, FALSE, FALSE), ==, -1);
 }
@@ -84,14 +105,14 @@ test_cvt_float_to_int_saturation (void)
   g_assert_cmphex (ws_ptx_cvt (f2u (-1.0f), WS_T_F32, WS_T_U32, WS_RND_RZI, FALSE, FALSE), ==, 0);
   g_assert_cmphex (ws_ptx_cvt (f2u (5e9f), WS_T_F32, WS_T_U32, WS_RND_RZI, FALSE, FALSE), ==, 0xffffffffu);
   g_assert_cmphex (ws_ptx_cvt (F32_NAN, WS_T_F32, WS_T_U64, WS_RND_RZI, FALSE, FALSE), ==, 0);
-  g_assert_cmphex (ws_ptx_cvt (d2u (9223372036854775808.0), WS_T_F64, WS_T_S64, WS_RND_RZI, FALSE, FALSE),
-                   ==, G_GUINT64_CONSTANT (0x7fffffffffffffff));
-  g_assert_cmphex (ws_ptx_cvt (d2u (-1e300), WS_T_F64, WS_T_S64, WS_RND_RZI, FALSE, FALSE),
-                   ==, G_GUINT64_CONSTANT (0x8000000000000000));
-  g_assert_cmphex (ws_ptx_cvt (d2u (18446744073709551616.0), WS_T_F64, WS_T_U64, WS_RND_RZI, FALSE, FALSE),
-                   ==, G_MAXUINT64);
-  g_assert_cmphex (ws_ptx_cvt (d2u (18446744073709549568.0), WS_T_F64, WS_T_U64, WS_RND_RZI, FALSE, FALSE),
-                   ==, G_GUINT64_CONSTANT (18446744073709549568));
+  g_assert_cmphex (ws_ptx_cvt (d2u (9223372036854775808.0), WS_T_F64, WS_T_S64, WS_RND_RZI, FALSE, FALSE), ==,
+                   G_GUINT64_CONSTANT (0x7fffffffffffffff));
+  g_assert_cmphex (ws_ptx_cvt (d2u (-1e300), WS_T_F64, WS_T_S64, WS_RND_RZI, FALSE, FALSE), ==,
+                   G_GUINT64_CONSTANT (0x8000000000000000));
+  g_assert_cmphex (ws_ptx_cvt (d2u (18446744073709551616.0), WS_T_F64, WS_T_U64, WS_RND_RZI, FALSE, FALSE), ==,
+                   G_MAXUINT64);
+  g_assert_cmphex (ws_ptx_cvt (d2u (18446744073709549568.0), WS_T_F64, WS_T_U64, WS_RND_RZI, FALSE, FALSE), ==,
+                   G_GUINT64_CONSTANT (18446744073709549568));
   /* narrow destinations clamp to their own range, signed ones come back sign-extended */
   g_assert_cmphex (ws_ptx_cvt (f2u (300.0f), WS_T_F32, WS_T_U8, WS_RND_RNI, FALSE, FALSE), ==, 255);
   g_assert_cmphex (ws_ptx_cvt (f2u (-200.0f), WS_T_F32, WS_T_S8, WS_RND_RNI, FALSE, FALSE), ==,
@@ -113,14 +134,14 @@ test_cvt_int_to_int (void)
   g_assert_cmphex (ws_ptx_cvt (0xffffffffu, WS_T_U32, WS_T_S32, WS_RND_NONE, TRUE, FALSE), ==, 0x7fffffff);
   g_assert_cmphex (ws_ptx_cvt (G_GUINT64_CONSTANT (0x8000000000000000), WS_T_U64, WS_T_S64, WS_RND_NONE, TRUE, FALSE),
                    ==, G_GUINT64_CONSTANT (0x7fffffffffffffff));
-  g_assert_cmphex (ws_ptx_cvt (G_GUINT64_CONSTANT (0x123456789), WS_T_S64, WS_T_S32, WS_RND_NONE, TRUE, FALSE),
-                   ==, 0x7fffffff);
+  g_assert_cmphex (ws_ptx_cvt (G_GUINT64_CONSTANT (0x123456789), WS_T_S64, WS_T_S32, WS_RND_NONE, TRUE, FALSE), ==,
+                   0x7fffffff);
   g_assert_cmphex (ws_ptx_cvt ((uint64_t) -1, WS_T_S64, WS_T_U64, WS_RND_NONE, TRUE, FALSE), ==, 0);
   /* without .sat: truncation, then extension by the destination's signedness */
   g_assert_cmphex (ws_ptx_cvt (300, WS_T_S32, WS_T_S8, WS_RND_NONE, FALSE, FALSE), ==, 44);
   g_assert_cmphex (ws_ptx_cvt (0x1ff, WS_T_U32, WS_T_S8, WS_RND_NONE, FALSE, FALSE), ==, G_MAXUINT64);
-  g_assert_cmphex (ws_ptx_cvt (G_GUINT64_CONSTANT (0x123456789), WS_T_U64, WS_T_U32, WS_RND_NONE, FALSE, FALSE),
-                   ==, 0x23456789);
+  g_assert_cmphex (ws_ptx_cvt (G_GUINT64_CONSTANT (0x123456789), WS_T_U64, WS_T_U32, WS_RND_NONE, FALSE, FALSE), ==,
+                   0x23456789);
   /* extension by the source's signedness */
   g_assert_cmphex (ws_ptx_cvt (0xff, WS_T_S8, WS_T_U32, WS_RND_NONE, FALSE, FALSE), ==, 0xffffffffu);
   g_assert_cmphex (ws_ptx_cvt (0xff, WS_T_U8, WS_T_S32, WS_RND_NONE, FALSE, FALSE), ==, 255);
@@ -130,8 +151,8 @@ test_cvt_int_to_int (void)
                    G_GUINT64_CONSTANT (0xffffffff80000000));
   g_assert_cmphex (ws_ptx_cvt (0x80000000u, WS_T_U32, WS_T_U64, WS_RND_NONE, FALSE, FALSE), ==, 0x80000000u);
   /* upper register bits above the source width are ignored */
-  g_assert_cmphex (ws_ptx_cvt (G_GUINT64_CONSTANT (0xdead00000005), WS_T_S16, WS_T_S32, WS_RND_NONE, FALSE, FALSE),
-                   ==, 5);
+  g_assert_cmphex (ws_ptx_cvt (G_GUINT64_CONSTANT (0xdead00000005), WS_T_S16, WS_T_S32, WS_RND_NONE, FALSE, FALSE), ==,
+                   5);
 }
 
 static uint32_t
@@ -143,14 +164,14 @@ cvt_i64_f32 (int64_t v, int rnd)
 static void
 test_cvt_int_to_float_modes (void)
 {
-  int64_t v = (1 << 24) + 1;   /* halfway between two f32 values */
+  int64_t v = (1 << 24) + 1; /* halfway between two f32 values */
   g_assert_cmphex (cvt_i64_f32 (v, WS_RND_RN), ==, 0x4b800000u);
   g_assert_cmphex (cvt_i64_f32 (v, WS_RND_RZ), ==, 0x4b800000u);
   g_assert_cmphex (cvt_i64_f32 (v, WS_RND_RM), ==, 0x4b800000u);
   g_assert_cmphex (cvt_i64_f32 (v, WS_RND_RP), ==, 0x4b800001u);
   g_assert_cmphex (cvt_i64_f32 (-v, WS_RND_RM), ==, 0xcb800001u);
   g_assert_cmphex (cvt_i64_f32 (-v, WS_RND_RP), ==, 0xcb800000u);
-  g_assert_cmphex (cvt_i64_f32 ((1 << 24) + 3, WS_RND_RN), ==, 0x4b800002u);   /* tie to even, up */
+  g_assert_cmphex (cvt_i64_f32 ((1 << 24) + 3, WS_RND_RN), ==, 0x4b800002u); /* tie to even, up */
   g_assert_cmphex (cvt_i64_f32 (G_MAXINT64, WS_RND_RN), ==, 0x5f000000u);
   g_assert_cmphex (cvt_i64_f32 (G_MAXINT64, WS_RND_RZ), ==, 0x5effffffu);
   g_assert_cmphex (cvt_i64_f32 (G_MININT64, WS_RND_RZ), ==, 0xdf000000u);
@@ -164,7 +185,7 @@ test_cvt_int_to_float_modes (void)
   g_assert_cmphex (ws_ptx_cvt (0xffffffffu, WS_T_U32, WS_T_F32, WS_RND_RN, FALSE, FALSE), ==, 0x4f800000u);
   g_assert_cmphex (ws_ptx_cvt (0xffffffffu, WS_T_U32, WS_T_F32, WS_RND_RZ, FALSE, FALSE), ==, 0x4f7fffffu);
   g_assert_cmphex (ws_ptx_cvt ((uint32_t) -3, WS_T_S32, WS_T_F64, WS_RND_RN, FALSE, FALSE), ==, d2u (-3.0));
-  g_assert_cmphex (ws_ptx_cvt (2049, WS_T_S32, WS_T_F16, WS_RND_RN, FALSE, FALSE), ==, 0x6800);   /* tie: 2048 */
+  g_assert_cmphex (ws_ptx_cvt (2049, WS_T_S32, WS_T_F16, WS_RND_RN, FALSE, FALSE), ==, 0x6800); /* tie: 2048 */
   g_assert_cmphex (ws_ptx_cvt (2049, WS_T_S32, WS_T_F16, WS_RND_RP, FALSE, FALSE), ==, 0x6801);
   g_assert_cmphex (ws_ptx_cvt (70000, WS_T_S32, WS_T_F16, WS_RND_RN, FALSE, FALSE), ==, 0x7c00);
   g_assert_cmphex (ws_ptx_cvt (70000, WS_T_S32, WS_T_F16, WS_RND_RZ, FALSE, FALSE), ==, 0x7bff);
@@ -216,10 +237,10 @@ test_cvt_float_to_float (void)
   g_assert_cmphex (ws_ptx_cvt (f2u (1.0f + 0x1p-11f), WS_T_F32, WS_T_F16, WS_RND_RN, FALSE, FALSE), ==, 0x3c00);
   g_assert_cmphex (ws_ptx_cvt (f2u (1.0f + 3 * 0x1p-11f), WS_T_F32, WS_T_F16, WS_RND_RN, FALSE, FALSE), ==, 0x3c02);
   g_assert_cmphex (ws_ptx_cvt (f2u (1.0f + 0x1p-11f), WS_T_F32, WS_T_F16, WS_RND_RP, FALSE, FALSE), ==, 0x3c01);
-  g_assert_cmphex (ws_ptx_cvt (f2u (1.0f + 0x1p-11f + 0x1p-20f), WS_T_F32, WS_T_F16, WS_RND_RN, FALSE, FALSE),
-                   ==, 0x3c01);
-  g_assert_cmphex (ws_ptx_cvt (f2u (1.0f + 0x1p-11f + 0x1p-20f), WS_T_F32, WS_T_F16, WS_RND_RZ, FALSE, FALSE),
-                   ==, 0x3c00);
+  g_assert_cmphex (ws_ptx_cvt (f2u (1.0f + 0x1p-11f + 0x1p-20f), WS_T_F32, WS_T_F16, WS_RND_RN, FALSE, FALSE), ==,
+                   0x3c01);
+  g_assert_cmphex (ws_ptx_cvt (f2u (1.0f + 0x1p-11f + 0x1p-20f), WS_T_F32, WS_T_F16, WS_RND_RZ, FALSE, FALSE), ==,
+                   0x3c00);
   g_assert_cmphex (ws_ptx_cvt (f2u (-1.0f - 0x1p-20f), WS_T_F32, WS_T_F16, WS_RND_RM, FALSE, FALSE), ==, 0xbc01);
   g_assert_cmphex (ws_ptx_cvt (f2u (-1.0f - 0x1p-20f), WS_T_F32, WS_T_F16, WS_RND_RP, FALSE, FALSE), ==, 0xbc00);
   g_assert_cmphex (ws_ptx_cvt (f2u (65520.0f), WS_T_F32, WS_T_F16, WS_RND_RN, FALSE, FALSE), ==, 0x7c00);
@@ -316,13 +337,13 @@ test_cvt_ftz_and_sat (void)
 static void
 test_cvt_round_to_integral (void)
 {
-  static const struct { float x; float rni, rzi, rmi, rpi; } cases[] = {
-    { 2.5f, 2.0f, 2.0f, 2.0f, 3.0f },
-    { 3.5f, 4.0f, 3.0f, 3.0f, 4.0f },
-    { -2.5f, -2.0f, -2.0f, -3.0f, -2.0f },
-    { -0.5f, -0.0f, -0.0f, -1.0f, -0.0f },
-    { 0.25f, 0.0f, 0.0f, 0.0f, 1.0f },
-    { 8388609.0f, 8388609.0f, 8388609.0f, 8388609.0f, 8388609.0f },
+  static const struct {
+    float x;
+    float rni, rzi, rmi, rpi;
+  } cases[] = {
+    { 2.5f, 2.0f, 2.0f, 2.0f, 3.0f },      { 3.5f, 4.0f, 3.0f, 3.0f, 4.0f },
+    { -2.5f, -2.0f, -2.0f, -3.0f, -2.0f }, { -0.5f, -0.0f, -0.0f, -1.0f, -0.0f },
+    { 0.25f, 0.0f, 0.0f, 0.0f, 1.0f },     { 8388609.0f, 8388609.0f, 8388609.0f, 8388609.0f, 8388609.0f },
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -336,7 +357,7 @@ test_cvt_round_to_integral (void)
   g_assert_cmphex (ws_ptx_cvt (d2u (4503599627370495.5), WS_T_F64, WS_T_F64, WS_RND_RNI, FALSE, FALSE), ==,
                    d2u (4503599627370496.0));
   g_assert_cmphex (ws_ptx_cvt (d2u (INFINITY), WS_T_F64, WS_T_F64, WS_RND_RZI, FALSE, FALSE), ==, d2u (INFINITY));
-  g_assert_cmphex (ws_ptx_cvt (0x3e00, WS_T_F16, WS_T_F16, WS_RND_RNI, FALSE, FALSE), ==, 0x4000);   /* 1.5 -> 2 */
+  g_assert_cmphex (ws_ptx_cvt (0x3e00, WS_T_F16, WS_T_F16, WS_RND_RNI, FALSE, FALSE), ==, 0x4000); /* 1.5 -> 2 */
   g_assert_cmphex (ws_ptx_cvt (F32_NAN, WS_T_F32, WS_T_F32, WS_RND_RNI, FALSE, FALSE), ==, F32_NAN);
 }
 
@@ -395,7 +416,7 @@ test_add_rounding_modes (void)
 static void
 test_mul_rounding_modes (void)
 {
-  float a = 1.0f + 0x1p-23f;   /* a*a = 1 + 2^-22 + 2^-46 */
+  float a = 1.0f + 0x1p-23f; /* a*a = 1 + 2^-22 + 2^-46 */
   g_assert_cmphex (f32op (WS_OP_MUL, a, a, 0, WS_RND_RN, 0), ==, 0x3f800002u);
   g_assert_cmphex (f32op (WS_OP_MUL, a, a, 0, WS_RND_RZ, 0), ==, 0x3f800002u);
   g_assert_cmphex (f32op (WS_OP_MUL, a, a, 0, WS_RND_RM, 0), ==, 0x3f800002u);
@@ -416,7 +437,7 @@ test_mul_rounding_modes (void)
 static void
 test_fma_single_rounding (void)
 {
-  float a = 1.0f + 0x1p-12f;   /* a*a = 1 + 2^-11 + 2^-24: a tie for mul.rn */
+  float a = 1.0f + 0x1p-12f; /* a*a = 1 + 2^-11 + 2^-24: a tie for mul.rn */
   float p = 1.0f + 0x1p-11f;
   float mul = u2f (f32op (WS_OP_MUL, a, a, 0, WS_RND_RN, 0));
   g_assert_cmphex (f2u (mul), ==, f2u (p));
@@ -429,8 +450,7 @@ test_fma_single_rounding (void)
   g_assert_cmphex (f32op (WS_OP_FMA, a, -a, 0x1p30f, WS_RND_RM, 0), ==, f2u (0x1p30f) - 1);
   g_assert_cmphex (f32op (WS_OP_FMA, 2.0f, 3.0f, -6.0f, WS_RND_RM, 0), ==, 0x80000000u);
   g_assert_cmphex (f32op (WS_OP_FMA, 2.0f, 3.0f, -6.0f, WS_RND_RN, 0), ==, 0);
-  g_assert_cmphex (f64op (WS_OP_FMA, 1.0 + 0x1p-30, 1.0 + 0x1p-30, -(1.0 + 0x1p-29), WS_RND_RN, 0), ==,
-                   d2u (0x1p-60));
+  g_assert_cmphex (f64op (WS_OP_FMA, 1.0 + 0x1p-30, 1.0 + 0x1p-30, -(1.0 + 0x1p-29), WS_RND_RN, 0), ==, d2u (0x1p-60));
   g_assert_cmphex (f64op (WS_OP_FMA, 1.0 + 0x1p-30, 1.0 - 0x1p-30, 0.0, WS_RND_RM, 0), ==,
                    G_GUINT64_CONSTANT (0x3fefffffffffffff));
 }
@@ -511,8 +531,8 @@ test_f32_directed_random_vs_host (void)
             want = isnan (ref) ? F32_NAN : f2u (ref);
             got = (uint32_t) ws_ptx_float_op (ops[o], WS_T_F32, u[0], u[1], u[2], rnds[m], 0);
             if (got != want)
-              g_error ("op %d mode %d: %a %a %a -> %08x, host %08x", ops[o], m, (double) a, (double) b,
-                       (double) c, got, want);
+              g_error ("op %d mode %d: %a %a %a -> %08x, host %08x", ops[o], m, (double) a, (double) b, (double) c, got,
+                       want);
           }
       for (int m = 0; m < 4; m++)
         {
@@ -618,7 +638,7 @@ test_f64_directed_random_vs_host (void)
           if (g_rand_int_range (rng, 0, 8) == 0 && k > 0)
             u[k] = u[0] ^ (g_rand_int (rng) & 0x80000003u);
           if (g_rand_int_range (rng, 0, 50) == 0)
-            u[k] &= G_GUINT64_CONSTANT (0x800fffffffffffff) >> g_rand_int_range (rng, 0, 60);   /* subnormal */
+            u[k] &= G_GUINT64_CONSTANT (0x800fffffffffffff) >> g_rand_int_range (rng, 0, 60); /* subnormal */
         }
       /* products near the bottom of the range exercise subnormal results */
       if (i % 7 == 0)
@@ -680,7 +700,8 @@ test_f64_directed_cases (void)
   g_assert_cmphex (f64op (WS_OP_FMA, 0x1p600, 0x1p600, -1.0, WS_RND_RZ, 0), ==, d2u (DBL_MAX));
   g_assert_cmphex (f64op (WS_OP_FMA, 1.0, 1.0, 0x1p-200, WS_RND_RP, 0), ==, G_GUINT64_CONSTANT (0x3ff0000000000001));
   g_assert_cmphex (f64op (WS_OP_FMA, 1.0, 1.0, -0x1p-200, WS_RND_RZ, 0), ==, G_GUINT64_CONSTANT (0x3fefffffffffffff));
-  g_assert_cmphex (f64op (WS_OP_FMA, 0x1p-200, 0x1p-200, 1.0, WS_RND_RP, 0), ==, G_GUINT64_CONSTANT (0x3ff0000000000001));
+  g_assert_cmphex (f64op (WS_OP_FMA, 0x1p-200, 0x1p-200, 1.0, WS_RND_RP, 0), ==,
+                   G_GUINT64_CONSTANT (0x3ff0000000000001));
   g_assert_cmphex (f64op (WS_OP_FMA, 0.0, 5.0, -0.0, WS_RND_RM, 0), ==, G_GUINT64_CONSTANT (0x8000000000000000));
   g_assert_cmphex (f64op (WS_OP_FMA, 0.0, 5.0, -0.0, WS_RND_RZ, 0), ==, 0);
   /* div / sqrt of subnormals */
@@ -760,7 +781,7 @@ test_half_arith (void)
   g_assert_cmphex (ws_ptx_float_op (WS_OP_ADD, WS_T_F16, 0x3c00, 0x1000, 0, WS_RND_RN, 0), ==, 0x3c00);
   g_assert_cmphex (ws_ptx_float_op (WS_OP_ADD, WS_T_F16, 0x3c00, 0x1000, 0, WS_RND_RP, 0), ==, 0x3c01);
   g_assert_cmphex (ws_ptx_float_op (WS_OP_ADD, WS_T_F16, 0x3c01, 0x1000, 0, WS_RND_RN, 0), ==, 0x3c02);
-  g_assert_cmphex (ws_ptx_float_op (WS_OP_MUL, WS_T_F16, 0x5c00, 0x5c00, 0, WS_RND_RN, 0), ==, 0x7c00);   /* 256^2 */
+  g_assert_cmphex (ws_ptx_float_op (WS_OP_MUL, WS_T_F16, 0x5c00, 0x5c00, 0, WS_RND_RN, 0), ==, 0x7c00); /* 256^2 */
   g_assert_cmphex (ws_ptx_float_op (WS_OP_MUL, WS_T_F16, 0x4000, 0x4200, 0, WS_RND_RN, WS_MOD_SAT), ==, 0x3c00);
   g_assert_cmphex (ws_ptx_float_op (WS_OP_FMA, WS_T_F16, 0x3c01, 0x3c01, 0xbc02, WS_RND_RN, 0), ==, 0x0010);
   g_assert_cmphex (ws_ptx_float_op (WS_OP_ADD, WS_T_F16X2, 0x3c004000, 0x3c003c00, 0, WS_RND_RN, 0), ==, 0x40004200);
@@ -773,8 +794,8 @@ test_half_arith (void)
   g_assert_cmphex (ws_ptx_float_op (WS_OP_ADD, WS_T_F16, 0x0001, 0x0001, 0, WS_RND_RN, 0), ==, 0x0002);
   g_assert_cmphex (ws_ptx_float_op (WS_OP_ADD, WS_T_F16, 0x0001, 0x0001, 0, WS_RND_RN, WS_MOD_FTZ), ==, 0);
   /* bf16 */
-  g_assert_cmphex (ws_ptx_float_op (WS_OP_MUL, WS_T_BF16, 0x4040, 0x4040, 0, WS_RND_RN, 0), ==, 0x4110);   /* 3*3 */
-  g_assert_cmphex (ws_ptx_float_op (WS_OP_ADD, WS_T_BF16, 0x3f80, 0x3b80, 0, WS_RND_RN, 0), ==, 0x3f80);   /* 1+2^-8 */
+  g_assert_cmphex (ws_ptx_float_op (WS_OP_MUL, WS_T_BF16, 0x4040, 0x4040, 0, WS_RND_RN, 0), ==, 0x4110); /* 3*3 */
+  g_assert_cmphex (ws_ptx_float_op (WS_OP_ADD, WS_T_BF16, 0x3f80, 0x3b80, 0, WS_RND_RN, 0), ==, 0x3f80); /* 1+2^-8 */
   g_assert_cmphex (ws_ptx_float_op (WS_OP_SUB, WS_T_BF16X2, 0x40403f80, 0x3f803f80, 0, WS_RND_RN, 0), ==, 0x40000000);
   /* unary */
   g_assert_cmphex (ws_ptx_float_unary (WS_OP_NEG, WS_T_F16, 0x3c00, 0, 0), ==, 0xbc00);
@@ -818,12 +839,12 @@ test_sqrt_rcp_special (void)
   g_assert_cmphex (f32un (WS_OP_RCP, u2f (0x00000010u), WS_RND_NONE, WS_MOD_APPROX | WS_MOD_FTZ), ==, 0x7f800000u);
   g_assert_cmphex (ws_ptx_float_unary (WS_OP_RCP, WS_T_F64, d2u (3.0), WS_RND_RP, 0), ==,
                    G_GUINT64_CONSTANT (0x3fd5555555555556));
-  g_assert_cmphex (ws_ptx_float_unary (WS_OP_RCP, WS_T_F64, d2u (0x1p-1050), WS_RND_NONE,
-                                       WS_MOD_APPROX | WS_MOD_FTZ), ==, d2u (INFINITY));
-  g_assert_cmphex (ws_ptx_float_unary (WS_OP_RCP, WS_T_F64, d2u (0x1p1023), WS_RND_NONE,
-                                       WS_MOD_APPROX | WS_MOD_FTZ), ==, 0);
-  g_assert_cmphex (ws_ptx_float_unary (WS_OP_RCP, WS_T_F64, d2u (4.0), WS_RND_NONE, WS_MOD_APPROX | WS_MOD_FTZ),
-                   ==, d2u (0.25));
+  g_assert_cmphex (ws_ptx_float_unary (WS_OP_RCP, WS_T_F64, d2u (0x1p-1050), WS_RND_NONE, WS_MOD_APPROX | WS_MOD_FTZ),
+                   ==, d2u (INFINITY));
+  g_assert_cmphex (ws_ptx_float_unary (WS_OP_RCP, WS_T_F64, d2u (0x1p1023), WS_RND_NONE, WS_MOD_APPROX | WS_MOD_FTZ),
+                   ==, 0);
+  g_assert_cmphex (ws_ptx_float_unary (WS_OP_RCP, WS_T_F64, d2u (4.0), WS_RND_NONE, WS_MOD_APPROX | WS_MOD_FTZ), ==,
+                   d2u (0.25));
   /* rsqrt */
   g_assert_cmphex (f32un (WS_OP_RSQRT, 4.0f, WS_RND_NONE, WS_MOD_APPROX), ==, f2u (0.5f));
   g_assert_cmphex (f32un (WS_OP_RSQRT, 0.0f, WS_RND_NONE, WS_MOD_APPROX), ==, 0x7f800000u);
@@ -881,17 +902,15 @@ test_sfu_approx (void)
 static void
 test_testp (void)
 {
-  static const struct { uint32_t x; gboolean finite, infinite, number, nan, normal, subnormal; } cases[] = {
-    { 0x00000000u, TRUE, FALSE, TRUE, FALSE, FALSE, FALSE },
-    { 0x80000000u, TRUE, FALSE, TRUE, FALSE, FALSE, FALSE },
-    { 0x00000001u, TRUE, FALSE, TRUE, FALSE, FALSE, TRUE },
-    { 0x807fffffu, TRUE, FALSE, TRUE, FALSE, FALSE, TRUE },
-    { 0x00800000u, TRUE, FALSE, TRUE, FALSE, TRUE, FALSE },
-    { 0xbf800000u, TRUE, FALSE, TRUE, FALSE, TRUE, FALSE },
-    { 0x7f800000u, FALSE, TRUE, TRUE, FALSE, FALSE, FALSE },
-    { 0xff800000u, FALSE, TRUE, TRUE, FALSE, FALSE, FALSE },
-    { 0x7fc00000u, FALSE, FALSE, FALSE, TRUE, FALSE, FALSE },
-    { 0xff800001u, FALSE, FALSE, FALSE, TRUE, FALSE, FALSE },
+  static const struct {
+    uint32_t x;
+    gboolean finite, infinite, number, nan, normal, subnormal;
+  } cases[] = {
+    { 0x00000000u, TRUE, FALSE, TRUE, FALSE, FALSE, FALSE },  { 0x80000000u, TRUE, FALSE, TRUE, FALSE, FALSE, FALSE },
+    { 0x00000001u, TRUE, FALSE, TRUE, FALSE, FALSE, TRUE },   { 0x807fffffu, TRUE, FALSE, TRUE, FALSE, FALSE, TRUE },
+    { 0x00800000u, TRUE, FALSE, TRUE, FALSE, TRUE, FALSE },   { 0xbf800000u, TRUE, FALSE, TRUE, FALSE, TRUE, FALSE },
+    { 0x7f800000u, FALSE, TRUE, TRUE, FALSE, FALSE, FALSE },  { 0xff800000u, FALSE, TRUE, TRUE, FALSE, FALSE, FALSE },
+    { 0x7fc00000u, FALSE, FALSE, FALSE, TRUE, FALSE, FALSE }, { 0xff800001u, FALSE, FALSE, FALSE, TRUE, FALSE, FALSE },
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -983,9 +1002,21 @@ ab_put (ArgBuf *ab, const void *v, gsize size)
   ab->len += size;
 }
 
-static void ab_int (ArgBuf *ab, int32_t v) { ab_put (ab, &v, 4); }
-static void ab_i64 (ArgBuf *ab, int64_t v) { ab_put (ab, &v, 8); }
-static void ab_dbl (ArgBuf *ab, double v) { ab_put (ab, &v, 8); }
+static void
+ab_int (ArgBuf *ab, int32_t v)
+{
+  ab_put (ab, &v, 4);
+}
+static void
+ab_i64 (ArgBuf *ab, int64_t v)
+{
+  ab_put (ab, &v, 8);
+}
+static void
+ab_dbl (ArgBuf *ab, double v)
+{
+  ab_put (ab, &v, 8);
+}
 
 static char *
 fmt_dev (const char *fmt, const ArgBuf *ab)
@@ -1039,8 +1070,8 @@ static void
 test_printf_battery (void)
 {
   static const char *int_fmts[] = {
-    "%d", "%i", "%u", "%x", "%X", "%o", "%c", "%5d", "%-5d|", "%05d", "%+d", "% d", "%#x", "%#o", "%.3d",
-    "%8.3d", "%-+8.3i|", "%hd", "%hhd", "%hu", "%hhx", "%#X", "%+05d", "%%%d%%",
+    "%d",  "%i",  "%u",   "%x",    "%X",       "%o",  "%c",   "%5d", "%-5d|", "%05d", "%+d",   "% d",
+    "%#x", "%#o", "%.3d", "%8.3d", "%-+8.3i|", "%hd", "%hhd", "%hu", "%hhx",  "%#X",  "%+05d", "%%%d%%",
   };
   static const int32_t ints[] = { 0, 1, -1, 42, -42, 65, 255, 32767, -32768, 65536 + 7, G_MAXINT32, G_MININT32 };
   static const char *i64_fmts[] = {
@@ -1048,12 +1079,12 @@ test_printf_battery (void)
   };
   static const int64_t i64s[] = { 0, -1, G_MAXINT64, G_MININT64, G_GINT64_CONSTANT (1234567890123), 4294967296 };
   static const char *dbl_fmts[] = {
-    "%f", "%F", "%e", "%E", "%g", "%G", "%a", "%A", "%.0f", "%.3f", "%10.4f|", "%-12.2e|", "%+g", "% f",
-    "%#.0f", "%#g", "%012.3f", "%.10g", "%.0e", "%Lf", "%lf", "%.17g", "%15a",
+    "%f",  "%F",  "%e",    "%E",  "%g",      "%G",    "%a",   "%A",  "%.0f", "%.3f",  "%10.4f|", "%-12.2e|",
+    "%+g", "% f", "%#.0f", "%#g", "%012.3f", "%.10g", "%.0e", "%Lf", "%lf",  "%.17g", "%15a",
   };
   static const double dbls[] = {
-    0.0, -0.0, 1.0, -1.5, 3.14159265358979, 1e-300, 1e300, 123456789.125, 0.1, 2.5, 0.5, 1e-5,
-    INFINITY, -INFINITY, NAN, 0x1p-1074,
+    0.0, -0.0, 1.0, -1.5, 3.14159265358979, 1e-300,    1e300, 123456789.125,
+    0.1, 2.5,  0.5, 1e-5, INFINITY,         -INFINITY, NAN,   0x1p-1074,
   };
   for (guint f = 0; f < G_N_ELEMENTS (int_fmts); f++)
     for (guint i = 0; i < G_N_ELEMENTS (ints); i++)

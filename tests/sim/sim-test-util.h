@@ -19,19 +19,40 @@ sim_test_gpu (int sms)
 {
   WsGpu *g = g_new0 (WsGpu, 1);
   g->name = g_strdup ("sim test GPU");
-  g->cc_major = 8; g->cc_minor = 0;
-  g->sms = sms; g->warp_size = 32; g->max_warps_per_sm = 48; g->max_blocks_per_sm = 8;
-  g->warp_schedulers_per_sm = 1; g->issue_width = 1;
-  g->max_threads_per_block = 1024; g->registers_per_sm = 65536; g->max_registers_per_block = 65536;
-  g->max_registers_per_thread = 255; g->register_alloc_unit = 256;
-  g->shared_per_sm = 167936; g->shared_per_block = 49152; g->shared_per_block_optin = 166912;
-  g->shared_alloc_unit = 128; g->shared_reserved_per_block = 1024;
+  g->cc_major = 8;
+  g->cc_minor = 0;
+  g->sms = sms;
+  g->warp_size = 32;
+  g->max_warps_per_sm = 48;
+  g->max_blocks_per_sm = 8;
+  g->warp_schedulers_per_sm = 1;
+  g->issue_width = 1;
+  g->max_threads_per_block = 1024;
+  g->registers_per_sm = 65536;
+  g->max_registers_per_block = 65536;
+  g->max_registers_per_thread = 255;
+  g->register_alloc_unit = 256;
+  g->shared_per_sm = 167936;
+  g->shared_per_block = 49152;
+  g->shared_per_block_optin = 166912;
+  g->shared_alloc_unit = 128;
+  g->shared_reserved_per_block = 1024;
   g->core_clock_mhz = 1000;
-  g->l1_size = 32768; g->l1_line = 128; g->l1_sector = 32; g->l1_assoc = 4; g->l1_latency = 30;
+  g->l1_size = 32768;
+  g->l1_line = 128;
+  g->l1_sector = 32;
+  g->l1_assoc = 4;
+  g->l1_latency = 30;
   g->l1_mshrs = 256;
-  g->l2_size = 1 << 20; g->l2_line = 128; g->l2_assoc = 16; g->l2_latency = 100; g->l2_slices = 4;
-  g->dram_latency = 300; g->dram_channels = 1; g->dram_banks = 16;
-  g->dram_bandwidth_gbs = 16;  /* 16 bytes per cycle at 1 GHz: 2 cycles per 32-byte sector */
+  g->l2_size = 1 << 20;
+  g->l2_line = 128;
+  g->l2_assoc = 16;
+  g->l2_latency = 100;
+  g->l2_slices = 4;
+  g->dram_latency = 300;
+  g->dram_channels = 1;
+  g->dram_banks = 16;
+  g->dram_bandwidth_gbs = 16; /* 16 bytes per cycle at 1 GHz: 2 cycles per 32-byte sector */
   for (int c = 0; c < WS_ICLASS_COUNT; c++)
     {
       g->pipes[c].latency = 4;
@@ -138,8 +159,8 @@ catalogue_gpu (const char *file)
   const char *src = g_getenv ("WS_SOURCE_DIR");
   g_assert_nonnull (src);
   g_autofree char *path = g_build_filename (src, "db", "catalogue", "gpu", file, NULL);
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
   g_assert_true (json_parser_load_from_file (parser, path, &error));
   g_assert_no_error (error);
   WsGpu *gpu = ws_gpu_from_json (json_parser_get_root (parser), &error);

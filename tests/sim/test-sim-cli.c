@@ -15,7 +15,7 @@ run_cli (const char *const *args, char **out)
 {
   const char *exe = g_getenv ("WS_CLI");
   g_assert_nonnull (exe);
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autofree char *db = g_build_filename (tmpdir, "store.db", NULL);
   g_ptr_array_add (argv, (char *) exe);
   g_ptr_array_add (argv, (char *) "--db");
@@ -25,9 +25,9 @@ run_cli (const char *const *args, char **out)
   g_ptr_array_add (argv, NULL);
   g_autofree char *err = NULL;
   int status = 0;
-  g_autoptr(GError) error = NULL;
-  g_assert_true (g_spawn_sync (tmpdir, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, &err, &status,
-                               &error));
+  g_autoptr (GError) error = NULL;
+  g_assert_true (
+    g_spawn_sync (tmpdir, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, &err, &status, &error));
   g_assert_no_error (error);
   if (!g_spawn_check_wait_status (status, NULL))
     g_test_message ("stderr: %s", err);
@@ -80,7 +80,7 @@ test_simulate_launch_cost (void)
   const char *args[] = { "--json", "simulate", "--no-store", "--trace", path, "--gpu", "H200", NULL };
   g_autofree char *out = NULL;
   g_assert_cmpint (run_cli (args, &out), ==, 0);
-  g_autoptr(JsonParser) p = json_parser_new ();
+  g_autoptr (JsonParser) p = json_parser_new ();
   g_assert_true (json_parser_load_from_data (p, out, -1, NULL));
   JsonObject *o = json_node_get_object (json_parser_get_root (p));
   JsonArray *ls = json_object_get_array_member (o, "launches");
@@ -108,15 +108,19 @@ test_simulate_json (void)
   for (int mode = 0; mode < 3; mode++)
     {
       const char *sampling = mode == 0 ? "none" : mode == 1 ? "tbpoint" : "random";
-      const char *args[] = { "--json", "simulate", "--trace", path, "--gpu", "TBPoint Fermi", "--sampling", sampling,
-                             "--scheduler", mode == 2 ? "rr" : "gto", NULL };
+      const char *args[] = { "--json",      "simulate",
+                             "--trace",     path,
+                             "--gpu",       "TBPoint Fermi",
+                             "--sampling",  sampling,
+                             "--scheduler", mode == 2 ? "rr" : "gto",
+                             NULL };
       g_autofree char *out = NULL;
       g_assert_cmpint (run_cli (args, &out), ==, 0);
-      g_autoptr(JsonParser) p = json_parser_new ();
+      g_autoptr (JsonParser) p = json_parser_new ();
       g_assert_true (json_parser_load_from_data (p, out, -1, NULL));
       JsonObject *o = json_node_get_object (json_parser_get_root (p));
-      const char *fields[] = { "cycles", "ipc", "warp_instructions", "simulated_warp_instructions", "sample_fraction",
-                               "wall_seconds", "launches", NULL };
+      const char *fields[] = { "cycles",          "ipc",          "warp_instructions", "simulated_warp_instructions",
+                               "sample_fraction", "wall_seconds", "launches",          NULL };
       for (int i = 0; fields[i]; i++)
         g_assert_true (json_object_has_member (o, fields[i]));
       g_assert_cmpint (json_object_get_int_member (o, "warp_instructions"), ==, 800 * 2 * 30);
@@ -163,20 +167,20 @@ test_simulate_json (void)
         }
       else
         g_assert_cmpfloat_with_epsilon (frac, 0.1, 0.01);
-      g_assert_cmpfloat (frac, ==,
-                         (double) json_object_get_int_member (o, "simulated_warp_instructions") / 48000.0);
+      g_assert_cmpfloat (frac, ==, (double) json_object_get_int_member (o, "simulated_warp_instructions") / 48000.0);
     }
   /* Every run is in the store with its configuration. */
   g_autofree char *db = g_build_filename (tmpdir, "store.db", NULL);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsStore) store = ws_store_open (db, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsStore) store = ws_store_open (db, &error);
   g_assert_no_error (error);
   sqlite3_stmt *st = NULL;
   g_assert_cmpint (sqlite3_prepare_v2 (ws_store_get_db (store),
                                        "SELECT count(*), count(DISTINCT sampling), "
                                        "sum(json_extract(config, '$.gpu.name') = 'TBPoint Fermi'), "
                                        "sum(json_extract(config, '$.options.scheduler') = scheduler) FROM sim_run",
-                                       -1, &st, NULL), ==, SQLITE_OK);
+                                       -1, &st, NULL),
+                   ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_step (st), ==, SQLITE_ROW);
   g_assert_cmpint (sqlite3_column_int (st, 0), ==, 3);
   g_assert_cmpint (sqlite3_column_int (st, 1), ==, 3);
@@ -189,7 +193,9 @@ static void
 test_usage_errors (void)
 {
   g_autofree char *path = g_build_filename (tmpdir, "cli.wstrace", NULL);
-  const char *bad_sampling[] = { "simulate", "--trace", path, "--gpu", "TBPoint Fermi", "--sampling", "simpoint", NULL };
+  const char *bad_sampling[] = {
+    "simulate", "--trace", path, "--gpu", "TBPoint Fermi", "--sampling", "simpoint", NULL
+  };
   g_assert_cmpint (run_cli (bad_sampling, NULL), ==, 2);
   const char *bad_sched[] = { "simulate", "--trace", path, "--gpu", "TBPoint Fermi", "--scheduler", "lrr", NULL };
   g_assert_cmpint (run_cli (bad_sched, NULL), ==, 2);
@@ -204,11 +210,11 @@ test_usage_errors (void)
 static void
 test_markov_json (void)
 {
-  const char *args[] = { "--json", "tbpoint", "markov", "--p", "0.1", "--m", "100", "--warps", "1", "--samples",
-                         "1000", NULL };
+  const char *args[] = { "--json", "tbpoint", "markov", "--p",       "0.1",  "--m",
+                         "100",    "--warps", "1",      "--samples", "1000", NULL };
   g_autofree char *out = NULL;
   g_assert_cmpint (run_cli (args, &out), ==, 0);
-  g_autoptr(JsonParser) p = json_parser_new ();
+  g_autoptr (JsonParser) p = json_parser_new ();
   g_assert_true (json_parser_load_from_data (p, out, -1, NULL));
   JsonObject *o = json_node_get_object (json_parser_get_root (p));
   g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "ipc"), 1.0 / 11, 1e-12);
@@ -228,11 +234,11 @@ test_tbpoint_view (void)
   g_autofree char *json_path = g_build_filename (tmpdir, "view.json", NULL);
   g_autofree char *png = g_build_filename (tmpdir, "view.png", NULL);
   g_autofree char *png2 = g_build_filename (tmpdir, "view-plot.png", NULL);
-  const char *args[] = { "--json", "tbpoint", "view", "--trace", path, "--gpu", "TBPoint Fermi", "--launch", "1",
-                         "-o", json_path, "--plot", png, NULL };
+  const char *args[] = { "--json",   "tbpoint", "view", "--trace", path,     "--gpu", "TBPoint Fermi",
+                         "--launch", "1",       "-o",   json_path, "--plot", png,     NULL };
   g_autofree char *out = NULL;
   g_assert_cmpint (run_cli (args, &out), ==, 0);
-  g_autoptr(JsonParser) p = json_parser_new ();
+  g_autoptr (JsonParser) p = json_parser_new ();
   g_assert_true (json_parser_load_from_data (p, out, -1, NULL));
   JsonObject *o = json_node_get_object (json_parser_get_root (p));
   g_assert_cmpint (json_object_get_int_member (o, "launch"), ==, 1);
@@ -259,10 +265,10 @@ test_tbpoint_view (void)
   double sampled = (double) json_object_get_int_member (o, "sampled_cycles");
   g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "error"), (sampled - full) / full, 1e-12);
   /* The file written with -o is the same document. */
-  g_autoptr(JsonParser) p2 = json_parser_new ();
+  g_autoptr (JsonParser) p2 = json_parser_new ();
   g_assert_true (json_parser_load_from_file (p2, json_path, NULL));
-  g_assert_cmpint (json_object_get_int_member (json_node_get_object (json_parser_get_root (p2)), "sampled_cycles"),
-                   ==, (gint64) sampled);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (json_parser_get_root (p2)), "sampled_cycles"), ==,
+                   (gint64) sampled);
   /* PNG written by the command and by plot from the JSON. */
   const char *plot[] = { "plot", "tbpoint", "-i", json_path, "-o", png2, NULL };
   g_assert_cmpint (run_cli (plot, NULL), ==, 0);
@@ -291,7 +297,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/cli/tbpoint-markov-json", test_markov_json);
   g_test_add_func ("/sim/cli/tbpoint-view", test_tbpoint_view);
   int rc = g_test_run ();
-  g_autoptr(GDir) d = g_dir_open (tmpdir, 0, NULL);
+  g_autoptr (GDir) d = g_dir_open (tmpdir, 0, NULL);
   const char *n;
   while (d && (n = g_dir_read_name (d)))
     {

@@ -17,11 +17,11 @@ static WsSimLaunchStats
 run_one_trace (const WsGpu *gpu, const char *path)
 {
   GError *error = NULL;
-  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
   g_assert_no_error (error);
   WsSimConfig cfg;
   ws_sim_config_init (&cfg);
-  g_autoptr(WsSim) sim = ws_sim_new (gpu, &cfg, &error);
+  g_autoptr (WsSim) sim = ws_sim_new (gpu, &cfg, &error);
   g_assert_no_error (error);
   WsSimLaunchStats st;
   g_assert_true (ws_sim_run_launch (sim, trace, 0, NULL, &st, &error));
@@ -61,15 +61,16 @@ write_chain (gboolean with_ptx, guint *n_insts)
 {
   g_autofree char *ptx = chain_ptx ();
   GError *error = NULL;
-  g_autoptr(WsPtxModule) m = ws_ptx_parse (ptx, strlen (ptx), "chain.ptx", &error);
+  g_autoptr (WsPtxModule) m = ws_ptx_parse (ptx, strlen (ptx), "chain.ptx", &error);
   g_assert_no_error (error);
   const WsPtxFunction *fn = &m->functions[0];
   g_autofree WsTraceStaticInst *insts = trace_test_static_insts (fn);
   *n_insts = fn->n_insts;
   SimTraceBuilder b;
   sim_trace_open (&b, tmpdir, with_ptx ? "chain.wstrace" : "chain-noptx.wstrace");
-  WsTraceKernelDesc kd = { .name = "chain", .ptx = with_ptx ? ptx : NULL, .n_insts = fn->n_insts, .insts = insts,
-                           .regs_per_thread = 16 };
+  WsTraceKernelDesc kd = {
+    .name = "chain", .ptx = with_ptx ? ptx : NULL, .n_insts = fn->n_insts, .insts = insts, .regs_per_thread = 16
+  };
   uint32_t k = ws_trace_writer_add_kernel (b.w, &kd);
   sim_trace_launch (&b, k, 2, 64);
   for (uint32_t t = 0; t < 2; t++)
@@ -104,9 +105,9 @@ run_chain (gboolean with_ptx)
   guint n_insts;
   g_autofree char *path = write_chain (with_ptx, &n_insts);
   GError *error = NULL;
-  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
   g_assert_no_error (error);
-  g_autoptr(WsGpu) gpu = sim_test_gpu (1);
+  g_autoptr (WsGpu) gpu = sim_test_gpu (1);
   gpu->cuda_cores_per_sm = 64;
   Seen s = { 0 };
   g_assert_true (ws_launch_counts_compute (trace, 0, &s.counts, &error));
@@ -115,7 +116,7 @@ run_chain (gboolean with_ptx)
 
   WsSimConfig cfg;
   ws_sim_config_init (&cfg);
-  g_autoptr(WsSim) sim = ws_sim_new (gpu, &cfg, &error);
+  g_autoptr (WsSim) sim = ws_sim_new (gpu, &cfg, &error);
   g_assert_no_error (error);
   WsSimLaunchStats st;
   g_assert_true (ws_sim_run_launch (sim, trace, 0, NULL, &st, &error));
@@ -128,7 +129,7 @@ run_chain (gboolean with_ptx)
   g_assert_cmpfloat_with_epsilon (st.ipc, (double) s.sm_insts / (double) st.cycles, 1e-12);
   ws_sim_launch_stats_clear (&st);
 
-  g_autoptr(WsLaunchAnalysis) a = ws_launch_analysis_new (trace, 0, gpu, &error);
+  g_autoptr (WsLaunchAnalysis) a = ws_launch_analysis_new (trace, 0, gpu, &error);
   g_assert_no_error (error);
   ws_launch_analysis_get_issued (a, &s.profile_insts, NULL);
   const uint64_t *tb = ws_launch_analysis_get_tb_issued (a, NULL);
@@ -173,7 +174,7 @@ static void
 test_chain_latency (void)
 {
   guint n_insts;
-  g_autoptr(WsGpu) gpu = sim_test_gpu (1);
+  g_autoptr (WsGpu) gpu = sim_test_gpu (1);
   uint64_t cycles[2];
   for (int with_ptx = 0; with_ptx < 2; with_ptx++)
     {
@@ -181,14 +182,15 @@ test_chain_latency (void)
       {
         g_autofree char *ptx = chain_ptx ();
         GError *error = NULL;
-        g_autoptr(WsPtxModule) m = ws_ptx_parse (ptx, strlen (ptx), "chain.ptx", &error);
+        g_autoptr (WsPtxModule) m = ws_ptx_parse (ptx, strlen (ptx), "chain.ptx", &error);
         g_assert_no_error (error);
         g_autofree WsTraceStaticInst *insts = trace_test_static_insts (&m->functions[0]);
         n_insts = m->functions[0].n_insts;
         SimTraceBuilder b;
         sim_trace_open (&b, tmpdir, "one.wstrace");
-        WsTraceKernelDesc kd = { .name = "chain", .ptx = with_ptx ? ptx : NULL, .n_insts = n_insts, .insts = insts,
-                                 .regs_per_thread = 16 };
+        WsTraceKernelDesc kd = {
+          .name = "chain", .ptx = with_ptx ? ptx : NULL, .n_insts = n_insts, .insts = insts, .regs_per_thread = 16
+        };
         uint32_t k = ws_trace_writer_add_kernel (b.w, &kd);
         sim_trace_launch (&b, k, 1, 32);
         WsTraceCta *cta = ws_trace_cta_begin (b.w, 0, 1);
@@ -213,7 +215,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   tmpdir = g_dir_make_tmp ("ws-sim-lowering-XXXXXX", &error);
   g_assert_no_error (error);
   g_test_add_func ("/sim/lowering/counts-agree-with-bound", test_counts_agree);

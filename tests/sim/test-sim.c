@@ -11,13 +11,13 @@ static char *tmpdir;
 static WsSimLaunchStats
 run_one (const WsGpu *gpu, const char *path, WsSimScheduler sched)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
   g_assert_no_error (error);
   WsSimConfig cfg;
   ws_sim_config_init (&cfg);
   cfg.scheduler = sched;
-  g_autoptr(WsSim) sim = ws_sim_new (gpu, &cfg, &error);
+  g_autoptr (WsSim) sim = ws_sim_new (gpu, &cfg, &error);
   g_assert_no_error (error);
   WsSimLaunchStats st;
   g_assert_true (ws_sim_run_launch (sim, trace, 0, NULL, &st, &error));
@@ -50,7 +50,7 @@ test_dependent_chain (void)
   ws_trace_cta_end (cta);
   sim_trace_end_launch (&b);
   g_autofree char *path = sim_trace_close (&b);
-  g_autoptr(WsGpu) gpu = sim_test_gpu (1);
+  g_autoptr (WsGpu) gpu = sim_test_gpu (1);
   WsSimLaunchStats st = run_one (gpu, path, WS_SIM_SCHED_GTO);
   g_assert_cmpuint (st.cycles, ==, 400);
   g_assert_cmpuint (st.warp_instructions, ==, 100);
@@ -89,7 +89,7 @@ test_independent_issue_limited (void)
       ws_trace_cta_end (cta);
       sim_trace_end_launch (&b);
       g_autofree char *path = sim_trace_close (&b);
-      g_autoptr(WsGpu) gpu = sim_test_gpu (1);
+      g_autoptr (WsGpu) gpu = sim_test_gpu (1);
       for (int sch = 0; sch < 2; sch++)
         {
           WsSimLaunchStats st = run_one (gpu, path, sch);
@@ -138,17 +138,17 @@ test_dram_bandwidth (void)
       for (uint32_t w = 0; w < 8; w++)
         for (uint32_t i = 0; i < 32; i++)
           {
-            uint64_t idx = ((uint64_t) i * 16 + tb * 8 + w);   /* interleaved: neighbouring warps, neighbouring lines */
+            uint64_t idx = ((uint64_t) i * 16 + tb * 8 + w); /* interleaved: neighbouring warps, neighbouring lines */
             sim_rec_mem (cta, w, i % 8, WS_SPACE_GLOBAL, base + idx * 128, 4);
           }
       ws_trace_cta_end (cta);
     }
   sim_trace_end_launch (&b);
   g_autofree char *path = sim_trace_close (&b);
-  g_autoptr(WsGpu) gpu = sim_test_gpu (2);
+  g_autoptr (WsGpu) gpu = sim_test_gpu (2);
   WsSimLaunchStats st = run_one (gpu, path, WS_SIM_SCHED_GTO);
-  g_test_message ("stream: %" G_GUINT64_FORMAT " cycles, %.2f GB/s, row hits %" G_GUINT64_FORMAT,
-                  st.cycles, st.dram_bandwidth_gbs, st.dram_row_hits);
+  g_test_message ("stream: %" G_GUINT64_FORMAT " cycles, %.2f GB/s, row hits %" G_GUINT64_FORMAT, st.cycles,
+                  st.dram_bandwidth_gbs, st.dram_row_hits);
   g_assert_cmpuint (st.dram_reads, ==, 2048);
   g_assert_cmpuint (st.l1_hits, ==, 0);
   g_assert_cmpuint (st.cycles, >=, 4096);
@@ -191,19 +191,20 @@ test_dram_sub_cycle_burst (void)
       for (uint32_t w = 0; w < 8; w++)
         for (uint32_t i = 0; i < 256; i++)
           {
-            uint64_t idx = (uint64_t) i * n_tbs * 8 + tb * 8 + w;   /* neighbouring warps, neighbouring lines */
+            uint64_t idx = (uint64_t) i * n_tbs * 8 + tb * 8 + w; /* neighbouring warps, neighbouring lines */
             sim_rec_mem (cta, w, i % 8, WS_SPACE_GLOBAL, base + idx * 128, 4);
           }
       ws_trace_cta_end (cta);
     }
   sim_trace_end_launch (&b);
   g_autofree char *path = sim_trace_close (&b);
-  g_autoptr(WsGpu) gpu = sim_test_gpu (2);
+  g_autoptr (WsGpu) gpu = sim_test_gpu (2);
   gpu->dram_bandwidth_gbs = 48;
   WsSimLaunchStats st = run_one (gpu, path, WS_SIM_SCHED_GTO);
   const double bus = 16384.0 * 32 / 48;
-  g_test_message ("sub-cycle burst stream: %" G_GUINT64_FORMAT " cycles (bus time %.0f), %.2f GB/s of 48, row hits %"
-                  G_GUINT64_FORMAT, st.cycles, bus, st.dram_bandwidth_gbs, st.dram_row_hits);
+  g_test_message ("sub-cycle burst stream: %" G_GUINT64_FORMAT
+                  " cycles (bus time %.0f), %.2f GB/s of 48, row hits %" G_GUINT64_FORMAT,
+                  st.cycles, bus, st.dram_bandwidth_gbs, st.dram_row_hits);
   g_assert_cmpuint (st.dram_reads, ==, 16384);
   g_assert_cmpfloat ((double) st.cycles, >=, bus);
   g_assert_cmpfloat ((double) st.cycles, <, 0.8 * 16384);
@@ -234,7 +235,7 @@ run_shared (int cc_major, int stride)
   ws_trace_cta_end (cta);
   sim_trace_end_launch (&b);
   g_autofree char *path = sim_trace_close (&b);
-  g_autoptr(WsGpu) gpu = sim_test_gpu (1);
+  g_autoptr (WsGpu) gpu = sim_test_gpu (1);
   gpu->cc_major = cc_major;
   WsSimLaunchStats st = run_one (gpu, path, WS_SIM_SCHED_GTO);
   g_assert_cmpuint (st.shared_accesses, ==, 64);
@@ -274,7 +275,10 @@ test_shared_bank_conflict (void)
 static void
 test_shared_data_pipe (void)
 {
-  static const struct { int stride; uint64_t cycles, conflict; } cases[] = {
+  static const struct {
+    int stride;
+    uint64_t cycles, conflict;
+  } cases[] = {
     { 4, 2 * 63 + 20, 0 },
     { 8, 2 * 63 + 20 + 1, 64 * 1 },
     { 16, 4 * 63 + 20 + 3, 64 * 3 },
@@ -304,7 +308,11 @@ test_shared_data_pipe (void)
 static void
 test_global_data_pipe (void)
 {
-  static const struct { const char *name; guint size, stride; double wavefronts; } cases[] = {
+  static const struct {
+    const char *name;
+    guint size, stride;
+    double wavefronts;
+  } cases[] = {
     { "double-broadcast", 8, 0, 2 },
     { "float-stride-15", 4, 15 * 4, 1 },
     { "float-stride-4", 4, 4 * 4, 4 },
@@ -343,13 +351,13 @@ test_global_data_pipe (void)
       double wf = ws_bounds_access_wavefronts (&r, cases[c].size, 9);
       g_assert_cmpfloat (wf, ==, cases[c].wavefronts);
 
-      g_autoptr(WsGpu) gpu = sim_test_gpu (1);
+      g_autoptr (WsGpu) gpu = sim_test_gpu (1);
       gpu->cc_major = 9;
       gpu->warp_schedulers_per_sm = 4;
       gpu->max_threads_per_block = 1024;
       WsSimLaunchStats st = run_one (gpu, path, WS_SIM_SCHED_GTO);
-      g_test_message ("%s: %" G_GUINT64_FORMAT " cycles, %.3f per warp load (%g wavefronts)", cases[c].name,
-                      st.cycles, st.cycles / 2048.0, wf);
+      g_test_message ("%s: %" G_GUINT64_FORMAT " cycles, %.3f per warp load (%g wavefronts)", cases[c].name, st.cycles,
+                      st.cycles / 2048.0, wf);
       g_assert_cmpuint (st.cycles, >=, (uint64_t) (2048 * wf));
       g_assert_cmpuint (st.cycles, <=, (uint64_t) (2048 * wf + 300 + 30 + wf));
       ws_sim_launch_stats_clear (&st);
@@ -397,7 +405,7 @@ test_rr_vs_gto (void)
   ws_trace_cta_end (cta);
   sim_trace_end_launch (&b);
   g_autofree char *path = sim_trace_close (&b);
-  g_autoptr(WsGpu) gpu = sim_test_gpu (1);
+  g_autoptr (WsGpu) gpu = sim_test_gpu (1);
   gpu->l1_latency = 100;
   WsSimLaunchStats rr = run_one (gpu, path, WS_SIM_SCHED_RR);
   WsSimLaunchStats gto = run_one (gpu, path, WS_SIM_SCHED_GTO);
@@ -432,7 +440,7 @@ test_dispatch_occupancy (void)
   g_autofree char *path = sim_trace_close (&b);
   for (int sms = 1; sms <= 2; sms++)
     {
-      g_autoptr(WsGpu) gpu = sim_test_gpu (sms);
+      g_autoptr (WsGpu) gpu = sim_test_gpu (sms);
       gpu->max_blocks_per_sm = 2;
       WsSimLaunchStats st = run_one (gpu, path, WS_SIM_SCHED_GTO);
       g_assert_cmpint (st.blocks_per_sm, ==, 2);
@@ -476,10 +484,10 @@ test_barrier (void)
   ws_trace_cta_end (cta);
   sim_trace_end_launch (&b);
   g_autofree char *path = sim_trace_close (&b);
-  g_autoptr(WsGpu) gpu = sim_test_gpu (1);
+  g_autoptr (WsGpu) gpu = sim_test_gpu (1);
   WsSimLaunchStats st = run_one (gpu, path, WS_SIM_SCHED_RR);
   g_assert_cmpuint (st.cycles, ==, 43);
-  g_assert_cmpuint (st.stalls[WS_SIM_STALL_BARRIER], ==, 0);  /* warp 0 was never at the barrier while waiting */
+  g_assert_cmpuint (st.stalls[WS_SIM_STALL_BARRIER], ==, 0); /* warp 0 was never at the barrier while waiting */
   g_assert_cmpuint (st.warp_instructions, ==, 14);
   ws_sim_launch_stats_clear (&st);
 }
@@ -509,7 +517,7 @@ test_param_load (void)
   ws_trace_cta_end (cta);
   sim_trace_end_launch (&b);
   g_autofree char *path = sim_trace_close (&b);
-  g_autoptr(WsGpu) gpu = sim_test_gpu (1);
+  g_autoptr (WsGpu) gpu = sim_test_gpu (1);
   WsSimLaunchStats st = run_one (gpu, path, WS_SIM_SCHED_GTO);
   g_assert_cmpuint (st.cycles, ==, 16);
   g_assert_cmpuint (st.dram_reads, ==, 0);
@@ -542,11 +550,11 @@ test_caches_across_launches (void)
       sim_trace_end_launch (&b);
     }
   g_autofree char *path = sim_trace_close (&b);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
   g_assert_no_error (error);
-  g_autoptr(WsGpu) gpu = sim_test_gpu (1);
-  g_autoptr(WsSim) sim = ws_sim_new (gpu, NULL, &error);
+  g_autoptr (WsGpu) gpu = sim_test_gpu (1);
+  g_autoptr (WsSim) sim = ws_sim_new (gpu, NULL, &error);
   g_assert_no_error (error);
   WsSimLaunchStats st[2];
   for (guint l = 0; l < 2; l++)
@@ -561,7 +569,7 @@ test_caches_across_launches (void)
   g_assert_cmpuint (st[1].dram_reads, ==, 0);
   g_assert_cmpuint (st[1].cycles, <, st[0].cycles);
   g_assert_cmpuint (ws_sim_get_elapsed_cycles (sim), ==, st[0].cycles + st[1].cycles);
-  g_autoptr(WsSim) warmed = ws_sim_new (gpu, NULL, &error);
+  g_autoptr (WsSim) warmed = ws_sim_new (gpu, NULL, &error);
   g_assert_true (ws_sim_warm_launch (warmed, trace, 0, &error));
   g_assert_no_error (error);
   WsSimLaunchStats w;
@@ -602,11 +610,11 @@ test_store_hit_writes_dram (void)
   ws_trace_cta_end (cta);
   sim_trace_end_launch (&b);
   g_autofree char *path = sim_trace_close (&b);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
   g_assert_no_error (error);
-  g_autoptr(WsGpu) gpu = sim_test_gpu (1);
-  g_autoptr(WsSim) sim = ws_sim_new (gpu, NULL, &error);
+  g_autoptr (WsGpu) gpu = sim_test_gpu (1);
+  g_autoptr (WsSim) sim = ws_sim_new (gpu, NULL, &error);
   g_assert_no_error (error);
   WsSimLaunchStats st;
   g_assert_true (ws_sim_run_launch (sim, trace, 0, NULL, &st, &error));
@@ -650,11 +658,11 @@ test_store_stream_dram_bound (void)
     }
   sim_trace_end_launch (&b);
   g_autofree char *path = sim_trace_close (&b);
-  g_autoptr(WsGpu) gpu = sim_test_gpu (1);
+  g_autoptr (WsGpu) gpu = sim_test_gpu (1);
   WsSimLaunchStats st = run_one (gpu, path, WS_SIM_SCHED_GTO);
   double stored = 65536.0 * 32, written = (double) st.dram_writes * 32;
-  g_test_message ("store stream: %" G_GUINT64_FORMAT " cycles, %.2f GB/s at DRAM, %.2f GB/s stored",
-                  st.cycles, st.dram_bandwidth_gbs, stored / (double) st.cycles);
+  g_test_message ("store stream: %" G_GUINT64_FORMAT " cycles, %.2f GB/s at DRAM, %.2f GB/s stored", st.cycles,
+                  st.dram_bandwidth_gbs, stored / (double) st.cycles);
   g_assert_cmpuint (st.dram_reads, ==, 0);
   g_assert_cmpuint (st.dram_writes, ==, 32768);
   g_assert_cmpuint (st.cycles, >=, 65536);
@@ -691,7 +699,7 @@ test_block_retires_after_stores (void)
     }
   sim_trace_end_launch (&b);
   g_autofree char *path = sim_trace_close (&b);
-  g_autoptr(WsGpu) gpu = sim_test_gpu (1);
+  g_autoptr (WsGpu) gpu = sim_test_gpu (1);
   gpu->max_blocks_per_sm = 2;
   WsSimLaunchStats st = run_one (gpu, path, WS_SIM_SCHED_GTO);
   g_test_message ("8 store blocks, 2 per SM: %" G_GUINT64_FORMAT " cycles", st.cycles);
@@ -719,10 +727,8 @@ chase_addr (const WsGpu *gpu, ChaseLevel level, guint i)
   const uint64_t base = 0x40000000;
   switch (level)
     {
-    case CHASE_L1:
-      return base + (uint64_t) (i % 16) * 128;
-    case CHASE_L2:
-      return base + (uint64_t) (i % (2 * (guint) gpu->l1_size / 128)) * 128;
+    case CHASE_L1: return base + (uint64_t) (i % 16) * 128;
+    case CHASE_L2: return base + (uint64_t) (i % (2 * (guint) gpu->l1_size / 128)) * 128;
     case CHASE_DRAM:
     default:
       /* The simulator's mapping (dram_enqueue): 128-byte lines interleave
@@ -774,8 +780,12 @@ test_pointer_chase_latency (void)
   static const char *files[] = { "a100.json", "h100-pcie.json", "tesla-v100-pcie.json" };
   for (guint f = 0; f < G_N_ELEMENTS (files); f++)
     {
-      g_autoptr(WsGpu) gpu = catalogue_gpu (files[f]);
-      struct { ChaseLevel level; double want; guint warm, n; } cases[] = {
+      g_autoptr (WsGpu) gpu = catalogue_gpu (files[f]);
+      struct {
+        ChaseLevel level;
+        double want;
+        guint warm, n;
+      } cases[] = {
         { CHASE_L1, gpu->l1_latency, 16, 256 },
         { CHASE_L2, gpu->l2_latency, 2 * (guint) gpu->l1_size / 128, 2 * (guint) gpu->l1_size / 128 },
         { CHASE_DRAM, gpu->dram_latency, 0, 64 },
@@ -815,7 +825,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/memory/store-hit-writes-dram", test_store_hit_writes_dram);
   g_test_add_func ("/sim/memory/pointer-chase-takes-catalogue-latency", test_pointer_chase_latency);
   int rc = g_test_run ();
-  g_autoptr(GDir) d = g_dir_open (tmpdir, 0, NULL);
+  g_autoptr (GDir) d = g_dir_open (tmpdir, 0, NULL);
   const char *n;
   while (d && (n = g_dir_read_name (d)))
     {

@@ -10,7 +10,7 @@
 static inline WsStore *
 system_test_workspace (char **dir)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   *dir = g_dir_make_tmp ("ws-system-XXXXXX", &error);
   g_assert_no_error (error);
   g_autofree char *db = g_build_filename (*dir, "t.db", NULL);
@@ -41,8 +41,8 @@ system_test_rm_rf (const char *path)
 static inline JsonNode *
 system_test_parse (const char *text)
 {
-  g_autoptr(JsonParser) p = json_parser_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr (JsonParser) p = json_parser_new ();
+  g_autoptr (GError) error = NULL;
   json_parser_load_from_data (p, text, -1, &error);
   g_assert_no_error (error);
   return json_node_copy (json_parser_get_root (p));

@@ -18,22 +18,14 @@ sample_value (const WsAppField *f)
 {
   switch (f->type)
     {
-    case WS_APP_FIELD_EXPR:
-      return "\"1\"";
-    case WS_APP_FIELD_TEXT:
-      return "\"k\"";
-    case WS_APP_FIELD_IDENT:
-      return "\"i\"";
-    case WS_APP_FIELD_LABEL:
-      return "\"CPU\"";
-    case WS_APP_FIELD_LABELS:
-      return "[\"CPU\"]";
-    case WS_APP_FIELD_TRACE:
-      return "\"k.wstrace\"";
-    case WS_APP_FIELD_PROGRAM:
-      return "\"/bin/true\"";
-    case WS_APP_FIELD_ARGS:
-      return "[\"{1}\", 2]";
+    case WS_APP_FIELD_EXPR: return "\"1\"";
+    case WS_APP_FIELD_TEXT: return "\"k\"";
+    case WS_APP_FIELD_IDENT: return "\"i\"";
+    case WS_APP_FIELD_LABEL: return "\"CPU\"";
+    case WS_APP_FIELD_LABELS: return "[\"CPU\"]";
+    case WS_APP_FIELD_TRACE: return "\"k.wstrace\"";
+    case WS_APP_FIELD_PROGRAM: return "\"/bin/true\"";
+    case WS_APP_FIELD_ARGS: return "[\"{1}\", 2]";
     }
   g_assert_not_reached ();
 }
@@ -56,9 +48,8 @@ record (const char *op, WsAppKernelKind kernel, const char *extra_key, const cha
   const WsAppField *fields = ws_app_schema_fields (op, kernel, &n);
   const WsAppOpKind *info = ws_app_schema_op_kind_find (op);
   const WsAppKernelKindInfo *kinds = ws_app_schema_kernel_kinds (&n_kinds);
-  g_autoptr(GString) top = g_string_new (NULL);
-  g_autoptr(GHashTable) objects = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
-                                                        gstring_free);
+  g_autoptr (GString) top = g_string_new (NULL);
+  g_autoptr (GHashTable) objects = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, gstring_free);
 
   g_string_append_printf (top, "{\"op\": \"%s\"", op);
   if (g_str_equal (op, "kernel") && kinds[kernel].marker != NULL)
@@ -106,13 +97,14 @@ record (const char *op, WsAppKernelKind kernel, const char *extra_key, const cha
     g_string_append_printf (top, ", \"%s\": []", info->else_body);
   g_string_append (top, "}");
   return g_strdup_printf ("{\"kind\": \"application\", \"name\": \"s\", \"processes\": [{\"label\": \"CPU\", "
-                          "\"operations\": [%s]}]}", top->str);
+                          "\"operations\": [%s]}]}",
+                          top->str);
 }
 
 static WsAppModel *
 read_record (const char *text, GError **error)
 {
-  g_autoptr(JsonNode) node = system_test_parse (text);
+  g_autoptr (JsonNode) node = system_test_parse (text);
   return ws_app_model_from_json (node, error);
 }
 
@@ -140,8 +132,8 @@ test_every_field_read (void)
             /* i == n: the required fields alone (host needs one of two). */
             const char *extra = i < n ? fields[i].key : NULL;
             g_autofree char *text = record (ops[k].name, kk, extra, NULL, NULL);
-            g_autoptr(GError) error = NULL;
-            g_autoptr(WsAppModel) app = read_record (text, &error);
+            g_autoptr (GError) error = NULL;
+            g_autoptr (WsAppModel) app = read_record (text, &error);
 
             if (g_str_equal (ops[k].name, "host") && extra == NULL)
               {
@@ -156,8 +148,8 @@ test_every_field_read (void)
         {
           g_autofree char *text = record (ops[k].name, kk, g_str_equal (ops[k].name, "host") ? "seconds" : NULL,
                                           "bogus_member", NULL);
-          g_autoptr(GError) error = NULL;
-          g_autoptr(WsAppModel) app = read_record (text, &error);
+          g_autoptr (GError) error = NULL;
+          g_autoptr (WsAppModel) app = read_record (text, &error);
 
           g_assert_null (app);
           g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
@@ -166,9 +158,10 @@ test_every_field_read (void)
       }
   /* An unknown kind lists the schema's kinds. */
   {
-    g_autoptr(GError) error = NULL;
-    g_autoptr(WsAppModel) app = read_record ("{\"kind\": \"application\", \"name\": \"s\", \"processes\": "
-                                             "[{\"label\": \"CPU\", \"operations\": [{\"op\": \"lop\"}]}]}", &error);
+    g_autoptr (GError) error = NULL;
+    g_autoptr (WsAppModel) app = read_record ("{\"kind\": \"application\", \"name\": \"s\", \"processes\": "
+                                              "[{\"label\": \"CPU\", \"operations\": [{\"op\": \"lop\"}]}]}",
+                                              &error);
     g_autofree char *all = g_strjoinv (", ", (char **) ws_app_schema_op_names ());
 
     g_assert_null (app);
@@ -217,8 +210,8 @@ test_unknown_analytic_field_named (void)
   g_autofree char *dir = make_tmp_dir ("ws-app-schema-XXXXXX");
   guint n_params;
   const WsAnalyticParam *params = ws_analytic_params (&n_params);
-  g_autoptr(GString) every = g_string_new ("{\"name\": \"every\"");
-  g_autoptr(GString) every_expr = g_string_new (NULL);
+  g_autoptr (GString) every = g_string_new ("{\"name\": \"every\"");
+  g_autoptr (GString) every_expr = g_string_new (NULL);
   g_autofree char *path = g_build_filename (dir, "kernel.json", NULL);
 
   for (guint i = 0; i < n_params; i++)
@@ -234,9 +227,9 @@ test_unknown_analytic_field_named (void)
 
   /* Every parameter: a file and an application model. */
   {
-    g_autoptr(GError) error = NULL;
+    g_autoptr (GError) error = NULL;
     g_assert_true (g_file_set_contents (path, every->str, -1, NULL));
-    g_autoptr(WsAnalyticKernel) k = ws_analytic_kernel_load (path, &error);
+    g_autoptr (WsAnalyticKernel) k = ws_analytic_kernel_load (path, &error);
     g_assert_no_error (error);
     for (guint i = 0; i < n_params; i++)
       {
@@ -245,8 +238,9 @@ test_unknown_analytic_field_named (void)
       }
     g_autofree char *text = g_strdup_printf ("{\"kind\": \"application\", \"name\": \"s\", \"processes\": "
                                              "[{\"label\": \"CPU\", \"operations\": [{\"op\": \"kernel\", "
-                                             "\"analytic\": {%s}}]}]}", every_expr->str);
-    g_autoptr(WsAppModel) app = read_record (text, &error);
+                                             "\"analytic\": {%s}}]}]}",
+                                             every_expr->str);
+    g_autoptr (WsAppModel) app = read_record (text, &error);
     g_assert_no_error (error);
     g_assert_nonnull (app);
   }
@@ -257,7 +251,7 @@ test_unknown_analytic_field_named (void)
     {
       g_autofree char *typo = g_strconcat (params[i].key, "x", NULL);
       g_autofree char *named = g_strdup_printf ("unknown field '%s'", typo);
-      g_autoptr(GError) error = NULL;
+      g_autoptr (GError) error = NULL;
       g_autofree char *file = g_strdup_printf ("{\"grid_size\": 1, \"block_size\": 32, \"%s\": 1}", typo);
 
       g_assert_true (g_file_set_contents (path, file, -1, NULL));
@@ -268,7 +262,7 @@ test_unknown_analytic_field_named (void)
       g_clear_error (&error);
 
       g_autofree char *text = record ("kernel", WS_APP_KERNEL_ANALYTIC, NULL, typo, "analytic");
-      g_autoptr(WsAppModel) app = read_record (text, &error);
+      g_autoptr (WsAppModel) app = read_record (text, &error);
       g_assert_null (app);
       g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
       g_assert_nonnull (strstr (error->message, named));
@@ -277,7 +271,7 @@ test_unknown_analytic_field_named (void)
 
   /* Far from every name: the file's error lists the table's parameters. */
   {
-    g_autoptr(GError) error = NULL;
+    g_autoptr (GError) error = NULL;
     g_autofree char *all = ws_analytic_param_names ();
     g_assert_true (g_file_set_contents (path, "{\"grid_size\": 1, \"block_size\": 32, \"zzzzzzzz\": 1}", -1, NULL));
     g_assert_null (ws_analytic_kernel_load (path, &error));
@@ -287,7 +281,7 @@ test_unknown_analytic_field_named (void)
 
   /* A value out of a parameter's range, in both readers. */
   {
-    g_autoptr(GError) error = NULL;
+    g_autoptr (GError) error = NULL;
     g_assert_true (g_file_set_contents (path, "{\"grid_size\": 0, \"block_size\": 32}", -1, NULL));
     g_assert_null (ws_analytic_kernel_load (path, &error));
     g_assert_nonnull (strstr (error->message, "field 'grid_size' is 0; it must be at least 1"));

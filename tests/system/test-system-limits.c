@@ -51,8 +51,8 @@ test_deep_system_refused (Fixture *f, gconstpointer data)
 {
   /* 1 100 levels: SQLite's json_valid() rejected the record, reported as a
    * duplicate name. */
-  g_autoptr(WsSystemModel) deep = deep_system (1100);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (WsSystemModel) deep = deep_system (1100);
+  g_autoptr (GError) error = NULL;
   g_assert_false (ws_system_store_put_system (f->store, deep, FALSE, &error));
   g_test_message ("%s", error->message);
   g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
@@ -67,21 +67,21 @@ test_deep_system_refused (Fixture *f, gconstpointer data)
   for (guint i = 0; i < 70; i++)
     g_string_append (text, "]}");
   g_string_append (text, "]}");
-  g_autoptr(GError) e2 = NULL;
-  g_autoptr(JsonNode) node = ws_json_from_text (text->str, &e2);
+  g_autoptr (GError) e2 = NULL;
+  g_autoptr (JsonNode) node = ws_json_from_text (text->str, &e2);
   g_assert_no_error (e2);
   g_string_free (text, TRUE);
-  g_autoptr(WsSystemModel) none = ws_system_model_from_json (node, &e2);
+  g_autoptr (WsSystemModel) none = ws_system_model_from_json (node, &e2);
   g_assert_null (none);
   g_assert_error (e2, WS_ERROR, WS_ERROR_INVALID);
   g_assert_nonnull (strstr (e2->message, "component 'm63': machines nest more than 64 levels"));
 
   /* Within the limit it is stored, and the name stays free for it. */
-  g_autoptr(WsSystemModel) fine = deep_system (20);
-  g_autoptr(GError) e3 = NULL;
+  g_autoptr (WsSystemModel) fine = deep_system (20);
+  g_autoptr (GError) e3 = NULL;
   g_assert_true (ws_system_store_put_system (f->store, fine, FALSE, &e3));
   g_assert_no_error (e3);
-  g_autoptr(WsSystemModel) back = ws_system_store_get_system (f->store, "deep", &e3);
+  g_autoptr (WsSystemModel) back = ws_system_store_get_system (f->store, "deep", &e3);
   g_assert_no_error (e3);
   g_assert_nonnull (ws_system_model_find (back, "m19"));
 }
@@ -98,7 +98,7 @@ deep_app (guint levels)
   for (guint i = 0; i < levels; i++)
     g_string_append (text, "]}");
   g_string_append (text, "]}]}");
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   JsonNode *node = ws_json_from_text (text->str, &error);
   g_assert_no_error (error);
   g_string_free (text, TRUE);
@@ -108,25 +108,25 @@ deep_app (guint levels)
 static void
 test_deep_app_refused (Fixture *f, gconstpointer data)
 {
-  g_autoptr(JsonNode) deep = deep_app (80);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (JsonNode) deep = deep_app (80);
+  g_autoptr (GError) error = NULL;
   g_assert_false (ws_system_store_put_app (f->store, deep, FALSE, &error));
   g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
   g_assert_nonnull (strstr (error->message, "application 'deepapp', label 'CPU', operation 1.1.1."));
   g_assert_nonnull (strstr (error->message, "loops and conditionals nest more than 64 levels deep"));
 
   /* 60 levels: stored, read back and run (one host operation of 1 ms). */
-  g_autoptr(JsonNode) fine = deep_app (60);
-  g_autoptr(GError) e2 = NULL;
+  g_autoptr (JsonNode) fine = deep_app (60);
+  g_autoptr (GError) e2 = NULL;
   g_assert_true (ws_system_store_put_app (f->store, fine, FALSE, &e2));
   g_assert_no_error (e2);
-  g_autoptr(WsAppModel) app = ws_system_store_get_app (f->store, "deepapp", &e2);
+  g_autoptr (WsAppModel) app = ws_system_store_get_app (f->store, "deepapp", &e2);
   g_assert_no_error (e2);
-  g_autoptr(WsSystemModel) s = ws_system_store_get_system (f->store, "testbed-gtx970", &e2);
+  g_autoptr (WsSystemModel) s = ws_system_store_get_system (f->store, "testbed-gtx970", &e2);
   g_assert_no_error (e2);
-  g_autoptr(WsSystemEnv) env = ws_system_env_new (f->store, s, NULL, &e2);
+  g_autoptr (WsSystemEnv) env = ws_system_env_new (f->store, s, NULL, &e2);
   g_assert_no_error (e2);
-  g_autoptr(WsSystemResult) r = ws_system_evaluate (env, app, NULL, &e2);
+  g_autoptr (WsSystemResult) r = ws_system_evaluate (env, app, NULL, &e2);
   g_assert_no_error (e2);
   g_assert_cmpuint (r->operations->len, ==, 1);
   g_assert_cmpfloat_with_epsilon (r->total_seconds, 1e-3, 1e-12);
@@ -140,21 +140,22 @@ test_long_sum_runs (Fixture *f, gconstpointer data)
   for (guint i = 1; i < 20000; i++)
     g_string_append (sum, "+1");
   g_autofree char *text = g_strdup_printf (
-      "{\"kind\":\"application\",\"name\":\"sum\",\"variables\":[{\"name\":\"x\",\"expression\":\"%s\"}],"
-      "\"processes\":[{\"label\":\"CPU\",\"operations\":[{\"op\":\"host\",\"seconds\":\"x * 1e-6\"}]}]}", sum->str);
+    "{\"kind\":\"application\",\"name\":\"sum\",\"variables\":[{\"name\":\"x\",\"expression\":\"%s\"}],"
+    "\"processes\":[{\"label\":\"CPU\",\"operations\":[{\"op\":\"host\",\"seconds\":\"x * 1e-6\"}]}]}",
+    sum->str);
   g_string_free (sum, TRUE);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) node = ws_json_from_text (text, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonNode) node = ws_json_from_text (text, &error);
   g_assert_no_error (error);
   g_assert_true (ws_system_store_put_app (f->store, node, FALSE, &error));
   g_assert_no_error (error);
-  g_autoptr(WsAppModel) app = ws_system_store_get_app (f->store, "sum", &error);
+  g_autoptr (WsAppModel) app = ws_system_store_get_app (f->store, "sum", &error);
   g_assert_no_error (error);
-  g_autoptr(WsSystemModel) s = ws_system_store_get_system (f->store, "testbed-gtx970", &error);
+  g_autoptr (WsSystemModel) s = ws_system_store_get_system (f->store, "testbed-gtx970", &error);
   g_assert_no_error (error);
-  g_autoptr(WsSystemEnv) env = ws_system_env_new (f->store, s, NULL, &error);
+  g_autoptr (WsSystemEnv) env = ws_system_env_new (f->store, s, NULL, &error);
   g_assert_no_error (error);
-  g_autoptr(WsSystemResult) r = ws_system_evaluate (env, app, NULL, &error);
+  g_autoptr (WsSystemResult) r = ws_system_evaluate (env, app, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpfloat (*(double *) g_hash_table_lookup (r->variables, "x"), ==, 20000);
   g_assert_cmpfloat_with_epsilon (r->total_seconds, 0.02, 1e-12);

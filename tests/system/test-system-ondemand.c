@@ -22,7 +22,7 @@ typedef struct {
 static void
 fixture_set_up (Fixture *f, gconstpointer data)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   f->store = system_test_workspace (&f->dir);
   f->system = ws_system_store_get_system (f->store, "testbed-gtx970", &error);
   g_assert_no_error (error);
@@ -65,20 +65,20 @@ runtime_built (void)
 static char *
 app_json (const char *name, const char *program, const char *args, const char *extra)
 {
-  return g_strdup_printf (
-      "{\"kind\":\"application\",\"name\":\"%s\",\"variables\":[{\"name\":\"N\",\"default\":16384},"
-      "{\"name\":\"computeIntensity\",\"default\":16},{\"name\":\"blockSize\",\"default\":256},"
-      "{\"name\":\"copies\",\"default\":1}],"
-      "\"processes\":[{\"label\":\"CPU\",\"operations\":[{\"op\":\"h2d\",\"bytes\":\"4*N*copies\"},"
-      "{\"op\":\"kernel\",\"name\":\"saxpy2\",\"program\":\"%s\",\"args\":%s%s},"
-      "{\"op\":\"d2h\",\"bytes\":\"4*N\"}]}]}", name, program, args, extra ? extra : "");
+  return g_strdup_printf ("{\"kind\":\"application\",\"name\":\"%s\",\"variables\":[{\"name\":\"N\",\"default\":16384},"
+                          "{\"name\":\"computeIntensity\",\"default\":16},{\"name\":\"blockSize\",\"default\":256},"
+                          "{\"name\":\"copies\",\"default\":1}],"
+                          "\"processes\":[{\"label\":\"CPU\",\"operations\":[{\"op\":\"h2d\",\"bytes\":\"4*N*copies\"},"
+                          "{\"op\":\"kernel\",\"name\":\"saxpy2\",\"program\":\"%s\",\"args\":%s%s},"
+                          "{\"op\":\"d2h\",\"bytes\":\"4*N\"}]}]}",
+                          name, program, args, extra ? extra : "");
 }
 
 static WsAppModel *
 import (Fixture *f, const char *json)
 {
-  g_autoptr(JsonNode) node = system_test_parse (json);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (JsonNode) node = system_test_parse (json);
+  g_autoptr (GError) error = NULL;
   g_assert_true (ws_system_store_put_app (f->store, node, TRUE, &error));
   g_assert_no_error (error);
   const char *name = json_object_get_string_member (json_node_get_object (node), "name");
@@ -103,8 +103,8 @@ kernel_seconds (const WsSystemResult *r)
 static GPtrArray *
 sweep (WsSystemEnv *env, const WsAppModel *app, const char *const *axes_text, guint threads)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) axes = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_sweep_axis_free);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) axes = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_sweep_axis_free);
   for (guint i = 0; axes_text[i] != NULL; i++)
     {
       WsSweepAxis *a = ws_sweep_axis_parse (axes_text[i], &error);
@@ -195,24 +195,24 @@ test_sweep_follows_n (Fixture *f, gconstpointer data)
   g_autofree char *wrapper = counting_wrapper (f, program, counter);
   g_autofree char *json = app_json ("saxpy2-ondemand", wrapper, "[\"{N}\", \"{computeIntensity}\", \"{blockSize}\"]",
                                     NULL);
-  g_autoptr(WsAppModel) app = import (f, json);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (WsAppModel) app = import (f, json);
+  g_autoptr (GError) error = NULL;
 
   /* N × copies: 6 points on 4 threads, but only 3 distinct argument lists
    * (copies is not an argument), so the program runs 3 times. */
   static const char *const axes[] = { "N=4096,16384,65536", "copies=1,2", NULL };
-  g_autoptr(WsSystemEnv) env = ws_system_env_new (f->store, f->system, "volkov", &error);
+  g_autoptr (WsSystemEnv) env = ws_system_env_new (f->store, f->system, "volkov", &error);
   g_assert_no_error (error);
-  g_auto(GStrv) none = ws_system_env_get_profiled_traces (env);
+  g_auto (GStrv) none = ws_system_env_get_profiled_traces (env);
   g_assert_cmpuint (g_strv_length (none), ==, 0);
   double t0 = g_get_monotonic_time ();
-  g_autoptr(GPtrArray) rv = sweep (env, app, axes, 4);
+  g_autoptr (GPtrArray) rv = sweep (env, app, axes, 4);
   double profile_s = (g_get_monotonic_time () - t0) / 1e6;
   g_assert_cmpuint (rv->len, ==, 6);
   g_assert_cmpuint (count_lines (counter), ==, 3);
-  g_autoptr(GPtrArray) files = trace_files (f);
+  g_autoptr (GPtrArray) files = trace_files (f);
   g_assert_cmpuint (files->len, ==, 3);
-  g_auto(GStrv) profiled = ws_system_env_get_profiled_traces (env);
+  g_auto (GStrv) profiled = ws_system_env_get_profiled_traces (env);
   g_assert_cmpuint (g_strv_length (profiled), ==, 3);
   for (guint i = 0; i < 3; i++)
     g_assert_true (g_ptr_array_find_with_equal_func (files, profiled[i], g_str_equal, NULL));
@@ -232,18 +232,18 @@ test_sweep_follows_n (Fixture *f, gconstpointer data)
 
   /* Each is volkov's prediction for the trace of that N, which the program
    * wrote with N as its first argument (N / blockSize thread blocks). */
-  g_autoptr(GPtrArray) plugins = ws_predictor_scan ();
+  g_autoptr (GPtrArray) plugins = ws_predictor_scan ();
   WsPredictorPlugin *volkov = ws_predictor_find (plugins, "volkov", &error);
   g_assert_no_error (error);
-  g_autoptr(WsGpu) gpu = ws_store_get_gpu (f->store, "GTX 970", &error);
+  g_autoptr (WsGpu) gpu = ws_store_get_gpu (f->store, "GTX 970", &error);
   g_assert_no_error (error);
   static const guint n_values[] = { 4096, 16384, 65536 };
   for (guint i = 0; i < 3; i++)
     {
-      g_autoptr(WsTrace) trace = ws_trace_open (profiled[i], &error);
+      g_autoptr (WsTrace) trace = ws_trace_open (profiled[i], &error);
       g_assert_no_error (error);
       g_assert_cmpuint (ws_trace_get_n_launches (trace), ==, 1);
-      g_autoptr(WsPrediction) p = ws_predict_trace (volkov, gpu, trace, 0, NULL, NULL, &error);
+      g_autoptr (WsPrediction) p = ws_predict_trace (volkov, gpu, trace, 0, NULL, NULL, &error);
       g_assert_no_error (error);
       const WsTraceLaunch *launch = ws_trace_get_launch (trace, 0);
       guint k = 0;
@@ -258,18 +258,18 @@ test_sweep_follows_n (Fixture *f, gconstpointer data)
   gint64 before[3];
   for (guint i = 0; i < 3; i++)
     before[i] = mtime_ns (files->pdata[i]);
-  g_autoptr(WsSystemEnv) senv = ws_system_env_new (f->store, f->system, WS_SYSTEM_PREDICTOR_SIMULATOR, &error);
+  g_autoptr (WsSystemEnv) senv = ws_system_env_new (f->store, f->system, WS_SYSTEM_PREDICTOR_SIMULATOR, &error);
   g_assert_no_error (error);
   static const char *const n_only[] = { "N=4096,16384,65536", NULL };
   t0 = g_get_monotonic_time ();
-  g_autoptr(GPtrArray) rs = sweep (senv, app, n_only, 2);
+  g_autoptr (GPtrArray) rs = sweep (senv, app, n_only, 2);
   double reuse_s = (g_get_monotonic_time () - t0) / 1e6;
   g_assert_cmpuint (count_lines (counter), ==, 3);
-  g_autoptr(GPtrArray) files2 = trace_files (f);
+  g_autoptr (GPtrArray) files2 = trace_files (f);
   g_assert_cmpuint (files2->len, ==, 3);
   for (guint i = 0; i < 3; i++)
     g_assert_cmpint (mtime_ns (files2->pdata[i]), ==, before[i]);
-  g_auto(GStrv) reused = ws_system_env_get_profiled_traces (senv);
+  g_auto (GStrv) reused = ws_system_env_get_profiled_traces (senv);
   g_assert_cmpuint (g_strv_length (reused), ==, 3);
   double ks[3];
   for (guint i = 0; i < 3; i++)
@@ -281,16 +281,16 @@ test_sweep_follows_n (Fixture *f, gconstpointer data)
   g_test_message ("kernel seconds, volkov: %g %g %g; simulator: %g %g %g", kv[0], kv[1], kv[2], ks[0], ks[1], ks[2]);
 
   /* A program newer than its traces is profiled again. */
-  g_autoptr(GFile) wf = g_file_new_for_path (wrapper);
+  g_autoptr (GFile) wf = g_file_new_for_path (wrapper);
   guint64 now = (guint64) g_get_real_time () / G_USEC_PER_SEC + 10;
-  g_assert_true (g_file_set_attribute_uint64 (wf, G_FILE_ATTRIBUTE_TIME_MODIFIED, now, G_FILE_QUERY_INFO_NONE, NULL,
-                                              &error));
+  g_assert_true (
+    g_file_set_attribute_uint64 (wf, G_FILE_ATTRIBUTE_TIME_MODIFIED, now, G_FILE_QUERY_INFO_NONE, NULL, &error));
   g_assert_no_error (error);
-  g_autoptr(WsSystemEnv) env3 = ws_system_env_new (f->store, f->system, "volkov", &error);
-  g_autoptr(WsSystemResult) r3 = ws_system_evaluate (env3, app, NULL, &error);
+  g_autoptr (WsSystemEnv) env3 = ws_system_env_new (f->store, f->system, "volkov", &error);
+  g_autoptr (WsSystemResult) r3 = ws_system_evaluate (env3, app, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (count_lines (counter), ==, 4);
-  g_assert_cmpfloat_with_epsilon (kernel_seconds (r3), kv[1], kv[1] * 1e-9);   /* N = 16384, the default */
+  g_assert_cmpfloat_with_epsilon (kernel_seconds (r3), kv[1], kv[1] * 1e-9); /* N = 16384, the default */
 }
 
 /* ---- the demo's saxpy2-profiled ------------------------------------------ */
@@ -301,21 +301,23 @@ test_demo_profiled (Fixture *f, gconstpointer data)
   const char *program = example ();
   if (program == NULL)
     return;
-  g_autoptr(GError) error = NULL;
-  g_auto(GStrv) before = ws_system_store_list_apps (f->store, &error);
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) before = ws_system_store_list_apps (f->store, &error);
   g_assert_false (g_strv_contains ((const char *const *) before, "saxpy2-profiled"));
   g_setenv ("WARPSCOPE_DEMO_PROGRAM", program, TRUE);
   gboolean ok = ws_system_store_ensure_demo (f->store, &error);
   g_setenv ("WARPSCOPE_DEMO_PROGRAM", "/nonexistent/saxpy2", TRUE);
   g_assert_no_error (error);
   g_assert_true (ok);
-  g_autoptr(WsAppModel) app = ws_system_store_get_app (f->store, "saxpy2-profiled", &error);
+  g_autoptr (WsAppModel) app = ws_system_store_get_app (f->store, "saxpy2-profiled", &error);
   g_assert_no_error (error);
-  g_autoptr(JsonNode) node = ws_app_model_to_json (app);
+  g_autoptr (JsonNode) node = ws_app_model_to_json (app);
   g_autofree char *canon = g_canonicalize_filename (program, NULL);
   JsonObject *kernel = json_array_get_object_element (
-      json_object_get_array_member (json_array_get_object_element (
-          json_object_get_array_member (json_node_get_object (node), "processes"), 0), "operations"), 2);
+    json_object_get_array_member (
+      json_array_get_object_element (json_object_get_array_member (json_node_get_object (node), "processes"), 0),
+      "operations"),
+    2);
   g_assert_cmpstr (json_object_get_string_member (kernel, "program"), ==, canon);
   JsonArray *args = json_object_get_array_member (kernel, "args");
   g_assert_cmpstr (json_array_get_string_element (args, 0), ==, "{N}");
@@ -323,10 +325,10 @@ test_demo_profiled (Fixture *f, gconstpointer data)
   g_assert_cmpstr (json_array_get_string_element (args, 2), ==, "{blockSize}");
 
   /* computeIntensity and blockSize are real inputs too. */
-  g_autoptr(WsSystemEnv) env = ws_system_env_new (f->store, f->system, NULL, &error);
+  g_autoptr (WsSystemEnv) env = ws_system_env_new (f->store, f->system, NULL, &error);
   g_assert_no_error (error);
   static const char *const axes[] = { "computeIntensity=1,64", NULL };
-  g_autoptr(GPtrArray) r = sweep (env, app, axes, 0);
+  g_autoptr (GPtrArray) r = sweep (env, app, axes, 0);
   g_assert_cmpfloat (kernel_seconds (r->pdata[1]), >, kernel_seconds (r->pdata[0]));
 }
 
@@ -340,41 +342,44 @@ test_args_and_failure_message (Fixture *f, gconstpointer data)
   if (!runtime_built ())
     return;
   g_autofree char *script = g_build_filename (f->dir, "echo-fail", NULL);
-  g_assert_true (g_file_set_contents (script, "#!/bin/sh\necho \"first line\" >&2\necho \"got $*\" >&2\nexit 3\n", -1,
-                                      NULL));
+  g_assert_true (
+    g_file_set_contents (script, "#!/bin/sh\necho \"first line\" >&2\necho \"got $*\" >&2\nexit 3\n", -1, NULL));
   g_assert_cmpint (g_chmod (script, 0755), ==, 0);
   g_autofree char *json = app_json ("echo", script,
                                     "[\"--n={N*2}\", \"{N/3}\", 7, 0.25, \"{{literal}}\", \"plain\", \"a b\"]", NULL);
-  g_autoptr(WsAppModel) app = import (f, json);
+  g_autoptr (WsAppModel) app = import (f, json);
 
   /* The stored model round-trips the arguments as written. */
-  g_autoptr(JsonNode) node = ws_app_model_to_json (app);
+  g_autoptr (JsonNode) node = ws_app_model_to_json (app);
   JsonObject *kernel = json_array_get_object_element (
-      json_object_get_array_member (json_array_get_object_element (
-          json_object_get_array_member (json_node_get_object (node), "processes"), 0), "operations"), 1);
+    json_object_get_array_member (
+      json_array_get_object_element (json_object_get_array_member (json_node_get_object (node), "processes"), 0),
+      "operations"),
+    1);
   JsonArray *args = json_object_get_array_member (kernel, "args");
   g_assert_cmpuint (json_array_get_length (args), ==, 7);
   g_assert_cmpstr (json_array_get_string_element (args, 0), ==, "--n={N*2}");
   g_assert_cmpint (json_array_get_int_element (args, 2), ==, 7);
   g_assert_cmpfloat (json_array_get_double_element (args, 3), ==, 0.25);
-  g_autoptr(WsAppModel) again = ws_app_model_from_json (node, NULL);
+  g_autoptr (WsAppModel) again = ws_app_model_from_json (node, NULL);
   g_assert_nonnull (again);
 
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsSystemEnv) env = ws_system_env_new (f->store, f->system, NULL, &error);
-  g_autoptr(WsSystemResult) r = ws_system_evaluate (env, app, NULL, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsSystemEnv) env = ws_system_env_new (f->store, f->system, NULL, &error);
+  g_autoptr (WsSystemResult) r = ws_system_evaluate (env, app, NULL, &error);
   g_assert_null (r);
   g_assert_nonnull (error);
   g_autofree char *third = g_strdup_printf ("%.17g", 16384.0 / 3);
   g_autofree char *expected = g_strdup_printf (
-      "application 'echo', label 'CPU', operation 2 (kernel): profiling `%s --n=32768 %s 7 0.25 "
-      "'{literal}' plain 'a b'`: it exited with status 3; the end of its standard error:\nfirst line\n"
-      "got --n=32768 %s 7 0.25 {literal} plain a b", script, third, third);
+    "application 'echo', label 'CPU', operation 2 (kernel): profiling `%s --n=32768 %s 7 0.25 "
+    "'{literal}' plain 'a b'`: it exited with status 3; the end of its standard error:\nfirst line\n"
+    "got --n=32768 %s 7 0.25 {literal} plain a b",
+    script, third, third);
   g_assert_cmpstr (error->message, ==, expected);
-  g_auto(GStrv) traces = ws_system_env_get_profiled_traces (env);
+  g_auto (GStrv) traces = ws_system_env_get_profiled_traces (env);
   g_assert_cmpuint (g_strv_length (traces), ==, 0);
-  g_autoptr(GPtrArray) files = trace_files (f);
-  g_assert_cmpuint (files->len, ==, 0);   /* no partial trace left behind */
+  g_autoptr (GPtrArray) files = trace_files (f);
+  g_assert_cmpuint (files->len, ==, 0); /* no partial trace left behind */
 }
 
 /* ---- errors name the operation -------------------------------------------- */
@@ -382,9 +387,9 @@ test_args_and_failure_message (Fixture *f, gconstpointer data)
 static char *
 import_error (const char *json)
 {
-  g_autoptr(JsonNode) node = system_test_parse (json);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsAppModel) app = ws_app_model_from_json (node, &error);
+  g_autoptr (JsonNode) node = system_test_parse (json);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsAppModel) app = ws_app_model_from_json (node, &error);
   g_assert_null (app);
   g_assert_nonnull (error);
   return g_strdup (error->message);
@@ -393,11 +398,11 @@ import_error (const char *json)
 static char *
 run_error (Fixture *f, const char *json)
 {
-  g_autoptr(WsAppModel) app = import (f, json);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsSystemEnv) env = ws_system_env_new (f->store, f->system, NULL, &error);
+  g_autoptr (WsAppModel) app = import (f, json);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsSystemEnv) env = ws_system_env_new (f->store, f->system, NULL, &error);
   g_assert_no_error (error);
-  g_autoptr(WsSystemResult) r = ws_system_evaluate (env, app, NULL, &error);
+  g_autoptr (WsSystemResult) r = ws_system_evaluate (env, app, NULL, &error);
   g_assert_null (r);
   g_assert_nonnull (error);
   return g_strdup (error->message);
@@ -414,8 +419,9 @@ test_errors_name_operation (Fixture *f, gconstpointer data)
                                        "column 7: "));
   g_autofree char *j2 = app_json ("bad", "/bin/true", "[\"{N\"]", NULL);
   g_autofree char *e2 = import_error (j2);
-  g_assert_cmpstr (e2, ==, "application 'bad', label 'CPU', operation 2 (kernel), field 'args[0]': column 1: "
-                           "'{' without a closing '}' (write '{{' for a literal brace)");
+  g_assert_cmpstr (e2, ==,
+                   "application 'bad', label 'CPU', operation 2 (kernel), field 'args[0]': column 1: "
+                   "'{' without a closing '}' (write '{{' for a literal brace)");
   g_autofree char *j3 = app_json ("bad", "/bin/true", "[true]", NULL);
   g_autofree char *e3 = import_error (j3);
   g_assert_nonnull (strstr (e3, "operation 2 (kernel), field 'args[0]': an argument is a string"));
@@ -426,8 +432,9 @@ test_errors_name_operation (Fixture *f, gconstpointer data)
   /* When the application runs: an unknown variable (with a suggestion). */
   g_autofree char *j5 = app_json ("typo", "/bin/true", "[\"n={Nn}\"]", NULL);
   g_autofree char *e5 = run_error (f, j5);
-  g_assert_cmpstr (e5, ==, "application 'typo', label 'CPU', operation 2 (kernel), field 'args[0]': column 4: "
-                           "unknown variable 'Nn' in 'Nn' (did you mean N?)");
+  g_assert_cmpstr (e5, ==,
+                   "application 'typo', label 'CPU', operation 2 (kernel), field 'args[0]': column 4: "
+                   "unknown variable 'Nn' in 'Nn' (did you mean N?)");
 
   /* A missing program, and one that is not executable. */
   g_autofree char *j6 = app_json ("missing", "/nonexistent/saxpy2", "[\"{N}\"]", NULL);
@@ -446,9 +453,9 @@ test_errors_name_operation (Fixture *f, gconstpointer data)
   g_autofree char *cwd = g_get_current_dir ();
   g_assert_cmpint (g_chdir (f->dir), ==, 0);
   g_autofree char *j9 = app_json ("relative", "sub/prog", "[]", NULL);
-  g_autoptr(WsAppModel) rel = import (f, j9);
+  g_autoptr (WsAppModel) rel = import (f, j9);
   g_assert_cmpint (g_chdir (cwd), ==, 0);
-  g_autoptr(JsonNode) rn = ws_app_model_to_json (rel);
+  g_autoptr (JsonNode) rn = ws_app_model_to_json (rel);
   g_autofree char *text = json_to_string (rn, FALSE);
   g_autofree char *abs = g_build_filename (f->dir, "sub", "prog", NULL);
   g_assert_nonnull (strstr (text, abs));
@@ -458,8 +465,9 @@ test_errors_name_operation (Fixture *f, gconstpointer data)
   /* A program that exits 1. */
   g_autofree char *j8 = app_json ("false", "/bin/false", "[\"{N}\"]", NULL);
   g_autofree char *e8 = run_error (f, j8);
-  g_assert_cmpstr (e8, ==, "application 'false', label 'CPU', operation 2 (kernel): profiling `/bin/false 16384`: "
-                           "it exited with status 1; it wrote nothing on standard error");
+  g_assert_cmpstr (e8, ==,
+                   "application 'false', label 'CPU', operation 2 (kernel): profiling `/bin/false 16384`: "
+                   "it exited with status 1; it wrote nothing on standard error");
 
   /* A launch the program did not make. */
   const char *program = example ();
@@ -468,7 +476,8 @@ test_errors_name_operation (Fixture *f, gconstpointer data)
   g_autofree char *j10 = app_json ("launch", program, "[\"{N}\"]", ",\"launch\":\"3\"");
   g_autofree char *e10 = run_error (f, j10);
   g_autofree char *want = g_strdup_printf ("application 'launch', label 'CPU', operation 2 (kernel): launch 3 is not "
-                                           "in the trace of `%s 16384` (it made 1 launches)", program);
+                                           "in the trace of `%s 16384` (it made 1 launches)",
+                                           program);
   g_assert_true (g_str_has_prefix (e10, want));
 }
 
@@ -500,15 +509,15 @@ test_cancel_stops_profile (Fixture *f, gconstpointer data)
   g_assert_true (g_file_set_contents (script, body, -1, NULL));
   g_assert_cmpint (g_chmod (script, 0755), ==, 0);
   g_autofree char *json = app_json ("slow", script, "[\"{N}\"]", NULL);
-  g_autoptr(WsAppModel) app = import (f, json);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (WsAppModel) app = import (f, json);
+  g_autoptr (GError) error = NULL;
 
   /* Cancelled before: the program never starts. */
-  g_autoptr(WsSystemEnv) env = ws_system_env_new (f->store, f->system, NULL, &error);
-  g_autoptr(GCancellable) before = g_cancellable_new ();
+  g_autoptr (WsSystemEnv) env = ws_system_env_new (f->store, f->system, NULL, &error);
+  g_autoptr (GCancellable) before = g_cancellable_new ();
   g_cancellable_cancel (before);
   ws_system_env_set_cancellable (env, before);
-  g_autoptr(WsSystemResult) r0 = ws_system_evaluate (env, app, NULL, &error);
+  g_autoptr (WsSystemResult) r0 = ws_system_evaluate (env, app, NULL, &error);
   g_assert_null (r0);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_nonnull (strstr (error->message, "operation 2 (kernel): profiling `"));
@@ -516,11 +525,11 @@ test_cancel_stops_profile (Fixture *f, gconstpointer data)
   g_clear_error (&error);
 
   /* Cancelled from another thread while it runs: it is killed at once. */
-  g_autoptr(GCancellable) during = g_cancellable_new ();
+  g_autoptr (GCancellable) during = g_cancellable_new ();
   ws_system_env_set_cancellable (env, during);
   GThread *t = g_thread_new ("cancel", cancel_thread, during);
   gint64 t0 = g_get_monotonic_time ();
-  g_autoptr(WsSystemResult) r1 = ws_system_evaluate (env, app, NULL, &error);
+  g_autoptr (WsSystemResult) r1 = ws_system_evaluate (env, app, NULL, &error);
   double waited = (g_get_monotonic_time () - t0) / 1e6;
   g_thread_join (t);
   g_assert_null (r1);
@@ -528,19 +537,19 @@ test_cancel_stops_profile (Fixture *f, gconstpointer data)
   g_assert_true (g_file_test (marker, G_FILE_TEST_EXISTS));
   g_assert_cmpfloat (waited, <, 10);
   g_clear_error (&error);
-  g_autoptr(GPtrArray) files = trace_files (f);
+  g_autoptr (GPtrArray) files = trace_files (f);
   g_assert_cmpuint (files->len, ==, 0);
   g_autofree char *dir = ondemand_dir (f);
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  g_assert_null (d != NULL ? g_dir_read_name (d) : NULL);   /* no partial file either */
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  g_assert_null (d != NULL ? g_dir_read_name (d) : NULL); /* no partial file either */
 
   /* A cancelled profile is not remembered as a failure: with a fresh
    * cancellable the same environment tries again (and is cancelled again). */
-  g_autoptr(GCancellable) third = g_cancellable_new ();
+  g_autoptr (GCancellable) third = g_cancellable_new ();
   ws_system_env_set_cancellable (env, third);
   g_remove (marker);
   t = g_thread_new ("cancel", cancel_thread, third);
-  g_autoptr(WsSystemResult) r2 = ws_system_evaluate (env, app, NULL, &error);
+  g_autoptr (WsSystemResult) r2 = ws_system_evaluate (env, app, NULL, &error);
   g_thread_join (t);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_true (g_file_test (marker, G_FILE_TEST_EXISTS));

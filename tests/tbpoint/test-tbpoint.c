@@ -12,7 +12,7 @@ static char *tmpdir;
 static void
 test_cluster_known (void)
 {
-  const double pts[] = { 0, 0,  0.05, 0,  0, 0.05,  1, 1,  1.05, 1,  5, 5 };
+  const double pts[] = { 0, 0, 0.05, 0, 0, 0.05, 1, 1, 1.05, 1, 5, 5 };
   int c[6];
   guint k = ws_tbpoint_cluster (pts, 6, 2, 0.1, c);
   g_assert_cmpuint (k, ==, 3);
@@ -75,12 +75,12 @@ write_tb (SimTraceBuilder *b, uint64_t tb, guint warps, guint alu, guint loads, 
  * @alu0 ALU instructions and @loads0 loads per warp, the others @alu1 and
  * @loads1 (@split = @n_tbs: one phase). */
 static WsTrace *
-one_launch_trace (const char *file, const char *kernel, guint n_tbs, guint split, guint alu0, guint loads0,
-                  guint alu1, guint loads1)
+one_launch_trace (const char *file, const char *kernel, guint n_tbs, guint split, guint alu0, guint loads0, guint alu1,
+                  guint loads1)
 {
   SimTraceBuilder b;
   uint64_t addr = 0x1000000;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *path = NULL;
   WsTrace *trace;
 
@@ -113,10 +113,10 @@ test_inter_launch (void)
       sim_trace_end_launch (&b);
     }
   g_autofree char *path = sim_trace_close (&b);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
   g_assert_no_error (error);
-  g_autoptr(WsTbpointInter) inter = ws_tbpoint_inter_launch (trace, 0.1);
+  g_autoptr (WsTbpointInter) inter = ws_tbpoint_inter_launch (trace, 0.1);
   g_assert_cmpuint (inter->n_clusters, ==, 2);
   g_assert_cmpint (inter->cluster[0], ==, inter->cluster[1]);
   g_assert_cmpint (inter->cluster[0], ==, inter->cluster[3]);
@@ -133,11 +133,11 @@ test_inter_launch (void)
 
   /* TBPoint over the whole trace: two launches simulated, the others
    * charged their representative's CPI. */
-  g_autoptr(WsGpu) gpu = sim_test_gpu (1);
+  g_autoptr (WsGpu) gpu = sim_test_gpu (1);
   WsTbpointOptions o;
   ws_tbpoint_options_init (&o);
   o.sampling = WS_SAMPLING_TBPOINT;
-  g_autoptr(WsTbpointResult) r = ws_tbpoint_simulate (trace, gpu, &o, &error);
+  g_autoptr (WsTbpointResult) r = ws_tbpoint_simulate (trace, gpu, &o, &error);
   g_assert_no_error (error);
   guint simulated = 0;
   for (guint i = 0; i < 4; i++)
@@ -170,10 +170,10 @@ test_inter_launch_weighted_centre (void)
       sim_trace_end_launch (&b);
     }
   g_autofree char *path = sim_trace_close (&b);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
   g_assert_no_error (error);
-  g_autoptr(WsTbpointInter) inter = ws_tbpoint_inter_launch (trace, 0.1);
+  g_autoptr (WsTbpointInter) inter = ws_tbpoint_inter_launch (trace, 0.1);
   g_assert_cmpuint (inter->n_clusters, ==, 2);
   g_assert_cmpint (inter->cluster[2], ==, inter->cluster[3]);
   g_assert_cmpint (inter->cluster[2], !=, inter->cluster[0]);
@@ -208,11 +208,11 @@ test_regions_two_phases (void)
     }
   sim_trace_end_launch (&b);
   g_autofree char *path = sim_trace_close (&b);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
   g_assert_no_error (error);
-  g_autoptr(WsGpu) gpu = sim_test_gpu (1);
-  g_autoptr(WsTbpointRegions) r = ws_tbpoint_regions (trace, 0, gpu, 0.2, 0.3, &error);
+  g_autoptr (WsGpu) gpu = sim_test_gpu (1);
+  g_autoptr (WsTbpointRegions) r = ws_tbpoint_regions (trace, 0, gpu, 0.2, 0.3, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (r->epoch_size, ==, 8);
   g_assert_cmpuint (r->n_epochs, ==, 8);
@@ -231,8 +231,8 @@ test_regions_two_phases (void)
   g_assert_cmpfloat_with_epsilon (r->regions[0].stall_probability, 0.0, 1e-12);
   g_assert_cmpfloat_with_epsilon (r->regions[2].stall_probability, 2.0, 1e-12);
   /* Per GPU configuration: with 2 SMs the epochs are 16 TBs long. */
-  g_autoptr(WsGpu) gpu2 = sim_test_gpu (2);
-  g_autoptr(WsTbpointRegions) r2 = ws_tbpoint_regions (trace, 0, gpu2, 0.2, 0.3, &error);
+  g_autoptr (WsGpu) gpu2 = sim_test_gpu (2);
+  g_autoptr (WsTbpointRegions) r2 = ws_tbpoint_regions (trace, 0, gpu2, 0.2, 0.3, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (r2->epoch_size, ==, 16);
   g_assert_cmpuint (r2->n_epochs, ==, 4);
@@ -244,22 +244,23 @@ test_regions_two_phases (void)
 static void
 test_sampling_homogeneous (void)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) trace = one_launch_trace ("homog.wstrace", "homog", 600, 600, 40, 8, 40, 8);
-  g_autoptr(WsGpu) gpu = sim_test_gpu (2);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsTrace) trace = one_launch_trace ("homog.wstrace", "homog", 600, 600, 40, 8, 40, 8);
+  g_autoptr (WsGpu) gpu = sim_test_gpu (2);
   gpu->dram_channels = 4;
   gpu->dram_bandwidth_gbs = 64;
   WsTbpointOptions o;
   ws_tbpoint_options_init (&o);
-  g_autoptr(WsTbpointResult) full = ws_tbpoint_simulate (trace, gpu, &o, &error);
+  g_autoptr (WsTbpointResult) full = ws_tbpoint_simulate (trace, gpu, &o, &error);
   g_assert_no_error (error);
   o.sampling = WS_SAMPLING_TBPOINT;
-  g_autoptr(WsTbpointResult) tbp = ws_tbpoint_simulate (trace, gpu, &o, &error);
+  g_autoptr (WsTbpointResult) tbp = ws_tbpoint_simulate (trace, gpu, &o, &error);
   g_assert_no_error (error);
   double err = fabs (tbp->ipc - full->ipc) / full->ipc;
-  g_test_message ("full IPC %.4f, TBPoint IPC %.4f (error %.3f %%), sample %.1f %%, regions %u, skipped TBs %"
-                  G_GUINT64_FORMAT, full->ipc, tbp->ipc, 100 * err, 100 * tbp->sample_fraction,
-                  tbp->launches[0].n_regions, tbp->launches[0].stats.skipped_tbs);
+  g_test_message (
+    "full IPC %.4f, TBPoint IPC %.4f (error %.3f %%), sample %.1f %%, regions %u, skipped TBs %" G_GUINT64_FORMAT,
+    full->ipc, tbp->ipc, 100 * err, 100 * tbp->sample_fraction, tbp->launches[0].n_regions,
+    tbp->launches[0].stats.skipped_tbs);
   g_assert_cmpfloat (full->sample_fraction, ==, 1.0);
   g_assert_cmpuint (full->simulated_warp_instructions, ==, full->warp_instructions);
   g_assert_cmpuint (tbp->launches[0].n_regions, ==, 1);
@@ -270,7 +271,7 @@ test_sampling_homogeneous (void)
 
   /* Random sampling: 10 % of 100 units. */
   o.sampling = WS_SAMPLING_RANDOM;
-  g_autoptr(WsTbpointResult) rnd = ws_tbpoint_simulate (trace, gpu, &o, &error);
+  g_autoptr (WsTbpointResult) rnd = ws_tbpoint_simulate (trace, gpu, &o, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (rnd->random_units, >=, 99);
   g_assert_cmpuint (rnd->random_selected, ==, (guint) llround (0.1 * rnd->random_units));
@@ -295,19 +296,19 @@ test_sampling_warms_skipped (void)
     write_tb (&b, t, 4, 40, 8, &addr);
   sim_trace_end_launch (&b);
   sim_trace_launch (&b, k, 1, 128);
-  uint64_t last = 0x1000000 + 599 * 4 * 8 * 128;   /* TB 599's first line: 32 lines per TB */
+  uint64_t last = 0x1000000 + 599 * 4 * 8 * 128; /* TB 599's first line: 32 lines per TB */
   write_tb (&b, 0, 4, 40, 8, &last);
   sim_trace_end_launch (&b);
   g_autofree char *path = sim_trace_close (&b);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
   g_assert_no_error (error);
-  g_autoptr(WsGpu) gpu = sim_test_gpu (2);
-  g_autoptr(WsTbpointRegions) regions = ws_tbpoint_regions (trace, 0, gpu, 0.2, 0.3, &error);
+  g_autoptr (WsGpu) gpu = sim_test_gpu (2);
+  g_autoptr (WsTbpointRegions) regions = ws_tbpoint_regions (trace, 0, gpu, 0.2, 0.3, &error);
   g_assert_no_error (error);
   for (int warm = 0; warm < 2; warm++)
     {
-      g_autoptr(WsSim) sim = ws_sim_new (gpu, NULL, &error);
+      g_autoptr (WsSim) sim = ws_sim_new (gpu, NULL, &error);
       g_assert_no_error (error);
       WsSimRegionSampling rs = { regions->tb_region, regions->n_tbs, 0.1, warm };
       WsSimLaunchStats st0, st1;
@@ -368,31 +369,32 @@ test_sampling_store_stream_dram_floor (void)
     }
   sim_trace_end_launch (&b);
   g_autofree char *path = sim_trace_close (&b);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) trace = ws_trace_open (path, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
   g_assert_no_error (error);
-  g_autoptr(WsGpu) gpu = sim_test_gpu (2);
+  g_autoptr (WsGpu) gpu = sim_test_gpu (2);
   gpu->dram_channels = 4;
-  gpu->dram_bandwidth_gbs = 64;      /* 64 bytes per cycle at 1 GHz */
+  gpu->dram_bandwidth_gbs = 64; /* 64 bytes per cycle at 1 GHz */
   gpu->l2_size = 256 << 10;
-  const double floor_cycles = (double) ((1 << 20) - (256 << 10)) / 64;   /* 12 288 */
+  const double floor_cycles = (double) ((1 << 20) - (256 << 10)) / 64; /* 12 288 */
 
   WsTbpointOptions o;
   ws_tbpoint_options_init (&o);
-  g_autoptr(WsTbpointResult) full = ws_tbpoint_simulate (trace, gpu, &o, &error);
+  g_autoptr (WsTbpointResult) full = ws_tbpoint_simulate (trace, gpu, &o, &error);
   g_assert_no_error (error);
   o.sampling = WS_SAMPLING_TBPOINT;
-  g_autoptr(WsTbpointResult) tbp = ws_tbpoint_simulate (trace, gpu, &o, &error);
+  g_autoptr (WsTbpointResult) tbp = ws_tbpoint_simulate (trace, gpu, &o, &error);
   g_assert_no_error (error);
   const WsSimLaunchStats *st = &tbp->launches[0].stats;
   double err = ((double) tbp->cycles - (double) full->cycles) / (double) full->cycles;
-  g_test_message ("store stream: full %" G_GUINT64_FORMAT " cycles (%" G_GUINT64_FORMAT " DRAM writes), TBPoint %"
-                  G_GUINT64_FORMAT " (error %.2f %%, sample %.1f %%, %u fast-forwards, skipped TBs %"
-                  G_GUINT64_FORMAT " with %" G_GUINT64_FORMAT " DRAM sectors), floor %.0f",
-                  full->cycles, full->launches[0].stats.dram_writes, tbp->cycles, 100 * err,
-                  100 * tbp->sample_fraction, st->regions_fast_forwarded, st->skipped_tbs,
-                  st->skipped_dram_sectors, floor_cycles);
-  g_test_message ("simulated %" G_GUINT64_FORMAT " + skipped %.0f cycles, %" G_GUINT64_FORMAT " simulated DRAM writes", st->simulated_cycles, st->skipped_cycles, st->dram_writes);
+  g_test_message ("store stream: full %" G_GUINT64_FORMAT " cycles (%" G_GUINT64_FORMAT
+                  " DRAM writes), TBPoint %" G_GUINT64_FORMAT
+                  " (error %.2f %%, sample %.1f %%, %u fast-forwards, skipped TBs %" G_GUINT64_FORMAT
+                  " with %" G_GUINT64_FORMAT " DRAM sectors), floor %.0f",
+                  full->cycles, full->launches[0].stats.dram_writes, tbp->cycles, 100 * err, 100 * tbp->sample_fraction,
+                  st->regions_fast_forwarded, st->skipped_tbs, st->skipped_dram_sectors, floor_cycles);
+  g_test_message ("simulated %" G_GUINT64_FORMAT " + skipped %.0f cycles, %" G_GUINT64_FORMAT " simulated DRAM writes",
+                  st->simulated_cycles, st->skipped_cycles, st->dram_writes);
   /* Every sector beyond the L2's 8192 is written back: 24 576 writes. */
   g_assert_cmpuint (full->launches[0].stats.dram_writes, ==, ((1 << 20) - (256 << 10)) / 32);
   g_assert_cmpfloat ((double) full->cycles, >=, floor_cycles);
@@ -412,11 +414,11 @@ test_sampling_store_stream_dram_floor (void)
 static void
 test_view (void)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) trace = one_launch_trace ("view.wstrace", "view", 600, 300, 60, 2, 20, 12);
-  g_autoptr(WsGpu) gpu = sim_test_gpu (2);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsTrace) trace = one_launch_trace ("view.wstrace", "view", 600, 300, 60, 2, 20, 12);
+  g_autoptr (WsGpu) gpu = sim_test_gpu (2);
 
-  g_autoptr(WsTbpointView) view = ws_tbpoint_view_compute (trace, 0, gpu, NULL, &error);
+  g_autoptr (WsTbpointView) view = ws_tbpoint_view_compute (trace, 0, gpu, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (view->n_tbs, ==, 600);
   g_assert_cmpstr (view->kernel, ==, "view");
@@ -437,11 +439,11 @@ test_view (void)
   g_assert_cmpuint (simulated, ==, view->simulated_warp_instructions);
   g_assert_cmpuint (n_sim, ==, view->simulated_tbs);
   g_assert_cmpfloat_with_epsilon (view->sample_fraction, (double) simulated / total, 1e-12);
-  g_assert_cmpuint (n_sim, <, 600);                /* region sampling skipped TBs */
+  g_assert_cmpuint (n_sim, <, 600); /* region sampling skipped TBs */
   g_assert_cmpfloat (view->sample_fraction, <, 0.8);
 
   /* Regions are the ones ws_tbpoint_regions finds. */
-  g_autoptr(WsTbpointRegions) regions = ws_tbpoint_regions (trace, 0, gpu, 0.2, 0.3, &error);
+  g_autoptr (WsTbpointRegions) regions = ws_tbpoint_regions (trace, 0, gpu, 0.2, 0.3, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (view->n_regions, ==, regions->n_regions);
   g_assert_cmpuint (view->n_regions, >=, 2);
@@ -457,7 +459,7 @@ test_view (void)
   ws_tbpoint_options_init (&o);
   WsSimLaunchStats st;
   {
-    g_autoptr(WsSim) sim = ws_sim_new (gpu, NULL, &error);
+    g_autoptr (WsSim) sim = ws_sim_new (gpu, NULL, &error);
     g_assert_true (ws_tbpoint_simulate_launch (sim, trace, 0, &o, &st, NULL, NULL, &error));
     g_assert_null (st.tb_simulated);
     g_assert_cmpuint (st.cycles, ==, view->full_cycles);
@@ -465,7 +467,7 @@ test_view (void)
   }
   o.sampling = WS_SAMPLING_TBPOINT;
   {
-    g_autoptr(WsSim) sim = ws_sim_new (gpu, NULL, &error);
+    g_autoptr (WsSim) sim = ws_sim_new (gpu, NULL, &error);
     guint n_regions = 0;
     g_assert_true (ws_tbpoint_simulate_launch (sim, trace, 0, &o, &st, &n_regions, NULL, &error));
     g_assert_cmpuint (st.cycles, ==, view->sampled_cycles);
@@ -473,14 +475,14 @@ test_view (void)
     g_assert_cmpuint (st.skipped_tbs, ==, 600 - view->simulated_tbs);
     ws_sim_launch_stats_clear (&st);
   }
-  g_assert_cmpfloat_with_epsilon (view->error,
-                                  ((double) view->sampled_cycles - view->full_cycles) / view->full_cycles, 1e-12);
+  g_assert_cmpfloat_with_epsilon (view->error, ((double) view->sampled_cycles - view->full_cycles) / view->full_cycles,
+                                  1e-12);
   g_assert_cmpfloat (fabs (view->error), <, 0.05);
   g_test_message ("view: %u regions, %" G_GUINT64_FORMAT " of 600 TBs simulated, sample %.1f %%, error %.2f %%",
                   view->n_regions, view->simulated_tbs, 100 * view->sample_fraction, 100 * view->error);
 
   /* JSON: the input of `plot tbpoint`. */
-  g_autoptr(JsonNode) node = ws_tbpoint_view_to_json (view);
+  g_autoptr (JsonNode) node = ws_tbpoint_view_to_json (view);
   JsonObject *root = json_node_get_object (node);
   JsonArray *tbs = json_object_get_array_member (root, "tbs");
   g_assert_cmpuint (json_array_get_length (tbs), ==, 600);
@@ -522,16 +524,16 @@ cancel_later (gpointer data)
 static void
 test_cancel (void)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsTrace) trace = one_launch_trace ("cancel.wstrace", "long", 2000, 2000, 200, 16, 200, 16);
-  g_autoptr(WsGpu) gpu = sim_test_gpu (2);
-  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsTrace) trace = one_launch_trace ("cancel.wstrace", "long", 2000, 2000, 200, 16, 200, 16);
+  g_autoptr (WsGpu) gpu = sim_test_gpu (2);
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
   WsTbpointOptions o;
   ws_tbpoint_options_init (&o);
   o.cancellable = cancellable;
 
   /* Uncancelled: how long the whole launch takes. */
-  g_autoptr(WsSim) sim = ws_sim_new (gpu, NULL, &error);
+  g_autoptr (WsSim) sim = ws_sim_new (gpu, NULL, &error);
   WsSimLaunchStats st;
   gint64 t0 = g_get_monotonic_time ();
   g_assert_true (ws_tbpoint_simulate_launch (sim, trace, 0, &o, &st, NULL, NULL, &error));
@@ -548,7 +550,7 @@ test_cancel (void)
 
   /* Cancelled 20 ms in, from another thread: stops well before the end. */
   g_cancellable_reset (cancellable);
-  g_autoptr(WsSim) sim2 = ws_sim_new (gpu, NULL, &error);
+  g_autoptr (WsSim) sim2 = ws_sim_new (gpu, NULL, &error);
   GThread *thread = g_thread_new ("cancel", cancel_later, cancellable);
   t0 = g_get_monotonic_time ();
   gboolean ok = ws_tbpoint_simulate_launch (sim2, trace, 0, &o, &st, NULL, NULL, &error);
@@ -612,7 +614,7 @@ main (int argc, char **argv)
   g_test_add_func ("/tbpoint/view/two-phases", test_view);
   g_test_add_func ("/tbpoint/cancel/midway", test_cancel);
   int rc = g_test_run ();
-  g_autoptr(GDir) d = g_dir_open (tmpdir, 0, NULL);
+  g_autoptr (GDir) d = g_dir_open (tmpdir, 0, NULL);
   const char *n;
   while (d && (n = g_dir_read_name (d)))
     {

@@ -14,70 +14,69 @@ static char *tmp_dir;
 
 /* Each line after the declarations holds one instruction; the comment
  * names what the lowering must make of it. */
-static const char lower_ptx[] =
-  ".version 8.0\n"
-  ".target sm_80\n"
-  ".address_size 64\n"
-  "\n"
-  ".visible .entry lower(\n"
-  "\t.param .u64 lower_param_0,\n"
-  "\t.param .f32 lower_param_1\n"
-  ")\n"
-  "{\n"
-  "\t.reg .pred %p<3>;\n"
-  "\t.reg .f32 %f<40>;\n"
-  "\t.reg .f64 %fd<8>;\n"
-  "\t.reg .b64 %rd<4>;\n"
-  "\n"
-  "\tld.param.u64 %rd1, [lower_param_0];\n"   /*  0 absorbed: constant-bank operand */
-  "\tld.param.f32 %f1, [lower_param_1];\n"    /*  1 absorbed */
-  "\tld.global.f32 %f2, [%rd1];\n"            /*  2 */
-  "\tmul.f32 %f3, %f2, %f1;\n"                /*  3 absorbed into 5 */
-  "\tsetp.gt.f32 %p1, %f2, %f1;\n"            /*  4 (in between, unrelated) */
-  "\tadd.f32 %f4, %f3, %f2;\n"                /*  5 FMA */
-  "\tmul.rn.f32 %f5, %f4, %f1;\n"             /*  6 rounded: kept */
-  "\tadd.f32 %f6, %f5, %f2;\n"                /*  7 */
-  "\tmul.f32 %f7, %f6, %f1;\n"                /*  8 add.rn: kept */
-  "\tadd.rn.f32 %f8, %f7, %f2;\n"             /*  9 */
-  "\tmul.f32 %f9, %f8, %f1;\n"                /* 10 absorbed into 11 (c - a*b) */
-  "\tsub.f32 %f10, %f2, %f9;\n"               /* 11 FMA */
-  "\tmul.f32 %f11, %f10, %f1;\n"              /* 12 read twice: kept */
-  "\tadd.f32 %f12, %f11, %f11;\n"             /* 13 */
-  "\tmul.f32 %f13, %f12, %f1;\n"              /* 14 read again later: kept */
-  "\tadd.f32 %f14, %f13, %f2;\n"              /* 15 */
-  "\tadd.f32 %f15, %f14, %f13;\n"             /* 16 */
-  "\tmul.f32 %f16, %f15, %f1;\n"              /* 17 read by a max: kept */
-  "\tcvt.f64.f32 %fd1, %f2;\n"                /* 18 */
-  "\tmul.f64 %fd2, %fd1, %fd1;\n"             /* 19 absorbed into 20 (f64) */
-  "\tadd.f64 %fd3, %fd2, %fd1;\n"             /* 20 FMA */
-  "\tcvt.rn.f32.f64 %f17, %fd3;\n"            /* 21 */
-  "\tmax.f32 %f18, %f16, %f17;\n"             /* 22 */
-  "\t@%p1 mul.f32 %f19, %f18, %f1;\n"         /* 23 guarded differently: kept */
-  "\tadd.f32 %f20, %f19, %f2;\n"              /* 24 */
-  "\tmul.f32 %f21, %f20, %f1;\n"              /* 25 source rewritten before the add: kept */
-  "\tmov.f32 %f20, %f2;\n"                    /* 26 */
-  "\tadd.f32 %f22, %f21, %f20;\n"             /* 27 */
-  "\tmul.f32 %f23, %f22, %f1;\n"              /* 28 other basic block: kept */
-  "\t@%p1 bra $L_next;\n"                     /* 29 */
-  "$L_next:\n"
-  "\tadd.f32 %f24, %f23, %f2;\n"              /* 30 */
-  "\tmul.ftz.f32 %f25, %f24, %f1;\n"          /* 31 ftz differs: kept */
-  "\tadd.f32 %f26, %f25, %f2;\n"              /* 32 */
-  "\tmul.f32 %f27, %f26, %f1;\n"              /* 33 absorbed into 35 */
-  "\tmul.f32 %f28, %f26, %f2;\n"              /* 34 the add already took 33: kept */
-  "\tadd.f32 %f29, %f27, %f28;\n"             /* 35 FMA */
-  "\tst.global.f32 [%rd1], %f29;\n"           /* 36 */
-  "\tret;\n"                                  /* 37 */
-  "}\n";
+static const char lower_ptx[] = ".version 8.0\n"
+                                ".target sm_80\n"
+                                ".address_size 64\n"
+                                "\n"
+                                ".visible .entry lower(\n"
+                                "\t.param .u64 lower_param_0,\n"
+                                "\t.param .f32 lower_param_1\n"
+                                ")\n"
+                                "{\n"
+                                "\t.reg .pred %p<3>;\n"
+                                "\t.reg .f32 %f<40>;\n"
+                                "\t.reg .f64 %fd<8>;\n"
+                                "\t.reg .b64 %rd<4>;\n"
+                                "\n"
+                                "\tld.param.u64 %rd1, [lower_param_0];\n" /*  0 absorbed: constant-bank operand */
+                                "\tld.param.f32 %f1, [lower_param_1];\n"  /*  1 absorbed */
+                                "\tld.global.f32 %f2, [%rd1];\n"          /*  2 */
+                                "\tmul.f32 %f3, %f2, %f1;\n"              /*  3 absorbed into 5 */
+                                "\tsetp.gt.f32 %p1, %f2, %f1;\n"          /*  4 (in between, unrelated) */
+                                "\tadd.f32 %f4, %f3, %f2;\n"              /*  5 FMA */
+                                "\tmul.rn.f32 %f5, %f4, %f1;\n"           /*  6 rounded: kept */
+                                "\tadd.f32 %f6, %f5, %f2;\n"              /*  7 */
+                                "\tmul.f32 %f7, %f6, %f1;\n"              /*  8 add.rn: kept */
+                                "\tadd.rn.f32 %f8, %f7, %f2;\n"           /*  9 */
+                                "\tmul.f32 %f9, %f8, %f1;\n"              /* 10 absorbed into 11 (c - a*b) */
+                                "\tsub.f32 %f10, %f2, %f9;\n"             /* 11 FMA */
+                                "\tmul.f32 %f11, %f10, %f1;\n"            /* 12 read twice: kept */
+                                "\tadd.f32 %f12, %f11, %f11;\n"           /* 13 */
+                                "\tmul.f32 %f13, %f12, %f1;\n"            /* 14 read again later: kept */
+                                "\tadd.f32 %f14, %f13, %f2;\n"            /* 15 */
+                                "\tadd.f32 %f15, %f14, %f13;\n"           /* 16 */
+                                "\tmul.f32 %f16, %f15, %f1;\n"            /* 17 read by a max: kept */
+                                "\tcvt.f64.f32 %fd1, %f2;\n"              /* 18 */
+                                "\tmul.f64 %fd2, %fd1, %fd1;\n"           /* 19 absorbed into 20 (f64) */
+                                "\tadd.f64 %fd3, %fd2, %fd1;\n"           /* 20 FMA */
+                                "\tcvt.rn.f32.f64 %f17, %fd3;\n"          /* 21 */
+                                "\tmax.f32 %f18, %f16, %f17;\n"           /* 22 */
+                                "\t@%p1 mul.f32 %f19, %f18, %f1;\n"       /* 23 guarded differently: kept */
+                                "\tadd.f32 %f20, %f19, %f2;\n"            /* 24 */
+                                "\tmul.f32 %f21, %f20, %f1;\n"            /* 25 source rewritten before the add: kept */
+                                "\tmov.f32 %f20, %f2;\n"                  /* 26 */
+                                "\tadd.f32 %f22, %f21, %f20;\n"           /* 27 */
+                                "\tmul.f32 %f23, %f22, %f1;\n"            /* 28 other basic block: kept */
+                                "\t@%p1 bra $L_next;\n"                   /* 29 */
+                                "$L_next:\n"
+                                "\tadd.f32 %f24, %f23, %f2;\n"     /* 30 */
+                                "\tmul.ftz.f32 %f25, %f24, %f1;\n" /* 31 ftz differs: kept */
+                                "\tadd.f32 %f26, %f25, %f2;\n"     /* 32 */
+                                "\tmul.f32 %f27, %f26, %f1;\n"     /* 33 absorbed into 35 */
+                                "\tmul.f32 %f28, %f26, %f2;\n"     /* 34 the add already took 33: kept */
+                                "\tadd.f32 %f29, %f27, %f28;\n"    /* 35 FMA */
+                                "\tst.global.f32 [%rd1], %f29;\n"  /* 36 */
+                                "\tret;\n"                         /* 37 */
+                                "}\n";
 
 enum { N_LOWER = 38 };
 
 static const uint8_t expected[N_LOWER] = {
   [0] = WS_TRACE_LOWERING_ABSORBED_PARAM, [1] = WS_TRACE_LOWERING_ABSORBED_PARAM,
-  [3] = WS_TRACE_LOWERING_ABSORBED_MUL, [5] = WS_TRACE_LOWERING_FMA,
-  [10] = WS_TRACE_LOWERING_ABSORBED_MUL, [11] = WS_TRACE_LOWERING_FMA,
-  [19] = WS_TRACE_LOWERING_ABSORBED_MUL, [20] = WS_TRACE_LOWERING_FMA,
-  [33] = WS_TRACE_LOWERING_ABSORBED_MUL, [35] = WS_TRACE_LOWERING_FMA,
+  [3] = WS_TRACE_LOWERING_ABSORBED_MUL,   [5] = WS_TRACE_LOWERING_FMA,
+  [10] = WS_TRACE_LOWERING_ABSORBED_MUL,  [11] = WS_TRACE_LOWERING_FMA,
+  [19] = WS_TRACE_LOWERING_ABSORBED_MUL,  [20] = WS_TRACE_LOWERING_FMA,
+  [33] = WS_TRACE_LOWERING_ABSORBED_MUL,  [35] = WS_TRACE_LOWERING_FMA,
 };
 
 static WsPtxModule *
@@ -103,7 +102,7 @@ has_src (const WsTraceStaticInst *si, uint16_t slot)
 static void
 test_rules (void)
 {
-  g_autoptr(WsPtxModule) m = parse_lower ();
+  g_autoptr (WsPtxModule) m = parse_lower ();
   const WsPtxFunction *fn = &m->functions[0];
   g_autofree WsTraceStaticInst *insts = trace_test_static_insts (fn);
   uint8_t lowering[N_LOWER];
@@ -156,14 +155,15 @@ test_rules (void)
 static void
 test_open (void)
 {
-  g_autoptr(WsPtxModule) m = parse_lower ();
+  g_autoptr (WsPtxModule) m = parse_lower ();
   g_autofree WsTraceStaticInst *insts = trace_test_static_insts (&m->functions[0]);
   GError *error = NULL;
   g_autofree char *path = g_build_filename (tmp_dir, "lower.wstrace", NULL);
   WsTraceWriter *w = ws_trace_writer_new (path, &error);
   g_assert_no_error (error);
-  WsTraceKernelDesc kd = { .name = "lower", .ptx = lower_ptx, .n_insts = N_LOWER, .insts = insts,
-                           .regs_per_thread = 16 };
+  WsTraceKernelDesc kd = {
+    .name = "lower", .ptx = lower_ptx, .n_insts = N_LOWER, .insts = insts, .regs_per_thread = 16
+  };
   WsTraceKernelDesc bare = kd;
   bare.name = "bare";
   bare.ptx = NULL;
@@ -179,7 +179,7 @@ test_open (void)
   g_assert_true (ws_trace_writer_close (w, &error));
   g_assert_no_error (error);
 
-  g_autoptr(WsTrace) t = ws_trace_open (path, &error);
+  g_autoptr (WsTrace) t = ws_trace_open (path, &error);
   g_assert_no_error (error);
   const WsTraceKernel *kl = ws_trace_get_kernel (t, k);
   g_assert_cmpuint (kl->n_absorbed, ==, 6);
@@ -215,32 +215,32 @@ static const char sched_ptx[] =
   "\t.reg .b64 %rd<12>;\n"
   "\t.reg .b32 %r<4>;\n"
   "\n"
-  "\tld.param.u64 %rd1, [sched_param_0];\n"   /*  0 absorbed */
-  "\tld.param.u32 %r1, [sched_param_1];\n"    /*  1 absorbed */
-  "\tmov.f64 %fd1, 0d0000000000000000;\n"     /*  2 waits */
-  "\tld.global.f64 %fd2, [%rd1];\n"           /*  3 ahead of 2 */
-  "\tadd.f64 %fd3, %fd1, %fd2;\n"             /*  4 waits */
-  "\tadd.s64 %rd2, %rd1, 8;\n"                /*  5 an address: goes with the loads */
-  "\tld.global.f64 %fd4, [%rd2];\n"           /*  6 ahead of 2, 4 */
-  "\tadd.f64 %fd5, %fd3, %fd4;\n"             /*  7 waits */
-  "\tld.global.f64 %fd6, [%rd1+16];\n"        /*  8 ahead of 2, 4, 7 */
-  "\tadd.f64 %fd7, %fd5, %fd6;\n"             /*  9 waits */
-  "\tcvt.rzi.s64.f64 %rd3, %fd6;\n"           /* 10 an address from a loaded value */
-  "\tadd.s64 %rd4, %rd1, %rd3;\n"             /* 11 an address */
-  "\tld.global.f64 %fd8, [%rd4];\n"           /* 12 ahead of 2, 4, 7, 9 */
-  "\tadd.f64 %fd9, %fd8, %fd7;\n"             /* 13 waits */
-  "\tst.global.f64 [%rd1], %fd9;\n"           /* 14 a store: 2, 4, 7, 9, 13 issue first */
-  "\tsetp.ne.s32 %p1, %r1, 0;\n"              /* 15 waits */
-  "\t@%p1 bra $L_end;\n"                      /* 16 a branch: 15 issues first */
-  "\tld.global.f64 %fd10, [%rd1+24];\n"       /* 17 a new block */
-  "\tadd.f64 %fd11, %fd10, %fd9;\n"           /* 18 waits */
-  "\tld.global.f64 %fd12, [%rd1+32];\n"       /* 19 ahead of 18 */
-  "\tadd.f64 %fd13, %fd11, %fd12;\n"          /* 20 waits */
-  "\tld.global.f64 %fd12, [%rd1+40];\n"       /* 21 overwrites what 20 reads: 18, 20 issue first */
-  "\tadd.f64 %fd14, %fd13, %fd12;\n"          /* 22 waits */
-  "\tst.global.f64 [%rd1+8], %fd14;\n"        /* 23 */
+  "\tld.param.u64 %rd1, [sched_param_0];\n" /*  0 absorbed */
+  "\tld.param.u32 %r1, [sched_param_1];\n"  /*  1 absorbed */
+  "\tmov.f64 %fd1, 0d0000000000000000;\n"   /*  2 waits */
+  "\tld.global.f64 %fd2, [%rd1];\n"         /*  3 ahead of 2 */
+  "\tadd.f64 %fd3, %fd1, %fd2;\n"           /*  4 waits */
+  "\tadd.s64 %rd2, %rd1, 8;\n"              /*  5 an address: goes with the loads */
+  "\tld.global.f64 %fd4, [%rd2];\n"         /*  6 ahead of 2, 4 */
+  "\tadd.f64 %fd5, %fd3, %fd4;\n"           /*  7 waits */
+  "\tld.global.f64 %fd6, [%rd1+16];\n"      /*  8 ahead of 2, 4, 7 */
+  "\tadd.f64 %fd7, %fd5, %fd6;\n"           /*  9 waits */
+  "\tcvt.rzi.s64.f64 %rd3, %fd6;\n"         /* 10 an address from a loaded value */
+  "\tadd.s64 %rd4, %rd1, %rd3;\n"           /* 11 an address */
+  "\tld.global.f64 %fd8, [%rd4];\n"         /* 12 ahead of 2, 4, 7, 9 */
+  "\tadd.f64 %fd9, %fd8, %fd7;\n"           /* 13 waits */
+  "\tst.global.f64 [%rd1], %fd9;\n"         /* 14 a store: 2, 4, 7, 9, 13 issue first */
+  "\tsetp.ne.s32 %p1, %r1, 0;\n"            /* 15 waits */
+  "\t@%p1 bra $L_end;\n"                    /* 16 a branch: 15 issues first */
+  "\tld.global.f64 %fd10, [%rd1+24];\n"     /* 17 a new block */
+  "\tadd.f64 %fd11, %fd10, %fd9;\n"         /* 18 waits */
+  "\tld.global.f64 %fd12, [%rd1+32];\n"     /* 19 ahead of 18 */
+  "\tadd.f64 %fd13, %fd11, %fd12;\n"        /* 20 waits */
+  "\tld.global.f64 %fd12, [%rd1+40];\n"     /* 21 overwrites what 20 reads: 18, 20 issue first */
+  "\tadd.f64 %fd14, %fd13, %fd12;\n"        /* 22 waits */
+  "\tst.global.f64 [%rd1+8], %fd14;\n"      /* 23 */
   "$L_end:\n"
-  "\tret;\n"                                  /* 24 */
+  "\tret;\n" /* 24 */
   "}\n";
 
 enum { N_SCHED = 25 };
@@ -265,15 +265,16 @@ static void
 sched_trace_order (uint32_t regs_per_thread, uint32_t *order, guint *n_hoisted)
 {
   GError *error = NULL;
-  g_autoptr(WsPtxModule) m = ws_ptx_parse (sched_ptx, strlen (sched_ptx), "sched.ptx", &error);
+  g_autoptr (WsPtxModule) m = ws_ptx_parse (sched_ptx, strlen (sched_ptx), "sched.ptx", &error);
   g_assert_no_error (error);
   g_assert_cmpuint (m->functions[0].n_insts, ==, N_SCHED);
   g_autofree WsTraceStaticInst *insts = trace_test_static_insts (&m->functions[0]);
   g_autofree char *path = g_build_filename (tmp_dir, "sched.wstrace", NULL);
   WsTraceWriter *w = ws_trace_writer_new (path, &error);
   g_assert_no_error (error);
-  WsTraceKernelDesc kd = { .name = "sched", .ptx = sched_ptx, .n_insts = N_SCHED, .insts = insts,
-                           .regs_per_thread = regs_per_thread };
+  WsTraceKernelDesc kd = {
+    .name = "sched", .ptx = sched_ptx, .n_insts = N_SCHED, .insts = insts, .regs_per_thread = regs_per_thread
+  };
   uint32_t k = ws_trace_writer_add_kernel (w, &kd);
   const uint32_t grid[3] = { 1, 1, 1 }, block[3] = { 32, 1, 1 };
   ws_trace_writer_begin_launch (w, k, grid, block, 0);
@@ -296,10 +297,10 @@ sched_trace_order (uint32_t regs_per_thread, uint32_t *order, guint *n_hoisted)
   g_assert_true (ws_trace_writer_close (w, &error));
   g_assert_no_error (error);
 
-  g_autoptr(WsTrace) t = ws_trace_open (path, &error);
+  g_autoptr (WsTrace) t = ws_trace_open (path, &error);
   g_assert_no_error (error);
   *n_hoisted = ws_trace_get_kernel (t, k)->n_hoisted;
-  g_autoptr(WsTraceTb) tb = ws_trace_read_tb (t, 0, 0, &error);
+  g_autoptr (WsTraceTb) tb = ws_trace_read_tb (t, 0, 0, &error);
   g_assert_no_error (error);
   WsTraceWarpIter it;
   WsTraceRecord r;
@@ -353,7 +354,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   tmp_dir = g_dir_make_tmp ("ws-lowering-XXXXXX", &error);
   g_assert_no_error (error);
   g_test_add_func ("/trace/lowering/rules", test_rules);

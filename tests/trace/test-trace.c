@@ -25,29 +25,67 @@ static const guint kernel_sizes[N_KERNELS] = { 40, 300, 8 };
 static void
 make_static (guint n, WsTraceStaticInst *insts)
 {
-  for (guint i = 0; i < n; i++) {
-    WsTraceStaticInst *s = &insts[i];
-    memset (s, 0, sizeof *s);
-    s->ptx_line = 10 + i;
-    s->src_line = i / 3;
-    s->dst[0] = s->dst[1] = 0xffff;
-    s->n_dst = 1;
-    s->dst[0] = (uint16_t) (i % 13);
-    s->n_src = 2;
-    s->src[0] = (uint16_t) (i % 7);
-    s->src[1] = (uint16_t) (i % 5);
-    s->src[2] = s->src[3] = 0xffff;
-    switch (i % 8) {
-    case 1: s->op = WS_OP_LD; s->opclass = WS_OPCLASS_LD; s->space = WS_SPACE_GLOBAL; s->access_size = 4; break;
-    case 2: s->op = WS_OP_ST; s->opclass = WS_OPCLASS_ST; s->space = WS_SPACE_GLOBAL; s->access_size = 8; break;
-    case 3: s->op = WS_OP_LD; s->opclass = WS_OPCLASS_LD; s->space = WS_SPACE_SHARED; s->access_size = 4; break;
-    case 5: s->op = WS_OP_LD; s->opclass = WS_OPCLASS_LD; s->space = WS_SPACE_LOCAL; s->access_size = 16; break;
-    case 6: s->op = WS_OP_BAR; s->opclass = WS_OPCLASS_BARRIER; s->is_barrier = 1; break;
-    case 7: s->op = WS_OP_LD; s->opclass = WS_OPCLASS_LD; s->space = WS_SPACE_GENERIC; s->access_size = 2; break;
-    case 4: s->op = WS_OP_BRA; s->opclass = WS_OPCLASS_BRANCH; s->is_conditional_branch = 1; break;
-    default: s->op = WS_OP_ADD; s->opclass = WS_OPCLASS_ALU; break;
+  for (guint i = 0; i < n; i++)
+    {
+      WsTraceStaticInst *s = &insts[i];
+      memset (s, 0, sizeof *s);
+      s->ptx_line = 10 + i;
+      s->src_line = i / 3;
+      s->dst[0] = s->dst[1] = 0xffff;
+      s->n_dst = 1;
+      s->dst[0] = (uint16_t) (i % 13);
+      s->n_src = 2;
+      s->src[0] = (uint16_t) (i % 7);
+      s->src[1] = (uint16_t) (i % 5);
+      s->src[2] = s->src[3] = 0xffff;
+      switch (i % 8)
+        {
+        case 1:
+          s->op = WS_OP_LD;
+          s->opclass = WS_OPCLASS_LD;
+          s->space = WS_SPACE_GLOBAL;
+          s->access_size = 4;
+          break;
+        case 2:
+          s->op = WS_OP_ST;
+          s->opclass = WS_OPCLASS_ST;
+          s->space = WS_SPACE_GLOBAL;
+          s->access_size = 8;
+          break;
+        case 3:
+          s->op = WS_OP_LD;
+          s->opclass = WS_OPCLASS_LD;
+          s->space = WS_SPACE_SHARED;
+          s->access_size = 4;
+          break;
+        case 5:
+          s->op = WS_OP_LD;
+          s->opclass = WS_OPCLASS_LD;
+          s->space = WS_SPACE_LOCAL;
+          s->access_size = 16;
+          break;
+        case 6:
+          s->op = WS_OP_BAR;
+          s->opclass = WS_OPCLASS_BARRIER;
+          s->is_barrier = 1;
+          break;
+        case 7:
+          s->op = WS_OP_LD;
+          s->opclass = WS_OPCLASS_LD;
+          s->space = WS_SPACE_GENERIC;
+          s->access_size = 2;
+          break;
+        case 4:
+          s->op = WS_OP_BRA;
+          s->opclass = WS_OPCLASS_BRANCH;
+          s->is_conditional_branch = 1;
+          break;
+        default:
+          s->op = WS_OP_ADD;
+          s->opclass = WS_OPCLASS_ALU;
+          break;
+        }
     }
-  }
 }
 
 static uint32_t
@@ -59,8 +97,11 @@ add_kernel (WsTraceWriter *w, guint k)
   WsTraceKernelDesc d = {
     .name = name,
     .ptx = k == 2 ? NULL : (k == 0 ? ".version 9.0\n.entry k0 {}\n" : ".version 9.0\n.entry k1 {}\n"),
-    .n_insts = kernel_sizes[k], .insts = insts,
-    .regs_per_thread = 16 + k, .static_shared_bytes = 1024 * k, .local_bytes = 8 * k,
+    .n_insts = kernel_sizes[k],
+    .insts = insts,
+    .regs_per_thread = 16 + k,
+    .static_shared_bytes = 1024 * k,
+    .local_bytes = 8 * k,
     .resources_from_ptxas = k == 1,
   };
   return ws_trace_writer_add_kernel (w, &d);
@@ -115,17 +156,18 @@ gen_addrs (GRand *r, uint64_t base, uint32_t mask, uint64_t *a)
   int pattern = g_rand_int_range (r, 0, 9);
   int64_t strides[] = { 4, 8, 0, -4, 256, 16, 3 };
   for (int l = 0; l < 32; l++)
-    a[l] = 0xdeadbeefull;  /* inactive lanes: garbage the writer must ignore */
-  for (int l = 0; l < 32; l++) {
-    if (!(mask & (1u << l)))
-      continue;
-    if (pattern < 7)
-      a[l] = base + (uint64_t) ((int64_t) l * strides[pattern]);
-    else if (pattern == 7)
-      a[l] = base + (uint64_t) g_rand_int_range (r, 0, 1 << 20);      /* gather */
-    else
-      a[l] = base + 4 * (uint64_t) l + (l == 17 ? 4096 : 0);       /* one outlier */
-  }
+    a[l] = 0xdeadbeefull; /* inactive lanes: garbage the writer must ignore */
+  for (int l = 0; l < 32; l++)
+    {
+      if (!(mask & (1u << l)))
+        continue;
+      if (pattern < 7)
+        a[l] = base + (uint64_t) ((int64_t) l * strides[pattern]);
+      else if (pattern == 7)
+        a[l] = base + (uint64_t) g_rand_int_range (r, 0, 1 << 20); /* gather */
+      else
+        a[l] = base + 4 * (uint64_t) l + (l == 17 ? 4096 : 0); /* one outlier */
+    }
 }
 
 static GArray *
@@ -144,40 +186,47 @@ gen_warp (guint launch, uint64_t tb, guint warp)
   uint64_t bases[300];
   for (guint i = 0; i < n_insts; i++)
     bases[i] = 0x7f0000000000ull + (uint64_t) i * 0x100000 + tb * 0x1000 + warp * 128;
-  for (guint i = 0; i < n; i++) {
-    int act = g_rand_int_range (r, 0, 100);
-    if (i == 0)
-      id = 0;
-    else if (act < 65)
-      id = (id + 1) % n_insts;
-    else if (act < 80)
-      id = (uint32_t) g_rand_int_range (r, 0, (gint32) n_insts);  /* any jump, incl. escapes */
-    else if (act < 90)
-      id = id > 3 ? id - 3 : id;                                     /* short loop back */
-    if (g_rand_int_range (r, 0, 100) < 12) {
-      int m = g_rand_int_range (r, 0, 4);
-      mask = m == 0 ? full : m == 1 ? (full & g_rand_int (r)) : m == 2 ? (full & 0x0000ffffu) : (full & 0x1u);
+  for (guint i = 0; i < n; i++)
+    {
+      int act = g_rand_int_range (r, 0, 100);
+      if (i == 0)
+        id = 0;
+      else if (act < 65)
+        id = (id + 1) % n_insts;
+      else if (act < 80)
+        id = (uint32_t) g_rand_int_range (r, 0, (gint32) n_insts); /* any jump, incl. escapes */
+      else if (act < 90)
+        id = id > 3 ? id - 3 : id; /* short loop back */
+      if (g_rand_int_range (r, 0, 100) < 12)
+        {
+          int m = g_rand_int_range (r, 0, 4);
+          mask = m == 0 ? full : m == 1 ? (full & g_rand_int (r)) : m == 2 ? (full & 0x0000ffffu) : (full & 0x1u);
+        }
+      GenRec rec = { 0 };
+      rec.id = id;
+      rec.mask = mask;
+      switch (id % 8)
+        {
+        case 1:
+        case 2:
+        case 3:
+        case 5:
+        case 7:
+          {
+            rec.kind = WS_TRACE_RECORD_MEM;
+            rec.space = (id % 8 == 1 || id % 8 == 2) ? WS_SPACE_GLOBAL
+                        : id % 8 == 3                ? WS_SPACE_SHARED
+                        : id % 8 == 5                ? WS_SPACE_LOCAL
+                                                     : (g_rand_boolean (r) ? WS_SPACE_GLOBAL : WS_SPACE_CONST);
+            bases[id] += (uint64_t) g_rand_int_range (r, 0, 3) * 128;
+            gen_addrs (r, bases[id], mask, rec.addrs);
+            break;
+          }
+        case 6: rec.kind = WS_TRACE_RECORD_BARRIER; break;
+        default: rec.kind = WS_TRACE_RECORD_INST;
+        }
+      g_array_append_val (recs, rec);
     }
-    GenRec rec = { 0 };
-    rec.id = id;
-    rec.mask = mask;
-    switch (id % 8) {
-    case 1: case 2: case 3: case 5: case 7: {
-      rec.kind = WS_TRACE_RECORD_MEM;
-      rec.space = (id % 8 == 1 || id % 8 == 2) ? WS_SPACE_GLOBAL : id % 8 == 3 ? WS_SPACE_SHARED
-                  : id % 8 == 5 ? WS_SPACE_LOCAL : (g_rand_boolean (r) ? WS_SPACE_GLOBAL : WS_SPACE_CONST);
-      bases[id] += (uint64_t) g_rand_int_range (r, 0, 3) * 128;
-      gen_addrs (r, bases[id], mask, rec.addrs);
-      break;
-    }
-    case 6:
-      rec.kind = WS_TRACE_RECORD_BARRIER;
-      break;
-    default:
-      rec.kind = WS_TRACE_RECORD_INST;
-    }
-    g_array_append_val (recs, rec);
-  }
   return recs;
 }
 
@@ -186,15 +235,17 @@ static uint64_t
 naive_sectors (const GenRec *rec, uint32_t size)
 {
   g_autoptr (GHashTable) set = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  for (int l = 0; l < 32; l++) {
-    if (!(rec->mask & (1u << l)))
-      continue;
-    for (uint64_t b = rec->addrs[l]; b < rec->addrs[l] + size; b++) {
-      gint64 *k = g_new (gint64, 1);
-      *k = (gint64) (b >> 5);
-      g_hash_table_add (set, k);
+  for (int l = 0; l < 32; l++)
+    {
+      if (!(rec->mask & (1u << l)))
+        continue;
+      for (uint64_t b = rec->addrs[l]; b < rec->addrs[l] + size; b++)
+        {
+          gint64 *k = g_new (gint64, 1);
+          *k = (gint64) (b >> 5);
+          g_hash_table_add (set, k);
+        }
     }
-  }
   return g_hash_table_size (set);
 }
 
@@ -207,27 +258,34 @@ expected_tb (guint launch, uint64_t tb, WsTraceTbCounters *c)
   memset (c, 0, sizeof *c);
   c->n_warps = launch_warps (L);
   c->recorded = TRUE;
-  for (guint w = 0; w < c->n_warps; w++) {
-    g_autoptr (GArray) recs = gen_warp (launch, tb, w);
-    for (guint i = 0; i < recs->len; i++) {
-      const GenRec *r = &g_array_index (recs, GenRec, i);
-      c->warp_instructions++;
-      c->thread_instructions += (uint64_t) __builtin_popcount (r->mask);
-      if (r->kind == WS_TRACE_RECORD_BARRIER)
-        c->barriers++;
-      if (r->kind != WS_TRACE_RECORD_MEM)
-        continue;
-      if (r->space == WS_SPACE_GLOBAL) {
-        c->global_requests += naive_sectors (r, insts[r->id].access_size);
-        c->memory_instructions++;
-      } else if (r->space == WS_SPACE_LOCAL) {
-        c->local_requests += naive_sectors (r, insts[r->id].access_size);
-        c->memory_instructions++;
-      } else if (r->space == WS_SPACE_SHARED) {
-        c->shared_accesses++;
-      }
+  for (guint w = 0; w < c->n_warps; w++)
+    {
+      g_autoptr (GArray) recs = gen_warp (launch, tb, w);
+      for (guint i = 0; i < recs->len; i++)
+        {
+          const GenRec *r = &g_array_index (recs, GenRec, i);
+          c->warp_instructions++;
+          c->thread_instructions += (uint64_t) __builtin_popcount (r->mask);
+          if (r->kind == WS_TRACE_RECORD_BARRIER)
+            c->barriers++;
+          if (r->kind != WS_TRACE_RECORD_MEM)
+            continue;
+          if (r->space == WS_SPACE_GLOBAL)
+            {
+              c->global_requests += naive_sectors (r, insts[r->id].access_size);
+              c->memory_instructions++;
+            }
+          else if (r->space == WS_SPACE_LOCAL)
+            {
+              c->local_requests += naive_sectors (r, insts[r->id].access_size);
+              c->memory_instructions++;
+            }
+          else if (r->space == WS_SPACE_SHARED)
+            {
+              c->shared_accesses++;
+            }
+        }
     }
-  }
 }
 
 /* Record plain instructions through the inline fast path. */
@@ -247,23 +305,26 @@ record_tb (WsTraceWriter *w, guint launch, uint64_t tb)
   for (guint i = 0; i < nw; i++)
     recs[i] = gen_warp (launch, tb, i);
   gboolean more = TRUE;
-  while (more) {
-    more = FALSE;
-    for (guint i = 0; i < nw; i++) {
-      for (guint k = 0; k < 3 && pos[i] < recs[i]->len; k++, pos[i]++) {
-        const GenRec *r = &g_array_index (recs[i], GenRec, pos[i]);
-        if (r->kind == WS_TRACE_RECORD_MEM)
-          ws_trace_cta_mem (cta, i, r->id, r->mask, r->space, r->addrs);
-        else if (r->kind == WS_TRACE_RECORD_BARRIER)
-          ws_trace_cta_barrier_mask (cta, i, r->id, r->mask);
-        else if (use_fast)
-          ws_trace_cta_inst_fast (cta, i, r->id, r->mask);
-        else
-          ws_trace_cta_inst (cta, i, r->id, r->mask);
-      }
-      more |= pos[i] < recs[i]->len;
+  while (more)
+    {
+      more = FALSE;
+      for (guint i = 0; i < nw; i++)
+        {
+          for (guint k = 0; k < 3 && pos[i] < recs[i]->len; k++, pos[i]++)
+            {
+              const GenRec *r = &g_array_index (recs[i], GenRec, pos[i]);
+              if (r->kind == WS_TRACE_RECORD_MEM)
+                ws_trace_cta_mem (cta, i, r->id, r->mask, r->space, r->addrs);
+              else if (r->kind == WS_TRACE_RECORD_BARRIER)
+                ws_trace_cta_barrier_mask (cta, i, r->id, r->mask);
+              else if (use_fast)
+                ws_trace_cta_inst_fast (cta, i, r->id, r->mask);
+              else
+                ws_trace_cta_inst (cta, i, r->id, r->mask);
+            }
+          more |= pos[i] < recs[i]->len;
+        }
     }
-  }
   for (guint i = 0; i < nw; i++)
     g_array_unref (recs[i]);
   ws_trace_cta_end (cta);
@@ -281,12 +342,13 @@ static gpointer
 worker (gpointer data)
 {
   Work *wk = data;
-  for (;;) {
-    gint i = g_atomic_int_add (&wk->next, 1);
-    if ((uint64_t) i >= wk->n)
-      break;
-    record_tb (wk->w, wk->launch, wk->order[i]);
-  }
+  for (;;)
+    {
+      gint i = g_atomic_int_add (&wk->next, 1);
+      if ((uint64_t) i >= wk->n)
+        break;
+      record_tb (wk->w, wk->launch, wk->order[i]);
+    }
   return NULL;
 }
 
@@ -305,33 +367,40 @@ write_synthetic_chunks (const char *path, guint n_threads, gsize chunk_bytes)
   uint32_t kidx[N_KERNELS];
   for (guint k = 0; k < N_KERNELS; k++)
     kidx[k] = add_kernel (w, k);
-  g_assert_cmpuint (add_kernel (w, 0), ==, kidx[0]);  /* same name -> same index */
+  g_assert_cmpuint (add_kernel (w, 0), ==, kidx[0]); /* same name -> same index */
   g_autoptr (GRand) r = g_rand_new_with_seed (42);
-  for (guint l = 0; l < N_LAUNCHES; l++) {
-    const GenLaunch *L = &gen_launches[l];
-    ws_trace_writer_begin_launch (w, kidx[L->kernel], L->grid, L->block, L->dyn_shared);
-    uint64_t n = launch_tbs (L);
-    g_autofree uint64_t *order = g_new (uint64_t, n);
-    for (uint64_t i = 0; i < n; i++)
-      order[i] = n_threads ? n - 1 - i : i;
-    if (n_threads)
-      for (uint64_t i = n - 1; i > 0; i--) {
-        uint64_t j = (uint64_t) g_rand_int_range (r, 0, (gint32) i + 1);
-        uint64_t t = order[i]; order[i] = order[j]; order[j] = t;
-      }
-    Work wk = { w, l, order, n, 0 };
-    if (n_threads == 0) {
-      worker (&wk);
-    } else {
-      GThread *th[8];
-      for (guint t = 0; t < n_threads; t++)
-        th[t] = g_thread_new ("trace-worker", worker, &wk);
-      for (guint t = 0; t < n_threads; t++)
-        g_thread_join (th[t]);
+  for (guint l = 0; l < N_LAUNCHES; l++)
+    {
+      const GenLaunch *L = &gen_launches[l];
+      ws_trace_writer_begin_launch (w, kidx[L->kernel], L->grid, L->block, L->dyn_shared);
+      uint64_t n = launch_tbs (L);
+      g_autofree uint64_t *order = g_new (uint64_t, n);
+      for (uint64_t i = 0; i < n; i++)
+        order[i] = n_threads ? n - 1 - i : i;
+      if (n_threads)
+        for (uint64_t i = n - 1; i > 0; i--)
+          {
+            uint64_t j = (uint64_t) g_rand_int_range (r, 0, (gint32) i + 1);
+            uint64_t t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+          }
+      Work wk = { w, l, order, n, 0 };
+      if (n_threads == 0)
+        {
+          worker (&wk);
+        }
+      else
+        {
+          GThread *th[8];
+          for (guint t = 0; t < n_threads; t++)
+            th[t] = g_thread_new ("trace-worker", worker, &wk);
+          for (guint t = 0; t < n_threads; t++)
+            g_thread_join (th[t]);
+        }
+      g_assert_true (ws_trace_writer_end_launch (w, &error));
+      g_assert_no_error (error);
     }
-    g_assert_true (ws_trace_writer_end_launch (w, &error));
-    g_assert_no_error (error);
-  }
   g_assert_true (ws_trace_writer_close (w, &error));
   g_assert_no_error (error);
 }
@@ -364,10 +433,11 @@ rm_tmp (char *dir, char *path)
 {
   g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
   const char *name;
-  while (d && (name = g_dir_read_name (d))) {
-    g_autofree char *p = g_build_filename (dir, name, NULL);
-    g_unlink (p);
-  }
+  while (d && (name = g_dir_read_name (d)))
+    {
+      g_autofree char *p = g_build_filename (dir, name, NULL);
+      g_unlink (p);
+    }
   g_rmdir (dir);
   g_free (dir);
   g_free (path);
@@ -395,50 +465,55 @@ check_tb_records (WsTrace *t, guint l, uint64_t tb)
   g_assert_no_error (error);
   guint nw = launch_warps (&gen_launches[l]);
   g_assert_cmpuint (ws_trace_tb_get_n_warps (rtb), ==, nw);
-  for (guint w = 0; w < nw; w++) {
-    g_autoptr (GArray) exp = gen_warp (l, tb, w);
-    g_assert_cmpuint (ws_trace_tb_get_n_records (rtb, w), ==, exp->len);
-    WsTraceWarpIter it;
-    WsTraceRecord rec;
-    ws_trace_warp_iter_init (&it, rtb, w);
-    guint i = 0;
-    while (ws_trace_warp_iter_next (&it, &rec, &error)) {
-      g_assert_cmpuint (i, <, exp->len);
-      const GenRec *e = &g_array_index (exp, GenRec, i);
-      g_assert_cmpuint (rec.static_id, ==, e->id);
-      g_assert_cmphex (rec.active_mask, ==, e->mask);
-      g_assert_cmpuint (rec.kind, ==, e->kind);
-      if (e->kind == WS_TRACE_RECORD_MEM) {
-        g_assert_cmpuint (rec.space, ==, e->space);
-        for (int lane = 0; lane < 32; lane++)
-          if (e->mask & (1u << lane))
-            g_assert_cmphex (rec.addrs[lane], ==, e->addrs[lane]);
-      }
-      i++;
-    }
-    g_assert_no_error (error);
-    g_assert_cmpuint (i, ==, exp->len);
+  for (guint w = 0; w < nw; w++)
+    {
+      g_autoptr (GArray) exp = gen_warp (l, tb, w);
+      g_assert_cmpuint (ws_trace_tb_get_n_records (rtb, w), ==, exp->len);
+      WsTraceWarpIter it;
+      WsTraceRecord rec;
+      ws_trace_warp_iter_init (&it, rtb, w);
+      guint i = 0;
+      while (ws_trace_warp_iter_next (&it, &rec, &error))
+        {
+          g_assert_cmpuint (i, <, exp->len);
+          const GenRec *e = &g_array_index (exp, GenRec, i);
+          g_assert_cmpuint (rec.static_id, ==, e->id);
+          g_assert_cmphex (rec.active_mask, ==, e->mask);
+          g_assert_cmpuint (rec.kind, ==, e->kind);
+          if (e->kind == WS_TRACE_RECORD_MEM)
+            {
+              g_assert_cmpuint (rec.space, ==, e->space);
+              for (int lane = 0; lane < 32; lane++)
+                if (e->mask & (1u << lane))
+                  g_assert_cmphex (rec.addrs[lane], ==, e->addrs[lane]);
+            }
+          i++;
+        }
+      g_assert_no_error (error);
+      g_assert_cmpuint (i, ==, exp->len);
 
-    g_autoptr (WsTraceWarpStream) s = ws_trace_tb_decode_warp (rtb, w, &error);
-    g_assert_no_error (error);
-    g_assert_cmpuint (s->n_records, ==, exp->len);
-    for (i = 0; i < exp->len; i++) {
-      const GenRec *e = &g_array_index (exp, GenRec, i);
-      g_assert_cmpuint (s->static_ids[i], ==, e->id);
-      g_assert_cmphex (s->active_masks[i], ==, e->mask);
-      g_assert_cmpuint (s->kinds[i], ==, e->kind);
-      uint64_t a = s->addr_start[i];
-      if (e->kind == WS_TRACE_RECORD_MEM) {
-        g_assert_cmpuint (s->spaces[i], ==, e->space);
-        g_assert_cmpuint (s->addr_start[i + 1] - a, ==, (uint64_t) __builtin_popcount (e->mask));
-        for (int lane = 0; lane < 32; lane++)
-          if (e->mask & (1u << lane))
-            g_assert_cmphex (s->addrs[a++], ==, e->addrs[lane]);
-      }
-      g_assert_cmpuint (s->addr_start[i + 1], ==, a);
+      g_autoptr (WsTraceWarpStream) s = ws_trace_tb_decode_warp (rtb, w, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (s->n_records, ==, exp->len);
+      for (i = 0; i < exp->len; i++)
+        {
+          const GenRec *e = &g_array_index (exp, GenRec, i);
+          g_assert_cmpuint (s->static_ids[i], ==, e->id);
+          g_assert_cmphex (s->active_masks[i], ==, e->mask);
+          g_assert_cmpuint (s->kinds[i], ==, e->kind);
+          uint64_t a = s->addr_start[i];
+          if (e->kind == WS_TRACE_RECORD_MEM)
+            {
+              g_assert_cmpuint (s->spaces[i], ==, e->space);
+              g_assert_cmpuint (s->addr_start[i + 1] - a, ==, (uint64_t) __builtin_popcount (e->mask));
+              for (int lane = 0; lane < 32; lane++)
+                if (e->mask & (1u << lane))
+                  g_assert_cmphex (s->addrs[a++], ==, e->addrs[lane]);
+            }
+          g_assert_cmpuint (s->addr_start[i + 1], ==, a);
+        }
+      g_assert_cmpuint (s->addr_start[exp->len], ==, s->n_addrs);
     }
-    g_assert_cmpuint (s->addr_start[exp->len], ==, s->n_addrs);
-  }
 }
 
 static void
@@ -449,79 +524,84 @@ verify_synthetic (const char *path)
   g_assert_no_error (error);
   g_assert_cmpuint (ws_trace_get_version (t), ==, 1);
   g_assert_cmpuint (ws_trace_get_n_kernels (t), ==, N_KERNELS);
-  for (guint k = 0; k < N_KERNELS; k++) {
-    const WsTraceKernel *K = ws_trace_get_kernel (t, k);
-    g_autofree char *name = g_strdup_printf ("_Z7kernel%uPf", k);
-    g_assert_cmpstr (K->name, ==, name);
-    g_assert_cmpuint (K->n_insts, ==, kernel_sizes[k]);
-    g_assert_cmpuint (K->regs_per_thread, ==, 16 + k);
-    g_assert_cmpuint (K->static_shared_bytes, ==, 1024 * k);
-    g_assert_cmpuint (K->local_bytes, ==, 8 * k);
-    g_assert_cmpint (K->resources_from_ptxas, ==, k == 1);
-    if (k == 2)
-      g_assert_null (K->ptx);
-    else
-      g_assert_cmpstr (K->ptx, ==, k == 0 ? ".version 9.0\n.entry k0 {}\n" : ".version 9.0\n.entry k1 {}\n");
-    g_autofree WsTraceStaticInst *exp = g_new (WsTraceStaticInst, kernel_sizes[k]);
-    make_static (kernel_sizes[k], exp);
-    g_assert_cmpmem (K->insts, sizeof (WsTraceStaticInst) * K->n_insts, exp, sizeof (WsTraceStaticInst) * kernel_sizes[k]);
-  }
+  for (guint k = 0; k < N_KERNELS; k++)
+    {
+      const WsTraceKernel *K = ws_trace_get_kernel (t, k);
+      g_autofree char *name = g_strdup_printf ("_Z7kernel%uPf", k);
+      g_assert_cmpstr (K->name, ==, name);
+      g_assert_cmpuint (K->n_insts, ==, kernel_sizes[k]);
+      g_assert_cmpuint (K->regs_per_thread, ==, 16 + k);
+      g_assert_cmpuint (K->static_shared_bytes, ==, 1024 * k);
+      g_assert_cmpuint (K->local_bytes, ==, 8 * k);
+      g_assert_cmpint (K->resources_from_ptxas, ==, k == 1);
+      if (k == 2)
+        g_assert_null (K->ptx);
+      else
+        g_assert_cmpstr (K->ptx, ==, k == 0 ? ".version 9.0\n.entry k0 {}\n" : ".version 9.0\n.entry k1 {}\n");
+      g_autofree WsTraceStaticInst *exp = g_new (WsTraceStaticInst, kernel_sizes[k]);
+      make_static (kernel_sizes[k], exp);
+      g_assert_cmpmem (K->insts, sizeof (WsTraceStaticInst) * K->n_insts, exp,
+                       sizeof (WsTraceStaticInst) * kernel_sizes[k]);
+    }
   g_assert_cmpuint (ws_trace_get_n_launches (t), ==, N_LAUNCHES);
   uint64_t total_warp = 0;
-  for (guint l = 0; l < N_LAUNCHES; l++) {
-    const GenLaunch *L = &gen_launches[l];
-    const WsTraceLaunch *R = ws_trace_get_launch (t, l);
-    g_assert_cmpuint (R->kernel, ==, L->kernel);
-    for (int d = 0; d < 3; d++) {
-      g_assert_cmpuint (R->grid[d], ==, L->grid[d]);
-      g_assert_cmpuint (R->block[d], ==, L->block[d]);
+  for (guint l = 0; l < N_LAUNCHES; l++)
+    {
+      const GenLaunch *L = &gen_launches[l];
+      const WsTraceLaunch *R = ws_trace_get_launch (t, l);
+      g_assert_cmpuint (R->kernel, ==, L->kernel);
+      for (int d = 0; d < 3; d++)
+        {
+          g_assert_cmpuint (R->grid[d], ==, L->grid[d]);
+          g_assert_cmpuint (R->block[d], ==, L->block[d]);
+        }
+      g_assert_cmpuint (R->dynamic_shared_bytes, ==, L->dyn_shared);
+      g_assert_cmpuint (R->warps_per_tb, ==, launch_warps (L));
+      g_assert_true (R->complete);
+      uint64_t n;
+      const WsTraceTbCounters *tbs = ws_trace_get_tb_counters (t, l, &n);
+      g_assert_cmpuint (n, ==, launch_tbs (L));
+      g_assert_cmpuint (R->n_tbs, ==, n);
+      WsTraceTbCounters sum = { 0 };
+      g_autofree double *sizes_t = g_new (double, n);
+      g_autofree double *sizes_w = g_new (double, n);
+      for (uint64_t b = 0; b < n; b++)
+        {
+          WsTraceTbCounters e;
+          expected_tb (l, b, &e);
+          g_assert_cmpuint (tbs[b].thread_instructions, ==, e.thread_instructions);
+          g_assert_cmpuint (tbs[b].warp_instructions, ==, e.warp_instructions);
+          g_assert_cmpuint (tbs[b].global_requests, ==, e.global_requests);
+          g_assert_cmpuint (tbs[b].local_requests, ==, e.local_requests);
+          g_assert_cmpuint (tbs[b].shared_accesses, ==, e.shared_accesses);
+          g_assert_cmpuint (tbs[b].barriers, ==, e.barriers);
+          g_assert_cmpuint (tbs[b].memory_instructions, ==, e.memory_instructions);
+          g_assert_cmpuint (tbs[b].n_warps, ==, e.n_warps);
+          g_assert_true (tbs[b].recorded);
+          sum.thread_instructions += e.thread_instructions;
+          sum.warp_instructions += e.warp_instructions;
+          sum.global_requests += e.global_requests;
+          sum.local_requests += e.local_requests;
+          sum.shared_accesses += e.shared_accesses;
+          sum.barriers += e.barriers;
+          sum.memory_instructions += e.memory_instructions;
+          sizes_t[b] = (double) e.thread_instructions;
+          sizes_w[b] = (double) e.warp_instructions;
+          check_tb_records (t, l, b);
+        }
+      g_assert_cmpuint (R->thread_instructions, ==, sum.thread_instructions);
+      g_assert_cmpuint (R->warp_instructions, ==, sum.warp_instructions);
+      g_assert_cmpuint (R->memory_requests, ==, sum.global_requests + sum.local_requests);
+      g_assert_cmpuint (R->global_requests, ==, sum.global_requests);
+      g_assert_cmpuint (R->local_requests, ==, sum.local_requests);
+      g_assert_cmpuint (R->shared_accesses, ==, sum.shared_accesses);
+      g_assert_cmpuint (R->barriers, ==, sum.barriers);
+      g_assert_cmpuint (R->memory_instructions, ==, sum.memory_instructions);
+      g_assert_cmpfloat_with_epsilon (R->cov_tb_thread_instructions, cov_of (sizes_t, (guint) n), 1e-12);
+      g_assert_cmpfloat_with_epsilon (R->cov_tb_warp_instructions, cov_of (sizes_w, (guint) n), 1e-12);
+      g_assert_cmpuint (R->warp_instructions, >, 0);
+      total_warp += R->warp_instructions;
     }
-    g_assert_cmpuint (R->dynamic_shared_bytes, ==, L->dyn_shared);
-    g_assert_cmpuint (R->warps_per_tb, ==, launch_warps (L));
-    g_assert_true (R->complete);
-    uint64_t n;
-    const WsTraceTbCounters *tbs = ws_trace_get_tb_counters (t, l, &n);
-    g_assert_cmpuint (n, ==, launch_tbs (L));
-    g_assert_cmpuint (R->n_tbs, ==, n);
-    WsTraceTbCounters sum = { 0 };
-    g_autofree double *sizes_t = g_new (double, n);
-    g_autofree double *sizes_w = g_new (double, n);
-    for (uint64_t b = 0; b < n; b++) {
-      WsTraceTbCounters e;
-      expected_tb (l, b, &e);
-      g_assert_cmpuint (tbs[b].thread_instructions, ==, e.thread_instructions);
-      g_assert_cmpuint (tbs[b].warp_instructions, ==, e.warp_instructions);
-      g_assert_cmpuint (tbs[b].global_requests, ==, e.global_requests);
-      g_assert_cmpuint (tbs[b].local_requests, ==, e.local_requests);
-      g_assert_cmpuint (tbs[b].shared_accesses, ==, e.shared_accesses);
-      g_assert_cmpuint (tbs[b].barriers, ==, e.barriers);
-      g_assert_cmpuint (tbs[b].memory_instructions, ==, e.memory_instructions);
-      g_assert_cmpuint (tbs[b].n_warps, ==, e.n_warps);
-      g_assert_true (tbs[b].recorded);
-      sum.thread_instructions += e.thread_instructions;
-      sum.warp_instructions += e.warp_instructions;
-      sum.global_requests += e.global_requests;
-      sum.local_requests += e.local_requests;
-      sum.shared_accesses += e.shared_accesses;
-      sum.barriers += e.barriers;
-      sum.memory_instructions += e.memory_instructions;
-      sizes_t[b] = (double) e.thread_instructions;
-      sizes_w[b] = (double) e.warp_instructions;
-      check_tb_records (t, l, b);
-    }
-    g_assert_cmpuint (R->thread_instructions, ==, sum.thread_instructions);
-    g_assert_cmpuint (R->warp_instructions, ==, sum.warp_instructions);
-    g_assert_cmpuint (R->memory_requests, ==, sum.global_requests + sum.local_requests);
-    g_assert_cmpuint (R->global_requests, ==, sum.global_requests);
-    g_assert_cmpuint (R->local_requests, ==, sum.local_requests);
-    g_assert_cmpuint (R->shared_accesses, ==, sum.shared_accesses);
-    g_assert_cmpuint (R->barriers, ==, sum.barriers);
-    g_assert_cmpuint (R->memory_instructions, ==, sum.memory_instructions);
-    g_assert_cmpfloat_with_epsilon (R->cov_tb_thread_instructions, cov_of (sizes_t, (guint) n), 1e-12);
-    g_assert_cmpfloat_with_epsilon (R->cov_tb_warp_instructions, cov_of (sizes_w, (guint) n), 1e-12);
-    g_assert_cmpuint (R->warp_instructions, >, 0);
-    total_warp += R->warp_instructions;
-  }
   g_assert_cmpuint (ws_trace_get_total_warp_instructions (t), ==, total_warp);
 }
 
@@ -567,26 +647,27 @@ test_parallel_identical (void)
   g_autofree char *p2 = g_build_filename (dir, "parallel.wstrace", NULL);
   g_autofree char *p3 = g_build_filename (dir, "parallel2.wstrace", NULL);
   const gsize chunk_sizes[] = { CHUNK_DEFAULT, 0, 3000 };
-  for (guint k = 0; k < G_N_ELEMENTS (chunk_sizes); k++) {
-    write_synthetic_chunks (path, 0, chunk_sizes[k]);
-    write_synthetic_chunks (p2, 4, chunk_sizes[k]);
-    write_synthetic_chunks (p3, 2, chunk_sizes[k]);
-    g_autofree char *a = NULL, *b = NULL, *c = NULL;
-    gsize la, lb, lc;
-    g_assert_true (g_file_get_contents (path, &a, &la, NULL));
-    g_assert_true (g_file_get_contents (p2, &b, &lb, NULL));
-    g_assert_true (g_file_get_contents (p3, &c, &lc, NULL));
-    g_assert_cmpuint (la, >, 1000);
-    g_assert_cmpmem (a, la, b, lb);
-    g_assert_cmpmem (a, la, c, lc);
-    /* the inline fast path writes the same bytes as the function */
-    use_fast = TRUE;
-    write_synthetic_chunks (p2, 2, chunk_sizes[k]);
-    use_fast = FALSE;
-    g_clear_pointer (&b, g_free);
-    g_assert_true (g_file_get_contents (p2, &b, &lb, NULL));
-    g_assert_cmpmem (a, la, b, lb);
-  }
+  for (guint k = 0; k < G_N_ELEMENTS (chunk_sizes); k++)
+    {
+      write_synthetic_chunks (path, 0, chunk_sizes[k]);
+      write_synthetic_chunks (p2, 4, chunk_sizes[k]);
+      write_synthetic_chunks (p3, 2, chunk_sizes[k]);
+      g_autofree char *a = NULL, *b = NULL, *c = NULL;
+      gsize la, lb, lc;
+      g_assert_true (g_file_get_contents (path, &a, &la, NULL));
+      g_assert_true (g_file_get_contents (p2, &b, &lb, NULL));
+      g_assert_true (g_file_get_contents (p3, &c, &lc, NULL));
+      g_assert_cmpuint (la, >, 1000);
+      g_assert_cmpmem (a, la, b, lb);
+      g_assert_cmpmem (a, la, c, lc);
+      /* the inline fast path writes the same bytes as the function */
+      use_fast = TRUE;
+      write_synthetic_chunks (p2, 2, chunk_sizes[k]);
+      use_fast = FALSE;
+      g_clear_pointer (&b, g_free);
+      g_assert_true (g_file_get_contents (p2, &b, &lb, NULL));
+      g_assert_cmpmem (a, la, b, lb);
+    }
   rm_tmp (dir, path);
 }
 
@@ -597,7 +678,7 @@ test_random_access_tb (void)
 {
   char *dir;
   char *path = tmp_path (&dir, "t.wstrace");
-  write_synthetic_chunks (path, 2, 0);   /* one TB per chunk */
+  write_synthetic_chunks (path, 2, 0); /* one TB per chunk */
   g_autoptr (GError) error = NULL;
   uint64_t off0;
   {
@@ -615,7 +696,7 @@ test_random_access_tb (void)
 
   g_autoptr (WsTrace) t = ws_trace_open (path, &error);
   g_assert_no_error (error);  /* metadata intact: open succeeds */
-  check_tb_records (t, 1, 3);  /* a later TB of the same launch */
+  check_tb_records (t, 1, 3); /* a later TB of the same launch */
   check_tb_records (t, 0, 5);
   g_autoptr (WsTraceTb) bad = ws_trace_read_tb (t, 1, 0, &error);
   g_assert_null (bad);
@@ -707,21 +788,22 @@ test_corrupt_files (void)
   }
   const uint8_t *tr = (const uint8_t *) data + len - WS_TRACE_TRAILER_SIZE;
   const char *names[4] = { "kernels", "launches", "thread-block counters", "chunk index" };
-  for (int s = 0; s < 4; s++) {
-    uint64_t off = ws_trace_u64 (tr + 8 * s);
-    memcpy (copy, data, len);
-    copy[off + WS_TRACE_SECTION_HEADER_SIZE + 2] ^= 0x01;
-    g_autofree char *needle = g_strdup_printf ("%s section checksum mismatch at offset %" G_GUINT64_FORMAT,
-                                               names[s], off);
-    expect_corrupt (bad, copy, len, needle);
-    /* a decoded size in the (unchecksummed) section header claiming 128 TiB:
+  for (int s = 0; s < 4; s++)
+    {
+      uint64_t off = ws_trace_u64 (tr + 8 * s);
+      memcpy (copy, data, len);
+      copy[off + WS_TRACE_SECTION_HEADER_SIZE + 2] ^= 0x01;
+      g_autofree char *needle = g_strdup_printf ("%s section checksum mismatch at offset %" G_GUINT64_FORMAT, names[s],
+                                                 off);
+      expect_corrupt (bad, copy, len, needle);
+      /* a decoded size in the (unchecksummed) section header claiming 128 TiB:
      * an error, not an attempt to allocate it */
-    memcpy (copy, data, len);
-    copy[off + 8 + 5] = 0x7f;
-    g_autofree char *needle2 = g_strdup_printf ("%s section size does not match its data at offset %" G_GUINT64_FORMAT,
-                                                names[s], off);
-    expect_corrupt (bad, copy, len, needle2);
-  }
+      memcpy (copy, data, len);
+      copy[off + 8 + 5] = 0x7f;
+      g_autofree char *needle2 = g_strdup_printf (
+        "%s section size does not match its data at offset %" G_GUINT64_FORMAT, names[s], off);
+      expect_corrupt (bad, copy, len, needle2);
+    }
   /* trailer damage */
   memcpy (copy, data, len);
   copy[len - WS_TRACE_TRAILER_SIZE + 3] ^= 0x10;
@@ -737,27 +819,31 @@ test_corrupt_files (void)
    * succeed or fail with WS_ERROR, never crash. */
   g_autoptr (GRand) r = g_rand_new_with_seed (7);
   guint failures = 0;
-  for (int k = 0; k < 150; k++) {
-    memcpy (copy, data, len);
-    gsize at = (gsize) g_rand_int_range (r, 0, (gint32) len);
-    copy[at] ^= (char) (1 + g_rand_int_range (r, 0, 255));
-    g_assert_true (put_file (bad, copy, len));
-    g_autoptr (WsTrace) t = ws_trace_open (bad, &error);
-    gboolean failed = t == NULL;
-    if (t) {
-      for (guint l = 0; l < ws_trace_get_n_launches (t) && !failed; l++)
-        for (uint64_t b = 0; b < ws_trace_get_launch (t, l)->n_tbs && !failed; b++) {
-          g_autoptr (WsTraceTb) tb = ws_trace_read_tb (t, l, b, &error);
-          failed = tb == NULL;
+  for (int k = 0; k < 150; k++)
+    {
+      memcpy (copy, data, len);
+      gsize at = (gsize) g_rand_int_range (r, 0, (gint32) len);
+      copy[at] ^= (char) (1 + g_rand_int_range (r, 0, 255));
+      g_assert_true (put_file (bad, copy, len));
+      g_autoptr (WsTrace) t = ws_trace_open (bad, &error);
+      gboolean failed = t == NULL;
+      if (t)
+        {
+          for (guint l = 0; l < ws_trace_get_n_launches (t) && !failed; l++)
+            for (uint64_t b = 0; b < ws_trace_get_launch (t, l)->n_tbs && !failed; b++)
+              {
+                g_autoptr (WsTraceTb) tb = ws_trace_read_tb (t, l, b, &error);
+                failed = tb == NULL;
+              }
         }
+      if (failed)
+        {
+          g_assert_nonnull (error);
+          g_assert_true (error->domain == WS_ERROR);
+          failures++;
+        }
+      g_clear_error (&error);
     }
-    if (failed) {
-      g_assert_nonnull (error);
-      g_assert_true (error->domain == WS_ERROR);
-      failures++;
-    }
-    g_clear_error (&error);
-  }
   /* Only the header's reserved flag bytes are unprotected. */
   g_assert_cmpuint (failures, >, 140);
 
@@ -806,13 +892,15 @@ rewrite_section_u32 (const char *data, gsize len, int section, gsize at, uint32_
   memcpy (header + 24, &sum, 8);
   memcpy (o + off[section], header, sizeof header);
   memcpy (o + off[section] + WS_TRACE_SECTION_HEADER_SIZE, raw, rlen);
-  memcpy (o + off[section] + WS_TRACE_SECTION_HEADER_SIZE + rlen, data + old_end, len - WS_TRACE_TRAILER_SIZE - old_end);
+  memcpy (o + off[section] + WS_TRACE_SECTION_HEADER_SIZE + rlen, data + old_end,
+          len - WS_TRACE_TRAILER_SIZE - old_end);
   uint8_t *t = (uint8_t *) o + n - WS_TRACE_TRAILER_SIZE;
   memcpy (t, tr, WS_TRACE_TRAILER_SIZE);
-  for (int i = section + 1; i < 4; i++) {
-    uint64_t moved = off[i] + delta;
-    memcpy (t + 8 * i, &moved, 8);
-  }
+  for (int i = section + 1; i < 4; i++)
+    {
+      uint64_t moved = off[i] + delta;
+      memcpy (t + 8 * i, &moved, 8);
+    }
   uint64_t size = n;
   memcpy (t + 32, &size, 8);
   uint64_t tsum = ws_trace_fnv1a64 (t, 48);
@@ -839,16 +927,23 @@ test_inconsistent_records (void)
   /* the rewriting itself leaves a valid trace */
   {
     gsize n;
-    g_autofree char *same = rewrite_section_u32 (data, len, 1, 8 + WS_TRACE_LAUNCH_SIZE + WS_TRACE_L_WARPS_PER_TB, launch_warps (L), &n);
+    g_autofree char *same = rewrite_section_u32 (data, len, 1, 8 + WS_TRACE_LAUNCH_SIZE + WS_TRACE_L_WARPS_PER_TB,
+                                                 launch_warps (L), &n);
     g_assert_true (put_file (bad, same, n));
     g_autoptr (GError) error = NULL;
     g_autoptr (WsTrace) t = ws_trace_open (bad, &error);
     g_assert_no_error (error);
     g_assert_cmpuint (ws_trace_get_launch (t, 1)->warps_per_tb, ==, launch_warps (L));
   }
-  const struct { int section; gsize at; uint32_t value; const char *needle; } cases[] = {
+  const struct {
+    int section;
+    gsize at;
+    uint32_t value;
+    const char *needle;
+  } cases[] = {
     /* warps per block against the block size */
-    { 1, 8 + WS_TRACE_LAUNCH_SIZE + WS_TRACE_L_WARPS_PER_TB, 1000000, "launch 1 records 1000000 warps per block for blocks of" },
+    { 1, 8 + WS_TRACE_LAUNCH_SIZE + WS_TRACE_L_WARPS_PER_TB, 1000000,
+      "launch 1 records 1000000 warps per block for blocks of" },
     { 1, 8 + WS_TRACE_LAUNCH_SIZE + WS_TRACE_L_WARPS_PER_TB, 0, "launch 1 records 0 warps per block" },
     /* blocks CUDA cannot launch */
     { 1, 8 + WS_TRACE_LAUNCH_SIZE + WS_TRACE_L_BLOCK, 4096, "launch 1 has an impossible block of 4096 x" },
@@ -860,11 +955,12 @@ test_inconsistent_records (void)
     /* a block record with more warps than its launch's blocks */
     { 2, 8 + WS_TRACE_TB_N_WARPS, 1000, "thread block 0 of launch 0 records 1000 warps" },
   };
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
-    gsize n;
-    g_autofree char *copy = rewrite_section_u32 (data, len, cases[i].section, cases[i].at, cases[i].value, &n);
-    expect_corrupt (bad, copy, n, cases[i].needle);
-  }
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      gsize n;
+      g_autofree char *copy = rewrite_section_u32 (data, len, cases[i].section, cases[i].at, cases[i].value, &n);
+      expect_corrupt (bad, copy, n, cases[i].needle);
+    }
   g_unlink (bad);
   rm_tmp (dir, path);
 }
@@ -950,13 +1046,14 @@ test_incomplete_launch (void)
   uint32_t k = ws_trace_writer_add_kernel (w, &d);
   uint32_t grid[3] = { 4, 1, 1 }, block[3] = { 32, 1, 1 };
   ws_trace_writer_begin_launch (w, k, grid, block, 0);
-  for (uint64_t b = 0; b < 4; b++) {
-    if (b == 1)
-      continue;  /* TB 1 faulted and never ended */
-    WsTraceCta *cta = ws_trace_cta_begin (w, b, 1);
-    ws_trace_cta_inst (cta, 0, 0, 0xffffffffu);
-    ws_trace_cta_end (cta);
-  }
+  for (uint64_t b = 0; b < 4; b++)
+    {
+      if (b == 1)
+        continue; /* TB 1 faulted and never ended */
+      WsTraceCta *cta = ws_trace_cta_begin (w, b, 1);
+      ws_trace_cta_inst (cta, 0, 0, 0xffffffffu);
+      ws_trace_cta_end (cta);
+    }
   g_assert_false (ws_trace_writer_end_launch (w, &error));
   g_assert_error (error, WS_ERROR, WS_ERROR_INVALID);
   g_assert_nonnull (strstr (error->message, "1 of 4 thread blocks"));
@@ -988,19 +1085,19 @@ test_sector_counting (void)
 {
   uint64_t a[32];
   for (int l = 0; l < 32; l++)
-    a[l] = 0x1000 + 4 * (uint64_t) l;       /* 128 aligned bytes */
+    a[l] = 0x1000 + 4 * (uint64_t) l; /* 128 aligned bytes */
   g_assert_cmpuint (ws_trace_count_sectors (a, 0xffffffffu, 4), ==, 4);
   g_assert_cmpuint (ws_trace_count_sectors (a, 0x0000ffffu, 4), ==, 2);
   g_assert_cmpuint (ws_trace_count_sectors (a, 0x80000001u, 4), ==, 2);
   g_assert_cmpuint (ws_trace_count_sectors (a, 0xffffffffu, 8), ==, 5); /* overlapping 8-byte accesses */
   for (int l = 0; l < 32; l++)
-    a[l] = 0x1002 + 4 * (uint64_t) l;       /* misaligned: 4 sectors + 1 */
+    a[l] = 0x1002 + 4 * (uint64_t) l; /* misaligned: 4 sectors + 1 */
   g_assert_cmpuint (ws_trace_count_sectors (a, 0xffffffffu, 4), ==, 5);
   for (int l = 0; l < 32; l++)
     a[l] = 0x1000 + 128 * (uint64_t) (31 - l); /* one sector per lane, reverse order */
   g_assert_cmpuint (ws_trace_count_sectors (a, 0xffffffffu, 4), ==, 32);
   for (int l = 0; l < 32; l++)
-    a[l] = 0x2000;                           /* broadcast */
+    a[l] = 0x2000; /* broadcast */
   g_assert_cmpuint (ws_trace_count_sectors (a, 0xffffffffu, 16), ==, 1);
   g_assert_cmpuint (ws_trace_count_sectors (a, 0, 4), ==, 0);
 }
@@ -1024,12 +1121,13 @@ test_stream_encoding (void)
   ws_trace_writer_begin_launch (w, k, grid, block, 0);
   WsTraceCta *cta = ws_trace_cta_begin (w, 0, 2);
   uint64_t reg[32], neg[32], irr[32], out[32];
-  for (int l = 0; l < 32; l++) {
-    out[l] = 0x40000 + 4 * (uint64_t) l + (l == 17 ? 4096 : 0);
-    reg[l] = 0x10000 + 4 * (uint64_t) l;
-    neg[l] = 0x20000 - 8 * (uint64_t) l;
-    irr[l] = 0x30000 + (uint64_t) ((l * 7919) % 613) * 4;
-  }
+  for (int l = 0; l < 32; l++)
+    {
+      out[l] = 0x40000 + 4 * (uint64_t) l + (l == 17 ? 4096 : 0);
+      reg[l] = 0x10000 + 4 * (uint64_t) l;
+      neg[l] = 0x20000 - 8 * (uint64_t) l;
+      irr[l] = 0x30000 + (uint64_t) ((l * 7919) % 613) * 4;
+    }
   /* warp 0: 100 sequential instructions, 1 byte each */
   for (uint32_t i = 0; i < 100; i++)
     ws_trace_cta_inst_fast (cta, 0, i % 64, 0xffffffffu);
@@ -1074,17 +1172,17 @@ test_stream_encoding (void)
   g_assert_cmphex (r.addrs[8], ==, neg[8]);
   g_assert_cmphex (r.addrs[15], ==, neg[15]);
   g_assert_true (ws_trace_warp_iter_next (&it, &r, &error));
-  g_assert_cmpuint (r.addr_mode, ==, WS_TRACE_ADDR_MODE_PACKED);  /* scattered: bit-packed */
+  g_assert_cmpuint (r.addr_mode, ==, WS_TRACE_ADDR_MODE_PACKED); /* scattered: bit-packed */
   g_assert_cmpmem (r.addrs, sizeof irr, irr, sizeof irr);
   g_assert_true (ws_trace_warp_iter_next (&it, &r, &error));
-  g_assert_cmpuint (r.addr_mode, ==, WS_TRACE_ADDR_MODE_LANES);   /* one outlier: deltas */
+  g_assert_cmpuint (r.addr_mode, ==, WS_TRACE_ADDR_MODE_LANES); /* one outlier: deltas */
   g_assert_cmphex (r.active_mask, ==, 0xfffffffeu);
   for (int l = 1; l < 32; l++)
     g_assert_cmphex (r.addrs[l], ==, out[l]);
   g_assert_true (ws_trace_warp_iter_next (&it, &r, &error));
   g_assert_cmpuint (r.kind, ==, WS_TRACE_RECORD_BARRIER);
   g_assert_cmpuint (r.static_id, ==, 6);
-  g_assert_cmphex (r.active_mask, ==, 0xfffffffeu);  /* the previous mask */
+  g_assert_cmphex (r.active_mask, ==, 0xfffffffeu); /* the previous mask */
   g_assert_true (ws_trace_warp_iter_next (&it, &r, &error));
   g_assert_cmpuint (r.kind, ==, WS_TRACE_RECORD_INST);
   g_assert_true (ws_trace_warp_iter_next (&it, &r, &error));
@@ -1134,7 +1232,7 @@ test_features (void)
   g_autoptr (GError) error = NULL;
   WsTraceWriter *w = ws_trace_writer_new (path, &error);
   WsTraceStaticInst insts[8];
-  make_static (8, insts);   /* id 1: 4-byte global load */
+  make_static (8, insts); /* id 1: 4-byte global load */
   WsTraceKernelDesc d = { .name = "feat", .n_insts = 8, .insts = insts };
   uint32_t k = ws_trace_writer_add_kernel (w, &d);
   uint32_t block[3] = { 32, 1, 1 };
@@ -1142,22 +1240,22 @@ test_features (void)
    * thread instructions, launch 2 of 160 and 40. */
   uint32_t g2[3] = { 2, 1, 1 };
   ws_trace_writer_begin_launch (w, k, g2, block, 0);
-  record_simple_tb (w, 0, 3, 4, 0, 4);      /* 100 thread, 4 warp insts */
+  record_simple_tb (w, 0, 3, 4, 0, 4); /* 100 thread, 4 warp insts */
   record_simple_tb (w, 1, 3, 4, 0, 4);
   g_assert_true (ws_trace_writer_end_launch (w, &error));
   ws_trace_writer_begin_launch (w, k, g2, block, 0);
-  record_simple_tb (w, 0, 5, 0, 0, 4);      /* 160 thread, 5 warp insts */
-  record_simple_tb (w, 1, 1, 8, 0, 4);      /* 40 thread, 2 warp insts */
+  record_simple_tb (w, 0, 5, 0, 0, 4); /* 160 thread, 5 warp insts */
+  record_simple_tb (w, 1, 1, 8, 0, 4); /* 40 thread, 2 warp insts */
   g_assert_true (ws_trace_writer_end_launch (w, &error));
   /* A launch of 6 TBs with memory: coalesced (4 sectors per load) or
    * uncoalesced (32 sectors per load). */
   uint32_t g6[3] = { 6, 1, 1 };
   ws_trace_writer_begin_launch (w, k, g6, block, 0);
-  record_simple_tb (w, 0, 6, 0, 2, 4);      /* 8 warp insts, 8 requests */
+  record_simple_tb (w, 0, 6, 0, 2, 4); /* 8 warp insts, 8 requests */
   record_simple_tb (w, 1, 6, 0, 2, 4);
   record_simple_tb (w, 2, 6, 0, 2, 4);
-  record_simple_tb (w, 3, 6, 0, 2, 128);    /* 8 warp insts, 64 requests */
-  record_simple_tb (w, 4, 2, 0, 2, 128);    /* 4 warp insts, 64 requests */
+  record_simple_tb (w, 3, 6, 0, 2, 128); /* 8 warp insts, 64 requests */
+  record_simple_tb (w, 4, 2, 0, 2, 128); /* 4 warp insts, 64 requests */
   record_simple_tb (w, 5, 2, 0, 2, 128);
   g_assert_true (ws_trace_writer_end_launch (w, &error));
   g_assert_true (ws_trace_writer_close (w, &error));
@@ -1165,7 +1263,8 @@ test_features (void)
 
   g_autoptr (WsTrace) t = ws_trace_open (path, &error);
   g_assert_no_error (error);
-  const WsTraceLaunch *l0 = ws_trace_get_launch (t, 0), *l1 = ws_trace_get_launch (t, 1), *l2 = ws_trace_get_launch (t, 2);
+  const WsTraceLaunch *l0 = ws_trace_get_launch (t, 0), *l1 = ws_trace_get_launch (t, 1),
+                      *l2 = ws_trace_get_launch (t, 2);
   g_assert_cmpuint (l0->thread_instructions, ==, 200);
   g_assert_cmpuint (l1->thread_instructions, ==, 200);
   g_assert_cmpuint (l0->warp_instructions, ==, 8);
@@ -1245,86 +1344,105 @@ record_pattern (WsTraceWriter *w, Pattern pat, GRand *r)
   uint64_t X = 0x7f0000000000ull, Y = 0x7f0001000000ull, Z = 0x7f0002000000ull;
   uint64_t a[32];
   uint64_t n = 0;
-  for (uint32_t b = 0; b < nblocks; b++) {
-    WsTraceCta *cta = ws_trace_cta_begin (w, b, nthreads / 32);
-    for (uint32_t wp = 0; wp < nthreads / 32; wp++) {
-      uint64_t tid0 = (uint64_t) b * nthreads + wp * 32;
-      uint32_t id = 0;
-#define INST(m) do { ws_trace_cta_inst (cta, wp, id++, (m)); n++; } while (0)
+  for (uint32_t b = 0; b < nblocks; b++)
+    {
+      WsTraceCta *cta = ws_trace_cta_begin (w, b, nthreads / 32);
+      for (uint32_t wp = 0; wp < nthreads / 32; wp++)
+        {
+          uint64_t tid0 = (uint64_t) b * nthreads + wp * 32;
+          uint32_t id = 0;
+#define INST(m) \
+  do \
+    { \
+      ws_trace_cta_inst (cta, wp, id++, (m)); \
+      n++; \
+    } \
+  while (0)
+/* clang-format off */
 #define MEM(m, base, stride) do { for (int l = 0; l < 32; l++) a[l] = (base) + (uint64_t) l * (stride); \
         ws_trace_cta_mem (cta, wp, id++, (m), WS_SPACE_GLOBAL, a); n++; } while (0)
-      for (int i = 0; i < 6; i++)
-        INST (0xffffffffu);      /* index computation, ld.param folded in */
-      switch (pat) {
-      case PAT_COMPUTE: {
-        MEM (0xffffffffu, X + tid0 * 4, 4);
-        MEM (0xffffffffu, Y + tid0 * 4, 4);
-        uint32_t loop = id;
-        for (int it = 0; it < 16; it++) {
-          id = loop;
-          for (int i = 0; i < 4; i++)
-            INST (0xffffffffu);  /* fma, add, setp, bra */
-        }
-        MEM (0xffffffffu, Y + tid0 * 4, 4);
-        break;
-      }
-      case PAT_MEMORY: {
-        uint32_t loop = id;
-        for (int it = 0; it < 8; it++) {
-          id = loop;
-          uint64_t i0 = tid0 + (uint64_t) it * nblocks * nthreads;
-          MEM (0xffffffffu, X + i0 * 4, 4);
-          MEM (0xffffffffu, Y + i0 * 4, 4);
-          INST (0xffffffffu);
-          MEM (0xffffffffu, Z + i0 * 4, 4);
-          for (int i = 0; i < 4; i++)
-            INST (0xffffffffu);
-        }
-        break;
-      }
-      case PAT_DIVERGENT: {
-        uint32_t loop = id;
-        for (int it = 0; it < 8; it++) {
-          id = loop;
-          INST (0xffffffffu);
-          INST (0xffffffffu);     /* setp, @p bra */
-          MEM (0x11111111u, X + (tid0 + (uint64_t) it * 65536) * 4, 4);
-          INST (0x11111111u);
-          INST (0x11111111u);
-          id = loop + 10;
-          MEM (0xeeeeeeeeu, Y + (tid0 + (uint64_t) it * 65536) * 8, 8);
-          INST (0xeeeeeeeeu);
-          INST (0xffffffffu);    /* reconverged */
-          INST (0xffffffffu);
-        }
-        break;
-      }
-      default: {
-        /* each lane a row of ~8 nonzeros; gathers x[col] from 1M columns */
-        MEM (0xffffffffu, X + tid0 * 4, 4);  /* row_ptr */
-        uint32_t loop = id;
-        for (int it = 0; it < 8; it++) {
-          id = loop;
-          uint32_t mask = it < 6 ? 0xffffffffu : (uint32_t) g_rand_int (r) | 1u;
-          MEM (mask, Y + (tid0 * 8 + (uint64_t) it) * 4, 32);      /* col[j]: lanes 32 B apart */
-          MEM (mask, Z + (tid0 * 8 + (uint64_t) it) * 4, 32);      /* val[j] */
-          for (int l = 0; l < 32; l++)
-            a[l] = X + 0x4000000 + (uint64_t) g_rand_int_range (r, 0, 1 << 20) * 4;
-          ws_trace_cta_mem (cta, wp, id++, mask, WS_SPACE_GLOBAL, a);
-          n++;
-          for (int i = 0; i < 4; i++)
-            INST (mask);
-        }
-        MEM (0xffffffffu, Z + 0x100000 + tid0 * 4, 4);
-        break;
-      }
-      }
-      INST (0xffffffffu);  /* exit */
+          /* clang-format on */
+          for (int i = 0; i < 6; i++)
+            INST (0xffffffffu); /* index computation, ld.param folded in */
+          switch (pat)
+            {
+            case PAT_COMPUTE:
+              {
+                MEM (0xffffffffu, X + tid0 * 4, 4);
+                MEM (0xffffffffu, Y + tid0 * 4, 4);
+                uint32_t loop = id;
+                for (int it = 0; it < 16; it++)
+                  {
+                    id = loop;
+                    for (int i = 0; i < 4; i++)
+                      INST (0xffffffffu); /* fma, add, setp, bra */
+                  }
+                MEM (0xffffffffu, Y + tid0 * 4, 4);
+                break;
+              }
+            case PAT_MEMORY:
+              {
+                uint32_t loop = id;
+                for (int it = 0; it < 8; it++)
+                  {
+                    id = loop;
+                    uint64_t i0 = tid0 + (uint64_t) it * nblocks * nthreads;
+                    MEM (0xffffffffu, X + i0 * 4, 4);
+                    MEM (0xffffffffu, Y + i0 * 4, 4);
+                    INST (0xffffffffu);
+                    MEM (0xffffffffu, Z + i0 * 4, 4);
+                    for (int i = 0; i < 4; i++)
+                      INST (0xffffffffu);
+                  }
+                break;
+              }
+            case PAT_DIVERGENT:
+              {
+                uint32_t loop = id;
+                for (int it = 0; it < 8; it++)
+                  {
+                    id = loop;
+                    INST (0xffffffffu);
+                    INST (0xffffffffu); /* setp, @p bra */
+                    MEM (0x11111111u, X + (tid0 + (uint64_t) it * 65536) * 4, 4);
+                    INST (0x11111111u);
+                    INST (0x11111111u);
+                    id = loop + 10;
+                    MEM (0xeeeeeeeeu, Y + (tid0 + (uint64_t) it * 65536) * 8, 8);
+                    INST (0xeeeeeeeeu);
+                    INST (0xffffffffu); /* reconverged */
+                    INST (0xffffffffu);
+                  }
+                break;
+              }
+            default:
+              {
+                /* each lane a row of ~8 nonzeros; gathers x[col] from 1M columns */
+                MEM (0xffffffffu, X + tid0 * 4, 4); /* row_ptr */
+                uint32_t loop = id;
+                for (int it = 0; it < 8; it++)
+                  {
+                    id = loop;
+                    uint32_t mask = it < 6 ? 0xffffffffu : (uint32_t) g_rand_int (r) | 1u;
+                    MEM (mask, Y + (tid0 * 8 + (uint64_t) it) * 4, 32); /* col[j]: lanes 32 B apart */
+                    MEM (mask, Z + (tid0 * 8 + (uint64_t) it) * 4, 32); /* val[j] */
+                    for (int l = 0; l < 32; l++)
+                      a[l] = X + 0x4000000 + (uint64_t) g_rand_int_range (r, 0, 1 << 20) * 4;
+                    ws_trace_cta_mem (cta, wp, id++, mask, WS_SPACE_GLOBAL, a);
+                    n++;
+                    for (int i = 0; i < 4; i++)
+                      INST (mask);
+                  }
+                MEM (0xffffffffu, Z + 0x100000 + tid0 * 4, 4);
+                break;
+              }
+            }
+          INST (0xffffffffu); /* exit */
 #undef INST
 #undef MEM
+        }
+      ws_trace_cta_end (cta);
     }
-    ws_trace_cta_end (cta);
-  }
   g_autoptr (GError) error = NULL;
   g_assert_true (ws_trace_writer_end_launch (w, &error));
   return n;
@@ -1334,25 +1452,27 @@ static void
 test_bytes_per_warp_instruction (void)
 {
   double sum = 0;
-  for (int p = 0; p < PAT_COUNT; p++) {
-    char *dir;
-    char *path = tmp_path (&dir, "t.wstrace");
-    g_autoptr (GError) error = NULL;
-    g_autoptr (GRand) r = g_rand_new_with_seed (3);
-    WsTraceWriter *w = ws_trace_writer_new (path, &error);
-    uint64_t n = record_pattern (w, (Pattern) p, r);
-    g_assert_true (ws_trace_writer_close (w, &error));
-    g_autoptr (WsTrace) t = ws_trace_open (path, &error);
-    g_assert_no_error (error);
-    g_assert_cmpuint (ws_trace_get_total_warp_instructions (t), ==, n);
-    double bpi = (double) ws_trace_get_file_size (t) / (double) n;
-    g_test_message ("bytes per warp instruction, %s: %.3f (%" G_GUINT64_FORMAT " warp instructions, %"
-                    G_GUINT64_FORMAT " bytes)", pat_names[p], bpi, n, ws_trace_get_file_size (t));
-    if (p != PAT_GATHER)
-      g_assert_cmpfloat (bpi, <=, 4.0);
-    sum += bpi;
-    rm_tmp (dir, path);
-  }
+  for (int p = 0; p < PAT_COUNT; p++)
+    {
+      char *dir;
+      char *path = tmp_path (&dir, "t.wstrace");
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GRand) r = g_rand_new_with_seed (3);
+      WsTraceWriter *w = ws_trace_writer_new (path, &error);
+      uint64_t n = record_pattern (w, (Pattern) p, r);
+      g_assert_true (ws_trace_writer_close (w, &error));
+      g_autoptr (WsTrace) t = ws_trace_open (path, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (ws_trace_get_total_warp_instructions (t), ==, n);
+      double bpi = (double) ws_trace_get_file_size (t) / (double) n;
+      g_test_message ("bytes per warp instruction, %s: %.3f (%" G_GUINT64_FORMAT
+                      " warp instructions, %" G_GUINT64_FORMAT " bytes)",
+                      pat_names[p], bpi, n, ws_trace_get_file_size (t));
+      if (p != PAT_GATHER)
+        g_assert_cmpfloat (bpi, <=, 4.0);
+      sum += bpi;
+      rm_tmp (dir, path);
+    }
   g_test_message ("bytes per warp instruction, average of the four: %.3f", sum / PAT_COUNT);
   g_assert_cmpfloat (sum / PAT_COUNT, <=, 4.0);
 }
@@ -1363,15 +1483,17 @@ static void
 test_cli_info (void)
 {
   const char *build = g_getenv ("WS_BUILD_DIR");
-  if (build == NULL) {
-    g_test_skip ("WS_BUILD_DIR not set (run through meson test)");
-    return;
-  }
+  if (build == NULL)
+    {
+      g_test_skip ("WS_BUILD_DIR not set (run through meson test)");
+      return;
+    }
   g_autofree char *cli = g_build_filename (build, "app", "cli", "warpscope-cli", NULL);
-  if (!g_file_test (cli, G_FILE_TEST_IS_EXECUTABLE)) {
-    g_test_skip ("warpscope-cli not built");
-    return;
-  }
+  if (!g_file_test (cli, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("warpscope-cli not built");
+      return;
+    }
   char *dir;
   char *path = tmp_path (&dir, "t.wstrace");
   write_synthetic (path, 0);
@@ -1389,27 +1511,30 @@ test_cli_info (void)
   g_assert_cmpuint (json_array_get_length (launches), ==, N_LAUNCHES);
   g_autoptr (WsTrace) t = ws_trace_open (path, &error);
   g_assert_no_error (error);
-  for (guint l = 0; l < N_LAUNCHES; l++) {
-    JsonObject *o = json_array_get_object_element (launches, l);
-    const WsTraceLaunch *L = ws_trace_get_launch (t, l);
-    g_assert_cmpint (json_object_get_int_member (o, "index"), ==, l);
-    g_assert_cmpstr (json_object_get_string_member (o, "kernel"), ==, ws_trace_get_kernel (t, L->kernel)->name);
-    JsonArray *g = json_object_get_array_member (o, "grid");
-    JsonArray *b = json_object_get_array_member (o, "block");
-    for (guint d = 0; d < 3; d++) {
-      g_assert_cmpint (json_array_get_int_element (g, d), ==, L->grid[d]);
-      g_assert_cmpint (json_array_get_int_element (b, d), ==, L->block[d]);
+  for (guint l = 0; l < N_LAUNCHES; l++)
+    {
+      JsonObject *o = json_array_get_object_element (launches, l);
+      const WsTraceLaunch *L = ws_trace_get_launch (t, l);
+      g_assert_cmpint (json_object_get_int_member (o, "index"), ==, l);
+      g_assert_cmpstr (json_object_get_string_member (o, "kernel"), ==, ws_trace_get_kernel (t, L->kernel)->name);
+      JsonArray *g = json_object_get_array_member (o, "grid");
+      JsonArray *b = json_object_get_array_member (o, "block");
+      for (guint d = 0; d < 3; d++)
+        {
+          g_assert_cmpint (json_array_get_int_element (g, d), ==, L->grid[d]);
+          g_assert_cmpint (json_array_get_int_element (b, d), ==, L->block[d]);
+        }
+      g_assert_cmpint (json_object_get_int_member (o, "warp_instructions"), ==, (gint64) L->warp_instructions);
+      g_assert_cmpint (json_object_get_int_member (o, "thread_instructions"), ==, (gint64) L->thread_instructions);
+      g_assert_cmpint (json_object_get_int_member (o, "memory_requests"), ==, (gint64) L->memory_requests);
     }
-    g_assert_cmpint (json_object_get_int_member (o, "warp_instructions"), ==, (gint64) L->warp_instructions);
-    g_assert_cmpint (json_object_get_int_member (o, "thread_instructions"), ==, (gint64) L->thread_instructions);
-    g_assert_cmpint (json_object_get_int_member (o, "memory_requests"), ==, (gint64) L->memory_requests);
-  }
 
   /* text mode: a table naming the kernels */
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
   const char *argv_text[] = { cli, "trace", "info", path, NULL };
-  g_assert_true (g_spawn_sync (NULL, (char **) argv_text, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error));
+  g_assert_true (
+    g_spawn_sync (NULL, (char **) argv_text, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error));
   g_assert_true (g_spawn_check_wait_status (status, NULL));
   g_assert_nonnull (strstr (out, "_Z7kernel1Pf"));
 
@@ -1425,7 +1550,8 @@ test_cli_info (void)
     g_assert_true (put_file (path, orig, olen));
     g_clear_pointer (&out, g_free);
     g_clear_pointer (&err, g_free);
-    g_assert_true (g_spawn_sync (NULL, (char **) argv_text, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error));
+    g_assert_true (
+      g_spawn_sync (NULL, (char **) argv_text, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error));
     g_assert_true (WIFEXITED (status));
     g_assert_cmpint (WEXITSTATUS (status), ==, 1);
     g_assert_nonnull (strstr (err, "checksum mismatch"));

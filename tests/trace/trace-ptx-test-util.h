@@ -36,4 +36,3 @@ trace_test_static_insts (const WsPtxFunction *fn)
     }
   return insts;
 }
-

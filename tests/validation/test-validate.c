@@ -30,24 +30,24 @@ test_csv_by_header (void)
                       "a,1.5,\"x \"\"y\"\"\"\n"
                       "b,,z\n"
                       "c,2e3\n";
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsCsvTable) t = ws_csv_table_parse (text, sizeof text - 1, "t.csv", &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsCsvTable) t = ws_csv_table_parse (text, sizeof text - 1, "t.csv", &error);
   g_assert_no_error (error);
   g_assert_cmpuint (ws_csv_table_get_n_rows (t), ==, 3);
   int name = ws_csv_table_find_column (t, "name"), value = ws_csv_table_find_column (t, "value");
   int quoted = ws_csv_table_find_column (t, "quoted, col");
   g_assert_cmpint (name, ==, 0);
-  g_assert_cmpint (value, ==, 1);   /* header fields are trimmed */
+  g_assert_cmpint (value, ==, 1); /* header fields are trimmed */
   g_assert_cmpint (quoted, ==, 2);
   g_assert_cmpstr (ws_csv_table_get (t, 0, quoted), ==, "x \"y\"");
   double v = 0;
   g_assert_true (ws_csv_table_get_double (t, 0, value, &v, &error));
   g_assert_cmpfloat (v, ==, 1.5);
-  g_assert_false (ws_csv_table_get_double (t, 1, value, &v, &error));   /* empty: not measured */
+  g_assert_false (ws_csv_table_get_double (t, 1, value, &v, &error)); /* empty: not measured */
   g_assert_no_error (error);
   g_assert_true (ws_csv_table_get_double (t, 2, value, &v, &error));
   g_assert_cmpfloat (v, ==, 2000);
-  g_assert_cmpstr (ws_csv_table_get (t, 2, quoted), ==, "");           /* short row */
+  g_assert_cmpstr (ws_csv_table_get (t, 2, quoted), ==, ""); /* short row */
   g_assert_cmpuint (ws_csv_table_get_line (t, 2), ==, 6);
   g_assert_false (ws_csv_table_get_double (t, 1, quoted, &v, &error));
   g_assert_error (error, WS_ERROR, WS_ERROR_PARSE);
@@ -61,7 +61,7 @@ test_csv_by_header (void)
 static void
 test_csv_errors (void)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_assert_null (ws_csv_table_parse ("a,b\n1,\"2\n", 9, "u.csv", &error));
   g_assert_error (error, WS_ERROR, WS_ERROR_PARSE);
   g_assert_nonnull (strstr (error->message, "u.csv:2:3: unterminated quoted field"));
@@ -86,7 +86,7 @@ fixture_setup (Fixture *f, gconstpointer data)
   f->dir = g_dir_make_tmp ("ws-validate-XXXXXX", NULL);
   g_assert_nonnull (f->dir);
   g_autofree char *db = g_build_filename (f->dir, "ws.db", NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   f->store = ws_store_open (db, &error);
   g_assert_no_error (error);
 }
@@ -96,7 +96,7 @@ remove_tree (const char *path)
 {
   if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
     {
-      g_autoptr(GDir) d = g_dir_open (path, 0, NULL);
+      g_autoptr (GDir) d = g_dir_open (path, 0, NULL);
       const char *n;
       while (d && (n = g_dir_read_name (d)))
         {
@@ -125,11 +125,10 @@ make_dataset (Fixture *f)
   g_autofree char *dir = g_build_filename (f->dir, "gt", "gpu-strides", NULL);
   g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
   g_autofree char *csv = g_build_filename (dir, "h200.csv", NULL);
-  const char *text =
-    "gpu,source_file,data_type,element_bytes,pattern,arg,cycles_per_warp_load,reported_clock_MHz\n"
-    "h200,made-up,float,4,stride,0,1.0,1980\n"
-    "h200,made-up,float,4,stride,1,2.0,1980\n"
-    "h200,made-up,float,4,stride,2,4.0,1980\n";
+  const char *text = "gpu,source_file,data_type,element_bytes,pattern,arg,cycles_per_warp_load,reported_clock_MHz\n"
+                     "h200,made-up,float,4,stride,0,1.0,1980\n"
+                     "h200,made-up,float,4,stride,1,2.0,1980\n"
+                     "h200,made-up,float,4,stride,2,4.0,1980\n";
   g_assert_true (g_file_set_contents (csv, text, -1, NULL));
   return g_build_filename (f->dir, "gt", NULL);
 }
@@ -150,8 +149,8 @@ test_suite_mechanics (Fixture *f, gconstpointer data)
   o.programs_dir = programs_dir;
   o.cache_dir = "";
   o.sources = sources;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsValidateReport) r = ws_validate_run (f->store, &o, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsValidateReport) r = ws_validate_run (f->store, &o, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (r->sources->len, ==, 2);
   g_assert_cmpstr (r->sources->pdata[0], ==, "volkov");
@@ -190,7 +189,7 @@ test_suite_mechanics (Fixture *f, gconstpointer data)
     }
   g_assert_cmpuint (r->bound_checks, ==, 3);
 
-  g_autoptr(JsonNode) node = ws_validate_report_to_json (r);
+  g_autoptr (JsonNode) node = ws_validate_report_to_json (r);
   JsonObject *root = json_node_get_object (node);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root, "points")), ==, 3);
   JsonObject *mape = json_object_get_object_member (json_object_get_object_member (root, "mape"), "by_source");
@@ -216,7 +215,7 @@ test_suite_bad_input (Fixture *f, gconstpointer data)
   ws_validate_options_init (&o);
   o.dataset_dir = "/nonexistent/ground-truth";
   o.programs_dir = programs_dir ? programs_dir : f->dir;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_assert_null (ws_validate_run (f->store, &o, &error));
   g_assert_error (error, WS_ERROR, WS_ERROR_NOT_FOUND);
   g_assert_nonnull (strstr (error->message, "/nonexistent/ground-truth"));
@@ -235,9 +234,9 @@ test_suite_bad_input (Fixture *f, gconstpointer data)
   g_assert_true (g_file_set_contents (odd, "gpu,arg\nmi100,1\n", -1, NULL));
   const char *strides[] = { "strides", NULL };
   o.benchmarks = strides;
-  o.programs_dir = f->dir;   /* no vstrides here */
+  o.programs_dir = f->dir; /* no vstrides here */
   o.cache_dir = "";
-  g_autoptr(WsValidateReport) r = ws_validate_run (f->store, &o, &error);
+  g_autoptr (WsValidateReport) r = ws_validate_run (f->store, &o, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (r->points->len, ==, 0);
   gboolean saw_gpu = FALSE, saw_program = FALSE;
@@ -268,11 +267,10 @@ test_suite_small_kernels_launch_cost (Fixture *f, gconstpointer data)
   g_autofree char *dir = g_build_filename (f->dir, "gt", "gpu-small-kernels", NULL);
   g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
   g_autofree char *csv = g_build_filename (dir, "h200.csv", NULL);
-  const char *text =
-    "gpu,source_file,launch_mode,elements,bw_GBps_block32\n"
-    "h200,made-up,stream_launches,4096,20\n"
-    "h200,made-up,cuda_graph,4096,30\n"
-    "h200,made-up,persistent_threads_grid_sync,4096,40\n";
+  const char *text = "gpu,source_file,launch_mode,elements,bw_GBps_block32\n"
+                     "h200,made-up,stream_launches,4096,20\n"
+                     "h200,made-up,cuda_graph,4096,30\n"
+                     "h200,made-up,persistent_threads_grid_sync,4096,40\n";
   g_assert_true (g_file_set_contents (csv, text, -1, NULL));
   g_autofree char *gt = g_build_filename (f->dir, "gt", NULL);
   const char *sources[] = { "volkov", "simulator", NULL };
@@ -283,12 +281,12 @@ test_suite_small_kernels_launch_cost (Fixture *f, gconstpointer data)
   o.cache_dir = "";
   o.sources = sources;
   const double bytes = 16.0 * 4096;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(WsGpu) gpu = ws_store_get_gpu (f->store, "H200", &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsGpu) gpu = ws_store_get_gpu (f->store, "H200", &error);
   g_assert_no_error (error);
   /* With the catalogue's values: never faster than the mode's interval. */
   {
-    g_autoptr(WsValidateReport) r = ws_validate_run (f->store, &o, &error);
+    g_autoptr (WsValidateReport) r = ws_validate_run (f->store, &o, &error);
     g_assert_no_error (error);
     g_assert_cmpuint (r->points->len, ==, 2);
     const WsValidatePoint *ps = r->points->pdata[0], *pg = r->points->pdata[1];
@@ -314,7 +312,7 @@ test_suite_small_kernels_launch_cost (Fixture *f, gconstpointer data)
   gpu->graph_launch_interval_us = 30;
   g_assert_true (ws_store_put_gpu (f->store, gpu, TRUE, &error));
   g_assert_no_error (error);
-  g_autoptr(WsValidateReport) r = ws_validate_run (f->store, &o, &error);
+  g_autoptr (WsValidateReport) r = ws_validate_run (f->store, &o, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (r->points->len, ==, 2);
   for (guint s = 0; s < 2; s++)
@@ -341,16 +339,16 @@ test_cli_published_strides (void)
   g_autofree char *db = g_build_filename (tmp, "ws.db", NULL);
   g_autofree char *out = NULL, *err = NULL;
   int status = 0;
-  const char *argv[] = { cli_path, "--db", db, "validate", "--benchmark", "gpu-strides", "--gpu", "H200",
-                         "--source", "gpumech", "--source", "simulator", "--dataset", dataset_dir,
-                         "--programs", programs_dir, "--no-cache", "--all-points", "--json", NULL };
-  g_autoptr(GError) error = NULL;
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status,
-                               &error));
+  const char *argv[] = { cli_path,    "--db",      db,           "validate",   "--benchmark", "gpu-strides",
+                         "--gpu",     "H200",      "--source",   "gpumech",    "--source",    "simulator",
+                         "--dataset", dataset_dir, "--programs", programs_dir, "--no-cache",  "--all-points",
+                         "--json",    NULL };
+  g_autoptr (GError) error = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error));
   g_assert_no_error (error);
   if (!g_spawn_check_wait_status (status, NULL))
     g_error ("validate failed: %s", err);
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonParser) parser = json_parser_new ();
   g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
   JsonObject *root = json_node_get_object (json_parser_get_root (parser));
   /* --all-points: the 46 published h200 points (float and double, stride

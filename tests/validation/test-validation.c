@@ -27,8 +27,7 @@
 
 #define PROGRAM_TIMEOUT_S "120"
 
-typedef struct
-{
+typedef struct {
   char *name;
   char *program; /* NULL when not built */
   char *gpu;
@@ -89,8 +88,7 @@ run (const char *dir, char **argv, char **out, char **err)
 {
   g_autoptr (GError) error = NULL;
   int status = 0;
-  gboolean spawned = g_spawn_sync (dir, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, out, err,
-                                   &status, &error);
+  gboolean spawned = g_spawn_sync (dir, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, out, err, &status, &error);
   g_assert_no_error (error);
   g_assert_true (spawned);
   return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
@@ -114,8 +112,7 @@ check_results (const Case *c, const char *out)
           for (char **f = fields; *f && !found; f++)
             found = g_strcmp0 (*f, c->require->pdata[r]) == 0;
           if (!found)
-            return g_strdup_printf ("RESULT line '%s' lacks %s", *l,
-                                    (const char *)c->require->pdata[r]);
+            return g_strdup_printf ("RESULT line '%s' lacks %s", *l, (const char *) c->require->pdata[r]);
         }
     }
   if (count != c->results)
@@ -127,8 +124,8 @@ check_results (const Case *c, const char *out)
 static char *
 check_launches (const Case *c, const char *tmp, const char *db, const char *trace)
 {
-  char *argv[] = { cli_path, (char *)"--db", (char *)db, (char *)"trace", (char *)"info",
-                   (char *)trace, (char *)"--json", NULL };
+  char *argv[] = { cli_path,        (char *) "--db", (char *) db,       (char *) "trace",
+                   (char *) "info", (char *) trace,  (char *) "--json", NULL };
   g_autofree char *out = NULL, *err = NULL;
   if (run (tmp, argv, &out, &err) != 0)
     return g_strdup_printf ("trace info failed: %s", err ? err : "");
@@ -138,9 +135,7 @@ check_launches (const Case *c, const char *tmp, const char *db, const char *trac
     return g_strdup_printf ("trace info printed no JSON: %s", error->message);
   JsonNode *root = json_parser_get_root (parser);
   JsonObject *o = root && JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
-  JsonArray *list = o && json_object_has_member (o, "launches")
-                        ? json_object_get_array_member (o, "launches")
-                        : NULL;
+  JsonArray *list = o && json_object_has_member (o, "launches") ? json_object_get_array_member (o, "launches") : NULL;
   if (!list)
     return g_strdup ("trace info has no \"launches\" array");
   guint n = json_array_get_length (list), at = 0;
@@ -148,22 +143,19 @@ check_launches (const Case *c, const char *tmp, const char *db, const char *trac
   for (char **g = groups; *g; g++)
     {
       g_auto (GStrv) part = g_strsplit (*g, "*", 2);
-      guint count = part[1] ? (guint)atoi (part[1]) : 1;
+      guint count = part[1] ? (guint) atoi (part[1]) : 1;
       for (guint k = 0; k < count; k++, at++)
         {
           if (at >= n)
-            return g_strdup_printf ("the trace has %u launches; the sequence %s needs more", n,
-                                    c->launches);
+            return g_strdup_printf ("the trace has %u launches; the sequence %s needs more", n, c->launches);
           JsonObject *l = json_array_get_object_element (list, at);
           const char *kernel = l ? json_object_get_string_member_with_default (l, "kernel", "") : "";
           if (!strstr (kernel, part[0]))
-            return g_strdup_printf ("launch %u is of kernel %s, expected a name containing %s", at,
-                                    kernel, part[0]);
+            return g_strdup_printf ("launch %u is of kernel %s, expected a name containing %s", at, kernel, part[0]);
         }
     }
   if (at != n)
-    return g_strdup_printf ("the trace has %u launches, the sequence %s only %u", n, c->launches,
-                            at);
+    return g_strdup_printf ("the trace has %u launches, the sequence %s only %u", n, c->launches, at);
   return NULL;
 }
 
@@ -185,19 +177,19 @@ test_case (gconstpointer data)
   g_autofree char *db = g_build_filename (tmp, "warpscope.db", NULL);
 
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  const char *fixed[] = { "timeout", PROGRAM_TIMEOUT_S, cli_path, "--db", db, "profile", "--gpu",
-                          c->gpu, "-o", trace, "--", c->program };
+  const char *fixed[] = { "timeout", PROGRAM_TIMEOUT_S, cli_path, "--db", db, "profile", "--gpu", c->gpu, "-o", trace,
+                          "--",      c->program };
   for (guint k = 0; k < G_N_ELEMENTS (fixed); k++)
-    g_ptr_array_add (argv, (char *)fixed[k]);
+    g_ptr_array_add (argv, (char *) fixed[k]);
   for (char **a = c->args; a && *a; a++)
     if (**a)
       g_ptr_array_add (argv, *a);
   g_ptr_array_add (argv, NULL);
-  g_autofree char *cmdline = g_strjoinv (" ", (char **)argv->pdata);
+  g_autofree char *cmdline = g_strjoinv (" ", (char **) argv->pdata);
   g_test_message ("running: %s", cmdline);
 
   g_autofree char *out = NULL, *err = NULL;
-  int code = run (tmp, (char **)argv->pdata, &out, &err);
+  int code = run (tmp, (char **) argv->pdata, &out, &err);
   g_autofree char *problem = NULL;
   if (code != 0)
     problem = g_strdup_printf ("exit code %d", code);
@@ -214,8 +206,8 @@ test_case (gconstpointer data)
     {
       g_autofree char *out_tail = tail (out, 3000);
       g_autofree char *err_tail = tail (err, 3000);
-      g_test_message ("%s: exit %d\n--- stdout (tail) ---\n%s\n--- stderr (tail) ---\n%s", c->name,
-                      code, out_tail, err_tail);
+      g_test_message ("%s: exit %d\n--- stdout (tail) ---\n%s\n--- stderr (tail) ---\n%s", c->name, code, out_tail,
+                      err_tail);
     }
   if (problem)
     g_test_fail_printf ("%s on %s: %s", c->name, c->gpu, problem);

@@ -26,7 +26,7 @@
 
 typedef struct {
   uint64_t start, end;
-  char *name;          /* kernels only */
+  char *name; /* kernels only */
   int is_kernel;
   int32_t grid[3], block[3];
   uint32_t shared_bytes, registers;
@@ -37,7 +37,7 @@ typedef struct {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static Record *records;
 static size_t n_records, cap_records;
-static int failed;     /* a CUPTI call failed: the output says so */
+static int failed; /* a CUPTI call failed: the output says so */
 static uint64_t dropped;
 
 static void
@@ -74,7 +74,7 @@ buffer_requested (uint8_t **buffer, size_t *size, size_t *max_records)
     p = NULL;
   *buffer = p;
   *size = p ? BUFFER_SIZE : 0;
-  *max_records = 0;   /* as many as fit */
+  *max_records = 0; /* as many as fit */
 }
 
 static void CUPTIAPI
@@ -133,10 +133,14 @@ direction (uint8_t kind)
 {
   switch (kind)
     {
-    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD: case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA: return "HtoD";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH: case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH: return "DtoH";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD: case CUPTI_ACTIVITY_MEMCPY_KIND_ATOA:
-    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOD: case CUPTI_ACTIVITY_MEMCPY_KIND_DTOA: return "DtoD";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA: return "HtoD";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH: return "DtoH";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOA:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOD:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOA: return "DtoD";
     case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH: return "HtoH";
     case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP: return "PtoP";
     default: return NULL;
@@ -185,11 +189,12 @@ finish (void)
   int empty = fstat (fd, &st) == 0 && st.st_size == 0;
   pthread_mutex_lock (&lock);
   qsort (records, n_records, sizeof *records, by_start);
-  fprintf (f, "# raw run recorded by the warpscope CUPTI injection library; %zu records, %llu dropped%s\n",
-           n_records, (unsigned long long) dropped, failed ? ", a CUPTI call failed" : "");
+  fprintf (f, "# raw run recorded by the warpscope CUPTI injection library; %zu records, %llu dropped%s\n", n_records,
+           (unsigned long long) dropped, failed ? ", a CUPTI call failed" : "");
   if (empty)
     fputs ("kind,name,grid_x,grid_y,grid_z,block_x,block_y,block_z,shared_bytes,registers,direction,bytes,runs,"
-           "duration_ns\n", f);
+           "duration_ns\n",
+           f);
   for (size_t i = 0; i < n_records; i++)
     {
       const Record *r = &records[i];
@@ -202,8 +207,8 @@ finish (void)
                    r->block[1], r->block[2], r->shared_bytes, r->registers, ns);
         }
       else if (direction (r->copy_kind) != NULL)
-        fprintf (f, "memcpy,memcpy,,,,,,,,,%s,%llu,1,%llu\n", direction (r->copy_kind),
-                 (unsigned long long) r->bytes, ns);
+        fprintf (f, "memcpy,memcpy,,,,,,,,,%s,%llu,1,%llu\n", direction (r->copy_kind), (unsigned long long) r->bytes,
+                 ns);
     }
   pthread_mutex_unlock (&lock);
   fflush (f);
