@@ -168,6 +168,11 @@ static const WsHwField gpu_fields[] = {
   GPU_D_OPT (graph_launch_gap_us, 0, 1e6, N_ ("µs"), QTY, 2, 0, N_ ("Kernel launch"), N_ ("Graph launch gap"),
              N_ ("Device time between dependent kernel nodes of a CUDA graph; 0 = unknown.")),
 
+  GPU_D_OPT (block_launch_cycles, 0, 1e6, N_ ("cycles"), CYCLES, 0, 0, N_ ("Kernel launch"),
+             N_ ("Block launch interval"),
+             N_ ("Core cycles between two thread blocks started on one SM: an SM starts at most one block per this "
+                 "many cycles, however small the blocks; 0 = not modelled.")),
+
   GPU_S (sources, FALSE, PARAGRAPH, 0, N_ ("Sources"), N_ ("Sources"),
          N_ ("Where each value comes from: datasheets, whitepapers, papers, measurements and stated assumptions.")),
 };

@@ -112,6 +112,10 @@ typedef struct {
   double launch_gap_us;
   double graph_launch_interval_us; /* kernel nodes of a straight-line CUDA graph */
   double graph_launch_gap_us;
+  /* Thread-block start (core/sim, the predictor plugins), core cycles; 0 =
+   * not modelled.  An SM starts one block at a time: at most one block per
+   * this many cycles per SM, however small the blocks. */
+  double block_launch_cycles;
   char *sources; /* where the values come from (free text) */
 } WsGpu;
 
