@@ -164,7 +164,8 @@ typedef struct {
   uint32_t *mshr_wait;      /* warp slots parked in W_MSHR, in the order they parked */
   uint32_t *mshr_wait_need; /* the entries each parked load needs (beside, so a fill scans no Warp) */
   uint32_t n_mshr_wait;
-  double data_free; /* the L1 data pipe (shared by the schedulers) is busy before this cycle */
+  double data_free;          /* the L1 data pipe (shared by the schedulers) is busy before this cycle */
+  uint64_t next_block_start; /* the SM starts one block at a time: not before this cycle (block_launch_cycles) */
   uint64_t insts;
 } Sm;
 
@@ -211,12 +212,13 @@ struct _WsSim {
   WsSimConfig config;
   guint n_sms, n_sched, width, max_warps, warps_per_sched;
   double icnt, l2_tag, dram_cas, dram_rowmiss, dram_burst;
-  double dram_bytes_per_cycle; /* catalogue peak, all channels; 0 unknown */
-  uint64_t dram_enqueued;      /* 32-byte DRAM transfers queued since the simulator was made */
-  uint32_t l1_granule;         /* coalescing granularity of L1-cached loads */
-  gboolean data_pipe;          /* model the L1 data pipe (Volta and later, see uses_data_pipe) */
-  uint64_t miss_min;           /* the fastest L1-miss round trip (an L2 hit), whole cycles */
-  double blocked_free;         /* try_issue's ISSUE_BLOCKED: when the resource that blocked frees */
+  double dram_bytes_per_cycle;  /* catalogue peak, all channels; 0 unknown */
+  uint64_t dram_enqueued;       /* 32-byte DRAM transfers queued since the simulator was made */
+  uint32_t l1_granule;          /* coalescing granularity of L1-cached loads */
+  uint64_t block_launch_cycles; /* catalogue block_launch_cycles, whole cycles (0: blocks start at once) */
+  gboolean data_pipe;           /* model the L1 data pipe (Volta and later, see uses_data_pipe) */
+  uint64_t miss_min;            /* the fastest L1-miss round trip (an L2 hit), whole cycles */
+  double blocked_free;          /* try_issue's ISSUE_BLOCKED: when the resource that blocked frees */
   uint32_t lat[WS_ICLASS_COUNT];
   double ii[WS_ICLASS_COUNT];
   Sm *sms;
@@ -356,6 +358,7 @@ ws_sim_new (const WsGpu *gpu, const WsSimConfig *config, GError **error)
   s->dram_rowmiss = DRAM_ROW_MISS_SHARE * access;
   s->dram_cas = MAX (1.0, access - s->dram_rowmiss - s->dram_burst);
   s->l1_granule = gpu->l1_sector >= (int) SECTOR ? (uint32_t) gpu->l1_sector : SECTOR;
+  s->block_launch_cycles = gpu->block_launch_cycles > 0 ? (uint64_t) llround (gpu->block_launch_cycles) : 0;
   if (gpu->l1_size <= 0)
     s->l1_granule = SECTOR;
   s->data_pipe = gpu->cc_major >= 7;
@@ -857,6 +860,11 @@ dispatch (WsSim *s, uint32_t smi, uint32_t b, uint64_t now)
         }
       Sm *sm = &s->sms[smi];
       TbSlot *ts = &sm->tbs[b];
+      /* Thread-block start: an SM starts one block at a time, at most one
+       * per block_launch_cycles (catalogue; docs/simulator.md).  A block
+       * whose slot frees earlier waits, its warps woken at its start. */
+      uint64_t start = MAX (now, sm->next_block_start);
+      sm->next_block_start = start + s->block_launch_cycles;
       ts->data = data;
       ts->tb = id;
       ts->busy = TRUE;
@@ -896,14 +904,14 @@ dispatch (WsSim *s, uint32_t smi, uint32_t b, uint64_t now)
           ws_trace_warp_iter_init (&w->it, data, wi);
           w->reg_ready = s->reg_pool + ((gsize) smi * s->max_warps + slot) * s->n_slots;
           memset (w->reg_ready, 0, sizeof (uint64_t) * s->n_slots);
-          w->last_complete = now;
+          w->last_complete = start;
           w->outstanding = 0;
           w->tb_slot = (uint16_t) b;
           w->age = s->age++;
           warp_fetch (s, w);
         }
       for (uint32_t wi = 0; wi < ts->n_warps; wi++)
-        warp_next (s, smi, b * (uint32_t) s->warps_per_tb + wi, now);
+        warp_next (s, smi, b * (uint32_t) s->warps_per_tb + wi, start);
       return TRUE;
     }
   return FALSE;
@@ -2069,6 +2077,7 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
       sm->tbs = g_new0 (TbSlot, s->blocks_per_sm);
       sm->insts = 0;
       sm->data_free = 0;
+      sm->next_block_start = 0;
       memset (sm->warps, 0, sizeof (Warp) * s->max_warps);
       /* L1s are not coherent: a new kernel starts with them invalidated,
        * as on NVIDIA GPUs.  The L2 keeps its contents. */

@@ -456,6 +456,56 @@ test_dispatch_occupancy (void)
     }
 }
 
+/* Thread-block start (block_launch_cycles): an SM starts one block at a
+ * time.  Six one-warp blocks of a 10-long dependent chain (40 cycles each)
+ * on one SM holding two: with 100 cycles per start, block i starts at
+ * 100 i (the slots free long before), so the last one starts at 500 and
+ * ends at 540; with 0, the old waves (121 cycles: the two warps of a wave
+ * share the one scheduler, so the second issues a cycle later).  On two
+ * SMs the blocks alternate, 3 per SM: the last starts at 200 and ends at
+ * 240.  With 30 cycles a start waits for both its slot and the SM's
+ * previous start + 30: 0, 30, max (40, 60), max (70, 90), max (100, 120),
+ * max (130, 150) = 150, which ends at 190. */
+static void
+test_block_launch_interval (void)
+{
+  SimTraceBuilder b;
+  sim_trace_open (&b, tmpdir, "block-start.wstrace");
+  WsTraceStaticInst insts[1] = { sim_test_inst (WS_OPCLASS_ALU, 1, 1, -1) };
+  uint32_t k = sim_trace_kernel (&b, "starts", insts, 1);
+  sim_trace_launch (&b, k, 6, 32);
+  for (uint32_t tb = 0; tb < 6; tb++)
+    {
+      WsTraceCta *cta = ws_trace_cta_begin (b.w, tb, 1);
+      for (int i = 0; i < 10; i++)
+        sim_rec_inst (cta, 0, 0);
+      ws_trace_cta_end (cta);
+    }
+  sim_trace_end_launch (&b);
+  g_autofree char *path = sim_trace_close (&b);
+  const struct {
+    int sms;
+    double launch;
+    uint64_t cycles;
+  } cases[] = {
+    { 1, 0, 121 },
+    { 1, 100, 540 },
+    { 2, 100, 240 },
+    { 1, 30, 190 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (WsGpu) gpu = sim_test_gpu (cases[i].sms);
+      gpu->max_blocks_per_sm = 2;
+      gpu->block_launch_cycles = cases[i].launch;
+      WsSimLaunchStats st = run_one (gpu, path, WS_SIM_SCHED_GTO);
+      if (st.cycles != cases[i].cycles)
+        g_error ("%d SMs, %g cycles per block start: %" G_GUINT64_FORMAT " cycles, want %" G_GUINT64_FORMAT,
+                 cases[i].sms, cases[i].launch, st.cycles, cases[i].cycles);
+      ws_sim_launch_stats_clear (&st);
+    }
+}
+
 /* Warp 0: a 10-long dependent chain (issues at 0, 4, ..., 36), a barrier,
  * one instruction.  Warp 1: a barrier (issued at cycle 1), one instruction.
  * Warp 1 waits until warp 0 arrives: the barrier has no register operand,
@@ -818,6 +868,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sim/l1/data-pipe-bounds-global-loads", test_global_data_pipe);
   g_test_add_func ("/sim/scheduler/rr-vs-gto", test_rr_vs_gto);
   g_test_add_func ("/sim/dispatch/occupancy-waves", test_dispatch_occupancy);
+  g_test_add_func ("/sim/dispatch/one-block-start-at-a-time", test_block_launch_interval);
   g_test_add_func ("/sim/dispatch/block-retires-after-its-stores", test_block_retires_after_stores);
   g_test_add_func ("/sim/barrier/waits-for-all-warps", test_barrier);
   g_test_add_func ("/sim/timing/param-load-is-alu", test_param_load);
