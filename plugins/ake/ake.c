@@ -26,9 +26,10 @@
 
 /* CPI stack categories: cycles in which the SM issued (BASE), or in which it
  * issued nothing, charged to what the first warp to become ready again was
- * waiting for. */
-enum { CAT_BASE, CAT_DEP, CAT_SFU, CAT_FP64, CAT_MEM, CAT_SHARED, CAT_BARRIER, CAT_CONTROL, N_CATS };
-static const char *const cat_names[N_CATS] = { "BASE", "DEP", "SFU", "FP64", "MEM", "SHARED", "BARRIER", "CONTROL" };
+ * waiting for (LAUNCH: its block to be started). */
+enum { CAT_BASE, CAT_DEP, CAT_SFU, CAT_FP64, CAT_MEM, CAT_SHARED, CAT_BARRIER, CAT_CONTROL, CAT_LAUNCH, N_CATS };
+static const char *const cat_names[N_CATS] = { "BASE",   "DEP",     "SFU",     "FP64",  "MEM",
+                                               "SHARED", "BARRIER", "CONTROL", "LAUNCH" };
 
 /* Resources of one SM sub-partition (one warp scheduler each), except the
  * load/store pipeline, which is the SM's (machine_from_gpu). */
@@ -67,6 +68,7 @@ typedef struct {
   double latency[N_UNITS], gap[N_UNITS]; /* per sub-partition; the LSU has only a gap */
   double shared_latency, shared_gap;     /* per SM, the gap per wavefront */
   double barrier_latency;
+  double block_launch;         /* cycles between two block starts on the SM; 0 = at once */
   double dram_bytes_per_cycle; /* per SM; 0 = unlimited */
   double l2_bytes_per_cycle;   /* per SM; 0 = unlimited (no published L2 bandwidth) */
   double writeback_per_sector; /* DRAM bytes a stored (dirtied) sector costs when written back */
@@ -94,6 +96,7 @@ typedef struct {
 
 typedef struct {
   double cycles;
+  double launch_span; /* blocks x block_launch: the next wave starts no sooner */
   double cat[N_CATS];
   double insts;
   double gmem_busy, shared_busy, lsu_busy;
@@ -345,7 +348,9 @@ pick_warp (Emu *e, const uint32_t *list, uint32_t n, int *last, double t)
 }
 
 /* Emulates the thread blocks `tbs` resident together on one SM (§2) and
- * returns the SM's cycles with their breakdown. */
+ * returns the SM's cycles with their breakdown.  The SM starts one block
+ * at a time, block k at k x block_launch cycles (docs/models/ake.md,
+ * "Block starts"). */
 static int
 emulate (const WsPredictorHost *h, WsPredictorContext *ctx, const Machine *m, const Inst *insts, uint32_t n_insts,
          uint32_t n_slots, const uint64_t *tbs, uint32_t n_tbs, uint32_t warps_per_tb, EmuResult *r)
@@ -383,8 +388,11 @@ emulate (const WsPredictorHost *h, WsPredictorContext *ctx, const Machine *m, co
           w->reg = regs + (size_t) wi * n_slots;
           w->reg_cat = reg_cats + (size_t) wi * n_slots;
           w->cur = h->warp_open (ctx, tbs[b], i);
+          double start = b * m->block_launch;
           if (w->cur != NULL)
-            warp_fetch (&e, w, 0);
+            warp_fetch (&e, w, start);
+          if (w->live && start > 0)
+            w->reason = CAT_LAUNCH;
           if (w->live)
             live++;
           else
@@ -458,6 +466,7 @@ emulate (const WsPredictorHost *h, WsPredictorContext *ctx, const Machine *m, co
       t = e.end;
     }
   r->cycles = t;
+  r->launch_span = n_tbs * m->block_launch;
 
 out:
   for (uint32_t wi = 0; e.warps && wi < e.n_warps; wi++)
@@ -542,6 +551,7 @@ machine_from_gpu (const WsPredictorHost *h, WsPredictorContext *ctx, Machine *m)
   m->shared_latency = fmax (pipe_param (h, ctx, "shared", "latency", h->gpu_param (ctx, "l1_latency", 30)), 1);
   m->shared_gap = fmax (pipe_param (h, ctx, "shared", "initiation_interval", 1), 0) / m->schedulers;
   m->barrier_latency = m->latency[UNIT_BRANCH];
+  m->block_launch = fmax (0, h->gpu_param (ctx, "block_launch_cycles", 0));
 }
 
 /* §2's resources per static instruction: which resource it goes through,
@@ -897,7 +907,12 @@ ake_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
     return -1;
 
   double fw = (double) full_waves * full_scale, tw = tail > 0 ? tail_scale : 0;
-  double cycles = fw * full.cycles + tw * tail_r.cycles;
+  /* The SM starts the next wave's first block block_launch after this
+   * wave's last: a wave followed by another lasts at least its blocks x
+   * block_launch (the launch's last wave ends with its blocks). */
+  double followed = (double) (tail > 0 ? full_waves : full_waves - (full_waves > 0)) * full_scale;
+  double launch_wait = fmax (0, full.launch_span - full.cycles);
+  double cycles = fw * full.cycles + followed * launch_wait + tw * tail_r.cycles;
   double warp_insts = (double) h->launch_counter (ctx, "warp_instructions");
   if (warp_insts <= 0 || cycles <= 0)
     {
@@ -909,7 +924,8 @@ ake_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
   h->set_ipc (ctx, warp_insts / cycles);
   /* The stack adds up to cycles per warp instruction of the launch (1 / IPC). */
   for (int c = 0; c < N_CATS; c++)
-    h->add_cpi (ctx, cat_names[c], (fw * full.cat[c] + tw * tail_r.cat[c]) / warp_insts);
+    h->add_cpi (ctx, cat_names[c],
+                (fw * full.cat[c] + tw * tail_r.cat[c] + (c == CAT_LAUNCH ? followed * launch_wait : 0)) / warp_insts);
 
   const EmuResult *main_r = full_waves > 0 ? &full : &tail_r;
   h->set_metric (ctx, "writeback_bytes_per_stored_sector", m.writeback_per_sector);
@@ -919,6 +935,7 @@ ake_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
   h->set_metric (ctx, "waves", (double) full_waves + (tail > 0 ? 1 : 0));
   h->set_metric (ctx, "full_waves", (double) full_waves);
   h->set_metric (ctx, "tail_tbs_per_sm", tail_per_sm);
+  h->set_metric (ctx, "block_launch_cycles", m.block_launch);
   h->set_metric (ctx, "wave_cycles", full.cycles);
   h->set_metric (ctx, "tail_cycles", tail_r.cycles);
   h->set_metric (ctx, "wave_scale", full_scale);
@@ -947,6 +964,7 @@ static const WsPredictorCpiCategory ake_cpi[N_CATS] = {
   { "SHARED", NULL, "waiting on shared memory, bank conflicts included" },
   { "BARRIER", NULL, "waiting at __syncthreads for the block's other warps" },
   { "CONTROL", NULL, "branches and warp-level control" },
+  { "LAUNCH", "#999999", "waiting for the SM to start the warp's thread block (block_launch_cycles)" },
 };
 
 static const WsPredictorDescriptor ake_descriptor = {

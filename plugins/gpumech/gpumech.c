@@ -47,9 +47,9 @@ static const char *const pipe_params[N_PIPES] = {
   "pipes.sfu.initiation_interval",
 };
 
-/* Table 9 */
-enum { CAT_BASE, CAT_DEP, CAT_L1, CAT_L2, CAT_DRAM, CAT_MSHR, CAT_QUEUE, N_CATS };
-static const char *const cat_names[N_CATS] = { "BASE", "DEP", "L1", "L2", "DRAM", "MSHR", "QUEUE" };
+/* Table 9, and the time an SM waits to start its next block (LAUNCH) */
+enum { CAT_BASE, CAT_DEP, CAT_L1, CAT_L2, CAT_DRAM, CAT_MSHR, CAT_QUEUE, CAT_LAUNCH, N_CATS };
+static const char *const cat_names[N_CATS] = { "BASE", "DEP", "L1", "L2", "DRAM", "MSHR", "QUEUE", "LAUNCH" };
 
 static const WsPredictorOption gpumech_options[] = {
   { "variant", WS_PREDICTOR_OPTION_CHOICE, "full", "naive|markov|mt|mt_mshr|full",
@@ -446,12 +446,14 @@ typedef struct {
 
 typedef struct {
   uint64_t tb;
-  double work;    /* warp instructions not yet issued */
-  double done_at; /* dispatch + the block's critical_warp_cycles */
+  double work;     /* warp instructions not yet issued */
+  double start_at; /* when the SM starts the block (block_launch_cycles after its previous start) */
+  double done_at;  /* start + the block's critical_warp_cycles */
   int busy, working;
 } Slot;
 
 typedef struct {
+  double next_start;    /* the SM starts its next block no sooner (block_launch_cycles) */
   double now;           /* time up to which the SM's slots are advanced */
   double next;          /* its next event: a block's work or critical warp done */
   double stack[N_CATS]; /* [0, now] by Table 9 category */
@@ -472,8 +474,11 @@ sm_next_event (const SmState *sm, const Slot *slots, int per_sm, const Residency
 {
   int n = 0;
   double least = INFINITY, next = INFINITY;
+  double eps = 1e-9 * fmax (1, sm->now);
   for (int b = 0; b < per_sm; b++)
-    if (slots[b].busy)
+    if (slots[b].busy && slots[b].start_at > sm->now + eps)
+      next = fmin (next, slots[b].start_at);
+    else if (slots[b].busy)
       {
         if (slots[b].working)
           {
@@ -488,33 +493,50 @@ sm_next_event (const SmState *sm, const Slot *slots, int per_sm, const Residency
   return next;
 }
 
+/* A block in a slot counts from its start on (sm_next_event stops at every
+ * start, so none starts inside an advance). */
+static int
+slot_started (const SmState *sm, const Slot *slot)
+{
+  return slot->busy && slot->start_at <= sm->now + 1e-9 * fmax (1, sm->now);
+}
+
 static void
 sm_advance (SmState *sm, Slot *slots, int per_sm, const Residency *res, const double alone[N_CATS], double t)
 {
   double dt = t - sm->now;
-  int n = 0;
+  int n = 0, started = 0;
   for (int b = 0; b < per_sm; b++)
-    n += slots[b].busy && slots[b].working;
+    if (slot_started (sm, &slots[b]))
+      {
+        started++;
+        n += slots[b].working;
+      }
   if (dt > 0 && n > 0)
     {
       /* eq. 12 at residency n: the SM retires 1 / CPI instructions per cycle */
       for (int b = 0; b < per_sm; b++)
-        if (slots[b].busy && slots[b].working)
+        if (slot_started (sm, &slots[b]) && slots[b].working)
           slots[b].work -= dt / (res[n].e.cpi * n);
       for (int c = 0; c < N_CATS; c++)
         sm->stack[c] += dt * res[n].stack[c] / res[n].e.cpi;
       sm->work_time += dt;
     }
-  else if (dt > 0)
+  else if (dt > 0 && started > 0)
     for (int c = 0; c < N_CATS; c++)
       sm->stack[c] += dt * alone[c];
+  else if (dt > 0)
+    sm->stack[CAT_LAUNCH] += dt; /* no block started yet: waiting to start one */
   sm->now = t;
 }
 
-/* Fills @slot at time @t with the next block (from *@next_tb on) that has
- * any work; leaves it empty when none is left. */
+/* Fills @slot of SM @sm at time @t with the next block (from *@next_tb on)
+ * that has any work; leaves it empty when none is left.  The SM starts one
+ * block at a time: the block starts at @t or @launch cycles after the SM's
+ * previous start, whichever is later. */
 static void
-dispatch_next (const WsPredictorHost *h, WsPredictorContext *ctx, uint64_t *next_tb, Slot *slot, double t, Dispatch *d)
+dispatch_next (const WsPredictorHost *h, WsPredictorContext *ctx, uint64_t *next_tb, SmState *sm, Slot *slot, double t,
+               double launch, Dispatch *d)
 {
   uint64_t n_tbs = h->n_tbs (ctx);
   while (*next_tb < n_tbs)
@@ -525,7 +547,9 @@ dispatch_next (const WsPredictorHost *h, WsPredictorContext *ctx, uint64_t *next
       if (work <= 0 && crit <= 0)
         continue;
       d->critical = fmax (d->critical, crit);
-      *slot = (Slot){ tb, work, t + crit, 1, work > 0 };
+      double start = fmax (t, sm->next_start);
+      sm->next_start = start + launch;
+      *slot = (Slot){ tb, work, start, start + crit, 1, work > 0 };
       return;
     }
 }
@@ -543,11 +567,14 @@ dispatch_next (const WsPredictorHost *h, WsPredictorContext *ctx, uint64_t *next
  * blocks this gives its figure wave by wave (every SM holds the same blocks,
  * which finish together), and with imbalanced launches the time the seed
  * leaves out: SMs idle while a few long blocks finish (bfs, sssp,
- * mri_gridding).  Writes the stack of the SM that finishes last, which
- * adds up to the makespan. */
+ * mri_gridding).  An SM starts one block at a time, @launch cycles
+ * (block_launch_cycles; 0: at once) after its previous start, in the first
+ * wave too: a block is resident, holding its slot, from its dispatch and
+ * works from its start.  Writes the stack of the SM that finishes last,
+ * which adds up to the makespan. */
 static void
-dispatch_blocks (const WsPredictorHost *h, WsPredictorContext *ctx, uint32_t sms, int per_sm, const Residency *res,
-                 const double alone[N_CATS], Dispatch *d, double stack[N_CATS])
+dispatch_blocks (const WsPredictorHost *h, WsPredictorContext *ctx, uint32_t sms, int per_sm, double launch,
+                 const Residency *res, const double alone[N_CATS], Dispatch *d, double stack[N_CATS])
 {
   uint64_t next_tb = 0;
   Slot *slots = calloc ((size_t) sms * per_sm, sizeof (Slot));
@@ -556,7 +583,7 @@ dispatch_blocks (const WsPredictorHost *h, WsPredictorContext *ctx, uint32_t sms
   memset (d, 0, sizeof *d);
   for (int b = 0; b < per_sm; b++)
     for (uint32_t m = 0; m < sms; m++)
-      dispatch_next (h, ctx, &next_tb, &slots[(size_t) m * per_sm + b], 0.0, d);
+      dispatch_next (h, ctx, &next_tb, &sm[m], &slots[(size_t) m * per_sm + b], 0.0, launch, d);
   for (uint32_t m = 0; m < sms; m++)
     sm[m].next = sm_next_event (&sm[m], &slots[(size_t) m * per_sm], per_sm, res);
   for (;;)
@@ -593,7 +620,7 @@ dispatch_blocks (const WsPredictorHost *h, WsPredictorContext *ctx, uint32_t sms
       for (uint32_t i = 0; i < n_freed; i++)
         {
           uint32_t b = freed[i] / sms, m = freed[i] % sms;
-          dispatch_next (h, ctx, &next_tb, &slots[(size_t) m * per_sm + b], t, d);
+          dispatch_next (h, ctx, &next_tb, &sm[m], &slots[(size_t) m * per_sm + b], t, launch, d);
         }
       for (uint32_t m = 0; m < sms; m++)
         if (sm[m].next <= t + eps)
@@ -941,7 +968,10 @@ gpumech_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
     alone[c] = p.stall_cat[c] / p.cycles;
   Dispatch d = { 0 };
   double stack[N_CATS] = { 0 };
-  dispatch_blocks (h, ctx, (uint32_t) sms, blocks_per_sm, res, alone, &d, stack);
+  /* An SM starts one block per block_launch_cycles (catalogue; 0: not
+   * modelled; docs/models/gpumech.md, "Whole launch"). */
+  double launch = fmax (0, h->gpu_param (ctx, "block_launch_cycles", 0));
+  dispatch_blocks (h, ctx, (uint32_t) sms, blocks_per_sm, launch, res, alone, &d, stack);
   double cycles = d.makespan;
   /* For reporting: the full waves' residency (or the only, partial, wave's)
    * and the tail's busiest SM. */
@@ -975,6 +1005,7 @@ gpumech_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
   h->set_metric (ctx, "tail_warps_per_sm", tail_k > 0 ? res[tail_k].e.warps : 0);
   h->set_metric (ctx, "critical_warp_cycles", d.critical);
   h->set_metric (ctx, "throughput_cycles", d.throughput);
+  h->set_metric (ctx, "block_launch_cycles", launch);
   h->set_metric (ctx, "representative_tb", (double) rep_tb);
   h->set_metric (ctx, "representative_warp", rep_warp);
   h->set_metric (ctx, "representative_insts", p.insts);
@@ -1025,6 +1056,7 @@ static const WsPredictorCpiCategory gpumech_cpi[] = {
   { "DRAM", NULL, "stalls on loads that go to DRAM" },
   { "MSHR", NULL, "queuing for the SM's miss status holding registers (eqs. 27-29)" },
   { "QUEUE", NULL, "queuing for DRAM bandwidth (eqs. 30-32)" },
+  { "LAUNCH", "#999999", "waiting for the SM to start a thread block (block_launch_cycles)" },
 };
 
 static const WsPredictorDescriptor gpumech_descriptor = {

@@ -58,7 +58,19 @@
  * for the bytes in flight: each warp keeps its loads and stores in flight
  * for a whole latency bound, occupancy x bytes per warp / latency bound
  * per SM and cycle.  Analytic kernels give their latency bound whole, as
- * the paper's Listing 5 does (it already contains both terms). */
+ * the paper's Listing 5 does (it already contains both terms).
+ *
+ * Eq. 4.4 has no term for starting thread blocks, so a grid of small
+ * blocks (gpu-small-kernels and gpu-stream at 32 threads) could retire
+ * warps as fast as issue and memory allow, 2-6x faster than the hardware,
+ * which starts blocks at a constant rate whatever their size.  An SM starts
+ * one block at a time, one per block_launch_cycles (catalogue; Volkov's
+ * 150-cycle replacement latency read as a per-SM interval, an assumption):
+ * the busiest of the busy SMs starts ceil(B / SMs) blocks, so eq. 4.4 also
+ * takes that many intervals spread over the SM's share of the warps, and
+ * the launch takes at least ceil(B / SMs) x block_launch_cycles.  The
+ * replacement latency stays on the critical path: it is the latency one
+ * warp slot waits, the interval the SM's rate (docs/models/volkov.md). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +95,7 @@ typedef struct {
   double gmem_bytes;     /* per warp */
   double l2_bytes;       /* per warp: what the L2 serves (every sector the L1 does not) */
   double l1_wavefronts;  /* per warp: L1 data-stage wavefronts */
+  double blocks;         /* thread blocks launched */
   double lambda;
 } VolkovInputs;
 
@@ -114,7 +127,8 @@ analytic_inputs (const WsPredictorHost *h, WsPredictorContext *ctx, VolkovInputs
       }
   double grid = h->analytic_param (ctx, "grid_size", 1);
   double block = h->analytic_param (ctx, "block_size", 1);
-  in->warps_launched = grid * ceil (block / warp_size);               /* eq. 4.2 */
+  in->warps_launched = grid * ceil (block / warp_size); /* eq. 4.2 */
+  in->blocks = fmax (1, grid);
   in->sms_busy = fmin (h->gpu_param (ctx, "sms", 1), fmax (1, grid)); /* eq. 4.1: SMs with a block */
   in->ins_cuda = h->analytic_param (ctx, "cuda_core_instructions", 0);
   in->ins_issued = h->analytic_param (ctx, "issued_instructions", 0);
@@ -265,6 +279,7 @@ trace_inputs (const WsPredictorHost *h, WsPredictorContext *ctx, VolkovInputs *i
    * reproduces exactly; the paper notes its error for small data sizes.) */
   double sms = fmax (1, h->gpu_param (ctx, "sms", 1));
   double blocks = (double) h->n_tbs (ctx);
+  in->blocks = blocks;
   in->sms_busy = fmin (sms, blocks);
   double available = ceil (blocks / in->sms_busy) * h->warps_per_tb (ctx);
   in->occupancy = fmin ((double) warps, available);
@@ -318,7 +333,13 @@ volkov_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
    * l2_bandwidth_bytes_per_clk; none where no figure is published). */
   double l2_per_clk = h->gpu_param (ctx, "l2_bandwidth_bytes_per_clk", 0);
   double t_l2 = l2_per_clk > 0 ? in.l2_bytes / (l2_per_clk / in.sms_busy) : 0;
-  double t_throughput = fmax (fmax (fmax (t_cores, t_l1), fmax (t_issue, t_mem)), t_l2);
+  /* Block starts: the busiest SM starts ceil(B / SMs) blocks, one per
+   * block_launch_cycles (0: not modelled), while it retires its share of
+   * the warps, W_L / SMs: cycles per warp of that. */
+  double launch_interval = h->gpu_param (ctx, "block_launch_cycles", 0);
+  double launch_bound = launch_interval > 0 ? ceil (in.blocks / in.sms_busy) * launch_interval : 0;
+  double t_launch = launch_bound / (in.warps_launched / in.sms_busy);
+  double t_throughput = fmax (fmax (fmax (t_cores, t_l1), fmax (t_issue, t_mem)), fmax (t_l2, t_launch));
   double th_bound = 1.0 / t_throughput; /* eq. 4.4 */
   double lat_rate = in.occupancy / in.latency_bound;
   double w_th = fmin (lat_rate, th_bound); /* eq. 4.3 */
@@ -343,6 +364,9 @@ volkov_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
       const char *limiter;
       if (lat_rate < th_bound)
         limiter = "LATENCY";
+      else if (t_launch > 0 && t_launch >= t_cores && t_launch >= t_issue && t_launch >= t_l1 && t_launch >= t_l2
+               && t_launch >= t_mem)
+        limiter = "LAUNCH";
       else if (t_mem >= t_cores && t_mem >= t_issue && t_mem >= t_l1 && t_mem >= t_l2)
         limiter = "DRAM";
       else if (t_l2 >= t_cores && t_l2 >= t_issue && t_l2 >= t_l1)
@@ -372,6 +396,7 @@ volkov_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
   h->set_metric (ctx, "gmem_bytes", in.gmem_bytes);
   h->set_metric (ctx, "l2_bytes", in.l2_bytes);
   h->set_metric (ctx, "l1_wavefronts", in.l1_wavefronts);
+  h->set_metric (ctx, "block_launch_bound", launch_bound);
   return 0;
 }
 
@@ -384,6 +409,7 @@ static const WsPredictorCpiCategory volkov_cpi[] = {
   { "L1", NULL, "the rest, when the L1 data path limits" },
   { "L2", NULL, "the rest, when L2 bandwidth limits" },
   { "DRAM", NULL, "the rest, when DRAM bandwidth limits" },
+  { "LAUNCH", "#999999", "the rest, when the SMs' rate of starting thread blocks limits" },
 };
 
 static const WsPredictorDescriptor volkov_descriptor = {

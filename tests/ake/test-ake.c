@@ -324,7 +324,7 @@ cpi (const WsPrediction *p, const char *category)
 
 #define assert_close(a, b) g_assert_cmpfloat_with_epsilon ((a), (double) (b), 1e-9 * fmax (1, fabs ((double) (b))))
 
-static const char *const all_cats[] = { "BASE", "DEP", "SFU", "FP64", "MEM", "SHARED", "BARRIER", "CONTROL" };
+static const char *const all_cats[] = { "BASE", "DEP", "SFU", "FP64", "MEM", "SHARED", "BARRIER", "CONTROL", "LAUNCH" };
 
 /* Every category is there, none negative, and they add up to cycles per
  * warp instruction of the launch (the reciprocal of the IPC). */
@@ -683,6 +683,55 @@ test_waves_and_tail (Fixture *f, gconstpointer data)
   assert_stack_sums (capped, 50);
 }
 
+/* Block starts (block_launch_cycles L): the SM starts block k of a wave at
+ * k x L and the next wave's first block L after the last, so a wave that
+ * another follows lasts at least its blocks x L.  The launch of
+ * test_waves_and_tail (5 one-warp blocks running the 10-instruction chain,
+ * 2 SMs of 2 blocks):
+ *  - L = 4: block 0 issues at 0, 6, ..., 54 (done 60), block 1 at 4, 10,
+ *    ..., 58 (done 64): the wave takes 64 (above 2 x 4); the tail's block
+ *    alone 60: 124.
+ *  - L = 100: block 1 starts at 100 and is done at 160; the tail's block
+ *    can start 2 x 100 after the wave's first: 200 + 60 = 260 =
+ *    (ceil(5 / 2) - 1) x 100 + 60, the busiest SM's last block started
+ *    at its rate.  LAUNCH: the wave waits from 55 (block 0's last issue)
+ *    to 100 and from 160 to 200: 85 cycles.  With 4 blocks (one wave, the
+ *    last) 160.
+ *  - L = 0 (not modelled): exactly test_waves_and_tail's 121. */
+static void
+test_block_starts (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  f->gpu->sms = 2;
+  f->gpu->max_blocks_per_sm = 2;
+  g_autofree char *path = write_chain_trace (f->dir, 10, 5, 1);
+  f->gpu->block_launch_cycles = 4;
+  g_autoptr (WsPrediction) p4 = predict (path, f->gpu);
+  assert_close (metric (p4, "block_launch_cycles"), 4);
+  assert_close (metric (p4, "wave_cycles"), 64);
+  assert_close (metric (p4, "tail_cycles"), 60);
+  assert_close (p4->cycles, 124);
+  assert_stack_sums (p4, 50);
+
+  f->gpu->block_launch_cycles = 100;
+  g_autoptr (WsPrediction) p100 = predict (path, f->gpu);
+  assert_close (metric (p100, "wave_cycles"), 160);
+  assert_close (metric (p100, "tail_cycles"), 60);
+  assert_close (p100->cycles, 260);
+  assert_close (cpi (p100, "LAUNCH"), 85.0 / 50);
+  assert_stack_sums (p100, 50);
+  g_autofree char *path4 = write_chain_trace (f->dir, 10, 4, 1);
+  g_autoptr (WsPrediction) one_wave = predict (path4, f->gpu);
+  assert_close (one_wave->cycles, 160);
+  assert_stack_sums (one_wave, 40);
+
+  f->gpu->block_launch_cycles = 0;
+  g_autoptr (WsPrediction) p0 = predict (path, f->gpu);
+  g_assert_cmpfloat (p0->cycles, ==, 121);
+  g_assert_cmpfloat (cpi (p0, "LAUNCH"), ==, 0);
+  assert_stack_sums (p0, 50);
+}
+
 /* The DRAM is shared by the SMs that are busy: 2 SMs of one block each at
  * 16 GB/s give 8 bytes per cycle and SM in a full wave (10 loads of 128
  * bytes: 9 x 16 + 400 = 544); the tail's single block has the DRAM to
@@ -920,6 +969,7 @@ main (int argc, char **argv)
   ADD ("/ake/barrier/block-waits-for-last-warp", test_barrier);
   ADD ("/ake/scheduler/gto-vs-rr", test_gto_vs_rr);
   ADD ("/ake/launch/waves-and-tail", test_waves_and_tail);
+  ADD ("/ake/launch/block-starts", test_block_starts);
   ADD ("/ake/launch/wave-scaling-uneven-blocks", test_wave_scaling);
   ADD ("/ake/launch/tail-shares-dram-among-fewer-sms", test_tail_bandwidth);
   ADD ("/ake/stack/sums-mixed-kernel", test_stack_sums_mixed);

@@ -280,7 +280,7 @@ cpi (const WsPrediction *p, const char *category)
 static void
 assert_stack_sums (const WsPrediction *p, double warp_insts)
 {
-  static const char *cats[] = { "BASE", "DEP", "L1", "L2", "DRAM", "MSHR", "QUEUE" };
+  static const char *cats[] = { "BASE", "DEP", "L1", "L2", "DRAM", "MSHR", "QUEUE", "LAUNCH" };
   g_assert_cmpuint (p->cpi_names->len, ==, G_N_ELEMENTS (cats));
   double sum = 0;
   for (guint i = 0; i < G_N_ELEMENTS (cats); i++)
@@ -815,6 +815,42 @@ test_long_block_ends_last (Fixture *f, gconstpointer data)
     }
 }
 
+/* Block starts: an SM starts a block no sooner than block_launch_cycles
+ * (L = 100) after its previous start.  test_waves' launch (5 one-warp
+ * compute blocks, 9 instructions, 29 cycles alone; 2 SMs of 2 blocks):
+ * blocks 0 and 1 start at 0 on SMs 0 and 1, blocks 2 and 3 are dispatched
+ * to the second slots and start at 100.  Blocks 0 and 1 end at 29, block 4
+ * takes SM 0's freed slot but starts at 200, ends at 229: the launch ends
+ * at 229 = (ceil(5 / 2) - 1) x 100 + 29 (each block runs alone: 29 / 9
+ * per instruction).  SM 0 waits for a start from 29 to 100 and from 129
+ * to 200: LAUNCH 142 cycles, the rest stacked as one warp alone (9/29
+ * BASE, 20/29 DEP).  L = 0 gives test_waves' figure exactly. */
+static void
+test_block_starts (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  f->gpu->sms = 2;
+  f->gpu->max_blocks_per_sm = 2;
+  g_autofree char *path = write_compute_trace (f->dir, 5, 1);
+  g_autoptr (WsPrediction) old = predict (path, f->gpu, "full", "rr");
+  double full = (29 + 9.0 / 29 * 7) / 18, tail = 29.0 / 9;
+  g_assert_cmpfloat (old->cycles, ==, 2 * 9 * full + 9 * tail);
+  g_assert_cmpfloat (cpi (old, "LAUNCH"), ==, 0);
+
+  f->gpu->block_launch_cycles = 100;
+  g_autoptr (WsPrediction) p = predict (path, f->gpu, "full", "rr");
+  assert_close (metric (p, "block_launch_cycles"), 100);
+  assert_close (p->cycles, 229);
+  assert_close (cpi (p, "LAUNCH"), 142.0 / 45);
+  assert_close (cpi (p, "BASE"), 87 * 9.0 / 29 / 45);
+  assert_close (cpi (p, "DEP"), 87 * 20.0 / 29 / 45);
+  assert_stack_sums (p, 45);
+
+  f->gpu->block_launch_cycles = 0;
+  g_autoptr (WsPrediction) again = predict (path, f->gpu, "full", "rr");
+  g_assert_cmpfloat (again->cycles, ==, old->cycles);
+}
+
 /* Several schedulers split the SM's warps: 8 warps on 4 schedulers are 4
  * cores of 2 warps, each at eq. 16's CPI; the SM retires 4 times as fast. */
 static void
@@ -896,7 +932,7 @@ test_cli (Fixture *f, gconstpointer data)
   g_assert_cmpfloat (cycles, >, 500);
   assert_close (ipc, 32 / cycles); /* 16 warps x 2 instructions */
   JsonObject *stack = json_object_get_object_member (l, "cpi_stack");
-  g_assert_cmpuint (json_object_get_size (stack), ==, 7);
+  g_assert_cmpuint (json_object_get_size (stack), ==, 8);
   double sum = 0;
   g_autoptr (GList) members = json_object_get_members (stack);
   for (GList *m = members; m; m = m->next)
@@ -926,6 +962,7 @@ main (int argc, char **argv)
   ADD ("/gpumech/launch/waves-and-tail", test_waves);
   ADD ("/gpumech/launch/schedulers-split-warps", test_schedulers);
   ADD ("/gpumech/launch/long-block-ends-last", test_long_block_ends_last);
+  ADD ("/gpumech/launch/block-starts", test_block_starts);
   ADD ("/gpumech/options/validated", test_bad_options);
   ADD ("/gpumech/cli/predict-trace-json", test_cli);
   return g_test_run ();

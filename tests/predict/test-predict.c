@@ -268,7 +268,7 @@ test_cpi_categories (void)
   /* the shipped models declare theirs */
   g_autoptr (WsPredictorPlugin) v = ws_predictor_plugin_load (g_getenv ("WS_VOLKOV_PLUGIN"));
   g_assert_nonnull (ws_predictor_plugin_cpi_categories (v, &n));
-  g_assert_cmpuint (n, ==, 6);
+  g_assert_cmpuint (n, ==, 7);
 }
 
 static void
@@ -634,20 +634,12 @@ test_volkov_one_block (void)
   g_rmdir (dir);
 }
 
-/* gpu-stream's init with 32-thread blocks: 1040 blocks of one warp, each
- * storing 128 fresh bytes, on the GTX 970 of Table 6.1 (13 SMs, 32
- * resident blocks each, so 416 at once and every SM replaces blocks).
- * Seed 004 §5.1: the store's latency lies on the path to the end node and
- * the end node's inbound edge is the terminated block replacement latency
- * (Table 4.1: 150).  So each SM keeps 32 warps' 128 bytes in flight for a
- * latency bound of (store latency + 150) cycles: Little's law for the
- * bytes in flight.  Before, the latency bound was the warp's last issue
- * (1 cycle) and the launch streamed at the DRAM peak from any occupancy. */
-static void
-test_volkov_store_blocks (void)
+/* @n_blocks blocks of one warp, each storing 128 fresh bytes (gpu-stream's
+ * init with 32-thread blocks). */
+static char *
+write_init_trace (const char *dir, uint32_t n_blocks)
 {
-  g_autofree char *dir = make_tmp_dir ("ws-volkov-stores-XXXXXX");
-  g_autofree char *path = g_build_filename (dir, "init.wstrace", NULL);
+  char *path = g_build_filename (dir, "init.wstrace", NULL);
   g_autoptr (GError) error = NULL;
   WsTraceWriter *w = ws_trace_writer_new (path, &error);
   g_assert_no_error (error);
@@ -656,7 +648,6 @@ test_volkov_store_blocks (void)
   st.access_size = 4;
   WsTraceKernelDesc kd = { .name = "init", .n_insts = 1, .insts = &st, .regs_per_thread = 16 };
   uint32_t kernel = ws_trace_writer_add_kernel (w, &kd);
-  const uint32_t n_blocks = 1040;
   const uint32_t grid[3] = { n_blocks, 1, 1 }, block[3] = { 32, 1, 1 };
   ws_trace_writer_begin_launch (w, kernel, grid, block, 0);
   for (uint64_t b = 0; b < n_blocks; b++)
@@ -671,6 +662,25 @@ test_volkov_store_blocks (void)
   g_assert_true (ws_trace_writer_end_launch (w, &error));
   g_assert_true (ws_trace_writer_close (w, &error));
   g_assert_no_error (error);
+  return path;
+}
+
+/* gpu-stream's init with 32-thread blocks: 1040 blocks of one warp, each
+ * storing 128 fresh bytes, on the GTX 970 of Table 6.1 (13 SMs, 32
+ * resident blocks each, so 416 at once and every SM replaces blocks).
+ * Seed 004 §5.1: the store's latency lies on the path to the end node and
+ * the end node's inbound edge is the terminated block replacement latency
+ * (Table 4.1: 150).  So each SM keeps 32 warps' 128 bytes in flight for a
+ * latency bound of (store latency + 150) cycles: Little's law for the
+ * bytes in flight.  Before, the latency bound was the warp's last issue
+ * (1 cycle) and the launch streamed at the DRAM peak from any occupancy. */
+static void
+test_volkov_store_blocks (void)
+{
+  g_autofree char *dir = make_tmp_dir ("ws-volkov-stores-XXXXXX");
+  const uint32_t n_blocks = 1040;
+  g_autofree char *path = write_init_trace (dir, n_blocks);
+  g_autoptr (GError) error = NULL;
   g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
   g_assert_no_error (error);
   g_autoptr (WsPredictorPlugin) volkov = load_volkov ();
@@ -691,6 +701,59 @@ test_volkov_store_blocks (void)
   /* Little's law: 13 SMs x 32 warps x 128 B per latency bound. */
   double bytes_per_s = n_blocks * 128.0 / p->seconds;
   g_assert_cmpfloat_with_epsilon (bytes_per_s, 13 * 32 * 128.0 / metric (p, "latency_bound") * 1253e6, 1e3);
+  g_remove (path);
+  g_rmdir (dir);
+}
+
+/* The same 1040 one-warp blocks on an SM that starts one block per
+ * block_launch_cycles (150).  Each of the 13 SMs starts 80 blocks: the
+ * launch takes at least 80 x 150 = 12000 cycles.  Little's law on the
+ * bytes in flight gives 1040 warps / (13 SMs x 32 warps per latency bound)
+ * = 2.5 latency bounds, under 1500 cycles.  Eq. 4.4's launch term is those
+ * 12000 cycles over the SM's 80 warps, 150 cycles per warp, above every
+ * other term: the launch takes exactly 12000 cycles, limited by LAUNCH.
+ * With block_launch_cycles 0 (not modelled) the result is the old one, bit
+ * for bit. */
+static void
+test_volkov_block_launch_rate (void)
+{
+  g_autofree char *dir = make_tmp_dir ("ws-volkov-launch-XXXXXX");
+  g_autofree char *path = write_init_trace (dir, 1040);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
+  g_assert_no_error (error);
+  g_autoptr (WsPredictorPlugin) volkov = load_volkov ();
+  g_autoptr (WsGpu) gpu = gpu_with_caches (5);
+  g_assert_cmpfloat (gpu->block_launch_cycles, ==, 0);
+  g_autoptr (WsPrediction) old = ws_predict_trace (volkov, gpu, trace, 0, NULL, NULL, &error);
+  g_assert_no_error (error);
+  double latency_bound = metric (old, "latency_bound");
+  g_assert_cmpfloat (metric (old, "block_launch_bound"), ==, 0);
+  g_assert_cmpfloat_with_epsilon (old->cycles, 1040 * latency_bound / (13 * 32), 1e-6);
+  g_assert_cmpfloat (old->cycles, <, 1500);
+
+  gpu->block_launch_cycles = 150;
+  g_autoptr (WsPrediction) p = ws_predict_trace (volkov, gpu, trace, 0, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (metric (p, "block_launch_bound"), ==, 80 * 150);
+  g_assert_cmpfloat_with_epsilon (p->cycles, 12000, 1e-6);
+  g_assert_cmpfloat (metric (p, "limiter_is_latency"), ==, 0);
+  /* the replacement latency stays on the critical path */
+  g_assert_cmpfloat (metric (p, "block_replacement"), ==, 150);
+  g_assert_cmpfloat (metric (p, "latency_bound"), ==, latency_bound);
+  double launch = NAN;
+  for (guint c = 0; c < p->cpi_names->len; c++)
+    if (strcmp (g_array_index (p->cpi_names, char *, c), "LAUNCH") == 0)
+      launch = g_array_index (p->cpi_values, double, c);
+  g_assert_cmpfloat (launch, >, 0);
+  /* one store per warp: the stack sums to cycles per warp instruction */
+  g_assert_cmpfloat_with_epsilon (ws_prediction_cpi_total (p), 12000 / 1040.0, 1e-9);
+
+  gpu->block_launch_cycles = 0;
+  g_autoptr (WsPrediction) again = ws_predict_trace (volkov, gpu, trace, 0, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (again->cycles, ==, old->cycles);
+  g_assert_cmpfloat (again->seconds, ==, old->seconds);
   g_remove (path);
   g_rmdir (dir);
 }
@@ -919,6 +982,7 @@ main (int argc, char **argv)
   g_test_add_func ("/predict/sdk/out-of-tree-plugin", test_out_of_tree_sdk);
   g_test_add_func ("/predict/volkov/traced-launch", test_volkov_trace);
   g_test_add_func ("/predict/volkov/store-blocks-littles-law", test_volkov_store_blocks);
+  g_test_add_func ("/predict/volkov/block-launch-rate", test_volkov_block_launch_rate);
   g_test_add_func ("/predict/volkov/one-block-runs-on-one-sm", test_volkov_one_block);
   g_test_add_func ("/predict/volkov/l1-wavefront-throughput", test_volkov_l1_wavefronts);
   g_test_add_func ("/predict/host/inst-wavefronts-bank-rule", test_inst_wavefronts);
