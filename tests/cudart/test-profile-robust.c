@@ -338,10 +338,16 @@ test_signal (Fixture *f, gconstpointer data)
   g_autoptr (GError) error = NULL;
   g_autoptr (GSubprocess) p = g_subprocess_launcher_spawnv (l, argv, &error);
   g_assert_no_error (error);
-  /* wait until the program runs its endless kernel */
+  /* wait until the program runs its endless kernel: the file exists before
+   * its line is written (read empty once in CI under load: pid 0) */
   g_autofree char *pidtext = NULL;
-  for (int i = 0; i < 600 && !g_file_get_contents (pidfile, &pidtext, NULL, NULL); i++)
-    g_usleep (50000);
+  for (int i = 0; i < 600; i++)
+    {
+      g_clear_pointer (&pidtext, g_free);
+      if (g_file_get_contents (pidfile, &pidtext, NULL, NULL) && strchr (pidtext, '\n') != NULL)
+        break;
+      g_usleep (50000);
+    }
   g_assert_nonnull (pidtext);
   pid_t child = (pid_t) atoi (pidtext);
   g_assert_cmpint (child, >, 1);
