@@ -296,7 +296,7 @@ ws_cli_cmd_predict (WsCli *cli, int argc, char **argv)
             return ws_cli_fail_error (cli, error);
           if (trace != NULL)
             {
-              if (analysis == NULL && (analysis = ws_launch_analysis_new (trace, l, gpu, &error)) == NULL)
+              if (analysis == NULL && (analysis = ws_launch_analysis_get (trace, l, gpu, NULL, &error)) == NULL)
                 return ws_cli_fail (cli, WS_EXIT_FAILURE, _ ("launch %u: %s"), l, error->message);
               pred = ws_predict_trace (p, gpu, trace, l, analysis, call_options, &error);
             }

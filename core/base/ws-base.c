@@ -4,6 +4,7 @@
 
 #include <string.h>
 #include <ctype.h>
+#include <sys/mman.h>
 
 G_DEFINE_QUARK (warpscope - error - quark, ws_error)
 
@@ -85,6 +86,31 @@ double
 ws_now_seconds (void)
 {
   return g_get_monotonic_time () / 1e6;
+}
+
+/* Below this, the heap's calloc is cheaper than a mapping. */
+#define ZEROED_MMAP_MIN (64u * 1024u)
+
+void *
+ws_zeroed_alloc (gsize size)
+{
+  if (size < ZEROED_MMAP_MIN)
+    return g_malloc0 (MAX (size, 1));
+  void *p = mmap (NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED)
+    g_error ("%s: failed to map %" G_GSIZE_FORMAT " bytes", G_STRLOC, size);
+  return p;
+}
+
+void
+ws_zeroed_free (void *block, gsize size)
+{
+  if (block == NULL)
+    return;
+  if (size < ZEROED_MMAP_MIN)
+    g_free (block);
+  else
+    munmap (block, size);
 }
 
 int

@@ -37,6 +37,16 @@ WS_EXPORT char *ws_suggest_names (const char *name, const char *const *candidate
 /* Monotonic wall clock in seconds. */
 WS_EXPORT double ws_now_seconds (void);
 
+/* A zero-filled block of @size bytes for large, sparsely used tables (a
+ * cache's tag array).  Blocks of 64 KiB and more come straight from the
+ * kernel as fresh pages, which are zero and cost nothing until first
+ * touched: a 40 MiB L2 tag array that a small launch touches in a few sets
+ * costs a few page faults instead of zeroing 8 MB (calloc reuses freed heap
+ * memory and must clear it).  Free with ws_zeroed_free and the same @size.
+ * Aborts on exhaustion, as g_malloc does. */
+WS_EXPORT void *ws_zeroed_alloc (gsize size);
+WS_EXPORT void ws_zeroed_free (void *block, gsize size);
+
 /* For qsort and g_ptr_array_sort over arrays of char*: compares the strings
  * the elements point to (g_strcmp0 itself would compare the elements'
  * bytes).  NULL sorts first. */

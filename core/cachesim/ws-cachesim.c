@@ -15,10 +15,16 @@ typedef struct {
 } Way;
 
 struct _WsCache {
+  uint32_t size; /* as asked of ws_cache_new */
   uint32_t line, sector, assoc, n_sets;
   uint32_t line_shift, sector_shift;
   uint64_t stamp;
-  Way *ways; /* n_sets x assoc */
+  uint64_t dirty_sectors; /* dirty bits set over all ways (ws_cache_count_dirty) */
+  Way *ways;              /* n_sets x assoc, from ws_zeroed_alloc: untouched sets cost nothing */
+  /* The sets filled since the last reset (a set enters when its first way
+   * is filled); NULL once more than a quarter of them were: the reset
+   * clears everything then. */
+  GArray *used_sets;
 };
 
 static uint32_t
@@ -34,6 +40,7 @@ WsCache *
 ws_cache_new (uint32_t size, uint32_t line, uint32_t sector, uint32_t assoc)
 {
   WsCache *c = g_new0 (WsCache, 1);
+  c->size = size;
   if (line == 0)
     line = 128;
   if (sector == 0 || sector > line)
@@ -47,7 +54,8 @@ ws_cache_new (uint32_t size, uint32_t line, uint32_t sector, uint32_t assoc)
   c->assoc = assoc;
   c->n_sets = size / (c->line * assoc);
   if (c->n_sets > 0)
-    c->ways = g_new0 (Way, (gsize) c->n_sets * assoc);
+    c->ways = ws_zeroed_alloc ((gsize) c->n_sets * assoc * sizeof (Way));
+  c->used_sets = g_array_new (FALSE, FALSE, sizeof (uint32_t));
   return c;
 }
 
@@ -56,7 +64,9 @@ ws_cache_free (WsCache *cache)
 {
   if (cache == NULL)
     return;
-  g_free (cache->ways);
+  ws_zeroed_free (cache->ways, (gsize) cache->n_sets * cache->assoc * sizeof (Way));
+  if (cache->used_sets != NULL)
+    g_array_unref (cache->used_sets);
   g_free (cache);
 }
 
@@ -79,6 +89,60 @@ find_way (WsCache *c, uint64_t line_addr, Way **victim)
   return NULL;
 }
 
+/* Records the set of @line_addr as used when none of its ways is filled
+ * yet (called before a fill into an empty way). */
+static void
+note_set_used (WsCache *c, uint64_t line_addr)
+{
+  uint32_t set = (uint32_t) (line_addr % c->n_sets);
+  const Way *ways = &c->ways[(gsize) set * c->assoc];
+  for (uint32_t w = 0; w < c->assoc; w++)
+    if (ways[w].tag != 0)
+      return;
+  if (c->used_sets->len >= c->n_sets / 4)
+    {
+      g_array_unref (c->used_sets);
+      c->used_sets = NULL;
+      return;
+    }
+  g_array_append_val (c->used_sets, set);
+}
+
+void
+ws_cache_reset (WsCache *c)
+{
+  if (c->n_sets > 0)
+    {
+      if (c->used_sets == NULL)
+        {
+          memset (c->ways, 0, (gsize) c->n_sets * c->assoc * sizeof (Way));
+          c->used_sets = g_array_new (FALSE, FALSE, sizeof (uint32_t));
+        }
+      else
+        {
+          for (guint i = 0; i < c->used_sets->len; i++)
+            memset (&c->ways[(gsize) g_array_index (c->used_sets, uint32_t, i) * c->assoc], 0, c->assoc * sizeof (Way));
+          g_array_set_size (c->used_sets, 0);
+        }
+    }
+  c->stamp = 0;
+  c->dirty_sectors = 0;
+}
+
+gboolean
+ws_cache_has_geometry (const WsCache *c, uint32_t size, uint32_t line, uint32_t sector, uint32_t assoc)
+{
+  /* the same normalisation as ws_cache_new, without its tables */
+  if (line == 0)
+    line = 128;
+  if (sector == 0 || sector > line)
+    sector = line;
+  if (assoc == 0)
+    assoc = 1;
+  return c->size == size && c->line == 1u << log2_exact (line) && c->sector == 1u << log2_exact (sector)
+         && c->assoc == assoc;
+}
+
 static gboolean
 cache_touch (WsCache *c, uint64_t addr, gboolean allocate, gboolean write, guint *written_back)
 {
@@ -97,17 +161,25 @@ cache_touch (WsCache *c, uint64_t addr, gboolean allocate, gboolean write, guint
       gboolean hit = (w->sectors & bit) != 0;
       if (allocate)
         w->sectors |= bit;
-      if (write)
-        w->dirty |= bit;
+      if (write && !(w->dirty & bit))
+        {
+          w->dirty |= bit;
+          c->dirty_sectors++;
+        }
       return hit;
     }
   if (allocate)
     {
-      if (written_back && victim->tag != 0)
-        *written_back = (guint) __builtin_popcount (victim->dirty);
+      if (victim->tag == 0 && c->used_sets != NULL)
+        note_set_used (c, line_addr);
+      guint evicted_dirty = victim->tag != 0 ? (guint) __builtin_popcount (victim->dirty) : 0;
+      if (written_back)
+        *written_back = evicted_dirty;
+      c->dirty_sectors -= evicted_dirty;
       victim->tag = line_addr + 1;
       victim->sectors = bit;
       victim->dirty = write ? bit : 0;
+      c->dirty_sectors += write ? 1 : 0;
       victim->lru = c->stamp;
     }
   return FALSE;
@@ -140,11 +212,7 @@ ws_cache_write (WsCache *c, uint64_t addr, gboolean *was_dirty)
 guint64
 ws_cache_count_dirty (WsCache *c)
 {
-  guint64 n = 0;
-  for (guint64 i = 0; i < (guint64) c->n_sets * c->assoc; i++)
-    if (c->ways[i].tag != 0)
-      n += (guint) __builtin_popcount (c->ways[i].dirty);
-  return n;
+  return c->dirty_sectors;
 }
 
 void
@@ -158,6 +226,8 @@ ws_cache_invalidate (WsCache *c, uint64_t addr)
     {
       uint32_t bit = 1u << ((addr & (c->line - 1)) >> c->sector_shift);
       w->sectors &= ~bit;
+      if (w->dirty & bit)
+        c->dirty_sectors--;
       w->dirty &= ~bit;
     }
 }
@@ -373,6 +443,71 @@ access_record (WsCacheStats *st, const WsTraceKernel *k, const WsTraceRecord *r,
     pc->events[worst]++;
 }
 
+/* The caches of a thread's last launch, kept for its next one: making and
+ * clearing an A100's L2 tag array (40 MiB of cache, 7.5 MiB of tags) and
+ * 108 L1s for every launch cost more than simulating a small launch.
+ * ws_cache_reset clears only the sets a launch used. */
+typedef struct {
+  int sms;
+  uint32_t l1_size, l1_line, l1_sector, l1_assoc;
+  WsCache **l1; /* sms; each made when the first block reaches its SM */
+  WsCache *l2;
+  Inflight *inflight; /* sms, zero pages: only the SMs reached touch theirs */
+  uint64_t round;     /* the last round used */
+} CacheScratch;
+
+static void
+scratch_free (gpointer data)
+{
+  CacheScratch *s = data;
+  if (s == NULL)
+    return;
+  for (int i = 0; i < s->sms; i++)
+    ws_cache_free (s->l1[i]);
+  g_free (s->l1);
+  ws_cache_free (s->l2);
+  ws_zeroed_free (s->inflight, (gsize) s->sms * sizeof (Inflight));
+  g_free (s);
+}
+
+static GPrivate scratch_key = G_PRIVATE_INIT (scratch_free);
+
+/* This thread's caches for @gpu, empty. */
+static CacheScratch *
+scratch_for (const WsGpu *gpu)
+{
+  int sms = MAX (gpu->sms, 1);
+  CacheScratch *s = g_private_get (&scratch_key);
+  if (s != NULL
+      && (s->sms != sms || s->l1_size != (uint32_t) gpu->l1_size || s->l1_line != (uint32_t) gpu->l1_line
+          || s->l1_sector != (uint32_t) gpu->l1_sector || s->l1_assoc != (uint32_t) gpu->l1_assoc
+          || !ws_cache_has_geometry (s->l2, (uint32_t) gpu->l2_size, (uint32_t) gpu->l2_line, 32,
+                                     (uint32_t) gpu->l2_assoc)))
+    {
+      g_private_replace (&scratch_key, NULL); /* frees the old one */
+      s = NULL;
+    }
+  if (s == NULL)
+    {
+      s = g_new0 (CacheScratch, 1);
+      s->sms = sms;
+      s->l1_size = (uint32_t) gpu->l1_size;
+      s->l1_line = (uint32_t) gpu->l1_line;
+      s->l1_sector = (uint32_t) gpu->l1_sector;
+      s->l1_assoc = (uint32_t) gpu->l1_assoc;
+      s->l1 = g_new0 (WsCache *, sms);
+      s->l2 = ws_cache_new ((uint32_t) gpu->l2_size, (uint32_t) gpu->l2_line, 32, (uint32_t) gpu->l2_assoc);
+      s->inflight = ws_zeroed_alloc ((gsize) sms * sizeof (Inflight));
+      g_private_set (&scratch_key, s);
+      return s;
+    }
+  ws_cache_reset (s->l2);
+  for (int i = 0; i < sms; i++)
+    if (s->l1[i] != NULL)
+      ws_cache_reset (s->l1[i]);
+  return s;
+}
+
 WsCacheStats *
 ws_cachesim_run_launch (WsTrace *trace, guint launch, const WsGpu *gpu, GError **error)
 {
@@ -401,16 +536,14 @@ ws_cachesim_run_launch (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
   st->pcs = g_new0 (WsCachePcStats, MAX (k->n_insts, 1));
   st->blocks_per_sm = occ.blocks_per_sm;
 
-  WsCache **l1 = g_new0 (WsCache *, sms);
-  g_autofree Inflight *inflight = g_new0 (Inflight, sms);
-  uint64_t round = 1; /* counts on across waves: a unit filled in an earlier wave is never in flight */
-  for (int s = 0; s < sms; s++)
-    l1[s] = ws_cache_new ((uint32_t) gpu->l1_size, (uint32_t) gpu->l1_line, (uint32_t) gpu->l1_sector,
-                          (uint32_t) gpu->l1_assoc);
+  CacheScratch *scratch = scratch_for (gpu);
+  WsCache **l1 = scratch->l1, *l2 = scratch->l2;
+  Inflight *inflight = scratch->inflight;
+  /* Rounds count on across waves and launches: a unit filled in an earlier
+   * wave or launch is never in flight (two rounds on, see inflight_level). */
+  uint64_t round = scratch->round + 2;
   /* The L1's fill unit (what one L1 miss fetches), as the detailed simulator. */
   uint32_t l1_unit = gpu->l1_size > 0 && gpu->l1_sector > 32 ? (uint32_t) gpu->l1_sector : 32;
-  g_autoptr (WsCache)
-    l2 = ws_cache_new ((uint32_t) gpu->l2_size, (uint32_t) gpu->l2_line, 32, (uint32_t) gpu->l2_assoc);
   const double latency[WS_CACHE_EVENT_COUNT] = {
     gpu->l1_latency,
     gpu->l2_latency,
@@ -441,6 +574,9 @@ ws_cachesim_run_launch (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
           /* Block t of the wave goes to SM (t - first) % SMs: blocks are
            * dealt out across SMs before an SM gets its second one. */
           uint32_t sm = (uint32_t) ((t - first) % sms);
+          if (l1[sm] == NULL)
+            l1[sm] = ws_cache_new ((uint32_t) gpu->l1_size, (uint32_t) gpu->l1_line, (uint32_t) gpu->l1_sector,
+                                   (uint32_t) gpu->l1_assoc);
           for (guint w = 0; w < ws_trace_tb_get_n_warps (tb); w++)
             {
               WarpFeed f = { .sm = sm };
@@ -477,9 +613,7 @@ ws_cachesim_run_launch (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
             }
         }
     }
-  for (int s = 0; s < sms; s++)
-    ws_cache_free (l1[s]);
-  g_free (l1);
+  scratch->round = round;
   if (!ok)
     return NULL;
   /* What the launch left dirty is written back when its data is flushed. */

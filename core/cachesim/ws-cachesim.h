@@ -85,5 +85,12 @@ WS_EXPORT gboolean ws_cache_access_wb (WsCache *cache, uint64_t addr, gboolean w
 WS_EXPORT gboolean ws_cache_write (WsCache *cache, uint64_t addr, gboolean *was_dirty);
 /* Number of dirty sectors still in the cache. */
 WS_EXPORT guint64 ws_cache_count_dirty (WsCache *cache);
+/* Empties the cache: afterwards it behaves exactly as a new one.  Costs
+ * the sets used since the last reset, not the cache's size. */
+WS_EXPORT void ws_cache_reset (WsCache *cache);
+/* 1 when @cache has the geometry ws_cache_new (@size, @line, @sector,
+ * @assoc) gives. */
+WS_EXPORT gboolean ws_cache_has_geometry (const WsCache *cache, uint32_t size, uint32_t line, uint32_t sector,
+                                          uint32_t assoc);
 
 G_END_DECLS

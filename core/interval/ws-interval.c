@@ -1,5 +1,6 @@
 /* ws-interval.c: GPUMech's single-warp model and representative warp (seed 001 §4.3). */
 #include "interval/ws-interval.h"
+#include "interval/ws-launch-analysis-private.h"
 #include "bounds/ws-bounds.h"
 #include "ptx/ws-ptx.h"
 
@@ -152,23 +153,6 @@ ws_interval_profile_warp (const WsTraceKernel *k, const WsTraceTb *tb, guint war
 }
 
 /* ---- per-launch analysis ------------------------------------------------------ */
-
-struct _WsLaunchAnalysis {
-  WsTrace *trace;
-  guint launch;
-  WsGpu *gpu;
-  WsCacheStats *cache;
-  double *latency;
-  uint64_t rep_tb;
-  uint32_t rep_warp;
-  WsIntervalProfile *rep;
-  guint n_profiled;
-  double *wavefronts;  /* per static instruction, see ws_launch_analysis_get_wavefronts */
-  uint64_t *tb_issued; /* per TB: warp instructions issued (machine level) */
-  uint64_t *tb_thread_issued;
-  double *tb_critical; /* per TB: the longest of its warps' eq. 13 cycles alone */
-  uint64_t issued, thread_issued;
-};
 
 void
 ws_launch_analysis_free (WsLaunchAnalysis *a)

@@ -57,6 +57,15 @@ WS_EXPORT WsLaunchAnalysis *ws_launch_analysis_new (WsTrace *trace, guint launch
 WS_EXPORT void ws_launch_analysis_free (WsLaunchAnalysis *a);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsLaunchAnalysis, ws_launch_analysis_free)
 
+/* The same analysis through the analysis cache (ws-analysis-cache.c): read
+ * from the file of this launch's content, this GPU record and this build
+ * when there is an intact one, else computed and stored.  The files live in
+ * TRACE.analysis/ beside the trace (the user's cache folder when that
+ * cannot be written); WARPSCOPE_ANALYSIS_CACHE=DIR puts them in DIR, =0
+ * turns the cache off.  @from_cache (may be NULL) says whether it was read. */
+WS_EXPORT WsLaunchAnalysis *ws_launch_analysis_get (WsTrace *trace, guint launch, const WsGpu *gpu,
+                                                    gboolean *from_cache, GError **error);
+
 WS_EXPORT const WsCacheStats *ws_launch_analysis_get_cache (WsLaunchAnalysis *a);
 /* Latency (cycles) of each static instruction; n = kernel's n_insts. */
 WS_EXPORT const double *ws_launch_analysis_get_latencies (WsLaunchAnalysis *a);

@@ -1108,7 +1108,7 @@ analysis_of (WsPredictorContext *ctx)
 {
   if (ctx->analysis == NULL && ctx->trace != NULL && ctx->analysis_error == NULL)
     {
-      ctx->analysis = ws_launch_analysis_new (ctx->trace, ctx->launch_index, ctx->gpu, &ctx->analysis_error);
+      ctx->analysis = ws_launch_analysis_get (ctx->trace, ctx->launch_index, ctx->gpu, NULL, &ctx->analysis_error);
       ctx->owns_analysis = ctx->analysis != NULL;
     }
   return ctx->analysis;

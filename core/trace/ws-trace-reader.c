@@ -581,6 +581,69 @@ ws_trace_get_version (const WsTrace *t)
   g_return_val_if_fail (t, 0);
   return t->version;
 }
+/* No padding: the digest hashes the instruction tables as they lie. */
+G_STATIC_ASSERT (sizeof (WsTraceStaticInst) == 28);
+
+char *
+ws_trace_launch_digest (const WsTrace *t, guint launch)
+{
+  g_return_val_if_fail (t != NULL && launch < t->n_launches, NULL);
+  g_autoptr (GChecksum) h = g_checksum_new (G_CHECKSUM_SHA256);
+  const WsTraceLaunch *l = &t->launches[launch];
+  const WsTraceKernel *k = &t->kernels[l->kernel];
+  /* the digest's own version: change it when what is hashed changes */
+  g_checksum_update (h, (const guchar *) "ws-launch-digest-1", -1);
+  g_checksum_update (h, (const guchar *) k->name, (gssize) strlen (k->name) + 1);
+  uint32_t kfix[5] = { k->n_insts, k->regs_per_thread, k->static_shared_bytes, k->local_bytes,
+                       (uint32_t) (k->schedule != NULL) };
+  g_checksum_update (h, (const guchar *) kfix, sizeof kfix);
+  gsize n = k->n_insts;
+  g_checksum_update (h, (const guchar *) k->insts, (gssize) (n * sizeof (WsTraceStaticInst)));
+  g_checksum_update (h, (const guchar *) k->machine, (gssize) (n * sizeof (WsTraceStaticInst)));
+  g_checksum_update (h, k->lowering, (gssize) n);
+  if (k->schedule != NULL)
+    g_checksum_update (h, k->schedule, (gssize) n);
+  uint64_t lfix[] = { l->grid[0],
+                      l->grid[1],
+                      l->grid[2],
+                      l->block[0],
+                      l->block[1],
+                      l->block[2],
+                      l->dynamic_shared_bytes,
+                      l->warps_per_tb,
+                      (uint64_t) l->complete,
+                      l->n_tbs,
+                      l->thread_instructions,
+                      l->warp_instructions,
+                      l->memory_requests,
+                      l->global_requests,
+                      l->local_requests,
+                      l->shared_accesses,
+                      l->barriers,
+                      l->memory_instructions };
+  g_checksum_update (h, (const guchar *) lfix, sizeof lfix);
+  for (uint64_t i = 0; i < l->n_tbs; i++)
+    {
+      uint64_t g = t->launch_first_tb[launch] + i;
+      const WsTraceTbCounters *c = &t->tbs[g];
+      const struct ix *x = &t->index[g];
+      uint64_t tfix[] = { c->thread_instructions,
+                          c->warp_instructions,
+                          c->global_requests,
+                          c->local_requests,
+                          c->shared_accesses,
+                          c->barriers,
+                          c->memory_instructions,
+                          c->n_warps,
+                          (uint64_t) c->recorded,
+                          c->recorded ? x->checksum : 0,
+                          c->recorded ? ((uint64_t) x->size << 32 | x->raw_size) : 0,
+                          c->recorded ? ((uint64_t) x->tb_offset << 32 | x->tb_size) : 0 };
+      g_checksum_update (h, (const guchar *) tfix, sizeof tfix);
+    }
+  return g_strdup (g_checksum_get_string (h));
+}
+
 uint64_t
 ws_trace_get_file_size (const WsTrace *t)
 {

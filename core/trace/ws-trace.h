@@ -107,6 +107,15 @@ WS_EXPORT guint ws_trace_get_n_launches (const WsTrace *trace);
 WS_EXPORT const WsTraceLaunch *ws_trace_get_launch (const WsTrace *trace, guint index);
 /* The launch's TBs in linear block order (x fastest); @n_tbs may be NULL. */
 WS_EXPORT const WsTraceTbCounters *ws_trace_get_tb_counters (const WsTrace *trace, guint launch, uint64_t *n_tbs);
+/* A digest (64 hex digits, SHA-256) of everything launch @launch's
+ * analysis can depend on: its kernel's instructions as recorded and as
+ * issued (lowering and schedule included), its configuration and
+ * counters, and per thread block its counters and the checksum, sizes and
+ * position of the compressed data holding it -- not where in the file that
+ * data lies.  Two launches with the same digest (the same kernel run again
+ * on the same data, in this trace or another) recorded the same streams, so
+ * their analyses on one GPU are the same; a different digest says nothing. */
+WS_EXPORT char *ws_trace_launch_digest (const WsTrace *trace, guint launch);
 
 /* Sum over all launches. */
 WS_EXPORT uint64_t ws_trace_get_total_warp_instructions (const WsTrace *trace);

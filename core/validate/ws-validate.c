@@ -381,7 +381,7 @@ predict_launch (Ctx *c, WsTrace *t, guint l, const guint *warm, guint n_warm, co
   if (part == PART_PLUGINS && c->plugin_sources->len > 0)
     {
       gint64 ta = g_get_monotonic_time ();
-      g_autoptr (WsLaunchAnalysis) analysis = ws_launch_analysis_new (t, l, gpu, &error);
+      g_autoptr (WsLaunchAnalysis) analysis = ws_launch_analysis_get (t, l, gpu, NULL, &error);
       /* The shared analysis is charged to the plugins in equal parts. */
       for (guint s = 0; s < c->plugin_sources->len; s++)
         add_seconds (c, s, (g_get_monotonic_time () - ta) / 1e6 / c->plugin_sources->len);

@@ -302,11 +302,105 @@ test_launch_fill_unit (void)
   g_rmdir (dir);
 }
 
+/* A reset cache behaves as a new one, whether the sets used were few (each
+ * cleared) or many (the whole table cleared), and the dirty count kept on
+ * the way agrees with the sectors actually written and not yet evicted. */
+static void
+test_cache_reset_and_dirty_count (void)
+{
+  GRand *rng = g_rand_new_with_seed (7);
+  /* 64 sets x 4 ways; footprints below and above a quarter of the sets */
+  for (guint span = 8; span <= 4096; span *= 8)
+    {
+      g_autoptr (WsCache) used = ws_cache_new (32768, 128, 32, 4);
+      for (guint round = 0; round < 3; round++)
+        {
+          g_autoptr (WsCache) fresh = ws_cache_new (32768, 128, 32, 4);
+          uint64_t base = 0x10000ull * (round + 1);
+          uint64_t writes = 0;
+          for (guint i = 0; i < 2000; i++)
+            {
+              uint64_t addr = base + 32 * (uint64_t) g_rand_int_range (rng, 0, (gint32) span);
+              gboolean write = g_rand_boolean (rng);
+              guint wb_used = 0, wb_fresh = 0;
+              gboolean hit_used = ws_cache_access_wb (used, addr, write, &wb_used);
+              gboolean hit_fresh = ws_cache_access_wb (fresh, addr, write, &wb_fresh);
+              g_assert_cmpint (hit_used, ==, hit_fresh);
+              g_assert_cmpuint (wb_used, ==, wb_fresh);
+              writes += write ? 1 : 0;
+              if (i % 7 == 0)
+                {
+                  ws_cache_invalidate (used, addr);
+                  ws_cache_invalidate (fresh, addr);
+                }
+            }
+          uint64_t dirty = ws_cache_count_dirty (used);
+          g_assert_cmpuint (dirty, ==, ws_cache_count_dirty (fresh));
+          g_assert_cmpuint (dirty, <=, writes);
+          /* Filling every way of every set with clean lines evicts all that
+           * is dirty: what comes back must be the count. */
+          uint64_t evicted = 0;
+          for (uint64_t line = 0; line < 64 * 4; line++)
+            {
+              guint wb = 0;
+              ws_cache_access_wb (used, 0x40000000ull + line * 128, FALSE, &wb);
+              evicted += wb;
+            }
+          g_assert_cmpuint (evicted, ==, dirty);
+          g_assert_cmpuint (ws_cache_count_dirty (used), ==, 0);
+          ws_cache_reset (used);
+          g_assert_cmpuint (ws_cache_count_dirty (used), ==, 0);
+        }
+    }
+  g_rand_free (rng);
+  g_autoptr (WsCache) c = ws_cache_new (32768, 128, 32, 4);
+  g_assert_true (ws_cache_has_geometry (c, 32768, 128, 32, 4));
+  g_assert_true (ws_cache_has_geometry (c, 32768, 100, 32, 4)); /* normalised as ws_cache_new does */
+  g_assert_false (ws_cache_has_geometry (c, 65536, 128, 32, 4));
+  g_assert_false (ws_cache_has_geometry (c, 32768, 128, 32, 8));
+}
+
+/* The simulation keeps a thread's caches from one launch to the next: a
+ * launch run again, after another launch and after another GPU, gives the
+ * same figures as the first time. */
+static void
+test_launch_repeatable (void)
+{
+  g_autofree char *dir = make_tmp_dir ("ws-cachesim-XXXXXX");
+  g_autofree char *path = write_trace (dir);
+  GError *error = NULL;
+  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
+  g_assert_no_error (error);
+  g_autoptr (WsGpu) gpu = small_gpu ();
+  g_autoptr (WsGpu) other = small_gpu ();
+  other->l2_size = 1 << 19;
+  other->sms = 3;
+  g_autoptr (WsCacheStats) first = ws_cachesim_run_launch (trace, 0, gpu, &error);
+  g_assert_no_error (error);
+  for (int k = 0; k < 3; k++)
+    {
+      g_autoptr (WsCacheStats) o = ws_cachesim_run_launch (trace, 0, k == 1 ? other : gpu, &error);
+      g_assert_no_error (error);
+      if (k == 1)
+        continue;
+      g_assert_cmpmem (o->pcs, o->n_insts * sizeof (WsCachePcStats), first->pcs,
+                       first->n_insts * sizeof (WsCachePcStats));
+      g_assert_cmpuint (o->dram_bytes, ==, first->dram_bytes);
+      g_assert_cmpuint (o->writeback_sectors, ==, first->writeback_sectors);
+      g_assert_cmpuint (o->l1_hits, ==, first->l1_hits);
+    }
+  g_assert_cmpuint (first->writeback_sectors, ==, 4); /* the store's 4 sectors, flushed at the end */
+  g_remove (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cachesim/cache/lru-and-sectors", test_cache_lru_and_sectors);
+  g_test_add_func ("/cachesim/cache/reset-and-dirty-count", test_cache_reset_and_dirty_count);
+  g_test_add_func ("/cachesim/launch/repeatable", test_launch_repeatable);
   g_test_add_func ("/cachesim/launch/miss-events-and-amat", test_launch_events);
   g_test_add_func ("/cachesim/launch/inflight-merge", test_launch_inflight_merge);
   g_test_add_func ("/cachesim/launch/l1-fill-unit-128", test_launch_fill_unit);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include "../test-tmp-dir.h"
 
 #define FP32_LAT 20.0
 #define DRAM_LAT 500.0
@@ -113,9 +114,11 @@ inst_mem (int opclass, int dst, int src)
 
 /* Every warp of @blocks blocks of @warps_per_block warps runs the program
  * (block 0 its own, if the kernel has one); every memory access touches addresses no other access touches (first
- * touch: DRAM), coalesced (4 sectors, 1 line) or scattered (32 lines). */
+ * touch: DRAM), coalesced (4 sectors, 1 line) or scattered (32 lines).  With @n_launches > 1 the same launch is
+ * recorded again (the kernel run again on the same data). */
 static char *
-write_trace (const char *dir, const char *name, const Kernel *kern, uint32_t blocks, uint32_t warps_per_block)
+write_trace_launches (const char *dir, const char *name, const Kernel *kern, uint32_t blocks, uint32_t warps_per_block,
+                      guint n_launches)
 {
   g_autofree char *file = g_strconcat (name, ".wstrace", NULL);
   g_autofree char *path = g_build_filename (dir, file, NULL);
@@ -125,40 +128,49 @@ write_trace (const char *dir, const char *name, const Kernel *kern, uint32_t blo
   WsTraceKernelDesc kd = { .name = name, .n_insts = kern->n_insts, .insts = kern->insts, .regs_per_thread = 16 };
   uint32_t kernel = ws_trace_writer_add_kernel (w, &kd);
   const uint32_t grid[3] = { blocks, 1, 1 }, block[3] = { 32 * warps_per_block, 1, 1 };
-  ws_trace_writer_begin_launch (w, kernel, grid, block, 0);
-  for (uint64_t b = 0; b < blocks; b++)
+  for (guint launch = 0; launch < n_launches; launch++)
     {
-      WsTraceCta *cta = ws_trace_cta_begin (w, b, warps_per_block);
-      gboolean own = b == 0 && kern->block0_program != NULL;
-      for (uint32_t warp = 0; warp < warps_per_block; warp++)
-        for (guint s = 0; s < (own ? kern->block0_steps : kern->n_steps); s++)
-          {
-            if (own)
+      ws_trace_writer_begin_launch (w, kernel, grid, block, 0);
+      for (uint64_t b = 0; b < blocks; b++)
+        {
+          WsTraceCta *cta = ws_trace_cta_begin (w, b, warps_per_block);
+          gboolean own = b == 0 && kern->block0_program != NULL;
+          for (uint32_t warp = 0; warp < warps_per_block; warp++)
+            for (guint s = 0; s < (own ? kern->block0_steps : kern->n_steps); s++)
               {
-                ws_trace_cta_inst (cta, warp, kern->block0_program[s], 0xffffffffu);
-                continue;
+                if (own)
+                  {
+                    ws_trace_cta_inst (cta, warp, kern->block0_program[s], 0xffffffffu);
+                    continue;
+                  }
+                uint64_t gw = b * warps_per_block + warp, a[32];
+                uint64_t slot = gw * kern->n_steps + (kern->addr[s] == ADDR_REPEAT ? 0 : s);
+                for (int l = 0; l < 32; l++)
+                  switch (kern->addr[s])
+                    {
+                    case ADDR_SCATTER: a[l] = 0x7e0000000000ull + (slot * 32 + l) * 128; break;
+                    case ADDR_STRIDE15: a[l] = 0x7d0000000000ull + gw * 4096 + 60 * l; break;
+                    case ADDR_BROADCAST: a[l] = 0x7d0000000000ull + gw * 4096; break;
+                    default: a[l] = 0x7f0000000000ull + slot * 128 + 4 * l; break;
+                    }
+                if (kern->addr[s] == ADDR_NONE)
+                  ws_trace_cta_inst (cta, warp, kern->program[s], 0xffffffffu);
+                else
+                  ws_trace_cta_mem (cta, warp, kern->program[s], 0xffffffffu, WS_SPACE_GLOBAL, a);
               }
-            uint64_t gw = b * warps_per_block + warp, a[32];
-            uint64_t slot = gw * kern->n_steps + (kern->addr[s] == ADDR_REPEAT ? 0 : s);
-            for (int l = 0; l < 32; l++)
-              switch (kern->addr[s])
-                {
-                case ADDR_SCATTER: a[l] = 0x7e0000000000ull + (slot * 32 + l) * 128; break;
-                case ADDR_STRIDE15: a[l] = 0x7d0000000000ull + gw * 4096 + 60 * l; break;
-                case ADDR_BROADCAST: a[l] = 0x7d0000000000ull + gw * 4096; break;
-                default: a[l] = 0x7f0000000000ull + slot * 128 + 4 * l; break;
-                }
-            if (kern->addr[s] == ADDR_NONE)
-              ws_trace_cta_inst (cta, warp, kern->program[s], 0xffffffffu);
-            else
-              ws_trace_cta_mem (cta, warp, kern->program[s], 0xffffffffu, WS_SPACE_GLOBAL, a);
-          }
-      ws_trace_cta_end (cta);
+          ws_trace_cta_end (cta);
+        }
+      g_assert_true (ws_trace_writer_end_launch (w, &error));
     }
-  g_assert_true (ws_trace_writer_end_launch (w, &error));
   g_assert_true (ws_trace_writer_close (w, &error));
   g_assert_no_error (error);
   return g_steal_pointer (&path);
+}
+
+static char *
+write_trace (const char *dir, const char *name, const Kernel *kern, uint32_t blocks, uint32_t warps_per_block)
+{
+  return write_trace_launches (dir, name, kern, blocks, warps_per_block, 1);
 }
 
 /* Compute kernel: 8 independent FP32 instructions, then one that needs the
@@ -311,14 +323,7 @@ static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
   (void) data;
-  g_autoptr (GDir) d = g_dir_open (f->dir, 0, NULL);
-  const char *n;
-  while (d && (n = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *p = g_build_filename (f->dir, n, NULL);
-      g_remove (p);
-    }
-  g_rmdir (f->dir);
+  remove_tmp_tree (f->dir);
   g_free (f->dir);
   ws_gpu_free (f->gpu);
 }
@@ -941,6 +946,201 @@ test_cli (Fixture *f, gconstpointer data)
   assert_close (json_object_get_double_member (o, "total_seconds"), cycles / 1e9); /* 1 GHz */
 }
 
+/* ---- the shared analysis' cache ------------------------------------------------ */
+
+static void
+assert_same_doubles (const double *a, const double *b, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    if (isnan (a[i]) || isnan (b[i]))
+      g_assert_true (isnan (a[i]) && isnan (b[i]));
+    else
+      g_assert_cmpfloat (a[i], ==, b[i]);
+}
+
+/* Every figure a plugin can read of analysis @a equals @b's. */
+static void
+assert_same_analysis (WsLaunchAnalysis *a, WsLaunchAnalysis *b, guint n_insts, uint64_t n_tbs)
+{
+  const WsCacheStats *ca = ws_launch_analysis_get_cache (a), *cb = ws_launch_analysis_get_cache (b);
+  g_assert_cmpmem (ca->pcs, n_insts * sizeof (WsCachePcStats), cb->pcs, n_insts * sizeof (WsCachePcStats));
+  g_assert_cmpuint (ca->dram_bytes, ==, cb->dram_bytes);
+  g_assert_cmpuint (ca->sectors, ==, cb->sectors);
+  g_assert_cmpuint (ca->l2_hits, ==, cb->l2_hits);
+  g_assert_cmpfloat (ca->l1_hit_rate, ==, cb->l1_hit_rate);
+  g_assert_cmpint (ca->blocks_per_sm, ==, cb->blocks_per_sm);
+  g_assert_cmpstr (ca->gpu, ==, cb->gpu);
+  assert_same_doubles (ws_launch_analysis_get_latencies (a), ws_launch_analysis_get_latencies (b), n_insts);
+  assert_same_doubles (ws_launch_analysis_get_wavefronts (a), ws_launch_analysis_get_wavefronts (b), n_insts);
+  assert_same_doubles (ws_launch_analysis_get_tb_critical_cycles (a), ws_launch_analysis_get_tb_critical_cycles (b),
+                       n_tbs);
+  const uint64_t *ta, *tb;
+  const uint64_t *ia = ws_launch_analysis_get_tb_issued (a, &ta), *ib = ws_launch_analysis_get_tb_issued (b, &tb);
+  g_assert_cmpmem (ia, n_tbs * 8, ib, n_tbs * 8);
+  g_assert_cmpmem (ta, n_tbs * 8, tb, n_tbs * 8);
+  uint64_t wa, wb, tha, thb;
+  ws_launch_analysis_get_issued (a, &wa, &tha);
+  ws_launch_analysis_get_issued (b, &wb, &thb);
+  g_assert_cmpuint (wa, ==, wb);
+  g_assert_cmpuint (tha, ==, thb);
+  g_assert_cmpuint (ws_launch_analysis_get_n_warps_profiled (a), ==, ws_launch_analysis_get_n_warps_profiled (b));
+  uint64_t rta, rtb;
+  uint32_t rwa, rwb;
+  const WsIntervalProfile *pa = ws_launch_analysis_get_representative (a, &rta, &rwa);
+  const WsIntervalProfile *pb = ws_launch_analysis_get_representative (b, &rtb, &rwb);
+  g_assert_cmpuint (rta, ==, rtb);
+  g_assert_cmpuint (rwa, ==, rwb);
+  g_assert_cmpuint (pa->insts, ==, pb->insts);
+  g_assert_cmpfloat (pa->cycles, ==, pb->cycles);
+  g_assert_cmpfloat (pa->perf, ==, pb->perf);
+  g_assert_cmpuint (pa->intervals->len, ==, pb->intervals->len);
+  for (guint i = 0; i < pa->intervals->len; i++)
+    {
+      const WsInterval *x = &g_array_index (pa->intervals, WsInterval, i);
+      const WsInterval *y = &g_array_index (pb->intervals, WsInterval, i);
+      g_assert_cmpuint (x->insts, ==, y->insts);
+      g_assert_cmpfloat (x->stall_cycles, ==, y->stall_cycles);
+      g_assert_cmpuint (x->stall_inst, ==, y->stall_inst);
+    }
+}
+
+/* The files of @folder ending in .wsa. */
+static guint
+count_cache_files (const char *folder)
+{
+  guint n = 0;
+  g_autoptr (GDir) d = g_dir_open (folder, 0, NULL);
+  const char *name;
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    n += g_str_has_suffix (name, ".wsa");
+  return n;
+}
+
+/* A kernel with loads (reuse, scatter) and dependent arithmetic: every part
+ * of the analysis has figures. */
+static char *
+write_mixed_trace (const char *dir, const char *name, uint32_t blocks, guint n_launches)
+{
+  WsTraceStaticInst insts[5] = { inst_mem (WS_OPCLASS_LD, 1, -1), inst_fp32 (2, 1), inst_mem (WS_OPCLASS_LD, 3, -1),
+                                 inst_fp32 (4, 3), inst_mem (WS_OPCLASS_ST, -1, 4) };
+  uint32_t program[5] = { 0, 1, 2, 3, 4 };
+  int addr[5] = { ADDR_COALESCED, ADDR_NONE, ADDR_SCATTER, ADDR_NONE, ADDR_REPEAT };
+  Kernel k = { insts, 5, program, 5, addr };
+  return write_trace_launches (dir, name, &k, blocks, 2, n_launches);
+}
+
+/* Launches with the same recorded streams have one digest (in one trace and
+ * in another file); other streams, another digest. */
+static void
+test_analysis_digest (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  g_autofree char *p3 = write_mixed_trace (f->dir, "three", 4, 3);
+  g_autofree char *p1 = write_mixed_trace (f->dir, "one", 4, 1);
+  g_autofree char *p5 = write_mixed_trace (f->dir, "five_blocks", 5, 1);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsTrace) t3 = ws_trace_open (p3, &error);
+  g_autoptr (WsTrace) t1 = ws_trace_open (p1, &error);
+  g_autoptr (WsTrace) t5 = ws_trace_open (p5, &error);
+  g_assert_no_error (error);
+  g_autofree char *d0 = ws_trace_launch_digest (t3, 0);
+  g_autofree char *d2 = ws_trace_launch_digest (t3, 2);
+  g_autofree char *other_file = ws_trace_launch_digest (t1, 0);
+  g_autofree char *other_launch = ws_trace_launch_digest (t5, 0);
+  g_assert_cmpuint (strlen (d0), ==, 64);
+  g_assert_cmpstr (d0, ==, d2);
+  g_assert_cmpstr (d0, !=, other_launch);
+  /* the kernel's name is part of it: "one" is another kernel */
+  g_assert_cmpstr (d0, !=, other_file);
+}
+
+/* The analysis read from the cache equals the computed one, field by field;
+ * the second of two identical launches is read; a damaged or truncated file
+ * is recomputed (and rewritten), another GPU record gets a file of its own,
+ * and WARPSCOPE_ANALYSIS_CACHE=0 writes nothing. */
+static void
+test_analysis_cache (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  g_autofree char *path = write_mixed_trace (f->dir, "mixed", 6, 2);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
+  g_assert_no_error (error);
+  const WsTraceKernel *k = ws_trace_get_kernel (trace, 0);
+  uint64_t n_tbs = 0;
+  ws_trace_get_tb_counters (trace, 0, &n_tbs);
+  g_autoptr (WsLaunchAnalysis) truth = ws_launch_analysis_new (trace, 0, f->gpu, &error);
+  g_assert_no_error (error);
+
+  /* default: a folder beside the trace */
+  g_unsetenv ("WARPSCOPE_ANALYSIS_CACHE");
+  g_autofree char *beside = g_strconcat (path, ".analysis", NULL);
+  gboolean cached = TRUE;
+  g_autoptr (WsLaunchAnalysis) a0 = ws_launch_analysis_get (trace, 0, f->gpu, &cached, &error);
+  g_assert_no_error (error);
+  g_assert_false (cached);
+  g_assert_cmpuint (count_cache_files (beside), ==, 1);
+  g_autoptr (WsLaunchAnalysis) a1 = ws_launch_analysis_get (trace, 1, f->gpu, &cached, &error);
+  g_assert_no_error (error);
+  g_assert_true (cached); /* launch 1 repeats launch 0 */
+  assert_same_analysis (a0, truth, k->n_insts, n_tbs);
+  assert_same_analysis (a1, truth, k->n_insts, n_tbs);
+  g_assert_cmpuint (count_cache_files (beside), ==, 1);
+
+  /* damage: every byte position class (header, payload, checksum) */
+  g_autoptr (GDir) d = g_dir_open (beside, 0, NULL);
+  g_autofree char *file = g_build_filename (beside, g_dir_read_name (d), NULL);
+  g_autofree char *good = NULL;
+  gsize len = 0;
+  g_assert_true (g_file_get_contents (file, &good, &len, NULL));
+  const gsize spots[] = { 0, 12, 40, len / 2, len - 1 };
+  for (guint i = 0; i < G_N_ELEMENTS (spots); i++)
+    {
+      g_autofree char *bad = g_memdup2 (good, len);
+      bad[spots[i]] ^= 0x40;
+      g_assert_true (g_file_set_contents (file, bad, (gssize) len, NULL));
+      g_autoptr (WsLaunchAnalysis) again = ws_launch_analysis_get (trace, 0, f->gpu, &cached, &error);
+      g_assert_no_error (error);
+      g_assert_false (cached);
+      assert_same_analysis (again, truth, k->n_insts, n_tbs);
+      g_autofree char *rewritten = NULL;
+      gsize n = 0;
+      g_assert_true (g_file_get_contents (file, &rewritten, &n, NULL));
+      g_assert_cmpmem (rewritten, n, good, len);
+    }
+  g_assert_true (g_file_set_contents (file, good, (gssize) (len - 9), NULL));
+  g_autoptr (WsLaunchAnalysis) truncated = ws_launch_analysis_get (trace, 0, f->gpu, &cached, &error);
+  g_assert_false (cached);
+  assert_same_analysis (truncated, truth, k->n_insts, n_tbs);
+
+  /* another GPU record: another key */
+  g_autoptr (WsGpu) slower = ws_gpu_copy (f->gpu);
+  slower->dram_latency += 1;
+  g_autoptr (WsLaunchAnalysis) s = ws_launch_analysis_get (trace, 0, slower, &cached, &error);
+  g_assert_no_error (error);
+  g_assert_false (cached);
+  g_assert_cmpuint (count_cache_files (beside), ==, 2);
+  assert_close (ws_launch_analysis_get_latencies (s)[0], DRAM_LAT + 1);
+
+  /* a folder given, and the cache turned off */
+  g_autofree char *elsewhere = g_build_filename (f->dir, "elsewhere", NULL);
+  g_setenv ("WARPSCOPE_ANALYSIS_CACHE", elsewhere, TRUE);
+  g_autoptr (WsLaunchAnalysis) e = ws_launch_analysis_get (trace, 0, f->gpu, &cached, &error);
+  g_assert_false (cached);
+  g_assert_cmpuint (count_cache_files (elsewhere), ==, 1);
+  g_setenv ("WARPSCOPE_ANALYSIS_CACHE", "0", TRUE);
+  remove_tmp_tree (beside);
+  for (int i = 0; i < 2; i++)
+    {
+      g_autoptr (WsLaunchAnalysis) off = ws_launch_analysis_get (trace, 0, f->gpu, &cached, &error);
+      g_assert_no_error (error);
+      g_assert_false (cached);
+      assert_same_analysis (off, truth, k->n_insts, n_tbs);
+    }
+  g_assert_false (g_file_test (beside, G_FILE_TEST_EXISTS));
+  g_unsetenv ("WARPSCOPE_ANALYSIS_CACHE");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -965,5 +1165,7 @@ main (int argc, char **argv)
   ADD ("/gpumech/launch/block-starts", test_block_starts);
   ADD ("/gpumech/options/validated", test_bad_options);
   ADD ("/gpumech/cli/predict-trace-json", test_cli);
+  ADD ("/gpumech/analysis/digest", test_analysis_digest);
+  ADD ("/gpumech/analysis/cache", test_analysis_cache);
   return g_test_run ();
 }
