@@ -56,6 +56,8 @@ static const WsPredictorOption ake_options[] = {
 
 typedef struct {
   uint8_t kind, unit, cat, control;
+  uint8_t stores;  /* a store or atomic to global or local memory: its sectors are dirtied */
+  uint8_t dirties; /* its DRAM cost includes the write-back of the sectors it dirties */
   uint8_t n_src, n_dst;
   uint32_t src[4], dst[2];
   double latency;         /* cycles from start to completion of (the last request of) one execution */
@@ -69,6 +71,8 @@ typedef struct {
   double shared_latency, shared_gap;     /* per SM, the gap per wavefront */
   double barrier_latency;
   double block_launch;         /* cycles between two block starts on the SM; 0 = at once */
+  double dram_gbs;             /* the chip's DRAM bandwidth (catalogue); 0 = unknown */
+  double l2_bytes_per_clk;     /* the chip's L2 bandwidth (catalogue); 0 = unknown */
   double dram_bytes_per_cycle; /* per SM; 0 = unlimited */
   double l2_bytes_per_cycle;   /* per SM; 0 = unlimited (no published L2 bandwidth) */
   double writeback_per_sector; /* DRAM bytes a stored (dirtied) sector costs when written back */
@@ -76,9 +80,36 @@ typedef struct {
   int gto, bank_conflicts;
 } Machine;
 
+/* One record of a warp's stream as the emulation needs it. */
 typedef struct {
-  WsPredictorWarpCursor *cur;
-  WsPredictorWarpRecord next;
+  uint32_t static_id, sectors, lines;
+} Rec;
+
+/* The streams of the warps of some thread blocks, read once through the
+ * host's cursors and kept as arrays.  Each record costs the host a decode
+ * and a count of distinct sectors and lines (most of a prediction's time),
+ * and the write-back estimate reads the same blocks as the first emulated
+ * wave: reading them once and emulating from memory halves the reading
+ * there and keeps the emulation's inner loop free of calls into the host.
+ * Streams longer than KEPT_RECORDS_MAX in all are not kept (`kept` 0):
+ * the emulation then reads them again through cursors, as memory allows. */
+typedef struct {
+  uint64_t *tbs;
+  uint32_t n_tbs, warps_per_tb;
+  Rec *recs;     /* the records of every warp, block by block, warp by warp */
+  size_t *start; /* [n_tbs x warps_per_tb + 1]: warp k's records are recs[start[k]..start[k + 1]) */
+  size_t n_recs;
+  int kept;
+  double read;    /* records read, those outside the static table included */
+  double dirtied; /* sectors the stores and atomics to global/local memory touched */
+} Streams;
+
+#define KEPT_RECORDS_MAX ((size_t) 4 << 20) /* 48 MiB of Rec */
+
+typedef struct {
+  WsPredictorWarpCursor *cur; /* the stream through the host (streams not kept) */
+  const Rec *pos, *stop;      /* or the kept stream's next record and its end */
+  Rec next;
   int live; /* has a next record */
   int at_barrier;
   uint32_t block, sched;
@@ -129,16 +160,31 @@ typedef struct {
 static void
 warp_fetch (Emu *e, Warp *w, double in_order)
 {
-  for (;;)
+  if (w->cur == NULL)
     {
-      if (!e->h->warp_next (w->cur, &w->next))
+      /* A kept stream holds only records of the static table. */
+      if (w->pos == w->stop)
         {
           w->live = 0;
           return;
         }
-      if (w->next.static_id < e->n_insts)
-        break;
+      w->next = *w->pos++;
     }
+  else
+    for (;;)
+      {
+        WsPredictorWarpRecord r;
+        if (!e->h->warp_next (w->cur, &r))
+          {
+            w->live = 0;
+            return;
+          }
+        if (r.static_id < e->n_insts)
+          {
+            w->next = (Rec){ r.static_id, r.sectors, r.lines };
+            break;
+          }
+      }
   w->live = 1;
   const Inst *in = &e->insts[w->next.static_id];
   double ready = in_order;
@@ -347,14 +393,15 @@ pick_warp (Emu *e, const uint32_t *list, uint32_t n, int *last, double t)
   return -1;
 }
 
-/* Emulates the thread blocks `tbs` resident together on one SM (§2) and
- * returns the SM's cycles with their breakdown.  The SM starts one block
- * at a time, block k at k x block_launch cycles (docs/models/ake.md,
- * "Block starts"). */
+/* Emulates the first `n_tbs` thread blocks of `s`, resident together on
+ * one SM (§2), and returns the SM's cycles with their breakdown.  The SM
+ * starts one block at a time, block k at k x block_launch cycles
+ * (docs/models/ake.md, "Block starts"). */
 static int
 emulate (const WsPredictorHost *h, WsPredictorContext *ctx, const Machine *m, const Inst *insts, uint32_t n_insts,
-         uint32_t n_slots, const uint64_t *tbs, uint32_t n_tbs, uint32_t warps_per_tb, EmuResult *r)
+         uint32_t n_slots, const Streams *s, uint32_t n_tbs, EmuResult *r)
 {
+  uint32_t warps_per_tb = s->warps_per_tb;
   memset (r, 0, sizeof *r);
   Emu e = { .h = h, .ctx = ctx, .m = m, .insts = insts, .n_insts = n_insts, .n_slots = n_slots, .r = r };
   e.n_warps = n_tbs * warps_per_tb;
@@ -387,10 +434,15 @@ emulate (const WsPredictorHost *h, WsPredictorContext *ctx, const Machine *m, co
           w->sched = wi % (uint32_t) m->schedulers; /* warp slots dealt to the sub-partitions */
           w->reg = regs + (size_t) wi * n_slots;
           w->reg_cat = reg_cats + (size_t) wi * n_slots;
-          w->cur = h->warp_open (ctx, tbs[b], i);
+          if (s->kept)
+            {
+              w->pos = s->recs + s->start[wi];
+              w->stop = s->recs + s->start[wi + 1];
+            }
+          else
+            w->cur = h->warp_open (ctx, s->tbs[b], i);
           double start = b * m->block_launch;
-          if (w->cur != NULL)
-            warp_fetch (&e, w, start);
+          warp_fetch (&e, w, start); /* a warp without a stream is not live */
           if (w->live && start > 0)
             w->reason = CAT_LAUNCH;
           if (w->live)
@@ -502,28 +554,35 @@ pipe_param (const WsPredictorHost *h, WsPredictorContext *ctx, const char *pipe,
   return h->gpu_param (ctx, name, fallback);
 }
 
-/* The global memory's gap (§2: "global memory gap" per request): DRAM bytes
- * per core cycle of one SM when `active` SMs share the DRAM. */
+/* The chip's DRAM bandwidth in GB/s: the catalogue's figure, or its
+ * memory clock x bus width x data rate. */
 static double
-dram_bytes_per_cycle (const WsPredictorHost *h, WsPredictorContext *ctx, double clock_mhz, double active)
+dram_gbs (const WsPredictorHost *h, WsPredictorContext *ctx)
 {
   double gbs = h->gpu_param (ctx, "dram_bandwidth_gbs", 0);
   if (gbs <= 0)
     gbs = h->gpu_param (ctx, "dram_clock_mhz", 0) * 1e6 * h->gpu_param (ctx, "dram_bus_width_bits", 0) / 8
           * h->gpu_param (ctx, "dram_data_rate", 0) / 1e9;
-  if (gbs <= 0 || active <= 0)
+  return gbs;
+}
+
+/* The global memory's gap (§2: "global memory gap" per request): DRAM bytes
+ * per core cycle of one SM when `active` SMs share the DRAM. */
+static double
+dram_bytes_per_cycle (const Machine *m, double clock_mhz, double active)
+{
+  if (m->dram_gbs <= 0 || active <= 0)
     return 0;
-  return gbs * 1e9 / (active * clock_mhz * 1e6);
+  return m->dram_gbs * 1e9 / (active * clock_mhz * 1e6);
 }
 
 /* The L2's part of the global memory's gap: the chip's L2 bandwidth
  * (catalogue l2_bandwidth_bytes_per_clk, per core clock; 0 where none is
  * published, then no L2 limit) shared by the `active` SMs. */
 static double
-l2_bytes_per_cycle (const WsPredictorHost *h, WsPredictorContext *ctx, double active)
+l2_bytes_per_cycle (const Machine *m, double active)
 {
-  double per_clk = h->gpu_param (ctx, "l2_bandwidth_bytes_per_clk", 0);
-  return per_clk > 0 && active > 0 ? per_clk / active : 0;
+  return m->l2_bytes_per_clk > 0 && active > 0 ? m->l2_bytes_per_clk / active : 0;
 }
 
 /* Latency and gap of every resource from the catalogue (seed 002 §2: "the
@@ -552,6 +611,9 @@ machine_from_gpu (const WsPredictorHost *h, WsPredictorContext *ctx, Machine *m)
   m->shared_gap = fmax (pipe_param (h, ctx, "shared", "initiation_interval", 1), 0) / m->schedulers;
   m->barrier_latency = m->latency[UNIT_BRANCH];
   m->block_launch = fmax (0, h->gpu_param (ctx, "block_launch_cycles", 0));
+  /* Read once: every wave shares them out to its active SMs. */
+  m->dram_gbs = dram_gbs (h, ctx);
+  m->l2_bytes_per_clk = h->gpu_param (ctx, "l2_bandwidth_bytes_per_clk", 0);
 }
 
 /* §2's resources per static instruction: which resource it goes through,
@@ -575,6 +637,8 @@ build_insts (const WsPredictorHost *h, WsPredictorContext *ctx, const Machine *m
       in->kind = KIND_UNIT;
       in->unit = UNIT_ALU;
       in->cat = CAT_DEP;
+      in->stores = (cls == WS_PRED_CLASS_ST || cls == WS_PRED_CLASS_ATOM)
+                   && (space == WS_PRED_SPACE_GLOBAL || space == WS_PRED_SPACE_LOCAL);
       switch (cls)
         {
         case WS_PRED_CLASS_FP32: in->unit = UNIT_FP32; break;
@@ -657,8 +721,8 @@ build_insts (const WsPredictorHost *h, WsPredictorContext *ctx, const Machine *m
                * stream ran at 3-4x the DRAM peak). */
               in->dram_per_sector = 32.0 * (1 - l1) * (1 - l2);
               in->l2_per_sector = 32.0 * (1 - l1);
-              if (cls == WS_PRED_CLASS_ST || cls == WS_PRED_CLASS_ATOM)
-                in->dram_per_sector += m->writeback_per_sector;
+              /* plus m->writeback_per_sector, known once the streams are read (ake_predict) */
+              in->dirties = cls == WS_PRED_CLASS_ST || cls == WS_PRED_CLASS_ATOM;
             }
           else
             {
@@ -710,43 +774,109 @@ pick_blocks (const WsPredictorHost *h, WsPredictorContext *ctx, uint64_t n_tbs, 
   return got;
 }
 
-/* DRAM bytes per sector a store or atomic dirties.  The cache simulation
- * gives the launch's write-back sectors W (dram_bytes - 32 x DRAM reads:
- * evictions plus the final flush) but not the stores per instruction; the
- * sectors S the launch dirties are estimated from the blocks `tbs`
- * (their stored sectors per warp instruction x the launch's warp
- * instructions).  Each write-back comes from one dirtied sector, so
- * W / S <= 1; it is below 1 when a sector is stored to repeatedly while
- * it stays in the L2 (a histogram's counters). */
-static double
-writeback_per_sector (const WsPredictorHost *h, WsPredictorContext *ctx, const uint64_t *tbs, uint32_t n)
+/* Reads the streams of every warp of the blocks `tbs` once (see Streams),
+ * counting on the way what writeback_per_sector needs. */
+static int
+load_streams (const WsPredictorHost *h, WsPredictorContext *ctx, const Inst *insts, uint32_t n_insts,
+              const uint64_t *tbs, uint32_t n, uint32_t warps_per_tb, Streams *s)
 {
-  double writeback = (double) h->launch_counter (ctx, "dram_bytes") / 32.0
-                     - (double) h->launch_counter (ctx, "dram_sectors");
-  if (writeback <= 0)
-    return 0;
-  uint32_t n_insts = h->n_insts (ctx), warps = h->warps_per_tb (ctx);
-  double dirtied = 0, insts = 0;
+  memset (s, 0, sizeof *s);
+  s->n_tbs = n;
+  s->warps_per_tb = warps_per_tb;
+  s->kept = 1;
+  /* The blocks' machine instructions are what the streams hold: the array
+   * is allocated once in the common case. */
+  double expect = 0;
   for (uint32_t b = 0; b < n; b++)
-    for (uint32_t w = 0; w < warps; w++)
+    expect += (double) h->tb_counter (ctx, tbs[b], "warp_instructions");
+  size_t cap = expect < (double) KEPT_RECORDS_MAX ? (size_t) expect + 1 : KEPT_RECORDS_MAX;
+  s->tbs = malloc (sizeof (uint64_t) * (n ? n : 1));
+  s->start = malloc (sizeof (size_t) * ((size_t) n * warps_per_tb + 1));
+  s->recs = malloc (sizeof (Rec) * cap);
+  if (s->tbs == NULL || s->start == NULL || s->recs == NULL)
+    {
+      free (s->tbs);
+      free (s->start);
+      free (s->recs);
+      memset (s, 0, sizeof *s);
+      h->fail (ctx, "out of memory for the emulated warps' streams");
+      return -1;
+    }
+  memcpy (s->tbs, tbs, sizeof (uint64_t) * n);
+  size_t k = 0;
+  for (uint32_t b = 0; b < n; b++)
+    for (uint32_t w = 0; w < warps_per_tb; w++)
       {
+        s->start[k++] = s->n_recs;
         WsPredictorWarpCursor *c = h->warp_open (ctx, tbs[b], w);
         if (c == NULL)
           continue;
         WsPredictorWarpRecord r;
         while (h->warp_next (c, &r))
           {
-            insts++;
+            s->read++;
             if (r.static_id >= n_insts)
               continue;
-            int cls = h->inst_class (ctx, r.static_id), space = h->inst_space (ctx, r.static_id);
-            if ((cls == WS_PRED_CLASS_ST || cls == WS_PRED_CLASS_ATOM)
-                && (space == WS_PRED_SPACE_GLOBAL || space == WS_PRED_SPACE_LOCAL))
-              dirtied += r.sectors;
+            if (insts[r.static_id].stores)
+              s->dirtied += r.sectors;
+            if (!s->kept)
+              continue;
+            if (s->n_recs == cap)
+              {
+                /* Longer than announced: grow, up to the limit; beyond it
+                 * the emulation reads through cursors again. */
+                Rec *more = NULL;
+                if (cap < KEPT_RECORDS_MAX)
+                  {
+                    cap = 2 * cap < KEPT_RECORDS_MAX ? 2 * cap : KEPT_RECORDS_MAX;
+                    more = realloc (s->recs, sizeof (Rec) * cap);
+                  }
+                if (more == NULL)
+                  {
+                    free (s->recs);
+                    s->recs = NULL;
+                    s->kept = 0;
+                    continue;
+                  }
+                s->recs = more;
+              }
+            s->recs[s->n_recs++] = (Rec){ r.static_id, r.sectors, r.lines };
           }
         h->warp_close (c);
       }
+  s->start[k] = s->n_recs;
+  return 0;
+}
+
+static void
+streams_clear (Streams *s)
+{
+  free (s->tbs);
+  free (s->start);
+  free (s->recs);
+  memset (s, 0, sizeof *s);
+}
+
+/* Sectors the launch wrote back to DRAM: the cache simulation's DRAM bytes
+ * less its DRAM reads (evictions of dirty sectors plus the final flush). */
+static double
+launch_writeback_sectors (const WsPredictorHost *h, WsPredictorContext *ctx)
+{
+  return (double) h->launch_counter (ctx, "dram_bytes") / 32.0 - (double) h->launch_counter (ctx, "dram_sectors");
+}
+
+/* DRAM bytes per sector a store or atomic dirties.  The cache simulation
+ * gives the launch's write-back sectors W (launch_writeback_sectors) but
+ * not the stores per instruction; the sectors S the launch dirties are
+ * estimated from the blocks of `sample` (their stored sectors per warp
+ * instruction x the launch's warp instructions).  Each write-back comes
+ * from one dirtied sector, so W / S <= 1; it is below 1 when a sector is
+ * stored to repeatedly while it stays in the L2 (a histogram's counters). */
+static double
+writeback_per_sector (const WsPredictorHost *h, WsPredictorContext *ctx, double writeback, const Streams *sample)
+{
   double launch_insts = (double) h->launch_counter (ctx, "warp_instructions");
+  double dirtied = sample->dirtied, insts = sample->read;
   if (dirtied <= 0 || insts <= 0 || launch_insts <= 0)
     return 0;
   return 32.0 * fmin (1.0, writeback / (dirtied * launch_insts / insts));
@@ -783,11 +913,13 @@ mean_of (const WsPredictorHost *h, WsPredictorContext *ctx, const uint64_t *tbs,
 /* One wave: `per_sm` blocks on the busiest SM, `active` SMs sharing DRAM,
  * emulated from the blocks of [from, to) and scaled by the ratio of their
  * mean length to that of the emulated blocks (§4: "emulation of a small
- * number of thread blocks"; docs/models/ake.md, "Waves and the tail"). */
+ * number of thread blocks"; docs/models/ake.md, "Waves and the tail").
+ * Blocks that begin `sample` (the streams the write-back estimate read)
+ * are emulated from there; others are read now. */
 static int
 emulate_wave (const WsPredictorHost *h, WsPredictorContext *ctx, Machine *m, const Inst *insts, uint32_t n_insts,
               uint32_t n_slots, uint64_t n_tbs, uint64_t from, uint64_t to, uint32_t per_sm, double active,
-              double clock_mhz, uint32_t warps_per_tb, EmuResult *r, double *scale)
+              double clock_mhz, uint32_t warps_per_tb, const Streams *sample, EmuResult *r, double *scale)
 {
   uint64_t *tbs = calloc (per_sm, sizeof (uint64_t));
   if (tbs == NULL)
@@ -801,9 +933,16 @@ emulate_wave (const WsPredictorHost *h, WsPredictorContext *ctx, Machine *m, con
     }
   if (got < per_sm)
     h->warn (ctx, "fewer recorded thread blocks than fit on an SM: the emulated SM holds only those");
-  m->dram_bytes_per_cycle = dram_bytes_per_cycle (h, ctx, clock_mhz, active);
-  m->l2_bytes_per_cycle = l2_bytes_per_cycle (h, ctx, active);
-  int rc = emulate (h, ctx, m, insts, n_insts, n_slots, tbs, got, warps_per_tb, r);
+  m->dram_bytes_per_cycle = dram_bytes_per_cycle (m, clock_mhz, active);
+  m->l2_bytes_per_cycle = l2_bytes_per_cycle (m, active);
+  int in_sample = sample->n_tbs >= got && sample->warps_per_tb == warps_per_tb;
+  for (uint32_t i = 0; in_sample && i < got; i++)
+    in_sample = sample->tbs[i] == tbs[i];
+  Streams own = { 0 };
+  int rc = in_sample ? 0 : load_streams (h, ctx, insts, n_insts, tbs, got, warps_per_tb, &own);
+  if (rc == 0)
+    rc = emulate (h, ctx, m, insts, n_insts, n_slots, in_sample ? sample : &own, got, r);
+  streams_clear (&own);
   double emulated = mean_of (h, ctx, tbs, got), range = mean_block_insts (h, ctx, from, to);
   *scale = emulated > 0 && range > 0 ? range / emulated : 1;
   free (tbs);
@@ -864,18 +1003,6 @@ ake_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
     per_sm = (uint32_t) max_tbs;
 
   machine_from_gpu (h, ctx, &m);
-  if (caches)
-    {
-      uint64_t *sample = calloc (per_sm, sizeof (uint64_t));
-      if (sample == NULL)
-        {
-          h->fail (ctx, "out of memory for the emulated blocks");
-          return -1;
-        }
-      uint32_t got = pick_blocks (h, ctx, n_tbs, 0, per_sm, sample);
-      m.writeback_per_sector = writeback_per_sector (h, ctx, sample, got);
-      free (sample);
-    }
   uint32_t n_insts = h->n_insts (ctx), n_slots = 1;
   Inst *insts = build_insts (h, ctx, &m, caches, &n_slots);
   if (insts == NULL)
@@ -883,6 +1010,33 @@ ake_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
       h->fail (ctx, "out of memory for the static instruction table");
       return -1;
     }
+  /* The write-back estimate samples the first blocks that fit on an SM,
+   * which are also the first emulated wave's (or begin them, for a tail
+   * of fewer blocks per SM): their streams are read once, here. */
+  Streams sample = { 0 };
+  double writeback = caches ? launch_writeback_sectors (h, ctx) : 0;
+  if (writeback > 0)
+    {
+      uint64_t *tbs = calloc (per_sm, sizeof (uint64_t));
+      if (tbs == NULL)
+        {
+          free (insts);
+          h->fail (ctx, "out of memory for the emulated blocks");
+          return -1;
+        }
+      uint32_t got = pick_blocks (h, ctx, n_tbs, 0, per_sm, tbs);
+      int loaded = load_streams (h, ctx, insts, n_insts, tbs, got, warps_per_tb, &sample);
+      free (tbs);
+      if (loaded != 0)
+        {
+          free (insts);
+          return -1;
+        }
+      m.writeback_per_sector = writeback_per_sector (h, ctx, writeback, &sample);
+    }
+  for (uint32_t i = 0; i < n_insts; i++)
+    if (insts[i].dirties)
+      insts[i].dram_per_sector += m.writeback_per_sector;
 
   /* §4: the emulated blocks stand for a wave of sms x per_sm blocks; the
    * grid takes full waves and a tail wave whose busiest SM holds
@@ -895,13 +1049,14 @@ ake_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
   int rc = 0;
   if (full_waves > 0)
     rc = emulate_wave (h, ctx, &m, insts, n_insts, n_slots, n_tbs, 0, full_waves * wave, per_sm, sms, clock_mhz,
-                       warps_per_tb, &full, &full_scale);
+                       warps_per_tb, &sample, &full, &full_scale);
   if (rc == 0 && tail > 0)
     {
       tail_per_sm = (uint32_t) ((tail + (uint64_t) sms - 1) / (uint64_t) sms);
       rc = emulate_wave (h, ctx, &m, insts, n_insts, n_slots, n_tbs, full_waves * wave, n_tbs, tail_per_sm,
-                         fmin (sms, (double) tail), clock_mhz, warps_per_tb, &tail_r, &tail_scale);
+                         fmin (sms, (double) tail), clock_mhz, warps_per_tb, &sample, &tail_r, &tail_scale);
     }
+  streams_clear (&sample);
   free (insts);
   if (rc != 0)
     return -1;
@@ -942,7 +1097,7 @@ ake_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
   h->set_metric (ctx, "tail_scale", tail > 0 ? tail_scale : 0);
   h->set_metric (ctx, "emulated_instructions", full.insts + tail_r.insts);
   h->set_metric (ctx, "sm_ipc", main_r->cycles > 0 ? main_r->insts / main_r->cycles : 0);
-  h->set_metric (ctx, "dram_bytes_per_cycle_per_sm", dram_bytes_per_cycle (h, ctx, clock_mhz, sms));
+  h->set_metric (ctx, "dram_bytes_per_cycle_per_sm", dram_bytes_per_cycle (&m, clock_mhz, sms));
   h->set_metric (ctx, "gmem_utilization", main_r->cycles > 0 ? main_r->gmem_busy / main_r->cycles : 0);
   h->set_metric (ctx, "shared_utilization", main_r->cycles > 0 ? main_r->shared_busy / main_r->cycles : 0);
   h->set_metric (ctx, "lsu_utilization", main_r->cycles > 0 ? main_r->lsu_busy / main_r->cycles : 0);
