@@ -159,6 +159,10 @@ print_prediction_text (const WsGpu *gpu, const WsPrediction *p)
   printf (_ ("  IPC:     %.4g warp instructions per cycle\n"), p->ipc);
   if (isfinite (p->bound_cycles))
     printf (_ ("  bound:   %.6g cycles (physical lower bound, limited by %s)\n"), p->bound_cycles, p->bound_limiter);
+  if (p->analysis_sampled_waves < p->analysis_waves)
+    printf (_ ("  analysis: caches simulated on %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+               " waves (WARPSCOPE_ANALYSIS_SAMPLE=0 for all)\n"),
+            p->analysis_sampled_waves, p->analysis_waves);
   if (p->cpi_names->len > 0)
     {
       printf ("  %s", _ ("CPI stack:"));

@@ -88,6 +88,75 @@ ws_now_seconds (void)
   return g_get_monotonic_time () / 1e6;
 }
 
+/* ---- WsHash128 ---------------------------------------------------------------- */
+
+/* splitmix64's output function (Steele, Lea and Flood, "Fast splittable
+ * pseudorandom number generators", OOPSLA 2014): a bijection of 64-bit
+ * words with full avalanche. */
+static inline uint64_t
+mix64 (uint64_t z)
+{
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+void
+ws_hash128_init (WsHash128 *hash)
+{
+  memset (hash, 0, sizeof *hash);
+  hash->h[0] = 0x243f6a8885a308d3ull; /* digits of pi: any two distinct constants */
+  hash->h[1] = 0x13198a2e03707344ull;
+}
+
+static inline void
+hash_word (WsHash128 *hash, uint64_t w)
+{
+  /* the lanes differ in their constants and rotation, so a collision in
+   * one is independent of the other */
+  hash->h[0] = mix64 (hash->h[0] ^ (w + 0x9e3779b97f4a7c15ull));
+  hash->h[1] = mix64 (((hash->h[1] << 23) | (hash->h[1] >> 41)) ^ (w * 0xc2b2ae3d27d4eb4full + 1));
+}
+
+void
+ws_hash128_update (WsHash128 *hash, const void *data, gsize n)
+{
+  const uint8_t *p = data;
+  hash->length += n;
+  while (n > 0 && hash->n_tail > 0)
+    {
+      hash->tail[hash->n_tail++] = *p++;
+      n--;
+      if (hash->n_tail == 8)
+        {
+          uint64_t w;
+          memcpy (&w, hash->tail, 8);
+          hash_word (hash, w);
+          hash->n_tail = 0;
+        }
+    }
+  for (; n >= 8; n -= 8, p += 8)
+    {
+      uint64_t w;
+      memcpy (&w, p, 8);
+      hash_word (hash, w);
+    }
+  for (; n > 0; n--)
+    hash->tail[hash->n_tail++] = *p++;
+}
+
+void
+ws_hash128_final (WsHash128 *hash, uint8_t out[16])
+{
+  uint64_t w = 0;
+  memcpy (&w, hash->tail, hash->n_tail);
+  hash_word (hash, w ^ ((uint64_t) hash->n_tail << 56));
+  hash_word (hash, hash->length);
+  uint64_t a = mix64 (hash->h[0] ^ hash->h[1]), b = mix64 (hash->h[1] + a);
+  memcpy (out, &a, 8);
+  memcpy (out + 8, &b, 8);
+}
+
 /* Below this, the heap's calloc is cheaper than a mapping. */
 #define ZEROED_MMAP_MIN (64u * 1024u)
 

@@ -47,6 +47,23 @@ WS_EXPORT double ws_now_seconds (void);
 WS_EXPORT void *ws_zeroed_alloc (gsize size);
 WS_EXPORT void ws_zeroed_free (void *block, gsize size);
 
+/* A fast 128-bit hash of byte strings, for content keys and damage checks
+ * of caches (not for security: it resists no deliberate collision).  Two
+ * independent 64-bit lanes, each word mixed with splitmix64's finaliser;
+ * the result depends on every byte and on the length.  Usage: init,
+ * update as often as needed, final. */
+typedef struct {
+  uint64_t h[2];
+  uint64_t length;
+  uint8_t tail[8];
+  guint n_tail;
+} WsHash128;
+
+WS_EXPORT void ws_hash128_init (WsHash128 *hash);
+WS_EXPORT void ws_hash128_update (WsHash128 *hash, const void *data, gsize n);
+/* The 16-byte digest. */
+WS_EXPORT void ws_hash128_final (WsHash128 *hash, uint8_t out[16]);
+
 /* For qsort and g_ptr_array_sort over arrays of char*: compares the strings
  * the elements point to (g_strcmp0 itself would compare the elements'
  * bytes).  NULL sorts first. */

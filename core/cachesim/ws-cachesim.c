@@ -508,25 +508,49 @@ scratch_for (const WsGpu *gpu)
   return s;
 }
 
-WsCacheStats *
-ws_cachesim_run_launch (WsTrace *trace, guint launch, const WsGpu *gpu, GError **error)
+/* The launch's residency on @gpu (NVIDIA's occupancy rules). */
+static gboolean
+launch_occupancy (WsTrace *trace, guint launch, const WsGpu *gpu, WsOccupancy *occ, GError **error)
 {
-  g_return_val_if_fail (trace != NULL && gpu != NULL, NULL);
   if (launch >= ws_trace_get_n_launches (trace))
     {
       g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, "%s has no launch %u", ws_trace_get_path (trace), launch);
-      return NULL;
+      return FALSE;
     }
+  const WsTraceLaunch *l = ws_trace_get_launch (trace, launch);
+  const WsTraceKernel *k = ws_trace_get_kernel (trace, l->kernel);
+  int block = (int) (l->block[0] * l->block[1] * l->block[2]);
+  return ws_occupancy_compute (gpu, block, (int) k->regs_per_thread,
+                               (int) (k->static_shared_bytes + l->dynamic_shared_bytes), occ, error);
+}
+
+gboolean
+ws_cachesim_wave_blocks (WsTrace *trace, guint launch, const WsGpu *gpu, uint64_t *wave, GError **error)
+{
+  WsOccupancy occ;
+  if (!launch_occupancy (trace, launch, gpu, &occ, error))
+    return FALSE;
+  *wave = (uint64_t) MAX (gpu->sms, 1) * (uint64_t) MAX (occ.blocks_per_sm, 1);
+  return TRUE;
+}
+
+WsCacheStats *
+ws_cachesim_run_launch (WsTrace *trace, guint launch, const WsGpu *gpu, GError **error)
+{
+  return ws_cachesim_run_launch_sample (trace, launch, gpu, NULL, error);
+}
+
+WsCacheStats *
+ws_cachesim_run_launch_sample (WsTrace *trace, guint launch, const WsGpu *gpu, const guint8 *in_sample, GError **error)
+{
+  g_return_val_if_fail (trace != NULL && gpu != NULL, NULL);
+  WsOccupancy occ;
+  if (!launch_occupancy (trace, launch, gpu, &occ, error))
+    return NULL;
   const WsTraceLaunch *l = ws_trace_get_launch (trace, launch);
   const WsTraceKernel *k = ws_trace_get_kernel (trace, l->kernel);
   uint64_t n_tbs = 0;
   const WsTraceTbCounters *tbc = ws_trace_get_tb_counters (trace, launch, &n_tbs);
-
-  WsOccupancy occ;
-  int block = (int) (l->block[0] * l->block[1] * l->block[2]);
-  if (!ws_occupancy_compute (gpu, block, (int) k->regs_per_thread,
-                             (int) (k->static_shared_bytes + l->dynamic_shared_bytes), &occ, error))
-    return NULL;
   int per_sm = MAX (occ.blocks_per_sm, 1);
   int sms = MAX (gpu->sms, 1);
 
@@ -562,7 +586,7 @@ ws_cachesim_run_launch (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
       uint64_t last = MIN (first + wave, n_tbs);
       for (uint64_t t = first; t < last; t++)
         {
-          if (!tbc[t].recorded)
+          if (!tbc[t].recorded || (in_sample != NULL && !in_sample[t]))
             continue;
           WsTraceTb *tb = ws_trace_read_tb (trace, launch, t, error);
           if (tb == NULL)

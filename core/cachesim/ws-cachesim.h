@@ -61,6 +61,16 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsCacheStats, ws_cache_stats_free)
 
 /* Simulates launch @launch of @trace on @gpu. */
 WS_EXPORT WsCacheStats *ws_cachesim_run_launch (WsTrace *trace, guint launch, const WsGpu *gpu, GError **error);
+/* The blocks of one wave of launch @launch on @gpu: SMs x resident blocks
+ * per SM.  The simulation deals blocks out in waves of this size. */
+WS_EXPORT gboolean ws_cachesim_wave_blocks (WsTrace *trace, guint launch, const WsGpu *gpu, uint64_t *wave,
+                                            GError **error);
+/* The same for the blocks t with @in_sample[t] != 0 only (NULL: all); the
+ * others are left out where they would have run, so a sample of whole
+ * waves runs each on the SMs it has in the full simulation, the caches
+ * carried from one sampled wave to the next.  Counts are the sample's. */
+WS_EXPORT WsCacheStats *ws_cachesim_run_launch_sample (WsTrace *trace, guint launch, const WsGpu *gpu,
+                                                       const guint8 *in_sample, GError **error);
 
 /* ---- the cache model itself (exposed for tests and the simulator) ------- */
 

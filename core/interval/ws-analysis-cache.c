@@ -11,11 +11,12 @@
  *  - the GPU record as JSON (every catalogue field: a changed latency or
  *    cache size is another key);
  *  - the build of libwarpscope (its GNU build id, a hash of the linked
- *    code), so a changed analysis never reads a file of the old one.
+ *    code), so a changed analysis never reads a file of the old one;
+ *  - whether the analysis samples large launches (WARPSCOPE_ANALYSIS_SAMPLE).
  * Files live in TRACE.analysis/ beside the trace, or in the user's cache
  * folder when that cannot be written, or where WARPSCOPE_ANALYSIS_CACHE
  * says ("0"/"off": nowhere).  A file holds its key, its payload and a
- * SHA-256 of both; one that fails any check is ignored and rewritten, so a
+ * ws_hash128 of both; one that fails any check is ignored and rewritten, so a
  * damaged cache costs a recomputation, never a wrong or failed prediction.
  * Files are written to a temporary name and renamed: readers in other
  * processes see a whole file or none. */
@@ -32,8 +33,9 @@
 #include <sys/stat.h>
 
 #define CACHE_MAGIC "WSANLYS\n"
-#define CACHE_FORMAT 1u
-#define KEY_BYTES 32u
+#define CACHE_FORMAT 3u
+#define KEY_BYTES 32u /* SHA-256 of the key's parts */
+#define SUM_BYTES 16u /* ws_hash128 of the file: damage, not forgery */
 
 /* ---- the build's identity ------------------------------------------------------ */
 
@@ -153,7 +155,9 @@ cache_key (WsTrace *trace, guint launch, const WsGpu *gpu, uint8_t key[KEY_BYTES
   g_autoptr (JsonNode) node = ws_gpu_to_json (gpu);
   g_autofree char *gpu_json = json_to_string (node, FALSE);
   g_autoptr (GChecksum) h = g_checksum_new (G_CHECKSUM_SHA256);
-  const char *parts[] = { "ws-analysis-cache-1", build, gpu_json, digest };
+  /* a sampled analysis is another result than a whole one */
+  const char *sampling = ws_launch_analysis_samples () ? "sampled" : "every block";
+  const char *parts[] = { "ws-analysis-cache-2", build, gpu_json, digest, sampling };
   for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
     g_checksum_update (h, (const guchar *) parts[i], (gssize) strlen (parts[i]) + 1);
   gsize n = KEY_BYTES;
@@ -162,7 +166,7 @@ cache_key (WsTrace *trace, guint launch, const WsGpu *gpu, uint8_t key[KEY_BYTES
 }
 
 /* ---- the file's layout: magic, format, key, then the fields in this order,
- * then a SHA-256 of everything before it.  Native little-endian numbers:
+ * then a ws_hash128 of everything before it.  Native little-endian numbers:
  * a file is only ever read by the build that wrote it (the key says so). */
 
 static void
@@ -214,6 +218,11 @@ encode (const WsLaunchAnalysis *a, guint n_insts, uint64_t n_tbs, const uint8_t 
   put_u64 (b, a->rep_tb);
   put_u64 (b, a->rep_warp);
   put_u64 (b, a->n_profiled);
+  put_u64 (b, a->profiled_tbs);
+  put_u64 (b, a->simulated_tbs);
+  put_u64 (b, a->recorded_tbs);
+  put_u64 (b, a->waves);
+  put_u64 (b, a->sample_waves);
   const WsIntervalProfile *r = a->rep;
   put_u64 (b, r->insts);
   put_f64 (b, r->cycles);
@@ -227,11 +236,11 @@ encode (const WsLaunchAnalysis *a, guint n_insts, uint64_t n_tbs, const uint8_t 
       put_f64 (b, iv->stall_cycles);
       put_u64 (b, iv->stall_inst);
     }
-  guint8 sum[KEY_BYTES];
-  gsize n = sizeof sum;
-  g_autoptr (GChecksum) h = g_checksum_new (G_CHECKSUM_SHA256);
-  g_checksum_update (h, b->data, b->len);
-  g_checksum_get_digest (h, sum, &n);
+  uint8_t sum[SUM_BYTES];
+  WsHash128 h;
+  ws_hash128_init (&h);
+  ws_hash128_update (&h, b->data, b->len);
+  ws_hash128_final (&h, sum);
   put (b, sum, sizeof sum);
   return b;
 }
@@ -292,16 +301,16 @@ take_copy (Reader *r, gsize n)
 static WsLaunchAnalysis *
 decode (const uint8_t *data, gsize len, const uint8_t key[KEY_BYTES], guint n_insts, uint64_t n_tbs)
 {
-  if (len < 8 + 8 + KEY_BYTES + KEY_BYTES || memcmp (data, CACHE_MAGIC, 8) != 0)
+  if (len < 8 + 8 + KEY_BYTES + SUM_BYTES || memcmp (data, CACHE_MAGIC, 8) != 0)
     return NULL;
-  guint8 sum[KEY_BYTES];
-  gsize n = sizeof sum;
-  g_autoptr (GChecksum) h = g_checksum_new (G_CHECKSUM_SHA256);
-  g_checksum_update (h, data, len - KEY_BYTES);
-  g_checksum_get_digest (h, sum, &n);
-  if (memcmp (sum, data + len - KEY_BYTES, KEY_BYTES) != 0)
+  uint8_t sum[SUM_BYTES];
+  WsHash128 h;
+  ws_hash128_init (&h);
+  ws_hash128_update (&h, data, len - SUM_BYTES);
+  ws_hash128_final (&h, sum);
+  if (memcmp (sum, data + len - SUM_BYTES, SUM_BYTES) != 0)
     return NULL;
-  Reader r = { data + 8, data + len - KEY_BYTES, FALSE };
+  Reader r = { data + 8, data + len - SUM_BYTES, FALSE };
   const uint32_t *format = take (&r, 2 * sizeof (uint32_t));
   const uint8_t *file_key = take (&r, KEY_BYTES);
   if (r.bad || format[0] != CACHE_FORMAT || memcmp (file_key, key, KEY_BYTES) != 0 || take_u64 (&r) != n_insts
@@ -331,6 +340,11 @@ decode (const uint8_t *data, gsize len, const uint8_t key[KEY_BYTES], guint n_in
   a->rep_tb = take_u64 (&r);
   a->rep_warp = (uint32_t) take_u64 (&r);
   a->n_profiled = (guint) take_u64 (&r);
+  a->profiled_tbs = take_u64 (&r);
+  a->simulated_tbs = take_u64 (&r);
+  a->recorded_tbs = take_u64 (&r);
+  a->waves = take_u64 (&r);
+  a->sample_waves = (guint) take_u64 (&r);
   a->rep = g_new0 (WsIntervalProfile, 1);
   a->rep->intervals = g_array_new (FALSE, FALSE, sizeof (WsInterval));
   a->rep->insts = take_u64 (&r);

@@ -294,6 +294,146 @@ tally_wavefronts (const WsTraceKernel *k, const WsTraceTb *tb, guint warp, int c
   return TRUE;
 }
 
+/* ---- sampling ------------------------------------------------------------------ */
+
+/* A launch of more than twice this many waves is analysed on this many of
+ * them, spread evenly over the launch (the first always among them). */
+#define SAMPLE_WAVES 4
+
+gboolean
+ws_launch_analysis_samples (void)
+{
+  const char *env = g_getenv ("WARPSCOPE_ANALYSIS_SAMPLE");
+  return env == NULL || (strcmp (env, "0") != 0 && g_ascii_strcasecmp (env, "off") != 0);
+}
+
+/* splitmix64's finaliser: a well-spread pseudo-random pick per stratum. */
+static uint64_t
+stratum_pick (uint64_t stratum)
+{
+  uint64_t z = stratum + 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/* Which blocks the analysis simulates and which it profiles.  Both are
+ * NULL for every block, else a flag per block:
+ *  - @in_simulated: the blocks of the sampled waves (a wave as the cache
+ *    simulation deals them: SMs x resident blocks), so each meets the same
+ *    neighbours on its SM and in the L2 as in the whole launch, less the
+ *    skipped waves' footprint in the L2;
+ *  - @in_profiled: as many blocks, one drawn (deterministically) from each
+ *    of as many equal strata of the launch: the interval profiles, the
+ *    representative warp and the wavefronts see the whole grid, not a few
+ *    rows of it (a convolution's edge blocks issue fewer instructions than
+ *    its inner ones, and four waves of a 64 x 64 grid on a GTX 970 hold the
+ *    whole top edge). */
+static gboolean
+plan_sample (WsTrace *trace, guint launch, const WsGpu *gpu, guint8 **in_simulated, guint8 **in_profiled,
+             guint *sample_waves, uint64_t *waves, GError **error)
+{
+  *in_simulated = *in_profiled = NULL;
+  uint64_t n_tbs = 0, wave = 1;
+  ws_trace_get_tb_counters (trace, launch, &n_tbs);
+  if (!ws_launch_analysis_plan (trace, launch, gpu, sample_waves, waves, error)
+      || !ws_cachesim_wave_blocks (trace, launch, gpu, &wave, error))
+    return FALSE;
+  if (*sample_waves == *waves)
+    return TRUE;
+  *in_simulated = g_new0 (guint8, n_tbs);
+  for (uint64_t j = 0; j < SAMPLE_WAVES; j++)
+    {
+      uint64_t w = j * *waves / SAMPLE_WAVES;
+      for (uint64_t t = w * wave; t < MIN ((w + 1) * wave, n_tbs); t++)
+        (*in_simulated)[t] = 1;
+    }
+  *in_profiled = g_new0 (guint8, n_tbs);
+  uint64_t strata = SAMPLE_WAVES * wave;
+  for (uint64_t j = 0; j < strata; j++)
+    {
+      uint64_t lo = j * n_tbs / strata, hi = (j + 1) * n_tbs / strata;
+      if (hi > lo)
+        (*in_profiled)[lo + stratum_pick (j) % (hi - lo)] = 1;
+    }
+  return TRUE;
+}
+
+gboolean
+ws_launch_analysis_plan (WsTrace *trace, guint launch, const WsGpu *gpu, guint *sample_waves, uint64_t *waves,
+                         GError **error)
+{
+  uint64_t n_tbs = 0, wave = 1;
+  if (launch >= ws_trace_get_n_launches (trace))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, "%s has no launch %u", ws_trace_get_path (trace), launch);
+      return FALSE;
+    }
+  ws_trace_get_tb_counters (trace, launch, &n_tbs);
+  if (!ws_cachesim_wave_blocks (trace, launch, gpu, &wave, error))
+    return FALSE;
+  *waves = (n_tbs + wave - 1) / MAX (wave, 1);
+  *sample_waves = ws_launch_analysis_samples () && *waves > 2 * SAMPLE_WAVES ? SAMPLE_WAVES
+                                                                             : (guint) MIN (*waves, G_MAXUINT);
+  return TRUE;
+}
+
+/* The figures of the blocks left out of the sample, from what the trace
+ * records of every block: a block issues as many machine instructions per
+ * recorded PTX instruction (and lane-instructions per thread-instruction)
+ * as the sampled blocks together, and its longest warp takes as many
+ * cycles per PTX instruction of its average warp; the cache simulation's
+ * totals grow by the ratio of all global and local requests (32-byte
+ * sectors, counted for every block) to the sample's.  Rates and per-
+ * instruction figures (hit rates, AMAT, wavefronts, latencies, the
+ * representative warp) are the sample's. */
+static void
+extrapolate_sample (WsLaunchAnalysis *a, const WsTraceTbCounters *tbc, uint64_t n_tbs, const guint8 *in_simulated,
+                    const guint8 *in_profiled)
+{
+  double ptx = 0, ptx_threads = 0, issued = 0, threads = 0, critical = 0, warp_ptx = 0;
+  double requests_all = 0, requests_sample = 0;
+  for (uint64_t t = 0; t < n_tbs; t++)
+    {
+      if (!tbc[t].recorded)
+        continue;
+      double requests = (double) tbc[t].global_requests + (double) tbc[t].local_requests;
+      requests_all += requests;
+      if (in_simulated[t])
+        requests_sample += requests;
+      if (!in_profiled[t])
+        continue;
+      ptx += (double) tbc[t].warp_instructions;
+      ptx_threads += (double) tbc[t].thread_instructions;
+      issued += (double) a->tb_issued[t];
+      threads += (double) a->tb_thread_issued[t];
+      critical += a->tb_critical[t];
+      warp_ptx += (double) tbc[t].warp_instructions / MAX (tbc[t].n_warps, 1);
+    }
+  double per_inst = ptx > 0 ? issued / ptx : 1;
+  double per_thread_inst = ptx_threads > 0 ? threads / ptx_threads : 1;
+  double cycles_per_warp_inst = warp_ptx > 0 ? critical / warp_ptx : 0;
+  for (uint64_t t = 0; t < n_tbs; t++)
+    {
+      if (!tbc[t].recorded || in_profiled[t])
+        continue;
+      a->tb_issued[t] = (uint64_t) llround ((double) tbc[t].warp_instructions * per_inst);
+      a->tb_thread_issued[t] = (uint64_t) llround ((double) tbc[t].thread_instructions * per_thread_inst);
+      a->tb_critical[t] = cycles_per_warp_inst * (double) tbc[t].warp_instructions / MAX (tbc[t].n_warps, 1);
+      a->issued += a->tb_issued[t];
+      a->thread_issued += a->tb_thread_issued[t];
+    }
+  double scale = requests_sample > 0 ? requests_all / requests_sample
+                                     : (double) a->recorded_tbs / (double) MAX (a->simulated_tbs, 1);
+  WsCacheStats *c = a->cache;
+  c->sectors = (uint64_t) llround ((double) c->sectors * scale);
+  c->l1_hits = (uint64_t) llround ((double) c->l1_hits * scale);
+  c->l2_hits = (uint64_t) llround ((double) c->l2_hits * scale);
+  c->dram_sectors = (uint64_t) llround ((double) c->dram_sectors * scale);
+  c->writeback_sectors = (uint64_t) llround ((double) c->writeback_sectors * scale);
+  c->dram_bytes = (c->dram_sectors + c->writeback_sectors) * 32;
+}
+
 WsLaunchAnalysis *
 ws_launch_analysis_new (WsTrace *trace, guint launch, const WsGpu *gpu, GError **error)
 {
@@ -301,7 +441,16 @@ ws_launch_analysis_new (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
   a->trace = trace;
   a->launch = launch;
   a->gpu = ws_gpu_copy (gpu);
-  a->cache = ws_cachesim_run_launch (trace, launch, gpu, error);
+  if (launch >= ws_trace_get_n_launches (trace))
+    {
+      g_set_error (error, WS_ERROR, WS_ERROR_NOT_FOUND, "%s has no launch %u", ws_trace_get_path (trace), launch);
+      return NULL;
+    }
+  g_autofree guint8 *in_simulated = NULL;
+  g_autofree guint8 *in_profiled = NULL;
+  if (!plan_sample (trace, launch, gpu, &in_simulated, &in_profiled, &a->sample_waves, &a->waves, error))
+    return NULL;
+  a->cache = ws_cachesim_run_launch_sample (trace, launch, gpu, in_simulated, error);
   if (a->cache == NULL)
     return NULL;
 
@@ -342,6 +491,12 @@ ws_launch_analysis_new (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
     {
       if (!tbc[t].recorded)
         continue;
+      a->recorded_tbs++;
+      if (in_simulated != NULL && in_simulated[t])
+        a->simulated_tbs++;
+      if (in_profiled != NULL && !in_profiled[t])
+        continue;
+      a->profiled_tbs++;
       g_autoptr (WsTraceTb) tb = ws_trace_read_tb (trace, launch, t, error);
       if (tb == NULL)
         return NULL;
@@ -361,6 +516,10 @@ ws_launch_analysis_new (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
           g_array_append_val (pts, pt);
         }
     }
+  if (in_simulated == NULL)
+    a->simulated_tbs = a->recorded_tbs;
+  else
+    extrapolate_sample (a, tbc, n_tbs, in_simulated, in_profiled);
   a->wavefronts = g_new0 (double, MAX (k->n_insts, 1));
   for (guint i = 0; i < k->n_insts; i++)
     a->wavefronts[i] = tally[i].counted > 0    ? tally[i].sum / (double) tally[i].counted
@@ -425,6 +584,22 @@ ws_launch_analysis_get_tb_issued (WsLaunchAnalysis *a, const uint64_t **thread_i
   if (thread_insts)
     *thread_insts = a->tb_thread_issued;
   return a->tb_issued;
+}
+
+void
+ws_launch_analysis_get_sample (WsLaunchAnalysis *a, uint64_t *profiled_tbs, uint64_t *simulated_tbs,
+                               uint64_t *recorded_tbs, guint *sample_waves, uint64_t *waves)
+{
+  if (profiled_tbs)
+    *profiled_tbs = a->profiled_tbs;
+  if (simulated_tbs)
+    *simulated_tbs = a->simulated_tbs;
+  if (recorded_tbs)
+    *recorded_tbs = a->recorded_tbs;
+  if (sample_waves)
+    *sample_waves = a->sample_waves;
+  if (waves)
+    *waves = a->waves;
 }
 
 const double *

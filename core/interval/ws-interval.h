@@ -93,5 +93,22 @@ WS_EXPORT const uint64_t *ws_launch_analysis_get_tb_issued (WsLaunchAnalysis *a,
  * has finished, so no block ends sooner after its dispatch. */
 WS_EXPORT const double *ws_launch_analysis_get_tb_critical_cycles (WsLaunchAnalysis *a);
 WS_EXPORT void ws_launch_analysis_get_issued (WsLaunchAnalysis *a, uint64_t *warp_insts, uint64_t *thread_insts);
+/* The sample the analysis was computed on.  A launch of more than 8 waves
+ * (SMs x resident blocks) has its caches simulated on 4 of its waves,
+ * spread evenly, and as many blocks, drawn from equal strata of the grid,
+ * profiled (interval profiles, representative warp, wavefronts); the
+ * blocks left out are extrapolated from what the trace records of each
+ * (ws-interval.c, extrapolate_sample).  WARPSCOPE_ANALYSIS_SAMPLE=0
+ * analyses every block.  @profiled_tbs and @simulated_tbs of
+ * @recorded_tbs blocks, in @sample_waves of @waves waves (all of them when
+ * nothing was left out).  Any pointer may be NULL. */
+WS_EXPORT void ws_launch_analysis_get_sample (WsLaunchAnalysis *a, uint64_t *profiled_tbs, uint64_t *simulated_tbs,
+                                              uint64_t *recorded_tbs, guint *sample_waves, uint64_t *waves);
+/* The sample ws_launch_analysis_new would take, without computing it:
+ * @sample_waves of @waves waves (equal when every block is analysed). */
+WS_EXPORT gboolean ws_launch_analysis_plan (WsTrace *trace, guint launch, const WsGpu *gpu, guint *sample_waves,
+                                            uint64_t *waves, GError **error);
+/* FALSE when WARPSCOPE_ANALYSIS_SAMPLE is 0 or off: analyses cover every block. */
+WS_EXPORT gboolean ws_launch_analysis_samples (void);
 
 G_END_DECLS

@@ -21,6 +21,9 @@ struct _WsLaunchAnalysis {
   uint64_t *tb_thread_issued;
   double *tb_critical; /* per TB: the longest of its warps' eq. 13 cycles alone */
   uint64_t issued, thread_issued;
+  /* the sample (ws_launch_analysis_get_sample) */
+  uint64_t profiled_tbs, simulated_tbs, recorded_tbs, waves;
+  guint sample_waves;
 };
 
 G_END_DECLS

@@ -122,6 +122,10 @@ typedef struct {
   GPtrArray *warnings;       /* of char* */
   double bound_cycles;       /* traced launches: the physical lower bound (core/bounds), else NAN */
   const char *bound_limiter; /* its largest term (static string), or NULL */
+  /* traced launches: the launch analysis' sample (ws_launch_analysis_plan):
+   * waves of the launch on this GPU, and how many of them were simulated
+   * (= analysis_waves when every block was analysed); 0 for analytic kernels */
+  uint64_t analysis_waves, analysis_sampled_waves;
 } WsPrediction;
 
 WS_EXPORT void ws_prediction_free (WsPrediction *p);

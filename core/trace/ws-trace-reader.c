@@ -588,21 +588,22 @@ char *
 ws_trace_launch_digest (const WsTrace *t, guint launch)
 {
   g_return_val_if_fail (t != NULL && launch < t->n_launches, NULL);
-  g_autoptr (GChecksum) h = g_checksum_new (G_CHECKSUM_SHA256);
+  WsHash128 h;
+  ws_hash128_init (&h);
   const WsTraceLaunch *l = &t->launches[launch];
   const WsTraceKernel *k = &t->kernels[l->kernel];
   /* the digest's own version: change it when what is hashed changes */
-  g_checksum_update (h, (const guchar *) "ws-launch-digest-1", -1);
-  g_checksum_update (h, (const guchar *) k->name, (gssize) strlen (k->name) + 1);
+  ws_hash128_update (&h, "ws-launch-digest-2", 18);
+  ws_hash128_update (&h, k->name, strlen (k->name) + 1);
   uint32_t kfix[5] = { k->n_insts, k->regs_per_thread, k->static_shared_bytes, k->local_bytes,
                        (uint32_t) (k->schedule != NULL) };
-  g_checksum_update (h, (const guchar *) kfix, sizeof kfix);
+  ws_hash128_update (&h, kfix, sizeof kfix);
   gsize n = k->n_insts;
-  g_checksum_update (h, (const guchar *) k->insts, (gssize) (n * sizeof (WsTraceStaticInst)));
-  g_checksum_update (h, (const guchar *) k->machine, (gssize) (n * sizeof (WsTraceStaticInst)));
-  g_checksum_update (h, k->lowering, (gssize) n);
+  ws_hash128_update (&h, k->insts, n * sizeof (WsTraceStaticInst));
+  ws_hash128_update (&h, k->machine, n * sizeof (WsTraceStaticInst));
+  ws_hash128_update (&h, k->lowering, n);
   if (k->schedule != NULL)
-    g_checksum_update (h, k->schedule, (gssize) n);
+    ws_hash128_update (&h, k->schedule, n);
   uint64_t lfix[] = { l->grid[0],
                       l->grid[1],
                       l->grid[2],
@@ -621,7 +622,7 @@ ws_trace_launch_digest (const WsTrace *t, guint launch)
                       l->shared_accesses,
                       l->barriers,
                       l->memory_instructions };
-  g_checksum_update (h, (const guchar *) lfix, sizeof lfix);
+  ws_hash128_update (&h, lfix, sizeof lfix);
   for (uint64_t i = 0; i < l->n_tbs; i++)
     {
       uint64_t g = t->launch_first_tb[launch] + i;
@@ -639,9 +640,14 @@ ws_trace_launch_digest (const WsTrace *t, guint launch)
                           c->recorded ? x->checksum : 0,
                           c->recorded ? ((uint64_t) x->size << 32 | x->raw_size) : 0,
                           c->recorded ? ((uint64_t) x->tb_offset << 32 | x->tb_size) : 0 };
-      g_checksum_update (h, (const guchar *) tfix, sizeof tfix);
+      ws_hash128_update (&h, tfix, sizeof tfix);
     }
-  return g_strdup (g_checksum_get_string (h));
+  uint8_t d[16];
+  ws_hash128_final (&h, d);
+  GString *hex = g_string_sized_new (32);
+  for (int i = 0; i < 16; i++)
+    g_string_append_printf (hex, "%02x", d[i]);
+  return g_string_free (hex, FALSE);
 }
 
 uint64_t

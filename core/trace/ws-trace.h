@@ -107,7 +107,7 @@ WS_EXPORT guint ws_trace_get_n_launches (const WsTrace *trace);
 WS_EXPORT const WsTraceLaunch *ws_trace_get_launch (const WsTrace *trace, guint index);
 /* The launch's TBs in linear block order (x fastest); @n_tbs may be NULL. */
 WS_EXPORT const WsTraceTbCounters *ws_trace_get_tb_counters (const WsTrace *trace, guint launch, uint64_t *n_tbs);
-/* A digest (64 hex digits, SHA-256) of everything launch @launch's
+/* A digest (32 hex digits, ws_hash128: fast, not for security) of everything launch @launch's
  * analysis can depend on: its kernel's instructions as recorded and as
  * issued (lowering and schedule included), its configuration and
  * counters, and per thread block its counters and the checksum, sizes and

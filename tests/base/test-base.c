@@ -48,11 +48,75 @@ test_sorted_keys (void)
   g_assert_cmpstr (a->pdata[2], ==, "c");
 }
 
+static void
+hash_of (const void *data, gsize n, uint8_t out[16])
+{
+  WsHash128 h;
+  ws_hash128_init (&h);
+  ws_hash128_update (&h, data, n);
+  ws_hash128_final (&h, out);
+}
+
+/* The same bytes in any split give the same digest; a changed bit, a
+ * trailing zero byte or another length give another; no two of 200 000
+ * counter values collide in either half; zero pages of 4 KiB and 8 KiB
+ * differ. */
+static void
+test_hash128 (void)
+{
+  uint8_t data[1000], whole[16], parts[16], other[16];
+  for (guint i = 0; i < sizeof data; i++)
+    data[i] = (uint8_t) (i * 7 + 3);
+  hash_of (data, sizeof data, whole);
+  for (gsize cut = 0; cut <= 17; cut++)
+    {
+      WsHash128 h;
+      ws_hash128_init (&h);
+      ws_hash128_update (&h, data, cut);
+      ws_hash128_update (&h, data + cut, 1);
+      ws_hash128_update (&h, data + cut + 1, sizeof data - cut - 1);
+      ws_hash128_final (&h, parts);
+      g_assert_cmpmem (parts, 16, whole, 16);
+    }
+  for (guint bit = 0; bit < 64; bit++)
+    {
+      data[bit * 13] ^= (uint8_t) (1u << (bit % 8));
+      hash_of (data, sizeof data, other);
+      data[bit * 13] ^= (uint8_t) (1u << (bit % 8));
+      g_assert_true (memcmp (other, whole, 8) != 0 && memcmp (other + 8, whole + 8, 8) != 0);
+    }
+  uint8_t a[16], b[16];
+  hash_of ("a", 1, a);
+  hash_of ("a\0", 2, b);
+  g_assert_true (memcmp (a, b, 16) != 0);
+  g_autofree uint8_t *zeros = g_malloc0 (8192);
+  hash_of (zeros, 4096, a);
+  hash_of (zeros, 8192, b);
+  g_assert_true (memcmp (a, b, 16) != 0);
+  GHashTable *lo = g_hash_table_new (g_int64_hash, g_int64_equal);
+  GHashTable *hi = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autofree gint64 *keys = g_new (gint64, 400000);
+  for (guint64 i = 0; i < 200000; i++)
+    {
+      uint8_t d[16];
+      hash_of (&i, sizeof i, d);
+      memcpy (&keys[2 * i], d, 8);
+      memcpy (&keys[2 * i + 1], d + 8, 8);
+      g_assert_false (g_hash_table_contains (lo, &keys[2 * i]));
+      g_assert_false (g_hash_table_contains (hi, &keys[2 * i + 1]));
+      g_hash_table_add (lo, &keys[2 * i]);
+      g_hash_table_add (hi, &keys[2 * i + 1]);
+    }
+  g_hash_table_unref (lo);
+  g_hash_table_unref (hi);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/base/edit-distance", test_edit_distance);
+  g_test_add_func ("/base/hash128", test_hash128);
   g_test_add_func ("/base/sorted-keys", test_sorted_keys);
   g_test_add_func ("/base/suggest-names", test_suggest);
   return g_test_run ();
