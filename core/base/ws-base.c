@@ -4,7 +4,11 @@
 
 #include <string.h>
 #include <ctype.h>
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 G_DEFINE_QUARK (warpscope - error - quark, ws_error)
 
@@ -197,4 +201,87 @@ ws_sorted_keys (GHashTable *table, guint *n)
   if (n != NULL)
     *n = len;
   return keys;
+}
+
+/* ---- the build's identity ---------------------------------------------------------- */
+
+typedef struct {
+  uintptr_t addr; /* a code address inside the object searched for */
+  char *id;
+} BuildIdSearch;
+
+static char *
+hex_of (const uint8_t *bytes, gsize n)
+{
+  GString *s = g_string_sized_new (n * 2);
+  for (gsize i = 0; i < n; i++)
+    g_string_append_printf (s, "%02x", bytes[i]);
+  return g_string_free (s, FALSE);
+}
+
+/* dl_iterate_phdr callback: the GNU build id note of the object whose
+ * loaded segments hold s->addr. */
+static int
+build_id_of_object (struct dl_phdr_info *info, size_t size, void *data)
+{
+  (void) size;
+  BuildIdSearch *s = data;
+  gboolean mine = FALSE;
+  for (int i = 0; i < info->dlpi_phnum && !mine; i++)
+    {
+      const ElfW (Phdr) *ph = &info->dlpi_phdr[i];
+      uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+      mine = ph->p_type == PT_LOAD && s->addr >= lo && s->addr < lo + ph->p_memsz;
+    }
+  if (!mine)
+    return 0;
+  for (int i = 0; i < info->dlpi_phnum && s->id == NULL; i++)
+    {
+      const ElfW (Phdr) *ph = &info->dlpi_phdr[i];
+      if (ph->p_type != PT_NOTE)
+        continue;
+      const uint8_t *p = (const uint8_t *) (info->dlpi_addr + ph->p_vaddr), *end = p + ph->p_memsz;
+      while (p + sizeof (ElfW (Nhdr)) <= end)
+        {
+          const ElfW (Nhdr) *n = (const void *) p;
+          const uint8_t *name = p + sizeof *n;
+          const uint8_t *desc = name + ((n->n_namesz + 3u) & ~3u);
+          if (desc + n->n_descsz > end)
+            break;
+          if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && memcmp (name, "GNU", 4) == 0)
+            {
+              s->id = hex_of (desc, n->n_descsz);
+              break;
+            }
+          p = desc + ((n->n_descsz + 3u) & ~3u);
+        }
+    }
+  return 1;
+}
+
+/* The code's identity: the linker's build id (a hash of the code, the same
+ * for the same sources and compiler), else the file's size and time. */
+const char *
+ws_build_identity (void)
+{
+  static gsize once = 0;
+  static char *identity;
+  if (g_once_init_enter (&once))
+    {
+      BuildIdSearch s = { (uintptr_t) &ws_build_identity, NULL };
+      dl_iterate_phdr (build_id_of_object, &s);
+      if (s.id != NULL)
+        identity = g_strconcat ("build-id:", s.id, NULL);
+      else
+        {
+          Dl_info info;
+          struct stat st;
+          if (dladdr ((void *) &ws_build_identity, &info) && info.dli_fname != NULL && stat (info.dli_fname, &st) == 0)
+            identity = g_strdup_printf ("file:%s:%lld:%lld.%09ld", info.dli_fname, (long long) st.st_size,
+                                        (long long) st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+        }
+      g_free (s.id);
+      g_once_init_leave (&once, 1);
+    }
+  return identity;
 }

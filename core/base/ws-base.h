@@ -64,6 +64,13 @@ WS_EXPORT void ws_hash128_update (WsHash128 *hash, const void *data, gsize n);
 /* The 16-byte digest. */
 WS_EXPORT void ws_hash128_final (WsHash128 *hash, uint8_t out[16]);
 
+/* The identity of this build of libwarpscope: its GNU build id (a hash of
+ * the linked code, the same for the same sources and compiler), else the
+ * library file's path, size and time; NULL when neither is known.  Caches
+ * of computed results carry it, so a changed program never reads results
+ * of the old one. */
+WS_EXPORT const char *ws_build_identity (void);
+
 /* For qsort and g_ptr_array_sort over arrays of char*: compares the strings
  * the elements point to (g_strcmp0 itself would compare the elements'
  * bytes).  NULL sorts first. */

@@ -1037,8 +1037,24 @@ ws_launch_counts_cached (WsTrace *trace, guint launch, WsLaunchCounts *out, GErr
   g_mutex_unlock (&counts_lock);
   if (hit != NULL)
     return TRUE;
-  if (!ws_launch_counts_compute (trace, launch, out, error))
-    return FALSE;
+  /* On disk beside the trace (ws_trace_cache_*): the counts depend on the
+   * launch's content only, and walking every record of a large launch
+   * costs more than its sampled analysis.  The payload is the struct as
+   * this build lays it out (the file's name carries the build). */
+  g_autofree char *digest = ws_trace_launch_digest (trace, launch);
+  g_autofree char *disk_key = g_strdup_printf ("%s\nWsLaunchCounts %" G_GSIZE_FORMAT, digest, sizeof *out);
+  g_autoptr (GBytes) stored = ws_trace_cache_load (trace, "counts", disk_key);
+  if (stored != NULL && g_bytes_get_size (stored) == sizeof *out)
+    {
+      memcpy (out, g_bytes_get_data (stored, NULL), sizeof *out);
+      out->launch = launch; /* the same content may be another launch */
+    }
+  else
+    {
+      if (!ws_launch_counts_compute (trace, launch, out, error))
+        return FALSE;
+      ws_trace_cache_store (trace, "counts", disk_key, out, sizeof *out);
+    }
   g_mutex_lock (&counts_lock);
   if (counts_cache == NULL)
     counts_cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);

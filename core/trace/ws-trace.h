@@ -117,6 +117,19 @@ WS_EXPORT const WsTraceTbCounters *ws_trace_get_tb_counters (const WsTrace *trac
  * their analyses on one GPU are the same; a different digest says nothing. */
 WS_EXPORT char *ws_trace_launch_digest (const WsTrace *trace, guint launch);
 
+/* Files of results computed from @trace (ws-trace-cache.c): the launch
+ * analysis, the physical bound's counts.  They live in TRACE.analysis/
+ * beside the trace (the user's cache folder when that cannot be written;
+ * WARPSCOPE_ANALYSIS_CACHE=DIR puts them in DIR, =0 stores and reads
+ * nothing) and are named by @kind, @key_text (everything the result
+ * depends on besides the code: a launch digest, a GPU record) and the
+ * build (ws_build_identity).  Load returns the payload of an intact file of
+ * that name, else NULL; store writes one atomically, silently giving up
+ * when it cannot. */
+WS_EXPORT GBytes *ws_trace_cache_load (WsTrace *trace, const char *kind, const char *key_text);
+WS_EXPORT void ws_trace_cache_store (WsTrace *trace, const char *kind, const char *key_text, const void *payload,
+                                     gsize len);
+
 /* Sum over all launches. */
 WS_EXPORT uint64_t ws_trace_get_total_warp_instructions (const WsTrace *trace);
 
