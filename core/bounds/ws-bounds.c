@@ -365,15 +365,24 @@ static guint
 touched_units (const WsTraceRecord *r, guint size, guint shift, uint64_t *out)
 {
   guint n = 0;
-  for (guint lane = 0; lane < 32; lane++)
-    if (r->active_mask & (1u << lane))
-      {
-        uint64_t a = r->addrs[lane];
-        uint64_t first = a >> shift, last = (a + size - 1) >> shift;
-        for (uint64_t u = first; u <= last && u - first < 16; u++)
+  gboolean ascending = TRUE;
+  for (uint32_t m = r->active_mask; m; m &= m - 1)
+    {
+      uint64_t a = r->addrs[__builtin_ctz (m)];
+      uint64_t first = a >> shift, last = (a + size - 1) >> shift;
+      for (uint64_t u = first; u <= last && u - first < 16; u++)
+        {
+          /* a repeat of the unit just listed (neighbouring lanes in one
+           * unit: most accesses) is dropped at once; the order of first
+           * appearances, which distinct_units keeps, is the same */
+          if (n > 0 && out[n - 1] == u)
+            continue;
+          ascending = ascending && (n == 0 || out[n - 1] < u);
           out[n++] = u;
-      }
-  return distinct_units (out, n);
+        }
+    }
+  /* strictly ascending: already distinct */
+  return ascending ? n : distinct_units (out, n);
 }
 
 /* Wavefronts an access needs at least: a bank returns one word per clock,

@@ -37,9 +37,40 @@ ws_interval_inst_iclass (const WsTraceStaticInst *inst)
 /* Register slots in the trace's static table are 16-bit. */
 #define MAX_SLOTS 65536
 
-WsIntervalProfile *
-ws_interval_profile_warp (const WsTraceKernel *k, const WsTraceTb *tb, guint warp, const double *latency,
-                          GError **error)
+/* Per static instruction: data-stage wavefronts summed over the executions
+ * that have a figure, those executions, and all executions. */
+typedef struct {
+  double sum;
+  uint64_t counted, executed;
+} WavefrontTally;
+
+/* Adds memory record @r to @tally (ws_launch_analysis_get_wavefronts). */
+static inline void
+tally_record (const WsTraceKernel *k, const WsTraceRecord *r, int cc_major, WavefrontTally *tally)
+{
+  if (r->kind != WS_TRACE_RECORD_MEM || r->active_mask == 0 || r->static_id >= k->n_insts)
+    return;
+  const WsTraceStaticInst *si = &k->insts[r->static_id];
+  WavefrontTally *t = &tally[r->static_id];
+  t->executed++;
+  /* The data stage serves loads from global and local memory (stores
+   * are written through to L2) and every shared-memory access. */
+  gboolean load = si->op == WS_OP_LD || si->op == WS_OP_LDU;
+  if (r->space != WS_SPACE_SHARED && !(load && (r->space == WS_SPACE_GLOBAL || r->space == WS_SPACE_LOCAL)))
+    return;
+  double wf = ws_bounds_access_wavefronts (r, si->access_size, cc_major);
+  if (isnan (wf))
+    return;
+  t->sum += wf;
+  t->counted++;
+}
+
+/* Eq. 13 over warp @warp (ws_interval_profile_warp); with @tally, every
+ * memory record of the warp is also added to it (tally_record), in the
+ * same walk of the stream. */
+static WsIntervalProfile *
+profile_warp (const WsTraceKernel *k, const WsTraceTb *tb, guint warp, const double *latency, int cc_major,
+              WavefrontTally *tally, GError **error)
 {
   WsIntervalProfile *p = g_new0 (WsIntervalProfile, 1);
   p->intervals = g_array_new (FALSE, FALSE, sizeof (WsInterval));
@@ -72,6 +103,8 @@ ws_interval_profile_warp (const WsTraceKernel *k, const WsTraceTb *tb, guint war
   WsInterval cur = { 0 };
   while (ws_trace_warp_iter_next (&it, &r, &e))
     {
+      if (tally != NULL)
+        tally_record (k, &r, cc_major, tally);
       /* Machine instructions only (ws-trace-lowering.h): an absorbed one
        * issues nothing, and an FMA waits for its absorbed mul's sources. */
       if (r.static_id >= k->n_insts || !ws_trace_kernel_issues (k, r.static_id))
@@ -150,6 +183,13 @@ ws_interval_profile_warp (const WsTraceKernel *k, const WsTraceTb *tb, guint war
   p->perf = p->cycles > 0 ? p->insts / p->cycles : 0;
   (void) start;
   return p;
+}
+
+WsIntervalProfile *
+ws_interval_profile_warp (const WsTraceKernel *k, const WsTraceTb *tb, guint warp, const double *latency,
+                          GError **error)
+{
+  return profile_warp (k, tb, warp, latency, 0, NULL, error);
 }
 
 /* ---- per-launch analysis ------------------------------------------------------ */
@@ -250,48 +290,6 @@ pick_representative (const WarpPoint *pts, guint n)
           }
       }
   return best;
-}
-
-/* Per static instruction: data-stage wavefronts summed over the executions
- * that have a figure, those executions, and all executions. */
-typedef struct {
-  double sum;
-  uint64_t counted, executed;
-} WavefrontTally;
-
-/* Adds warp @warp's memory records to @tally (ws_launch_analysis_get_wavefronts). */
-static gboolean
-tally_wavefronts (const WsTraceKernel *k, const WsTraceTb *tb, guint warp, int cc_major, WavefrontTally *tally,
-                  GError **error)
-{
-  WsTraceWarpIter it;
-  WsTraceRecord r;
-  GError *e = NULL;
-  ws_trace_warp_iter_init (&it, tb, warp);
-  while (ws_trace_warp_iter_next (&it, &r, &e))
-    {
-      if (r.kind != WS_TRACE_RECORD_MEM || r.active_mask == 0 || r.static_id >= k->n_insts)
-        continue;
-      const WsTraceStaticInst *si = &k->insts[r.static_id];
-      WavefrontTally *t = &tally[r.static_id];
-      t->executed++;
-      /* The data stage serves loads from global and local memory (stores
-       * are written through to L2) and every shared-memory access. */
-      gboolean load = si->op == WS_OP_LD || si->op == WS_OP_LDU;
-      if (r.space != WS_SPACE_SHARED && !(load && (r.space == WS_SPACE_GLOBAL || r.space == WS_SPACE_LOCAL)))
-        continue;
-      double wf = ws_bounds_access_wavefronts (&r, si->access_size, cc_major);
-      if (isnan (wf))
-        continue;
-      t->sum += wf;
-      t->counted++;
-    }
-  if (e != NULL)
-    {
-      g_propagate_prefixed_error (error, e, "TB %" G_GUINT64_FORMAT ", warp %u: ", it.tb, warp);
-      return FALSE;
-    }
-  return TRUE;
 }
 
 /* ---- sampling ------------------------------------------------------------------ */
@@ -502,8 +500,8 @@ ws_launch_analysis_new (WsTrace *trace, guint launch, const WsGpu *gpu, GError *
         return NULL;
       for (guint w = 0; w < ws_trace_tb_get_n_warps (tb); w++)
         {
-          g_autoptr (WsIntervalProfile) p = ws_interval_profile_warp (k, tb, w, a->latency, error);
-          if (p == NULL || !tally_wavefronts (k, tb, w, gpu->cc_major, tally, error))
+          g_autoptr (WsIntervalProfile) p = profile_warp (k, tb, w, a->latency, gpu->cc_major, tally, error);
+          if (p == NULL)
             return NULL;
           a->tb_issued[t] += p->insts;
           a->tb_thread_issued[t] += p->thread_insts;
