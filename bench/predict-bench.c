@@ -452,6 +452,14 @@ main (int argc, char **argv)
           if (sampled < 0)
             rc = 1;
         }
+      /* The bound's counts (every prediction checks against the bound) are
+       * kept in this process from here on, as they are on disk after a
+       * trace's first prediction: the columns below time the models. */
+      for (guint l = 0; l < n; l++)
+        {
+          WsLaunchCounts counts;
+          ws_launch_counts_cached (trace, l, &counts, NULL);
+        }
       WsLaunchAnalysis **analyses = g_new0 (WsLaunchAnalysis *, MAX (n, 1));
       for (guint l = 0; l < n; l++)
         analyses[l] = ws_launch_analysis_new (trace, l, gpu, NULL);
