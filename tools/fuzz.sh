@@ -8,7 +8,8 @@
 # Builds build-fuzz with clang, ASan and UBSan (installing clang when it is
 # missing).  What a target finds stays in build-fuzz/tests/fuzz/found-NAME;
 # a crash is written as build-fuzz/tests/fuzz/NAME-crash-* with its stack
-# in NAME.log.  Exit status: 0 when no target crashed.
+# in NAME.log.  The last line counts the targets as "N passed, M failed" (a
+# target passes when it found nothing); exit status 0 when none failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source tools/deps.sh
@@ -29,6 +30,8 @@ export ASAN_OPTIONS="abort_on_error=1:detect_leaks=0"
 export UBSAN_OPTIONS="halt_on_error=1:abort_on_error=1:print_stacktrace=1"
 dir=build-fuzz/tests/fuzz
 status=0
+passed=0
+failed=0
 printf '%-8s %12s %8s %s\n' target runs crashes "first crash"
 for t in "${targets[@]}"; do
   mkdir -p "$dir/found-$t"
@@ -39,6 +42,12 @@ for t in "${targets[@]}"; do
   crashes=$(ls "$dir/$t"-crash-* "$dir/$t"-leak-* "$dir/$t"-timeout-* "$dir/$t"-oom-* 2>/dev/null | wc -l)
   first=$(ls "$dir/$t"-crash-* "$dir/$t"-timeout-* "$dir/$t"-oom-* 2>/dev/null | head -1)
   printf '%-8s %12s %8s %s\n' "$t" "${runs:-?}" "$crashes" "$first"
-  [ "$crashes" -gt 0 ] && status=1
+  if [ "$crashes" -gt 0 ] || [ -z "$runs" ]; then
+    status=1
+    failed=$((failed + 1))
+  else
+    passed=$((passed + 1))
+  fi
 done
+echo "$passed passed, $failed failed"
 exit $status
