@@ -36,19 +36,29 @@ log2_exact (uint32_t v)
   return s;
 }
 
+/* The geometry ws_cache_new makes of what it is asked: 128-byte lines by
+ * default, sectors no larger than a line, at least one way, powers of two. */
+static void
+normalise_geometry (uint32_t *line, uint32_t *sector, uint32_t *assoc)
+{
+  if (*line == 0)
+    *line = 128;
+  if (*sector == 0 || *sector > *line)
+    *sector = *line;
+  if (*assoc == 0)
+    *assoc = 1;
+  *line = 1u << log2_exact (*line);
+  *sector = 1u << log2_exact (*sector);
+}
+
 WsCache *
 ws_cache_new (uint32_t size, uint32_t line, uint32_t sector, uint32_t assoc)
 {
   WsCache *c = g_new0 (WsCache, 1);
   c->size = size;
-  if (line == 0)
-    line = 128;
-  if (sector == 0 || sector > line)
-    sector = line;
-  if (assoc == 0)
-    assoc = 1;
-  c->line = 1u << log2_exact (line);
-  c->sector = 1u << log2_exact (sector);
+  normalise_geometry (&line, &sector, &assoc);
+  c->line = line;
+  c->sector = sector;
   c->line_shift = log2_exact (c->line);
   c->sector_shift = log2_exact (c->sector);
   c->assoc = assoc;
@@ -132,15 +142,8 @@ ws_cache_reset (WsCache *c)
 gboolean
 ws_cache_has_geometry (const WsCache *c, uint32_t size, uint32_t line, uint32_t sector, uint32_t assoc)
 {
-  /* the same normalisation as ws_cache_new, without its tables */
-  if (line == 0)
-    line = 128;
-  if (sector == 0 || sector > line)
-    sector = line;
-  if (assoc == 0)
-    assoc = 1;
-  return c->size == size && c->line == 1u << log2_exact (line) && c->sector == 1u << log2_exact (sector)
-         && c->assoc == assoc;
+  normalise_geometry (&line, &sector, &assoc);
+  return c->size == size && c->line == line && c->sector == sector && c->assoc == assoc;
 }
 
 static gboolean
