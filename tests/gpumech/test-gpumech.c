@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include "../test-tmp-dir.h"
+#include "../test-gpu.h"
 
 #define FP32_LAT 20.0
 #define DRAM_LAT 500.0
@@ -19,36 +20,9 @@
 static WsGpu *
 test_gpu (void)
 {
-  WsGpu *g = g_new0 (WsGpu, 1);
-  g->name = g_strdup ("gpumech test GPU");
-  g->cc_major = 8;
-  g->cc_minor = 0;
-  g->sms = 1;
-  g->core_clock_mhz = 1000;
-  g->warp_schedulers_per_sm = 1;
-  g->issue_width = 1;
-  g->warp_size = 32;
-  g->max_warps_per_sm = 64;
-  g->max_blocks_per_sm = 32;
-  g->max_threads_per_block = 1024;
-  g->registers_per_sm = 65536;
-  g->max_registers_per_block = 65536;
-  g->max_registers_per_thread = 255;
-  g->register_alloc_unit = 256;
-  g->shared_per_sm = 167936;
-  g->shared_per_block = 49152;
-  g->shared_per_block_optin = 166912;
-  g->shared_alloc_unit = 128;
-  g->shared_reserved_per_block = 1024;
-  g->l1_size = 32768;
-  g->l1_line = 128;
-  g->l1_sector = 32;
-  g->l1_assoc = 4;
+  WsGpu *g = test_gpu_cc80 ("gpumech test GPU", 1);
   g->l1_latency = 30;
   g->l1_mshrs = 32;
-  g->l2_size = 1 << 20;
-  g->l2_line = 128;
-  g->l2_assoc = 16;
   g->l2_latency = 200;
   g->dram_latency = DRAM_LAT;
   g->dram_bandwidth_gbs = 1000;

@@ -9,6 +9,7 @@
 
 #include <json-glib/json-glib.h>
 #include <string.h>
+#include "../test-gpu.h"
 
 /* One SM (or @sms), one scheduler issuing one instruction per cycle, every
  * ALU class 4 cycles with initiation interval 1, shared memory 20 cycles
@@ -17,36 +18,11 @@
 static inline WsGpu *
 sim_test_gpu (int sms)
 {
-  WsGpu *g = g_new0 (WsGpu, 1);
-  g->name = g_strdup ("sim test GPU");
-  g->cc_major = 8;
-  g->cc_minor = 0;
-  g->sms = sms;
-  g->warp_size = 32;
+  WsGpu *g = test_gpu_cc80 ("sim test GPU", sms);
   g->max_warps_per_sm = 48;
   g->max_blocks_per_sm = 8;
-  g->warp_schedulers_per_sm = 1;
-  g->issue_width = 1;
-  g->max_threads_per_block = 1024;
-  g->registers_per_sm = 65536;
-  g->max_registers_per_block = 65536;
-  g->max_registers_per_thread = 255;
-  g->register_alloc_unit = 256;
-  g->shared_per_sm = 167936;
-  g->shared_per_block = 49152;
-  g->shared_per_block_optin = 166912;
-  g->shared_alloc_unit = 128;
-  g->shared_reserved_per_block = 1024;
-  g->core_clock_mhz = 1000;
-  g->l1_size = 32768;
-  g->l1_line = 128;
-  g->l1_sector = 32;
-  g->l1_assoc = 4;
   g->l1_latency = 30;
   g->l1_mshrs = 256;
-  g->l2_size = 1 << 20;
-  g->l2_line = 128;
-  g->l2_assoc = 16;
   g->l2_latency = 100;
   g->l2_slices = 4;
   g->dram_latency = 300;
