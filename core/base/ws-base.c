@@ -97,8 +97,8 @@ ws_now_seconds (void)
 /* splitmix64's output function (Steele, Lea and Flood, "Fast splittable
  * pseudorandom number generators", OOPSLA 2014): a bijection of 64-bit
  * words with full avalanche. */
-static inline uint64_t
-mix64 (uint64_t z)
+uint64_t
+ws_mix64 (uint64_t z)
 {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
@@ -118,8 +118,8 @@ hash_word (WsHash128 *hash, uint64_t w)
 {
   /* the lanes differ in their constants and rotation, so a collision in
    * one is independent of the other */
-  hash->h[0] = mix64 (hash->h[0] ^ (w + 0x9e3779b97f4a7c15ull));
-  hash->h[1] = mix64 (((hash->h[1] << 23) | (hash->h[1] >> 41)) ^ (w * 0xc2b2ae3d27d4eb4full + 1));
+  hash->h[0] = ws_mix64 (hash->h[0] ^ (w + 0x9e3779b97f4a7c15ull));
+  hash->h[1] = ws_mix64 (((hash->h[1] << 23) | (hash->h[1] >> 41)) ^ (w * 0xc2b2ae3d27d4eb4full + 1));
 }
 
 void
@@ -156,7 +156,7 @@ ws_hash128_final (WsHash128 *hash, uint8_t out[16])
   memcpy (&w, hash->tail, hash->n_tail);
   hash_word (hash, w ^ ((uint64_t) hash->n_tail << 56));
   hash_word (hash, hash->length);
-  uint64_t a = mix64 (hash->h[0] ^ hash->h[1]), b = mix64 (hash->h[1] + a);
+  uint64_t a = ws_mix64 (hash->h[0] ^ hash->h[1]), b = ws_mix64 (hash->h[1] + a);
   memcpy (out, &a, 8);
   memcpy (out + 8, &b, 8);
 }

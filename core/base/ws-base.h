@@ -59,6 +59,10 @@ typedef struct {
   guint n_tail;
 } WsHash128;
 
+/* splitmix64's output function: a bijection of 64-bit words with full
+ * avalanche (every input bit flips each output bit with probability 1/2). */
+WS_EXPORT uint64_t ws_mix64 (uint64_t z);
+
 WS_EXPORT void ws_hash128_init (WsHash128 *hash);
 WS_EXPORT void ws_hash128_update (WsHash128 *hash, const void *data, gsize n);
 /* The 16-byte digest. */

@@ -305,14 +305,11 @@ ws_launch_analysis_samples (void)
   return env == NULL || (strcmp (env, "0") != 0 && g_ascii_strcasecmp (env, "off") != 0);
 }
 
-/* splitmix64's finaliser: a well-spread pseudo-random pick per stratum. */
+/* A well-spread pseudo-random pick per stratum (splitmix64's step). */
 static uint64_t
 stratum_pick (uint64_t stratum)
 {
-  uint64_t z = stratum + 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
+  return ws_mix64 (stratum + 0x9e3779b97f4a7c15ull);
 }
 
 /* Which blocks the analysis simulates and which it profiles.  Both are
