@@ -23,10 +23,19 @@
 
 /* The simulator's fall-backs and modelling constants, named once.  Where a
  * GPU record gives the hardware property, the record wins. */
-/* A row hit saves precharge + activate, taken as this share of the DRAM
- * part of the catalogue's (row-miss) pointer-chase latency: GDDR5/HBM
- * tRP + tRCD are close to tCL + the memory controller's pipeline. */
-#define DRAM_ROW_MISS_SHARE 0.4
+/* A row miss costs a precharge and an activate (tRP + tRCD) more than a row
+ * hit.  The DRAM array's timings are set by its cells, not its interface,
+ * and are about the same in every GDDR5/GDDR6/HBM generation: 12-14 ns each
+ * (JEDEC JESD235 HBM; gem5's datasheet-derived HBM_1000_4H_1x128 tRCD = tRP =
+ * 12-14 ns; GPGPU-Sim's GDDR5 configurations RCD = RP = 12 cycles of 924 MHz
+ * = 13 ns; Accel-Sim's V100 HBM2 RCD = RP = 12 cycles of 850 MHz = 14 ns).
+ * The rest of the catalogue's pointer-chase latency past the L2 is the
+ * memory partition's queues, the controller and the column access, which a
+ * row hit pays too. */
+#define DRAM_ROW_MISS_NS 27.0
+/* A record without a core clock: the row miss as this share of the DRAM
+ * part of its latency (27 ns of the ~240 ns an A100 or V100 spends there). */
+#define DRAM_ROW_MISS_SHARE_NO_CLOCK 0.11
 /* DRAM cycles past the L2 when the record's dram_latency is not above its
  * L2 latency (an incomplete record). */
 #define DRAM_ACCESS_FALLBACK 100.0
@@ -351,11 +360,14 @@ ws_sim_new (const WsGpu *gpu, const WsSimConfig *config, GError **error)
   double access = gpu->dram_latency > l2 ? gpu->dram_latency - l2 : DRAM_ACCESS_FALLBACK;
   /* The catalogue's dram_latency is a pointer chase's (ws-hw.h): every
    * load opens a new row, so the unloaded row-miss path (L2 round trip +
-   * precharge/activate + column access + burst) sums to it and a row hit
-   * is faster by the precharge + activate, DRAM_ROW_MISS_SHARE of the DRAM part
-   * (GDDR5/HBM tRP + tRCD are close to tCL + the controller pipeline).
-   * Adding the row miss on top of the catalogue figure counted it twice. */
-  s->dram_rowmiss = DRAM_ROW_MISS_SHARE * access;
+   * precharge/activate + column access + burst) sums to it and a row hit is
+   * faster by the precharge + activate (DRAM_ROW_MISS_NS at the core clock,
+   * at most half the DRAM part).  Until 2026-11-28 the row miss was taken
+   * as 40 % of the DRAM part (135 cycles on an A100, ~96 ns): it made
+   * every stream's loads 100 cycles faster than the hardware's and a bank
+   * that changes row busy three times too long (docs/validation.md). */
+  s->dram_rowmiss = gpu->core_clock_mhz > 0 ? MIN (DRAM_ROW_MISS_NS * gpu->core_clock_mhz / 1000.0, access / 2)
+                                            : DRAM_ROW_MISS_SHARE_NO_CLOCK * access;
   s->dram_cas = MAX (1.0, access - s->dram_rowmiss - s->dram_burst);
   s->l1_granule = gpu->l1_sector >= (int) SECTOR ? (uint32_t) gpu->l1_sector : SECTOR;
   s->block_launch_cycles = gpu->block_launch_cycles > 0 ? (uint64_t) llround (gpu->block_launch_cycles) : 0;
@@ -794,9 +806,10 @@ ff_traffic_changed (WsSim *s)
 }
 
 /* Starts the next TB (in id order) in slot @b of SM @smi, skipping TBs of a
- * fast-forwarded region.  Returns FALSE when none is left. */
+ * fast-forwarded region; @replacing: the slot's previous TB terminated at
+ * @now (FALSE: the launch's first fill).  Returns FALSE when none is left. */
 static gboolean
-dispatch (WsSim *s, uint32_t smi, uint32_t b, uint64_t now)
+dispatch (WsSim *s, uint32_t smi, uint32_t b, uint64_t now, gboolean replacing)
 {
   while (s->next_tb < s->n_tbs && s->error == NULL)
     {
@@ -860,10 +873,15 @@ dispatch (WsSim *s, uint32_t smi, uint32_t b, uint64_t now)
         }
       Sm *sm = &s->sms[smi];
       TbSlot *ts = &sm->tbs[b];
-      /* Thread-block start: an SM starts one block at a time, at most one
-       * per block_launch_cycles (catalogue; docs/simulator.md).  A block
-       * whose slot frees earlier waits, its warps woken at its start. */
-      uint64_t start = MAX (now, sm->next_block_start);
+      /* Thread-block start: the SM starts one block at a time, and starting
+       * one takes block_launch_cycles (catalogue; docs/simulator.md): a
+       * block waits for the previous start to finish, and a block that
+       * replaces a terminated one starts block_launch_cycles after the
+       * termination at the earliest (Volkov's figure is that replacement
+       * latency).  The launch's first fill starts at once, one block per
+       * interval (the start of the first is the kernel launch's cost).  Its
+       * warps are woken at the start. */
+      uint64_t start = MAX (replacing ? now + s->block_launch_cycles : now, sm->next_block_start);
       sm->next_block_start = start + s->block_launch_cycles;
       ts->data = data;
       ts->tb = id;
@@ -982,7 +1000,7 @@ tb_complete (WsSim *s, uint32_t smi, uint32_t b, uint64_t now)
         }
       s->rs_designated = -2;
     }
-  dispatch (s, smi, b, now);
+  dispatch (s, smi, b, now, TRUE);
 }
 
 static void
@@ -2111,7 +2129,7 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
   for (int b = 0; b < s->blocks_per_sm; b++)
     for (guint i = 0; i < s->n_sms; i++)
       if (!s->sms[i].tbs[b].busy)
-        dispatch (s, i, (uint32_t) b, 0);
+        dispatch (s, i, (uint32_t) b, 0, FALSE);
 
   /* A launch is complete when every warp has retired and every store has
    * been accepted by the L2 (seed 001 Table 7 / TBPoint Table V machines

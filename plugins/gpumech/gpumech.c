@@ -532,11 +532,13 @@ sm_advance (SmState *sm, Slot *slots, int per_sm, const Residency *res, const do
 
 /* Fills @slot of SM @sm at time @t with the next block (from *@next_tb on)
  * that has any work; leaves it empty when none is left.  The SM starts one
- * block at a time: the block starts at @t or @launch cycles after the SM's
- * previous start, whichever is later. */
+ * block at a time and a start takes @launch cycles: the block starts @launch
+ * cycles after the SM's previous start at the earliest, and, @replacing a
+ * block that terminated at @t, @launch cycles after @t (Volkov's figure is
+ * that replacement latency; the launch's first fill starts at @t). */
 static void
 dispatch_next (const WsPredictorHost *h, WsPredictorContext *ctx, uint64_t *next_tb, SmState *sm, Slot *slot, double t,
-               double launch, Dispatch *d)
+               int replacing, double launch, Dispatch *d)
 {
   uint64_t n_tbs = h->n_tbs (ctx);
   while (*next_tb < n_tbs)
@@ -547,7 +549,7 @@ dispatch_next (const WsPredictorHost *h, WsPredictorContext *ctx, uint64_t *next
       if (work <= 0 && crit <= 0)
         continue;
       d->critical = fmax (d->critical, crit);
-      double start = fmax (t, sm->next_start);
+      double start = fmax (replacing ? t + launch : t, sm->next_start);
       sm->next_start = start + launch;
       *slot = (Slot){ tb, work, start, start + crit, 1, work > 0 };
       return;
@@ -569,7 +571,8 @@ dispatch_next (const WsPredictorHost *h, WsPredictorContext *ctx, uint64_t *next
  * leaves out: SMs idle while a few long blocks finish (bfs, sssp,
  * mri_gridding).  An SM starts one block at a time, @launch cycles
  * (block_launch_cycles; 0: at once) after its previous start, in the first
- * wave too: a block is resident, holding its slot, from its dispatch and
+ * wave too, and a replacing block @launch cycles after the block it
+ * replaces ended (dispatch_next): a block is resident, holding its slot, from its dispatch and
  * works from its start.  Writes the stack of the SM that finishes last,
  * which adds up to the makespan. */
 static void
@@ -583,7 +586,7 @@ dispatch_blocks (const WsPredictorHost *h, WsPredictorContext *ctx, uint32_t sms
   memset (d, 0, sizeof *d);
   for (int b = 0; b < per_sm; b++)
     for (uint32_t m = 0; m < sms; m++)
-      dispatch_next (h, ctx, &next_tb, &sm[m], &slots[(size_t) m * per_sm + b], 0.0, launch, d);
+      dispatch_next (h, ctx, &next_tb, &sm[m], &slots[(size_t) m * per_sm + b], 0.0, 0, launch, d);
   for (uint32_t m = 0; m < sms; m++)
     sm[m].next = sm_next_event (&sm[m], &slots[(size_t) m * per_sm], per_sm, res);
   for (;;)
@@ -620,7 +623,7 @@ dispatch_blocks (const WsPredictorHost *h, WsPredictorContext *ctx, uint32_t sms
       for (uint32_t i = 0; i < n_freed; i++)
         {
           uint32_t b = freed[i] / sms, m = freed[i] % sms;
-          dispatch_next (h, ctx, &next_tb, &sm[m], &slots[(size_t) m * per_sm + b], t, launch, d);
+          dispatch_next (h, ctx, &next_tb, &sm[m], &slots[(size_t) m * per_sm + b], t, 1, launch, d);
         }
       for (uint32_t m = 0; m < sms; m++)
         if (sm[m].next <= t + eps)

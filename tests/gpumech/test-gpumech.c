@@ -825,6 +825,16 @@ test_block_starts (Fixture *f, gconstpointer data)
   assert_close (cpi (p, "DEP"), 87 * 20.0 / 29 / 45);
   assert_stack_sums (p, 45);
 
+  /* L = 20: blocks 2 and 3 start at 20; block 4 replaces block 0, which
+   * ends a little after 29 (it shares SM 0 with block 2 from 20 on), so it
+   * starts 20 cycles after that (the replacement latency), later than SM
+   * 0's previous start + 20 = 40, and runs alone for 29: the launch ends
+   * just after 29 + 20 + 29 = 78 (at 69 if only the interval counted). */
+  f->gpu->block_launch_cycles = 20;
+  g_autoptr (WsPrediction) short_starts = predict (path, f->gpu, "full", "rr");
+  g_assert_cmpfloat (short_starts->cycles, >=, 78);
+  g_assert_cmpfloat (short_starts->cycles, <, 79);
+
   f->gpu->block_launch_cycles = 0;
   g_autoptr (WsPrediction) again = predict (path, f->gpu, "full", "rr");
   g_assert_cmpfloat (again->cycles, ==, old->cycles);

@@ -463,9 +463,11 @@ test_dispatch_occupancy (void)
  * ends at 540; with 0, the old waves (121 cycles: the two warps of a wave
  * share the one scheduler, so the second issues a cycle later).  On two
  * SMs the blocks alternate, 3 per SM: the last starts at 200 and ends at
- * 240.  With 30 cycles a start waits for both its slot and the SM's
- * previous start + 30: 0, 30, max (40, 60), max (70, 90), max (100, 120),
- * max (130, 150) = 150, which ends at 190. */
+ * 240.  With 30 cycles a start waits for the SM's previous start + 30
+ * and, replacing a block, for that block's end + 30 (the replacement
+ * latency): 0, 30, then blocks 0..3 end at 40, 70, 110, 140, so
+ * max (70, 60), max (100, 100), max (140, 130), max (170, 170) = 170, which
+ * ends at 210. */
 static void
 test_block_launch_interval (void)
 {
@@ -491,7 +493,7 @@ test_block_launch_interval (void)
     { 1, 0, 121 },
     { 1, 100, 540 },
     { 2, 100, 240 },
-    { 1, 30, 190 },
+    { 1, 30, 210 },
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
