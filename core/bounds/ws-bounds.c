@@ -30,6 +30,8 @@
 /* Bytes one L1 data-stage wavefront returns (Volta and later): 32 banks of
  * 4 bytes. */
 #define WS_BOUNDS_L1_BYTES_PER_WAVEFRONT 128.0
+/* Cache lines the L1's tag stage resolves a cycle (global_load_wavefronts). */
+#define WS_BOUNDS_L1_TAGS_PER_CLK 4u
 
 /* ---- distinct sectors --------------------------------------------------- */
 
@@ -610,6 +612,26 @@ data_wavefronts (const WsTraceRecord *r, guint size, uint64_t ways4)
   return (uint32_t) MAX (ways4, MAX (bytes, 1));
 }
 
+/* L1 wavefronts of one warp's global load (Volta and later): the data
+ * stage's (data_wavefronts) or the tag stage's, whichever is more.  The tag
+ * stage looks up 4 tags a cycle, resolving at most 4 cache lines of 128
+ * bytes, 16 sectors (NVIDIA's description of the Volta-and-later L1TEX,
+ * NVIDIA developer forums: "Pascal L1 cache", t/49571, and "How does the
+ * LSU execute load/store instructions in the Ampere architecture",
+ * t/273699: "on GV100+ the L1TEX tag stage can resolve 4 sets x 4 sectors
+ * per cycle"), so a load touching L distinct lines needs ceil (L / 4)
+ * wavefronts however few
+ * of its words share a bank: gpu-strides' float stride 30 (30 lines, no
+ * bank conflict) takes 8.0 cycles per warp load on A100, stride 14 4.0,
+ * stride 22 6.1.  Sets *@n_words to the distinct 4-byte words. */
+static uint32_t
+global_load_wavefronts (const WsTraceRecord *r, guint size, uint64_t *scratch, guint *n_words)
+{
+  uint32_t data = data_wavefronts (r, size, bank_ways (r, size, 2, scratch, n_words));
+  guint lines = touched_units (r, size, 7, scratch);
+  return MAX (data, (uint32_t) ((lines + WS_BOUNDS_L1_TAGS_PER_CLK - 1) / WS_BOUNDS_L1_TAGS_PER_CLK));
+}
+
 /* Which shared-memory wavefront count applies on a GPU of compute
  * capability @cc_major (see the shared term in ws_launch_bound_from_counts):
  * from Volta on the data-stage count; Kepler (cc 3.x) may run in 8-byte
@@ -642,8 +664,7 @@ ws_bounds_access_wavefronts (const WsTraceRecord *r, guint size, int cc_major)
         return shared_wavefronts_on (cc_major, (double) ways4, (double) ways8,
                                      (double) data_wavefronts (r, size, ways4));
       }
-    case WS_SPACE_GLOBAL:
-      return cc_major >= 7 ? (double) data_wavefronts (r, size, bank_ways (r, size, 2, scratch, &n)) : NAN;
+    case WS_SPACE_GLOBAL: return cc_major >= 7 ? (double) global_load_wavefronts (r, size, scratch, &n) : NAN;
     case WS_SPACE_LOCAL:
       /* Local memory is interleaved so that consecutive 32-bit words belong
        * to consecutive threads (CUDA C++ Programming Guide, "Local
@@ -778,7 +799,7 @@ ws_launch_counts_compute (WsTrace *trace, guint launch, WsLaunchCounts *out, GEr
                           {
                             /* a naturally aligned access of 4 bytes or more
                              * covers whole words */
-                            p->data_wf = data_wavefronts (&r, size, bank_ways (&r, size, 2, scratch, &n));
+                            p->data_wf = global_load_wavefronts (&r, size, scratch, &n);
                             p->bytes = size >= 4 ? n * 4 : touched_units (&r, size, 0, scratch);
                           }
                       }

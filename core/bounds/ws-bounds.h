@@ -61,9 +61,10 @@ typedef struct {
   /* Global memory, in 32-byte sectors coalesced per warp instruction. */
   double l1_load_sectors; /* global loads */
   double l1_load_bytes;   /* distinct bytes each global load touches, summed */
-  /* L1 data-stage wavefronts of global loads (Volta and later): per access
-   * the most distinct 4-byte words in one of 32 banks, and at least active
-   * lanes x size / 128 (the data path returns 128 bytes a cycle). */
+  /* L1 wavefronts of global loads (Volta and later): per access the most
+   * distinct 4-byte words in one of 32 banks, at least active lanes x size
+   * / 128 (the data path returns 128 bytes a cycle) and at least its
+   * 128-byte lines / 4, rounded up (the tag stage looks up 4 a cycle). */
   double l1_wavefronts_min;
   double tb_l1_wavefronts_max;       /* the largest block's sum */
   double store_sectors;              /* global stores and atomics (write-through to L2) */

@@ -222,8 +222,9 @@ typedef struct {
    * physical lower bound (docs/bounds.md): the bank-conflict degree (the
    * most distinct 4-byte words in one bank) and at least active lanes x
    * access size / 128, so a float broadcast needs 1, a double broadcast 2,
-   * odd float strides 1 and a stride of 2^k floats min (2^k, 32),
-   * whatever 128-byte lines they touch.  Counted are loads from global and
+   * odd float strides 1 and a stride of 2^k floats min (2^k, 32); a global
+   * load also needs ceil (its 128-byte lines / 4), the L1 tag stage's
+   * wavefronts (float stride 15: 4).  Counted are loads from global and
    * local memory and every shared-memory access; before Volta shared
    * accesses only (bank-conflict degree).  Returns 0 for an instruction that
    * is no memory access or never executed, and NAN where the host has no

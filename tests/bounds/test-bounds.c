@@ -518,6 +518,11 @@ test_merge_rule (void)
     /* gpu-strides' stride 3: 3 lines but no bank conflict: 1 wavefront
      * (A100 and H200 measure 1.0 data wavefronts, 1.63 cycles per load) */
     { "3-lines", { { 0, A, 12 } }, 1, 1, 1, 12 },
+    /* The tag stage resolves 4 lines a cycle: stride 7 (7 lines, no bank
+     * conflict) needs 2 wavefronts, stride 30 (30 lines, 2-way banks) 8
+     * (A100 measures 2.67 and 8.0 cycles per warp load) */
+    { "7-lines", { { 0, A, 28 } }, 1, 1, 2, 28 },
+    { "30-lines", { { 0, A, 120 } }, 1, 1, 8, 32 },
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
