@@ -23,9 +23,11 @@
  * 0 = unknown): 128 bytes per clock per L2 slice.  Generous on purpose, as
  * the term must never use less than the real peak: the highest published
  * per-slice figure is GA100's 64 B/clk (A100 whitepaper: 5120 B/clk over 80
- * slices; V100 2048 B/clk), twice that covers chips whose slice width is
- * not published (Kepler, Maxwell, Pascal, Hopper). */
-#define WS_BOUNDS_L2_BYTES_PER_SLICE_PER_CLK 128.0
+ * slices; V100 2048 B/clk), which the simulator and the models assume for
+ * such chips (WS_GPU_L2_SLICE_BYTES_PER_CLK_ASSUMED); twice that covers
+ * chips whose slice width is not published (Kepler, Maxwell, Pascal,
+ * Hopper). */
+#define WS_BOUNDS_L2_BYTES_PER_SLICE_PER_CLK (2 * WS_GPU_L2_SLICE_BYTES_PER_CLK_ASSUMED)
 #define WS_SECTOR 32u
 /* Bytes one L1 data-stage wavefront returns (Volta and later): 32 banks of
  * 4 bytes. */

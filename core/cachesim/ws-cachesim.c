@@ -537,6 +537,35 @@ ws_cachesim_wave_blocks (WsTrace *trace, guint launch, const WsGpu *gpu, uint64_
   return TRUE;
 }
 
+/* Where the @n blocks of wave @index sit: block i of the wave at place
+ * @place[i], on SM place % SMs.  The first wave is dealt out across the SMs
+ * before an SM gets its second block (place = i), as the hardware's block
+ * scheduler fills an idle GPU, so blocks i and i + SMs share an SM.  Later
+ * waves take slots as blocks end, and which of the SMs finishing at about
+ * the same time is served first is not determined by the block ids: a
+ * fixed pseudo-random order per wave.  Repeating the first wave's places
+ * instead paired blocks i and i + SMs on one SM in every wave, whose L1
+ * then served the second block's reads of the first one's lines whenever
+ * the two read the same data (gpu-l2-cache, block b reading slot b mod R,
+ * R a divisor of 108 on an A100: twice the measured bandwidth). */
+static void
+wave_places (uint32_t *place, uint32_t n, uint64_t index)
+{
+  for (uint32_t i = 0; i < n; i++)
+    place[i] = i;
+  if (index == 0)
+    return;
+  uint64_t state = index;
+  for (uint32_t i = n; i > 1; i--)
+    {
+      state += 0x9E3779B97F4A7C15ull;
+      uint32_t j = (uint32_t) (ws_mix64 (state) % i);
+      uint32_t tmp = place[i - 1];
+      place[i - 1] = place[j];
+      place[j] = tmp;
+    }
+}
+
 WsCacheStats *
 ws_cachesim_run_launch (WsTrace *trace, guint launch, const WsGpu *gpu, GError **error)
 {
@@ -582,11 +611,13 @@ ws_cachesim_run_launch_sample (WsTrace *trace, guint launch, const WsGpu *gpu, c
   uint64_t wave = (uint64_t) sms * per_sm;
   g_autoptr (GPtrArray) tbs = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_trace_tb_free);
   g_autoptr (GArray) feeds = g_array_new (FALSE, TRUE, sizeof (WarpFeed));
+  g_autofree uint32_t *place = g_new (uint32_t, wave);
   for (uint64_t first = 0; ok && first < n_tbs; first += wave)
     {
       g_ptr_array_set_size (tbs, 0);
       g_array_set_size (feeds, 0);
       uint64_t last = MIN (first + wave, n_tbs);
+      wave_places (place, (uint32_t) (last - first), first / wave);
       for (uint64_t t = first; t < last; t++)
         {
           if (!tbc[t].recorded || (in_sample != NULL && !in_sample[t]))
@@ -598,9 +629,7 @@ ws_cachesim_run_launch_sample (WsTrace *trace, guint launch, const WsGpu *gpu, c
               break;
             }
           g_ptr_array_add (tbs, tb);
-          /* Block t of the wave goes to SM (t - first) % SMs: blocks are
-           * dealt out across SMs before an SM gets its second one. */
-          uint32_t sm = (uint32_t) ((t - first) % sms);
+          uint32_t sm = place[t - first] % (uint32_t) sms;
           if (l1[sm] == NULL)
             l1[sm] = ws_cache_new ((uint32_t) gpu->l1_size, (uint32_t) gpu->l1_line, (uint32_t) gpu->l1_sector,
                                    (uint32_t) gpu->l1_assoc);

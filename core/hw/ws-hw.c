@@ -540,6 +540,15 @@ ws_gpu_peak_fp64_gflops (const WsGpu *gpu)
   return 2.0 * gpu->sms * gpu->fp64_units_per_sm * gpu->core_clock_mhz / 1000.0;
 }
 
+double
+ws_gpu_l2_model_bytes_per_clk (const WsGpu *gpu)
+{
+  g_return_val_if_fail (gpu != NULL, 0.0);
+  if (gpu->l2_bandwidth_bytes_per_clk > 0)
+    return gpu->l2_bandwidth_bytes_per_clk;
+  return gpu->l2_slices > 0 ? gpu->l2_slices * WS_GPU_L2_SLICE_BYTES_PER_CLK_ASSUMED : 0;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Export */
 

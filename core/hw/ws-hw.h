@@ -153,6 +153,17 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsLink, ws_link_free)
 /* Derived figures. */
 WS_EXPORT double ws_gpu_peak_fp32_gflops (const WsGpu *gpu);
 WS_EXPORT double ws_gpu_peak_fp64_gflops (const WsGpu *gpu);
+/* Bytes per core clock one L2 slice is taken to serve where the record has
+ * no published L2 bandwidth (Hopper, Ada, GA10x, Turing): GA100's 64 B/clk
+ * (A100 whitepaper: 5120 B/clk over 80 slices; twice V100's 2048 over 64),
+ * the newest per-slice figure NVIDIA has published.  A modelling
+ * assumption, not a peak: the physical lower bound takes twice it. */
+#define WS_GPU_L2_SLICE_BYTES_PER_CLK_ASSUMED 64.0
+/* The L2 bandwidth (bytes per core clock, whole chip) the simulator and the
+ * models run at: the record's l2_bandwidth_bytes_per_clk, else l2_slices x
+ * WS_GPU_L2_SLICE_BYTES_PER_CLK_ASSUMED; 0 when neither is known.  Plugins
+ * read it as gpu_param "l2_model_bytes_per_clk". */
+WS_EXPORT double ws_gpu_l2_model_bytes_per_clk (const WsGpu *gpu);
 WS_EXPORT const char *ws_iclass_name (WsIClass c);
 /* The instruction class as a display label, e.g. "FP32 arithmetic"
  * (untranslated, marked with N_(); translate with ws_hw_text). */

@@ -815,6 +815,12 @@ host_gpu_name (WsPredictorContext *ctx)
 static double
 host_gpu_param (WsPredictorContext *ctx, const char *name, double fallback)
 {
+  /* Derived by core, not a record field: the L2 rate every model shares. */
+  if (strcmp (name, "l2_model_bytes_per_clk") == 0)
+    {
+      double v = ws_gpu_l2_model_bytes_per_clk (ctx->gpu);
+      return v > 0 ? v : fallback;
+    }
   if (ctx->gpu_node == NULL)
     {
       ctx->gpu_node = ws_gpu_to_json (ctx->gpu);

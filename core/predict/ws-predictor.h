@@ -133,7 +133,10 @@ typedef struct {
    * "dram_clock_mhz", "dram_bus_width_bits", "dram_data_rate", "l1_latency",
    * "pipes.fp32.latency", "pipes.global.initiation_interval", ...:
    * the names of `warpscope-cli hw export`).  Returns
-   * `fallback` when the GPU has no such field. */
+   * `fallback` when the GPU has no such field.  Derived by the host:
+   * "l2_model_bytes_per_clk", the chip's L2 bandwidth in bytes per core
+   * clock that the simulator uses too (the record's published figure, else
+   * l2_slices x 64, GA100's per-slice rate; fallback when neither). */
   double (*gpu_param) (WsPredictorContext *ctx, const char *name, double fallback);
 
   /* -- options (validated by the host against the descriptor) ----------- */

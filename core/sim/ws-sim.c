@@ -377,12 +377,13 @@ ws_sim_new (const WsGpu *gpu, const WsSimConfig *config, GError **error)
   s->miss_min = (uint64_t) floor (2 * s->icnt + s->l2_tag);
   s->n_slices = gpu->l2_slices > 0 ? (guint) gpu->l2_slices : 1;
   s->slice_free = g_new0 (double, s->n_slices);
-  /* The catalogue's chip-wide L2 bandwidth spread over the slices (A100
-   * whitepaper: 5120 B/clk = 64 B/clk on each of 80 slices); unknown: one
-   * 32-byte sector per cycle per slice. */
-  s->slice_sectors_per_clk = gpu->l2_bandwidth_bytes_per_clk > 0 && gpu->l2_slices > 0
-                               ? gpu->l2_bandwidth_bytes_per_clk / gpu->l2_slices / SECTOR
-                               : 1.0;
+  /* The chip-wide L2 bandwidth spread over the slices (A100 whitepaper:
+   * 5120 B/clk = 64 B/clk on each of 80 slices; where the record has no
+   * figure, GA100's 64 B/clk per slice, ws_gpu_l2_model_bytes_per_clk);
+   * no slice count: one 32-byte sector per cycle.  Until 2026-11-28 an
+   * unknown width was one sector per cycle per slice (V100's rate), which
+   * put H100 and H200 at half their measured L2 plateau. */
+  s->slice_sectors_per_clk = gpu->l2_slices > 0 ? ws_gpu_l2_model_bytes_per_clk (gpu) / gpu->l2_slices / SECTOR : 1.0;
   s->l2 = ws_cache_new (gpu->l2_size > 0 ? (uint32_t) gpu->l2_size : 0,
                         gpu->l2_line > 0 ? (uint32_t) gpu->l2_line : 128, SECTOR,
                         gpu->l2_assoc > 0 ? (uint32_t) gpu->l2_assoc : 8);

