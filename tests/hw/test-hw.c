@@ -580,6 +580,17 @@ test_optional_bandwidth_fields (void)
 
   g_autoptr (GError) e = import_error (edit_negative_l2_bandwidth);
   assert_message_has (e, "value -1 of field 'l2_bandwidth_bytes_per_clk' is out of range");
+
+  /* The rate the models use: the published figure, else GA100's 64 B/clk
+   * per slice (H100 PCIe: none published, 80 slices), else none. */
+  g_assert_cmpfloat (ws_gpu_l2_model_bytes_per_clk (gpu), ==, 5120.1);
+  g_autoptr (JsonNode) hopper_node = load_json ("db/catalogue/gpu/h100-pcie.json");
+  g_autoptr (WsGpu) hopper = ws_gpu_from_json (hopper_node, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (hopper->l2_bandwidth_bytes_per_clk, ==, 0);
+  g_assert_cmpfloat (ws_gpu_l2_model_bytes_per_clk (hopper), ==, 80 * 64);
+  hopper->l2_slices = 0;
+  g_assert_cmpfloat (ws_gpu_l2_model_bytes_per_clk (hopper), ==, 0);
 }
 
 /* Seed 004 Table 6.1, exactly. */

@@ -10,7 +10,9 @@
 
 #if PROBE_KIND == 1
 /* Reports every static instruction's inst_wavefronts as the metric
- * "wavefronts.<id>" (API 2), and the host's API version. */
+ * "wavefronts.<id>" (API 2), the host's API version, and the L2 rate the
+ * host derives for the models (gpu_param "l2_model_bytes_per_clk", -1
+ * where it has none). */
 static int
 predict_wavefronts (const WsPredictorHost *h, WsPredictorContext *ctx)
 {
@@ -26,6 +28,7 @@ predict_wavefronts (const WsPredictorHost *h, WsPredictorContext *ctx)
       h->set_metric (ctx, name, h->inst_wavefronts (ctx, i));
     }
   h->set_metric (ctx, "host_api", h->api_version);
+  h->set_metric (ctx, "l2_model_bytes_per_clk", h->gpu_param (ctx, "l2_model_bytes_per_clk", -1));
   h->set_cycles (ctx, 1);
   return 0;
 }

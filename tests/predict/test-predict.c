@@ -942,6 +942,22 @@ test_inst_wavefronts (void)
             g_error ("cc %d, instruction %u: inst_wavefronts %g, expected %g", cases[c].cc, i, got, want);
         }
     }
+  /* The L2 rate the host derives: the record's figure, else 64 bytes a
+   * cycle per slice (GA100's), else none. */
+  g_autoptr (WsGpu) gpu = gpu_with_caches (9);
+  const struct {
+    double published;
+    int slices;
+    double want;
+  } l2[] = { { 2048, 10, 2048 }, { 0, 10, 640 }, { 0, 0, -1 } };
+  for (guint c = 0; c < G_N_ELEMENTS (l2); c++)
+    {
+      gpu->l2_bandwidth_bytes_per_clk = l2[c].published;
+      gpu->l2_slices = l2[c].slices;
+      g_autoptr (WsPrediction) p = ws_predict_trace (probe, gpu, trace, 0, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpfloat (metric (p, "l2_model_bytes_per_clk"), ==, l2[c].want);
+    }
   g_remove (path);
   g_rmdir (dir);
 }
