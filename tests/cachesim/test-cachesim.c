@@ -111,6 +111,21 @@ write_trace (const char *dir)
   return g_steal_pointer (&path);
 }
 
+/* A 4-byte global-space instruction with no register operands. */
+static WsTraceStaticInst
+plain_inst (WsPtxOp op, WsOpClass opclass)
+{
+  WsTraceStaticInst in = { 0 };
+  in.op = op;
+  in.opclass = opclass;
+  in.space = WS_SPACE_GLOBAL;
+  in.access_size = 4;
+  in.dst[0] = in.dst[1] = 0xffff;
+  for (int k = 0; k < 4; k++)
+    in.src[k] = 0xffff;
+  return in;
+}
+
 /* Two warps of one block load the same 128 bytes in lockstep, then warp 0
  * loads them once more right after its first load: the second warp's and
  * the repeated access merge into the miss in flight (L1 hits for the
@@ -124,17 +139,9 @@ test_launch_inflight_merge (void)
   GError *error = NULL;
   WsTraceWriter *w = ws_trace_writer_new (path, &error);
   g_assert_no_error (error);
-  WsTraceStaticInst insts[4] = { 0 };
+  WsTraceStaticInst insts[4];
   for (int i = 0; i < 4; i++)
-    {
-      insts[i].op = i == 3 ? WS_OP_ADD : WS_OP_LD;
-      insts[i].opclass = i == 3 ? WS_OPCLASS_ALU : WS_OPCLASS_LD;
-      insts[i].space = WS_SPACE_GLOBAL;
-      insts[i].access_size = 4;
-      insts[i].dst[0] = insts[i].dst[1] = 0xffff;
-      for (int k = 0; k < 4; k++)
-        insts[i].src[k] = 0xffff;
-    }
+    insts[i] = i == 3 ? plain_inst (WS_OP_ADD, WS_OPCLASS_ALU) : plain_inst (WS_OP_LD, WS_OPCLASS_LD);
   WsTraceKernelDesc kd = { .name = "merge", .n_insts = 4, .insts = insts, .regs_per_thread = 16 };
   uint32_t kernel = ws_trace_writer_add_kernel (w, &kd);
   const uint32_t grid[3] = { 1, 1, 1 }, block[3] = { 64, 1, 1 };
@@ -197,14 +204,7 @@ wave_pairs_l1_hits (const char *dir, guint waves)
   GError *error = NULL;
   WsTraceWriter *w = ws_trace_writer_new (path, &error);
   g_assert_no_error (error);
-  WsTraceStaticInst insts[1] = { 0 };
-  insts[0].op = WS_OP_LD;
-  insts[0].opclass = WS_OPCLASS_LD;
-  insts[0].space = WS_SPACE_GLOBAL;
-  insts[0].access_size = 4;
-  insts[0].dst[0] = insts[0].dst[1] = 0xffff;
-  for (int k = 0; k < 4; k++)
-    insts[0].src[k] = 0xffff;
+  WsTraceStaticInst insts[1] = { plain_inst (WS_OP_LD, WS_OPCLASS_LD) };
   WsTraceKernelDesc kd = { .name = "pairs", .n_insts = 1, .insts = insts, .regs_per_thread = 16 };
   uint32_t kernel = ws_trace_writer_add_kernel (w, &kd);
   const uint32_t grid[3] = { 4 * waves, 1, 1 }, block[3] = { 32, 1, 1 };
