@@ -111,6 +111,19 @@ write_trace (const char *dir)
   return g_steal_pointer (&path);
 }
 
+/* Ends the launch being written, closes the trace and opens it. */
+static WsTrace *
+finish_trace (WsTraceWriter *w, const char *path)
+{
+  GError *error = NULL;
+  g_assert_true (ws_trace_writer_end_launch (w, &error));
+  g_assert_true (ws_trace_writer_close (w, &error));
+  g_assert_no_error (error);
+  WsTrace *trace = ws_trace_open (path, &error);
+  g_assert_no_error (error);
+  return trace;
+}
+
 /* A 4-byte global-space instruction with no register operands. */
 static WsTraceStaticInst
 plain_inst (WsPtxOp op, WsOpClass opclass)
@@ -157,12 +170,7 @@ test_launch_inflight_merge (void)
     ws_trace_cta_inst (cta, 0, 3, 0xffffffffu);                  /* rounds 3-5 */
   ws_trace_cta_mem (cta, 0, 2, 0xffffffffu, WS_SPACE_GLOBAL, a); /* round 6 */
   ws_trace_cta_end (cta);
-  g_assert_true (ws_trace_writer_end_launch (w, &error));
-  g_assert_true (ws_trace_writer_close (w, &error));
-  g_assert_no_error (error);
-
-  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
-  g_assert_no_error (error);
+  g_autoptr (WsTrace) trace = finish_trace (w, path);
   g_autoptr (WsGpu) gpu = small_gpu ();
   g_autoptr (WsCacheStats) st = ws_cachesim_run_launch (trace, 0, gpu, &error);
   g_assert_no_error (error);
@@ -219,11 +227,7 @@ wave_pairs_l1_hits (const char *dir, guint waves)
       ws_trace_cta_mem (cta, 0, 0, 0xffffffffu, WS_SPACE_GLOBAL, a);
       ws_trace_cta_end (cta);
     }
-  g_assert_true (ws_trace_writer_end_launch (w, &error));
-  g_assert_true (ws_trace_writer_close (w, &error));
-  g_assert_no_error (error);
-  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
-  g_assert_no_error (error);
+  g_autoptr (WsTrace) trace = finish_trace (w, path);
   g_autoptr (WsGpu) gpu = small_gpu ();
   gpu->max_blocks_per_sm = 2;
   g_autoptr (WsCacheStats) st = ws_cachesim_run_launch (trace, 0, gpu, &error);
