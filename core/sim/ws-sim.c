@@ -33,13 +33,6 @@
  * memory partition's queues, the controller and the column access, which a
  * row hit pays too. */
 #define DRAM_ROW_MISS_NS 27.0
-/* A row, once activated, stays open at least tRAS before the bank may
- * precharge it for another row, so row misses to one bank follow each other
- * no faster than tRAS + tRP (tRC, about 43-47 ns): JEDEC HBM and GDDR5
- * tRAS 28-33 ns (gem5's HBM_1000_4H_1x128 28-33 ns; GPGPU-Sim's GDDR5
- * RAS = 28 cycles of 924 MHz = 30 ns; Accel-Sim's V100 HBM2 RAS = 28 of
- * 850 MHz = 33 ns). */
-#define DRAM_ROW_ACTIVE_NS 31.0
 /* A record without a core clock: the row miss as this share of the DRAM
  * part of its latency (27 ns of the ~240 ns an A100 or V100 spends there). */
 #define DRAM_ROW_MISS_SHARE_NO_CLOCK 0.11
@@ -219,8 +212,7 @@ typedef struct {
   double bus_free;
   double next_cmd;
   gboolean scheduled;
-  double *bank_ready;    /* the bank's next column command, no sooner */
-  double *bank_close_ok; /* its open row may be precharged from then (activate + tRAS) */
+  double *bank_ready;
   int64_t *open_row;
 } Channel;
 
@@ -229,7 +221,6 @@ struct _WsSim {
   WsSimConfig config;
   guint n_sms, n_sched, width, max_warps, warps_per_sched;
   double icnt, l2_tag, dram_cas, dram_rowmiss, dram_burst;
-  double dram_row_active;       /* tRAS in core cycles (DRAM_ROW_ACTIVE_NS) */
   double dram_bytes_per_cycle;  /* catalogue peak, all channels; 0 unknown */
   uint64_t dram_enqueued;       /* 32-byte DRAM transfers queued since the simulator was made */
   uint32_t l1_granule;          /* coalescing granularity of L1-cached loads */
@@ -307,7 +298,6 @@ init_channel (Channel *c, guint n_banks)
   c->cap = 64;
   c->q = g_new (DramReq, c->cap);
   c->bank_ready = g_new0 (double, n_banks);
-  c->bank_close_ok = g_new0 (double, n_banks);
   c->open_row = g_new (int64_t, n_banks);
   for (guint b = 0; b < n_banks; b++)
     c->open_row[b] = -1;
@@ -378,7 +368,6 @@ ws_sim_new (const WsGpu *gpu, const WsSimConfig *config, GError **error)
    * that changes row busy three times too long (docs/validation.md). */
   s->dram_rowmiss = gpu->core_clock_mhz > 0 ? MIN (DRAM_ROW_MISS_NS * gpu->core_clock_mhz / 1000.0, access / 2)
                                             : DRAM_ROW_MISS_SHARE_NO_CLOCK * access;
-  s->dram_row_active = s->dram_rowmiss * DRAM_ROW_ACTIVE_NS / DRAM_ROW_MISS_NS;
   s->dram_cas = MAX (1.0, access - s->dram_rowmiss - s->dram_burst);
   s->l1_granule = gpu->l1_sector >= (int) SECTOR ? (uint32_t) gpu->l1_sector : SECTOR;
   s->block_launch_cycles = gpu->block_launch_cycles > 0 ? (uint64_t) llround (gpu->block_launch_cycles) : 0;
@@ -462,7 +451,6 @@ ws_sim_free (WsSim *s)
     {
       g_free (s->channels[c].q);
       g_free (s->channels[c].bank_ready);
-      g_free (s->channels[c].bank_close_ok);
       g_free (s->channels[c].open_row);
     }
   g_free (s->channels);
@@ -1208,23 +1196,18 @@ dram_enqueue (WsSim *s, uint32_t req, uint64_t sector, gboolean is_write, uint64
  * What limits the sustained bandwidth in this model, and nothing else:
  *  - the data bus: one burst per dram_burst cycles per channel (the peak);
  *  - row misses: a bank that changes row is busy dram_rowmiss (precharge +
- *    activate) before its next column command, and may change row again
- *    only once the row has been open tRAS; FR-FCFS hides that behind
+ *    activate) before its next column command; FR-FCFS hides that behind
  *    the other banks' row hits when the DRAM_SCHED_WINDOW requests it looks
  *    at hold them;
  *  - the request window itself (few requests queued: latency-bound).
- * Refresh, read/write turnaround (tWTR/tRTW) and tFAW are not modelled, so a
+ * Refresh, read/write turnaround (tWTR/tRTW), tFAW and tRAS are not
+ * modelled (tRAS, a row open at least 31 ns before the bank may change row,
+ * was tried on 2026-11-28: it made the roofline's memory-bound streams 8 %
+ * slower, from -16 to -25 % on A100 40GB, because this 64-request window
+ * and bank mapping leave more row changes to one bank than the hardware's
+ * controllers do; kept out until their queueing is modelled), so a
  * long stream of row hits reaches the peak; the hardware's 87-96 % of peak
  * (gpu-benches stream on V100/A100) is not reproduced by any fitted factor. */
-/* When the bank of @d can take it: its next column command for a row hit;
- * for a row miss also not before the open row has been open tRAS. */
-static inline double
-bank_free_at (const Channel *c, const DramReq *d)
-{
-  double ready = c->bank_ready[d->bank];
-  return c->open_row[d->bank] == (int64_t) d->row ? ready : MAX (ready, c->bank_close_ok[d->bank]);
-}
-
 static void
 dram_issue (WsSim *s, Channel *c, double t)
 {
@@ -1241,7 +1224,7 @@ dram_issue (WsSim *s, Channel *c, double t)
     }
   if (pick == G_MAXUINT)
     for (guint i = 0; i < window; i++)
-      if (bank_free_at (c, &q0[i]) <= t)
+      if (c->bank_ready[q0[i].bank] <= t)
         {
           pick = i;
           break;
@@ -1257,14 +1240,12 @@ dram_issue (WsSim *s, Channel *c, double t)
   c->n--;
   if (c->n == 0)
     c->head = 0;
-  double start = MAX (t, bank_free_at (c, &d));
+  double start = MAX (t, c->bank_ready[d.bank]);
   gboolean row_hit = c->open_row[d.bank] == (int64_t) d.row;
   double data = start + s->dram_cas + (row_hit ? 0 : s->dram_rowmiss);
   double bus = MAX (data, c->bus_free);
   c->bus_free = bus + s->dram_burst;
   c->bank_ready[d.bank] = row_hit ? start + s->dram_burst : start + s->dram_rowmiss + s->dram_burst;
-  if (!row_hit) /* activated at start + tRP (half the row miss), open tRAS from then */
-    c->bank_close_ok[d.bank] = start + s->dram_rowmiss / 2 + s->dram_row_active;
   c->open_row[d.bank] = (int64_t) d.row;
   c->next_cmd = t + s->dram_burst;
   if (row_hit)
@@ -2146,7 +2127,6 @@ ws_sim_run_launch (WsSim *s, WsTrace *trace, guint launch, const WsSimRegionSamp
       ch->bus_free = ch->next_cmd = 0;
       ch->scheduled = FALSE;
       memset (ch->bank_ready, 0, sizeof (double) * s->n_banks);
-      memset (ch->bank_close_ok, 0, sizeof (double) * s->n_banks);
     }
   evq_clear (&s->events);
 

