@@ -612,6 +612,32 @@ test_dram_bandwidth_floor (Fixture *f, gconstpointer data)
   assert_stack_sums (full, 128);
 }
 
+/* The L2's bandwidth as a launch floor (not in the seed): the stream above
+ * with a fast DRAM (1000 GB/s: its bus floor is 8 cycles) and an L2 of 1
+ * byte a cycle: its 256 sectors (every load misses the L1) need 256 x 32 =
+ * 8192 cycles of L2, which the full model's launch takes; the mt variant
+ * (no contention) ignores it. */
+static void
+test_l2_bandwidth_floor (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  f->gpu->sms = 16;
+  f->gpu->dram_bandwidth_gbs = 1000;
+  f->gpu->l2_bandwidth_bytes_per_clk = 1;
+  WsTraceStaticInst insts[2] = { inst_mem (WS_OPCLASS_LD, 1, -1), inst_fp32 (2, 1) };
+  uint32_t program[2] = { 0, 1 };
+  int addr[2] = { ADDR_COALESCED, ADDR_NONE };
+  Kernel k = { insts, 2, program, 2, addr };
+  g_autofree char *path = write_trace (f->dir, "l2-stream", &k, 16, 4);
+  g_autoptr (WsPrediction) full = predict (path, f->gpu, "full", "rr");
+  assert_close (metric (full, "l2_bus_cycles"), 64 * 4 * 32);
+  assert_close (full->cycles, 64 * 4 * 32);
+  g_assert_cmpfloat (cpi (full, "L2"), >, 0.9 * full->cycles / 128);
+  assert_stack_sums (full, 128);
+  g_autoptr (WsPrediction) mt = predict (path, f->gpu, "mt", "rr");
+  g_assert_cmpfloat (mt->cycles, <, 8192 / 4);
+}
+
 /* FP32 on a pipe with 16 lanes per scheduler (initiation interval 2,
  * Volta/Ampere: 64 FP32 lanes / 4 schedulers) takes a warp instruction
  * every 2 cycles.  The compute kernel is all FP32: 8 warps x 9 = 72 of them
@@ -1212,6 +1238,7 @@ main (int argc, char **argv)
   ADD ("/gpumech/contention/mshr-limited", test_mshr_limited);
   ADD ("/gpumech/contention/dram-queue-dominates", test_dram_queue_dominates);
   ADD ("/gpumech/contention/dram-bandwidth-floor", test_dram_bandwidth_floor);
+  ADD ("/gpumech/contention/l2-bandwidth-floor", test_l2_bandwidth_floor);
   ADD ("/gpumech/mt/fp32-initiation-interval", test_fp32_initiation_interval);
   ADD ("/gpumech/contention/l1-wavefront-floor", test_l1_wavefront_floor);
   ADD ("/gpumech/variants/order-and-stack-sums", test_variants_order);
