@@ -583,6 +583,18 @@ test_dram_queue_dominates (Fixture *f, gconstpointer data)
   assert_stack_sums (full, 24);
 }
 
+/* 16 blocks of 4 warps, each warp a coalesced load (4 sectors) and its
+ * consumer: 256 sectors in all. */
+static char *
+write_load_use_stream (const char *dir, const char *name)
+{
+  WsTraceStaticInst insts[2] = { inst_mem (WS_OPCLASS_LD, 1, -1), inst_fp32 (2, 1) };
+  uint32_t program[2] = { 0, 1 };
+  int addr[2] = { ADDR_COALESCED, ADDR_NONE };
+  Kernel k = { insts, 2, program, 2, addr };
+  return write_trace (dir, name, &k, 16, 4);
+}
+
 /* A DRAM stream that each interval's M/D/1 queue sees as lightly loaded
  * but the launch as a whole does not: 64 warps on 16 SMs, each a coalesced
  * load (4 sectors) and its consumer, at 1 GB/s (s = 32 cycles per sector).
@@ -598,11 +610,7 @@ test_dram_bandwidth_floor (Fixture *f, gconstpointer data)
   f->gpu->sms = 16;
   f->gpu->dram_bandwidth_gbs = 1;
   f->gpu->l2_size = 0; /* every sector from DRAM */
-  WsTraceStaticInst insts[2] = { inst_mem (WS_OPCLASS_LD, 1, -1), inst_fp32 (2, 1) };
-  uint32_t program[2] = { 0, 1 };
-  int addr[2] = { ADDR_COALESCED, ADDR_NONE };
-  Kernel k = { insts, 2, program, 2, addr };
-  g_autofree char *path = write_trace (f->dir, "stream", &k, 16, 4);
+  g_autofree char *path = write_load_use_stream (f->dir, "stream");
   g_autoptr (WsPrediction) full = predict (path, f->gpu, "full", "rr");
   assert_close (metric (full, "dram_service_cycles"), 32);
   assert_close (metric (full, "dram_bus_cycles"), 64 * 4 * 32);
@@ -624,11 +632,7 @@ test_l2_bandwidth_floor (Fixture *f, gconstpointer data)
   f->gpu->sms = 16;
   f->gpu->dram_bandwidth_gbs = 1000;
   f->gpu->l2_bandwidth_bytes_per_clk = 1;
-  WsTraceStaticInst insts[2] = { inst_mem (WS_OPCLASS_LD, 1, -1), inst_fp32 (2, 1) };
-  uint32_t program[2] = { 0, 1 };
-  int addr[2] = { ADDR_COALESCED, ADDR_NONE };
-  Kernel k = { insts, 2, program, 2, addr };
-  g_autofree char *path = write_trace (f->dir, "l2-stream", &k, 16, 4);
+  g_autofree char *path = write_load_use_stream (f->dir, "l2-stream");
   g_autoptr (WsPrediction) full = predict (path, f->gpu, "full", "rr");
   assert_close (metric (full, "l2_bus_cycles"), 64 * 4 * 32);
   assert_close (full->cycles, 64 * 4 * 32);

@@ -62,6 +62,17 @@ sim_test_inst (WsOpClass cls, int dst, int src0, int src1)
   return i;
 }
 
+/* @n independent loads from @space into registers 10, 11, ... */
+static inline void
+sim_test_loads (WsTraceStaticInst *insts, int n, WsPtxSpace space)
+{
+  for (int i = 0; i < n; i++)
+    {
+      insts[i] = sim_test_inst (WS_OPCLASS_LD, 10 + i, -1, -1);
+      insts[i].space = (uint8_t) space;
+    }
+}
+
 /* A launch being written: call sim_trace_begin, then per TB sim_tb_begin,
  * records, sim_tb_end; then sim_trace_end_launch; finally
  * sim_trace_close. */

@@ -125,11 +125,7 @@ test_dram_bandwidth (void)
   SimTraceBuilder b;
   sim_trace_open (&b, tmpdir, "stream.wstrace");
   WsTraceStaticInst insts[8];
-  for (int i = 0; i < 8; i++)
-    {
-      insts[i] = sim_test_inst (WS_OPCLASS_LD, 10 + i, -1, -1);
-      insts[i].space = WS_SPACE_GLOBAL;
-    }
+  sim_test_loads (insts, 8, WS_SPACE_GLOBAL);
   uint32_t k = sim_trace_kernel (&b, "stream", insts, 8);
   sim_trace_launch (&b, k, 2, 32 * 8);
   uint64_t base = 0x10000000;
@@ -175,11 +171,7 @@ test_dram_row_cycle (void)
   SimTraceBuilder b;
   sim_trace_open (&b, tmpdir, "row-cycle.wstrace");
   WsTraceStaticInst insts[16];
-  for (int i = 0; i < 16; i++)
-    {
-      insts[i] = sim_test_inst (WS_OPCLASS_LD, 10 + i, -1, -1);
-      insts[i].space = WS_SPACE_GLOBAL;
-    }
+  sim_test_loads (insts, 16, WS_SPACE_GLOBAL);
   uint32_t k = sim_trace_kernel (&b, "rows", insts, 16);
   sim_trace_launch (&b, k, 1, 32);
   WsTraceCta *cta = ws_trace_cta_begin (b.w, 0, 1);
@@ -218,11 +210,7 @@ test_dram_sub_cycle_burst (void)
   SimTraceBuilder b;
   sim_trace_open (&b, tmpdir, "fast-stream.wstrace");
   WsTraceStaticInst insts[8];
-  for (int i = 0; i < 8; i++)
-    {
-      insts[i] = sim_test_inst (WS_OPCLASS_LD, 10 + i, -1, -1);
-      insts[i].space = WS_SPACE_GLOBAL;
-    }
+  sim_test_loads (insts, 8, WS_SPACE_GLOBAL);
   uint32_t k = sim_trace_kernel (&b, "stream", insts, 8);
   const uint32_t n_tbs = 2;
   sim_trace_launch (&b, k, n_tbs, 32 * 8);
@@ -264,11 +252,7 @@ run_shared (int cc_major, int stride)
   g_autofree char *name = g_strdup_printf ("shared-cc%d-%d.wstrace", cc_major, stride);
   sim_trace_open (&b, tmpdir, name);
   WsTraceStaticInst insts[16];
-  for (int i = 0; i < 16; i++)
-    {
-      insts[i] = sim_test_inst (WS_OPCLASS_LD, 10 + i, -1, -1);
-      insts[i].space = WS_SPACE_SHARED;
-    }
+  sim_test_loads (insts, 16, WS_SPACE_SHARED);
   uint32_t k = sim_trace_kernel (&b, "shared", insts, 16);
   sim_trace_launch (&b, k, 1, 32);
   WsTraceCta *cta = ws_trace_cta_begin (b.w, 0, 1);
@@ -367,12 +351,9 @@ test_global_data_pipe (void)
       g_autofree char *name = g_strdup_printf ("l1pipe-%s.wstrace", cases[c].name);
       sim_trace_open (&b, tmpdir, name);
       WsTraceStaticInst insts[16];
+      sim_test_loads (insts, 16, WS_SPACE_GLOBAL);
       for (int i = 0; i < 16; i++)
-        {
-          insts[i] = sim_test_inst (WS_OPCLASS_LD, 10 + i, -1, -1);
-          insts[i].space = WS_SPACE_GLOBAL;
-          insts[i].access_size = (uint8_t) cases[c].size;
-        }
+        insts[i].access_size = (uint8_t) cases[c].size;
       uint32_t k = sim_trace_kernel (&b, "l1pipe", insts, 16);
       sim_trace_launch (&b, k, 1, 1024);
       WsTraceCta *cta = ws_trace_cta_begin (b.w, 0, 32);
@@ -629,11 +610,7 @@ test_caches_across_launches (void)
   SimTraceBuilder b;
   sim_trace_open (&b, tmpdir, "twice.wstrace");
   WsTraceStaticInst insts[8];
-  for (int i = 0; i < 8; i++)
-    {
-      insts[i] = sim_test_inst (WS_OPCLASS_LD, 10 + i, -1, -1);
-      insts[i].space = WS_SPACE_GLOBAL;
-    }
+  sim_test_loads (insts, 8, WS_SPACE_GLOBAL);
   uint32_t k = sim_trace_kernel (&b, "twice", insts, 8);
   for (int l = 0; l < 2; l++)
     {
