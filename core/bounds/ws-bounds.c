@@ -622,10 +622,10 @@ data_wavefronts (const WsTraceRecord *r, guint size, uint64_t ways4)
  * LSU execute load/store instructions in the Ampere architecture",
  * t/273699: "on GV100+ the L1TEX tag stage can resolve 4 sets x 4 sectors
  * per cycle"), so a load touching L distinct lines needs ceil (L / 4)
- * wavefronts however few
- * of its words share a bank: gpu-strides' float stride 30 (30 lines, no
- * bank conflict) takes 8.0 cycles per warp load on A100, stride 14 4.0,
- * stride 22 6.1.  Sets *@n_words to the distinct 4-byte words. */
+ * wavefronts however few of its words share a bank: gpu-strides' float
+ * stride 30 (30 lines, 2-way banks) takes 8.0 cycles per warp load on
+ * A100, stride 14 4.0, stride 22 6.1.  Sets *@n_words to the distinct
+ * 4-byte words. */
 static uint32_t
 global_load_wavefronts (const WsTraceRecord *r, guint size, uint64_t *scratch, guint *n_words)
 {

@@ -33,9 +33,6 @@
  * memory partition's queues, the controller and the column access, which a
  * row hit pays too. */
 #define DRAM_ROW_MISS_NS 27.0
-/* A record without a core clock: the row miss as this share of the DRAM
- * part of its latency (27 ns of the ~240 ns an A100 or V100 spends there). */
-#define DRAM_ROW_MISS_SHARE_NO_CLOCK 0.11
 /* DRAM cycles past the L2 when the record's dram_latency is not above its
  * L2 latency (an incomplete record). */
 #define DRAM_ACCESS_FALLBACK 100.0
@@ -366,8 +363,7 @@ ws_sim_new (const WsGpu *gpu, const WsSimConfig *config, GError **error)
    * as 40 % of the DRAM part (135 cycles on an A100, ~96 ns): it made
    * every stream's loads 100 cycles faster than the hardware's and a bank
    * that changes row busy three times too long (docs/validation.md). */
-  s->dram_rowmiss = gpu->core_clock_mhz > 0 ? MIN (DRAM_ROW_MISS_NS * gpu->core_clock_mhz / 1000.0, access / 2)
-                                            : DRAM_ROW_MISS_SHARE_NO_CLOCK * access;
+  s->dram_rowmiss = MIN (DRAM_ROW_MISS_NS * MAX (gpu->core_clock_mhz, 0.0) / 1000.0, access / 2);
   s->dram_cas = MAX (1.0, access - s->dram_rowmiss - s->dram_burst);
   s->l1_granule = gpu->l1_sector >= (int) SECTOR ? (uint32_t) gpu->l1_sector : SECTOR;
   s->block_launch_cycles = gpu->block_launch_cycles > 0 ? (uint64_t) llround (gpu->block_launch_cycles) : 0;
