@@ -537,33 +537,48 @@ ws_cachesim_wave_blocks (WsTrace *trace, guint launch, const WsGpu *gpu, uint64_
   return TRUE;
 }
 
-/* Where the @n blocks of wave @index sit: block i of the wave at place
- * @place[i], on SM place % SMs.  The first wave is dealt out across the SMs
- * before an SM gets its second block (place = i), as the hardware's block
- * scheduler fills an idle GPU, so blocks i and i + SMs share an SM.  Later
- * waves take slots as blocks end, and which of the SMs finishing at about
- * the same time is served first is not determined by the block ids: a
- * fixed pseudo-random order per wave.  Repeating the first wave's places
- * instead paired blocks i and i + SMs on one SM in every wave, whose L1
- * then served the second block's reads of the first one's lines whenever
- * the two read the same data (gpu-l2-cache, block b reading slot b mod R,
- * R a divisor of 108 on an A100: twice the measured bandwidth). */
+/* Shuffles @order[0 .. @n - 1] by a fixed pseudo-random permutation for
+ * @seed (the same on every run). */
 static void
-wave_places (uint32_t *place, uint32_t n, uint64_t index)
+shuffle_slots (uint32_t *order, uint32_t n, uint64_t seed)
 {
-  for (uint32_t i = 0; i < n; i++)
-    place[i] = i;
-  if (index == 0)
-    return;
-  uint64_t state = index;
+  uint64_t state = seed;
   for (uint32_t i = n; i > 1; i--)
     {
       state += 0x9E3779B97F4A7C15ull;
       uint32_t j = (uint32_t) (ws_mix64 (state) % i);
-      uint32_t tmp = place[i - 1];
-      place[i - 1] = place[j];
-      place[j] = tmp;
+      uint32_t tmp = order[i - 1];
+      order[i - 1] = order[j];
+      order[j] = tmp;
     }
+}
+
+/* A block slot of the GPU (slot i on SM i % SMs) and the block it runs. */
+typedef struct {
+  WsTraceTb *tb; /* NULL: free */
+  GArray *feeds; /* WarpFeed: the block's warps */
+  guint live;    /* warps of it not yet done */
+  uint64_t started, free_at;
+  gboolean desynchronised;
+} Slot;
+
+/* Opens block @t in @slot from round @round. */
+static gboolean
+slot_start (Slot *slot, WsTrace *trace, guint launch, uint64_t t, uint32_t sm, uint64_t round, GError **error)
+{
+  slot->tb = ws_trace_read_tb (trace, launch, t, error);
+  if (slot->tb == NULL)
+    return FALSE;
+  g_array_set_size (slot->feeds, 0);
+  for (guint w = 0; w < ws_trace_tb_get_n_warps (slot->tb); w++)
+    {
+      WarpFeed f = { .sm = sm };
+      ws_trace_warp_iter_init (&f.iter, slot->tb, w);
+      g_array_append_val (slot->feeds, f);
+    }
+  slot->live = slot->feeds->len;
+  slot->started = round;
+  return TRUE;
 }
 
 WsCacheStats *
@@ -607,47 +622,91 @@ ws_cachesim_run_launch_sample (WsTrace *trace, guint launch, const WsGpu *gpu, c
     gpu->pipes[WS_ICLASS_SHARED].latency,
   };
 
+  /* Blocks start in id order on the GPU's block slots (SMs x resident
+   * blocks per SM) as slots free.  The first wave starts at once, in step.
+   * A launch of many waves does not stay in step: its blocks' times vary
+   * (queueing for DRAM and the L2 differs from SM to SM), so in its steady
+   * state the blocks of a wave start spread over a block's duration, one
+   * after another in id order, and two blocks R apart in id read the same
+   * data about R blocks' worth of other data apart.  Here each slot, once
+   * its first block has ended, waits a fraction phase / slots of that
+   * block's duration (phase: a permutation of the slots) before its next
+   * one, which spreads the later waves' starts evenly; the steady state of
+   * a long launch, applied from the second wave on.  Kept in step, blocks
+   * b and b + R of one wave read a 16 KiB chunk together and the second
+   * hit in the L2 whatever the footprint (gpu-l2-cache: the 54 MB points
+   * ran at L2 rates, 1.6 to 2.6 times the measured DRAM-bound bandwidth). */
   gboolean ok = TRUE;
-  uint64_t wave = (uint64_t) sms * per_sm;
-  g_autoptr (GPtrArray) tbs = g_ptr_array_new_with_free_func ((GDestroyNotify) ws_trace_tb_free);
-  g_autoptr (GArray) feeds = g_array_new (FALSE, TRUE, sizeof (WarpFeed));
-  g_autofree uint32_t *place = g_new (uint32_t, wave);
-  for (uint64_t first = 0; ok && first < n_tbs; first += wave)
+  uint64_t n_slots = (uint64_t) sms * per_sm;
+  Slot *slots = g_new0 (Slot, n_slots);
+  for (uint64_t i = 0; i < n_slots; i++)
+    slots[i].feeds = g_array_new (FALSE, TRUE, sizeof (WarpFeed));
+  g_autofree uint32_t *phase = g_new (uint32_t, n_slots);
+  g_autofree uint32_t *free_slots = g_new (uint32_t, n_slots);
+  for (uint64_t i = 0; i < n_slots; i++)
+    phase[i] = (uint32_t) i;
+  shuffle_slots (phase, (uint32_t) n_slots, 1);
+  uint64_t next = 0, busy = 0, first_round = round;
+  while (ok)
     {
-      g_ptr_array_set_size (tbs, 0);
-      g_array_set_size (feeds, 0);
-      uint64_t last = MIN (first + wave, n_tbs);
-      wave_places (place, (uint32_t) (last - first), first / wave);
-      for (uint64_t t = first; t < last; t++)
+      /* The next blocks go to the free slots in slot order when the launch
+       * starts: the hardware's block scheduler fills an idle GPU across
+       * the SMs before an SM gets its second block (blocks i and i + SMs
+       * share an SM).  Later, which of the slots that free in one round is
+       * served first is not determined by the block ids: a pseudo-random
+       * order, fixed per round.  Serving them in slot order paired blocks i
+       * and i + SMs on one SM in every wave, whose L1 then served the
+       * second block's reads of the first one's lines whenever the two read
+       * the same data (gpu-l2-cache, block b reading slot b mod R, R a
+       * divisor of 108 on an A100: twice the measured bandwidth). */
+      uint32_t n_free = 0;
+      for (uint64_t si = 0; si < n_slots; si++)
+        if (slots[si].tb == NULL && slots[si].free_at <= round)
+          free_slots[n_free++] = (uint32_t) si;
+      if (round != first_round)
+        shuffle_slots (free_slots, n_free, round);
+      for (uint32_t i = 0; i < n_free; i++)
         {
-          if (!tbc[t].recorded || (in_sample != NULL && !in_sample[t]))
-            continue;
-          WsTraceTb *tb = ws_trace_read_tb (trace, launch, t, error);
-          if (tb == NULL)
+          while (next < n_tbs && (!tbc[next].recorded || (in_sample != NULL && !in_sample[next])))
+            next++;
+          if (next >= n_tbs)
+            break;
+          uint64_t si = free_slots[i];
+          Slot *slot = &slots[si];
+          uint32_t sm = (uint32_t) (si % (uint64_t) sms);
+          if (l1[sm] == NULL)
+            l1[sm] = ws_cache_new ((uint32_t) gpu->l1_size, (uint32_t) gpu->l1_line, (uint32_t) gpu->l1_sector,
+                                   (uint32_t) gpu->l1_assoc);
+          if (!slot_start (slot, trace, launch, next, sm, round, error))
             {
               ok = FALSE;
               break;
             }
-          g_ptr_array_add (tbs, tb);
-          uint32_t sm = place[t - first] % (uint32_t) sms;
-          if (l1[sm] == NULL)
-            l1[sm] = ws_cache_new ((uint32_t) gpu->l1_size, (uint32_t) gpu->l1_line, (uint32_t) gpu->l1_sector,
-                                   (uint32_t) gpu->l1_assoc);
-          for (guint w = 0; w < ws_trace_tb_get_n_warps (tb); w++)
-            {
-              WarpFeed f = { .sm = sm };
-              ws_trace_warp_iter_init (&f.iter, tb, w);
-              g_array_append_val (feeds, f);
-            }
+          next++;
+          busy++;
         }
-      guint live = feeds->len;
-      while (ok && live > 0)
+      if (!ok)
+        break;
+      if (busy == 0)
         {
-          live = 0;
-          round++;
-          for (guint i = 0; i < feeds->len; i++)
+          /* Every slot is waiting out its offset, or nothing is left. */
+          uint64_t wake = UINT64_MAX;
+          for (uint64_t si = 0; si < n_slots; si++)
+            wake = MIN (wake, slots[si].free_at);
+          if (next >= n_tbs || wake <= round)
+            break;
+          round = wake;
+          continue;
+        }
+      round++;
+      for (uint64_t si = 0; ok && si < n_slots; si++)
+        {
+          Slot *slot = &slots[si];
+          if (slot->tb == NULL)
+            continue;
+          for (guint i = 0; i < slot->feeds->len; i++)
             {
-              WarpFeed *f = &g_array_index (feeds, WarpFeed, i);
+              WarpFeed *f = &g_array_index (slot->feeds, WarpFeed, i);
               if (f->done)
                 continue;
               WsTraceRecord r;
@@ -655,6 +714,7 @@ ws_cachesim_run_launch_sample (WsTrace *trace, guint launch, const WsGpu *gpu, c
               if (!ws_trace_warp_iter_next (&f->iter, &r, &e))
                 {
                   f->done = TRUE;
+                  slot->live--;
                   if (e != NULL)
                     {
                       g_propagate_error (error, e);
@@ -663,12 +723,27 @@ ws_cachesim_run_launch_sample (WsTrace *trace, guint launch, const WsGpu *gpu, c
                     }
                   continue;
                 }
-              live++;
               if (r.kind == WS_TRACE_RECORD_MEM)
                 access_record (st, k, &r, l1[f->sm], l2, l1_unit, &inflight[f->sm], round);
             }
+          if (slot->live == 0)
+            {
+              g_clear_pointer (&slot->tb, ws_trace_tb_free);
+              busy--;
+              slot->free_at = round;
+              if (!slot->desynchronised)
+                slot->free_at += (round - slot->started) * phase[si] / n_slots;
+              slot->desynchronised = TRUE;
+            }
         }
     }
+  for (uint64_t i = 0; i < n_slots; i++)
+    {
+      if (slots[i].tb != NULL)
+        ws_trace_tb_free (slots[i].tb);
+      g_array_unref (slots[i].feeds);
+    }
+  g_free (slots);
   scratch->round = round;
   if (!ok)
     return NULL;

@@ -2,10 +2,14 @@
  * one GPU configuration (seed 001 §4.5, GPUMech's input collector).
  *
  * The trace is hardware independent; cache behaviour is not, so it is
- * computed here per GPU: thread blocks are placed on the GPU's SMs in waves
- * of (SMs x resident blocks per SM, by the occupancy rules), and the warps
- * of a wave are fed to the caches round-robin, one instruction per warp per
- * round, with no timing.  Every SM has its own L1; the L2 is shared.  Both
+ * computed here per GPU: thread blocks start in id order on the GPU's block
+ * slots (SMs x resident blocks per SM, by the occupancy rules) as slots
+ * free, and the warps of the running blocks are fed to the caches round-
+ * robin, one instruction per warp per round, with no timing.  The first
+ * wave starts in step; from the second on, the blocks' starts are spread
+ * over a block's duration, the steady state of a long launch (each slot
+ * waits a pseudo-random fraction of its first block's rounds once).  Every
+ * SM has its own L1; the L2 is shared.  Both
  * are sectored (a line is filled 32 bytes at a time), set-associative, LRU;
  * an L1 whose l1_sector is larger (Fermi: 128 bytes) is filled a whole
  * l1_sector at a time: a load's L1 miss fetches every sector of that unit
@@ -62,13 +66,13 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsCacheStats, ws_cache_stats_free)
 /* Simulates launch @launch of @trace on @gpu. */
 WS_EXPORT WsCacheStats *ws_cachesim_run_launch (WsTrace *trace, guint launch, const WsGpu *gpu, GError **error);
 /* The blocks of one wave of launch @launch on @gpu: SMs x resident blocks
- * per SM.  The simulation deals blocks out in waves of this size. */
+ * per SM, the simulation's block slots. */
 WS_EXPORT gboolean ws_cachesim_wave_blocks (WsTrace *trace, guint launch, const WsGpu *gpu, uint64_t *wave,
                                             GError **error);
 /* The same for the blocks t with @in_sample[t] != 0 only (NULL: all); the
- * others are left out where they would have run, so a sample of whole
- * waves runs each on the SMs it has in the full simulation, the caches
- * carried from one sampled wave to the next.  Counts are the sample's. */
+ * others are left out, the sampled blocks taking the slots in their place,
+ * so a sample of whole waves runs as consecutive waves, the caches carried
+ * from one sampled wave to the next.  Counts are the sample's. */
 WS_EXPORT WsCacheStats *ws_cachesim_run_launch_sample (WsTrace *trace, guint launch, const WsGpu *gpu,
                                                        const guint8 *in_sample, GError **error);
 
