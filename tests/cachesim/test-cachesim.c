@@ -196,6 +196,42 @@ test_launch_inflight_merge (void)
   g_rmdir (dir);
 }
 
+/* Starts DIR/NAME: a trace of one kernel of one 4-byte global load (pc 0)
+ * and one launch of @blocks 32-thread blocks, whose blocks the caller
+ * writes before finish_trace. */
+static WsTraceWriter *
+begin_load_launch (const char *dir, const char *name, guint blocks, char **path)
+{
+  *path = g_build_filename (dir, name, NULL);
+  GError *error = NULL;
+  WsTraceWriter *w = ws_trace_writer_new (*path, &error);
+  g_assert_no_error (error);
+  WsTraceStaticInst insts[1] = { plain_inst (WS_OP_LD, WS_OPCLASS_LD) };
+  WsTraceKernelDesc kd = { .name = "loads", .n_insts = 1, .insts = insts, .regs_per_thread = 16 };
+  uint32_t kernel = ws_trace_writer_add_kernel (w, &kd);
+  const uint32_t grid[3] = { blocks, 1, 1 }, block[3] = { 32, 1, 1 };
+  ws_trace_writer_begin_launch (w, kernel, grid, block, 0);
+  return w;
+}
+
+/* Launch 0 of @trace on @gpu, run twice: the same counts both times (the
+ * pseudo-random orders are fixed); its residency and sectors checked. */
+static WsCacheStats *
+run_twice (WsTrace *trace, const WsGpu *gpu, int blocks_per_sm, guint64 sectors)
+{
+  GError *error = NULL;
+  WsCacheStats *st = ws_cachesim_run_launch (trace, 0, gpu, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (st->blocks_per_sm, ==, blocks_per_sm);
+  g_assert_cmpuint (st->sectors, ==, sectors);
+  g_autoptr (WsCacheStats) again = ws_cachesim_run_launch (trace, 0, gpu, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (again->l1_hits, ==, st->l1_hits);
+  g_assert_cmpuint (again->l2_hits, ==, st->l2_hits);
+  g_assert_cmpuint (again->dram_sectors, ==, st->dram_sectors);
+  return st;
+}
+
 /* Where the waves' blocks sit: 2 SMs of 2 one-warp blocks each, so a wave
  * is 4 blocks; in every wave blocks 0 and 2 (and 1 and 3) read the same
  * 128 bytes, which no other wave reads.  The first wave is dealt out across
@@ -208,15 +244,8 @@ static guint64
 wave_pairs_l1_hits (const char *dir, guint waves)
 {
   g_autofree char *name = g_strdup_printf ("pairs-%u.wstrace", waves);
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  GError *error = NULL;
-  WsTraceWriter *w = ws_trace_writer_new (path, &error);
-  g_assert_no_error (error);
-  WsTraceStaticInst insts[1] = { plain_inst (WS_OP_LD, WS_OPCLASS_LD) };
-  WsTraceKernelDesc kd = { .name = "pairs", .n_insts = 1, .insts = insts, .regs_per_thread = 16 };
-  uint32_t kernel = ws_trace_writer_add_kernel (w, &kd);
-  const uint32_t grid[3] = { 4 * waves, 1, 1 }, block[3] = { 32, 1, 1 };
-  ws_trace_writer_begin_launch (w, kernel, grid, block, 0);
+  g_autofree char *path = NULL;
+  WsTraceWriter *w = begin_load_launch (dir, name, 4 * waves, &path);
   for (uint32_t b = 0; b < 4 * waves; b++)
     {
       WsTraceCta *cta = ws_trace_cta_begin (w, b, 1);
@@ -230,13 +259,7 @@ wave_pairs_l1_hits (const char *dir, guint waves)
   g_autoptr (WsTrace) trace = finish_trace (w, path);
   g_autoptr (WsGpu) gpu = small_gpu ();
   gpu->max_blocks_per_sm = 2;
-  g_autoptr (WsCacheStats) st = ws_cachesim_run_launch (trace, 0, gpu, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (st->blocks_per_sm, ==, 2);
-  g_assert_cmpuint (st->sectors, ==, 16 * waves);
-  g_autoptr (WsCacheStats) again = ws_cachesim_run_launch (trace, 0, gpu, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (again->l1_hits, ==, st->l1_hits);
+  g_autoptr (WsCacheStats) st = run_twice (trace, gpu, 2, 16 * waves);
   g_unlink (path);
   return st->l1_hits;
 }
@@ -460,16 +483,9 @@ static double
 stagger_l2_hit_rate (const char *dir, guint slots)
 {
   g_autofree char *name = g_strdup_printf ("stagger-%u.wstrace", slots);
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  GError *error = NULL;
-  WsTraceWriter *w = ws_trace_writer_new (path, &error);
-  g_assert_no_error (error);
-  WsTraceStaticInst insts[1] = { plain_inst (WS_OP_LD, WS_OPCLASS_LD) };
-  WsTraceKernelDesc kd = { .name = "stagger", .n_insts = 1, .insts = insts, .regs_per_thread = 16 };
-  uint32_t kernel = ws_trace_writer_add_kernel (w, &kd);
+  g_autofree char *path = NULL;
   const guint blocks = 48, steps = 16;
-  const uint32_t grid[3] = { blocks, 1, 1 }, block[3] = { 32, 1, 1 };
-  ws_trace_writer_begin_launch (w, kernel, grid, block, 0);
+  WsTraceWriter *w = begin_load_launch (dir, name, blocks, &path);
   for (uint32_t b = 0; b < blocks; b++)
     {
       WsTraceCta *cta = ws_trace_cta_begin (w, b, 1);
@@ -489,13 +505,7 @@ stagger_l2_hit_rate (const char *dir, guint slots)
   gpu->l1_size = 0; /* every load goes to the L2 */
   gpu->l2_size = 2048;
   gpu->l2_assoc = 4;
-  g_autoptr (WsCacheStats) st = ws_cachesim_run_launch (trace, 0, gpu, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (st->blocks_per_sm, ==, 1);
-  g_assert_cmpuint (st->sectors, ==, (guint64) blocks * steps * 4);
-  g_autoptr (WsCacheStats) again = ws_cachesim_run_launch (trace, 0, gpu, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (again->l2_hits, ==, st->l2_hits);
+  g_autoptr (WsCacheStats) st = run_twice (trace, gpu, 1, (guint64) blocks * steps * 4);
   g_unlink (path);
   return st->l2_hit_rate;
 }
