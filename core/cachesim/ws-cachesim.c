@@ -660,10 +660,10 @@ ws_cachesim_run_launch_sample (WsTrace *trace, guint launch, const WsGpu *gpu, c
        * the same data (gpu-l2-cache, block b reading slot b mod R, R a
        * divisor of 108 on an A100: twice the measured bandwidth). */
       uint32_t n_free = 0;
-      for (uint64_t si = 0; si < n_slots; si++)
+      for (uint64_t si = 0; next < n_tbs && busy < n_slots && si < n_slots; si++)
         if (slots[si].tb == NULL && slots[si].free_at <= round)
           free_slots[n_free++] = (uint32_t) si;
-      if (round != first_round)
+      if (round != first_round && n_free > 1)
         shuffle_slots (free_slots, n_free, round);
       for (uint32_t i = 0; i < n_free; i++)
         {
