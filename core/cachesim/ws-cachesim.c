@@ -663,8 +663,10 @@ ws_cachesim_run_launch_sample (WsTrace *trace, guint launch, const WsGpu *gpu, c
       for (uint64_t si = 0; next < n_tbs && busy < n_slots && si < n_slots; si++)
         if (slots[si].tb == NULL && slots[si].free_at <= round)
           free_slots[n_free++] = (uint32_t) si;
+      /* Seeded by the round within this launch: the same order whatever
+       * the thread's earlier launches (rounds count on across them). */
       if (round != first_round && n_free > 1)
-        shuffle_slots (free_slots, n_free, round);
+        shuffle_slots (free_slots, n_free, round - first_round);
       for (uint32_t i = 0; i < n_free; i++)
         {
           while (next < n_tbs && (!tbc[next].recorded || (in_sample != NULL && !in_sample[next])))
