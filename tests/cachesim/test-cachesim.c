@@ -526,6 +526,69 @@ test_launch_steady_state (void)
   g_rmdir (dir);
 }
 
+/* A launch's counts do not depend on what the same thread simulated before
+ * (the caches are reset, and the pseudo-random orders are seeded within
+ * the launch).  Launch 1: 64 waves of 8 one-load blocks (4 SMs x 2),
+ * blocks 2k and 2k + 1 reading the same 128 bytes, so how often a pair
+ * shares an SM, which the order of the slots that free in one round
+ * decides, shows in the L1 hits.  It runs after a geometry change (a fresh
+ * thread state), then after launch 0, then again: the same counts.  (Seeded
+ * by the thread's running round count, as it once was, the second run
+ * found another number of pairs on one SM.) */
+static void
+test_launch_independent_of_history (void)
+{
+  g_autofree char *dir = make_tmp_dir ("ws-cachesim-XXXXXX");
+  g_autofree char *path = NULL;
+  const guint blocks = 512;
+  WsTraceWriter *w = begin_load_launch (dir, "history.wstrace", blocks, &path);
+  for (uint32_t launch = 0; launch < 2; launch++)
+    {
+      GError *error = NULL;
+      if (launch == 1)
+        {
+          g_assert_true (ws_trace_writer_end_launch (w, &error));
+          const uint32_t grid[3] = { blocks, 1, 1 }, block[3] = { 32, 1, 1 };
+          ws_trace_writer_begin_launch (w, 0, grid, block, 0);
+        }
+      for (uint32_t b = 0; b < blocks; b++)
+        {
+          WsTraceCta *cta = ws_trace_cta_begin (w, b, 1);
+          uint64_t line = launch == 0 ? 100000 + b : b / 2, a[32];
+          for (int l = 0; l < 32; l++)
+            a[l] = 0x7e0000000000ull + line * 4096 + 4 * l;
+          ws_trace_cta_mem (cta, 0, 0, 0xffffffffu, WS_SPACE_GLOBAL, a);
+          ws_trace_cta_end (cta);
+        }
+    }
+  g_autoptr (WsTrace) trace = finish_trace (w, path);
+  GError *error = NULL;
+  g_autoptr (WsGpu) gpu = small_gpu ();
+  gpu->sms = 4;
+  gpu->max_blocks_per_sm = 2;
+  g_autoptr (WsGpu) other = small_gpu ();
+  g_autoptr (WsCacheStats) reset = ws_cachesim_run_launch (trace, 0, other, &error);
+  g_assert_no_error (error);
+  g_autoptr (WsCacheStats) fresh = ws_cachesim_run_launch (trace, 1, gpu, &error);
+  g_assert_no_error (error);
+  g_autoptr (WsCacheStats) before = ws_cachesim_run_launch (trace, 0, gpu, &error);
+  g_assert_no_error (error);
+  g_autoptr (WsCacheStats) after = ws_cachesim_run_launch (trace, 1, gpu, &error);
+  g_assert_no_error (error);
+  g_autoptr (WsCacheStats) again = ws_cachesim_run_launch (trace, 1, gpu, &error);
+  g_assert_no_error (error);
+  g_test_message ("L1 hits %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+                  " sectors",
+                  fresh->l1_hits, after->l1_hits, again->l1_hits, fresh->sectors);
+  g_assert_cmpuint (fresh->sectors, ==, (guint64) blocks * 4);
+  g_assert_cmpuint (fresh->l1_hits, >, 0); /* some pairs share an SM */
+  g_assert_cmpuint (after->l1_hits, ==, fresh->l1_hits);
+  g_assert_cmpuint (again->l1_hits, ==, fresh->l1_hits);
+  g_assert_cmpuint (after->l2_hits, ==, fresh->l2_hits);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -538,5 +601,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cachesim/launch/l1-fill-unit-128", test_launch_fill_unit);
   g_test_add_func ("/cachesim/launch/wave-places", test_launch_wave_places);
   g_test_add_func ("/cachesim/launch/steady-state-stagger", test_launch_steady_state);
+  g_test_add_func ("/cachesim/launch/independent-of-history", test_launch_independent_of_history);
   return g_test_run ();
 }
