@@ -586,8 +586,8 @@ dispatch_next (const WsPredictorHost *h, WsPredictorContext *ctx, uint64_t *next
  * (block_launch_cycles; 0: at once) after its previous start, in the first
  * wave too, and a replacing block @launch cycles after the block it
  * replaces ended (dispatch_next): a block is resident, holding its slot,
- * from its dispatch and works from its start.  Writes the stack of the SM that finishes last,
- * which adds up to the makespan. */
+ * from its dispatch and works from its start.  Writes the stack of the SM
+ * that finishes last, which adds up to the makespan. */
 static void
 dispatch_blocks (const WsPredictorHost *h, WsPredictorContext *ctx, uint32_t sms, int per_sm, double launch,
                  const Residency *res, const double alone[N_CATS], Dispatch *d, double stack[N_CATS])
