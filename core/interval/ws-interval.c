@@ -314,10 +314,10 @@ stratum_pick (uint64_t stratum)
 
 /* Which blocks the analysis simulates and which it profiles.  Both are
  * NULL for every block, else a flag per block:
- *  - @in_simulated: the blocks of the sampled waves (a wave as the cache
- *    simulation deals them: SMs x resident blocks), so each meets the same
- *    neighbours on its SM and in the L2 as in the whole launch, less the
- *    skipped waves' footprint in the L2;
+ *  - @in_simulated: the blocks of the sampled waves (a wave: SMs x
+ *    resident blocks, the cache simulation's block slots), run as
+ *    consecutive waves, so each meets about the neighbours in the L2 it
+ *    has in the whole launch, less the skipped waves' footprint;
  *  - @in_profiled: as many blocks, one drawn (deterministically) from each
  *    of as many equal strata of the launch: the interval profiles, the
  *    representative warp and the wavefronts see the whole grid, not a few
