@@ -451,25 +451,29 @@ test_gto_nonoverlapped_and_issue_bound (Fixture *f, gconstpointer data)
   assert_stack_sums (naive, 72);
 }
 
-/* Kernel of 14 independent FP32 instructions, one that waits for the
- * last of them, a coalesced load from DRAM and its consumer: the
- * intervals are [14, 20 stall cycles], [2, 500], [1, 0] (537 cycles). */
+/* Kernel of n independent FP32 instructions, then (with `wait_last`) one
+ * that waits for the last of them, then a coalesced load from DRAM and
+ * its consumer.  n = 14 with the wait: intervals [14, 20 stall cycles],
+ * [2, 500], [1, 0] (537 cycles); n = 30 without: [31, 500], [1, 0] (532). */
 static char *
-write_short_then_long_stall_trace (const char *dir, uint32_t warps_per_block)
+write_fp32_then_load_trace (const char *dir, const char *name, int n, gboolean wait_last, uint32_t warps_per_block)
 {
-  WsTraceStaticInst insts[17];
-  uint32_t program[17];
-  int addr[17] = { 0 };
-  for (int i = 0; i < 14; i++)
-    insts[i] = inst_fp32 (1 + i, -1);
-  insts[14] = inst_fp32 (20, 14);
-  insts[15] = inst_mem (WS_OPCLASS_LD, 21, -1);
-  insts[16] = inst_fp32 (22, 21);
-  for (int i = 0; i < 17; i++)
+  WsTraceStaticInst insts[40];
+  uint32_t program[40];
+  int addr[40] = { 0 };
+  int k = 0;
+  g_assert_cmpint (n + 3, <=, (int) G_N_ELEMENTS (insts));
+  for (; k < n; k++)
+    insts[k] = inst_fp32 (1 + k, -1);
+  if (wait_last)
+    insts[k++] = inst_fp32 (n + 1, n);
+  addr[k] = ADDR_COALESCED;
+  insts[k++] = inst_mem (WS_OPCLASS_LD, n + 2, -1);
+  insts[k++] = inst_fp32 (n + 3, n + 2);
+  for (int i = 0; i < k; i++)
     program[i] = (uint32_t) i;
-  addr[15] = ADDR_COALESCED;
-  Kernel k = { insts, 17, program, 17, addr };
-  return write_trace (dir, "short-long", &k, 1, warps_per_block);
+  Kernel kern = { insts, (guint) k, program, (guint) k, addr };
+  return write_trace (dir, name, &kern, 1, warps_per_block);
 }
 
 /* GTO with 32 warps: eqs. 21-24 give the 31 other warps (17/3) x 31 x
@@ -483,7 +487,7 @@ static void
 test_gto_surplus_fills_later_stall (Fixture *f, gconstpointer data)
 {
   (void) data;
-  g_autofree char *path = write_short_then_long_stall_trace (f->dir, 32);
+  g_autofree char *path = write_fp32_then_load_trace (f->dir, "short-long", 14, TRUE, 32);
   g_autoptr (WsPrediction) gto = predict (path, f->gpu, "mt", "gto");
   g_assert_cmpfloat (metric (gto, "intervals"), ==, 3);
   g_assert_cmpfloat (metric (gto, "representative_insts"), ==, 17);
@@ -495,25 +499,6 @@ test_gto_surplus_fills_later_stall (Fixture *f, gconstpointer data)
   assert_close (metric (gto, "cpi_eq16"), 537.0 / (32 * 17));
   assert_close (gto->cycles, 32 * 17);
   assert_stack_sums (gto, 32 * 17);
-}
-
-/* Kernel of 30 independent FP32 instructions and a coalesced load from
- * DRAM, then its consumer: intervals [31, 500], [1, 0] (532 cycles). */
-static char *
-write_issue_bound_load_trace (const char *dir, uint32_t warps_per_block)
-{
-  WsTraceStaticInst insts[32];
-  uint32_t program[32];
-  int addr[32] = { 0 };
-  for (int i = 0; i < 30; i++)
-    insts[i] = inst_fp32 (1 + i, -1);
-  insts[30] = inst_mem (WS_OPCLASS_LD, 40, -1);
-  insts[31] = inst_fp32 (41, 40);
-  for (int i = 0; i < 32; i++)
-    program[i] = (uint32_t) i;
-  addr[30] = ADDR_COALESCED;
-  Kernel k = { insts, 32, program, 32, addr };
-  return write_trace (dir, "issue-bound-load", &k, 1, warps_per_block);
 }
 
 /* 32 warps of 32 instructions: the scheduler needs 1024 cycles to issue
@@ -529,7 +514,7 @@ test_queue_hidden_by_issue_bound (Fixture *f, gconstpointer data)
   (void) data;
   f->gpu->l1_mshrs = 256; /* no MSHR wait: the 128 requests fit */
   f->gpu->dram_bandwidth_gbs = 10;
-  g_autofree char *path = write_issue_bound_load_trace (f->dir, 32);
+  g_autofree char *path = write_fp32_then_load_trace (f->dir, "issue-bound-load", 30, FALSE, 32);
   g_autoptr (WsPrediction) fast = predict (path, f->gpu, "full", "rr");
   g_assert_cmpfloat (metric (fast, "representative_cycles"), ==, 532);
   double eq16 = (532 + 32.0 / 532 * 31 * 30) / 1024;
