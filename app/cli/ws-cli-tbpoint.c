@@ -14,22 +14,33 @@ int ws_cli_cmd_tbpoint (WsCli *cli, int argc, char **argv);
 static int
 cmd_clusters (WsCli *cli, int argc, char **argv)
 {
-  g_autofree char *trace_path = NULL;
+  g_autofree char *trace_path = NULL, *gpu_name = NULL;
   double threshold = 0.1;
   const GOptionEntry entries[] = { { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path, N_ ("Trace"), "TRACE" },
                                    { "threshold", 0, 0, G_OPTION_ARG_DOUBLE, &threshold,
                                      N_ ("Distance threshold (0.1)"), "SIGMA" },
+                                   { "gpu", 0, 0, G_OPTION_ARG_STRING, &gpu_name,
+                                     N_ ("Catalogue GPU: cluster on the L2 state each launch starts with too, as "
+                                         "'simulate --sampling tbpoint' does"),
+                                     "NAME" },
                                    { NULL } };
   if (!ws_cli_parse_options (cli, &argc, &argv, entries, "",
                              _ ("Clusters the launches of a trace on their eq. 2 feature vectors (seed 000 §III).")))
     return WS_EXIT_USAGE;
   if (trace_path == NULL || argc > 1)
-    return ws_cli_fail (cli, WS_EXIT_USAGE, "%s", _ ("usage: tbpoint clusters --trace TRACE [--threshold SIGMA]"));
+    return ws_cli_fail (cli, WS_EXIT_USAGE, "%s",
+                        _ ("usage: tbpoint clusters --trace TRACE [--threshold SIGMA] [--gpu NAME]"));
   int rc = WS_EXIT_OK;
   g_autoptr (WsTrace) trace = ws_cli_open_trace (cli, trace_path, &rc);
   if (trace == NULL)
     return rc;
-  g_autoptr (WsTbpointInter) in = ws_tbpoint_inter_launch (trace, threshold);
+  g_autoptr (WsGpu) gpu = NULL;
+  if (gpu_name != NULL && (gpu = ws_cli_lookup_gpu (cli, gpu_name, &rc)) == NULL)
+    return rc;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsTbpointInter) in = ws_tbpoint_inter_launch_on_gpu (trace, gpu, threshold, &error);
+  if (in == NULL)
+    return ws_cli_fail (cli, WS_EXIT_FAILURE, "%s", error->message);
   g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "threshold");
@@ -66,6 +77,14 @@ cmd_clusters (WsCli *cli, int argc, char **argv)
       json_builder_end_array (b);
     }
   json_builder_end_array (b);
+  if (in->l2_hit_rate != NULL)
+    {
+      json_builder_set_member_name (b, "l2_hit_rate");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < in->n_launches; i++)
+        json_builder_add_double_value (b, in->l2_hit_rate[i]);
+      json_builder_end_array (b);
+    }
   json_builder_end_object (b);
   if (cli->json)
     {
@@ -80,7 +99,12 @@ cmd_clusters (WsCli *cli, int argc, char **argv)
               in->representative[c]);
       for (guint i = 0; i < in->n_launches; i++)
         if (in->cluster[i] == (int) c)
-          printf (" %u", i);
+          {
+            if (in->l2_hit_rate != NULL)
+              printf (" %u (L2 %.0f %%)", i, 100 * in->l2_hit_rate[i]);
+            else
+              printf (" %u", i);
+          }
       printf ("\n");
     }
   return WS_EXIT_OK;

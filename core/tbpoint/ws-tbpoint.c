@@ -1,6 +1,7 @@
 /* ws-tbpoint.c: TBPoint (seed 000 §III-IV, seed 001 ch. 3). */
 #include "tbpoint/ws-tbpoint.h"
 #include "occupancy/ws-occupancy.h"
+#include "cachesim/ws-cachesim.h"
 
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_matrix.h>
@@ -96,14 +97,18 @@ ws_tbpoint_cluster (const double *points, guint n, guint dim, double threshold, 
 
 /* ---- inter-launch ------------------------------------------------------------ */
 
-WsTbpointInter *
-ws_tbpoint_inter_launch (const WsTrace *trace, double threshold)
+/* Coordinates of a launch: eq. 2's four, the kernel, the L2 state. */
+#define INTER_DIM 6
+
+static WsTbpointInter *
+inter_launch (const WsTrace *trace, double *l2_hit_rate, double threshold)
 {
   WsTbpointInter *r = g_new0 (WsTbpointInter, 1);
   guint n = ws_trace_get_n_launches (trace);
   r->n_launches = n;
   r->features = g_new0 (WsTraceInterFeatures, MAX (n, 1u));
   r->cluster = g_new0 (int, MAX (n, 1u));
+  r->l2_hit_rate = l2_hit_rate;
   if (n == 0)
     return r;
   ws_trace_get_inter_launch_features (trace, r->features);
@@ -112,17 +117,28 @@ ws_tbpoint_inter_launch (const WsTrace *trace, double threshold)
    * times a distance no threshold reaches, keeps launches of different
    * kernels apart: the seed evaluates one kernel per program (§V-A), and
    * two kernels with equal counts (a naive and a tiled transpose) need not
-   * perform alike. */
-  g_autofree double *pts = g_new (double, (gsize) n * 5);
+   * perform alike.  A sixth, where known (ws_tbpoint_inter_launch_on_gpu),
+   * eq. 2's memory requests that miss a functional L2 in program order: the
+   * third coordinate times the launch's miss rate, so that requests served
+   * by the DRAM and by the L2 count apart in the same unit.  The first
+   * launch over a buffer misses where the later ones hit (blackscholes: 0
+   * and 100 % L2 hits, 1.0 apart), and a few misses cost much (spmv's first
+   * launch misses 9 % of its sectors, 0.12 apart from the others, and takes
+   * twice as long).  The misses over their own average, as eq. 2 takes its
+   * counts, split launches whose misses are a small part of their requests
+   * too (sssp: 175 clusters of 544 launches, a 47 % sample). */
+  g_autofree double *pts = g_new (double, (gsize) INTER_DIM *n);
   for (guint i = 0; i < n; i++)
     {
-      pts[i * 5 + 0] = r->features[i].thread_instructions;
-      pts[i * 5 + 1] = r->features[i].warp_instructions;
-      pts[i * 5 + 2] = r->features[i].memory_requests;
-      pts[i * 5 + 3] = r->features[i].cov_tb_size;
-      pts[i * 5 + 4] = 1e9 * ws_trace_get_launch (trace, i)->kernel;
+      double *x = &pts[i * INTER_DIM];
+      x[0] = r->features[i].thread_instructions;
+      x[1] = r->features[i].warp_instructions;
+      x[2] = r->features[i].memory_requests;
+      x[3] = r->features[i].cov_tb_size;
+      x[4] = 1e9 * ws_trace_get_launch (trace, i)->kernel;
+      x[5] = l2_hit_rate != NULL ? x[2] * (1 - l2_hit_rate[i]) : 0;
     }
-  r->n_clusters = ws_tbpoint_cluster (pts, n, 5, threshold, r->cluster);
+  r->n_clusters = ws_tbpoint_cluster (pts, n, INTER_DIM, threshold, r->cluster);
   r->representative = g_new0 (guint, r->n_clusters);
   r->weight = g_new0 (double, r->n_clusters);
   /* The centre of a cluster is weighted by warp instructions, the same
@@ -132,7 +148,7 @@ ws_tbpoint_inter_launch (const WsTrace *trace, double threshold)
    * TB represent one of dozens when both are tiny next to the average
    * launch (eq. 2 normalises by it), and the one-TB launch's CPI is many
    * times higher (scan, bfs).  Clusters of equal launches are unaffected. */
-  g_autofree double *centre = g_new0 (double, (gsize) r->n_clusters * 5);
+  g_autofree double *centre = g_new0 (double, INTER_DIM *(gsize) r->n_clusters);
   g_autofree double *mass = g_new0 (double, r->n_clusters);
   double total = 0;
   for (guint i = 0; i < n; i++)
@@ -141,16 +157,16 @@ ws_tbpoint_inter_launch (const WsTrace *trace, double threshold)
       double wi = (double) ws_trace_get_launch (trace, i)->warp_instructions;
       double m = MAX (wi, 1.0);
       mass[c] += m;
-      for (int k = 0; k < 5; k++)
-        centre[c * 5 + k] += m * pts[i * 5 + k];
+      for (int k = 0; k < INTER_DIM; k++)
+        centre[c * INTER_DIM + k] += m * pts[i * INTER_DIM + k];
       r->weight[c] += wi;
       total += wi;
     }
   g_autofree double *best = g_new (double, r->n_clusters);
   for (guint c = 0; c < r->n_clusters; c++)
     {
-      for (int k = 0; k < 5; k++)
-        centre[c * 5 + k] /= mass[c];
+      for (int k = 0; k < INTER_DIM; k++)
+        centre[c * INTER_DIM + k] /= mass[c];
       best[c] = INFINITY;
       r->weight[c] = total > 0 ? r->weight[c] / total : 0;
     }
@@ -159,8 +175,10 @@ ws_tbpoint_inter_launch (const WsTrace *trace, double threshold)
     {
       int c = r->cluster[i];
       double s = 0;
-      for (int k = 0; k < 4; k++)
-        s += (pts[i * 5 + k] - centre[c * 5 + k]) * (pts[i * 5 + k] - centre[c * 5 + k]);
+      for (int k = 0; k < INTER_DIM; k++)
+        if (k != 4) /* the kernel: the same in a cluster */
+          s += (pts[i * INTER_DIM + k] - centre[c * INTER_DIM + k])
+               * (pts[i * INTER_DIM + k] - centre[c * INTER_DIM + k]);
       dist[i] = sqrt (s);
       best[c] = MIN (best[c], dist[i]);
     }
@@ -185,6 +203,96 @@ ws_tbpoint_inter_launch (const WsTrace *trace, double threshold)
   return r;
 }
 
+
+WsTbpointInter *
+ws_tbpoint_inter_launch (const WsTrace *trace, double threshold)
+{
+  return inter_launch (trace, NULL, threshold);
+}
+
+/* The load (and atomic) sectors of launch @launch that a functional L2
+ * (@l2, the simulator's geometry, kept from the launches before) holds:
+ * *@hits of *@total.  Stores allocate, as in the simulator's L2, and are
+ * not counted: a store does not wait for the DRAM. */
+static gboolean
+launch_l2_hits (WsTrace *trace, guint launch, WsCache *l2, uint64_t *hits, uint64_t *total, GError **error)
+{
+  const WsTraceLaunch *l = ws_trace_get_launch (trace, launch);
+  const WsTraceKernel *k = ws_trace_get_kernel (trace, l->kernel);
+  uint64_t n_tbs = 0;
+  ws_trace_get_tb_counters (trace, launch, &n_tbs);
+  WsTraceRecord rec;
+  for (uint64_t t = 0; t < n_tbs; t++)
+    {
+      g_autoptr (WsTraceTb) tb = ws_trace_read_tb (trace, launch, t, error);
+      if (tb == NULL)
+        return FALSE;
+      for (guint w = 0; w < ws_trace_tb_get_n_warps (tb); w++)
+        {
+          WsTraceWarpIter it;
+          ws_trace_warp_iter_init (&it, tb, w);
+          GError *e = NULL;
+          while (ws_trace_warp_iter_next (&it, &rec, &e))
+            {
+              if (rec.kind != WS_TRACE_RECORD_MEM || rec.static_id >= k->n_insts
+                  || (rec.space != WS_SPACE_GLOBAL && rec.space != WS_SPACE_LOCAL && rec.space != WS_SPACE_GENERIC))
+                continue;
+              const WsTraceStaticInst *si = &k->insts[rec.static_id];
+              gboolean counted = si->opclass != WS_OPCLASS_ST;
+              uint64_t size = MAX (si->access_size, 1u), last_sector = G_MAXUINT64;
+              for (uint32_t m = rec.active_mask; m; m &= m - 1)
+                {
+                  uint64_t a = rec.addrs[__builtin_ctz (m)];
+                  for (uint64_t s = a >> 5; s <= (a + size - 1) >> 5; s++)
+                    {
+                      if (s == last_sector)
+                        continue; /* neighbouring lanes in one sector */
+                      last_sector = s;
+                      gboolean hit = ws_cache_access (l2, s << 5, TRUE);
+                      if (counted)
+                        {
+                          *total += 1;
+                          *hits += hit;
+                        }
+                    }
+                }
+            }
+          if (e != NULL)
+            {
+              g_propagate_error (error, e);
+              return FALSE;
+            }
+        }
+    }
+  return TRUE;
+}
+
+WsTbpointInter *
+ws_tbpoint_inter_launch_on_gpu (WsTrace *trace, const WsGpu *gpu, double threshold, GError **error)
+{
+  if (gpu == NULL)
+    return ws_tbpoint_inter_launch (trace, threshold);
+  guint n = ws_trace_get_n_launches (trace);
+  double *rate = g_new (double, MAX (n, 1u));
+  WsCache *l2 = ws_cache_new (gpu->l2_size > 0 ? (uint32_t) gpu->l2_size : 0,
+                              gpu->l2_line > 0 ? (uint32_t) gpu->l2_line : 128, 32,
+                              gpu->l2_assoc > 0 ? (uint32_t) gpu->l2_assoc : 8);
+  for (guint i = 0; i < n; i++)
+    {
+      uint64_t hits = 0, total = 0;
+      if (!launch_l2_hits (trace, i, l2, &hits, &total, error))
+        {
+          ws_cache_free (l2);
+          g_free (rate);
+          return NULL;
+        }
+      /* A launch without loads has no cold start to tell apart. */
+      rate[i] = total > 0 ? (double) hits / (double) total : 1.0;
+    }
+  ws_cache_free (l2);
+  return inter_launch (trace, rate, threshold);
+}
+
 void
 ws_tbpoint_inter_free (WsTbpointInter *r)
 {
@@ -194,6 +302,7 @@ ws_tbpoint_inter_free (WsTbpointInter *r)
   g_free (r->representative);
   g_free (r->weight);
   g_free (r->features);
+  g_free (r->l2_hit_rate);
   g_free (r);
 }
 
@@ -420,7 +529,9 @@ ws_tbpoint_simulate (WsTrace *trace, const WsGpu *gpu, const WsTbpointOptions *o
   g_autoptr (WsTbpointInter) inter = NULL;
   if (options->sampling == WS_SAMPLING_TBPOINT)
     {
-      inter = ws_tbpoint_inter_launch (trace, options->inter_threshold);
+      inter = ws_tbpoint_inter_launch_on_gpu (trace, gpu, options->inter_threshold, error);
+      if (inter == NULL)
+        return NULL;
       res->n_clusters = inter->n_clusters;
       for (guint i = 0; i < n; i++)
         res->launches[i].cluster = inter->cluster[i];

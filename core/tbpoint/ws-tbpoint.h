@@ -39,9 +39,20 @@ typedef struct {
   guint *representative;          /* per cluster: the launch nearest the centre */
   double *weight;                 /* per cluster: Table IV cluster_weight (share of warp instructions) */
   WsTraceInterFeatures *features; /* per launch, eq. 2 */
+  double *l2_hit_rate; /* per launch, the L2 state it starts with (ws_tbpoint_inter_launch_on_gpu), or NULL */
 } WsTbpointInter;
 
 WS_EXPORT WsTbpointInter *ws_tbpoint_inter_launch (const WsTrace *trace, double threshold);
+/* The same with the cache state each launch starts with as one more
+ * coordinate: eq. 2's memory requests times the launch's load-sector miss
+ * rate in a functional L2 of @gpu's geometry through which the program's
+ * launches run in order (the hit rate is kept in l2_hit_rate).  Eq. 2 sees
+ * only counts, so the first launch over a buffer (cold L2) and later ones
+ * over the same buffer (warm) shared a representative; this keeps them
+ * apart.  Costs one decode of the trace's memory records.  @gpu NULL: as
+ * ws_tbpoint_inter_launch. */
+WS_EXPORT WsTbpointInter *ws_tbpoint_inter_launch_on_gpu (WsTrace *trace, const WsGpu *gpu, double threshold,
+                                                          GError **error);
 WS_EXPORT void ws_tbpoint_inter_free (WsTbpointInter *inter);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (WsTbpointInter, ws_tbpoint_inter_free)
 

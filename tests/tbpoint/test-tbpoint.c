@@ -148,6 +148,58 @@ test_inter_launch (void)
   g_assert_cmpfloat (r->sample_fraction, <, 0.75);
 }
 
+/* Four equal launches over one 8 KiB buffer: eq. 2 cannot tell them apart,
+ * but the first finds the L2 cold and the others find the buffer in it
+ * (the test GPU's 1 MiB L2).  With the cache state as a coordinate the
+ * first is its own cluster and the warm ones are represented by the middle
+ * one; with an L2 too small to keep the buffer every launch starts cold
+ * and they are one cluster again. */
+static void
+test_inter_launch_cold_start (void)
+{
+  SimTraceBuilder b;
+  sim_trace_open (&b, tmpdir, "inter-cold.wstrace");
+  uint32_t k = add_kernel (&b, "cold");
+  for (int l = 0; l < 4; l++)
+    {
+      uint64_t addr = 0x1000000; /* the same buffer in every launch */
+      sim_trace_launch (&b, k, 8, 64);
+      for (guint t = 0; t < 8; t++)
+        write_tb (&b, t, 2, 20, 4, &addr);
+      sim_trace_end_launch (&b);
+    }
+  g_autofree char *path = sim_trace_close (&b);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
+  g_assert_no_error (error);
+  g_autoptr (WsTbpointInter) counts = ws_tbpoint_inter_launch (trace, 0.1);
+  g_assert_cmpuint (counts->n_clusters, ==, 1);
+  g_assert_null (counts->l2_hit_rate);
+
+  g_autoptr (WsGpu) gpu = sim_test_gpu (1);
+  g_autoptr (WsTbpointInter) inter = ws_tbpoint_inter_launch_on_gpu (trace, gpu, 0.1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (inter->l2_hit_rate[0], ==, 0);
+  for (guint i = 1; i < 4; i++)
+    g_assert_cmpfloat (inter->l2_hit_rate[i], ==, 1);
+  g_assert_cmpuint (inter->n_clusters, ==, 2);
+  g_assert_cmpint (inter->cluster[1], ==, inter->cluster[2]);
+  g_assert_cmpint (inter->cluster[1], ==, inter->cluster[3]);
+  g_assert_cmpint (inter->cluster[0], !=, inter->cluster[1]);
+  g_assert_cmpuint (inter->representative[inter->cluster[0]], ==, 0);
+  g_assert_cmpuint (inter->representative[inter->cluster[1]], ==, 2);
+  g_assert_cmpfloat_with_epsilon (inter->weight[inter->cluster[1]], 0.75, 1e-12);
+
+  /* 4 KiB of L2 (32 lines) for the 64-line buffer: LRU evicts every line
+   * before its next use. */
+  gpu->l2_size = 4096;
+  g_autoptr (WsTbpointInter) small = ws_tbpoint_inter_launch_on_gpu (trace, gpu, 0.1, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < 4; i++)
+    g_assert_cmpfloat (small->l2_hit_rate[i], ==, 0);
+  g_assert_cmpuint (small->n_clusters, ==, 1);
+}
+
 /* Two large launches (400 TBs) and two small ones (8 TBs and 1 TB): eq. 2
  * normalises by the average launch, so the small ones are within 0.1 of
  * each other and share a cluster.  The representative is the one nearest
@@ -608,6 +660,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   tmpdir = g_dir_make_tmp ("ws-tbpoint-XXXXXX", NULL);
   g_test_add_func ("/tbpoint/cluster/known-clusters", test_cluster_known);
+  g_test_add_func ("/tbpoint/inter-launch/cold-start-apart", test_inter_launch_cold_start);
   g_test_add_func ("/tbpoint/inter-launch/clusters-and-weights", test_inter_launch);
   g_test_add_func ("/tbpoint/inter-launch/representative-weighted-centre", test_inter_launch_weighted_centre);
   g_test_add_func ("/tbpoint/regions/two-phases-and-outlier", test_regions_two_phases);
