@@ -1907,52 +1907,48 @@ handle_event (WsSim *s, const Event *e, uint64_t now)
     }
 }
 
+typedef struct {
+  WsSim *s;
+  uint64_t traffic, l2;
+} WarmTally;
+
+/* One access of warm_tb. */
+static void
+warm_access (const WsTraceRecord *rec, const WsTraceStaticInst *inst, void *data)
+{
+  WarmTally *w = data;
+  uint64_t reqs[128];
+  guint n = coalesce (rec, inst->access_size, SECTOR, reqs);
+  /* Stores and atomics leave their sectors dirty, as in a timed run;
+   * the DRAM traffic is that of l2_arrive: a read per load or
+   * atomic miss (a full-sector store miss reads nothing) and a
+   * write per dirty sector evicted.  Loads are looked up at the L2
+   * without the L1; stores and atomics bypass the L1 (write-through,
+   * no allocation), so they and the load misses surely reach the L2:
+   * both counts are lower bounds of the timed run's. */
+  uint8_t oc = inst->opclass;
+  gboolean dirties = oc == WS_OPCLASS_ST || oc == WS_OPCLASS_ATOM;
+  for (guint i = 0; i < n; i++)
+    {
+      guint wb = 0;
+      gboolean hit = ws_cache_access_wb (w->s->l2, reqs[i], dirties, &wb);
+      w->traffic += wb + (!hit && oc != WS_OPCLASS_ST);
+      w->l2 += dirties || !hit;
+    }
+}
+
 /* One TB's global and local accesses through the L2's tags, in program
  * order per warp (no timing, no statistics). */
 static gboolean
 warm_tb (WsSim *s, const WsTraceKernel *k, WsTraceTb *tb, uint64_t *dram_sectors, uint64_t *l2_sectors, GError **error)
 {
-  uint64_t traffic = 0, l2 = 0;
-  uint64_t reqs[128];
-  WsTraceRecord rec;
-  for (guint w = 0; w < ws_trace_tb_get_n_warps (tb); w++)
-    {
-      WsTraceWarpIter it;
-      ws_trace_warp_iter_init (&it, tb, w);
-      GError *e = NULL;
-      while (ws_trace_warp_iter_next (&it, &rec, &e))
-        {
-          if (rec.kind != WS_TRACE_RECORD_MEM || rec.static_id >= k->n_insts
-              || (rec.space != WS_SPACE_GLOBAL && rec.space != WS_SPACE_LOCAL && rec.space != WS_SPACE_GENERIC))
-            continue;
-          guint n = coalesce (&rec, k->insts[rec.static_id].access_size, SECTOR, reqs);
-          /* Stores and atomics leave their sectors dirty, as in a timed run;
-           * the DRAM traffic is that of l2_arrive: a read per load or
-           * atomic miss (a full-sector store miss reads nothing) and a
-           * write per dirty sector evicted.  Loads are looked up at the L2
-           * without the L1; stores and atomics bypass the L1 (write-through,
-           * no allocation), so they and the load misses surely reach the L2:
-           * both counts are lower bounds of the timed run's. */
-          uint8_t oc = k->insts[rec.static_id].opclass;
-          gboolean dirties = oc == WS_OPCLASS_ST || oc == WS_OPCLASS_ATOM;
-          for (guint i = 0; i < n; i++)
-            {
-              guint wb = 0;
-              gboolean hit = ws_cache_access_wb (s->l2, reqs[i], dirties, &wb);
-              traffic += wb + (!hit && oc != WS_OPCLASS_ST);
-              l2 += dirties || !hit;
-            }
-        }
-      if (e)
-        {
-          g_propagate_error (error, e);
-          return FALSE;
-        }
-    }
+  WarmTally w = { s, 0, 0 };
+  if (!ws_trace_tb_foreach_global_access (tb, k, warm_access, &w, error))
+    return FALSE;
   if (dram_sectors)
-    *dram_sectors = traffic;
+    *dram_sectors = w.traffic;
   if (l2_sectors)
-    *l2_sectors = l2;
+    *l2_sectors = w.l2;
   return TRUE;
 }
 

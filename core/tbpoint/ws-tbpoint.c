@@ -210,59 +210,50 @@ ws_tbpoint_inter_launch (const WsTrace *trace, double threshold)
   return inter_launch (trace, NULL, threshold);
 }
 
-/* The load (and atomic) sectors of launch @launch that a functional L2
- * (@l2, the simulator's geometry, kept from the launches before) holds:
- * *@hits of *@total.  Stores allocate, as in the simulator's L2, and are
- * not counted: a store does not wait for the DRAM. */
-static gboolean
-launch_l2_hits (WsTrace *trace, guint launch, WsCache *l2, uint64_t *hits, uint64_t *total, GError **error)
+/* The load (and atomic) sectors of a block that a functional L2 (the
+ * simulator's geometry, kept from the launches before) holds.  Stores
+ * allocate, as in the simulator's L2, and are not counted: a store does
+ * not wait for the DRAM. */
+typedef struct {
+  WsCache *l2;
+  uint64_t hits, total;
+} L2Tally;
+
+static void
+l2_access (const WsTraceRecord *rec, const WsTraceStaticInst *inst, void *data)
 {
-  const WsTraceLaunch *l = ws_trace_get_launch (trace, launch);
-  const WsTraceKernel *k = ws_trace_get_kernel (trace, l->kernel);
+  L2Tally *t = data;
+  gboolean counted = inst->opclass != WS_OPCLASS_ST;
+  uint64_t size = MAX (inst->access_size, 1u), last_sector = G_MAXUINT64;
+  for (uint32_t m = rec->active_mask; m; m &= m - 1)
+    {
+      uint64_t a = rec->addrs[__builtin_ctz (m)];
+      for (uint64_t s = a >> 5; s <= (a + size - 1) >> 5; s++)
+        {
+          if (s == last_sector)
+            continue; /* neighbouring lanes in one sector */
+          last_sector = s;
+          gboolean hit = ws_cache_access (t->l2, s << 5, TRUE);
+          if (counted)
+            {
+              t->total++;
+              t->hits += hit;
+            }
+        }
+    }
+}
+
+static gboolean
+launch_l2_hits (WsTrace *trace, guint launch, L2Tally *tally, GError **error)
+{
+  const WsTraceKernel *k = ws_trace_get_kernel (trace, ws_trace_get_launch (trace, launch)->kernel);
   uint64_t n_tbs = 0;
   ws_trace_get_tb_counters (trace, launch, &n_tbs);
-  WsTraceRecord rec;
   for (uint64_t t = 0; t < n_tbs; t++)
     {
       g_autoptr (WsTraceTb) tb = ws_trace_read_tb (trace, launch, t, error);
-      if (tb == NULL)
+      if (tb == NULL || !ws_trace_tb_foreach_global_access (tb, k, l2_access, tally, error))
         return FALSE;
-      for (guint w = 0; w < ws_trace_tb_get_n_warps (tb); w++)
-        {
-          WsTraceWarpIter it;
-          ws_trace_warp_iter_init (&it, tb, w);
-          GError *e = NULL;
-          while (ws_trace_warp_iter_next (&it, &rec, &e))
-            {
-              if (rec.kind != WS_TRACE_RECORD_MEM || rec.static_id >= k->n_insts
-                  || (rec.space != WS_SPACE_GLOBAL && rec.space != WS_SPACE_LOCAL && rec.space != WS_SPACE_GENERIC))
-                continue;
-              const WsTraceStaticInst *si = &k->insts[rec.static_id];
-              gboolean counted = si->opclass != WS_OPCLASS_ST;
-              uint64_t size = MAX (si->access_size, 1u), last_sector = G_MAXUINT64;
-              for (uint32_t m = rec.active_mask; m; m &= m - 1)
-                {
-                  uint64_t a = rec.addrs[__builtin_ctz (m)];
-                  for (uint64_t s = a >> 5; s <= (a + size - 1) >> 5; s++)
-                    {
-                      if (s == last_sector)
-                        continue; /* neighbouring lanes in one sector */
-                      last_sector = s;
-                      gboolean hit = ws_cache_access (l2, s << 5, TRUE);
-                      if (counted)
-                        {
-                          *total += 1;
-                          *hits += hit;
-                        }
-                    }
-                }
-            }
-          if (e != NULL)
-            {
-              g_propagate_error (error, e);
-              return FALSE;
-            }
-        }
     }
   return TRUE;
 }
@@ -279,15 +270,15 @@ ws_tbpoint_inter_launch_on_gpu (WsTrace *trace, const WsGpu *gpu, double thresho
                               gpu->l2_assoc > 0 ? (uint32_t) gpu->l2_assoc : 8);
   for (guint i = 0; i < n; i++)
     {
-      uint64_t hits = 0, total = 0;
-      if (!launch_l2_hits (trace, i, l2, &hits, &total, error))
+      L2Tally tally = { l2, 0, 0 };
+      if (!launch_l2_hits (trace, i, &tally, error))
         {
           ws_cache_free (l2);
           g_free (rate);
           return NULL;
         }
       /* A launch without loads has no cold start to tell apart. */
-      rate[i] = total > 0 ? (double) hits / (double) total : 1.0;
+      rate[i] = tally.total > 0 ? (double) tally.hits / (double) tally.total : 1.0;
     }
   ws_cache_free (l2);
   return inter_launch (trace, rate, threshold);

@@ -1127,6 +1127,29 @@ ws_trace_warp_iter_next (WsTraceWarpIter *it, WsTraceRecord *rec, GError **error
     }
 }
 
+gboolean
+ws_trace_tb_foreach_global_access (const WsTraceTb *tb, const WsTraceKernel *k, WsTraceAccessFn fn, void *data,
+                                   GError **error)
+{
+  WsTraceRecord rec;
+  for (guint w = 0; w < ws_trace_tb_get_n_warps (tb); w++)
+    {
+      WsTraceWarpIter it;
+      ws_trace_warp_iter_init (&it, tb, w);
+      GError *e = NULL;
+      while (ws_trace_warp_iter_next (&it, &rec, &e))
+        if (rec.kind == WS_TRACE_RECORD_MEM && rec.static_id < k->n_insts
+            && (rec.space == WS_SPACE_GLOBAL || rec.space == WS_SPACE_LOCAL || rec.space == WS_SPACE_GENERIC))
+          fn (&rec, &k->insts[rec.static_id], data);
+      if (e != NULL)
+        {
+          g_propagate_error (error, e);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 void
 ws_trace_warp_stream_free (WsTraceWarpStream *s)
 {

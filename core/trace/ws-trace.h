@@ -196,6 +196,14 @@ WS_EXPORT void ws_trace_warp_iter_init (WsTraceWarpIter *iter, const WsTraceTb *
  * end of the stream (@error untouched) or on damaged data (@error set). */
 WS_EXPORT gboolean ws_trace_warp_iter_next (WsTraceWarpIter *iter, WsTraceRecord *record, GError **error);
 
+/* What reaches the L1 and the L2 of a block: calls @fn for every memory
+ * record of @tb (a block of kernel @k) in the global, local or generic
+ * space, warp by warp, each warp's records in issue order, with the
+ * record's static instruction.  FALSE with @error set on damaged data. */
+typedef void (*WsTraceAccessFn) (const WsTraceRecord *record, const WsTraceStaticInst *inst, void *data);
+WS_EXPORT gboolean ws_trace_tb_foreach_global_access (const WsTraceTb *tb, const WsTraceKernel *k, WsTraceAccessFn fn,
+                                                      void *data, GError **error);
+
 /* A warp's whole stream as arrays.  Memory record i has its active lanes'
  * addresses (lane order) in addrs[addr_start[i] .. addr_start[i + 1]);
  * other records have an empty range. */

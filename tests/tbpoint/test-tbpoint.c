@@ -95,27 +95,40 @@ one_launch_trace (const char *file, const char *kernel, guint n_tbs, guint split
   return trace;
 }
 
-/* Four launches: three of the same size and one twice as large: two
- * clusters; the large launch is its own representative. */
-static void
-test_inter_launch (void)
+/* A trace of one kernel's launches of @sizes[l] TBs (@n launches; TBs of
+ * write_tb (2 warps, 20 ALU instructions, 4 loads)), opened; with
+ * @same_buffer every launch reads the same addresses, else fresh ones. */
+static WsTrace *
+open_launches_trace (const char *file, const char *kernel, const guint *sizes, guint n, gboolean same_buffer)
 {
   SimTraceBuilder b;
-  sim_trace_open (&b, tmpdir, "inter.wstrace");
-  uint32_t k = add_kernel (&b, "inter");
+  sim_trace_open (&b, tmpdir, file);
+  uint32_t k = add_kernel (&b, kernel);
   uint64_t addr = 0x1000000;
-  for (int l = 0; l < 4; l++)
+  for (guint l = 0; l < n; l++)
     {
-      guint n_tbs = l == 2 ? 16 : 8;
-      sim_trace_launch (&b, k, n_tbs, 64);
-      for (guint t = 0; t < n_tbs; t++)
+      if (same_buffer)
+        addr = 0x1000000;
+      sim_trace_launch (&b, k, sizes[l], 64);
+      for (guint t = 0; t < sizes[l]; t++)
         write_tb (&b, t, 2, 20, 4, &addr);
       sim_trace_end_launch (&b);
     }
   g_autofree char *path = sim_trace_close (&b);
   g_autoptr (GError) error = NULL;
-  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
+  WsTrace *trace = ws_trace_open (path, &error);
   g_assert_no_error (error);
+  return trace;
+}
+
+/* Four launches: three of the same size and one twice as large: two
+ * clusters; the large launch is its own representative. */
+static void
+test_inter_launch (void)
+{
+  static const guint sizes[] = { 8, 8, 16, 8 };
+  g_autoptr (WsTrace) trace = open_launches_trace ("inter.wstrace", "inter", sizes, G_N_ELEMENTS (sizes), FALSE);
+  g_autoptr (GError) error = NULL;
   g_autoptr (WsTbpointInter) inter = ws_tbpoint_inter_launch (trace, 0.1);
   g_assert_cmpuint (inter->n_clusters, ==, 2);
   g_assert_cmpint (inter->cluster[0], ==, inter->cluster[1]);
@@ -157,21 +170,9 @@ test_inter_launch (void)
 static void
 test_inter_launch_cold_start (void)
 {
-  SimTraceBuilder b;
-  sim_trace_open (&b, tmpdir, "inter-cold.wstrace");
-  uint32_t k = add_kernel (&b, "cold");
-  for (int l = 0; l < 4; l++)
-    {
-      uint64_t addr = 0x1000000; /* the same buffer in every launch */
-      sim_trace_launch (&b, k, 8, 64);
-      for (guint t = 0; t < 8; t++)
-        write_tb (&b, t, 2, 20, 4, &addr);
-      sim_trace_end_launch (&b);
-    }
-  g_autofree char *path = sim_trace_close (&b);
+  static const guint sizes[] = { 8, 8, 8, 8 };
+  g_autoptr (WsTrace) trace = open_launches_trace ("inter-cold.wstrace", "cold", sizes, G_N_ELEMENTS (sizes), TRUE);
   g_autoptr (GError) error = NULL;
-  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
-  g_assert_no_error (error);
   g_autoptr (WsTbpointInter) counts = ws_tbpoint_inter_launch (trace, 0.1);
   g_assert_cmpuint (counts->n_clusters, ==, 1);
   g_assert_null (counts->l2_hit_rate);
@@ -209,22 +210,8 @@ test_inter_launch_cold_start (void)
 static void
 test_inter_launch_weighted_centre (void)
 {
-  SimTraceBuilder b;
-  sim_trace_open (&b, tmpdir, "inter-small.wstrace");
-  uint32_t k = add_kernel (&b, "small");
-  uint64_t addr = 0x1000000;
-  const guint sizes[] = { 400, 400, 8, 1 };
-  for (int l = 0; l < 4; l++)
-    {
-      sim_trace_launch (&b, k, sizes[l], 64);
-      for (guint t = 0; t < sizes[l]; t++)
-        write_tb (&b, t, 2, 20, 4, &addr);
-      sim_trace_end_launch (&b);
-    }
-  g_autofree char *path = sim_trace_close (&b);
-  g_autoptr (GError) error = NULL;
-  g_autoptr (WsTrace) trace = ws_trace_open (path, &error);
-  g_assert_no_error (error);
+  static const guint sizes[] = { 400, 400, 8, 1 };
+  g_autoptr (WsTrace) trace = open_launches_trace ("inter-small.wstrace", "small", sizes, G_N_ELEMENTS (sizes), FALSE);
   g_autoptr (WsTbpointInter) inter = ws_tbpoint_inter_launch (trace, 0.1);
   g_assert_cmpuint (inter->n_clusters, ==, 2);
   g_assert_cmpint (inter->cluster[2], ==, inter->cluster[3]);
