@@ -751,8 +751,16 @@ all_running_in (WsSim *s, int32_t r)
 }
 
 static void tb_complete (WsSim *s, uint32_t smi, uint32_t b, uint64_t now);
-static gboolean warm_tb (WsSim *s, const WsTraceKernel *k, WsTraceTb *tb, uint64_t *dram_sectors, uint64_t *l2_sectors,
-                         GError **error);
+/* What a TB's functional warming did: DRAM sectors (load and atomic
+ * misses, dirty write-backs), L2 sectors it surely moved, and its load and
+ * atomic sectors and how many of them hit. */
+typedef struct {
+  WsSim *s;
+  uint64_t traffic, l2;
+  uint64_t load_sectors, load_hits;
+} WarmTally;
+
+static gboolean warm_tb (WsSim *s, const WsTraceKernel *k, WsTraceTb *tb, WarmTally *tally, GError **error);
 
 /* Ends a fast-forward: its TBs are charged the largest of seed 000 Table
  * IV's insts / region IPC, the time the DRAM needs for the bytes they move
@@ -846,8 +854,8 @@ dispatch (WsSim *s, uint32_t smi, uint32_t b, uint64_t now, gboolean replacing)
                * warming units and was charged at 14.0 instead of 8.6 IPC. */
               g_autoptr (GError) e = NULL;
               WsTraceTb *data = ws_trace_read_tb (s->trace, s->launch, id, &e);
-              uint64_t sectors = 0, l2_sectors = 0;
-              if (data == NULL || !warm_tb (s, s->kernel, data, &sectors, &l2_sectors, &e))
+              WarmTally w = { 0 };
+              if (data == NULL || !warm_tb (s, s->kernel, data, &w, &e))
                 {
                   if (data)
                     ws_trace_tb_free (data);
@@ -855,9 +863,9 @@ dispatch (WsSim *s, uint32_t smi, uint32_t b, uint64_t now, gboolean replacing)
                   return FALSE;
                 }
               ws_trace_tb_free (data);
-              s->rs_ff_sectors += sectors;
-              s->rs_ff_l2 += l2_sectors;
-              s->rs_win_sectors += sectors;
+              s->rs_ff_sectors += w.traffic;
+              s->rs_ff_l2 += w.l2;
+              s->rs_win_sectors += w.traffic;
             }
           continue;
         }
@@ -1907,11 +1915,6 @@ handle_event (WsSim *s, const Event *e, uint64_t now)
     }
 }
 
-typedef struct {
-  WsSim *s;
-  uint64_t traffic, l2;
-} WarmTally;
-
 /* One access of warm_tb. */
 static void
 warm_access (const WsTraceRecord *rec, const WsTraceStaticInst *inst, void *data)
@@ -1934,26 +1937,26 @@ warm_access (const WsTraceRecord *rec, const WsTraceStaticInst *inst, void *data
       gboolean hit = ws_cache_access_wb (w->s->l2, reqs[i], dirties, &wb);
       w->traffic += wb + (!hit && oc != WS_OPCLASS_ST);
       w->l2 += dirties || !hit;
+      if (oc != WS_OPCLASS_ST)
+        {
+          w->load_sectors++;
+          w->load_hits += hit;
+        }
     }
 }
 
 /* One TB's global and local accesses through the L2's tags, in program
- * order per warp (no timing, no statistics). */
+ * order per warp (no timing, no statistics), added to @tally. */
 static gboolean
-warm_tb (WsSim *s, const WsTraceKernel *k, WsTraceTb *tb, uint64_t *dram_sectors, uint64_t *l2_sectors, GError **error)
+warm_tb (WsSim *s, const WsTraceKernel *k, WsTraceTb *tb, WarmTally *tally, GError **error)
 {
-  WarmTally w = { s, 0, 0 };
-  if (!ws_trace_tb_foreach_global_access (tb, k, warm_access, &w, error))
-    return FALSE;
-  if (dram_sectors)
-    *dram_sectors = w.traffic;
-  if (l2_sectors)
-    *l2_sectors = w.l2;
-  return TRUE;
+  tally->s = s;
+  return ws_trace_tb_foreach_global_access (tb, k, warm_access, tally, error);
 }
 
 gboolean
-ws_sim_warm_launch (WsSim *s, WsTrace *trace, guint launch, GError **error)
+ws_sim_warm_launch_hits (WsSim *s, WsTrace *trace, guint launch, uint64_t *load_hits, uint64_t *load_sectors,
+                         GError **error)
 {
   if (launch >= ws_trace_get_n_launches (trace))
     {
@@ -1965,17 +1968,24 @@ ws_sim_warm_launch (WsSim *s, WsTrace *trace, guint launch, GError **error)
   const WsTraceKernel *k = ws_trace_get_kernel (trace, l->kernel);
   uint64_t n_tbs = 0;
   ws_trace_get_tb_counters (trace, launch, &n_tbs);
+  WarmTally w = { 0 };
   for (uint64_t t = 0; t < n_tbs; t++)
     {
-      WsTraceTb *tb = ws_trace_read_tb (trace, launch, t, error);
-      if (tb == NULL)
-        return FALSE;
-      gboolean ok = warm_tb (s, k, tb, NULL, NULL, error);
-      ws_trace_tb_free (tb);
-      if (!ok)
+      g_autoptr (WsTraceTb) tb = ws_trace_read_tb (trace, launch, t, error);
+      if (tb == NULL || !warm_tb (s, k, tb, &w, error))
         return FALSE;
     }
+  if (load_hits)
+    *load_hits = w.load_hits;
+  if (load_sectors)
+    *load_sectors = w.load_sectors;
   return TRUE;
+}
+
+gboolean
+ws_sim_warm_launch (WsSim *s, WsTrace *trace, guint launch, GError **error)
+{
+  return ws_sim_warm_launch_hits (s, trace, launch, NULL, NULL, error);
 }
 
 static uint8_t

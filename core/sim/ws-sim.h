@@ -133,6 +133,11 @@ WS_EXPORT gboolean ws_sim_run_launch (WsSim *sim, WsTrace *trace, guint launch, 
  * statistics), so the next simulated launch finds the L2 as the skipped
  * work would have left it.  Costs one decode of the launch's streams. */
 WS_EXPORT gboolean ws_sim_warm_launch (WsSim *sim, WsTrace *trace, guint launch, GError **error);
+/* The same, telling how many of the launch's load and atomic sectors the
+ * L2 held when they came (*@load_hits of *@load_sectors; either may be
+ * NULL): the cache state the launch starts with. */
+WS_EXPORT gboolean ws_sim_warm_launch_hits (WsSim *sim, WsTrace *trace, guint launch, uint64_t *load_hits,
+                                            uint64_t *load_sectors, GError **error);
 
 /* Instruction-count observer for fixed-size sampling units (random sampling,
  * seed 000 §V-A): called each time @unit_instructions more warp

@@ -1,7 +1,6 @@
 /* ws-tbpoint.c: TBPoint (seed 000 §III-IV, seed 001 ch. 3). */
 #include "tbpoint/ws-tbpoint.h"
 #include "occupancy/ws-occupancy.h"
-#include "cachesim/ws-cachesim.h"
 
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_matrix.h>
@@ -203,85 +202,34 @@ inter_launch (const WsTrace *trace, double *l2_hit_rate, double threshold)
   return r;
 }
 
-
 WsTbpointInter *
 ws_tbpoint_inter_launch (const WsTrace *trace, double threshold)
 {
   return inter_launch (trace, NULL, threshold);
 }
 
-/* The load (and atomic) sectors of a block that a functional L2 (the
- * simulator's geometry, kept from the launches before) holds.  Stores
- * allocate, as in the simulator's L2, and are not counted: a store does
- * not wait for the DRAM. */
-typedef struct {
-  WsCache *l2;
-  uint64_t hits, total;
-} L2Tally;
-
-static void
-l2_access (const WsTraceRecord *rec, const WsTraceStaticInst *inst, void *data)
-{
-  L2Tally *t = data;
-  gboolean counted = inst->opclass != WS_OPCLASS_ST;
-  uint64_t size = MAX (inst->access_size, 1u), last_sector = G_MAXUINT64;
-  for (uint32_t m = rec->active_mask; m; m &= m - 1)
-    {
-      uint64_t a = rec->addrs[__builtin_ctz (m)];
-      for (uint64_t s = a >> 5; s <= (a + size - 1) >> 5; s++)
-        {
-          if (s == last_sector)
-            continue; /* neighbouring lanes in one sector */
-          last_sector = s;
-          gboolean hit = ws_cache_access (t->l2, s << 5, TRUE);
-          if (counted)
-            {
-              t->total++;
-              t->hits += hit;
-            }
-        }
-    }
-}
-
-static gboolean
-launch_l2_hits (WsTrace *trace, guint launch, L2Tally *tally, GError **error)
-{
-  const WsTraceKernel *k = ws_trace_get_kernel (trace, ws_trace_get_launch (trace, launch)->kernel);
-  uint64_t n_tbs = 0;
-  ws_trace_get_tb_counters (trace, launch, &n_tbs);
-  for (uint64_t t = 0; t < n_tbs; t++)
-    {
-      g_autoptr (WsTraceTb) tb = ws_trace_read_tb (trace, launch, t, error);
-      if (tb == NULL || !ws_trace_tb_foreach_global_access (tb, k, l2_access, tally, error))
-        return FALSE;
-    }
-  return TRUE;
-}
-
 WsTbpointInter *
 ws_tbpoint_inter_launch_on_gpu (WsTrace *trace, const WsGpu *gpu, double threshold, GError **error)
 {
-  if (gpu == NULL)
-    return ws_tbpoint_inter_launch (trace, threshold);
   guint n = ws_trace_get_n_launches (trace);
-  double *rate = g_new (double, MAX (n, 1u));
-  WsCache *l2 = ws_cache_new (gpu->l2_size > 0 ? (uint32_t) gpu->l2_size : 0,
-                              gpu->l2_line > 0 ? (uint32_t) gpu->l2_line : 128, 32,
-                              gpu->l2_assoc > 0 ? (uint32_t) gpu->l2_assoc : 8);
+  if (gpu == NULL || n < 2)
+    return ws_tbpoint_inter_launch (trace, threshold); /* one launch: one cluster */
+  /* The simulator's own functional warming, on an L2 of its own. */
+  WsSimConfig config;
+  ws_sim_config_init (&config);
+  g_autoptr (WsSim) probe = ws_sim_new (gpu, &config, error);
+  if (probe == NULL)
+    return NULL;
+  g_autofree double *rate = g_new (double, n);
   for (guint i = 0; i < n; i++)
     {
-      L2Tally tally = { l2, 0, 0 };
-      if (!launch_l2_hits (trace, i, &tally, error))
-        {
-          ws_cache_free (l2);
-          g_free (rate);
-          return NULL;
-        }
+      uint64_t hits = 0, sectors = 0;
+      if (!ws_sim_warm_launch_hits (probe, trace, i, &hits, &sectors, error))
+        return NULL;
       /* A launch without loads has no cold start to tell apart. */
-      rate[i] = tally.total > 0 ? (double) tally.hits / (double) tally.total : 1.0;
+      rate[i] = sectors > 0 ? (double) hits / (double) sectors : 1.0;
     }
-  ws_cache_free (l2);
-  return inter_launch (trace, rate, threshold);
+  return inter_launch (trace, g_steal_pointer (&rate), threshold);
 }
 
 void
